@@ -1,0 +1,15 @@
+# Writes OUTPUT: a C++ file returning the texts of data/*.json, so the wasm module and the CLI
+# carry the catalogs (the page works from file:// with no fetch). Run with cmake -P.
+set(names gpus models assumptions)
+set(body "// Generated from data/*.json by cmake/embed_data.cmake. Do not edit.\n#include \"catalog.hpp\"\n\nnamespace advisor {\n")
+foreach(name IN LISTS names)
+  file(READ "${DATA_DIR}/${name}.json" text)
+  string(FIND "${text}" ")gpuadv\"" clash)
+  if(NOT clash EQUAL -1)
+    message(FATAL_ERROR "${name}.json contains the raw-string delimiter")
+  endif()
+  string(APPEND body "const char* builtin_${name}_json() {\n  return R\"gpuadv(${text})gpuadv\";\n}\n")
+endforeach()
+string(APPEND body "}  // namespace advisor\n")
+file(WRITE "${OUTPUT}.tmp" "${body}")
+file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+#include "catalog.hpp"
+
+#include <set>
+
+#include "errors.hpp"
+#include "json_reader.hpp"
+
+namespace advisor {
+
+namespace {
+constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
+
+// Bounds that catch unit mistakes in provider catalogs (GB typed as bytes, W as kW) without
+// excluding any real part: the largest GPU memory shipped is 288 GB, the largest TDP ~1.4 kW.
+constexpr double kMaxGpuMemoryGib = 4096;
+constexpr double kMaxBandwidthTbps = 100;
+constexpr double kMaxTflops = 100'000;
+constexpr double kMaxTdpWatts = 5000;
+constexpr double kMaxLinkGbps = 100'000;
+
+std::vector<std::string> read_sources(FieldReader& r) {
+  const nlohmann::json* s = r.raw("source");
+  const std::string p = r.path_of("source");
+  require(s != nullptr, "missing_field", p, p + " is required (an array of URLs)");
+  require(s->is_array() && !s->empty(), "wrong_type", p,
+          p + " must be a non-empty array of strings");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < s->size(); ++i) {
+    const std::string item = p + "/" + std::to_string(i);
+    require((*s)[i].is_string(), "wrong_type", item, item + " must be a string");
+    out.push_back((*s)[i].get<std::string>());
+  }
+  return out;
+}
+
+GpuSpec parse_gpu(const nlohmann::json& j, const std::string& path) {
+  FieldReader r(j, path);
+  GpuSpec g;
+  g.id = r.string("id");
+  require(!g.id.empty(), "out_of_range", r.path_of("id"), r.path_of("id") + " must not be empty");
+  g.name = r.string("name");
+  g.vendor = r.string("vendor");
+  g.architecture = r.string("architecture");
+  if (const nlohmann::json* cc = r.raw("compute_capability")) {
+    require(cc->is_string(), "wrong_type", r.path_of("compute_capability"),
+            r.path_of("compute_capability") + " must be a string like \"9.0\" or null");
+    g.compute_capability = cc->get<std::string>();
+  }
+  g.software_stack = r.choice("software_stack", {"cuda", "rocm", "cann"});
+  g.memory_gib = r.number("memory_gib", 0, kMaxGpuMemoryGib, {}, true);
+  g.memory_type = r.string("memory_type");
+  g.memory_bandwidth_tbps = r.number("memory_bandwidth_tbps", 0, kMaxBandwidthTbps, {}, true);
+  g.bf16_dense_tflops = r.number("bf16_dense_tflops", 0, kMaxTflops, {}, true);
+  g.fp16_dense_tflops = r.number("fp16_dense_tflops", 0, kMaxTflops, {}, true);
+  g.fp8_dense_tflops = r.nullable_number("fp8_dense_tflops", 0, kMaxTflops, true);
+  g.fp32_tflops = r.nullable_number("fp32_tflops", 0, kMaxTflops, true);
+  g.tdp_watts = r.number("tdp_watts", 0, kMaxTdpWatts, {}, true);
+  g.form_factor = r.choice("form_factor", {"sxm", "pcie", "oam", "module"});
+  const nlohmann::json* link = r.object("scale_up_link");
+  require(link != nullptr, "missing_field", r.path_of("scale_up_link"),
+          r.path_of("scale_up_link") + " is required");
+  {
+    FieldReader l(*link, r.path_of("scale_up_link"));
+    g.scale_up_link.name = l.string("name");
+    g.scale_up_link.bidirectional_gbps =
+        l.nullable_number("bidirectional_gbps", 0, kMaxLinkGbps, true);
+    g.scale_up_link.topology = l.choice("topology", {"switched", "bridge", "none"});
+    g.scale_up_link.max_gpus_per_domain =
+        static_cast<int>(l.integer("max_gpus_per_domain", 1, 1024));
+    l.reject_unknown();
+  }
+  g.pcie_generation = static_cast<int>(r.integer("pcie_generation", 3, 6));
+  g.pcie_lanes = static_cast<int>(r.integer("pcie_lanes", 1, 32));
+  g.pcie_peer_to_peer = r.boolean("pcie_peer_to_peer");
+  const nlohmann::json* china = r.object("china_availability");
+  require(china != nullptr, "missing_field", r.path_of("china_availability"),
+          r.path_of("china_availability") + " is required");
+  {
+    FieldReader c(*china, r.path_of("china_availability"));
+    g.china_availability.status =
+        c.choice("status", {"domestic", "china-specific", "license-required",
+                            "license-required-case-by-case", "not-known-restricted"});
+    g.china_availability.summary = c.string("summary");
+    g.china_availability.as_of = c.string("as_of");
+    c.reject_unknown();
+  }
+  g.confidence = r.choice("confidence", {"A", "B", "C"});
+  g.notes = r.string("notes", std::string());
+  g.source = read_sources(r);
+  g.as_of = r.string("as_of");
+  r.reject_unknown();
+  return g;
+}
+
+/// Reads {"value": x, "basis": "..."} for one assumption.
+double assumption(FieldReader& r, const char* key, double min, double max, std::string* basis) {
+  const nlohmann::json* o = r.object(key);
+  require(o != nullptr, "missing_field", r.path_of(key), r.path_of(key) + " is required");
+  FieldReader a(*o, r.path_of(key));
+  const double value = a.number("value", min, max);
+  *basis = a.string("basis");
+  a.string("source", std::string());
+  a.reject_unknown();
+  return value;
+}
+
+MemoryAssumptions parse_assumptions(const nlohmann::json& j) {
+  FieldReader root(j, "assumptions.json");
+  root.integer("schema", 1, 1);
+  root.string("as_of");
+  root.string("note", std::string());
+  const nlohmann::json* m = root.object("memory");
+  require(m != nullptr, "missing_field", "assumptions.json/memory",
+          "assumptions.json/memory is required");
+  root.reject_unknown();
+  FieldReader r(*m, "assumptions.json/memory");
+  MemoryAssumptions a;
+  std::string unused;
+  a.cuda_context_gib = assumption(r, "cuda_context_gib", 0, 16, &a.basis_context);
+  a.communication_buffers_gib =
+      assumption(r, "communication_buffers_gib", 0, 16, &a.basis_communication);
+  a.fragmentation_fraction = assumption(r, "fragmentation_fraction", 0, 1, &a.basis_fragmentation);
+  a.activation_band_low = assumption(r, "activation_band_low", 0, 1, &a.basis_activation_band);
+  a.activation_band_high = assumption(r, "activation_band_high", 0, 10, &unused);
+  a.overhead_band_high_factor = assumption(r, "overhead_band_high_factor", 1, 10, &unused);
+  a.logits_bytes_per_element = assumption(r, "logits_bytes_per_element", 0, 64, &a.basis_logits);
+  a.inference_prefill_chunk_tokens =
+      assumption(r, "inference_prefill_chunk_tokens", 1, 1e7, &a.basis_prefill_chunk);
+  a.max_gpus_searched = static_cast<int>(assumption(r, "max_gpus_searched", 1, 1e6, &unused));
+  r.reject_unknown();
+  return a;
+}
+
+template <typename T, typename Parse>
+std::vector<T> parse_list(const nlohmann::json& root, const char* file, const char* key,
+                          std::string* as_of, Parse parse_item) {
+  FieldReader r(root, file);
+  r.integer("schema", 1, 1);
+  *as_of = r.string("as_of");
+  r.string("note", std::string());
+  const nlohmann::json* list = r.raw(key);
+  const std::string p = r.path_of(key);
+  require(list != nullptr && list->is_array() && !list->empty(), "catalog_invalid", p,
+          p + " must be a non-empty array");
+  r.reject_unknown();
+  std::vector<T> out;
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string item_path = p + "/" + std::to_string(i);
+    T item = parse_item((*list)[i], item_path);
+    require(ids.insert(item.id).second, "catalog_invalid", item_path + "/id",
+            item_path + "/id \"" + item.id + "\" appears twice");
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+}  // namespace
+
+double GpuSpec::memory_bytes() const { return memory_gib * kBytesPerGib; }
+
+const GpuSpec* Catalog::find_gpu(const std::string& id) const {
+  for (const GpuSpec& g : gpus)
+    if (g.id == id) return &g;
+  return nullptr;
+}
+
+const ModelArch* Catalog::find_model(const std::string& id) const {
+  for (const ModelArch& m : models)
+    if (m.id == id) return &m;
+  return nullptr;
+}
+
+Catalog parse_catalog(const std::string& gpus_json, const std::string& models_json,
+                      const std::string& assumptions_json) {
+  Catalog c;
+  c.gpus = parse_list<GpuSpec>(parse_json_text(gpus_json, "gpus.json"), "gpus.json", "gpus",
+                               &c.gpus_as_of, parse_gpu);
+  c.models = parse_list<ModelArch>(
+      parse_json_text(models_json, "models.json"), "models.json", "models", &c.models_as_of,
+      [](const nlohmann::json& j, const std::string& p) { return parse_model_fields(j, p, true); });
+  c.memory = parse_assumptions(parse_json_text(assumptions_json, "assumptions.json"));
+  return c;
+}
+
+const Catalog& builtin_catalog() {
+  static const Catalog catalog =
+      parse_catalog(builtin_gpus_json(), builtin_models_json(), builtin_assumptions_json());
+  return catalog;
+}
+
+}  // namespace advisor

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+
+namespace advisor {
+
+/// The GPU-to-GPU link inside one server (NVLink/NVSwitch, Infinity Fabric, HCCS) or none.
+struct ScaleUpLink {
+  std::string name;
+  std::optional<double> bidirectional_gbps;  // GB/s per GPU, both directions; nullopt = unknown
+  std::string topology;                      // switched | bridge | none
+  int max_gpus_per_domain = 1;               // GPUs one link domain joins
+};
+
+struct ChinaAvailability {
+  std::string status;  // domestic | china-specific | license-required | ...
+  std::string summary;
+  std::string as_of;
+};
+
+/// One accelerator from data/gpus.json. Units are in the names.
+struct GpuSpec {
+  std::string id;
+  std::string name;
+  std::string vendor;
+  std::string architecture;
+  std::optional<std::string> compute_capability;
+  std::string software_stack;  // cuda | rocm | cann
+  double memory_gib = 0;
+  std::string memory_type;
+  double memory_bandwidth_tbps = 0;
+  double bf16_dense_tflops = 0;
+  double fp16_dense_tflops = 0;
+  std::optional<double> fp8_dense_tflops;  // nullopt: no FP8 tensor cores
+  std::optional<double> fp32_tflops;
+  double tdp_watts = 0;
+  std::string form_factor;  // sxm | pcie | oam | module
+  ScaleUpLink scale_up_link;
+  int pcie_generation = 4;
+  int pcie_lanes = 16;
+  bool pcie_peer_to_peer = true;
+  ChinaAvailability china_availability;
+  std::string confidence;
+  std::string notes;
+  std::vector<std::string> source;
+  std::string as_of;
+
+  double memory_bytes() const;
+};
+
+/// Engineering estimates a user may want to change: data/assumptions.json. Each has a basis
+/// string shown to the user next to the figure it moves.
+struct MemoryAssumptions {
+  double cuda_context_gib = 0;          // CUDA context + cuBLAS/cuDNN handles per process
+  double communication_buffers_gib = 0; // NCCL buffers when GPUs talk to each other
+  double fragmentation_fraction = 0;    // caching-allocator slack on dynamic memory
+  double activation_band_low = 0;       // error band on activations (fraction below estimate)
+  double activation_band_high = 0;      // ... and above
+  double overhead_band_high_factor = 0; // high end of the overhead term, times the estimate
+  double logits_bytes_per_element = 0;  // unfused cross-entropy: bf16 logits + fp32 copy + grad
+  double inference_prefill_chunk_tokens = 0;  // tokens prefilled at once (chunked prefill)
+  int max_gpus_searched = 0;            // largest count tried when searching the minimum
+  std::string basis_context, basis_communication, basis_fragmentation, basis_activation_band,
+      basis_logits, basis_prefill_chunk;
+};
+
+struct Catalog {
+  std::vector<GpuSpec> gpus;
+  std::vector<ModelArch> models;
+  MemoryAssumptions memory;
+  std::string gpus_as_of;
+  std::string models_as_of;
+
+  const GpuSpec* find_gpu(const std::string& id) const;
+  const ModelArch* find_model(const std::string& id) const;
+};
+
+/// Parses and validates catalog texts. Errors are InputError with paths such as
+/// "gpus.json/gpus/3/tdp_watts" (code "catalog_invalid" or the field's own code).
+Catalog parse_catalog(const std::string& gpus_json, const std::string& models_json,
+                      const std::string& assumptions_json);
+
+/// The catalog compiled into the program from data/ (parsed once, then shared read-only).
+const Catalog& builtin_catalog();
+
+/// The texts of data/*.json as compiled in (for `catalog` commands and the page's editors).
+const char* builtin_gpus_json();
+const char* builtin_models_json();
+const char* builtin_assumptions_json();
+
+}  // namespace advisor

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+#include "json_reader.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "errors.hpp"
+
+namespace advisor {
+
+std::string format_number(double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.10g", value);
+  return buffer;
+}
+
+namespace {
+std::string type_name(const nlohmann::json& j) { return j.type_name(); }
+}  // namespace
+
+FieldReader::FieldReader(const nlohmann::json& object, std::string path)
+    : object_(object), path_(std::move(path)) {
+  require(object_.is_object(), "wrong_type", path_.empty() ? "/" : path_,
+          (path_.empty() ? std::string("the document") : path_) + " must be a JSON object, got " +
+              type_name(object_));
+}
+
+bool FieldReader::has(const char* key) const {
+  auto it = object_.find(key);
+  return it != object_.end() && !it->is_null();
+}
+
+const nlohmann::json* FieldReader::find(const char* key) {
+  seen_.insert(key);
+  auto it = object_.find(key);
+  if (it == object_.end()) return nullptr;
+  return &*it;
+}
+
+double FieldReader::number(const char* key, double min, double max, std::optional<double> fallback,
+                           bool exclusive_min) {
+  const nlohmann::json* j = find(key);
+  if (j == nullptr || j->is_null()) {
+    require(fallback.has_value(), "missing_field", path_of(key),
+            path_of(key) + " is required (a number)");
+    return *fallback;
+  }
+  auto value = nullable_number(key, min, max, exclusive_min);
+  return *value;
+}
+
+std::optional<double> FieldReader::nullable_number(const char* key, double min, double max,
+                                                   bool exclusive_min) {
+  const nlohmann::json* j = find(key);
+  if (j == nullptr || j->is_null()) return std::nullopt;
+  const std::string p = path_of(key);
+  require(j->is_number(), "wrong_type", p, p + " must be a number, got " + type_name(*j));
+  const double value = j->get<double>();
+  require(std::isfinite(value), "out_of_range", p, p + " must be a finite number");
+  const bool above_min = exclusive_min ? value > min : value >= min;
+  require(above_min && value <= max, "out_of_range", p,
+          p + " must be " + (exclusive_min ? "> " : ">= ") + format_number(min) + " and <= " +
+              format_number(max) + ", got " + format_number(value));
+  return value;
+}
+
+std::int64_t FieldReader::integer(const char* key, std::int64_t min, std::int64_t max,
+                                  std::optional<std::int64_t> fallback) {
+  auto value = nullable_integer(key, min, max);
+  if (!value) {
+    require(fallback.has_value(), "missing_field", path_of(key),
+            path_of(key) + " is required (a whole number)");
+    return *fallback;
+  }
+  return *value;
+}
+
+std::optional<std::int64_t> FieldReader::nullable_integer(const char* key, std::int64_t min,
+                                                          std::int64_t max) {
+  const nlohmann::json* j = find(key);
+  if (j == nullptr || j->is_null()) return std::nullopt;
+  const std::string p = path_of(key);
+  require(j->is_number(), "wrong_type", p, p + " must be a whole number, got " + type_name(*j));
+  const double value = j->get<double>();
+  require(std::isfinite(value) && std::floor(value) == value, "not_integer", p,
+          p + " must be a whole number, got " + format_number(value));
+  require(value >= static_cast<double>(min) && value <= static_cast<double>(max), "out_of_range",
+          p,
+          p + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
+              ", got " + format_number(value));
+  return static_cast<std::int64_t>(value);
+}
+
+bool FieldReader::boolean(const char* key, std::optional<bool> fallback) {
+  const nlohmann::json* j = find(key);
+  const std::string p = path_of(key);
+  if (j == nullptr || j->is_null()) {
+    require(fallback.has_value(), "missing_field", p, p + " is required (true or false)");
+    return *fallback;
+  }
+  require(j->is_boolean(), "wrong_type", p, p + " must be true or false, got " + type_name(*j));
+  return j->get<bool>();
+}
+
+std::string FieldReader::string(const char* key, std::optional<std::string> fallback) {
+  const nlohmann::json* j = find(key);
+  const std::string p = path_of(key);
+  if (j == nullptr || j->is_null()) {
+    require(fallback.has_value(), "missing_field", p, p + " is required (a string)");
+    return *fallback;
+  }
+  require(j->is_string(), "wrong_type", p, p + " must be a string, got " + type_name(*j));
+  return j->get<std::string>();
+}
+
+std::string FieldReader::choice(const char* key, std::initializer_list<const char*> allowed,
+                                std::optional<std::string> fallback) {
+  const std::string value = string(key, std::move(fallback));
+  std::string list;
+  for (const char* option : allowed) {
+    if (value == option) return value;
+    list += list.empty() ? "" : ", ";
+    list += option;
+  }
+  throw InputError("unknown_value", path_of(key),
+                   path_of(key) + " must be one of: " + list + "; got \"" + value + "\"");
+}
+
+const nlohmann::json* FieldReader::object(const char* key) {
+  const nlohmann::json* j = find(key);
+  if (j == nullptr || j->is_null()) return nullptr;
+  require(j->is_object(), "wrong_type", path_of(key),
+          path_of(key) + " must be a JSON object, got " + type_name(*j));
+  return j;
+}
+
+const nlohmann::json* FieldReader::raw(const char* key) {
+  const nlohmann::json* j = find(key);
+  return (j == nullptr || j->is_null()) ? nullptr : j;
+}
+
+void FieldReader::reject_unknown() const {
+  for (auto it = object_.begin(); it != object_.end(); ++it) {
+    if (seen_.count(it.key()) == 0) {
+      throw InputError("unknown_field", path_ + "/" + it.key(),
+                       path_ + "/" + it.key() + " is not a known field here (check its spelling)");
+    }
+  }
+}
+
+nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError("malformed_json", path,
+                     (path.empty() ? std::string("input") : path) +
+                         " is not valid JSON (at byte " + std::to_string(e.byte) + ")");
+  }
+}
+
+}  // namespace advisor

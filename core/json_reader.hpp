@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace advisor {
+
+/// Formats a number for an error message (shortest form that round-trips what the user typed).
+std::string format_number(double value);
+
+/// Strict, located reads from one JSON object. Every read names the field's JSON pointer in its
+/// error, and `reject_unknown()` turns a typo ("sequnce_length") into an error instead of a
+/// silently ignored field. Ranges are checked, never clamped.
+class FieldReader {
+ public:
+  /// `path` is the JSON pointer of `object` itself ("" for the document root).
+  FieldReader(const nlohmann::json& object, std::string path);
+
+  bool has(const char* key) const;
+  std::string path_of(const char* key) const { return path_ + "/" + key; }
+  const std::string& path() const { return path_; }
+
+  /// A finite number in [min, max] (min excluded when `exclusive_min`); `fallback` when absent.
+  double number(const char* key, double min, double max, std::optional<double> fallback = {},
+                bool exclusive_min = false);
+  /// Like number(), but JSON null is allowed and returned as nullopt.
+  std::optional<double> nullable_number(const char* key, double min, double max,
+                                        bool exclusive_min = false);
+  /// A whole number in [min, max].
+  std::int64_t integer(const char* key, std::int64_t min, std::int64_t max,
+                       std::optional<std::int64_t> fallback = {});
+  std::optional<std::int64_t> nullable_integer(const char* key, std::int64_t min,
+                                               std::int64_t max);
+  bool boolean(const char* key, std::optional<bool> fallback = {});
+  std::string string(const char* key, std::optional<std::string> fallback = {});
+  /// One of `allowed`; the error lists them.
+  std::string choice(const char* key, std::initializer_list<const char*> allowed,
+                     std::optional<std::string> fallback = {});
+  /// The member `key` if present (must be an object), else nullptr.
+  const nlohmann::json* object(const char* key);
+  /// The member `key` if present (any type), else nullptr. Marks it as read.
+  const nlohmann::json* raw(const char* key);
+  /// Throws unknown_field for the first member that no read asked for.
+  void reject_unknown() const;
+
+ private:
+  const nlohmann::json* find(const char* key);
+  const nlohmann::json& object_;
+  std::string path_;
+  std::set<std::string> seen_;
+};
+
+/// Parses JSON text; malformed text is an InputError at `path` with the parser's position.
+nlohmann::json parse_json_text(const std::string& text, const std::string& path);
+
+}  // namespace advisor

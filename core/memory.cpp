@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: MIT
+#include "memory.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "json_reader.hpp"
+
+namespace advisor {
+
+namespace {
+
+constexpr double kBitsPerByte = 8;
+constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
+// NF4 with double quantisation: 4 bits + 0.127 bits of block constants per parameter
+// (Dettmers et al. 2023, "QLoRA", sec. 3, Double Quantization).
+constexpr double kNf4BitsPerParam = 4.127;
+// LLM.int8(): one byte per weight; row-wise scales and fp16 outliers are under 0.1%.
+constexpr double kInt8BitsPerParam = 8;
+// GPTQ / AWQ int4 with group size 128: an fp16 scale and a 4-bit zero point per group.
+constexpr double kInt4GroupedBitsPerParam = 4 + (16.0 + 4.0) / 128.0;
+// FP8 (E4M3) weights with per-tensor or per-channel scales.
+constexpr double kFp8BitsPerParam = 8;
+// Dropout masks are stored one byte per element (Korthikanti et al. 2022, sec. 4.1).
+constexpr double kDropoutMaskBytes = 1;
+// FlashAttention keeps one fp32 log-sum-exp per query row and head for the backward pass
+// (Dao et al. 2022, Algorithm 2) instead of the s x s score matrix.
+constexpr double kSoftmaxStatBytes = 4;
+// Logits used for sampling are fp32 (vLLM sampler).
+constexpr double kSamplingLogitBytes = 4;
+// DeepSpeed ZeRO-Offload keeps gradient reduce buckets on the GPU: reduce_bucket_size
+// defaults to 5e8 elements (DeepSpeed config docs), 2 bytes each in bf16.
+constexpr double kOffloadGradientBucketBytes = 5e8 * 2;
+// Servers are counted as 8-GPU nodes (HGX/OAM baseboards; most PCIe GPU servers hold 8).
+constexpr int kGpusPerServer = 8;
+
+std::string gib(double bytes) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f GiB", bytes / kBytesPerGib);
+  return b;
+}
+
+double weight_bits_for(const std::string& format) {
+  if (format == "nf4") return kNf4BitsPerParam;
+  if (format == "int4") return kInt4GroupedBitsPerParam;
+  if (format == "int8") return kInt8BitsPerParam;
+  if (format == "fp8") return kFp8BitsPerParam;
+  if (format == "fp32") return 32;
+  return 16;  // bf16 / fp16
+}
+
+/// Training weight bytes per parameter: fp8 training (Transformer Engine) keeps bf16 weights
+/// plus an fp8 copy for the GEMMs.
+double training_weight_bytes(const std::string& precision) {
+  if (precision == "fp32") return 4;
+  if (precision == "fp8") return 3;
+  return 2;
+}
+
+int optimizer_states(const std::string& optimizer) { return optimizer == "sgd" ? 1 : 2; }
+
+double optimizer_state_bytes(const TrainingSettings& t) {
+  // bitsandbytes 8-bit Adam: one byte per state; block-wise fp32 absmax (block 2048) is noise.
+  return t.optimizer == "adamw_8bit" ? 1 : t.accounting.optimizer_state_bytes;
+}
+
+/// LoRA adapter parameters of one layer: r x (d_in + d_out) per targeted matrix.
+double lora_params_per_layer(const ModelArch& m, const std::vector<std::string>& targets, int rank,
+                             bool moe_layer) {
+  const double h = static_cast<double>(m.hidden);
+  double total = 0;
+  auto has = [&](const char* n) { return std::find(targets.begin(), targets.end(), n) != targets.end(); };
+  if (m.mla) {
+    // MLA: q -> q_a/q_b (or q_proj), k -> kv_a, v -> kv_b, o -> o_proj.
+    const MlaSpec& l = *m.mla;
+    if (has("q")) {
+      total += l.q_lora_rank > 0 ? (h + l.q_lora_rank) + (l.q_lora_rank + q_width(m))
+                                 : h + q_width(m);
+    }
+    if (has("k")) total += h + l.kv_lora_rank + l.qk_rope_head_dim;
+    if (has("v")) total += l.kv_lora_rank + double(m.heads) * (l.qk_nope_head_dim + l.v_head_dim);
+  } else {
+    if (has("q")) total += h + q_width(m);
+    if (has("k")) total += h + kv_width(m);
+    if (has("v")) total += h + kv_width(m);
+  }
+  if (has("o")) total += attn_out_width(m) + h;
+  double f = static_cast<double>(m.ffn_hidden);
+  double copies = 1;
+  if (moe_layer && m.moe) {
+    f = static_cast<double>(m.moe->expert_ffn_hidden);
+    copies = m.moe->experts + m.moe->shared_experts;  // PEFT all-linear targets every expert
+  }
+  if (has("gate")) total += copies * (h + f);
+  if (has("up")) total += copies * (h + f);
+  if (has("down")) total += copies * (f + h);
+  return total * rank;
+}
+
+/// Layers of each kind that one pipeline stage holds.
+struct StageLayers {
+  int dense = 0;
+  int moe = 0;
+  bool first = true;
+  bool last = true;
+  int in_flight_microbatches = 1;  // 1F1B: stage i keeps (pp - i) micro-batches of activations
+};
+
+StageLayers stage_layers(const ModelArch& m, const ParamCounts& c, int pp, int stage) {
+  const int per_stage = (m.layers + pp - 1) / pp;
+  const int begin = std::min(m.layers, stage * per_stage);
+  const int end = std::min(m.layers, begin + per_stage);
+  StageLayers s;
+  // Dense layers come first (DeepSeek-V3's first_k_dense_replace).
+  s.dense = std::max(0, std::min(end, c.dense_layers) - begin);
+  s.moe = (end - begin) - s.dense;
+  s.first = stage == 0;
+  s.last = stage == pp - 1;
+  s.in_flight_microbatches = pp - stage;
+  return s;
+}
+
+struct StageParams {
+  double all = 0;     // parameters on this GPU (after TP/EP split, before ZeRO-3)
+  double linear = 0;  // of which inside quantisable linear layers
+  double lora = 0;    // LoRA adapter parameters on this GPU
+};
+
+StageParams stage_params(const Request& req, const ParamCounts& c, const StageLayers& s,
+                         const Layout& L) {
+  const ModelArch& m = req.model;
+  StageParams p;
+  const double tp = L.tp;
+  const double common = c.attention_per_layer + c.norms_per_layer;
+  p.all += s.dense * (common + c.dense_mlp_per_layer) / tp;
+  p.all += s.moe * (common + c.moe_shared_per_layer) / tp;
+  p.all += s.moe * c.moe_expert_per_layer / (tp * L.ep);
+  p.linear += s.dense * (c.attention_linear_per_layer + c.dense_mlp_linear_per_layer) / tp;
+  if (m.moe) {
+    const double expert_linear = c.moe_linear_per_layer;
+    const double routed_share =
+        double(m.moe->experts) / (m.moe->experts + m.moe->shared_experts);
+    p.linear += s.moe * (c.attention_linear_per_layer + expert_linear * (1 - routed_share)) / tp;
+    p.linear += s.moe * expert_linear * routed_share / (tp * L.ep);
+  }
+  // Vocabulary-parallel embedding and LM head. With pp > 1 a tied embedding is kept on both
+  // the first and the last stage (Megatron-LM).
+  if (s.first) p.all += c.embedding / tp;
+  if (s.last) {
+    const double head = c.lm_head > 0 ? c.lm_head : (L.pp > 1 ? c.embedding : 0);
+    p.all += head / tp + c.final_norm;
+  }
+  if (is_adapter(req.task)) {
+    const auto& t = req.training;
+    p.lora = (s.dense * lora_params_per_layer(m, t.lora_targets, t.lora_rank, false) +
+              s.moe * lora_params_per_layer(m, t.lora_targets, t.lora_rank, true)) /
+             tp;
+  }
+  return p;
+}
+
+double activations_for_stage(const Request& req, const StageLayers& s, const Layout& L,
+                             const MemoryAssumptions& a) {
+  const ModelArch& m = req.model;
+  const TrainingSettings& t = req.training;
+  ActivationInputs in;
+  in.sequence_length = static_cast<double>(t.sequence_length);
+  in.micro_batch = static_cast<double>(t.micro_batch_size);
+  in.tp = L.tp;
+  in.sequence_parallel = t.sequence_parallel;
+  in.flash_attention = t.flash_attention;
+  in.recompute_attention = t.activation_checkpointing == "selective";
+  in.bytes_per_value = t.precision == "fp32" ? 4 : 2;
+  const double sb = in.sequence_length * in.micro_batch;
+  const double sharded_by = (t.sequence_parallel && L.tp > 1) ? L.tp : 1;
+  const double residual = in.bytes_per_value * sb * static_cast<double>(m.hidden) / sharded_by;
+
+  in.moe_layer = false;
+  const double dense_layer = layer_activation_bytes(m, in);
+  in.moe_layer = true;
+  const double moe_layer = s.moe > 0 ? layer_activation_bytes(m, in) : 0;
+
+  double lora_extra = 0;
+  if (is_adapter(req.task)) {
+    // Each adapter keeps its rank-r intermediate (x A) for the backward pass.
+    const double per_module = in.bytes_per_value * sb * t.lora_rank / L.tp;
+    lora_extra = per_module * static_cast<double>(t.lora_targets.size());
+  }
+  double per_microbatch = 0;
+  double recompute_peak = 0;
+  if (t.activation_checkpointing == "full") {
+    // Only each layer's input is kept; one layer is re-run at a time in the backward pass.
+    per_microbatch = (s.dense + s.moe) * residual;
+    ActivationInputs one = in;
+    one.recompute_attention = false;
+    one.moe_layer = s.moe > 0;
+    recompute_peak = layer_activation_bytes(m, one) + lora_extra;
+  } else {
+    per_microbatch = s.dense * (dense_layer + lora_extra) + s.moe * (moe_layer + lora_extra);
+  }
+  double total = per_microbatch * s.in_flight_microbatches + recompute_peak;
+  if (s.last) {
+    total += 2 * residual;  // final norm input and output
+    if (!t.accounting.fused_cross_entropy) {
+      total += sb * static_cast<double>(m.vocab) / L.tp * a.logits_bytes_per_element;
+    }
+  }
+  if (req.task == Task::kQlora) {
+    // The 4-bit base is dequantised one matrix at a time into a bf16 buffer.
+    const double h = static_cast<double>(m.hidden);
+    const double widest = std::max<double>(
+        {static_cast<double>(q_width(m)), static_cast<double>(m.ffn_hidden),
+         m.moe ? static_cast<double>(m.moe->expert_ffn_hidden) : 0.0});
+    total += 2 * h * widest / L.tp;
+  }
+  return total;
+}
+
+double inference_activations(const Request& req, const Layout& L, const MemoryAssumptions& a) {
+  const ModelArch& m = req.model;
+  const InferenceSettings& inf = req.inference;
+  const double chunk = std::min(static_cast<double>(inf.concurrency * inf.prompt_tokens),
+                                a.inference_prefill_chunk_tokens);
+  const double h = static_cast<double>(m.hidden);
+  double mlp_width = static_cast<double>(m.ffn_hidden);
+  if (m.moe && m.moe->dense_layers < m.layers) {
+    mlp_width = std::max(mlp_width, static_cast<double>(m.moe->expert_ffn_hidden) *
+                                        (m.moe->experts_per_token + m.moe->shared_experts));
+  }
+  const double matrices = m.mlp_gated ? 3 : 2;
+  // One layer's transient tensors per prefilled token: residual + norm output, q/k/v,
+  // attention output, MLP intermediates; 16-bit activations.
+  const double per_token =
+      2 * (2 * h + static_cast<double>(q_width(m) + 2 * kv_width(m) + attn_out_width(m)) / L.tp +
+           matrices * mlp_width / L.tp);
+  const double logits =
+      static_cast<double>(inf.concurrency) * static_cast<double>(m.vocab) / L.tp *
+      kSamplingLogitBytes;
+  return chunk * per_token + logits;
+}
+
+double kv_cache_bytes(const Request& req, const StageLayers& s, const Layout& L) {
+  const ModelArch& m = req.model;
+  const InferenceSettings& inf = req.inference;
+  double context = static_cast<double>(inf.prompt_tokens + inf.output_tokens);
+  if (m.sliding_window > 0) context = std::min(context, static_cast<double>(m.sliding_window));
+  double per_token_layer;
+  if (m.mla) {
+    // The latent is shared by all heads, so tensor parallelism replicates it.
+    per_token_layer = static_cast<double>(kv_cache_elements_per_token_layer(m));
+  } else {
+    const double kv_heads_here = std::ceil(double(m.kv_heads) / L.tp);  // replicated if tp > kv
+    per_token_layer = 2 * kv_heads_here * m.head_dim;
+  }
+  const double bytes = weight_bits_for(inf.kv_cache_precision) / kBitsPerByte;
+  return static_cast<double>(inf.concurrency) * context * (s.dense + s.moe) * per_token_layer *
+         bytes;
+}
+
+}  // namespace
+
+double layer_activation_bytes(const ModelArch& m, const ActivationInputs& in) {
+  const double a = in.bytes_per_value;
+  const double sb = in.sequence_length * in.micro_batch;
+  const double h = static_cast<double>(m.hidden);
+  const double t = in.tp;
+  // Tensors every TP rank holds in full unless sequence parallelism shards them
+  // (Korthikanti et al. 2022, eq. 2 vs eq. 4).
+  double replicated = 2 * a * sb * h  // inputs of the two norms
+                      + a * sb * h    // input of the QKV projection
+                      + a * sb * h;   // input of the MLP
+  if (m.dropout) replicated += 2 * kDropoutMaskBytes * sb * h;  // attention and MLP dropout
+  if (m.mla) {
+    replicated += a * sb * (m.mla->q_lora_rank + m.mla->kv_lora_rank + m.mla->qk_rope_head_dim);
+  }
+  double sharded = a * sb * static_cast<double>(q_width(m) + 2 * kv_width(m))  // Q, K, V
+                   + a * sb * static_cast<double>(attn_out_width(m));  // input of output proj.
+  const double scores = in.micro_batch * m.heads * in.sequence_length * in.sequence_length;
+  if (in.flash_attention) {
+    sharded += kSoftmaxStatBytes * in.micro_batch * m.heads * in.sequence_length;
+  } else if (!in.recompute_attention) {
+    sharded += a * scores;  // softmax output
+    if (m.dropout) sharded += kDropoutMaskBytes * scores + a * scores;  // mask, dropout output
+  }
+  const double matrices = m.mlp_gated ? 3 : 2;  // gate, up, act(gate)*up  |  fc1 out, act out
+  if (in.moe_layer && m.moe) {
+    const double routed = m.moe->experts_per_token + m.moe->shared_experts;
+    sharded += matrices * a * sb * static_cast<double>(m.moe->expert_ffn_hidden) * routed;
+    replicated += a * sb * h * m.moe->experts_per_token;  // tokens permuted to their experts
+  } else {
+    sharded += matrices * a * sb * static_cast<double>(m.ffn_hidden);
+  }
+  const double replicated_divisor = (in.sequence_parallel && t > 1) ? t : 1;
+  return replicated / replicated_divisor + sharded / t;
+}
+
+double trainable_params(const Request& req) {
+  if (!is_training(req.task)) return 0;
+  const ParamCounts c = count_params(req.model);
+  if (!is_adapter(req.task)) return c.total;
+  const auto& t = req.training;
+  return c.dense_layers * lora_params_per_layer(req.model, t.lora_targets, t.lora_rank, false) +
+         c.moe_layers * lora_params_per_layer(req.model, t.lora_targets, t.lora_rank, true);
+}
+
+MemoryEstimate estimate_memory(const Request& req, const Layout& L, const MemoryAssumptions& a,
+                               bool explain) {
+  const ModelArch& m = req.model;
+  const ParamCounts c = count_params(m);
+  const bool training = is_training(req.task);
+  const TrainingSettings& t = req.training;
+
+  MemoryEstimate best;
+  double best_total = -1;
+  // The first stage holds the most in-flight activations, the last the LM head and logits:
+  // evaluate both and report the heavier.
+  const int stages[] = {0, L.pp - 1};
+  for (int stage : stages) {
+    const StageLayers s = stage_layers(m, c, L.pp, stage);
+    const StageParams p = stage_params(req, c, s, L);
+    MemoryEstimate e;
+    e.heaviest_stage = stage;
+    e.params_on_gpu = p.all;
+    const double weight_shard = (training && L.zero >= 3) ? L.dp : 1;
+    const double grad_shard = L.zero >= 2 ? L.dp : 1;
+    const double optimizer_shard = L.zero >= 1 ? L.dp : 1;
+    double host_per_gpu = 0;
+    if (training) {
+      const double wbytes = training_weight_bytes(t.precision);
+      double base_weights;
+      double trainable_here;
+      if (is_adapter(req.task)) {
+        const double base_bits = weight_bits_for(t.base_quantization == "none" ? "bf16"
+                                                                               : t.base_quantization);
+        base_weights = p.linear * base_bits / kBitsPerByte + (p.all - p.linear) * 2;
+        trainable_here = p.lora;
+        base_weights += p.lora * wbytes;
+      } else {
+        base_weights = p.all * wbytes;
+        trainable_here = p.all;
+      }
+      e.weights = base_weights / weight_shard;
+      if (t.offload_parameters) {
+        host_per_gpu += e.weights;
+        e.weights = 0;
+      }
+      e.gradients = trainable_here * t.accounting.gradient_bytes / grad_shard;
+      const double master = (t.accounting.master_weights && t.precision != "fp32") ? 4 : 0;
+      e.optimizer = trainable_here *
+                    (optimizer_states(t.optimizer) * optimizer_state_bytes(t) + master) /
+                    optimizer_shard;
+      if (t.offload_optimizer) {
+        // ZeRO-Offload keeps optimizer states, the fp32 master copy and fp32 gradients on the
+        // host and runs the optimizer step on the CPU.
+        host_per_gpu += e.optimizer + trainable_here * 4 / optimizer_shard;
+        e.optimizer = 0;
+        if (L.zero >= 2) e.gradients = std::min(e.gradients, kOffloadGradientBucketBytes);
+      }
+      e.activations = activations_for_stage(req, s, L, a);
+    } else {
+      const double bits = weight_bits_for(req.inference.weight_format);
+      e.weights = p.linear * bits / kBitsPerByte + (p.all - p.linear) * 2;
+      e.kv_cache = kv_cache_bytes(req, s, L);
+      e.activations = inference_activations(req, L, a);
+    }
+    const double context = a.cuda_context_gib * kBytesPerGib;
+    const double comm = L.count > 1 ? a.communication_buffers_gib * kBytesPerGib : 0;
+    const double fragmentation = a.fragmentation_fraction * (e.activations + e.gradients);
+    e.overhead = context + comm + fragmentation;
+    const double fixed = e.weights + e.gradients + e.optimizer + e.kv_cache;
+    e.band_low = fixed + e.activations * (1 - a.activation_band_low) + context;
+    e.band_high = fixed + e.activations * (1 + a.activation_band_high) +
+                  e.overhead * a.overhead_band_high_factor;
+    e.host_ram_per_node = host_per_gpu * std::min(L.count, kGpusPerServer);
+    e.trainable_params = trainable_params(req);
+    if (e.total() > best_total) {
+      best_total = e.total();
+      best = e;
+    }
+    if (L.pp == 1) break;
+  }
+
+  if (explain) {
+    auto add = [&](const char* term, std::string text) {
+      best.assumptions.push_back({term, std::move(text)});
+    };
+    char line[512];
+    if (training) {
+      const double wbytes = training_weight_bytes(t.precision);
+      if (is_adapter(req.task)) {
+        std::snprintf(line, sizeof line,
+                      "Frozen base in %s (linear layers%s; embeddings and norms in bf16) plus "
+                      "LoRA adapters (rank %d on %zu module types) at %.0f bytes/param.",
+                      t.base_quantization == "none" ? "bf16" : t.base_quantization.c_str(),
+                      t.base_quantization == "nf4" ? ", NF4 + double quantisation = 4.127 bits"
+                                                   : "",
+                      t.lora_rank, t.lora_targets.size(), wbytes);
+      } else {
+        std::snprintf(line, sizeof line, "%.0f bytes/param (%s weights%s).", wbytes,
+                      t.precision.c_str(), t.precision == "fp8" ? " kept in bf16 + fp8 copy" : "");
+      }
+      add("weights", line + std::string(L.zero >= 3 && L.dp > 1
+                                            ? " Sharded over the data-parallel group (ZeRO-3)."
+                                            : "") +
+                         (t.offload_parameters ? " Offloaded to host RAM." : ""));
+      std::snprintf(line, sizeof line,
+                    "%.0f bytes per trainable parameter (%s gradients)%s.",
+                    t.accounting.gradient_bytes,
+                    t.accounting.gradient_bytes == 4 ? "fp32" : "16-bit",
+                    L.zero >= 2 && L.dp > 1 ? ", sharded over data parallel (ZeRO-2+)" : "");
+      add("gradients", line);
+      const double master = (t.accounting.master_weights && t.precision != "fp32") ? 4 : 0;
+      std::snprintf(line, sizeof line,
+                    "%s: %d state(s) x %.0f bytes + %.0f bytes fp32 master weights = %.0f bytes "
+                    "per trainable parameter%s%s. Mixed-precision AdamW by the ZeRO paper is "
+                    "2 + 2 + 12 = 16 bytes/param in all.",
+                    t.optimizer.c_str(), optimizer_states(t.optimizer), optimizer_state_bytes(t),
+                    master, optimizer_states(t.optimizer) * optimizer_state_bytes(t) + master,
+                    L.zero >= 1 && L.dp > 1 ? ", sharded over data parallel (ZeRO-1+)" : "",
+                    t.offload_optimizer ? "; offloaded to host RAM (ZeRO-Offload)" : "");
+      add("optimizer", line);
+      std::snprintf(line, sizeof line,
+                    "Korthikanti et al. 2022 per-layer activations, generalised (GQA, %s MLP%s, "
+                    "%s attention), sequence %lld x micro-batch %lld, checkpointing: %s; "
+                    "1F1B pipeline keeps %d micro-batch(es) in flight on stage %d.%s",
+                    m.mlp_gated ? "gated" : "plain", m.moe ? ", MoE top-k" : "",
+                    t.flash_attention ? "flash" : "materialised",
+                    static_cast<long long>(t.sequence_length),
+                    static_cast<long long>(t.micro_batch_size),
+                    t.activation_checkpointing.c_str(), L.pp - best.heaviest_stage,
+                    best.heaviest_stage,
+                    t.accounting.fused_cross_entropy
+                        ? " Fused cross-entropy: no full logits tensor."
+                        : " Includes the logits (bf16 + fp32 log-softmax + fp32 grad).");
+      add("activations", line);
+      add("kv_cache", "No KV cache in training.");
+    } else {
+      std::snprintf(line, sizeof line,
+                    "Linear layers in %s (%.3f bits/param); embeddings, LM head and norms in "
+                    "16-bit; split over tensor parallel %d.",
+                    req.inference.weight_format.c_str(),
+                    weight_bits_for(req.inference.weight_format), L.tp);
+      add("weights", line);
+      std::snprintf(line, sizeof line,
+                    "%lld sequences x (%lld prompt + %lld output) tokens x %s per element%s%s.",
+                    static_cast<long long>(req.inference.concurrency),
+                    static_cast<long long>(req.inference.prompt_tokens),
+                    static_cast<long long>(req.inference.output_tokens),
+                    req.inference.kv_cache_precision.c_str(),
+                    m.mla ? "; MLA caches one latent per token per layer" : "",
+                    m.sliding_window > 0 ? "; sliding window caps the cached tokens" : "");
+      add("kv_cache", line);
+      add("activations", "Prefill workspace of one layer for up to " +
+                             format_number(a.inference_prefill_chunk_tokens) +
+                             " tokens (chunked prefill) plus fp32 logits for sampling.");
+    }
+    add("overhead", "CUDA context " + format_number(a.cuda_context_gib) + " GiB (" +
+                        a.basis_context + ")" +
+                        (L.count > 1 ? "; communication buffers " +
+                                           format_number(a.communication_buffers_gib) + " GiB"
+                                     : std::string()) +
+                        "; allocator fragmentation " +
+                        format_number(a.fragmentation_fraction * 100) +
+                        "% of activations and gradients.");
+    add("band", "Range " + gib(best.band_low) + " to " + gib(best.band_high) + ": " +
+                    a.basis_activation_band);
+  }
+  return best;
+}
+
+}  // namespace advisor

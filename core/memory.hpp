@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include <string>
+#include <vector>
+
+#include "catalog.hpp"
+#include "request.hpp"
+
+namespace advisor {
+
+/// How a job is laid out over `count` GPUs: count = dp x tp x pp.
+struct Layout {
+  int count = 1;
+  int tp = 1;
+  int pp = 1;
+  int dp = 1;
+  int ep = 1;
+  int zero = 0;
+};
+
+/// One line of "why this many bytes": the term, what was assumed, and the switch that moves it.
+struct MemoryAssumption {
+  std::string term;  // weights | gradients | optimizer | activations | kv_cache | overhead
+  std::string text;
+};
+
+/// Memory of the most loaded GPU (the heaviest pipeline stage), in bytes.
+struct MemoryEstimate {
+  double weights = 0;
+  double gradients = 0;
+  double optimizer = 0;
+  double activations = 0;
+  double kv_cache = 0;
+  double overhead = 0;
+  double band_low = 0;   // plausible range of the total, see assumptions.json
+  double band_high = 0;
+  double host_ram_per_node = 0;  // CPU offload: bytes of host memory per 8-GPU server
+  double params_on_gpu = 0;      // parameters held by this GPU (before ZeRO-3 sharding)
+  double trainable_params = 0;   // whole model
+  int heaviest_stage = 0;        // pipeline stage index the figures describe
+  std::vector<MemoryAssumption> assumptions;  // filled when explain = true
+
+  double total() const {
+    return weights + gradients + optimizer + activations + kv_cache + overhead;
+  }
+};
+
+/// Trainable parameters of the whole model for the task (all of them, or the LoRA adapters).
+double trainable_params(const Request& request);
+
+/// Memory per GPU for `layout`. `explain` adds human-readable assumptions (slower).
+MemoryEstimate estimate_memory(const Request& request, const Layout& layout,
+                               const MemoryAssumptions& assumptions, bool explain);
+
+/// Activation bytes of one transformer layer for one micro-batch, per GPU (Korthikanti et al.
+/// 2022, generalised to GQA, gated MLPs, MoE and FlashAttention). Exposed for tests.
+struct ActivationInputs {
+  double sequence_length = 0;
+  double micro_batch = 0;
+  int tp = 1;
+  bool sequence_parallel = true;
+  bool flash_attention = true;
+  bool recompute_attention = false;  // selective recompute (Korthikanti sec. 4.2)
+  double bytes_per_value = 2;
+  bool moe_layer = false;
+};
+double layer_activation_bytes(const ModelArch& model, const ActivationInputs& in);
+
+}  // namespace advisor

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: MIT
+#include "request.hpp"
+
+#include <algorithm>
+
+#include "errors.hpp"
+#include "json_reader.hpp"
+
+namespace advisor {
+
+namespace {
+// Upper bounds that are generous for any real job but keep every product finite.
+constexpr std::int64_t kMaxSequenceLength = 10'000'000;
+constexpr std::int64_t kMaxMicroBatch = 1'000'000;
+constexpr std::int64_t kMaxConcurrency = 1'000'000;
+constexpr std::int64_t kMaxLoraRank = 65'536;
+constexpr std::int64_t kMaxParallel = 4096;
+
+const char* const kLoraTargetNames[] = {"q", "k", "v", "o", "gate", "up", "down"};
+
+std::vector<std::string> parse_lora_targets(const nlohmann::json* j, const std::string& path,
+                                            bool gated) {
+  std::vector<std::string> all(std::begin(kLoraTargetNames), std::end(kLoraTargetNames));
+  if (!gated) all.erase(std::remove(all.begin(), all.end(), "gate"), all.end());
+  if (j == nullptr) return all;  // QLoRA paper: adapters on every linear layer
+  if (j->is_string()) {
+    const std::string s = j->get<std::string>();
+    if (s == "all_linear") return all;
+    if (s == "attention") return {"q", "k", "v", "o"};
+    throw InputError("unknown_value", path,
+                     path + " must be \"all_linear\", \"attention\" or a list of q,k,v,o,gate,up,"
+                            "down; got \"" + s + "\"");
+  }
+  require(j->is_array() && !j->empty(), "wrong_type", path,
+          path + " must be \"all_linear\", \"attention\" or a non-empty list of module names");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < j->size(); ++i) {
+    const std::string p = path + "/" + std::to_string(i);
+    require((*j)[i].is_string(), "wrong_type", p, p + " must be a string");
+    const std::string name = (*j)[i].get<std::string>();
+    require(std::find(all.begin(), all.end(), name) != all.end(), "unknown_value", p,
+            p + " must be one of q, k, v, o, gate, up, down (gate only for gated MLPs); got \"" +
+                name + "\"");
+    require(std::find(out.begin(), out.end(), name) == out.end(), "duplicate", p,
+            p + " lists \"" + name + "\" twice");
+    out.push_back(name);
+  }
+  return out;
+}
+
+ModelArch resolve_model(const nlohmann::json* j, const Catalog& catalog, std::string* source) {
+  require(j != nullptr, "missing_field", "/model",
+          "/model is required: {\"preset\": id}, the architecture fields, or {\"hf_config\": {...}}");
+  require(j->is_object(), "wrong_type", "/model", "/model must be a JSON object");
+  if (j->contains("preset")) {
+    FieldReader r(*j, "/model");
+    const std::string id = r.string("preset");
+    r.reject_unknown();
+    const ModelArch* m = catalog.find_model(id);
+    if (m == nullptr) {
+      std::string known;
+      for (const ModelArch& a : catalog.models) known += (known.empty() ? "" : ", ") + a.id;
+      throw InputError("unknown_preset", "/model/preset",
+                       "/model/preset \"" + id + "\" is not in the model catalog; known: " + known);
+    }
+    *source = "preset";
+    return *m;
+  }
+  if (j->contains("hf_config")) {
+    FieldReader r(*j, "/model");
+    const nlohmann::json* raw = r.raw("hf_config");
+    r.reject_unknown();
+    require(raw != nullptr, "missing_field", "/model/hf_config", "/model/hf_config is empty");
+    // Accept both a parsed object and the pasted text.
+    const nlohmann::json parsed =
+        raw->is_string() ? parse_json_text(raw->get<std::string>(), "/model/hf_config") : *raw;
+    *source = "hf_config";
+    return parse_hf_config(parsed, "/model/hf_config");
+  }
+  *source = "fields";
+  return parse_model_fields(*j, "/model", false);
+}
+
+void read_accounting(FieldReader& t, TrainingSettings& s) {
+  const bool fp32 = s.precision == "fp32";
+  const nlohmann::json* j = t.object("accounting");
+  const nlohmann::json empty = nlohmann::json::object();
+  FieldReader a(j ? *j : empty, t.path_of("accounting"));
+  s.accounting.master_weights = a.boolean("master_weights", !fp32);
+  const std::string grad = a.choice("gradient_dtype", {"bf16", "fp16", "fp32"},
+                                    std::string(fp32 ? "fp32" : "bf16"));
+  s.accounting.gradient_bytes = grad == "fp32" ? 4 : 2;
+  const std::string states =
+      a.choice("optimizer_state_dtype", {"fp32", "bf16"}, std::string("fp32"));
+  s.accounting.optimizer_state_bytes = states == "fp32" ? 4 : 2;
+  s.accounting.fused_cross_entropy = a.boolean("fused_cross_entropy", false);
+  a.reject_unknown();
+  require(!(fp32 && s.accounting.master_weights), "inconsistent",
+          a.path_of("master_weights"),
+          a.path_of("master_weights") + " makes no sense with fp32 training (weights are already "
+                                        "fp32); set it to false");
+}
+
+TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelArch& model) {
+  const nlohmann::json empty = nlohmann::json::object();
+  FieldReader t(j ? *j : empty, "/training");
+  TrainingSettings s;
+  s.precision = t.choice("precision", {"bf16", "fp16", "fp32", "fp8"}, std::string("bf16"));
+  s.optimizer = t.choice("optimizer", {"adamw", "adamw_8bit", "sgd"}, std::string("adamw"));
+  s.sequence_length = t.integer("sequence_length", 1, kMaxSequenceLength, 2048);
+  s.micro_batch_size = t.integer("micro_batch_size", 1, kMaxMicroBatch, 1);
+  s.activation_checkpointing = t.choice("activation_checkpointing", {"none", "selective", "full"},
+                                        std::string(task == Task::kQlora ? "full" : "none"));
+  s.flash_attention = t.boolean("flash_attention", true);
+  s.sequence_parallel = t.boolean("sequence_parallel", true);
+  s.lora_rank = static_cast<int>(t.integer("lora_rank", 1, kMaxLoraRank, 16));
+  s.lora_targets = parse_lora_targets(t.raw("lora_targets"), t.path_of("lora_targets"),
+                                      model.mlp_gated);
+  s.base_quantization = t.choice("base_quantization", {"none", "nf4", "int8"},
+                                 std::string(task == Task::kQlora ? "nf4" : "none"));
+  require(s.base_quantization == "none" || task == Task::kQlora, "inconsistent",
+          t.path_of("base_quantization"),
+          t.path_of("base_quantization") +
+              " applies to QLoRA only (a quantised base cannot be trained in full)");
+  require(task != Task::kQlora || s.base_quantization != "none", "inconsistent",
+          t.path_of("base_quantization"),
+          t.path_of("base_quantization") + " must be nf4 or int8 for QLoRA");
+  const nlohmann::json* offload = t.object("cpu_offload");
+  const nlohmann::json none = nlohmann::json::object();
+  FieldReader o(offload ? *offload : none, t.path_of("cpu_offload"));
+  s.offload_optimizer = o.boolean("optimizer", false);
+  s.offload_parameters = o.boolean("parameters", false);
+  o.reject_unknown();
+  read_accounting(t, s);
+  t.reject_unknown();
+  if (s.sequence_length > model.max_position_embeddings && model.position == "learned") {
+    throw InputError("out_of_range", "/training/sequence_length",
+                     "/training/sequence_length " + std::to_string(s.sequence_length) +
+                         " exceeds the model's learned position table (" +
+                         std::to_string(model.max_position_embeddings) + ")");
+  }
+  return s;
+}
+
+InferenceSettings read_inference(const nlohmann::json* j) {
+  const nlohmann::json empty = nlohmann::json::object();
+  FieldReader r(j ? *j : empty, "/inference");
+  InferenceSettings s;
+  s.weight_format =
+      r.choice("weight_format", {"bf16", "fp16", "fp8", "int8", "int4", "nf4"}, std::string("bf16"));
+  s.kv_cache_precision =
+      r.choice("kv_cache_precision", {"bf16", "fp16", "fp8", "int8"}, std::string("bf16"));
+  s.concurrency = r.integer("concurrency", 1, kMaxConcurrency, 1);
+  s.prompt_tokens = r.integer("prompt_tokens", 1, kMaxSequenceLength, 1024);
+  s.output_tokens = r.integer("output_tokens", 1, kMaxSequenceLength, 512);
+  r.reject_unknown();
+  return s;
+}
+
+void check_parallel_against_model(const Parallelism& p, const ModelArch& m) {
+  require(m.heads % p.tp == 0, "inconsistent", "/parallelism/tp",
+          "/parallelism/tp " + std::to_string(p.tp) + " must divide the attention heads (" +
+              std::to_string(m.heads) + ")");
+  require(m.kv_heads % p.tp == 0 || p.tp % m.kv_heads == 0, "inconsistent", "/parallelism/tp",
+          "/parallelism/tp " + std::to_string(p.tp) + " must divide, or be a multiple of, the KV "
+          "heads (" + std::to_string(m.kv_heads) + ")");
+  require(p.pp <= m.layers, "inconsistent", "/parallelism/pp",
+          "/parallelism/pp " + std::to_string(p.pp) + " exceeds the model's layers (" +
+              std::to_string(m.layers) + ")");
+  if (p.ep > 1) {
+    require(m.moe.has_value(), "inconsistent", "/parallelism/ep",
+            "/parallelism/ep > 1 needs a mixture-of-experts model");
+    require(m.moe->experts % p.ep == 0, "inconsistent", "/parallelism/ep",
+            "/parallelism/ep " + std::to_string(p.ep) + " must divide the experts (" +
+                std::to_string(m.moe->experts) + ")");
+  }
+}
+
+}  // namespace
+
+const char* task_name(Task task) {
+  switch (task) {
+    case Task::kPretrain: return "pretrain";
+    case Task::kFullFinetune: return "full_finetune";
+    case Task::kLora: return "lora";
+    case Task::kQlora: return "qlora";
+    case Task::kInference: return "inference";
+  }
+  return "?";
+}
+
+bool is_training(Task task) { return task != Task::kInference; }
+bool is_adapter(Task task) { return task == Task::kLora || task == Task::kQlora; }
+
+Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
+  FieldReader root(document, "");
+  Request req;
+  root.integer("schema", 1, 1);
+  const std::string task =
+      root.choice("task", {"pretrain", "full_finetune", "lora", "qlora", "inference"});
+  for (Task t : {Task::kPretrain, Task::kFullFinetune, Task::kLora, Task::kQlora,
+                 Task::kInference}) {
+    if (task == task_name(t)) req.task = t;
+  }
+  req.model = resolve_model(root.raw("model"), catalog, &req.model_source);
+  req.training = read_training(root.object("training"), req.task, req.model);
+  req.inference = read_inference(root.object("inference"));
+
+  if (const nlohmann::json* hw = root.object("hardware")) {
+    FieldReader h(*hw, "/hardware");
+    Hardware pinned;
+    pinned.gpu = h.string("gpu");
+    if (catalog.find_gpu(pinned.gpu) == nullptr) {
+      std::string known;
+      for (const GpuSpec& g : catalog.gpus) known += (known.empty() ? "" : ", ") + g.id;
+      throw InputError("unknown_gpu", "/hardware/gpu",
+                       "/hardware/gpu \"" + pinned.gpu + "\" is not in the GPU catalog; known: " +
+                           known);
+    }
+    pinned.count = static_cast<int>(h.integer("count", 1, kMaxGpuCount, 1));
+    h.reject_unknown();
+    req.hardware = pinned;
+  }
+
+  const nlohmann::json empty = nlohmann::json::object();
+  const nlohmann::json* par = root.object("parallelism");
+  FieldReader p(par ? *par : empty, "/parallelism");
+  req.parallelism.zero = static_cast<int>(p.integer("zero", 0, 3, 3));
+  req.parallelism.tp_pinned = p.has("tp");
+  req.parallelism.pp_pinned = p.has("pp");
+  req.parallelism.tp = static_cast<int>(p.integer("tp", 1, kMaxParallel, 1));
+  req.parallelism.pp = static_cast<int>(p.integer("pp", 1, kMaxParallel, 1));
+  req.parallelism.ep = static_cast<int>(p.integer("ep", 1, kMaxParallel, 1));
+  p.reject_unknown();
+  root.reject_unknown();
+
+  check_parallel_against_model(req.parallelism, req.model);
+  const TrainingSettings& ts = req.training;
+  if (ts.offload_parameters) {
+    require(req.parallelism.zero == 3, "inconsistent", "/training/cpu_offload/parameters",
+            "/training/cpu_offload/parameters needs ZeRO stage 3 (/parallelism/zero = 3)");
+  }
+  if (req.hardware) {
+    const int model_parallel = req.parallelism.tp * req.parallelism.pp;
+    require(req.hardware->count % model_parallel == 0, "inconsistent", "/hardware/count",
+            "/hardware/count " + std::to_string(req.hardware->count) +
+                " must be a multiple of tp x pp (" + std::to_string(model_parallel) + ")");
+    const int dp = req.hardware->count / model_parallel;
+    require(dp % req.parallelism.ep == 0 || req.parallelism.ep == 1, "inconsistent",
+            "/parallelism/ep",
+            "/parallelism/ep " + std::to_string(req.parallelism.ep) +
+                " must divide the data-parallel size (" + std::to_string(dp) + ")");
+  }
+  return req;
+}
+
+nlohmann::json default_request() {
+  return {{"schema", 1},
+          {"task", "full_finetune"},
+          {"model", {{"preset", "llama-3.1-8b"}}},
+          {"training",
+           {{"precision", "bf16"},
+            {"optimizer", "adamw"},
+            {"sequence_length", 2048},
+            {"micro_batch_size", 1},
+            {"activation_checkpointing", "none"},
+            {"flash_attention", true},
+            {"sequence_parallel", true},
+            {"lora_rank", 16},
+            {"lora_targets", "all_linear"},
+            {"cpu_offload", {{"optimizer", false}, {"parameters", false}}},
+            {"accounting",
+             {{"master_weights", true},
+              {"gradient_dtype", "bf16"},
+              {"optimizer_state_dtype", "fp32"},
+              {"fused_cross_entropy", false}}}}},
+          {"inference",
+           {{"weight_format", "bf16"},
+            {"kv_cache_precision", "bf16"},
+            {"concurrency", 1},
+            {"prompt_tokens", 1024},
+            {"output_tokens", 512}}},
+          {"parallelism", {{"zero", 3}, {"tp", nullptr}, {"pp", nullptr}, {"ep", 1}}}};
+}
+
+}  // namespace advisor

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "catalog.hpp"
+#include "model.hpp"
+
+namespace advisor {
+
+enum class Task { kPretrain, kFullFinetune, kLora, kQlora, kInference };
+
+const char* task_name(Task task);
+bool is_training(Task task);
+bool is_adapter(Task task);  // LoRA or QLoRA: frozen base, small trainable adapters
+
+/// How training state is counted. Peers disagree by up to 2.5x on the same job because they
+/// pick these differently; the advisor shows and lets the user switch each one.
+struct Accounting {
+  bool master_weights = true;        // fp32 master copy of trainable weights (mixed precision)
+  double gradient_bytes = 2;         // per trainable parameter: 2 (bf16/fp16) or 4 (fp32)
+  double optimizer_state_bytes = 4;  // per optimizer state element: 4 (fp32) or 2 (bf16)
+  bool fused_cross_entropy = false;  // chunked/fused loss: no full fp32 logits tensor
+};
+
+struct TrainingSettings {
+  std::string precision = "bf16";    // bf16 | fp16 | fp32 | fp8 (compute and weight dtype)
+  std::string optimizer = "adamw";   // adamw | adamw_8bit | sgd (with momentum)
+  std::int64_t sequence_length = 2048;
+  std::int64_t micro_batch_size = 1;  // sequences per GPU per forward pass
+  std::string activation_checkpointing = "none";  // none | selective | full
+  bool flash_attention = true;
+  bool sequence_parallel = true;     // Megatron sequence parallelism when tp > 1
+  int lora_rank = 16;
+  std::vector<std::string> lora_targets;  // subset of q,k,v,o,gate,up,down
+  std::string base_quantization = "none";  // none | nf4 | int8 (QLoRA base weights)
+  bool offload_optimizer = false;    // ZeRO-Offload: optimizer states (and grads) in host RAM
+  bool offload_parameters = false;   // ZeRO-Infinity: weights in host RAM (ZeRO-3 only)
+  Accounting accounting;
+};
+
+struct InferenceSettings {
+  std::string weight_format = "bf16";       // bf16 | fp16 | fp8 | int8 | int4 | nf4
+  std::string kv_cache_precision = "bf16";  // bf16 | fp16 | fp8 | int8
+  std::int64_t concurrency = 1;             // sequences decoded together
+  std::int64_t prompt_tokens = 1024;
+  std::int64_t output_tokens = 512;
+};
+
+struct Parallelism {
+  int zero = 3;  // ZeRO / FSDP stage over the data-parallel group, 0-3
+  int tp = 1;    // tensor parallel
+  int pp = 1;    // pipeline stages
+  int ep = 1;    // expert parallel (MoE)
+  bool tp_pinned = false;  // false: the advisor picks tp (inference) when searching counts
+  bool pp_pinned = false;
+};
+
+struct Hardware {
+  std::string gpu;
+  int count = 1;
+};
+
+/// A validated request (API v1). Every field has been range-checked; paths in errors are JSON
+/// pointers into the request document.
+struct Request {
+  Task task = Task::kFullFinetune;
+  ModelArch model;
+  std::string model_source;  // preset | fields | hf_config
+  TrainingSettings training;
+  InferenceSettings inference;
+  Parallelism parallelism;
+  std::optional<Hardware> hardware;
+};
+
+/// Parses and validates a request document against the catalog (preset and GPU ids).
+Request parse_request(const nlohmann::json& document, const Catalog& catalog);
+
+/// The request the page starts from (documented defaults, one home for them).
+nlohmann::json default_request();
+
+/// Largest count a request may pin (far beyond any single training cluster we plan for).
+constexpr int kMaxGpuCount = 100'000;
+
+}  // namespace advisor

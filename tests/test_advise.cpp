@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "advise.hpp"
+#include "helpers.hpp"
+
+namespace {
+nlohmann::json advise(const nlohmann::json& j) {
+  bool ok = false;
+  auto out = nlohmann::json::parse(advisor::advise_text(j.dump(), &ok));
+  INFO(out.dump());
+  REQUIRE(ok);
+  return out;
+}
+const nlohmann::json& option(const nlohmann::json& result, const std::string& gpu) {
+  for (const auto& o : result["options"])
+    if (o["gpu"] == gpu) return o;
+  FAIL("no option for " << gpu);
+  return result;
+}
+void check_no_nonfinite(const nlohmann::json& j) {
+  if (j.is_number_float()) CHECK(std::isfinite(j.get<double>()));
+  if (j.is_structured())
+    for (const auto& v : j) check_no_nonfinite(v);
+}
+}  // namespace
+
+TEST_CASE("the result carries the API v1 fields", "[advise]") {
+  const auto r = advise(test::request("full_finetune", "llama-3.1-8b"));
+  CHECK(r["schema"] == 1);
+  const auto& m = r["memory"];
+  CHECK(m["per_gpu_bytes"].is_number_integer());
+  std::int64_t sum = 0;
+  for (const char* k : {"weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"}) {
+    INFO(k);
+    REQUIRE(m["breakdown_bytes"].contains(k));
+    sum += m["breakdown_bytes"][k].get<std::int64_t>();
+  }
+  // The total is the sum of its terms (each rounded to a byte).
+  CHECK(std::abs(sum - m["per_gpu_bytes"].get<std::int64_t>()) <= 6);
+  CHECK(m["assumptions"].size() >= 5);
+  CHECK(r["options"].size() == advisor::builtin_catalog().gpus.size());
+  CHECK(r["warnings"].is_array());
+  check_no_nonfinite(r);
+}
+
+TEST_CASE("minimum GPU counts follow the sharding", "[advise]") {
+  // Llama-3.1-70B full fine-tune, 16 bytes/param = 1.13 TB of state: ZeRO-3 over 16 x 80 GB
+  // leaves ~70 GB per GPU for state; activations push it to the next server.
+  const auto r = advise(test::request("full_finetune", "llama-3.1-70b",
+                                      {{"training", {{"activation_checkpointing", "full"}}}}));
+  const auto& h100 = option(r, "h100-sxm-80gb");
+  CHECK_FALSE(h100["fits_on_one"].get<bool>());
+  CHECK(h100["verdict"] == "needs_multiple");
+  CHECK(h100["min_count"].get<int>() >= 16);
+  CHECK(h100["min_count"].get<int>() <= 24);
+  CHECK(h100["per_gpu_bytes_at_min"].get<double>() <= h100["memory_bytes"].get<double>());
+  // A bigger card never needs more of itself than a smaller card of the same kind.
+  CHECK(option(r, "h200-sxm-141gb")["min_count"].get<int>() <= h100["min_count"].get<int>());
+
+  // ZeRO-0 without TP/PP replicates everything: no count helps.
+  const auto z0 = advise(test::request("full_finetune", "llama-3.1-70b",
+                                       {{"parallelism", {{"zero", 0}}}}));
+  CHECK(option(z0, "h100-sxm-80gb")["verdict"] == "does_not_fit");
+  CHECK(option(z0, "h100-sxm-80gb")["reason"].get<std::string>().find("ZeRO") != std::string::npos);
+}
+
+TEST_CASE("inference picks tensor parallel within a server", "[advise]") {
+  const auto r = advise(test::request("inference", "llama-3.1-70b"));
+  const auto& l40s = option(r, "l40s-48gb");
+  CHECK(l40s["min_count"] == 4);  // 141 GB of bf16 weights over 4 x 48 GB
+  CHECK(l40s["min_layout"]["tp"] == 4);
+  CHECK(option(r, "h200-sxm-141gb")["min_count"] == 1);  // 131 GiB of weights on 141 GiB
+}
+
+TEST_CASE("pinned hardware reports fit and warnings", "[advise]") {
+  auto r = advise(test::request("full_finetune", "llama-3.1-8b",
+                                {{"hardware", {{"gpu", "l40s-48gb"}, {"count", 2}}}}));
+  CHECK(r["memory"]["layout"]["gpu"] == "l40s-48gb");
+  CHECK(r["memory"]["layout"]["dp"] == 2);
+  CHECK(r["memory"]["fits"].is_boolean());
+  r = advise(test::request("qlora", "llama-2-70b",
+                           {{"hardware", {{"gpu", "rtx4090-24gb"}, {"count", 1}}}}));
+  CHECK(r["memory"]["fits"] == false);
+  bool warned = false;
+  for (const auto& w : r["warnings"]) warned = warned || w["code"] == "does_not_fit";
+  CHECK(warned);
+}
+
+TEST_CASE("a provider catalog replaces the built-in one, and is validated", "[advise][catalog]") {
+  auto gpus = nlohmann::json::parse(test::data_file("gpus.json"));
+  gpus["gpus"] = nlohmann::json::array({gpus["gpus"][0]});
+  bool ok = false;
+  auto out = nlohmann::json::parse(advisor::advise_with_catalog_text(
+      test::request("lora", "llama-2-7b").dump(), gpus.dump(), "", &ok));
+  CHECK(ok);
+  CHECK(out["options"].size() == 1);
+  gpus["gpus"][0]["name"] = 42;
+  out = nlohmann::json::parse(advisor::advise_with_catalog_text(
+      test::request("lora", "llama-2-7b").dump(), gpus.dump(), "", &ok));
+  CHECK_FALSE(ok);
+  CHECK(out["error"]["code"] == "catalog_invalid");
+  CHECK(out["error"]["path"] == "gpus.json/gpus/0/name");
+}
+
+TEST_CASE("every preset and task gives a finite result", "[advise][property]") {
+  for (const auto& m : advisor::builtin_catalog().models) {
+    for (const char* task : {"pretrain", "full_finetune", "lora", "qlora", "inference"}) {
+      INFO(m.id << " " << task);
+      const auto r = advise(test::request(task, m.id));
+      check_no_nonfinite(r);
+      CHECK(r["memory"]["per_gpu_bytes"].get<double>() > 0);
+    }
+  }
+}

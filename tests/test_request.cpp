@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+#include <catch2/catch.hpp>
+
+#include "advise.hpp"
+#include "errors.hpp"
+#include "helpers.hpp"
+
+namespace {
+/// Runs the whole API on text and returns the error envelope's fields.
+nlohmann::json error_of_text(const std::string& text) {
+  bool ok = true;
+  const auto out = nlohmann::json::parse(advisor::advise_text(text, &ok));
+  CHECK_FALSE(ok);
+  REQUIRE(out.contains("error"));
+  return out["error"];
+}
+nlohmann::json error_of(const nlohmann::json& j) { return error_of_text(j.dump()); }
+}  // namespace
+
+TEST_CASE("bad numbers are located errors, never clamped", "[request][errors]") {
+  using nlohmann::json;
+  struct Case {
+    json patch;
+    const char* path;
+    const char* code;
+  };
+  const Case cases[] = {
+      {{{"training", {{"sequence_length", -5}}}}, "/training/sequence_length", "out_of_range"},
+      {{{"training", {{"sequence_length", 0}}}}, "/training/sequence_length", "out_of_range"},
+      {{{"training", {{"sequence_length", 1e300}}}}, "/training/sequence_length", "out_of_range"},
+      {{{"training", {{"sequence_length", 4096.5}}}}, "/training/sequence_length", "not_integer"},
+      {{{"training", {{"sequence_length", "NaN"}}}}, "/training/sequence_length", "wrong_type"},
+      {{{"training", {{"micro_batch_size", 1e12}}}}, "/training/micro_batch_size", "out_of_range"},
+      {{{"training", {{"lora_rank", true}}}}, "/training/lora_rank", "wrong_type"},
+      {{{"training", {{"precision", "bf17"}}}}, "/training/precision", "unknown_value"},
+      {{{"training", {{"sequnce_length", 4096}}}}, "/training/sequnce_length", "unknown_field"},
+      {{{"inference", {{"concurrency", -1}}}}, "/inference/concurrency", "out_of_range"},
+      {{{"hardware", {{"gpu", "h100-sxm-80gb"}, {"count", 0}}}}, "/hardware/count", "out_of_range"},
+      {{{"hardware", {{"gpu", "h100-sxm-80gb"}, {"count", 1e9}}}}, "/hardware/count", "out_of_range"},
+      {{{"parallelism", {{"zero", 4}}}}, "/parallelism/zero", "out_of_range"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.patch.dump());
+    const auto e = error_of(test::request("full_finetune", "llama-2-7b", c.patch));
+    CHECK(e["path"] == c.path);
+    CHECK(e["code"] == c.code);
+    CHECK(e["message"].get<std::string>().find(c.path) != std::string::npos);
+  }
+}
+
+TEST_CASE("JSON itself can be bad", "[request][errors]") {
+  CHECK(error_of_text("{\"schema\": 1, \"task\": ")["code"] == "malformed_json");
+  CHECK(error_of_text("[1, 2]")["code"] == "wrong_type");
+  CHECK(error_of_text("{\"schema\": 1, \"task\": \"lora\"}")["path"] == "/model");
+  CHECK(error_of_text("{\"task\": \"lora\", \"model\": {\"preset\": \"llama-2-7b\"}}")["path"] ==
+        "/schema");
+  CHECK(error_of_text("{\"schema\": 2, \"task\": \"lora\", \"model\": {\"preset\": \"llama-2-7b\"}}")
+            ["path"] == "/schema");
+  // NaN and Infinity are not JSON: the parser rejects them with a position.
+  CHECK(error_of_text(R"({"schema": 1, "task": "lora", "model": {"preset": "llama-2-7b"},
+                     "training": {"sequence_length": NaN}})")["code"] == "malformed_json");
+}
+
+TEST_CASE("unknown ids name what is known", "[request][errors]") {
+  auto e = error_of(test::request("lora", "llama-9-7b"));
+  CHECK(e["code"] == "unknown_preset");
+  CHECK(e["path"] == "/model/preset");
+  CHECK(e["message"].get<std::string>().find("llama-2-7b") != std::string::npos);
+  e = error_of(test::request("lora", "llama-2-7b", {{"hardware", {{"gpu", "h100"}}}}));
+  CHECK(e["code"] == "unknown_gpu");
+  CHECK(e["path"] == "/hardware/gpu");
+}
+
+TEST_CASE("impossible layouts are located errors", "[request][errors]") {
+  // Llama-2-7B has 32 heads and 32 layers.
+  auto e = error_of(test::request("pretrain", "llama-2-7b", {{"parallelism", {{"tp", 3}}}}));
+  CHECK(e["path"] == "/parallelism/tp");
+  e = error_of(test::request("pretrain", "llama-2-7b", {{"parallelism", {{"tp", 64}}}}));
+  CHECK(e["path"] == "/parallelism/tp");
+  e = error_of(test::request("pretrain", "llama-2-7b", {{"parallelism", {{"pp", 33}}}}));
+  CHECK(e["path"] == "/parallelism/pp");
+  e = error_of(test::request("pretrain", "llama-2-7b",
+                             {{"hardware", {{"gpu", "h100-sxm-80gb"}, {"count", 6}}},
+                              {"parallelism", {{"tp", 4}}}}));
+  CHECK(e["path"] == "/hardware/count");
+  e = error_of(test::request("pretrain", "llama-2-7b", {{"parallelism", {{"ep", 2}}}}));
+  CHECK(e["path"] == "/parallelism/ep");
+  e = error_of(test::request("full_finetune", "llama-2-7b",
+                             {{"training", {{"cpu_offload", {{"parameters", true}}}}},
+                              {"parallelism", {{"zero", 2}}}}));
+  CHECK(e["path"] == "/training/cpu_offload/parameters");
+}
+
+TEST_CASE("custom architecture fields are validated", "[request][errors]") {
+  nlohmann::json j = {{"schema", 1},
+                      {"task", "inference"},
+                      {"model", {{"layers", 32}, {"hidden", 4096}, {"ffn_hidden", 11008},
+                                 {"heads", 32}, {"kv_heads", 5}, {"vocab", 32000}}}};
+  auto e = error_of(j);
+  CHECK(e["path"] == "/model/kv_heads");
+  j["model"]["kv_heads"] = 8;
+  j["model"]["layers"] = -1;
+  CHECK(error_of(j)["path"] == "/model/layers");
+  j["model"]["layers"] = 32;
+  bool ok = false;
+  const auto out = nlohmann::json::parse(advisor::advise_text(j.dump(), &ok));
+  CHECK(ok);
+  CHECK(out["model"]["input"] == "fields");
+}
+
+TEST_CASE("a pasted config.json may come as text or as an object", "[request]") {
+  const std::string cfg =
+      R"({"model_type": "qwen2", "hidden_size": 896, "intermediate_size": 4864,
+          "num_attention_heads": 14, "num_key_value_heads": 2, "num_hidden_layers": 24,
+          "vocab_size": 151936, "tie_word_embeddings": true, "max_position_embeddings": 32768})";
+  for (const nlohmann::json& hf : {nlohmann::json(cfg), nlohmann::json::parse(cfg)}) {
+    nlohmann::json j = {{"schema", 1}, {"task", "inference"}, {"model", {{"hf_config", hf}}}};
+    bool ok = false;
+    const auto out = nlohmann::json::parse(advisor::advise_text(j.dump(), &ok));
+    REQUIRE(ok);
+    CHECK(out["model"]["params"]["total"].get<double>() / 1e9 == Approx(0.494).epsilon(0.01));
+  }
+  nlohmann::json bad = {{"schema", 1}, {"task", "inference"}, {"model", {{"hf_config", "{oops"}}}};
+  const auto e = error_of(bad);
+  CHECK(e["code"] == "malformed_json");
+  CHECK(e["path"] == "/model/hf_config");
+}

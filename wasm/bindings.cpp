@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// The only file that knows about JavaScript: JSON text in, JSON text out. No logic here;
+// errors come back as {"error": {...}} text, never as C++ exceptions crossing into JS.
+#include <emscripten/bind.h>
+
+#include <string>
+
+#include "advise.hpp"
+#include "catalog.hpp"
+
+namespace {
+
+std::string advise(const std::string& request_json) { return advisor::advise_text(request_json); }
+
+std::string advise_with_catalog(const std::string& request_json, const std::string& gpus_json,
+                                const std::string& models_json) {
+  return advisor::advise_with_catalog_text(request_json, gpus_json, models_json);
+}
+
+std::string catalog() {
+  try {
+    return advisor::catalog_summary(advisor::builtin_catalog()).dump();
+  } catch (const std::exception& e) {
+    return advisor::error_envelope("catalog_invalid", e.what(), "").dump();
+  }
+}
+
+std::string version() { return "1"; }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(gpu_advisor) {
+  emscripten::function("advise", &advise);
+  emscripten::function("adviseWithCatalog", &advise_with_catalog);
+  emscripten::function("catalog", &catalog);
+  emscripten::function("apiVersion", &version);
+}
