@@ -180,6 +180,8 @@ nlohmann::json advise(const nlohmann::json& document, const Catalog& catalog) {
                                "/training/cpu_offload"));
   }
   result["memory"] = memory;
+  // HOOK(speed): result["training"], result["inference"], result["interconnect"]
+  // HOOK(cost): result["power"], result["cost"]
 
   nlohmann::json options = nlohmann::json::array();
   for (const GpuOption& o : evaluate_options(req, catalog)) {
@@ -208,6 +210,8 @@ nlohmann::json advise(const nlohmann::json& document, const Catalog& catalog) {
       j["verdict"] = "does_not_fit";
       j["reason"] = o.reason;
     }
+    // HOOK(speed): per-option speed fields
+    // HOOK(cost): per-option power and cost fields
     options.push_back(j);
   }
   result["options"] = options;

@@ -132,6 +132,7 @@ TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelAr
   s.offload_parameters = o.boolean("parameters", false);
   o.reject_unknown();
   read_accounting(t, s);
+  // HOOK(speed): read training performance keys from `t` here
   t.reject_unknown();
   if (s.sequence_length > model.max_position_embeddings && model.position == "learned") {
     throw InputError("out_of_range", "/training/sequence_length",
@@ -153,6 +154,7 @@ InferenceSettings read_inference(const nlohmann::json* j) {
   s.concurrency = r.integer("concurrency", 1, kMaxConcurrency, 1);
   s.prompt_tokens = r.integer("prompt_tokens", 1, kMaxSequenceLength, 1024);
   s.output_tokens = r.integer("output_tokens", 1, kMaxSequenceLength, 512);
+  // HOOK(speed): read inference performance keys from `r` here
   r.reject_unknown();
   return s;
 }
@@ -232,6 +234,8 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
   req.parallelism.pp = static_cast<int>(p.integer("pp", 1, kMaxParallel, 1));
   req.parallelism.ep = static_cast<int>(p.integer("ep", 1, kMaxParallel, 1));
   p.reject_unknown();
+  // HOOK(speed): read the cluster section (root.object("cluster")) here
+  // HOOK(cost): read the power/cost sections here
   root.reject_unknown();
 
   check_parallel_against_model(req.parallelism, req.model);

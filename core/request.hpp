@@ -41,6 +41,7 @@ struct TrainingSettings {
   bool offload_optimizer = false;    // ZeRO-Offload: optimizer states (and grads) in host RAM
   bool offload_parameters = false;   // ZeRO-Infinity: weights in host RAM (ZeRO-3 only)
   Accounting accounting;
+  // HOOK(speed): training performance settings (token budget, global batch, ...)
 };
 
 struct InferenceSettings {
@@ -49,6 +50,7 @@ struct InferenceSettings {
   std::int64_t concurrency = 1;             // sequences decoded together
   std::int64_t prompt_tokens = 1024;
   std::int64_t output_tokens = 512;
+  // HOOK(speed): inference performance settings (targets, serving engine, ...)
 };
 
 struct Parallelism {
@@ -75,6 +77,8 @@ struct Request {
   InferenceSettings inference;
   Parallelism parallelism;
   std::optional<Hardware> hardware;
+  // HOOK(speed): cluster settings (network, storage)
+  // HOOK(cost): power, facility and price settings
 };
 
 /// Parses and validates a request document against the catalog (preset and GPU ids).
