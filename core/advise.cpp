@@ -3,11 +3,14 @@
 
 #include <cmath>
 
+#include "cost_api.hpp"
+
 #include "errors.hpp"
 #include "json_reader.hpp"
 #include "memory.hpp"
 #include "options.hpp"
 #include "request.hpp"
+#include "speed.hpp"
 
 namespace advisor {
 
@@ -44,15 +47,22 @@ nlohmann::json warning(const std::string& code, const std::string& message,
   return {{"code", code}, {"message", message}, {"path", path}};
 }
 
-/// The result must never carry NaN or infinity: fail loudly instead.
+bool all_finite(const nlohmann::json& j) {
+  if (j.is_number_float()) return std::isfinite(j.get<double>());
+  if (j.is_structured()) {
+    for (const auto& v : j)
+      if (!all_finite(v)) return false;
+  }
+  return true;
+}
+
+/// The result must never carry NaN or infinity: fail loudly, naming where.
 void require_finite(const nlohmann::json& j, const std::string& path) {
-  if (j.is_number_float()) {
-    if (!std::isfinite(j.get<double>())) {
-      throw std::runtime_error("internal error: non-finite value at " + path);
-    }
-  } else if (j.is_object()) {
+  if (all_finite(j)) return;
+  if (j.is_number_float()) throw std::runtime_error("internal error: non-finite value at " + path);
+  if (j.is_object()) {
     for (auto it = j.begin(); it != j.end(); ++it) require_finite(*it, path + "/" + it.key());
-  } else if (j.is_array()) {
+  } else {
     for (std::size_t i = 0; i < j.size(); ++i) require_finite(j[i], path + "/" + std::to_string(i));
   }
 }
@@ -70,12 +80,17 @@ nlohmann::json model_json(const Request& req) {
   return j;
 }
 
-Layout main_layout(const Request& req) {
-  const int count = req.hardware ? req.hardware->count
-                                 : req.parallelism.tp * req.parallelism.pp;
+Layout main_layout(const Request& req, const Catalog& catalog) {
+  // Pinned hardware: the preferred layout that fits on it (parse_request checked that the
+  // count admits one). Otherwise the job on exactly the pinned tp x pp GPUs (or one).
+  if (req.hardware) {
+    if (auto L = choose_layout(req, req.hardware->count, *catalog.find_gpu(req.hardware->gpu),
+                               catalog.memory, nullptr)) {
+      return *L;
+    }
+  }
+  const int count = req.parallelism.tp * req.parallelism.pp;
   if (auto L = layout_for_count(req, count)) return *L;
-  // Pinned hardware always yields a layout (parse_request checked divisibility); without it,
-  // use exactly what was pinned.
   Layout L;
   L.count = count;
   L.tp = req.parallelism.tp;
@@ -125,7 +140,7 @@ nlohmann::json advise(const nlohmann::json& document, const Catalog& catalog) {
         is_training(req.task) ? "/training/sequence_length" : "/inference/prompt_tokens"));
   }
 
-  const Layout L = main_layout(req);
+  const Layout L = main_layout(req, catalog);
   const MemoryEstimate e = estimate_memory(req, L, catalog.memory, true);
   nlohmann::json memory;
   memory["per_gpu_bytes"] = bytes(e.total());
@@ -175,16 +190,28 @@ nlohmann::json advise(const nlohmann::json& document, const Catalog& catalog) {
   if (e.host_ram_per_node > 0) {
     warnings.push_back(warning("host_ram_needed",
                                "CPU offload needs " +
-                                   format_number(e.host_ram_per_node / (1024.0 * 1024 * 1024)) +
-                                   " GiB of host RAM per server (plus the OS and data loaders)",
+                                   format_gib(e.host_ram_per_node) +
+                                   " of host RAM per server (plus the OS and data loaders)",
                                "/training/cpu_offload"));
   }
   result["memory"] = memory;
   // HOOK(speed): result["training"], result["inference"], result["interconnect"]
+  add_speed_results(req, catalog, L, e, result, warnings);
   // HOOK(cost): result["power"], result["cost"]
+  const std::vector<GpuOption> judged = evaluate_options(req, catalog);
+  const CostRequest cost_request = parse_cost_request(req.cost_sections, catalog);
+  const nlohmann::json power_and_cost =
+      power_and_cost_json(req, cost_request, result, catalog, judged);
+  for (const auto& [key, value] : power_and_cost.items()) {
+    if (key == "warnings") {
+      for (const auto& w : value) warnings.push_back(w);
+    } else {
+      result[key] = value;
+    }
+  }
 
   nlohmann::json options = nlohmann::json::array();
-  for (const GpuOption& o : evaluate_options(req, catalog)) {
+  for (const GpuOption& o : judged) {
     const GpuSpec& g = *o.gpu;
     nlohmann::json j = {
         {"gpu", g.id},
@@ -201,7 +228,8 @@ nlohmann::json advise(const nlohmann::json& document, const Catalog& catalog) {
       j["min_count"] = o.min_layout->count;
       j["min_layout"] = layout_json(*o.min_layout, &g.id);
       j["per_gpu_bytes_at_min"] = bytes(o.at_min.total());
-      j["verdict"] = o.fits_on_one ? "fits_on_one" : "needs_multiple";
+      j["tight_at_min"] = o.tight_at_min;
+      j["verdict"] = o.min_layout->count == 1 ? "fits_on_one" : "needs_multiple";
       j["reason"] = nullptr;
     } else {
       j["min_count"] = nullptr;
@@ -211,7 +239,16 @@ nlohmann::json advise(const nlohmann::json& document, const Catalog& catalog) {
       j["reason"] = o.reason;
     }
     // HOOK(speed): per-option speed fields
+    add_option_speed(req, catalog, o, j, result);
     // HOOK(cost): per-option power and cost fields
+    if (o.min_layout) {
+      const nlohmann::json option_cost =
+          option_power_and_cost_json(req, cost_request, g, o.min_layout->count, j);
+      for (const auto& [key, value] : option_cost.items()) j[key] = value;
+    } else {
+      j["power"] = nullptr;
+      j["cost"] = nullptr;
+    }
     options.push_back(j);
   }
   result["options"] = options;

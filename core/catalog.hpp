@@ -91,5 +91,7 @@ const Catalog& builtin_catalog();
 const char* builtin_gpus_json();
 const char* builtin_models_json();
 const char* builtin_assumptions_json();
+const char* builtin_performance_json();  // data/performance.json (speed model constants)
+const char* builtin_prices_json();  // data/prices.json (power, facility and cost defaults)
 
 }  // namespace advisor

@@ -35,11 +35,8 @@ constexpr double kOffloadGradientBucketBytes = 5e8 * 2;
 // Servers are counted as 8-GPU nodes (HGX/OAM baseboards; most PCIe GPU servers hold 8).
 constexpr int kGpusPerServer = 8;
 
-std::string gib(double bytes) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f GiB", bytes / kBytesPerGib);
-  return b;
-}
+
+}  // namespace
 
 double weight_bits_for(const std::string& format) {
   if (format == "nf4") return kNf4BitsPerParam;
@@ -47,8 +44,20 @@ double weight_bits_for(const std::string& format) {
   if (format == "int8") return kInt8BitsPerParam;
   if (format == "fp8") return kFp8BitsPerParam;
   if (format == "fp32") return 32;
+  // GGUF (llama.cpp): Q8_0 is 32 int8 + one fp16 scale per block = 8.5 bits (ggml-common.h
+  // block_q8_0). The k-quant mixes are whole-file bits per weight measured on Llama 2 7B by
+  // llama.cpp's examples/quantize/README.md (they mix block types, e.g. Q2_K uses Q4_K for
+  // attention.wv and feed_forward.w2, so they exceed the pure block sizes 2.625-6.5625).
+  if (format == "gguf_q8_0") return 8.5;
+  if (format == "gguf_q6_k") return 6.56;
+  if (format == "gguf_q5_k_m") return 5.68;
+  if (format == "gguf_q4_k_m") return 4.84;
+  if (format == "gguf_q3_k_m") return 3.91;
+  if (format == "gguf_q2_k") return 3.35;
   return 16;  // bf16 / fp16
 }
+
+namespace {
 
 /// Training weight bytes per parameter: fp8 training (Transformer Engine) keeps bf16 weights
 /// plus an fp8 copy for the GEMMs.
@@ -260,6 +269,12 @@ double kv_cache_bytes(const Request& req, const StageLayers& s, const Layout& L)
 
 }  // namespace
 
+std::string format_gib(double bytes) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f GiB", bytes / kBytesPerGib);
+  return b;
+}
+
 double layer_activation_bytes(const ModelArch& m, const ActivationInputs& in) {
   const double a = in.bytes_per_value;
   const double sb = in.sequence_length * in.micro_batch;
@@ -405,10 +420,14 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
                                             : "") +
                          (t.offload_parameters ? " Offloaded to host RAM." : ""));
       std::snprintf(line, sizeof line,
-                    "%.0f bytes per trainable parameter (%s gradients)%s.",
+                    "%.0f bytes per trainable parameter (%s gradients)%s%s.",
                     t.accounting.gradient_bytes,
                     t.accounting.gradient_bytes == 4 ? "fp32" : "16-bit",
-                    L.zero >= 2 && L.dp > 1 ? ", sharded over data parallel (ZeRO-2+)" : "");
+                    L.zero >= 2 && L.dp > 1 ? ", sharded over data parallel (ZeRO-2+)" : "",
+                    t.offload_optimizer && L.zero >= 2
+                        ? "; with ZeRO-Offload they move to host RAM and the GPU keeps at most "
+                          "one reduce bucket (5e8 elements)"
+                        : "");
       add("gradients", line);
       const double master = (t.accounting.master_weights && t.precision != "fp32") ? 4 : 0;
       std::snprintf(line, sizeof line,
@@ -463,7 +482,7 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
                         "; allocator fragmentation " +
                         format_number(a.fragmentation_fraction * 100) +
                         "% of activations and gradients.");
-    add("band", "Range " + gib(best.band_low) + " to " + gib(best.band_high) + ": " +
+    add("band", "Range " + format_gib(best.band_low) + " to " + format_gib(best.band_high) + ": " +
                     a.basis_activation_band);
   }
   return best;

@@ -45,6 +45,9 @@ struct MemoryEstimate {
   }
 };
 
+/// Bits per weight of a weight format (bf16, fp8, int8, int4, nf4, gguf_*), scales included.
+double weight_bits_for(const std::string& format);
+
 /// Trainable parameters of the whole model for the task (all of them, or the LoRA adapters).
 double trainable_params(const Request& request);
 
@@ -65,5 +68,8 @@ struct ActivationInputs {
   bool moe_layer = false;
 };
 double layer_activation_bytes(const ModelArch& model, const ActivationInputs& in);
+
+/// "12.34 GiB": bytes for messages.
+std::string format_gib(double bytes);
 
 }  // namespace advisor

@@ -6,78 +6,116 @@
 namespace advisor {
 
 namespace {
-// Tensor parallelism stays inside one 8-GPU server by default: across servers its per-layer
-// all-reduces would run over the much slower scale-out network (Narayanan et al. 2021, sec. 3.3).
+// Tensor parallelism stays inside one 8-GPU server: across servers its per-layer all-reduces
+// would run over the much slower scale-out network (Narayanan et al. 2021, sec. 3.3).
 constexpr int kMaxAutoTensorParallel = 8;
 constexpr int kGpusPerServer = 8;
+// Pipeline depths tried automatically for training (powers of two, as Megatron users pick).
+constexpr int kAutoPipelineStages[] = {1, 2, 4, 8, 16, 32, 64};
+constexpr int kAutoTensorParallel[] = {1, 2, 4, 8};
 
 bool tp_valid(const ModelArch& m, int tp) {
   return m.heads % tp == 0 && (m.kv_heads % tp == 0 || tp % m.kv_heads == 0);
 }
 
-/// GPU counts a buyer would actually order: 1, 2, 4, then whole 8-GPU servers.
-std::vector<int> candidate_counts(const Request& req, int max_count) {
-  std::vector<int> counts;
-  for (int n : {1, 2, 4}) counts.push_back(n);
-  for (int n = kGpusPerServer; n <= max_count; n += kGpusPerServer) counts.push_back(n);
-  std::vector<int> valid;
-  for (int n : counts)
-    if (n <= max_count && layout_for_count(req, n)) valid.push_back(n);
-  return valid;
-}
-}  // namespace
-
-std::optional<Layout> layout_for_count(const Request& req, int count) {
-  const Parallelism& p = req.parallelism;
+/// Completes and checks a layout; nullopt when the split is impossible for the model.
+std::optional<Layout> make_layout(const Request& req, int count, int tp, int pp) {
   const ModelArch& m = req.model;
+  if (tp < 1 || pp < 1 || count % (tp * pp) != 0) return std::nullopt;
+  if (!tp_valid(m, tp) || pp > m.layers) return std::nullopt;
   Layout L;
   L.count = count;
-  if (is_training(req.task)) {
-    L.tp = p.tp_pinned ? p.tp : 1;
-    L.pp = p.pp_pinned ? p.pp : 1;
-    L.zero = p.zero;
-  } else {
-    L.zero = 0;
-    if (p.tp_pinned && p.pp_pinned) {
-      L.tp = p.tp;
-      L.pp = p.pp;
-    } else if (p.tp_pinned) {
-      L.tp = p.tp;
-      if (count % L.tp != 0) return std::nullopt;
-      L.pp = count / L.tp;
-    } else if (p.pp_pinned) {
-      L.pp = p.pp;
-      if (count % L.pp != 0) return std::nullopt;
-      L.tp = count / L.pp;
-    } else {
-      // Largest valid tensor-parallel size within one server; pipeline across servers.
-      L.tp = 1;
-      for (int tp = std::min(count, kMaxAutoTensorParallel); tp >= 1; --tp) {
-        if (count % tp == 0 && tp_valid(m, tp)) {
-          L.tp = tp;
-          break;
-        }
-      }
-      L.pp = count / L.tp;
-    }
-  }
-  if (L.tp < 1 || L.pp < 1 || count % (L.tp * L.pp) != 0) return std::nullopt;
-  if (!tp_valid(m, L.tp) || L.pp > m.layers) return std::nullopt;
-  L.dp = count / (L.tp * L.pp);
-  L.ep = p.ep;
+  L.tp = tp;
+  L.pp = pp;
+  L.dp = count / (tp * pp);
+  L.zero = is_training(req.task) ? req.parallelism.zero : 0;
+  L.ep = req.parallelism.ep;
   if (L.ep > 1 && L.dp % L.ep != 0) return std::nullopt;
   return L;
 }
 
+/// GPU counts a buyer would actually order: 1, 2, 4, then whole 8-GPU servers.
+std::vector<int> candidate_counts(const Request& req, int max_count) {
+  std::vector<int> valid;
+  auto consider = [&](int n) {
+    if (n <= max_count && !candidate_layouts(req, n).empty()) valid.push_back(n);
+  };
+  for (int n : {1, 2, 4}) consider(n);
+  for (int n = kGpusPerServer; n <= max_count; n += kGpusPerServer) consider(n);
+  return valid;
+}
+}  // namespace
+
+std::vector<Layout> candidate_layouts(const Request& req, int count) {
+  const Parallelism& p = req.parallelism;
+  std::vector<Layout> out;
+  auto add = [&](int tp, int pp) {
+    if (auto L = make_layout(req, count, tp, pp)) out.push_back(*L);
+  };
+  if (p.tp_pinned && p.pp_pinned) {
+    add(p.tp, p.pp);
+  } else if (!is_training(req.task)) {
+    // Serving: one model replica over all the GPUs, the largest valid tensor-parallel size
+    // inside a server, pipeline stages across servers.
+    if (p.tp_pinned) {
+      if (count % p.tp == 0) add(p.tp, count / p.tp);
+    } else if (p.pp_pinned) {
+      if (count % p.pp == 0) add(count / p.pp, p.pp);
+    } else {
+      for (int tp = std::min(count, kMaxAutoTensorParallel); tp >= 1 && out.empty(); --tp) {
+        if (count % tp == 0) add(tp, count / tp);
+      }
+    }
+  } else {
+    // Training: data parallel first; tensor parallel (with sequence parallelism it also
+    // shards activations) inside a server; then pipeline stages.
+    for (int pp : kAutoPipelineStages) {
+      if (p.pp_pinned && pp != p.pp) continue;
+      for (int tp : kAutoTensorParallel) {
+        if (p.tp_pinned && tp != p.tp) continue;
+        add(tp, pp);
+      }
+    }
+    if (p.tp_pinned && !p.pp_pinned && out.empty()) add(p.tp, 1);
+    if (p.pp_pinned && !p.tp_pinned && out.empty()) add(1, p.pp);
+  }
+  return out;
+}
+
+std::optional<Layout> layout_for_count(const Request& req, int count) {
+  const std::vector<Layout> layouts = candidate_layouts(req, count);
+  if (layouts.empty()) return std::nullopt;
+  return layouts.front();
+}
+
 bool fits(const MemoryEstimate& e, const GpuSpec& gpu) { return e.total() <= gpu.memory_bytes(); }
+
+std::optional<Layout> choose_layout(const Request& req, int count, const GpuSpec& gpu,
+                                    const MemoryAssumptions& a, MemoryEstimate* estimate) {
+  std::optional<Layout> best;
+  MemoryEstimate best_estimate;
+  for (const Layout& L : candidate_layouts(req, count)) {
+    const MemoryEstimate e = estimate_memory(req, L, a, false);
+    if (fits(e, gpu)) {
+      if (estimate) *estimate = e;
+      return L;
+    }
+    if (!best || e.total() < best_estimate.total()) {
+      best = L;
+      best_estimate = e;
+    }
+  }
+  if (best && estimate) *estimate = best_estimate;
+  return best;
+}
 
 std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catalog) {
   std::vector<GpuOption> out;
   const MemoryAssumptions& a = catalog.memory;
   const std::vector<int> counts = candidate_counts(req, a.max_gpus_searched);
   // Per-GPU bytes never grow with the count under a fixed sharding scheme (more data-parallel
-  // ranks shard ZeRO state further; more tensor/pipeline ranks split weights), so the smallest
-  // count that fits is found by bisection over the candidate counts.
+  // ranks shard ZeRO state further; more tensor/pipeline ranks split weights and activations),
+  // so the smallest count that fits is found by bisection over the candidate counts.
   for (const GpuSpec& gpu : catalog.gpus) {
     GpuOption o;
     o.gpu = &gpu;
@@ -90,27 +128,30 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
       out.push_back(o);
       continue;
     }
-    auto estimate_at = [&](int n) { return estimate_memory(req, *layout_for_count(req, n), a, false); };
-    const MemoryEstimate at_max = estimate_at(counts.back());
-    if (!fits(at_max, gpu)) {
+    MemoryEstimate e;
+    auto fits_at = [&](int n) {
+      return choose_layout(req, n, gpu, a, &e).has_value() && fits(e, gpu);
+    };
+    if (!fits_at(counts.back())) {
       const bool replicated = is_training(req.task) && req.parallelism.zero == 0 &&
-                              !req.parallelism.tp_pinned && !req.parallelism.pp_pinned;
+                              req.parallelism.tp_pinned && req.parallelism.pp_pinned;
       o.reason = replicated
-                     ? "with ZeRO-0 and no tensor/pipeline parallelism every GPU holds the whole "
-                       "model and optimizer state: no count helps; use ZeRO-3, TP or PP"
+                     ? "with ZeRO-0 and the pinned TP/PP every data-parallel rank holds the same "
+                       "share of the model and optimizer state: no count helps; use ZeRO-3 or "
+                       "more TP/PP"
                      : "does not fit even on " + std::to_string(counts.back()) +
                            " GPUs: one micro-batch's activations or the unsharded terms exceed "
-                           "the card; shorten the sequence, enable checkpointing or pin TP/PP";
+                           "the card; shorten the sequence, enable checkpointing or quantise";
       out.push_back(o);
       continue;
     }
     std::size_t lo = 0, hi = counts.size() - 1;  // counts[hi] fits
     while (lo < hi) {
       const std::size_t mid = (lo + hi) / 2;
-      if (fits(estimate_at(counts[mid]), gpu)) hi = mid; else lo = mid + 1;
+      if (fits_at(counts[mid])) hi = mid; else lo = mid + 1;
     }
-    o.min_layout = layout_for_count(req, counts[hi]);
-    o.at_min = estimate_at(counts[hi]);
+    o.min_layout = choose_layout(req, counts[hi], gpu, a, &o.at_min);
+    o.tight_at_min = o.at_min.band_high > gpu.memory_bytes();
     out.push_back(o);
   }
   return out;

@@ -16,12 +16,23 @@ struct GpuOption {
   bool fits_on_one = false;
   std::optional<Layout> min_layout;  // smallest count that fits; nullopt = none up to the limit
   MemoryEstimate at_min;
+  bool tight_at_min = false;         // fits by the estimate, not by the top of the error band
   std::string reason;                // why no count fits (when min_layout is empty)
 };
 
-/// Layout for `count` GPUs under the request's parallelism; nullopt if the count is not
-/// compatible with pinned tp/pp (or no valid tensor-parallel size exists).
+/// Layouts worth trying for `count` GPUs under the request's parallelism, in order of
+/// preference: least model parallelism first, tensor parallel inside a server before pipeline
+/// stages. Pinned tp/pp leave one candidate; empty if the count is incompatible.
+std::vector<Layout> candidate_layouts(const Request& request, int count);
+
+/// The preferred candidate layout for `count` GPUs (GPU-agnostic); nullopt if none is valid.
 std::optional<Layout> layout_for_count(const Request& request, int count);
+
+/// The first candidate that fits on `gpu`, else the one needing the least memory per GPU;
+/// nullopt if the count has no valid layout. `estimate` receives that layout's memory.
+std::optional<Layout> choose_layout(const Request& request, int count, const GpuSpec& gpu,
+                                    const MemoryAssumptions& assumptions,
+                                    MemoryEstimate* estimate);
 
 /// Judges every GPU in the catalog.
 std::vector<GpuOption> evaluate_options(const Request& request, const Catalog& catalog);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "cost_api.hpp"
 #include "errors.hpp"
 #include "json_reader.hpp"
 
@@ -133,6 +134,7 @@ TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelAr
   o.reject_unknown();
   read_accounting(t, s);
   // HOOK(speed): read training performance keys from `t` here
+  read_training_perf(t, s.perf);
   t.reject_unknown();
   if (s.sequence_length > model.max_position_embeddings && model.position == "learned") {
     throw InputError("out_of_range", "/training/sequence_length",
@@ -148,13 +150,17 @@ InferenceSettings read_inference(const nlohmann::json* j) {
   FieldReader r(j ? *j : empty, "/inference");
   InferenceSettings s;
   s.weight_format =
-      r.choice("weight_format", {"bf16", "fp16", "fp8", "int8", "int4", "nf4"}, std::string("bf16"));
+      r.choice("weight_format", {"bf16", "fp16", "fp8", "int8", "int4", "nf4", "gguf_q8_0",
+                                 "gguf_q6_k", "gguf_q5_k_m", "gguf_q4_k_m", "gguf_q3_k_m",
+                                 "gguf_q2_k"},
+               std::string("bf16"));
   s.kv_cache_precision =
       r.choice("kv_cache_precision", {"bf16", "fp16", "fp8", "int8"}, std::string("bf16"));
   s.concurrency = r.integer("concurrency", 1, kMaxConcurrency, 1);
   s.prompt_tokens = r.integer("prompt_tokens", 1, kMaxSequenceLength, 1024);
   s.output_tokens = r.integer("output_tokens", 1, kMaxSequenceLength, 512);
   // HOOK(speed): read inference performance keys from `r` here
+  read_inference_perf(r, s.perf);
   r.reject_unknown();
   return s;
 }
@@ -235,7 +241,12 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
   req.parallelism.ep = static_cast<int>(p.integer("ep", 1, kMaxParallel, 1));
   p.reject_unknown();
   // HOOK(speed): read the cluster section (root.object("cluster")) here
+  req.cluster = read_cluster(root.object("cluster"));
+  validate_speed(req, catalog);
   // HOOK(cost): read the power/cost sections here
+  for (const char* key : {"power", "cost", "capacity"})
+    if (const nlohmann::json* section = root.raw(key)) req.cost_sections[key] = *section;
+  validate_power_cost_sections(req.cost_sections, catalog);
   root.reject_unknown();
 
   check_parallel_against_model(req.parallelism, req.model);
@@ -277,14 +288,27 @@ nlohmann::json default_request() {
              {{"master_weights", true},
               {"gradient_dtype", "bf16"},
               {"optimizer_state_dtype", "fp32"},
-              {"fused_cross_entropy", false}}}}},
+              {"fused_cross_entropy", false}}},
+            {"tokens", nullptr},
+            {"epochs", nullptr},
+            {"dataset_tokens", nullptr},
+            {"global_batch_size", nullptr}}},
           {"inference",
            {{"weight_format", "bf16"},
             {"kv_cache_precision", "bf16"},
             {"concurrency", 1},
             {"prompt_tokens", 1024},
-            {"output_tokens", 512}}},
-          {"parallelism", {{"zero", 3}, {"tp", nullptr}, {"pp", nullptr}, {"ep", 1}}}};
+            {"output_tokens", 512},
+            {"gpu_memory_utilization", 0.9},
+            {"max_model_len", nullptr},
+            {"target_users", nullptr},
+            {"target_tokens_per_second_per_user", nullptr}}},
+          {"parallelism", {{"zero", 3}, {"tp", nullptr}, {"pp", nullptr}, {"ep", 1}}},
+          {"cluster",
+           {{"inter_node_network", nullptr},
+            {"inter_node_gbps_per_gpu", nullptr},
+            {"nvlink_bridges", false},
+            {"storage_read_gbps", nullptr}}}};
 }
 
 }  // namespace advisor

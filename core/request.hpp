@@ -9,6 +9,7 @@
 
 #include "catalog.hpp"
 #include "model.hpp"
+#include "perf_settings.hpp"
 
 namespace advisor {
 
@@ -42,6 +43,7 @@ struct TrainingSettings {
   bool offload_parameters = false;   // ZeRO-Infinity: weights in host RAM (ZeRO-3 only)
   Accounting accounting;
   // HOOK(speed): training performance settings (token budget, global batch, ...)
+  TrainingPerfSettings perf;
 };
 
 struct InferenceSettings {
@@ -51,6 +53,7 @@ struct InferenceSettings {
   std::int64_t prompt_tokens = 1024;
   std::int64_t output_tokens = 512;
   // HOOK(speed): inference performance settings (targets, serving engine, ...)
+  InferencePerfSettings perf;
 };
 
 struct Parallelism {
@@ -78,7 +81,10 @@ struct Request {
   Parallelism parallelism;
   std::optional<Hardware> hardware;
   // HOOK(speed): cluster settings (network, storage)
+  ClusterSettings cluster;
   // HOOK(cost): power, facility and price settings
+  // {"power", "cost", "capacity"} as given (validated at parse; parsed by cost_settings.hpp)
+  nlohmann::json cost_sections = nlohmann::json::object();
 };
 
 /// Parses and validates a request document against the catalog (preset and GPU ids).

@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake make g++ nlohmann-json3-dev catch2 emscripten node-acorn chromium shellcheck)
+# fonts-wqy-microhei: CJK glyphs for the page in headless Chromium (screenshots).
+packages=(cmake make g++ nlohmann-json3-dev catch2 emscripten node-acorn chromium shellcheck
+          fonts-wqy-microhei)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 

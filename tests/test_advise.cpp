@@ -53,6 +53,7 @@ TEST_CASE("minimum GPU counts follow the sharding", "[advise]") {
                                       {{"training", {{"activation_checkpointing", "full"}}}}));
   const auto& h100 = option(r, "h100-sxm-80gb");
   CHECK_FALSE(h100["fits_on_one"].get<bool>());
+  CHECK(h100["min_layout"]["tp"] == 1);  // data parallel suffices: no tensor parallel needed
   CHECK(h100["verdict"] == "needs_multiple");
   CHECK(h100["min_count"].get<int>() >= 16);
   CHECK(h100["min_count"].get<int>() <= 24);
@@ -60,11 +61,23 @@ TEST_CASE("minimum GPU counts follow the sharding", "[advise]") {
   // A bigger card never needs more of itself than a smaller card of the same kind.
   CHECK(option(r, "h200-sxm-141gb")["min_count"].get<int>() <= h100["min_count"].get<int>());
 
-  // ZeRO-0 without TP/PP replicates everything: no count helps.
+  // ZeRO-0 with TP and PP pinned to 1 replicates everything: no count helps.
   const auto z0 = advise(test::request("full_finetune", "llama-3.1-70b",
-                                       {{"parallelism", {{"zero", 0}}}}));
+                                       {{"parallelism", {{"zero", 0}, {"tp", 1}, {"pp", 1}}}}));
   CHECK(option(z0, "h100-sxm-80gb")["verdict"] == "does_not_fit");
   CHECK(option(z0, "h100-sxm-80gb")["reason"].get<std::string>().find("ZeRO") != std::string::npos);
+}
+
+TEST_CASE("training adds tensor parallel when activations outgrow data parallel", "[advise]") {
+  // Llama-3.1-8B, 4096 x 2 tokens, no checkpointing: ~44 GiB of activations per GPU that ZeRO
+  // cannot shard; tensor + sequence parallel within the server can.
+  const auto r = advise(test::request("full_finetune", "llama-3.1-8b",
+                                      {{"training", {{"sequence_length", 4096},
+                                                     {"micro_batch_size", 2}}}}));
+  const auto& l40s = option(r, "l40s-48gb");
+  REQUIRE(l40s["min_count"].is_number());
+  CHECK(l40s["min_count"].get<int>() <= 8);
+  CHECK(l40s["min_layout"]["tp"].get<int>() > 1);
 }
 
 TEST_CASE("inference picks tensor parallel within a server", "[advise]") {
@@ -79,7 +92,10 @@ TEST_CASE("pinned hardware reports fit and warnings", "[advise]") {
   auto r = advise(test::request("full_finetune", "llama-3.1-8b",
                                 {{"hardware", {{"gpu", "l40s-48gb"}, {"count", 2}}}}));
   CHECK(r["memory"]["layout"]["gpu"] == "l40s-48gb");
-  CHECK(r["memory"]["layout"]["dp"] == 2);
+  CHECK(r["memory"]["layout"]["count"] == 2);
+  // 2 x 48 GB cannot hold 16 bytes/param of 8B under ZeRO-3 data parallel alone plus
+  // activations; the advisor picks the layout that fits: tensor parallel 2.
+  CHECK(r["memory"]["layout"]["tp"].get<int>() * r["memory"]["layout"]["dp"].get<int>() == 2);
   CHECK(r["memory"]["fits"].is_boolean());
   r = advise(test::request("qlora", "llama-2-70b",
                            {{"hardware", {{"gpu", "rtx4090-24gb"}, {"count", 1}}}}));

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: MIT
+// Maps the calibration cases (bench/calibration.json) onto advisor requests, one rule per kind
+// of source, and says how to read the prediction back. Shared by calibrate.cjs and fit.cjs.
+// Settings a source does not state are filled with the recipe defaults named in `assumed`.
+'use strict';
+
+/** Catalog id for a calibration GPU description, or null when the catalog lacks the part. */
+function gpuId(text) {
+  const t = String(text);
+  if (/RTX 4090/.test(t)) return 'rtx4090-24gb';
+  if (/A6000/.test(t)) return null;
+  if (/H200/.test(t)) return 'h200-sxm-141gb';
+  if (/H800/.test(t)) return 'h800-sxm-80gb';
+  if (/H100/.test(t)) return /PCIe/.test(t) ? 'h100-pcie-80gb' : 'h100-sxm-80gb';
+  if (/A100/.test(t)) {
+    const pcie = /PCIe/.test(t);
+    if (/40 ?GB/.test(t)) return pcie ? 'a100-pcie-40gb' : 'a100-sxm-40gb';
+    return pcie ? 'a100-pcie-80gb' : 'a100-sxm-80gb';
+  }
+  return null;
+}
+
+/** MPT / BLOOM-style architecture fields (llm-foundry yamls: ALiBi, plain GELU MLP, tied). */
+function mptFields(m) {
+  return {
+    layers: m.layers, hidden: m.hidden, heads: m.heads, ffn_hidden: m.ffn || 4 * m.hidden,
+    vocab: m.vocab || 50368, mlp: 'plain', position: 'alibi', tied_embeddings: true,
+    norm: 'layernorm', max_position_embeddings: m.seq_len || 2048,
+  };
+}
+
+const PRESETS = {
+  'Llama 2 7B': 'llama-2-7b', 'Llama 2 13B': 'llama-2-13b', 'Llama 2 70B': 'llama-2-70b',
+  'Llama 3.1 8B': 'llama-3.1-8b', 'Llama 3.1 70B': 'llama-3.1-70b',
+  'Llama 3 70B': 'llama-3.1-70b', 'Llama 3.3 70B Instruct': 'llama-3.1-70b',
+  'Llama 3.1 405B': 'llama-3.1-405b', 'Llama 3.2 3B': 'llama-3.2-3b', 'LLaMA-1 65B': 'llama-65b',
+  'DeepSeek-V3 (MoE, MLA)': 'deepseek-v3',
+};
+
+function model(c) {
+  const name = c.model.name;
+  if (/^MPT-/.test(name)) return mptFields(c.model);
+  if (PRESETS[name]) return { preset: PRESETS[name] };
+  if (name === 'Qwen-7B (v1)') {
+    return { layers: 32, hidden: 4096, heads: 32, ffn_hidden: 11008, vocab: 151936,
+             max_position_embeddings: 8192 };
+  }
+  if (name === 'BLOOM-176B') {
+    return { layers: 70, hidden: 14336, heads: 112, ffn_hidden: 4 * 14336, vocab: 250680,
+             mlp: 'plain', position: 'alibi', tied_embeddings: true, norm: 'layernorm',
+             max_position_embeddings: 2048 };
+  }
+  return null;
+}
+
+function fp8(method) { return /fp8|float8/i.test(String(method.precision || '')); }
+function measured(c, metric) { return c.measured.find((m) => m.metric === metric); }
+function num(x) { return typeof x === 'number' ? x : Number(String(x).replace(/[^0-9.]/g, '')); }
+
+/** Training request from a case: task, model, precision, batch, layout. */
+function trainRequest(c, o) {
+  const training = {
+    precision: o.precision || (fp8(c.method) ? 'fp8' : 'bf16'),
+    sequence_length: o.seq || c.model.seq_len || c.method.seq_len,
+    micro_batch_size: o.micro_batch || c.method.micro_batch || 1,
+    activation_checkpointing: o.ckpt || 'none',
+    flash_attention: true,
+  };
+  if (o.global_batch) training.global_batch_size = o.global_batch;
+  if (o.tokens) training.tokens = o.tokens;
+  if (o.lora_rank) training.lora_rank = o.lora_rank;
+  if (o.lora_targets) training.lora_targets = o.lora_targets;
+  if (o.optimizer) training.optimizer = o.optimizer;
+  const req = {
+    schema: 1, task: o.task || 'pretrain', model: model(c), training,
+    hardware: { gpu: o.gpu || gpuId(c.hardware.gpu), count: o.count || num(c.hardware.count) },
+    parallelism: { zero: o.zero === undefined ? 3 : o.zero, tp: o.tp || 1, pp: o.pp || 1,
+                   ep: o.ep || 1 },
+  };
+  if (o.cluster) req.cluster = o.cluster;
+  return req;
+}
+
+function inferRequest(c, o) {
+  const req = {
+    schema: 1, task: 'inference', model: model(c),
+    inference: {
+      weight_format: o.weight_format, kv_cache_precision: o.kv || 'bf16',
+      concurrency: o.concurrency, prompt_tokens: o.prompt, output_tokens: o.output,
+    },
+    hardware: { gpu: o.gpu || gpuId(c.hardware.gpu), count: o.count || num(c.hardware.count) || 1 },
+    parallelism: { tp: o.tp || 1, pp: 1 },
+  };
+  if (o.gpu_memory_utilization) req.inference.gpu_memory_utilization = o.gpu_memory_utilization;
+  return req;
+}
+
+// Readers of a result (the fields both the CLI and bench/fit_eval print).
+const tpsPerGpu = (r, req) => r.training.tokens_per_second / req.hardware.count;
+const tpsTotal = (r) => r.training.tokens_per_second;
+
+/**
+ * Case rules. Each returns {metric, measured, request, read(result, request), assumed} or
+ * {skip}. `pre` (optional): a request whose result sets the main request (max concurrency).
+ */
+function rule(c) {
+  const id = c.id;
+  const m = c.method;
+  // llm-foundry throughput tables: FSDP FULL_SHARD, stated micro/global batch and checkpointing.
+  if (id.startsWith('foundry-')) {
+    const meas = measured(c, 'tokens_per_sec_per_gpu');
+    return {
+      metric: 'tokens_per_sec_per_gpu', measured: meas.value,
+      request: trainRequest(c, {
+        precision: /fp8/.test(m.precision) ? 'fp8' : 'bf16', micro_batch: m.micro_batch,
+        global_batch: m.global_batch, ckpt: m.activation_checkpointing ? 'full' : 'none', zero: 3,
+      }),
+      read: tpsPerGpu,
+      assumed: 'network between servers: advisor default',
+    };
+  }
+  if (id === 'korthikanti2022-530b-2240xa100') {
+    return { skip: 'sequence length, batch and TP/PP split are not in the case' };
+  }
+  if (id === 'llama3paper-405b-16384xh100-cp1') {
+    return {
+      metric: 'achieved_tflops_per_gpu', measured: measured(c, 'achieved_tflops_per_gpu').value,
+      request: trainRequest(c, {
+        micro_batch: 1, global_batch: 2048, tp: 8, pp: 16, zero: 1, ckpt: 'none',
+        cluster: { inter_node_gbps_per_gpu: 400 },
+      }),
+      read: (r) => r.training.achieved_tflops_per_gpu,
+      assumed: 'micro-batch 1, ZeRO-1, no recompute; 16M-token batch = 2048 sequences; the '
+        + 'interleaved pipeline schedule is not modelled (bubble overstated)',
+    };
+  }
+  if (id.startsWith('mbridge2511')) {
+    return { skip: 'context parallelism (cp=2) is not expressible' };
+  }
+  if (id.startsWith('mbridge2602')) return { skip: 'GPT-OSS 120B architecture not in the case' };
+  if (id === 'mlperf40-llama2-70b-lora-1xdgxh100') {
+    return {
+      metric: 'tokens_per_second', measured: measured(c, 'train_samples_per_sec').value * 8192,
+      request: trainRequest(c, {
+        task: 'lora', precision: 'fp8', micro_batch: 1, global_batch: 8, tp: 4, zero: 0,
+        lora_rank: 16, lora_targets: ['q', 'k', 'v', 'o'], ckpt: 'none',
+      }),
+      read: tpsTotal,
+      assumed: 'samples/s x 8192 tokens (sequences are packed to up to 8192); no recompute',
+    };
+  }
+  if (id.startsWith('nemo2407-')) {
+    const lora = /lora/.test(id);
+    const dp = num(c.hardware.count) / ((m.tp || 1) * (m.pp || 1));
+    return {
+      metric: 'tokens_per_sec_per_gpu', measured: measured(c, 'tokens_per_sec_per_gpu').value,
+      request: trainRequest(c, {
+        task: lora ? 'lora' : 'pretrain', precision: 'fp8', micro_batch: 1,
+        global_batch: m.global_batch, tp: m.tp || 1, pp: m.pp || 1, zero: lora ? 0 : 1,
+        lora_rank: lora ? 32 : undefined, lora_targets: lora ? ['q', 'k', 'v'] : undefined,
+      }),
+      read: tpsPerGpu,
+      assumed: (lora ? 'NeMo LoRA defaults (rank 32 on fused QKV), DDP; ' : 'Megatron '
+        + 'distributed optimizer = ZeRO-1; ') + `dp ${dp}; virtual pipeline stages `
+        + `(vp=${m.vp}) not modelled`,
+    };
+  }
+  if (id.startsWith('titan-l31-70b')) {
+    return {
+      metric: 'tokens_per_sec_per_gpu', measured: measured(c, 'tokens_per_sec_per_gpu').value,
+      request: trainRequest(c, {
+        precision: 'fp8', micro_batch: 16, global_batch: 512, tp: 8, zero: 3, ckpt: 'full',
+        cluster: { inter_node_network: 'ib_ndr400' },
+      }),
+      read: tpsPerGpu,
+      assumed: 'H100 96GB/500W mapped to H100 SXM 80GB; local batch 16 per data-parallel rank '
+        + '(32 ranks x 16 = 512)' + (/asynctp/.test(id) ? '; async TP overlap not modelled' : ''),
+    };
+  }
+  if (id === 'titan-l31-8b-8xh100-cp8-262k') return { skip: 'context parallelism (cp=8)' };
+  if (id === 'titan-l31-8b-8xh100-fsdp') {
+    return {
+      metric: 'tokens_per_sec_per_gpu', measured: measured(c, 'tokens_per_sec_per_gpu').value,
+      request: trainRequest(c, { micro_batch: 2, global_batch: 16, zero: 3, ckpt: 'selective' }),
+      read: tpsPerGpu,
+      assumed: 'H100 96GB/500W mapped to H100 SXM 80GB',
+    };
+  }
+  if (id === 'titan-trainy-l31-8b-64xh200') {
+    return {
+      metric: 'tokens_per_sec_per_gpu', measured: measured(c, 'tokens_per_sec_per_gpu').value,
+      request: trainRequest(c, {
+        precision: 'fp8', micro_batch: 2, global_batch: 128, zero: 3, ckpt: 'selective',
+        cluster: { inter_node_network: 'ib_ndr400' },
+      }),
+      read: tpsPerGpu,
+      assumed: 'global batch = 64 ranks x local batch 2',
+    };
+  }
+  // Memory-table rows that also report throughput.
+  if (id === 'qwen-readme-qwen7b-qlora-8192') {
+    return {
+      metric: 'step_time_s', measured: measured(c, 'step_time').value,
+      request: trainRequest(c, {
+        task: 'qlora', micro_batch: 1, global_batch: 8, zero: 0, ckpt: 'full', lora_rank: 64,
+        lora_targets: 'all_linear', gpu: 'a100-sxm-80gb', count: 1,
+      }),
+      read: (r) => r.training.step_time_s,
+      assumed: 'GPTQ int4 base modelled as NF4 (4.1 vs 4.1 bits)',
+    };
+  }
+  if (id === 'tt-l2-70b-lora-8xa100') {
+    return {
+      metric: 'tokens_per_second', measured: measured(c, 'training_throughput').value,
+      request: trainRequest(c, {
+        task: 'lora', micro_batch: 4, zero: 3, lora_rank: 16, lora_targets: ['q', 'k', 'v'],
+        ckpt: 'full', count: 8,
+      }),
+      read: tpsTotal,
+      assumed: 'aggregate tokens/s; activation checkpointing on; default global batch',
+    };
+  }
+  if (id === 'tt-l2-7b-lora-4090') {
+    return {
+      metric: 'tokens_per_second', measured: measured(c, 'training_throughput').value,
+      request: trainRequest(c, {
+        task: 'lora', micro_batch: 4, global_batch: 4, zero: 0, lora_rank: 8,
+        lora_targets: ['q', 'v'], ckpt: 'full', count: 1,
+      }),
+      read: tpsTotal,
+      assumed: 'no gradient accumulation (one optimizer step per micro-batch)',
+    };
+  }
+  if (id === 'tt-l31-8b-full-a6000') return { skip: 'RTX A6000 is not in the GPU catalog' };
+  if (id === 'tt-l31-8b-qlora-4090') {
+    return {
+      metric: 'tokens_per_second', measured: measured(c, 'training_throughput').value,
+      request: trainRequest(c, {
+        task: 'qlora', micro_batch: 2, global_batch: 2, zero: 0, lora_rank: 8,
+        lora_targets: 'all_linear', ckpt: 'full', count: 1,
+      }),
+      read: tpsTotal,
+      assumed: 'one optimizer step per micro-batch (grad accumulation 1)',
+    };
+  }
+  if (id.startsWith('tt-l32-3b-flags-')) {
+    const qlora = /qlora/.test(id);
+    return {
+      metric: 'tokens_per_second', measured: measured(c, 'training_throughput').value,
+      request: trainRequest(c, {
+        task: qlora ? 'qlora' : 'full_finetune', micro_batch: 2, global_batch: 2, zero: 0,
+        ckpt: m.activation_checkpointing ? 'full' : 'none', gpu: 'a100-sxm-80gb', count: 1,
+        optimizer: /8-bit/.test(m.optimizer || '') ? 'adamw_8bit' : undefined,
+        lora_rank: qlora ? 8 : undefined,
+      }),
+      read: tpsTotal,
+      assumed: 'A100 80GB SXM; one optimizer step per micro-batch; packed 4096-token sequences',
+    };
+  }
+  // Published GPU-hours: pretraining at the stated scale; layouts not in the case are assumed.
+  const hours = {
+    'bloom176b-384xa100': {
+      metric: 'compute_hours', tokens: 366e9, count: 384, tp: 4, pp: 12, zero: 1,
+      micro_batch: 2, global_batch: 2048, ckpt: 'full', seq: 2048,
+      cluster: { inter_node_gbps_per_gpu: 50 },
+      assumed: 'TP4 x PP12 x DP8, micro-batch 2, full recompute (BLOOM paper); Omni-Path '
+        + '4x100 Gb/s per 8-GPU node = 50 Gb/s per GPU',
+    },
+    'deepseek-v3-gpuhours': {
+      metric: 'gpu_hours_pretraining', tokens: 14.8e12, count: 2048, pp: 16, ep: 64, zero: 1,
+      micro_batch: 1, global_batch: 15360, ckpt: 'selective', seq: 4096, precision: 'fp8',
+      cluster: { inter_node_network: 'ib_ndr400' },
+      assumed: 'PP16 x EP64, ZeRO-1, FP8, sequence 4096, batch 15360 (report); DualPipe '
+        + 'overlap not modelled',
+    },
+    'llama1-65b-gpuhours': {
+      metric: 'gpu_hours', tokens: 1.4e12, count: 2048, tp: 8, zero: 1, micro_batch: 1,
+      global_batch: 2048, ckpt: 'selective', seq: 2048,
+      assumed: 'TP8 x DP256, selective recompute, 4M-token batch (paper); network default',
+    },
+    'llama2-7b-gpuhours': {
+      metric: 'gpu_hours', tokens: 2e12, count: 1024, zero: 3, micro_batch: 1,
+      global_batch: 1024, ckpt: 'none', seq: 4096, gpu: 'a100-sxm-80gb',
+      assumed: '1024 GPUs, FSDP, micro-batch 1, 4M-token batch; count and layout not published',
+    },
+    'llama2-13b-gpuhours': {
+      metric: 'gpu_hours', tokens: 2e12, count: 1024, zero: 3, micro_batch: 1,
+      global_batch: 1024, ckpt: 'none', seq: 4096, gpu: 'a100-sxm-80gb',
+      assumed: '1024 GPUs, FSDP, micro-batch 1, 4M-token batch; count and layout not published',
+    },
+    'llama2-70b-gpuhours': {
+      metric: 'gpu_hours', tokens: 2e12, count: 2048, tp: 8, zero: 1, micro_batch: 1,
+      global_batch: 1024, ckpt: 'selective', seq: 4096, gpu: 'a100-sxm-80gb',
+      assumed: '2048 GPUs, TP8 x DP256, selective recompute, 4M-token batch; layout not '
+        + 'published',
+    },
+    'llama3-70b-gpuhours': {
+      metric: 'gpu_hours', tokens: 15e12, count: 4096, tp: 8, zero: 1, micro_batch: 1,
+      global_batch: 2048, ckpt: 'selective', seq: 8192, gpu: 'h100-sxm-80gb',
+      cluster: { inter_node_gbps_per_gpu: 400 },
+      assumed: '4096 GPUs, TP8 x DP512, 16M-token batch; layout not published',
+    },
+    'mpt-7b-walltime': {
+      metric: 'wall_clock', tokens: 1e12, count: 440, zero: 3, micro_batch: 4, ckpt: 'none',
+      seq: 2048, read: (r) => r.training.hours / 24, unitScale: 1,
+      cluster: { inter_node_network: 'roce_200' },
+      assumed: 'FSDP over 440 A100-40GB, micro-batch 4, default batch; predicted days',
+    },
+  }[id];
+  if (hours) {
+    return {
+      metric: hours.metric, measured: measured(c, hours.metric).value,
+      request: trainRequest(c, { ...hours, gpu: hours.gpu || gpuId(c.hardware.gpu) }),
+      read: hours.read || ((r) => r.training.gpu_hours),
+      assumed: hours.assumed,
+    };
+  }
+  if (id === 'lambda-a100-pcie-vs-sxm4-bertlarge-2gpu') {
+    return { skip: 'BERT-large is an encoder (not a decoder LLM the model describes)' };
+  }
+  if (id === 'trainy-8b-h200-4-vs-8-nodes') {
+    const base = {
+      precision: 'fp8', micro_batch: 2, zero: 3, ckpt: 'selective',
+      cluster: { inter_node_network: 'ib_ndr400' }, gpu: 'h200-sxm-141gb',
+    };
+    return {
+      metric: 'per_gpu_64_over_32',
+      measured: measured(c, 'tokens_per_sec_per_gpu_64gpu').value
+        / measured(c, 'tokens_per_sec_per_gpu_32gpu').value,
+      request: trainRequest(c, { ...base, count: 64, global_batch: 128 }),
+      request2: trainRequest(c, { ...base, count: 32, global_batch: 64 }),
+      read: (r, req, r2, req2) => tpsPerGpu(r, req) / tpsPerGpu(r2, req2),
+      assumed: 'same local batch per GPU at both sizes',
+    };
+  }
+  if (id === 'nccl194-h100pcie-nvlink-bridge-2gpu') {
+    return {
+      metric: 'busbw_4GiB', measured: measured(c, 'busbw_4GiB').value,
+      request: {
+        schema: 1, task: 'full_finetune', model: { preset: 'llama-3.2-1b' },
+        hardware: { gpu: 'h100-pcie-80gb', count: 2 }, cluster: { nvlink_bridges: true },
+      },
+      read: (r) => r.interconnect.allreduce_bus_bandwidth_gbps,
+    };
+  }
+  // Inference.
+  if (id.startsWith('gptfast-')) {
+    const format = /int8/.test(m.precision) ? 'int8' : 'bf16';
+    return {
+      metric: 'decode_tokens_per_sec', measured: measured(c, 'decode_tokens_per_sec').value,
+      request: inferRequest(c, { weight_format: format, concurrency: 1, prompt: 5, output: 200,
+                                 gpu: 'a100-sxm-80gb', count: 1 }),
+      read: (r) => r.inference.decode_tokens_per_second,
+      assumed: '200 new tokens (gpt-fast default); stock A100 bandwidth (runs were at 330 W)',
+    };
+  }
+  if (id === 'trt05-l2-7b-h100-fp8-ttft-2048') {
+    return {
+      metric: 'first_token_latency_ms', measured: measured(c, 'first_token_latency').value,
+      request: inferRequest(c, { weight_format: 'fp8', kv: 'fp8', concurrency: 1, prompt: 2048,
+                                 output: 1 }),
+      read: (r) => r.inference.time_to_first_token_s * 1000,
+    };
+  }
+  if (id.startsWith('trt061-')) {
+    const isFp8 = /FP8/.test(m.precision);
+    // NVIDIA's throughput tables are per GPU; the A100 table's unit omits "/GPU" (assumed).
+    const perGpu = true;
+    return {
+      metric: 'output_tokens_per_sec_per_gpu',
+      measured: measured(c, 'output_throughput').value,
+      request: inferRequest(c, {
+        weight_format: isFp8 ? 'fp8' : 'fp16', kv: isFp8 ? 'fp8' : 'fp16',
+        concurrency: m.batch, prompt: m.isl, output: m.osl, tp: m.tp, count: m.tp,
+        gpu: /A100/.test(c.hardware.gpu) ? 'a100-sxm-80gb' : 'h100-sxm-80gb',
+      }),
+      read: (r, req) => r.inference.sustained_output_tokens_per_second
+        / (perGpu ? req.hardware.count : 1),
+      assumed: 'static batch: output tokens / (batch prefill + output x decode step); A100 '
+        + 'variant assumed SXM 80GB; per-GPU throughput (the A100 table\'s unit omits /GPU)',
+    };
+  }
+  if (id.startsWith('trtv1-')) {
+    const base = {
+      weight_format: 'fp8', kv: 'fp8', prompt: m.isl, output: m.osl, tp: m.tp,
+      count: num(c.hardware.count), gpu_memory_utilization: 0.95,
+    };
+    const cap = 2048;
+    return {
+      metric: 'total_output_throughput', measured: measured(c, 'total_output_throughput').value,
+      pre: inferRequest(c, { ...base, concurrency: 1 }),
+      request: (pre) => inferRequest(c, {
+        ...base, concurrency: Math.max(1, Math.min(cap, pre.inference.max_concurrency)),
+      }),
+      read: (r) => r.inference.sustained_output_tokens_per_second,
+      assumed: `in-flight batching at the largest batch the KV cache holds (capped at ${cap}), `
+        + 'FP8 KV cache, 95% memory utilisation',
+    };
+  }
+  if (id.startsWith('azure-')) {
+    return {
+      metric: 'tokens_per_sec_input_plus_output',
+      measured: measured(c, 'tokens_per_sec_input_plus_output').value,
+      request: inferRequest(c, { weight_format: 'fp8', kv: 'fp8', concurrency: m.batch,
+                                 prompt: m.isl, output: m.osl, tp: m.tp, count: 8 }),
+      read: (r, req) => r.inference.sustained_output_tokens_per_second
+        * (req.inference.prompt_tokens + req.inference.output_tokens) / req.inference.output_tokens,
+      assumed: 'FP8 (not stated); static batch of 64 at TP8',
+    };
+  }
+  if (c.category === 'memory' && !c.categories.some((x) => x !== 'memory')) {
+    return { skip: 'memory case (checked by the memory model\'s own calibration)' };
+  }
+  return { skip: 'no rule for this case' };
+}
+
+/**
+ * All-reduce bus bandwidth measurements of shared/reference/hardware-facts.md section 2b that
+ * calibration.json does not carry (same metric: nccl-tests busbw, large messages).
+ */
+const BUSBW_REFERENCES = [
+  { id: 'hf2b-8xa100-sxm', gpu: 'a100-sxm-80gb', count: 8, value: 234.9,
+    source: 'stas00/ml-engineering network/README.md' },
+  { id: 'hf2b-8xh200-sxm-ring', gpu: 'h200-sxm-141gb', count: 8, value: 367.6,
+    source: 'stas00/ml-engineering network/README.md' },
+  { id: 'hf2b-8xh800-sxm', gpu: 'h800-sxm-80gb', count: 8, value: 215,
+    source: 'NVIDIA/nccl#1374 (likely NVLS)' },
+  { id: 'hf2b-8xrtx5090-pcie5', gpu: 'rtx5090-32gb', count: 8, value: 28,
+    source: 'NVIDIA/nccl#1639' },
+  { id: 'hf2b-4xrtx5090-pcie5', gpu: 'rtx5090-32gb', count: 4, value: 35,
+    source: 'NVIDIA/nccl#1639' },
+  { id: 'hf2b-8xmi300x', gpu: 'mi300x-192gb', count: 8, value: 312.9,
+    source: 'stas00/ml-engineering network/README.md' },
+  { id: 'hf2b-2xmi300x', gpu: 'mi300x-192gb', count: 2, value: 47.7,
+    source: 'stas00/ml-engineering network/README.md' },
+].map((b) => ({
+  id: b.id, category: 'allreduce_bw', metric: 'busbw', measured: b.value, source: b.source,
+  ambiguous: false, assumed: `hardware-facts.md 2b: ${b.source}`,
+  request: { schema: 1, task: 'full_finetune', model: { preset: 'llama-3.2-1b' },
+             hardware: { gpu: b.gpu, count: b.count } },
+  read: (r) => r.interconnect.allreduce_bus_bandwidth_gbps,
+}));
+
+/** Every case: {id, category, ...rule} (skips included). */
+function allCases(calibration) {
+  const out = calibration.map((c) => {
+    const r = rule(c);
+    const category = r.skip ? c.category
+      : (['tokens_per_second', 'tokens_per_sec_per_gpu', 'achieved_tflops_per_gpu', 'step_time_s']
+        .includes(r.metric) ? 'train_throughput' : c.category);
+    const fp8Case = r.request && typeof r.request === 'object' && r.request.training
+      && r.request.training.precision === 'fp8';
+    return { id: c.id, category: fp8Case ? `${category}_fp8` : category,
+             ambiguous: !!c.ambiguous, ...r };
+  });
+  return out.concat(BUSBW_REFERENCES);
+}
+
+module.exports = { allCases, gpuId };

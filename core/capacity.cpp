@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+#include "capacity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace advisor {
+
+namespace {
+
+int month_index(const std::string& ym) {  // "YYYY-MM" -> months since year 0
+  return std::stoi(ym.substr(0, 4)) * 12 + std::stoi(ym.substr(5, 2)) - 1;
+}
+
+std::string month_name(int index) {
+  char buffer[16];
+  std::snprintf(buffer, sizeof buffer, "%04d-%02d", index / 12, index % 12 + 1);
+  return buffer;
+}
+
+int cards_for(double monthly_gpu_hours, const CapacityInputs& in) {
+  const double cards =
+      monthly_gpu_hours * (1 + in.buffer) / (in.hours_per_month * in.target_utilization);
+  // Guard the ceiling against representation noise (2.0000000000000004 is 2 cards).
+  return static_cast<int>(std::ceil(cards - 1e-9));
+}
+
+}  // namespace
+
+int months_between(const std::string& first, const std::string& last) {
+  return month_index(last) - month_index(first) + 1;
+}
+
+CapacityPlan plan_capacity(const CapacityInputs& in) {
+  CapacityPlan plan;
+  plan.dated = !in.jobs.empty() && !in.jobs.front().month.empty();
+  int first = 0, last = 0;
+  if (plan.dated) {
+    first = last = month_index(in.jobs.front().month);
+    for (const JobRow& j : in.jobs) {
+      first = std::min(first, month_index(j.month));
+      last = std::max(last, month_index(j.month));
+    }
+    plan.months = last - first + 1;
+    plan.first_month = month_name(first);
+    plan.last_month = month_name(last);
+  } else {
+    plan.months = in.months;
+  }
+
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<double>> hours;  // type -> per month (or one bucket)
+  for (const JobRow& j : in.jobs) {
+    auto it = hours.find(j.gpu_type);
+    if (it == hours.end()) {
+      order.push_back(j.gpu_type);
+      it = hours.emplace(j.gpu_type, std::vector<double>(plan.dated ? plan.months : 1, 0.0)).first;
+    }
+    const std::size_t bucket = plan.dated ? static_cast<std::size_t>(month_index(j.month) - first) : 0;
+    it->second[bucket] += j.gpus * j.hours;
+  }
+
+  for (const std::string& type : order) {
+    const std::vector<double>& h = hours[type];
+    CapacityByType t;
+    t.gpu_type = type;
+    for (double v : h) t.gpu_hours_total += v;
+    t.average_monthly_gpu_hours = t.gpu_hours_total / plan.months;
+    if (plan.dated) {
+      for (std::size_t m = 0; m < h.size(); ++m) {
+        t.monthly.push_back({month_name(first + static_cast<int>(m)), h[m]});
+        t.peak_monthly_gpu_hours = std::max(t.peak_monthly_gpu_hours, h[m]);
+      }
+    } else {
+      t.peak_monthly_gpu_hours = t.average_monthly_gpu_hours;  // no dates: no known peak
+    }
+    t.cards_needed = cards_for(t.average_monthly_gpu_hours, in);
+    t.cards_needed_for_peak = cards_for(t.peak_monthly_gpu_hours, in);
+    t.expected_utilization =
+        t.cards_needed > 0 ? t.average_monthly_gpu_hours / (t.cards_needed * in.hours_per_month)
+                           : 0;
+    plan.gpu_hours_total += t.gpu_hours_total;
+    plan.by_type.push_back(t);
+  }
+  return plan;
+}
+
+}  // namespace advisor

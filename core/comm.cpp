@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+#include "comm.hpp"
+
+#include <algorithm>
+
+#include "json_reader.hpp"
+
+namespace advisor {
+
+namespace {
+// PCIe per-lane rate per direction after 128b/130b encoding (Gen3-5) / FLIT (Gen6), GB/s:
+// x16 Gen4 = 31.5, Gen5 = 63 (hardware-facts.md 2a).
+double pcie_lane_gbps(int generation) {
+  switch (generation) {
+    case 3: return 0.985;
+    case 4: return 1.969;
+    case 5: return 3.938;
+    default: return generation >= 6 ? 7.563 : 0.985;
+  }
+}
+constexpr double kBitsPerByte = 8;
+}  // namespace
+
+const char* intra_link_name(IntraLink link) {
+  switch (link) {
+    case IntraLink::kNvSwitch: return "nvswitch";
+    case IntraLink::kMesh: return "mesh";
+    case IntraLink::kBridge: return "nvlink_bridge";
+    case IntraLink::kPcieP2p: return "pcie_p2p";
+    case IntraLink::kPcieHost: return "pcie_host";
+  }
+  return "?";
+}
+
+double pcie_gbps(int generation, int lanes) { return pcie_lane_gbps(generation) * lanes; }
+
+Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
+                   const PerformanceConstants& k, LinkChoice choice) {
+  Fabric f;
+  f.gpus_per_node = k.gpus_per_node;
+  f.pcie_gbps = pcie_gbps(gpu.pcie_generation, gpu.pcie_lanes);
+  f.pcie_p2p = gpu.pcie_peer_to_peer;
+  f.intra = f.pcie_p2p ? IntraLink::kPcieP2p : IntraLink::kPcieHost;
+  const ScaleUpLink& link = gpu.scale_up_link;
+  if (choice == LinkChoice::kNative && link.topology != "none") {
+    const bool usable = link.topology == "switched" || cluster.nvlink_bridges;
+    if (!link.bidirectional_gbps) {
+      f.note = gpu.name + ": the " + link.name +
+               " bandwidth is not published; GPU-to-GPU traffic is modelled over PCIe";
+    } else if (usable) {
+      f.link_gbps = *link.bidirectional_gbps / 2;
+      f.link_domain = std::max(1, link.max_gpus_per_domain);
+      if (link.topology == "bridge") {
+        f.intra = IntraLink::kBridge;
+      } else if (link.name.find("Infinity Fabric") != std::string::npos) {
+        f.intra = IntraLink::kMesh;  // 7 point-to-point links, one per peer
+      } else {
+        f.intra = IntraLink::kNvSwitch;
+      }
+    }
+  }
+  // The network between servers.
+  const NetworkKind* net = nullptr;
+  if (cluster.inter_node_network) {
+    net = k.find_network(*cluster.inter_node_network);
+  } else if (!cluster.inter_node_gbps_per_gpu) {
+    // Auto: the reference design of the server class. HGX/OAM servers carry one NIC per GPU
+    // (DGX A100: 200G HDR, DGX H100/B200: 400G NDR); PCIe-card servers typically share one
+    // 200G NIC between two GPUs.
+    const bool baseboard = gpu.form_factor != "pcie";
+    const char* id = baseboard ? (gpu.pcie_generation >= 5 ? "ib_ndr400" : "ib_hdr200")
+                               : "roce_100";
+    net = k.find_network(id);
+    f.network_auto = true;
+  }
+  if (net != nullptr) {
+    f.network_id = net->id;
+    f.network_name = net->name;
+    f.network_gbps = net->gbps_per_gpu / kBitsPerByte;
+    f.network_efficiency = net->efficiency;
+  } else {
+    const NetworkKind* rdma = k.find_network("ib_ndr400");
+    f.network_id = "custom";
+    f.network_name = format_number(cluster.inter_node_gbps_per_gpu.value_or(0)) +
+                     " Gb/s per GPU (RDMA assumed)";
+    f.network_gbps = cluster.inter_node_gbps_per_gpu.value_or(0) / kBitsPerByte;
+    f.network_efficiency = rdma ? rdma->efficiency : 0.85;
+  }
+  return f;
+}
+
+double intra_node_busbw(const Fabric& f, int n, const PerformanceConstants& k) {
+  if (n <= 1) return 0;
+  auto pcie = [&]() {
+    if (f.pcie_p2p) return f.pcie_gbps * k.pcie_p2p_efficiency;
+    // Through host memory: each GPU's traffic crosses its PCIe link and shares the host's
+    // memory bandwidth with the other n-1 (two-point fit to 8x RTX 5090, nccl#1639).
+    return 1.0 / (1.0 / (f.pcie_gbps * k.pcie_host_efficiency) +
+                  n / k.host_memory_bandwidth_gbps);
+  };
+  switch (f.intra) {
+    case IntraLink::kNvSwitch:
+      return f.link_gbps * k.nvlink_efficiency;
+    case IntraLink::kMesh: {
+      const int peers = std::max(1, f.link_domain - 1);
+      return f.link_gbps * std::min(n - 1, peers) / peers * k.nvlink_efficiency;
+    }
+    case IntraLink::kBridge:
+      // Only the GPUs of one bridge share it; a ring beyond the bridge domain has PCIe hops.
+      if (n <= f.link_domain) return f.link_gbps * k.nvlink_bridge_efficiency;
+      return std::min(f.link_gbps * k.nvlink_bridge_efficiency, pcie());
+    case IntraLink::kPcieP2p:
+    case IntraLink::kPcieHost:
+      return pcie();
+  }
+  return pcie();
+}
+
+double network_busbw(const Fabric& f, int per_node) {
+  return std::max(1, per_node) * f.network_gbps * f.network_efficiency;
+}
+
+double group_busbw(const Fabric& f, int n, int per_node, const PerformanceConstants& k) {
+  if (n <= 1) return 0;
+  per_node = std::max(1, std::min(per_node, f.gpus_per_node));
+  if (n <= per_node) return intra_node_busbw(f, n, k);
+  const double net = network_busbw(f, per_node);
+  return per_node > 1 ? std::min(intra_node_busbw(f, per_node, k), net) : net;
+}
+
+double collective_latency_s(const Fabric& f, bool crosses_nodes, const PerformanceConstants& k) {
+  constexpr double kMicro = 1e-6;
+  if (crosses_nodes) return k.latency_network_us * kMicro;
+  const bool nvlink = f.intra == IntraLink::kNvSwitch || f.intra == IntraLink::kMesh ||
+                      f.intra == IntraLink::kBridge;
+  return (nvlink ? k.latency_nvlink_us : k.latency_pcie_us) * kMicro;
+}
+
+double p2p_gbps(const Fabric& f, bool crosses_nodes, const PerformanceConstants& k) {
+  if (crosses_nodes) return f.network_gbps * f.network_efficiency;
+  switch (f.intra) {
+    case IntraLink::kNvSwitch:
+    case IntraLink::kMesh:
+      return f.link_gbps * k.nvlink_efficiency / (f.intra == IntraLink::kMesh
+                                                      ? std::max(1, f.link_domain - 1)
+                                                      : 1);
+    default:
+      return f.pcie_gbps * (f.pcie_p2p ? k.pcie_p2p_efficiency : k.pcie_host_efficiency);
+  }
+}
+
+double allreduce_s(double bytes, int n, double busbw, double latency) {
+  if (n <= 1 || bytes <= 0) return 0;
+  return latency + 2.0 * (n - 1) / n * bytes / (busbw * 1e9);
+}
+
+double reduce_scatter_s(double bytes, int n, double busbw, double latency) {
+  if (n <= 1 || bytes <= 0) return 0;
+  return latency + double(n - 1) / n * bytes / (busbw * 1e9);
+}
+
+double all_gather_s(double bytes, int n, double busbw, double latency) {
+  return reduce_scatter_s(bytes, n, busbw, latency);
+}
+
+GroupPlacement place_groups(const Layout& L, int G) {
+  GroupPlacement g;
+  g.tp_per_node = std::min(L.tp, G);
+  g.tp_crosses = L.tp > G;
+  g.dp_per_node = L.tp >= G ? 1 : std::min(L.dp, std::max(1, G / L.tp));
+  g.dp_crosses = L.dp > g.dp_per_node;
+  g.pp_crosses = L.pp > 1 && L.count > G;
+  return g;
+}
+
+}  // namespace advisor

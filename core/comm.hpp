@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// Interconnect model: bus bandwidth (as nccl-tests reports it) of the links inside a server and
+// of the network between servers, and the time of NCCL collectives over them.
+//
+// busbw convention (nccl-tests PERFORMANCE.md): all-reduce moves 2(n-1)/n of the buffer per GPU,
+// reduce-scatter and all-gather (n-1)/n, so time = latency + factor x bytes / busbw.
+#pragma once
+#include <string>
+
+#include "catalog.hpp"
+#include "memory.hpp"
+#include "perf_constants.hpp"
+#include "perf_settings.hpp"
+
+namespace advisor {
+
+enum class IntraLink {
+  kNvSwitch,    // NVLink through NVSwitch (HGX baseboards), all-to-all
+  kMesh,        // fully connected point-to-point links (MI300X Infinity Fabric)
+  kBridge,      // NVLink bridge between 2 (or 4) PCIe cards; PCIe beyond the bridge domain
+  kPcieP2p,     // PCIe with peer-to-peer DMA
+  kPcieHost,    // PCIe through host memory (GeForce: P2P disabled)
+};
+
+const char* intra_link_name(IntraLink link);
+
+/// Which intra-server link to assume for a GPU (the scaling curve compares both).
+enum class LinkChoice { kNative, kPcie };
+
+/// The links of a planned cluster for one GPU type.
+struct Fabric {
+  IntraLink intra = IntraLink::kPcieP2p;
+  double link_gbps = 0;      // GB/s per direction per GPU of the scale-up link (NVLink class)
+  int link_domain = 1;       // GPUs one scale-up link domain joins (bridge: 2 or 4)
+  double pcie_gbps = 0;      // GB/s per direction of the GPU's PCIe x16 slot
+  bool pcie_p2p = true;
+  std::string network_id;    // ib_ndr400 | ... | "custom"
+  std::string network_name;
+  double network_gbps = 0;   // GB/s per GPU per direction, line rate
+  double network_efficiency = 0;
+  int gpus_per_node = 8;
+  bool network_auto = false; // chosen by the advisor (no /cluster network given)
+  std::string note;          // assumption text (e.g. unknown link bandwidth)
+};
+
+/// The fabric for `gpu` under the request's cluster settings.
+Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
+                   const PerformanceConstants& k, LinkChoice choice = LinkChoice::kNative);
+
+/// GB/s per direction of a PCIe link.
+double pcie_gbps(int generation, int lanes);
+
+/// All-reduce bus bandwidth (GB/s) among `n` GPUs inside one server.
+double intra_node_busbw(const Fabric& f, int n, const PerformanceConstants& k);
+
+/// Bus bandwidth of the scale-out network for a group with `per_node` GPUs in each server
+/// (rail-optimised: each GPU has its own NIC, so one server contributes per_node NICs).
+double network_busbw(const Fabric& f, int per_node);
+
+/// Bus bandwidth of a collective over `n` GPUs placed `per_node` to a server: hierarchical,
+/// bounded by the slower of the intra-node and inter-node levels. 0 when n <= 1.
+double group_busbw(const Fabric& f, int n, int per_node, const PerformanceConstants& k);
+
+/// Per-collective latency (s) for a group that stays in one server or crosses servers.
+double collective_latency_s(const Fabric& f, bool crosses_nodes, const PerformanceConstants& k);
+
+/// Point-to-point bandwidth (GB/s) between two GPUs (pipeline stages).
+double p2p_gbps(const Fabric& f, bool crosses_nodes, const PerformanceConstants& k);
+
+/// Collective times (s). `bytes` is the full buffer (all-reduce: the tensor; reduce-scatter:
+/// the unsharded input; all-gather: the gathered output). 0 for n <= 1.
+double allreduce_s(double bytes, int n, double busbw_gbps, double latency_s);
+double reduce_scatter_s(double bytes, int n, double busbw_gbps, double latency_s);
+double all_gather_s(double bytes, int n, double busbw_gbps, double latency_s);
+
+/// Where the groups of a layout sit (Megatron order: TP innermost, then DP, then PP).
+struct GroupPlacement {
+  int tp_per_node = 1;
+  int dp_per_node = 1;
+  bool tp_crosses = false;
+  bool dp_crosses = false;
+  bool pp_crosses = false;
+};
+GroupPlacement place_groups(const Layout& layout, int gpus_per_node);
+
+}  // namespace advisor

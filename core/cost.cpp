@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+#include "cost.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "json_reader.hpp"
+
+namespace advisor {
+
+namespace {
+std::string cny(double v) { return format_number(std::round(v * 100) / 100) + " CNY"; }
+std::string pct(double fraction) { return format_number(fraction * 100) + "%"; }
+}  // namespace
+
+double effective_peak_price(double peak, double multiplier, double critical_hours,
+                            double peak_hours, double critical_days) {
+  if (peak_hours <= 0) return peak;
+  return peak * (1 + (multiplier - 1) * critical_hours / peak_hours * critical_days / kDaysPerYear);
+}
+
+namespace {
+struct Period {
+  const char* name;
+  double price;
+  double hours;
+};
+
+std::array<Period, 3> periods_of(const Tariff& t) {
+  return {{{"peak", t.peak_cny_per_kwh, t.peak_hours},
+           {"flat", t.flat_cny_per_kwh, t.flat_hours},
+           {"valley", t.valley_cny_per_kwh, t.valley_hours}}};
+}
+
+/// Period indexes from cheapest to dearest (stable: valley before flat before peak on ties).
+std::array<int, 3> cheapest_first(const std::array<Period, 3>& p) {
+  std::array<int, 3> order{2, 1, 0};
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return p[a].price < p[b].price; });
+  return order;
+}
+}  // namespace
+
+EnergyResult yearly_energy(const EnergyInputs& in) {
+  const auto p = periods_of(in.tariff);
+  const double busy = 24 * in.utilization;
+  std::array<double, 3> greedy{0, 0, 0};
+  double left = busy;
+  for (int i : cheapest_first(p)) {
+    greedy[i] = std::min(left, p[i].hours);
+    left -= greedy[i];
+  }
+  EnergyResult r;
+  for (int i = 0; i < 3; ++i) {
+    PeriodUse u;
+    u.period = p[i].name;
+    u.price_cny_per_kwh = p[i].price;
+    const double even = busy * p[i].hours / 24;
+    u.busy_hours_per_day = (1 - in.valley_shift_share) * even + in.valley_shift_share * greedy[i];
+    u.idle_hours_per_day = std::max(0.0, p[i].hours - u.busy_hours_per_day);
+    const double it_kwh =
+        (u.busy_hours_per_day * in.busy_watts + u.idle_hours_per_day * in.idle_watts) / 1000 *
+        kDaysPerYear;
+    u.facility_kwh_per_year = it_kwh * in.pue;
+    u.cny_per_year = u.facility_kwh_per_year * u.price_cny_per_kwh;
+    r.it_kwh_per_year += it_kwh;
+    r.facility_kwh_per_year += u.facility_kwh_per_year;
+    r.cny_per_year += u.cny_per_year;
+    r.periods.push_back(u);
+  }
+  r.average_cny_per_kwh = r.facility_kwh_per_year > 0 ? r.cny_per_year / r.facility_kwh_per_year : 0;
+  return r;
+}
+
+std::vector<double> energy_breakpoints(const Tariff& tariff) {
+  const auto p = periods_of(tariff);
+  std::vector<double> points{0};
+  double hours = 0;
+  for (int i : cheapest_first(p)) {
+    hours += p[i].hours;
+    const double u = hours / 24;
+    if (u > points.back() + 1e-12 && u < 1 - 1e-12) points.push_back(u);
+  }
+  points.push_back(1);
+  return points;
+}
+
+OptionCost finish_option(std::vector<LineItem> items, int years, double capex_cny,
+                         double residual_cny) {
+  OptionCost c;
+  c.line_items = std::move(items);
+  for (const LineItem& i : c.line_items) c.average_yearly_cny += i.yearly_cny;
+  c.capex_cny = capex_cny;
+  c.residual_cny = residual_cny;
+  // Cash by year: the average minus the straight-line hardware share, plus the purchase in
+  // year 1 and the resale credit in the last year. Sums to average x years.
+  const double hardware_per_year = (capex_cny - residual_cny) / years;
+  const double running = c.average_yearly_cny - hardware_per_year;
+  double total = 0;
+  for (int y = 1; y <= years; ++y) {
+    double v = running;
+    if (y == 1) v += capex_cny;
+    if (y == years) v -= residual_cny;
+    c.yearly_cny.push_back(v);
+    total += v;
+    c.cumulative_cny.push_back(total);
+  }
+  c.lifetime_cny = total;
+  return c;
+}
+
+OptionCost buy_cost(const BuyInputs& in) {
+  const double capex = in.servers * in.platform_price_cny + in.gpus * in.gpu_price_cny;
+  const double residual = capex * in.residual_fraction;
+  const bool d = in.describe;
+  std::vector<LineItem> items;
+  items.reserve(6);
+  items.push_back({"hardware", (capex - residual) / in.life_years,
+                   d ? "capex " + cny(capex) + " (" + std::to_string(in.servers) +
+                           " server(s) x " + cny(in.platform_price_cny) + " + " +
+                           std::to_string(in.gpus) + " GPU(s) x " + cny(in.gpu_price_cny) +
+                           ") less residual " + pct(in.residual_fraction) +
+                           ", straight-line over " + std::to_string(in.life_years) + " years"
+                     : std::string()});
+  items.push_back({"colocation", in.colocation_cny_per_year, in.colocation_basis});
+  items.push_back({"electricity", in.electricity_cny_per_year, in.electricity_basis});
+  items.push_back({"network", in.network_cny_per_year, in.network_basis});
+  if (in.operations_by_staff) {
+    items.push_back({"operations", in.staff_fte * in.staff_cny_per_year,
+                     d ? format_number(in.staff_fte) + " FTE x " + cny(in.staff_cny_per_year) +
+                             " per year"
+                       : std::string()});
+  } else {
+    items.push_back({"operations", capex * in.operations_capex_share,
+                     d ? pct(in.operations_capex_share) + " of capex per year" : std::string()});
+  }
+  items.push_back({"spares_and_failures", capex * in.spares_share,
+                   d ? pct(in.spares_share) + " of capex per year" : std::string()});
+  return finish_option(std::move(items), in.life_years, capex, residual);
+}
+
+namespace {
+LineItem egress_item(double tb_per_month, double cny_per_tb, bool describe = true) {
+  return {"data_transfer", tb_per_month * 12 * cny_per_tb,
+          describe ? format_number(tb_per_month) + " TB/month x 12 x " + cny(cny_per_tb) + "/TB"
+                   : std::string()};
+}
+}  // namespace
+
+OptionCost rent_cost(const RentInputs& in) {
+  const double hours = in.gpus * kHoursPerYear * in.utilization;
+  std::vector<LineItem> items;
+  items.push_back({"gpu_hours", hours * in.cny_per_gpu_hour,
+                   in.describe ? std::to_string(in.gpus) + " GPU(s) x 8760 h x " +
+                                     pct(in.utilization) + " used = " + format_number(hours) +
+                                     " GPU-hours x " + cny(in.cny_per_gpu_hour) +
+                                     " (only hours used are paid)"
+                               : std::string()});
+  items.push_back(egress_item(in.egress_tb_per_month, in.egress_cny_per_tb, in.describe));
+  return finish_option(std::move(items), in.years, 0, 0);
+}
+
+OptionCost reserved_cost(const ReservedInputs& in) {
+  std::vector<LineItem> items;
+  items.push_back({"gpu_months", in.gpus * 12 * in.cny_per_gpu_month,
+                   std::to_string(in.gpus) + " GPU(s) x 12 months x " +
+                       cny(in.cny_per_gpu_month) + " (paid whether used or not)"});
+  items.push_back(egress_item(in.egress_tb_per_month, in.egress_cny_per_tb));
+  return finish_option(std::move(items), in.years, 0, 0);
+}
+
+std::optional<double> break_even_utilization(const std::function<double(double)>& f,
+                                             const std::vector<double>& points) {
+  double a = points.front();
+  double fa = f(a);
+  if (fa <= 0) return a;
+  for (std::size_t i = 1; i < points.size(); ++i) {
+    const double b = points[i];
+    const double fb = f(b);
+    if (fb <= 0) return a + (b - a) * fa / (fa - fb);  // exact: f is linear on [a, b]
+    a = b;
+    fa = fb;
+  }
+  return std::nullopt;
+}
+
+std::optional<int> break_even_year(const OptionCost& buy, const OptionCost& rent) {
+  const std::size_t n = std::min(buy.cumulative_cny.size(), rent.cumulative_cny.size());
+  for (std::size_t y = 0; y < n; ++y)
+    if (buy.cumulative_cny[y] <= rent.cumulative_cny[y]) return static_cast<int>(y) + 1;
+  return std::nullopt;
+}
+
+std::optional<double> cost_per_gpu_hour(double average_yearly_cny, double gpu_hours_per_year) {
+  if (gpu_hours_per_year <= 0) return std::nullopt;
+  return average_yearly_cny / gpu_hours_per_year;
+}
+
+double cost_per_run(double gpu_hours, double cny_per_gpu_hour) {
+  return gpu_hours * cny_per_gpu_hour;
+}
+
+double cost_per_million_tokens(double cny_per_gpu_hour, int gpus, double tokens_per_second) {
+  return cny_per_gpu_hour * gpus / (tokens_per_second * 3600) * 1e6;
+}
+
+HybridPlan optimise_hybrid(const std::array<double, 12>& demand, int gpus_per_server,
+                           double owned_max_utilization,
+                           const std::function<double(int, double)>& owned_cost,
+                           double rent_price, double rent_fixed) {
+  const double per_server_month = gpus_per_server * kHoursPerMonth * owned_max_utilization;
+  const double peak = *std::max_element(demand.begin(), demand.end());
+  const int max_servers = static_cast<int>(std::ceil(peak / per_server_month - 1e-9));
+  auto evaluate = [&](int k) {
+    HybridCandidate c;
+    c.servers = k;
+    for (double d : demand) {
+      const double owned = std::min(d, k * per_server_month);
+      c.owned_gpu_hours_per_year += owned;
+      c.rented_gpu_hours_per_year += d - owned;
+    }
+    c.owned_average_yearly_cny = k > 0 ? owned_cost(k, c.owned_gpu_hours_per_year) : 0;
+    c.rented_average_yearly_cny =
+        c.rented_gpu_hours_per_year * rent_price +
+        (c.rented_gpu_hours_per_year > 0 ? rent_fixed : 0);
+    c.average_yearly_cny = c.owned_average_yearly_cny + c.rented_average_yearly_cny;
+    return c;
+  };
+  HybridPlan plan;
+  bool have = false;
+  auto consider = [&](const HybridCandidate& c) {
+    if (!have || c.average_yearly_cny < plan.best.average_yearly_cny ||
+        (c.average_yearly_cny == plan.best.average_yearly_cny && c.servers < plan.best.servers)) {
+      plan.best = c;
+      have = true;
+    }
+  };
+  // Every count when there are few; else a grid of about 200 counts (the curve is a fixed cost
+  // per server plus a convex rental cost, near-convex but for rack steps) and then every count
+  // around the best grid point.
+  constexpr int kExhaustive = 400;
+  const int step = max_servers <= kExhaustive ? 1 : (max_servers + 199) / 200;
+  for (int k = 0;; k = std::min(k + step, max_servers)) {
+    const HybridCandidate c = evaluate(k);
+    plan.candidates.push_back(c);
+    consider(c);
+    if (k == max_servers) break;
+  }
+  if (step > 1) {
+    const int centre = plan.best.servers;
+    for (int k = std::max(0, centre - step + 1); k <= std::min(max_servers, centre + step - 1); ++k)
+      if (k != centre) consider(evaluate(k));
+  }
+  for (std::size_t m = 0; m < 12; ++m) {
+    plan.owned_monthly[m] = std::min(demand[m], plan.best.servers * per_server_month);
+    plan.rented_monthly[m] = demand[m] - plan.owned_monthly[m];
+  }
+  return plan;
+}
+
+}  // namespace advisor

@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: MIT
+#include "cost_settings.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+#include "catalog.hpp"
+#include "errors.hpp"
+#include "json_reader.hpp"
+
+namespace advisor {
+
+namespace {
+
+constexpr double kMaxMoney = 1e12;
+constexpr double kMaxJobHours = 1e6;   // a job longer than a century is a typo
+constexpr double kMaxJobGpus = 100'000;
+constexpr double kMaxMonthlyGpuHours = 1e9;
+
+std::optional<int> opt_int(FieldReader& r, const char* key, std::int64_t min, std::int64_t max) {
+  auto v = r.nullable_integer(key, min, max);
+  if (!v) return std::nullopt;
+  return static_cast<int>(*v);
+}
+
+PowerSettings read_power(const nlohmann::json* j) {
+  const nlohmann::json empty = nlohmann::json::object();
+  FieldReader r(j ? *j : empty, "/power");
+  PowerSettings s;
+  s.facility = r.choice("facility", {"office", "idc", "idc_new", "hub_node"}, std::string("idc"));
+  s.gpus_per_server = opt_int(r, "gpus_per_server", 1, 64);
+  s.host_watts = r.nullable_number("host_watts", 0, 1e6);
+  s.training_load_factor = r.nullable_number("training_load_factor", 0, 1, true);
+  s.idle_load_factor = r.nullable_number("idle_load_factor", 0, 1);
+  s.rack_kw = r.nullable_number("rack_kw", 0, 1000, true);
+  s.rack_units_usable = opt_int(r, "rack_units_usable", 1, 100);
+  s.server_rack_units = opt_int(r, "server_rack_units", 1, 60);
+  s.office_rack_kw = r.nullable_number("office_rack_kw", 0, 1000, true);
+  s.office_racks = static_cast<int>(r.integer("office_racks", 1, 1000, 1));
+  s.pue = r.nullable_number("pue", 1, 5);
+  r.reject_unknown();
+  if (s.rack_kw && s.facility == "office") {
+    throw InputError("inconsistent", "/power/rack_kw",
+                     "/power/rack_kw sizes IDC racks; for an office set /power/office_rack_kw");
+  }
+  return s;
+}
+
+PriceOverrides read_prices(const nlohmann::json* j, const Catalog& catalog) {
+  const nlohmann::json empty = nlohmann::json::object();
+  FieldReader r(j ? *j : empty, "/cost/prices");
+  PriceOverrides p;
+  p.gpu_purchase_cny = r.nullable_number("gpu_purchase_cny", 0, kMaxMoney);
+  p.rental_cny_per_gpu_hour = r.nullable_number("rental_cny_per_gpu_hour", 0, 1e6);
+  p.rental_monthly_cny_per_gpu = r.nullable_number("rental_monthly_cny_per_gpu", 0, 1e9);
+  p.server_platform_cny = r.nullable_number("server_platform_cny", 0, kMaxMoney);
+  p.electricity_flat_cny_per_kwh = r.nullable_number("electricity_flat_cny_per_kwh", 0, 100);
+  p.electricity_peak_cny_per_kwh = r.nullable_number("electricity_peak_cny_per_kwh", 0, 100);
+  p.electricity_valley_cny_per_kwh = r.nullable_number("electricity_valley_cny_per_kwh", 0, 100);
+  p.colocation_cny_per_rack_month = r.nullable_number("colocation_cny_per_rack_month", 0, 1e9);
+  p.colocation_cny_per_kw_month = r.nullable_number("colocation_cny_per_kw_month", 0, 1e9);
+  p.network_cny_per_mbps_month = r.nullable_number("network_cny_per_mbps_month", 0, 1e9);
+  p.egress_cny_per_tb = r.nullable_number("egress_cny_per_tb", 0, 1e9);
+  p.staff_cny_per_year = r.nullable_number("staff_cny_per_year", 0, kMaxMoney);
+  p.usd_to_cny = r.nullable_number("usd_to_cny", 0, 1000, true);
+  if (const nlohmann::json* gpus = r.object("gpus")) {
+    for (auto it = gpus->begin(); it != gpus->end(); ++it) {
+      const std::string path = r.path_of("gpus") + "/" + it.key();
+      if (catalog.find_gpu(it.key()) == nullptr) {
+        throw InputError("unknown_gpu", path,
+                         path + ": \"" + it.key() + "\" is not a GPU id in the catalog");
+      }
+      FieldReader g(*it, path);
+      PriceOverrides::Gpu o;
+      o.purchase_cny = g.nullable_number("purchase_cny", 0, kMaxMoney);
+      o.rental_cny_per_gpu_hour = g.nullable_number("rental_cny_per_gpu_hour", 0, 1e6);
+      g.reject_unknown();
+      p.gpus[it.key()] = o;
+    }
+  }
+  r.reject_unknown();
+  return p;
+}
+
+CostSettings read_cost(const nlohmann::json* j, const Catalog& catalog) {
+  const nlohmann::json empty = nlohmann::json::object();
+  FieldReader r(j ? *j : empty, "/cost");
+  CostSettings s;
+  s.site = r.string("site", std::string("shenzhen"));
+  s.life_years = opt_int(r, "life_years", 1, 30);
+  s.residual_fraction = r.nullable_number("residual_fraction", 0, 0.99);
+  s.utilization = r.nullable_number("utilization", 0, 1);
+  s.valley_shift_share = r.nullable_number("valley_shift_share", 0, 1);
+  s.tariff = r.choice("tariff", {"time_of_use", "flat"}, std::string("time_of_use"));
+  s.colocation_pricing =
+      r.choice("colocation_pricing", {"per_rack", "per_kw"}, std::string("per_rack"));
+  s.colocation_includes_electricity = r.boolean("colocation_includes_electricity", false);
+  if (r.has("network_line")) s.network_line = r.choice("network_line", {"bgp", "dedicated", "none"});
+  s.network_mbps = r.nullable_number("network_mbps", 0, 1e7);
+  s.operations = r.choice("operations", {"capex_share", "staff"}, std::string("capex_share"));
+  s.operations_capex_share = r.nullable_number("operations_capex_share", 0, 1);
+  s.staff_fte = r.nullable_number("staff_fte", 0, 1e4);
+  s.spares_share = r.nullable_number("spares_share", 0, 1);
+  s.reserved_discount = r.nullable_number("reserved_discount", 0, 0.99);
+  s.egress_tb_per_month = r.nullable_number("egress_tb_per_month", 0, 1e9);
+  s.owned_max_utilization = r.nullable_number("owned_max_utilization", 0, 1, true);
+  s.run_gpu_hours = r.nullable_number("run_gpu_hours", 0, 1e12, true);
+  s.tokens_per_second = r.nullable_number("tokens_per_second", 0, 1e12, true);
+  if (const nlohmann::json* d = r.raw("monthly_demand_gpu_hours")) {
+    const std::string p = r.path_of("monthly_demand_gpu_hours");
+    require(d->is_array() && d->size() == 12, "wrong_type", p,
+            p + " must be a list of 12 numbers (GPU-hours in each month of a year)");
+    std::array<double, 12> months{};
+    for (std::size_t i = 0; i < 12; ++i) {
+      const std::string ip = p + "/" + std::to_string(i);
+      const nlohmann::json& v = (*d)[i];
+      require(v.is_number(), "wrong_type", ip, ip + " must be a number, got " + v.type_name());
+      const double x = v.get<double>();
+      require(std::isfinite(x) && x >= 0 && x <= kMaxMonthlyGpuHours, "out_of_range", ip,
+              ip + " must be >= 0 and <= " + format_number(kMaxMonthlyGpuHours) + ", got " +
+                  format_number(x));
+      months[i] = x;
+    }
+    s.monthly_demand_gpu_hours = months;
+  }
+  s.prices = read_prices(r.object("prices"), catalog);
+  r.reject_unknown();
+  if (s.operations == "capex_share" && s.staff_fte) {
+    throw InputError("inconsistent", "/cost/staff_fte",
+                     "/cost/staff_fte applies when /cost/operations is \"staff\"");
+  }
+  if (s.operations == "staff" && s.operations_capex_share) {
+    throw InputError("inconsistent", "/cost/operations_capex_share",
+                     "/cost/operations_capex_share applies when /cost/operations is "
+                     "\"capex_share\"");
+  }
+  return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+/// Splits one CSV line (RFC 4180 quoting within the line).
+std::vector<std::string> split_line(const std::string& line, char delimiter, bool* bad_quote) {
+  std::vector<std::string> fields;
+  std::string field;
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == delimiter) {
+      fields.push_back(trim(field));
+      field.clear();
+    } else {
+      field += c;
+    }
+  }
+  *bad_quote = quoted;
+  fields.push_back(trim(field));
+  return fields;
+}
+
+/// A plain decimal number ("12", "0.5", "1e3"); no NaN, infinity, hex or trailing text.
+bool parse_decimal(const std::string& text, double* out) {
+  if (text.empty()) return false;
+  for (char c : text) {
+    if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == 'e' || c == 'E' ||
+          c == '+' || c == '-'))
+      return false;
+  }
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !std::isfinite(v)) return false;
+  *out = v;
+  return true;
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
+}
+
+/// "2026-09", "2026-09-14", "2026/09/14" -> "2026-09"; "" when not a date.
+std::string month_of(const std::string& text, bool with_day) {
+  std::string t = text;
+  std::replace(t.begin(), t.end(), '/', '-');
+  const std::size_t first = t.find('-');
+  if (first != 4 || !all_digits(t.substr(0, 4))) return "";
+  const std::size_t second = t.find('-', first + 1);
+  const std::string mm = t.substr(first + 1, second == std::string::npos ? std::string::npos
+                                                                         : second - first - 1);
+  if (!all_digits(mm) || mm.size() > 2) return "";
+  const int month = std::stoi(mm);
+  if (month < 1 || month > 12) return "";
+  if (with_day) {
+    if (second == std::string::npos) return "";
+    const std::string dd = t.substr(second + 1);
+    if (!all_digits(dd) || dd.size() > 2 || std::stoi(dd) < 1 || std::stoi(dd) > 31) return "";
+  } else if (second != std::string::npos) {
+    return "";
+  }
+  return t.substr(0, 4) + "-" + (mm.size() == 1 ? "0" + mm : mm);
+}
+
+double job_gpus(double v, const std::string& p) {
+  require(std::floor(v) == v, "not_integer", p, p + " must be a whole number of GPUs, got " +
+                                                    format_number(v));
+  require(v >= 1 && v <= kMaxJobGpus, "out_of_range", p,
+          p + " must be between 1 and " + format_number(kMaxJobGpus) + ", got " +
+              format_number(v));
+  return v;
+}
+
+double job_hours(double v, const std::string& p) {
+  require(v > 0 && v <= kMaxJobHours, "out_of_range", p,
+          p + " must be > 0 and <= " + format_number(kMaxJobHours) + " hours, got " +
+              format_number(v));
+  return v;
+}
+
+std::vector<JobRow> read_jobs_array(const nlohmann::json& list, const std::string& path,
+                                    bool* dated) {
+  require(list.is_array() && !list.empty(), "wrong_type", path,
+          path + " must be a non-empty list of {job, gpu_type, gpus, hours[, month | date]}");
+  std::vector<JobRow> rows;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string p = path + "/" + std::to_string(i);
+    FieldReader r(list[i], p);
+    JobRow row;
+    row.job = r.string("job", std::string());
+    row.gpu_type = r.string("gpu_type");
+    require(!trim(row.gpu_type).empty(), "missing_field", r.path_of("gpu_type"),
+            r.path_of("gpu_type") + " must name the GPU type");
+    row.gpu_type = trim(row.gpu_type);
+    row.gpus = job_gpus(r.number("gpus", -1e300, 1e300), r.path_of("gpus"));
+    row.hours = job_hours(r.number("hours", -1e300, 1e300), r.path_of("hours"));
+    require(!(r.has("month") && r.has("date")), "inconsistent", r.path_of("date"),
+            p + " gives both month and date; keep one");
+    if (r.has("month") || r.has("date")) {
+      const bool is_date = r.has("date");
+      const char* key = is_date ? "date" : "month";
+      const std::string text = r.string(key);
+      row.month = month_of(text, is_date);
+      require(!row.month.empty(), "bad_date", r.path_of(key),
+              r.path_of(key) + " must be " + (is_date ? "YYYY-MM-DD" : "YYYY-MM") + ", got \"" +
+                  text + "\"");
+    }
+    r.reject_unknown();
+    if (i == 0) *dated = !row.month.empty();
+    require(*dated == !row.month.empty(), "inconsistent", p,
+            p + (*dated ? " lacks the month or date the first row has"
+                        : " has a month or date but the first row has none"));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+CapacitySettings read_capacity(const nlohmann::json* j) {
+  CapacitySettings s;
+  if (j == nullptr) return s;
+  FieldReader r(*j, "/capacity");
+  const nlohmann::json* csv = r.raw("jobs_csv");
+  const nlohmann::json* jobs = r.raw("jobs");
+  require(!(csv && jobs), "inconsistent", "/capacity/jobs",
+          "/capacity takes jobs_csv or jobs, not both");
+  if (csv) {
+    require(csv->is_string(), "wrong_type", "/capacity/jobs_csv",
+            "/capacity/jobs_csv must be the CSV text");
+    s.jobs = parse_jobs_csv(csv->get<std::string>(), "/capacity/jobs_csv", &s.dated);
+  } else if (jobs) {
+    s.jobs = read_jobs_array(*jobs, "/capacity/jobs", &s.dated);
+  }
+  s.given = csv != nullptr || jobs != nullptr;
+  s.months = opt_int(r, "months", 1, 120);
+  s.target_utilization = r.nullable_number("target_utilization", 0, 1, true);
+  s.buffer = r.nullable_number("buffer", 0, 10);
+  r.reject_unknown();
+  require(s.given || !(s.months || s.target_utilization || s.buffer), "missing_field",
+          "/capacity/jobs_csv", "/capacity needs the job history: jobs_csv (text) or jobs (rows)");
+  if (s.months && s.dated) {
+    throw InputError("inconsistent", "/capacity/months",
+                     "/capacity/months applies when the jobs carry no month or date (the window "
+                     "is then taken from the dates)");
+  }
+  return s;
+}
+
+}  // namespace
+
+std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& path, bool* dated) {
+  // Rows are the text's lines (the header is row 1), as a spreadsheet numbers them.
+  std::vector<std::pair<int, std::string>> lines;
+  {
+    std::size_t start = 0;
+    int number = 1;
+    while (start <= text.size()) {
+      std::size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      std::string line = text.substr(start, end - start);
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (!trim(line).empty()) lines.emplace_back(number, line);
+      ++number;
+      start = end + 1;
+    }
+  }
+  require(!lines.empty(), "missing_field", path,
+          path + " is empty: paste a header row (job,gpu_type,gpus,hours[,month]) and the jobs");
+  const std::string header_line = lines.front().second;
+  const std::string header_path = path + "/row " + std::to_string(lines.front().first);
+  // Spreadsheets paste tab-separated text; files are comma-separated.
+  const char delimiter =
+      header_line.find('\t') != std::string::npos && header_line.find(',') == std::string::npos
+          ? '\t'
+          : ',';
+  bool bad_quote = false;
+  std::vector<std::string> header = split_line(header_line, delimiter, &bad_quote);
+  require(!bad_quote, "bad_csv", header_path, header_path + " has an unclosed quote");
+  std::map<std::string, std::size_t> column;
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    const std::string name = lower(header[i]);
+    require(column.count(name) == 0 || name.empty(), "bad_csv", header_path,
+            header_path + " names the column \"" + name + "\" twice");
+    column[name] = i;
+  }
+  std::string found;
+  for (const std::string& h : header) found += (found.empty() ? "" : ", ") + h;
+  for (const char* required : {"job", "gpu_type", "gpus", "hours"}) {
+    require(column.count(required) != 0, "missing_column", header_path + "/" + required,
+            header_path + "/" + required + ": the header (" +
+                header_path.substr(path.size() + 1) + ") lacks the column \"" + required +
+                "\"; needed: job, gpu_type, gpus, hours (and optionally month or date); found: " +
+                found);
+  }
+  require(!(column.count("month") && column.count("date")), "inconsistent", header_path,
+          header_path + " has both month and date columns; keep one");
+  const bool has_month = column.count("month") != 0;
+  const bool has_date = column.count("date") != 0;
+  *dated = has_month || has_date;
+  const std::size_t width = header.size();
+
+  std::vector<JobRow> rows;
+  for (std::size_t n = 1; n < lines.size(); ++n) {
+    const std::string row_path = path + "/row " + std::to_string(lines[n].first);
+    std::vector<std::string> f = split_line(lines[n].second, delimiter, &bad_quote);
+    require(!bad_quote, "bad_csv", row_path, row_path + " has an unclosed quote");
+    require(f.size() == width, "bad_csv", row_path,
+            row_path + " has " + std::to_string(f.size()) + " fields; the header has " +
+                std::to_string(width));
+    auto cell = [&](const char* name) -> const std::string& { return f[column.at(name)]; };
+    auto cell_path = [&](const char* name) { return row_path + "/" + name; };
+    auto number = [&](const char* name) {
+      double v = 0;
+      const std::string& t = cell(name);
+      require(!t.empty(), "missing_field", cell_path(name),
+              cell_path(name) + " is empty; it must be a number");
+      require(parse_decimal(t, &v), "wrong_type", cell_path(name),
+              cell_path(name) + " must be a number, got \"" + t + "\"");
+      return v;
+    };
+    JobRow row;
+    row.job = cell("job");
+    row.gpu_type = cell("gpu_type");
+    require(!row.gpu_type.empty(), "missing_field", cell_path("gpu_type"),
+            cell_path("gpu_type") + " is empty; it must name the GPU type");
+    row.gpus = job_gpus(number("gpus"), cell_path("gpus"));
+    row.hours = job_hours(number("hours"), cell_path("hours"));
+    if (*dated) {
+      const char* name = has_month ? "month" : "date";
+      const std::string& t = cell(name);
+      row.month = month_of(t, has_date);
+      require(!row.month.empty(), "bad_date", cell_path(name),
+              cell_path(name) + " must be " + (has_date ? "YYYY-MM-DD" : "YYYY-MM") +
+                  ", got \"" + t + "\"");
+    }
+    rows.push_back(row);
+  }
+  require(!rows.empty(), "missing_field", path,
+          path + " has a header but no job rows");
+  return rows;
+}
+
+CostRequest parse_cost_request(const nlohmann::json& sections, const Catalog& catalog) {
+  FieldReader r(sections, "");
+  CostRequest c;
+  c.power = read_power(r.object("power"));
+  c.cost = read_cost(r.object("cost"), catalog);
+  c.capacity = read_capacity(r.object("capacity"));
+  const PriceOverrides& p = c.cost.prices;
+  if (c.power.facility == "office") {
+    const char* idc_only = c.cost.colocation_includes_electricity
+                               ? "/cost/colocation_includes_electricity"
+                           : p.colocation_cny_per_rack_month ? "/cost/prices/colocation_cny_per_rack_month"
+                           : p.colocation_cny_per_kw_month   ? "/cost/prices/colocation_cny_per_kw_month"
+                                                             : nullptr;
+    if (idc_only != nullptr) {
+      throw InputError("inconsistent", idc_only,
+                       std::string(idc_only) + " applies to an IDC; /power/facility is \"office\"");
+    }
+  }
+  if (p.colocation_cny_per_rack_month && !c.power.rack_kw) {
+    throw InputError("inconsistent", "/cost/prices/colocation_cny_per_rack_month",
+                     "/cost/prices/colocation_cny_per_rack_month needs the rack it prices: set "
+                     "/power/rack_kw too");
+  }
+  if (p.colocation_cny_per_rack_month && c.cost.colocation_pricing != "per_rack") {
+    throw InputError("inconsistent", "/cost/prices/colocation_cny_per_rack_month",
+                     "/cost/prices/colocation_cny_per_rack_month applies when "
+                     "/cost/colocation_pricing is \"per_rack\"");
+  }
+  if (p.colocation_cny_per_kw_month && c.cost.colocation_pricing != "per_kw") {
+    throw InputError("inconsistent", "/cost/prices/colocation_cny_per_kw_month",
+                     "/cost/prices/colocation_cny_per_kw_month applies when "
+                     "/cost/colocation_pricing is \"per_kw\"");
+  }
+  if ((p.electricity_peak_cny_per_kwh || p.electricity_valley_cny_per_kwh) &&
+      c.cost.tariff == "flat") {
+    throw InputError("inconsistent",
+                     p.electricity_peak_cny_per_kwh ? "/cost/prices/electricity_peak_cny_per_kwh"
+                                                    : "/cost/prices/electricity_valley_cny_per_kwh",
+                     "peak and valley prices apply to /cost/tariff \"time_of_use\"");
+  }
+  return c;
+}
+
+}  // namespace advisor

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include <array>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "capacity.hpp"
+
+namespace advisor {
+
+struct Catalog;
+
+/// The request's /power section. Absent fields take their defaults from data/prices.json when
+/// the plan is costed (so the result can list each default with its source).
+struct PowerSettings {
+  std::string facility = "idc";  // office | idc | idc_new | hub_node
+  std::optional<int> gpus_per_server;
+  std::optional<double> host_watts;  // everything but the GPUs, per server (replaces the parts)
+  std::optional<double> training_load_factor;
+  std::optional<double> idle_load_factor;
+  std::optional<double> rack_kw;  // IDC rack power class; absent = cheapest class that fits
+  std::optional<int> rack_units_usable;
+  std::optional<int> server_rack_units;
+  std::optional<double> office_rack_kw;  // replaces the source's 3-4 kW range
+  int office_racks = 1;
+  std::optional<double> pue;
+};
+
+/// /cost/prices: every price can be replaced. GPU-specific ones apply to the costed GPU;
+/// `gpus` sets them per catalog id (for comparing options, or an IDC's own price list).
+struct PriceOverrides {
+  std::optional<double> gpu_purchase_cny;
+  std::optional<double> rental_cny_per_gpu_hour;
+  std::optional<double> rental_monthly_cny_per_gpu;
+  std::optional<double> server_platform_cny;
+  std::optional<double> electricity_flat_cny_per_kwh;
+  std::optional<double> electricity_peak_cny_per_kwh;
+  std::optional<double> electricity_valley_cny_per_kwh;
+  std::optional<double> colocation_cny_per_rack_month;
+  std::optional<double> colocation_cny_per_kw_month;
+  std::optional<double> network_cny_per_mbps_month;
+  std::optional<double> egress_cny_per_tb;
+  std::optional<double> staff_cny_per_year;
+  std::optional<double> usd_to_cny;
+  struct Gpu {
+    std::optional<double> purchase_cny;
+    std::optional<double> rental_cny_per_gpu_hour;
+  };
+  std::map<std::string, Gpu> gpus;
+};
+
+/// The request's /cost section.
+struct CostSettings {
+  std::string site = "shenzhen";
+  std::optional<int> life_years;
+  std::optional<double> residual_fraction;
+  std::optional<double> utilization;
+  std::optional<double> valley_shift_share;
+  std::string tariff = "time_of_use";           // time_of_use | flat
+  std::string colocation_pricing = "per_rack";  // per_rack | per_kw
+  bool colocation_includes_electricity = false;
+  std::optional<std::string> network_line;      // bgp | dedicated | none
+  std::optional<double> network_mbps;
+  std::string operations = "capex_share";       // capex_share | staff
+  std::optional<double> operations_capex_share;
+  std::optional<double> staff_fte;
+  std::optional<double> spares_share;
+  std::optional<double> reserved_discount;
+  std::optional<double> egress_tb_per_month;
+  std::optional<double> owned_max_utilization;
+  std::optional<double> run_gpu_hours;
+  std::optional<double> tokens_per_second;
+  std::optional<std::array<double, 12>> monthly_demand_gpu_hours;
+  PriceOverrides prices;
+};
+
+/// The request's /capacity section.
+struct CapacitySettings {
+  bool given = false;
+  std::vector<JobRow> jobs;
+  bool dated = false;  // rows carry a month or date
+  std::optional<int> months;
+  std::optional<double> target_utilization;
+  std::optional<double> buffer;
+};
+
+struct CostRequest {
+  PowerSettings power;
+  CostSettings cost;
+  CapacitySettings capacity;
+};
+
+/// Parses {"power": ..., "cost": ..., "capacity": ...} (each optional) strictly: ranges are
+/// checked, never clamped; unknown fields are errors; paths are JSON pointers ("/cost/life_years",
+/// "/capacity/jobs_csv/row 3/hours"). `catalog` checks GPU ids in /cost/prices/gpus.
+CostRequest parse_cost_request(const nlohmann::json& sections, const Catalog& catalog);
+
+/// Parses job-history CSV text (header row naming job, gpu_type, gpus, hours and optionally
+/// month or date). `path` is the CSV field's pointer; errors name "row N" (the header is row 1)
+/// and the column.
+std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& path, bool* dated);
+
+}  // namespace advisor

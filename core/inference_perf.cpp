@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+#include "inference_perf.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "flops.hpp"
+#include "training_perf.hpp"
+
+namespace advisor {
+
+namespace {
+constexpr double kTera = 1e12;
+constexpr double kGiga = 1e9;
+constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
+constexpr double kActivationBytes = 2;  // bf16 activations between layers
+}  // namespace
+
+double mean_decode_context(const Request& req) {
+  return static_cast<double>(req.inference.prompt_tokens) +
+         static_cast<double>(req.inference.output_tokens) / 2;
+}
+
+ServingModel::ServingModel(const Request& req, const GpuSpec& gpu, const Layout& L,
+                           const Fabric& fabric, const PerformanceConstants& k)
+    : req_(req), gpu_(gpu), layout_(L), fabric_(fabric), k_(k) {
+  const ModelArch& m = req.model;
+  const ParamCounts c = count_params(m);
+  const InferenceSettings& inf = req.inference;
+  // Compute: FP8 weights run W8A8 on parts with FP8 tensor cores; every other format is
+  // dequantised into 16-bit GEMMs (W4A16/W8A16 kernels such as Marlin).
+  const bool fp8 = inf.weight_format == "fp8" && gpu.fp8_dense_tflops.has_value();
+  peak_tflops_ = fp8 ? *gpu.fp8_dense_tflops : gpu.bf16_dense_tflops;
+  mamf_ = k.matmul_fraction(gpu.id, fp8);
+
+  const double tp = L.tp;
+  const double bits = weight_bits_for(inf.weight_format);
+  const double expert_linear_all = c.moe_layers * c.moe_expert_per_layer;  // routed experts
+  const double dense_linear = c.block_linear - expert_linear_all;  // incl. shared experts
+  // Read per step: the quantised linear layers, the 16-bit LM head and norms (the embedding
+  // is a row lookup, not read in full).
+  const double head = c.lm_head > 0 ? c.lm_head : c.embedding;
+  const double norms = m.layers * c.norms_per_layer + c.final_norm;
+  dense_weight_bytes_ = (dense_linear * bits / 8 + (head + norms) * 2) / tp;
+  if (m.moe && m.moe->experts > 0) {
+    expert_bytes_ = c.moe_expert_per_layer / m.moe->experts * bits / 8 / tp;
+    moe_layers_ = c.moe_layers;
+  }
+  head_flops_token_ = 2 * static_cast<double>(m.vocab) * m.hidden / tp;
+  matmul_flops_token_ = 2 * active_matmul_params(m) / tp - head_flops_token_;
+
+  double per_token_layer;
+  if (m.mla) {
+    per_token_layer = static_cast<double>(kv_cache_elements_per_token_layer(m));  // replicated
+  } else {
+    per_token_layer = 2 * std::ceil(double(m.kv_heads) / L.tp) * m.head_dim;
+  }
+  const double kv_bytes = weight_bits_for(inf.kv_cache_precision) / 8;
+  const int layers_stage = (m.layers + L.pp - 1) / L.pp;
+  kv_bytes_per_token_ = per_token_layer * kv_bytes * layers_stage;
+  kv_bytes_per_token_all_ = per_token_layer * kv_bytes * m.layers;
+
+  const GroupPlacement place = place_groups(L, fabric.gpus_per_node);
+  if (L.tp > 1) {
+    tp_busbw_ = group_busbw(fabric, L.tp, place.tp_per_node, k);
+    tp_latency_ = collective_latency_s(fabric, place.tp_crosses, k);
+  }
+  if (L.pp > 1) {
+    pp_gbps_ = p2p_gbps(fabric, place.pp_crosses, k);
+    pp_latency_ = collective_latency_s(fabric, place.pp_crosses, k);
+  }
+}
+
+DecodeStep ServingModel::decode(double batch, double context) const {
+  const ModelArch& m = req_.model;
+  DecodeStep s;
+  double span = context;
+  if (m.sliding_window > 0) span = std::min(span, static_cast<double>(m.sliding_window));
+  // Routed experts a batch touches: each of E experts is missed by one token with
+  // probability 1 - k/E, so E (1 - (1 - k/E)^batch) are read per layer.
+  double experts_read = 0;
+  if (m.moe && m.moe->experts > 0) {
+    const double e = m.moe->experts;
+    const double touched = e * (1 - std::pow(1 - m.moe->experts_per_token / e, batch));
+    experts_read = moe_layers_ * touched / layout_.ep;
+  }
+  s.weight_bytes = dense_weight_bytes_ + experts_read * expert_bytes_;
+  s.kv_bytes = batch * span * kv_bytes_per_token_all_;
+  const double bw = gpu_.memory_bandwidth_tbps * kTera * k_.memory_bandwidth_efficiency;
+  s.memory_s = (s.weight_bytes + s.kv_bytes) / bw;
+  const double flops =
+      batch * (matmul_flops_token_ + head_flops_token_ +
+               attention_forward_flops(m, span) / layout_.tp);
+  // The roofline takes the slower of memory and compute, so the compute side is the full
+  // achievable matmul rate (no small-batch penalty: that is the memory side).
+  const double rate = peak_tflops_ * kTera * mamf_ * k_.framework_efficiency;
+  s.compute_s = flops / rate;
+  if (layout_.tp > 1) {
+    s.communication_s += m.layers * 2 *
+                         allreduce_s(batch * m.hidden * kActivationBytes, layout_.tp, tp_busbw_,
+                                     tp_latency_);
+  }
+  if (layout_.pp > 1) {
+    s.communication_s += (layout_.pp - 1) *
+                         (pp_latency_ + batch * m.hidden * kActivationBytes / (pp_gbps_ * kGiga));
+  }
+  s.step_s = std::max(s.memory_s, s.compute_s) + s.communication_s;
+  return s;
+}
+
+double ServingModel::prefill_s(double sequences, double prompt) const {
+  const ModelArch& m = req_.model;
+  const double tokens = sequences * prompt;
+  // GEMMs (logits only for the last position of each prompt) at the achievable matmul rate;
+  // the causal attention core (half the full score matrix) at the FlashAttention rate.
+  const double gemm_flops = tokens * matmul_flops_token_ + sequences * head_flops_token_;
+  const bool fp8 = req_.inference.weight_format == "fp8" && gpu_.fp8_dense_tflops.has_value();
+  const double ridge = peak_tflops_ / gpu_.memory_bandwidth_tbps * (fp8 ? 0.5 : 1.0);
+  const double gemm_rate =
+      peak_tflops_ * kTera * mamf_ * k_.framework_efficiency *
+      gemm_shape_efficiency(tokens, double(m.hidden) / layout_.tp,
+                            double(m.moe ? m.moe->expert_ffn_hidden : m.ffn_hidden) / layout_.tp,
+                            ridge);
+  const double attention_flops = tokens * attention_forward_flops(m, prompt) / layout_.tp / 2;
+  const double attention_rate = gpu_.bf16_dense_tflops * kTera *
+                                k_.attention_fraction(gpu_.id) * k_.framework_efficiency;
+  const double bw = gpu_.memory_bandwidth_tbps * kTera * k_.memory_bandwidth_efficiency;
+  const double weights =
+      dense_weight_bytes_ + (m.moe ? expert_bytes_ * m.moe->experts * moe_layers_ / layout_.ep : 0);
+  const double t =
+      std::max(gemm_flops / gemm_rate + attention_flops / attention_rate, weights / bw);
+  double comm = 0;
+  if (layout_.tp > 1) {
+    comm += m.layers * 2 *
+            allreduce_s(tokens * m.hidden * kActivationBytes, layout_.tp, tp_busbw_, tp_latency_);
+  }
+  if (layout_.pp > 1) {
+    comm += (layout_.pp - 1) *
+            (pp_latency_ + tokens * m.hidden * kActivationBytes / (pp_gbps_ * kGiga));
+  }
+  return t + comm;
+}
+
+InferencePerf estimate_inference(const Request& req, const GpuSpec& gpu, const Layout& L,
+                                 const MemoryEstimate& e, const Fabric& fabric,
+                                 const PerformanceConstants& k, const MemoryAssumptions& a) {
+  InferencePerf r;
+  const InferenceSettings& inf = req.inference;
+  const ServingModel model(req, gpu, L, fabric, k);
+  const double batch = static_cast<double>(inf.concurrency);
+  const double context = mean_decode_context(req);
+  r.step = model.decode(batch, context);
+  r.decode_tokens_per_second = batch / r.step.step_s;
+  r.per_user_tokens_per_second = 1 / r.step.step_s;
+  r.bandwidth_bound = r.step.memory_s >= r.step.compute_s;
+  const double prompt = static_cast<double>(inf.prompt_tokens);
+  const double output = static_cast<double>(inf.output_tokens);
+  r.time_to_first_token_s = model.prefill_s(1, prompt);
+  r.batch_prefill_s = model.prefill_s(batch, prompt);
+  r.sustained_output_tokens_per_second =
+      batch * output / (r.batch_prefill_s + output * r.step.step_s);
+
+  // vLLM: KV cache = utilisation x memory - weights - activation peak - non-torch memory.
+  const double non_torch =
+      (a.cuda_context_gib + (L.count > 1 ? a.communication_buffers_gib : 0)) * kBytesPerGib;
+  r.kv_budget_bytes = std::max(0.0, gpu.memory_bytes() * inf.perf.gpu_memory_utilization -
+                                        e.weights - e.activations - non_torch);
+  r.kv_bytes_per_token = model.kv_bytes_per_token();
+  r.max_model_len = inf.perf.max_model_len.value_or(inf.prompt_tokens + inf.output_tokens);
+  double per_sequence_tokens = static_cast<double>(r.max_model_len);
+  if (req.model.sliding_window > 0) {
+    per_sequence_tokens =
+        std::min(per_sequence_tokens, static_cast<double>(req.model.sliding_window));
+  }
+  const double per_sequence = per_sequence_tokens * r.kv_bytes_per_token;
+  r.max_concurrency =
+      per_sequence > 0 ? static_cast<std::int64_t>(std::floor(r.kv_budget_bytes / per_sequence))
+                       : 0;
+
+  // GPUs for a target load: the most users one replica serves at the per-user speed target,
+  // then enough replicas for all users.
+  if (inf.perf.target_users) {
+    std::int64_t best = 0;
+    if (r.max_concurrency >= 1) {
+      const auto meets = [&](std::int64_t c) {
+        if (!inf.perf.target_tokens_per_second_per_user) return true;
+        return 1 / model.decode(double(c), context).step_s >=
+               *inf.perf.target_tokens_per_second_per_user;
+      };
+      if (meets(1)) {
+        std::int64_t lo = 1, hi = r.max_concurrency;  // meets(lo) holds
+        while (lo < hi) {
+          const std::int64_t mid = lo + (hi - lo + 1) / 2;
+          if (meets(mid)) lo = mid; else hi = mid - 1;
+        }
+        best = lo;
+      } else {
+        r.target_note = "even one user per replica gets less than the per-user speed target on "
+                        "this layout: use faster GPUs or more tensor parallelism";
+      }
+    } else {
+      r.target_note = "no room for a single sequence's KV cache at max_model_len on this layout";
+    }
+    if (best > 0) {
+      r.users_per_replica = best;
+      r.replicas = (*inf.perf.target_users + best - 1) / best;
+      r.gpus_needed = r.replicas * L.count;
+    }
+  }
+  return r;
+}
+
+}  // namespace advisor

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// Serving speed: prefill is compute-bound, decode is bound by reading the weights and the KV
+// cache once per step (a roofline: the slower of memory and compute), plus tensor-parallel
+// all-reduces that are latency-dominated at decode sizes. Serving memory follows vLLM: the KV
+// cache gets gpu_memory_utilization x memory minus weights, activation peak and non-torch
+// overhead. docs/speed.md derives every term.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "comm.hpp"
+#include "memory.hpp"
+#include "perf_constants.hpp"
+
+namespace advisor {
+
+struct DecodeStep {
+  double step_s = 0;           // one token for every sequence in the batch
+  double memory_s = 0;         // weights + KV cache read at the achievable bandwidth
+  double compute_s = 0;        // matmuls + attention at the achievable matmul rate
+  double communication_s = 0;  // tensor-parallel all-reduces + pipeline sends
+  double weight_bytes = 0;     // read per GPU per step
+  double kv_bytes = 0;
+};
+
+/// A model served on one layout of one GPU type: everything that does not change with load.
+class ServingModel {
+ public:
+  ServingModel(const Request& request, const GpuSpec& gpu, const Layout& layout,
+               const Fabric& fabric, const PerformanceConstants& k);
+  /// One decode step with `batch` sequences at `context` tokens of context each.
+  DecodeStep decode(double batch, double context) const;
+  /// Prefill of `sequences` prompts of `prompt_tokens` each (chunked, as serving engines do).
+  double prefill_s(double sequences, double prompt_tokens) const;
+  /// KV-cache bytes per token of context on the most loaded GPU.
+  double kv_bytes_per_token() const { return kv_bytes_per_token_; }
+  double peak_tflops() const { return peak_tflops_; }
+  double matmul_fraction() const { return mamf_; }
+
+ private:
+  const Request& req_;
+  const GpuSpec& gpu_;
+  Layout layout_;
+  const Fabric& fabric_;
+  const PerformanceConstants& k_;
+  double peak_tflops_ = 0, mamf_ = 0;
+  double dense_weight_bytes_ = 0;   // per TP rank, all layers, without routed experts
+  double expert_bytes_ = 0;         // one routed expert of one layer, per GPU
+  int moe_layers_ = 0;
+  double matmul_flops_token_ = 0;   // per TP rank, forward, without the LM head
+  double head_flops_token_ = 0;
+  double kv_bytes_per_token_ = 0;   // heaviest stage
+  double kv_bytes_per_token_all_ = 0;  // per TP rank, all layers
+  double tp_busbw_ = 0, tp_latency_ = 0, pp_gbps_ = 0, pp_latency_ = 0;
+};
+
+struct InferencePerf {
+  bool available = true;
+  std::string reason;
+  DecodeStep step;  // at the request's concurrency and mean context
+  double decode_tokens_per_second = 0;
+  double per_user_tokens_per_second = 0;
+  double time_to_first_token_s = 0;  // one prompt on an idle replica
+  double batch_prefill_s = 0;        // all `concurrency` prompts
+  double sustained_output_tokens_per_second = 0;  // including the prefill work
+  bool bandwidth_bound = true;
+  double kv_budget_bytes = 0;        // per GPU (vLLM-style)
+  double kv_bytes_per_token = 0;     // per GPU
+  std::int64_t max_model_len = 0;
+  std::int64_t max_concurrency = 0;
+  std::optional<std::int64_t> gpus_needed;
+  std::int64_t replicas = 0;
+  std::int64_t users_per_replica = 0;
+  std::string target_note;  // why no GPU count meets the target
+};
+
+/// Serving speed of `request` on `layout`; `at_layout` is the memory estimate for it.
+InferencePerf estimate_inference(const Request& request, const GpuSpec& gpu, const Layout& layout,
+                                 const MemoryEstimate& at_layout, const Fabric& fabric,
+                                 const PerformanceConstants& k, const MemoryAssumptions& a);
+
+/// Mean context over the output: prompt + output / 2.
+double mean_decode_context(const Request& request);
+
+}  // namespace advisor

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+#include "perf_constants.hpp"
+
+#include "catalog.hpp"
+#include "errors.hpp"
+#include "json_reader.hpp"
+
+namespace advisor {
+
+namespace {
+
+/// Reads {"value": x, "basis": "...", "source": "..."}.
+double constant(FieldReader& r, const char* key, double min, double max) {
+  const nlohmann::json* o = r.object(key);
+  require(o != nullptr, "missing_field", r.path_of(key), r.path_of(key) + " is required");
+  FieldReader a(*o, r.path_of(key));
+  const double value = a.number("value", min, max);
+  a.string("basis");
+  a.string("source");
+  a.reject_unknown();
+  return value;
+}
+
+FieldReader section(FieldReader& root, const char* key) {
+  const nlohmann::json* o = root.object(key);
+  require(o != nullptr, "missing_field", root.path_of(key), root.path_of(key) + " is required");
+  return FieldReader(*o, root.path_of(key));
+}
+
+}  // namespace
+
+const NetworkKind* PerformanceConstants::find_network(const std::string& id) const {
+  for (const NetworkKind& n : networks)
+    if (n.id == id) return &n;
+  return nullptr;
+}
+
+double PerformanceConstants::matmul_fraction(const std::string& gpu_id, bool fp8) const {
+  for (const MatmulFraction& m : matmul_fractions) {
+    for (const std::string& id : m.gpus) {
+      if (id != gpu_id) continue;
+      if (!fp8) return m.bf16;
+      return m.fp8 ? *m.fp8 : default_matmul_fraction_fp8;
+    }
+  }
+  return fp8 ? default_matmul_fraction_fp8 : default_matmul_fraction_bf16;
+}
+
+double PerformanceConstants::attention_fraction(const std::string& gpu_id) const {
+  for (const AttentionFraction& a : attention_fractions)
+    for (const std::string& id : a.gpus)
+      if (id == gpu_id) return a.value;
+  return default_attention_fraction;
+}
+
+namespace {
+std::vector<std::string> gpu_list(FieldReader& m) {
+  std::vector<std::string> out;
+  const nlohmann::json* ids = m.raw("gpus");
+  require(ids != nullptr && ids->is_array() && !ids->empty(), "wrong_type", m.path_of("gpus"),
+          m.path_of("gpus") + " must be a non-empty array of GPU ids");
+  for (const auto& id : *ids) {
+    require(id.is_string(), "wrong_type", m.path_of("gpus"), m.path_of("gpus") + " must hold strings");
+    out.push_back(id.get<std::string>());
+  }
+  return out;
+}
+}  // namespace
+
+PerformanceConstants parse_performance(const std::string& text) {
+  const nlohmann::json doc = parse_json_text(text, "performance.json");
+  FieldReader root(doc, "performance.json");
+  root.integer("schema", 1, 1);
+  root.string("as_of");
+  root.string("note", std::string());
+  PerformanceConstants k;
+  {
+    FieldReader c = section(root, "compute");
+    k.framework_efficiency = constant(c, "framework_efficiency", 0.01, 1);
+    k.default_matmul_fraction_bf16 = constant(c, "default_matmul_fraction_bf16", 0.01, 1);
+    k.default_matmul_fraction_fp8 = constant(c, "default_matmul_fraction_fp8", 0.01, 1);
+    k.default_attention_fraction = constant(c, "default_attention_fraction", 0.01, 1);
+    k.memory_bandwidth_efficiency = constant(c, "memory_bandwidth_efficiency", 0.01, 1);
+    c.reject_unknown();
+  }
+  {
+    const nlohmann::json* list = root.raw("matmul_fraction");
+    const std::string p = root.path_of("matmul_fraction");
+    require(list != nullptr && list->is_array(), "wrong_type", p, p + " must be an array");
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      FieldReader m((*list)[i], p + "/" + std::to_string(i));
+      MatmulFraction f;
+      f.gpus = gpu_list(m);
+      f.bf16 = m.number("bf16", 0.01, 1);
+      f.fp8 = m.nullable_number("fp8", 0.01, 1);
+      m.string("basis");
+      m.string("source");
+      m.reject_unknown();
+      k.matmul_fractions.push_back(f);
+    }
+  }
+  {
+    const nlohmann::json* list = root.raw("attention_fraction");
+    const std::string p = root.path_of("attention_fraction");
+    require(list != nullptr && list->is_array(), "wrong_type", p, p + " must be an array");
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      FieldReader m((*list)[i], p + "/" + std::to_string(i));
+      AttentionFraction f;
+      f.gpus = gpu_list(m);
+      f.value = m.number("value", 0.01, 1);
+      m.string("basis");
+      m.string("source");
+      m.reject_unknown();
+      k.attention_fractions.push_back(f);
+    }
+  }
+  {
+    FieldReader c = section(root, "communication");
+    k.nvlink_efficiency = constant(c, "nvlink_efficiency", 0.01, 1.5);
+    k.nvlink_bridge_efficiency = constant(c, "nvlink_bridge_efficiency", 0.01, 1.5);
+    k.pcie_p2p_efficiency = constant(c, "pcie_p2p_efficiency", 0.01, 1);
+    k.pcie_host_efficiency = constant(c, "pcie_host_efficiency", 0.01, 1);
+    k.host_memory_bandwidth_gbps = constant(c, "host_memory_bandwidth_gbps", 1, 1e5);
+    k.latency_nvlink_us = constant(c, "collective_latency_nvlink_us", 0, 1e4);
+    k.latency_pcie_us = constant(c, "collective_latency_pcie_us", 0, 1e4);
+    k.latency_network_us = constant(c, "collective_latency_network_us", 0, 1e4);
+    k.overlap_fraction = constant(c, "overlap_fraction", 0, 1);
+    k.gpus_per_node = static_cast<int>(constant(c, "gpus_per_node", 1, 64));
+    c.reject_unknown();
+  }
+  {
+    const nlohmann::json* list = root.raw("networks");
+    const std::string p = root.path_of("networks");
+    require(list != nullptr && list->is_array() && !list->empty(), "wrong_type", p,
+            p + " must be a non-empty array");
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      FieldReader n((*list)[i], p + "/" + std::to_string(i));
+      NetworkKind kind;
+      kind.id = n.string("id");
+      kind.name = n.string("name");
+      kind.gbps_per_gpu = n.number("gbps_per_gpu", 0, 1e5, {}, true);
+      kind.efficiency = n.number("efficiency", 0, 1, {}, true);
+      n.string("basis");
+      n.string("source");
+      n.reject_unknown();
+      k.networks.push_back(kind);
+    }
+  }
+  {
+    FieldReader c = section(root, "defaults");
+    k.auto_global_batch_tokens_pretrain =
+        constant(c, "auto_global_batch_tokens_pretrain", 1, 1e9);
+    k.auto_global_batch_sequences_finetune =
+        constant(c, "auto_global_batch_sequences_finetune", 1, 1e7);
+    k.pretrain_tokens_per_parameter = constant(c, "pretrain_tokens_per_parameter", 0.01, 1e6);
+    k.finetune_tokens = constant(c, "finetune_tokens", 1, 1e16);
+    k.storage_read_factor = constant(c, "storage_read_factor", 1, 1000);
+    c.reject_unknown();
+  }
+  root.reject_unknown();
+  return k;
+}
+
+const PerformanceConstants& performance_constants() {
+  static const PerformanceConstants constants = parse_performance(builtin_performance_json());
+  return constants;
+}
+
+}  // namespace advisor

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// The few constants of the speed model, from data/performance.json. Each has a basis and a
+// source there; a handful are fitted on ../shared/reference/calibration.json (docs/speed.md).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace advisor {
+
+/// Measured maximum achievable matmul throughput as a fraction of the dense peak (MAMF).
+struct MatmulFraction {
+  std::vector<std::string> gpus;  // catalog ids sharing the measurement (same silicon)
+  double bf16 = 0;
+  std::optional<double> fp8;
+};
+
+/// Achieved fraction of the dense peak in FlashAttention kernels (forward + backward), counting
+/// the work a causal kernel actually does.
+struct AttentionFraction {
+  std::vector<std::string> gpus;
+  double value = 0;
+};
+
+/// A named scale-out network, per GPU.
+struct NetworkKind {
+  std::string id;
+  std::string name;
+  double gbps_per_gpu = 0;  // line rate, Gbit/s per GPU
+  double efficiency = 0;    // NCCL bus bandwidth / line rate
+};
+
+struct PerformanceConstants {
+  // Compute.
+  double framework_efficiency = 0;   // fraction of MAMF a training/serving stack sustains
+  double default_matmul_fraction_bf16 = 0;
+  double default_matmul_fraction_fp8 = 0;
+  double default_attention_fraction = 0;
+  double memory_bandwidth_efficiency = 0;  // achievable fraction of peak DRAM bandwidth
+  std::vector<MatmulFraction> matmul_fractions;
+  std::vector<AttentionFraction> attention_fractions;
+  // Communication.
+  double nvlink_efficiency = 0;         // all-reduce busbw / per-direction NVLink bandwidth
+  double nvlink_bridge_efficiency = 0;  // same, for a 2-GPU NVLink bridge
+  double pcie_p2p_efficiency = 0;       // same, for PCIe peer-to-peer
+  double pcie_host_efficiency = 0;      // same, for PCIe through host memory (no P2P)
+  double host_memory_bandwidth_gbps = 0;  // what host-bounced traffic shares (GB/s)
+  double latency_nvlink_us = 0;
+  double latency_pcie_us = 0;
+  double latency_network_us = 0;
+  double overlap_fraction = 0;  // share of compute that can hide data-parallel traffic
+  int gpus_per_node = 8;
+  std::vector<NetworkKind> networks;
+  // Defaults.
+  double auto_global_batch_tokens_pretrain = 0;
+  double auto_global_batch_sequences_finetune = 0;
+  double pretrain_tokens_per_parameter = 0;
+  double finetune_tokens = 0;
+  double storage_read_factor = 0;
+
+  const NetworkKind* find_network(const std::string& id) const;
+  /// MAMF fraction for a GPU id at "bf16" or "fp8" (falls back to the defaults).
+  double matmul_fraction(const std::string& gpu_id, bool fp8) const;
+  /// FlashAttention fraction of the 16-bit peak for a GPU id (falls back to the default).
+  double attention_fraction(const std::string& gpu_id) const;
+};
+
+/// Parses performance.json text (errors name "performance.json/..." paths).
+PerformanceConstants parse_performance(const std::string& text);
+
+/// The built-in constants (parsed once).
+const PerformanceConstants& performance_constants();
+
+}  // namespace advisor

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+// Speed-related request keys (training budget, serving targets, cluster network and storage).
+// Parsed strictly with FieldReader: ranges checked, never clamped; errors carry the JSON pointer.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace advisor {
+
+class FieldReader;
+struct Request;
+struct Catalog;
+struct Layout;
+
+/// /training keys for time-to-train.
+struct TrainingPerfSettings {
+  std::optional<double> tokens;          // token budget; or epochs x dataset_tokens
+  std::optional<double> epochs;
+  std::optional<double> dataset_tokens;
+  std::optional<std::int64_t> global_batch_size;  // sequences per optimizer step; nullopt = auto
+};
+
+/// /inference keys for serving (vLLM-style engine).
+struct InferencePerfSettings {
+  double gpu_memory_utilization = 0.9;            // vLLM default
+  std::optional<std::int64_t> max_model_len;      // nullopt = prompt + output
+  std::optional<std::int64_t> target_users;       // concurrent users to serve
+  std::optional<double> target_tokens_per_second_per_user;
+};
+
+/// /cluster: the network between servers and the storage behind them.
+struct ClusterSettings {
+  std::optional<std::string> inter_node_network;  // ib_ndr400 | ib_hdr200 | roce_200 | ...
+  std::optional<double> inter_node_gbps_per_gpu;  // Gbit/s per GPU, instead of a named network
+  bool nvlink_bridges = false;                    // PCIe cards with NVLink bridges installed
+  std::optional<double> storage_read_gbps;        // GB/s (bytes) the storage delivers
+};
+
+/// Named scale-out networks a request may choose (ids for /cluster/inter_node_network).
+const char* const kNetworkIds[] = {"ib_ndr400", "ib_hdr200", "roce_200", "roce_100",
+                                   "ethernet_25"};
+
+void read_training_perf(FieldReader& training, TrainingPerfSettings& out);
+void read_inference_perf(FieldReader& inference, InferencePerfSettings& out);
+ClusterSettings read_cluster(const nlohmann::json* cluster);
+
+/// Cross-field checks that need the whole request and the catalog (pinned hardware): FP8 (FP32)
+/// training only on parts with FP8 tensor cores (a published FP32 rate), max_model_len.
+void validate_speed(const Request& request, const Catalog& catalog);
+
+/// With pinned hardware: the global batch must be a multiple of micro-batch x data parallel of
+/// the layout chosen for the pinned GPUs (InputError at /training/global_batch_size).
+void check_global_batch(const Request& request, const Layout& layout);
+
+}  // namespace advisor

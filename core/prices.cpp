@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+#include "prices.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "catalog.hpp"
+#include "errors.hpp"
+#include "json_reader.hpp"
+
+namespace advisor {
+
+namespace {
+
+constexpr const char* kFile = "prices.json";
+constexpr double kMaxMoney = 1e12;
+
+std::string dotted(const std::string& path) {
+  // "prices.json/sites/shenzhen/x" -> "sites.shenzhen.x"
+  std::string key = path.substr(std::string(kFile).size() + 1);
+  std::replace(key.begin(), key.end(), '/', '.');
+  return key;
+}
+
+class EntryParser {
+ public:
+  explicit EntryParser(const PriceEntry* usd) : usd_(usd) {}
+
+  /// Reads {"value", "unit", "basis", "source", "as_of", "needs_confirmation"[, "currency"]}.
+  PriceEntry read(const nlohmann::json& j, const std::string& path, double min, double max,
+                  bool integer = false) const {
+    FieldReader r(j, path);
+    PriceEntry e;
+    e.key = dotted(path);
+    e.value = r.number("value", min, max);
+    if (integer) {
+      require(std::floor(e.value) == e.value, "not_integer", r.path_of("value"),
+              r.path_of("value") + " must be a whole number");
+    }
+    const std::string currency = r.choice("currency", {"CNY", "USD"}, std::string("CNY"));
+    e.unit = r.string("unit");
+    e.basis = r.string("basis");
+    e.source = r.string("source");
+    e.as_of = r.string("as_of");
+    e.needs_confirmation = r.boolean("needs_confirmation");
+    r.reject_unknown();
+    require(!e.source.empty(), "catalog_invalid", r.path_of("source"),
+            r.path_of("source") + " must name a source (or say it is an example)");
+    require(!e.as_of.empty(), "catalog_invalid", r.path_of("as_of"),
+            r.path_of("as_of") + " must give a date");
+    if (currency == "USD") {
+      require(usd_ != nullptr, "catalog_invalid", r.path_of("currency"),
+              r.path_of("currency") + ": USD needs exchange_rates.USD");
+      // `value` is converted at the catalog's rate; a request may set another rate, so the
+      // USD figure is kept (see cost_api.cpp) and needs_confirmation stays the entry's own.
+      require(e.unit.rfind("USD ", 0) == 0, "catalog_invalid", r.path_of("unit"),
+              r.path_of("unit") + " must start with \"USD \" for a USD price");
+      e.original_currency = "USD";
+      e.original_value = e.value;
+      e.value *= usd_->value;
+      e.unit = "CNY " + e.unit.substr(4);
+    }
+    return e;
+  }
+
+ private:
+  const PriceEntry* usd_;
+};
+
+const nlohmann::json& member(const nlohmann::json& parent, const std::string& path,
+                             const char* key) {
+  FieldReader r(parent, path);
+  const nlohmann::json* j = r.raw(key);
+  require(j != nullptr, "missing_field", path + "/" + key, path + "/" + key + " is required");
+  return *j;
+}
+
+}  // namespace
+
+const PriceEntry& PriceCatalog::at(const std::string& key) const {
+  auto it = scalars.find(key);
+  if (it == scalars.end()) throw InputError("catalog_invalid", kFile, "prices.json lacks " + key);
+  return it->second;
+}
+
+const SiteDefaults* PriceCatalog::find_site(const std::string& id) const {
+  for (const SiteDefaults& s : sites)
+    if (s.id == id) return &s;
+  return nullptr;
+}
+
+PriceCatalog parse_price_catalog(const std::string& text) {
+  const nlohmann::json doc = parse_json_text(text, kFile);
+  FieldReader root(doc, kFile);
+  PriceCatalog c;
+  root.integer("schema", 1, 1);
+  c.as_of = root.string("as_of");
+  c.currency = root.choice("currency", {"CNY"});
+  root.string("note", std::string());
+
+  const EntryParser plain(nullptr);
+  const std::string p = kFile;
+  {
+    const nlohmann::json& rates = member(doc, p, "exchange_rates");
+    FieldReader r(rates, p + "/exchange_rates");
+    c.usd_to_cny = plain.read(member(rates, r.path(), "USD"), r.path_of("USD"), 0.01, 1000);
+    r.raw("USD");
+    r.reject_unknown();
+  }
+  const EntryParser money(&c.usd_to_cny);
+
+  // GPUs: purchase and on-demand rental per GPU id (null = not known).
+  {
+    const std::string gp = p + "/gpus";
+    const nlohmann::json& gpus = member(doc, p, "gpus");
+    require(gpus.is_object(), "wrong_type", gp, gp + " must be an object keyed by GPU id");
+    for (auto it = gpus.begin(); it != gpus.end(); ++it) {
+      const std::string path = gp + "/" + it.key();
+      FieldReader g(*it, path);
+      GpuPrices prices;
+      if (const nlohmann::json* j = g.raw("purchase"))
+        prices.purchase_cny = money.read(*j, g.path_of("purchase"), 0, kMaxMoney);
+      if (const nlohmann::json* j = g.raw("rental"))
+        prices.rental_cny_per_gpu_hour = money.read(*j, g.path_of("rental"), 0, 1e6);
+      g.reject_unknown();
+      c.gpus[it.key()] = prices;
+    }
+  }
+
+  // Server platforms by GPU form factor.
+  {
+    const std::string pp = p + "/platforms";
+    const nlohmann::json& platforms = member(doc, p, "platforms");
+    FieldReader all(platforms, pp);
+    for (const char* form : {"sxm", "pcie", "oam", "module"}) {
+      const std::string path = all.path_of(form);
+      const nlohmann::json& j = member(platforms, pp, form);
+      FieldReader f(j, path);
+      PlatformDefaults d;
+      d.price_cny = money.read(member(j, path, "price_cny"), f.path_of("price_cny"), 0, kMaxMoney);
+      d.gpus_per_server =
+          plain.read(member(j, path, "gpus_per_server"), f.path_of("gpus_per_server"), 1, 64, true);
+      d.rack_units = plain.read(member(j, path, "rack_units"), f.path_of("rack_units"), 1, 60, true);
+      d.cpus_watts = plain.read(member(j, path, "cpus_watts"), f.path_of("cpus_watts"), 0, 1e5);
+      d.memory_watts = plain.read(member(j, path, "memory_watts"), f.path_of("memory_watts"), 0, 1e5);
+      d.nics_watts = plain.read(member(j, path, "nics_watts"), f.path_of("nics_watts"), 0, 1e5);
+      d.storage_watts =
+          plain.read(member(j, path, "storage_watts"), f.path_of("storage_watts"), 0, 1e5);
+      d.cooling_conversion_fraction =
+          plain.read(member(j, path, "cooling_conversion_fraction"),
+                     f.path_of("cooling_conversion_fraction"), 0, 5);
+      for (const char* k : {"price_cny", "gpus_per_server", "rack_units", "cpus_watts",
+                            "memory_watts", "nics_watts", "storage_watts",
+                            "cooling_conversion_fraction"})
+        f.raw(k);
+      f.reject_unknown();
+      c.platforms[form] = d;
+      all.raw(form);
+    }
+    all.reject_unknown();
+  }
+
+  // Scalar sections: {section: {key: entry}} with per-key ranges.
+  struct Range {
+    const char* key;
+    double min, max;
+    bool integer;
+  };
+  auto section = [&](const char* name, std::initializer_list<Range> ranges, bool is_money) {
+    const std::string sp = p + "/" + name;
+    const nlohmann::json& s = member(doc, p, name);
+    FieldReader r(s, sp);
+    for (const Range& range : ranges) {
+      const PriceEntry e = (is_money ? money : plain)
+                               .read(member(s, sp, range.key), r.path_of(range.key), range.min,
+                                     range.max, range.integer);
+      r.raw(range.key);
+      c.scalars[e.key] = e;
+    }
+    return r;
+  };
+  {
+    FieldReader r = section("power",
+                            {{"training_load_factor", 0, 1, false},
+                             {"idle_load_factor", 0, 1, false},
+                             {"office_rack_kw_low", 0.1, 1000, false},
+                             {"office_rack_kw_high", 0.1, 1000, false},
+                             {"rack_units_usable", 1, 100, true}},
+                            false);
+    // The rack class list: an entry whose value is an array of kW.
+    const nlohmann::json& classes = member(doc[("power")], r.path(), "idc_rack_classes_kw");
+    const std::string cp = r.path_of("idc_rack_classes_kw");
+    FieldReader cr(classes, cp);
+    const nlohmann::json* list = cr.raw("value");
+    require(list != nullptr && list->is_array() && !list->empty(), "catalog_invalid",
+            cr.path_of("value"), cr.path_of("value") + " must be a non-empty list of kW");
+    c.rack_classes_entry.key = dotted(cp);
+    c.rack_classes_entry.unit = cr.string("unit");
+    c.rack_classes_entry.basis = cr.string("basis");
+    c.rack_classes_entry.source = cr.string("source");
+    c.rack_classes_entry.as_of = cr.string("as_of");
+    c.rack_classes_entry.needs_confirmation = cr.boolean("needs_confirmation");
+    cr.reject_unknown();
+    std::vector<double> kws;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string ip = cr.path_of("value") + "/" + std::to_string(i);
+      const nlohmann::json& v = (*list)[i];
+      require(v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() > 0 &&
+                  v.get<double>() <= 1000,
+              "catalog_invalid", ip, ip + " must be a rack power in kW (0-1000]");
+      require(kws.empty() || v.get<double>() > kws.back(), "catalog_invalid", ip,
+              ip + " must be larger than the class before it");
+      kws.push_back(v.get<double>());
+    }
+    r.raw("idc_rack_classes_kw");
+    r.reject_unknown();
+    require(c.at("power.office_rack_kw_high").value >= c.at("power.office_rack_kw_low").value,
+            "catalog_invalid", r.path_of("office_rack_kw_high"),
+            r.path_of("office_rack_kw_high") + " must be >= office_rack_kw_low");
+
+    // Colocation: one price per rack class, plus a per-kW price.
+    const std::string colp = p + "/colocation";
+    const nlohmann::json& col = member(doc, p, "colocation");
+    FieldReader cl(col, colp);
+    const nlohmann::json& per_rack = member(col, colp, "per_rack_month_cny");
+    FieldReader pr(per_rack, cl.path_of("per_rack_month_cny"));
+    for (double kw : kws) {
+      const std::string k = format_number(kw);
+      const nlohmann::json* j = pr.raw(k.c_str());
+      require(j != nullptr, "catalog_invalid", pr.path_of(k.c_str()),
+              pr.path_of(k.c_str()) + " is required: every rack class needs a monthly price");
+      c.rack_classes.emplace_back(kw, money.read(*j, pr.path_of(k.c_str()), 0, kMaxMoney));
+    }
+    pr.reject_unknown();
+    const PriceEntry per_kw = money.read(member(col, colp, "per_kw_month_cny"),
+                                         cl.path_of("per_kw_month_cny"), 0, 1e7);
+    c.scalars[per_kw.key] = per_kw;
+    cl.raw("per_rack_month_cny");
+    cl.raw("per_kw_month_cny");
+    cl.reject_unknown();
+  }
+  {
+    const std::string pp = p + "/pue";
+    const nlohmann::json& pue = member(doc, p, "pue");
+    FieldReader r(pue, pp);
+    for (const char* type : {"office", "idc", "idc_new", "hub_node"}) {
+      c.pue[type] = plain.read(member(pue, pp, type), r.path_of(type), 1, 5);
+      r.raw(type);
+    }
+    r.reject_unknown();
+  }
+  {
+    FieldReader r = section("tariff",
+                            {{"peak_ratio", 0, 10, false},
+                             {"valley_ratio", 0, 10, false},
+                             {"peak_hours", 0, 24, false},
+                             {"flat_hours", 0, 24, false},
+                             {"valley_hours", 0, 24, false},
+                             {"critical_peak_multiplier", 1, 10, false},
+                             {"critical_peak_hours_per_day", 0, 24, false},
+                             {"critical_peak_days_per_year", 0, 366, false}},
+                            false);
+    r.reject_unknown();
+    const double hours = c.at("tariff.peak_hours").value + c.at("tariff.flat_hours").value +
+                         c.at("tariff.valley_hours").value;
+    require(std::fabs(hours - 24) < 1e-9, "catalog_invalid", r.path_of("valley_hours"),
+            "prices.json/tariff: peak, flat and valley hours must add up to 24, got " +
+                format_number(hours));
+    require(c.at("tariff.critical_peak_hours_per_day").value <= c.at("tariff.peak_hours").value,
+            "catalog_invalid", r.path_of("critical_peak_hours_per_day"),
+            r.path_of("critical_peak_hours_per_day") + " must be within the peak hours");
+  }
+  {
+    const std::string sp = p + "/sites";
+    const nlohmann::json& sites = member(doc, p, "sites");
+    require(sites.is_array() && !sites.empty(), "catalog_invalid", sp,
+            sp + " must be a non-empty list of sites (the first is the reference site)");
+    for (std::size_t i = 0; i < sites.size(); ++i) {
+      const std::string path = sp + "/" + std::to_string(i);
+      FieldReader s(sites[i], path);
+      SiteDefaults d;
+      d.id = s.string("id");
+      require(c.find_site(d.id) == nullptr, "catalog_invalid", s.path_of("id"),
+              s.path_of("id") + " repeats the site \"" + d.id + "\"");
+      d.name = s.string("name");
+      d.name_zh = s.string("name_zh");
+      // Entry keys name the site, not its position: "sites.shenzhen.electricity_flat_cny_per_kwh".
+      d.electricity_flat_cny_per_kwh =
+          money.read(member(sites[i], path, "electricity_flat_cny_per_kwh"),
+                     s.path_of("electricity_flat_cny_per_kwh"), 0, 100);
+      d.electricity_flat_cny_per_kwh.key = "sites." + d.id + ".electricity_flat_cny_per_kwh";
+      d.colocation_factor = plain.read(member(sites[i], path, "colocation_factor"),
+                                       s.path_of("colocation_factor"), 0, 100);
+      d.colocation_factor.key = "sites." + d.id + ".colocation_factor";
+      s.raw("electricity_flat_cny_per_kwh");
+      s.raw("colocation_factor");
+      s.reject_unknown();
+      c.sites.push_back(d);
+    }
+  }
+  {
+    const std::string np = p + "/site_notes";
+    FieldReader r(member(doc, p, "site_notes"), np);
+    c.siting_note_zh = r.string("siting_zh");
+    c.siting_note_en = r.string("siting_en");
+    c.data_note_zh = r.string("data_zh");
+    c.data_note_en = r.string("data_en");
+    c.notes_source = r.string("source");
+    r.reject_unknown();
+  }
+  section("network",
+          {{"bgp_cny_per_mbps_month", 0, 1e7, false},
+           {"dedicated_cny_per_mbps_month", 0, 1e7, false},
+           {"mbps", 0, 1e7, false}},
+          true)
+      .reject_unknown();
+  section("rental",
+          {{"reserved_discount", 0, 0.99, false},
+           {"egress_cny_per_tb", 0, 1e7, false},
+           {"egress_tb_per_month", 0, 1e9, false}},
+          true)
+      .reject_unknown();
+  section("ownership",
+          {{"life_years", 1, 30, true},
+           {"residual_fraction", 0, 0.99, false},
+           {"operations_capex_share", 0, 1, false},
+           {"staff_cny_per_year", 0, kMaxMoney, false},
+           {"staff_fte", 0, 1e4, false},
+           {"spares_share", 0, 1, false}},
+          true)
+      .reject_unknown();
+  section("planning",
+          {{"utilization", 0, 1, false},
+           {"valley_shift_share", 0, 1, false},
+           {"owned_max_utilization", 0.01, 1, false},
+           {"seventy_percent_rule", 0.01, 0.99, false},
+           {"seventy_percent_tolerance", 0, 1, false},
+           {"capacity_buffer", 0, 10, false},
+           {"capacity_target_utilization", 0.01, 1, false},
+           {"capacity_months", 1, 120, true}},
+          false)
+      .reject_unknown();
+  for (const char* k : {"exchange_rates", "gpus", "platforms", "power", "colocation", "pue",
+                        "tariff", "sites", "site_notes", "network", "rental", "ownership",
+                        "planning"})
+    root.raw(k);
+  root.reject_unknown();
+  return c;
+}
+
+const PriceCatalog& builtin_prices() {
+  static const PriceCatalog catalog = parse_price_catalog(builtin_prices_json());
+  return catalog;
+}
+
+}  // namespace advisor

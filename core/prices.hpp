@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace advisor {
+
+/// One editable default from data/prices.json: a value with its unit, what it is, where it
+/// comes from and when. USD values are converted to CNY at load (`value` is then in CNY and
+/// `original_*` keep what the file said).
+struct PriceEntry {
+  std::string key;  // dotted path in prices.json, e.g. "sites.shenzhen.electricity_flat_cny_per_kwh"
+  double value = 0;
+  std::string unit;
+  std::string basis;
+  std::string source;
+  std::string as_of;
+  bool needs_confirmation = false;
+  std::string original_currency;  // "USD" when converted, else ""
+  double original_value = 0;
+};
+
+struct PlatformDefaults {
+  PriceEntry price_cny, gpus_per_server, rack_units, cpus_watts, memory_watts, nics_watts,
+      storage_watts, cooling_conversion_fraction;
+};
+
+struct SiteDefaults {
+  std::string id, name, name_zh;
+  PriceEntry electricity_flat_cny_per_kwh, colocation_factor;
+};
+
+struct GpuPrices {
+  std::optional<PriceEntry> purchase_cny;            // per GPU
+  std::optional<PriceEntry> rental_cny_per_gpu_hour;  // on demand
+};
+
+/// data/prices.json, validated. Lookups of required keys never fail after parsing.
+struct PriceCatalog {
+  std::string as_of;
+  std::string currency;  // "CNY"
+  PriceEntry usd_to_cny;
+  std::map<std::string, GpuPrices> gpus;
+  std::map<std::string, PlatformDefaults> platforms;  // sxm | pcie | oam | module
+  std::vector<SiteDefaults> sites;
+  std::vector<std::pair<double, PriceEntry>> rack_classes;  // kW, price per rack-month (ascending)
+  PriceEntry rack_classes_entry;                            // source of the class list
+  std::map<std::string, PriceEntry> pue;                    // office | idc | idc_new | hub_node
+  std::map<std::string, PriceEntry> scalars;                // every other entry, by dotted key
+  std::string siting_note_zh, siting_note_en, data_note_zh, data_note_en, notes_source;
+
+  const PriceEntry& at(const std::string& key) const;  // a scalar; throws if absent
+  const SiteDefaults* find_site(const std::string& id) const;
+};
+
+/// Parses and validates a price catalog. Errors are InputError with paths such as
+/// "prices.json/gpus/h100-sxm-80gb/purchase/value".
+PriceCatalog parse_price_catalog(const std::string& text);
+
+/// The catalog compiled in from data/prices.json (parsed once).
+const PriceCatalog& builtin_prices();
+
+}  // namespace advisor

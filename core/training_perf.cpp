@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+#include "training_perf.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "json_reader.hpp"
+
+namespace advisor {
+
+namespace {
+constexpr double kTera = 1e12;
+constexpr double kGiga = 1e9;
+constexpr double kSecondsPerHour = 3600;
+// Token ids are stored as uint16 when the vocabulary fits, else uint32 (Megatron indexed
+// datasets, llm-foundry streaming MDS).
+constexpr double kUint16Vocab = 65536;
+// Share of a full training micro-batch's compute that is backward (2 of fwd 1 + bwd 2).
+constexpr double kBackwardShare = 2.0 / 3.0;
+// A causal FlashAttention kernel computes only the unmasked half of the s x s scores.
+constexpr double kCausalWork = 0.5;
+
+double optimizer_bytes_per_param(const TrainingSettings& t) {
+  const int states = t.optimizer == "sgd" ? 1 : 2;
+  const double state_bytes = t.optimizer == "adamw_8bit" ? 1 : t.accounting.optimizer_state_bytes;
+  const bool master = t.accounting.master_weights && t.precision != "fp32";
+  const double weight = t.precision == "fp32" ? 4 : 2;
+  // Read + write each state and the fp32 master, read the gradient, write the 16-bit weight
+  // (or read + write it when there is no master copy).
+  return 2 * states * state_bytes + (master ? 8 + weight : 2 * weight) +
+         t.accounting.gradient_bytes;
+}
+}  // namespace
+
+double token_budget(const Request& req, const PerformanceConstants& k) {
+  const TrainingPerfSettings& p = req.training.perf;
+  if (p.tokens) return *p.tokens;
+  if (p.dataset_tokens) return *p.dataset_tokens * p.epochs.value_or(1);
+  if (req.task == Task::kPretrain) {
+    return k.pretrain_tokens_per_parameter * count_params(req.model).total;
+  }
+  return k.finetune_tokens;
+}
+
+std::string token_budget_text(const Request& req, const PerformanceConstants& k) {
+  const TrainingPerfSettings& p = req.training.perf;
+  const double tokens = token_budget(req, k);
+  if (p.tokens) return "Token budget " + format_number(tokens) + " (/training/tokens).";
+  if (p.dataset_tokens) {
+    return "Token budget " + format_number(tokens) + " = " + format_number(p.epochs.value_or(1)) +
+           " epoch(s) x " + format_number(*p.dataset_tokens) + " dataset tokens.";
+  }
+  if (req.task == Task::kPretrain) {
+    return "No token budget given: " + format_number(k.pretrain_tokens_per_parameter) +
+           " tokens per parameter (Chinchilla compute-optimal) = " + format_number(tokens) +
+           " tokens; set /training/tokens.";
+  }
+  return "No token budget given: " + format_number(tokens) +
+         " tokens assumed; set /training/tokens or epochs and dataset_tokens.";
+}
+
+std::int64_t global_batch_for(const Request& req, const Layout& L, const PerformanceConstants& k,
+                              bool* adjusted) {
+  const std::int64_t per_pass = req.training.micro_batch_size * L.dp;
+  std::int64_t target;
+  if (req.training.perf.global_batch_size) {
+    target = *req.training.perf.global_batch_size;
+  } else if (req.task == Task::kPretrain) {
+    target = static_cast<std::int64_t>(std::ceil(k.auto_global_batch_tokens_pretrain /
+                                                 double(req.training.sequence_length)));
+  } else {
+    target = static_cast<std::int64_t>(k.auto_global_batch_sequences_finetune);
+  }
+  const std::int64_t passes = std::max<std::int64_t>(1, (target + per_pass - 1) / per_pass);
+  const std::int64_t batch = passes * per_pass;
+  if (adjusted) *adjusted = req.training.perf.global_batch_size.has_value() && batch != target;
+  return batch;
+}
+
+double gemm_shape_efficiency(double tokens, double width, double ffn_width, double ridge) {
+  return 1 / (1 + ridge * (1 / tokens + 1 / width + 1 / ffn_width));
+}
+
+double expert_matmul_share(const ModelArch& m) {
+  if (!m.moe || m.moe->experts == 0) return 0;
+  const ParamCounts c = count_params(m);
+  const double matrices = m.mlp_gated ? 3 : 2;
+  const double routed = c.moe_layers * matrices * double(m.hidden) *
+                        double(m.moe->expert_ffn_hidden) * m.moe->experts_per_token;
+  return routed / active_matmul_params(m);
+}
+
+TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Layout& L,
+                               const Fabric& fabric, const PerformanceConstants& k) {
+  TrainingPerf r;
+  const ModelArch& m = req.model;
+  const TrainingSettings& t = req.training;
+  r.tokens = token_budget(req, k);
+
+  // Peak rates at the precision used (dense, never sparse).
+  double peak_linear = 0, peak_attention = 0, mamf_linear = 0;
+  const double bf16 = t.precision == "fp16" ? gpu.fp16_dense_tflops : gpu.bf16_dense_tflops;
+  const double mamf_bf16 = k.matmul_fraction(gpu.id, false);
+  if (t.precision == "fp8") {
+    if (!gpu.fp8_dense_tflops) {
+      r.reason = gpu.name + " has no FP8 tensor cores (or no published dense FP8 rate)";
+      return r;
+    }
+    peak_linear = *gpu.fp8_dense_tflops;
+    mamf_linear = k.matmul_fraction(gpu.id, true);
+    peak_attention = bf16;  // the attention core stays in 16-bit (Transformer Engine)
+  } else if (t.precision == "fp32") {
+    if (!gpu.fp32_tflops) {
+      r.reason = "no FP32 rate is published for " + gpu.name;
+      return r;
+    }
+    peak_linear = peak_attention = *gpu.fp32_tflops;
+    mamf_linear = mamf_bf16;
+  } else {
+    peak_linear = peak_attention = bf16;
+    mamf_linear = mamf_bf16;
+  }
+  r.available = true;
+  r.peak_tflops = peak_linear;
+  r.matmul_fraction = mamf_linear;
+  r.flops = training_flops_per_token(req);
+
+  // Micro-batches and the global batch.
+  r.global_batch = global_batch_for(req, L, k, &r.batch_adjusted);
+  r.microbatches = static_cast<int>(r.global_batch / (t.micro_batch_size * L.dp));
+  const double seq = static_cast<double>(t.sequence_length);
+  const double mb_tokens = static_cast<double>(t.micro_batch_size) * seq;
+  r.tokens_per_step = static_cast<double>(r.global_batch) * seq;
+  const double m_count = r.microbatches;
+
+  // Compute per micro-batch on the heaviest (last) pipeline stage: its share of the layers
+  // plus the LM head.
+  const ParamCounts c = count_params(m);
+  const int layers_stage = (m.layers + L.pp - 1) / L.pp;
+  const double layer_share = double(layers_stage) / m.layers;
+  const bool adapter = is_adapter(req.task);
+  const double head_hw = r.flops.head_forward * (adapter ? 2 : 3);
+  const double stage_linear = (r.flops.hardware_linear - head_hw) * layer_share + head_hw;
+  const double stage_attention = r.flops.hardware_attention * layer_share;
+  // GEMM shapes: M = tokens of the micro-batch, K/N = hidden and MLP width per TP rank. Routed
+  // experts see only their share of the tokens: tokens x top-k x ep / experts rows each.
+  // Ridge point in FLOPs per 16-bit element moved: FP8 operands are half the bytes.
+  const double element_bytes = t.precision == "fp8" ? 1 : t.precision == "fp32" ? 4 : 2;
+  const double ridge = peak_linear / gpu.memory_bandwidth_tbps * element_bytes / 2;
+  const double width = double(m.hidden) / L.tp;
+  const double dense_eff = gemm_shape_efficiency(
+      mb_tokens, width, double(m.ffn_hidden) / L.tp, ridge);
+  const double expert_share = expert_matmul_share(m);
+  double expert_eff = dense_eff;
+  if (expert_share > 0) {
+    const double rows = mb_tokens * m.moe->experts_per_token * L.ep / m.moe->experts;
+    expert_eff = gemm_shape_efficiency(std::max(1.0, rows), width,
+                                       double(m.moe->expert_ffn_hidden) / L.tp, ridge);
+  }
+  // Harmonic mix over the FLOPs of each kind of GEMM.
+  r.gemm_efficiency = k.framework_efficiency /
+                      ((1 - expert_share) / dense_eff + expert_share / expert_eff);
+  const double t_linear =
+      mb_tokens * stage_linear / L.tp / (peak_linear * kTera * mamf_linear * r.gemm_efficiency);
+  // The attention core runs in FlashAttention kernels, not GEMMs: causal kernels skip the
+  // masked half of the score matrix, at the part's measured FlashAttention rate.
+  const double t_attention =
+      mb_tokens * kCausalWork * stage_attention / L.tp /
+      (peak_attention * kTera * k.attention_fraction(gpu.id) * k.framework_efficiency);
+  const double t_compute_mb = t_linear + t_attention;
+
+  const double bw = gpu.memory_bandwidth_tbps * kTera * k.memory_bandwidth_efficiency;
+  // QLoRA: the 4-bit base is dequantised to bf16 before each GEMM, in every pass over it
+  // (forward, backward, and the recomputed forward): read 4.127 bits, write 16 per weight.
+  double t_dequant_mb = 0;
+  if (req.task == Task::kQlora) {
+    const double base_bits = weight_bits_for(t.base_quantization);
+    const double expert_linear = c.moe_layers * c.moe_linear_per_layer;
+    const double linear_gpu =
+        ((c.block_linear - expert_linear) + expert_linear / L.ep) * layer_share / L.tp;
+    const int passes = t.activation_checkpointing == "full" ? 3 : 2;
+    t_dequant_mb = passes * linear_gpu * (base_bits / 8 + 2) / bw;
+  }
+
+  // Where the groups sit, and their bus bandwidths.
+  const int G = fabric.gpus_per_node;
+  const GroupPlacement place = place_groups(L, G);
+  const double act_bytes = t.precision == "fp32" ? 4 : 2;
+
+  // Tensor parallel (Megatron, Shoeybi et al. 2019): 2 all-reduces in the forward and 2 in the
+  // backward per layer of s x b x h activations (with sequence parallelism: reduce-scatter +
+  // all-gather, the same volume); a full recompute repeats the forward ones. Not overlapped.
+  double t_tp_mb = 0;
+  if (L.tp > 1) {
+    r.tp_busbw_gbps = group_busbw(fabric, L.tp, place.tp_per_node, k);
+    const double bytes = mb_tokens * m.hidden * act_bytes;
+    const int per_layer = t.activation_checkpointing == "full" ? 6 : 4;
+    t_tp_mb = layers_stage * per_layer *
+              allreduce_s(bytes, L.tp, r.tp_busbw_gbps,
+                          collective_latency_s(fabric, place.tp_crosses, k));
+  }
+
+  // Expert parallel: dispatch and combine all-to-alls per MoE layer, forward and backward.
+  double t_ep_mb = 0;
+  if (L.ep > 1 && m.moe) {
+    const int moe_stage = static_cast<int>(std::ceil(c.moe_layers * layer_share));
+    const int ep_per_node = std::max(1, std::min(L.ep, place.dp_per_node));
+    const double ep_bw = group_busbw(fabric, L.ep, ep_per_node, k);
+    const double bytes = mb_tokens * m.moe->experts_per_token * m.hidden * act_bytes *
+                         double(L.ep - 1) / L.ep;
+    const int count = t.activation_checkpointing == "full" ? 6 : 4;
+    t_ep_mb = moe_stage * count *
+              (collective_latency_s(fabric, L.ep > ep_per_node, k) + bytes / (ep_bw * kGiga));
+  }
+
+  // Pipeline: point-to-point activations forward and gradients backward per micro-batch.
+  double t_pp_mb = 0;
+  if (L.pp > 1) {
+    const double sp = (t.sequence_parallel && L.tp > 1) ? L.tp : 1;
+    const double bytes = mb_tokens * m.hidden * act_bytes / sp;
+    t_pp_mb = 2 * (collective_latency_s(fabric, place.pp_crosses, k) +
+                   bytes / (p2p_gbps(fabric, place.pp_crosses, k) * kGiga));
+  }
+
+  // Data parallel: gradients (and ZeRO-3 parameters) over the data-parallel group.
+  double dp_mb = 0;    // per micro-batch, overlappable with that micro-batch's compute
+  double dp_step = 0;  // per step, overlappable with the last micro-batch's backward
+  double dp_step_exposed_fixed = 0;  // per step, not overlapped (ZeRO-2 parameter all-gather)
+  if (L.dp > 1) {
+    const double expert_params = c.moe_layers * c.moe_expert_per_layer;
+    const double dense_gpu = (c.total - expert_params) / (L.tp * L.pp);
+    const double expert_gpu = expert_params / (L.tp * L.pp * L.ep);
+    const int expert_dp = std::max(1, L.dp / L.ep);
+    r.dp_busbw_gbps = group_busbw(fabric, L.dp, place.dp_per_node, k);
+    const int expert_per_node = std::max(1, place.dp_per_node / L.ep);
+    const double expert_bw = group_busbw(fabric, expert_dp, expert_per_node, k);
+    const double lat = collective_latency_s(fabric, place.dp_crosses, k);
+    const double grad_b = t.accounting.gradient_bytes;
+    // Bytes per parameter gathered under ZeRO-3: the weights as stored (QLoRA: 4-bit base).
+    double weight_b = t.precision == "fp32" ? 4 : 2;
+    double trainable_dense = dense_gpu, trainable_expert = expert_gpu;
+    if (adapter) {
+      const double bits = weight_bits_for(t.base_quantization == "none" ? "bf16"
+                                                                        : t.base_quantization);
+      const double linear_share = c.total > 0 ? c.block_linear / c.total : 1;
+      weight_b = linear_share * bits / 8 + (1 - linear_share) * 2;
+      const double lora = trainable_params(req) / (L.tp * L.pp);
+      trainable_dense = lora;
+      trainable_expert = 0;
+    }
+    auto ar = [&](double dense_bytes, double expert_bytes) {
+      return allreduce_s(dense_bytes, L.dp, r.dp_busbw_gbps, lat) +
+             allreduce_s(expert_bytes, expert_dp, expert_bw, lat);
+    };
+    auto rs = [&](double dense_bytes, double expert_bytes) {
+      return reduce_scatter_s(dense_bytes, L.dp, r.dp_busbw_gbps, lat) +
+             reduce_scatter_s(expert_bytes, expert_dp, expert_bw, lat);
+    };
+    if (L.zero <= 1) {
+      // DDP bucketed all-reduce (ZeRO-1: reduce-scatter + all-gather, the same volume), once
+      // per step after gradient accumulation (Rajbhandari et al. 2020, sec. 7: 2 x params).
+      dp_step = ar(trainable_dense * grad_b, trainable_expert * grad_b);
+    } else if (L.zero == 2) {
+      // Gradients reduce-scattered in every backward, parameters all-gathered after the step.
+      dp_mb = rs(trainable_dense * grad_b, trainable_expert * grad_b);
+      const double updated_b = adapter ? 2 : weight_b;  // adapters are 16-bit
+      dp_step_exposed_fixed = rs(trainable_dense * updated_b, trainable_expert * updated_b);
+    } else {
+      // ZeRO-3 / FSDP full shard: all-gather the weights for the forward and again for the
+      // backward, reduce-scatter the gradients: 3 x the parameter volume per micro-batch
+      // (Rajbhandari et al. 2020, sec. 7.2.2: 1.5 x DDP).
+      const double gathers = 2 * rs(dense_gpu * weight_b, expert_gpu * weight_b);
+      dp_mb = gathers + rs(trainable_dense * grad_b, trainable_expert * grad_b);
+    }
+  }
+  const double dp_mb_exposed = std::max(0.0, dp_mb - k.overlap_fraction * t_compute_mb);
+  const double backward_last = t_compute_mb * (adapter ? 0.5 : kBackwardShare);
+  const double dp_step_exposed =
+      std::max(0.0, dp_step - k.overlap_fraction * backward_last) + dp_step_exposed_fixed;
+
+  // Optimizer step over this GPU's shard of the trainable parameters (bandwidth-bound).
+  const double trainable_gpu =
+      trainable_params(req) / (L.tp * L.pp) / (L.zero >= 1 ? L.dp : 1);
+  const double opt_bytes = optimizer_bytes_per_param(t);
+  if (t.offload_optimizer) {
+    // ZeRO-Offload: fp32 gradients down and 16-bit weights up over PCIe, Adam on the CPU
+    // sharing the host memory bandwidth with the server's other GPUs.
+    const double pcie = fabric.pcie_gbps * k.pcie_host_efficiency * kGiga;
+    const double host = k.host_memory_bandwidth_gbps * kGiga / std::min(L.count, G);
+    r.optimizer_s = trainable_gpu * (4 + 2) / pcie + trainable_gpu * opt_bytes / host;
+  } else {
+    r.optimizer_s = trainable_gpu * opt_bytes / bw;
+  }
+
+  // The step: micro-batches back to back, the pipeline fill/drain bubble
+  // ((pp-1)/(m+pp-1) of the step, Narayanan et al. 2021), unhidden traffic, the optimizer.
+  const double per_mb_busy = t_compute_mb + t_tp_mb + t_ep_mb + t_dequant_mb;
+  r.compute_s = m_count * t_compute_mb;
+  r.dequantization_s = m_count * t_dequant_mb;
+  r.pipeline_bubble_s = (L.pp - 1) * per_mb_busy;
+  r.tensor_parallel_s = m_count * t_tp_mb;
+  r.expert_parallel_s = m_count * t_ep_mb;
+  r.pipeline_p2p_s = m_count * t_pp_mb;
+  r.data_parallel_s = m_count * dp_mb + dp_step + dp_step_exposed_fixed;
+  r.data_parallel_exposed_s = m_count * dp_mb_exposed + dp_step_exposed;
+  r.exposed_communication_s = r.tensor_parallel_s + r.expert_parallel_s + r.pipeline_p2p_s +
+                              r.data_parallel_exposed_s;
+  r.step_time_s = r.compute_s + r.dequantization_s + r.pipeline_bubble_s +
+                  r.exposed_communication_s + r.optimizer_s;
+
+  r.tokens_per_second = r.tokens_per_step / r.step_time_s;
+  r.achieved_tflops_per_gpu = r.flops.model * r.tokens_per_second / L.count / kTera;
+  r.mfu = r.achieved_tflops_per_gpu / r.peak_tflops;
+  r.hours = r.tokens / r.tokens_per_second / kSecondsPerHour;
+  r.gpu_hours = r.hours * L.count;
+  const double bytes_per_token = double(m.vocab) <= kUint16Vocab ? 2 : 4;
+  r.storage_read_gbps_needed =
+      r.tokens_per_second * bytes_per_token * k.storage_read_factor / kGiga;
+  return r;
+}
+
+}  // namespace advisor

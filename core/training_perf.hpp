@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+// Training time: compute from FLOPs per token over the achievable matmul rate, plus the
+// communication that compute cannot hide, the pipeline bubble, QLoRA dequantisation and the
+// optimizer step. docs/speed.md derives every term.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "comm.hpp"
+#include "flops.hpp"
+#include "memory.hpp"
+#include "perf_constants.hpp"
+
+namespace advisor {
+
+/// Tokens the run trains on: /training/tokens, epochs x dataset_tokens, or the default
+/// (pretraining: 20 tokens per parameter; fine-tuning: 100 M tokens).
+double token_budget(const Request& request, const PerformanceConstants& k);
+/// How the budget was chosen, for the assumptions list.
+std::string token_budget_text(const Request& request, const PerformanceConstants& k);
+
+/// Global batch (sequences per optimizer step) for a layout: the request's, rounded up to a
+/// multiple of micro-batch x data parallel (`adjusted` says so), or the default.
+std::int64_t global_batch_for(const Request& request, const Layout& layout,
+                              const PerformanceConstants& k, bool* adjusted);
+
+/// Roofline efficiency of a GEMM with M = `tokens` rows, K and N = `width` and `ffn_width`:
+/// it moves 2(MK + KN + MN) bytes for 2MNK FLOPs, so when it also waits on that traffic it
+/// reaches 1 / (1 + R (1/M + 1/K + 1/N)) of the peak, with R = peak FLOP/s / DRAM bytes/s (the
+/// part's ridge point; x 1/2 for FP8 operands, which are half the bytes). Small batches and narrow (tensor-parallel) layers run far below peak,
+/// and more so on parts with a high ridge (H100: 295 FLOP/B vs A100: 153).
+double gemm_shape_efficiency(double tokens, double width, double ffn_width, double ridge);
+
+/// Share of a token's matmul FLOPs in routed experts (0 for dense models).
+double expert_matmul_share(const ModelArch& model);
+
+struct TrainingPerf {
+  bool available = false;
+  std::string reason;  // when not available (no FP8 on the part, ...)
+  double tokens = 0;   // budget
+  std::int64_t global_batch = 0;
+  bool batch_adjusted = false;
+  int microbatches = 0;  // per step per data-parallel rank
+  double tokens_per_step = 0;
+  double step_time_s = 0;
+  double tokens_per_second = 0;
+  double mfu = 0;
+  double hours = 0;
+  double gpu_hours = 0;
+  // Per-step breakdown (sums to step_time_s).
+  double compute_s = 0;
+  double exposed_communication_s = 0;
+  double pipeline_bubble_s = 0;
+  double dequantization_s = 0;
+  double optimizer_s = 0;
+  // Communication detail per step (total traffic time, exposed or not).
+  double data_parallel_s = 0;
+  double data_parallel_exposed_s = 0;
+  double tensor_parallel_s = 0;
+  double pipeline_p2p_s = 0;
+  double expert_parallel_s = 0;
+  double dp_busbw_gbps = 0;
+  double tp_busbw_gbps = 0;
+  TokenFlops flops;
+  double peak_tflops = 0;            // dense peak at the precision used
+  double matmul_fraction = 0;        // MAMF of the part
+  double gemm_efficiency = 0;        // framework x shape
+  double achieved_tflops_per_gpu = 0;  // model FLOPs per second per GPU
+  double storage_read_gbps_needed = 0;
+};
+
+/// Training speed of `request` on `count` GPUs of `gpu` laid out as `layout` over `fabric`.
+TrainingPerf estimate_training(const Request& request, const GpuSpec& gpu, const Layout& layout,
+                               const Fabric& fabric, const PerformanceConstants& k);
+
+}  // namespace advisor
