@@ -451,7 +451,7 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
                     best.heaviest_stage,
                     t.accounting.fused_cross_entropy
                         ? " Fused cross-entropy: no full logits tensor."
-                        : " Includes the logits (bf16 + fp32 log-softmax + fp32 grad).");
+                        : " Includes the logits (bf16 + fp32 upcast + fp32 log-softmax + fp32 grad).");
       add("activations", line);
       add("kv_cache", "No KV cache in training.");
     } else {
