@@ -447,8 +447,8 @@ EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utiliz
 }  // namespace
 
 OptionCost buy_option(const CostScenario& s, int gpus, double utilization, EnergyResult* energy,
-                      bool describe) {
-  const PowerPlan p = plan_power(s, gpus);
+                      bool describe, const PowerPlan* plan) {
+  const PowerPlan p = plan ? *plan : plan_power(s, gpus);
   const EnergyResult e = energy_for(s, p, utilization);
   if (energy) *energy = e;
   BuyInputs b;
@@ -515,9 +515,10 @@ OptionCost reserved_option(const CostScenario& s, int gpus) {
 
 std::optional<double> break_even(const CostScenario& s, int gpus) {
   if (!s.gpu_price_cny || !s.rent_cny_per_gpu_hour) return std::nullopt;
+  const PowerPlan plan = plan_power(s, gpus);
   return break_even_utilization(
       [&](double u) {
-        return buy_option(s, gpus, u, nullptr, false).lifetime_cny -
+        return buy_option(s, gpus, u, nullptr, false, &plan).lifetime_cny -
                rent_option(s, gpus, u, false).lifetime_cny;
       },
       energy_breakpoints(s.tariff));

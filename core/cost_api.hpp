@@ -91,8 +91,11 @@ PowerPlan plan_power(const CostScenario& s, int gpus);
 
 /// Buy + colocate `gpus` GPUs used `utilization` of the time (energy detail in `energy`).
 /// `describe`: write the line items' basis texts (off in searches).
+/// `plan` (optional) is plan_power(s, gpus) when the caller already has it: it does not depend
+/// on utilisation, so solvers that vary only `utilization` compute it once.
 OptionCost buy_option(const CostScenario& s, int gpus, double utilization,
-                      EnergyResult* energy = nullptr, bool describe = true);
+                      EnergyResult* energy = nullptr, bool describe = true,
+                      const PowerPlan* plan = nullptr);
 
 /// {"power", "cost", "capacity"} for the request (API v1). `result` is the result built so far
 /// (memory layout; the speed model's training.gpu_hours and inference.decode_tokens_per_second

@@ -37,8 +37,11 @@ std::optional<Layout> make_layout(const Request& req, int count, int tp, int pp)
 /// GPU counts a buyer would actually order: 1, 2, 4, then whole 8-GPU servers.
 std::vector<int> candidate_counts(const Request& req, int max_count) {
   std::vector<int> valid;
+  // Unpinned training always admits pure data parallel (unless EP must divide it).
+  const bool any_count = is_training(req.task) && !req.parallelism.tp_pinned &&
+                         !req.parallelism.pp_pinned && req.parallelism.ep == 1;
   auto consider = [&](int n) {
-    if (n <= max_count && !candidate_layouts(req, n).empty()) valid.push_back(n);
+    if (n <= max_count && (any_count || !candidate_layouts(req, n).empty())) valid.push_back(n);
   };
   for (int n : {1, 2, 4}) consider(n);
   for (int n = kGpusPerServer; n <= max_count; n += kGpusPerServer) consider(n);
