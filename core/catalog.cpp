@@ -93,16 +93,8 @@ GpuSpec parse_gpu(const nlohmann::json& j, const std::string& path) {
   return g;
 }
 
-/// Reads {"value": x, "basis": "..."} for one assumption.
 double assumption(FieldReader& r, const char* key, double min, double max, std::string* basis) {
-  const nlohmann::json* o = r.object(key);
-  require(o != nullptr, "missing_field", r.path_of(key), r.path_of(key) + " is required");
-  FieldReader a(*o, r.path_of(key));
-  const double value = a.number("value", min, max);
-  *basis = a.string("basis");
-  a.string("source", std::string());
-  a.reject_unknown();
-  return value;
+  return read_sourced_value(r, key, min, max, basis);
 }
 
 MemoryAssumptions parse_assumptions(const nlohmann::json& j) {

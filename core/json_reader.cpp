@@ -148,6 +148,23 @@ void FieldReader::reject_unknown() const {
   }
 }
 
+FieldReader required_object(FieldReader& r, const char* key) {
+  const nlohmann::json* o = r.object(key);
+  require(o != nullptr, "missing_field", r.path_of(key), r.path_of(key) + " is required");
+  return FieldReader(*o, r.path_of(key));
+}
+
+double read_sourced_value(FieldReader& r, const char* key, double min, double max,
+                          std::string* basis) {
+  FieldReader a = required_object(r, key);
+  const double value = a.number("value", min, max);
+  const std::string text = a.string("basis");
+  a.string("source");
+  a.reject_unknown();
+  if (basis != nullptr) *basis = text;
+  return value;
+}
+
 nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
   try {
     return nlohmann::json::parse(text);

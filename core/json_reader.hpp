@@ -55,6 +55,14 @@ class FieldReader {
   std::set<std::string> seen_;
 };
 
+/// The member object `key` of `r` (required), as a reader.
+FieldReader required_object(FieldReader& r, const char* key);
+
+/// Reads a sourced constant {"value": x, "basis": "...", "source": "..."} (data/*.json): the
+/// value in [min, max]; `basis` receives the basis text when not null.
+double read_sourced_value(FieldReader& r, const char* key, double min, double max,
+                          std::string* basis = nullptr);
+
 /// Parses JSON text; malformed text is an InputError at `path` with the parser's position.
 nlohmann::json parse_json_text(const std::string& text, const std::string& path);
 

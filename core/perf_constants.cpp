@@ -11,21 +11,10 @@ namespace {
 
 /// Reads {"value": x, "basis": "...", "source": "..."}.
 double constant(FieldReader& r, const char* key, double min, double max) {
-  const nlohmann::json* o = r.object(key);
-  require(o != nullptr, "missing_field", r.path_of(key), r.path_of(key) + " is required");
-  FieldReader a(*o, r.path_of(key));
-  const double value = a.number("value", min, max);
-  a.string("basis");
-  a.string("source");
-  a.reject_unknown();
-  return value;
+  return read_sourced_value(r, key, min, max);
 }
 
-FieldReader section(FieldReader& root, const char* key) {
-  const nlohmann::json* o = root.object(key);
-  require(o != nullptr, "missing_field", root.path_of(key), root.path_of(key) + " is required");
-  return FieldReader(*o, root.path_of(key));
-}
+FieldReader section(FieldReader& root, const char* key) { return required_object(root, key); }
 
 }  // namespace
 
