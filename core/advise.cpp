@@ -195,13 +195,12 @@ nlohmann::json advise(const nlohmann::json& document, const Catalog& catalog) {
                                "/training/cpu_offload"));
   }
   result["memory"] = memory;
-  // HOOK(speed): result["training"], result["inference"], result["interconnect"]
+  // Speed (training, inference, interconnect), then power and cost, which price the run
+  // with the speed model's hours.
   add_speed_results(req, catalog, L, e, result, warnings);
-  // HOOK(cost): result["power"], result["cost"]
   const std::vector<GpuOption> judged = evaluate_options(req, catalog);
-  const CostRequest cost_request = parse_cost_request(req.cost_sections, catalog);
   const nlohmann::json power_and_cost =
-      power_and_cost_json(req, cost_request, result, catalog, judged);
+      power_and_cost_json(req, req.cost, result, catalog, judged);
   for (const auto& [key, value] : power_and_cost.items()) {
     if (key == "warnings") {
       for (const auto& w : value) warnings.push_back(w);
@@ -238,12 +237,10 @@ nlohmann::json advise(const nlohmann::json& document, const Catalog& catalog) {
       j["verdict"] = "does_not_fit";
       j["reason"] = o.reason;
     }
-    // HOOK(speed): per-option speed fields
     add_option_speed(req, catalog, o, j, result);
-    // HOOK(cost): per-option power and cost fields
     if (o.min_layout) {
       const nlohmann::json option_cost =
-          option_power_and_cost_json(req, cost_request, g, o.min_layout->count, j);
+          option_power_and_cost_json(req, req.cost, g, o.min_layout->count, j);
       for (const auto& [key, value] : option_cost.items()) j[key] = value;
     } else {
       j["power"] = nullptr;

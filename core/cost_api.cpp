@@ -1191,10 +1191,6 @@ json power_cost_result(const Request& req, const CostRequest& rq, const json& re
   return out;
 }
 
-void validate_power_cost_sections(const json& sections, const Catalog& catalog) {
-  parse_cost_request(sections, catalog);
-}
-
 json power_and_cost_json(const Request& request, const CostRequest& cost_request,
                          const json& result, const Catalog& catalog,
                          const std::vector<GpuOption>& judged_options) {

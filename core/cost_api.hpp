@@ -112,7 +112,6 @@ nlohmann::json option_power_cost(const Request& request, const CostRequest& cost
                                  const nlohmann::json& option = nlohmann::json::object());
 
 // Entry points for advise() and parse_request(), with the built-in prices.
-void validate_power_cost_sections(const nlohmann::json& sections, const Catalog& catalog);
 nlohmann::json power_and_cost_json(const Request& request, const CostRequest& cost_request,
                                    const nlohmann::json& result, const Catalog& catalog,
                                    const std::vector<GpuOption>& judged_options);

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "cost_api.hpp"
 #include "errors.hpp"
 #include "json_reader.hpp"
 
@@ -133,7 +132,6 @@ TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelAr
   s.offload_parameters = o.boolean("parameters", false);
   o.reject_unknown();
   read_accounting(t, s);
-  // HOOK(speed): read training performance keys from `t` here
   read_training_perf(t, s.perf);
   t.reject_unknown();
   if (s.sequence_length > model.max_position_embeddings && model.position == "learned") {
@@ -159,7 +157,6 @@ InferenceSettings read_inference(const nlohmann::json* j) {
   s.concurrency = r.integer("concurrency", 1, kMaxConcurrency, 1);
   s.prompt_tokens = r.integer("prompt_tokens", 1, kMaxSequenceLength, 1024);
   s.output_tokens = r.integer("output_tokens", 1, kMaxSequenceLength, 512);
-  // HOOK(speed): read inference performance keys from `r` here
   read_inference_perf(r, s.perf);
   r.reject_unknown();
   return s;
@@ -240,13 +237,12 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
   req.parallelism.pp = static_cast<int>(p.integer("pp", 1, kMaxParallel, 1));
   req.parallelism.ep = static_cast<int>(p.integer("ep", 1, kMaxParallel, 1));
   p.reject_unknown();
-  // HOOK(speed): read the cluster section (root.object("cluster")) here
   req.cluster = read_cluster(root.object("cluster"));
   validate_speed(req, catalog);
-  // HOOK(cost): read the power/cost sections here
+  nlohmann::json cost_sections = nlohmann::json::object();
   for (const char* key : {"power", "cost", "capacity"})
-    if (const nlohmann::json* section = root.raw(key)) req.cost_sections[key] = *section;
-  validate_power_cost_sections(req.cost_sections, catalog);
+    if (const nlohmann::json* section = root.raw(key)) cost_sections[key] = *section;
+  req.cost = parse_cost_request(cost_sections, catalog);
   root.reject_unknown();
 
   check_parallel_against_model(req.parallelism, req.model);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "catalog.hpp"
+#include "cost_settings.hpp"
 #include "model.hpp"
 #include "perf_settings.hpp"
 
@@ -42,7 +43,6 @@ struct TrainingSettings {
   bool offload_optimizer = false;    // ZeRO-Offload: optimizer states (and grads) in host RAM
   bool offload_parameters = false;   // ZeRO-Infinity: weights in host RAM (ZeRO-3 only)
   Accounting accounting;
-  // HOOK(speed): training performance settings (token budget, global batch, ...)
   TrainingPerfSettings perf;
 };
 
@@ -52,7 +52,6 @@ struct InferenceSettings {
   std::int64_t concurrency = 1;             // sequences decoded together
   std::int64_t prompt_tokens = 1024;
   std::int64_t output_tokens = 512;
-  // HOOK(speed): inference performance settings (targets, serving engine, ...)
   InferencePerfSettings perf;
 };
 
@@ -80,11 +79,9 @@ struct Request {
   InferenceSettings inference;
   Parallelism parallelism;
   std::optional<Hardware> hardware;
-  // HOOK(speed): cluster settings (network, storage)
   ClusterSettings cluster;
-  // HOOK(cost): power, facility and price settings
-  // {"power", "cost", "capacity"} as given (validated at parse; parsed by cost_settings.hpp)
-  nlohmann::json cost_sections = nlohmann::json::object();
+  CostRequest cost;  // the power, cost and capacity sections, validated
+
 };
 
 /// Parses and validates a request document against the catalog (preset and GPU ids).
