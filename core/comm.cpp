@@ -42,15 +42,19 @@ Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
   f.pcie_p2p = gpu.pcie_peer_to_peer;
   f.intra = f.pcie_p2p ? IntraLink::kPcieP2p : IntraLink::kPcieHost;
   const ScaleUpLink& link = gpu.scale_up_link;
-  if (choice == LinkChoice::kNative && link.topology != "none") {
-    const bool usable = link.topology == "switched" || cluster.nvlink_bridges;
+  if (choice != LinkChoice::kPcie && link.topology != "none") {
+    const bool usable = link.topology == "switched" || cluster.nvlink_bridges ||
+                        choice == LinkChoice::kSwitched;
     if (!link.bidirectional_gbps) {
       f.note = gpu.name + ": the " + link.name +
                " bandwidth is not published; GPU-to-GPU traffic is modelled over PCIe";
     } else if (usable) {
       f.link_gbps = *link.bidirectional_gbps / 2;
       f.link_domain = std::max(1, link.max_gpus_per_domain);
-      if (link.topology == "bridge") {
+      if (choice == LinkChoice::kSwitched && link.topology == "bridge") {
+        f.intra = IntraLink::kNvSwitch;
+        f.link_domain = k.gpus_per_node;
+      } else if (link.topology == "bridge") {
         f.intra = IntraLink::kBridge;
       } else if (link.name.find("Infinity Fabric") != std::string::npos) {
         f.intra = IntraLink::kMesh;  // 7 point-to-point links, one per peer

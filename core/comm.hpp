@@ -24,8 +24,9 @@ enum class IntraLink {
 
 const char* intra_link_name(IntraLink link);
 
-/// Which intra-server link to assume for a GPU (the scaling curve compares both).
-enum class LinkChoice { kNative, kPcie };
+/// Which intra-server link to assume for a GPU (the scaling curve compares them). kSwitched is
+/// the same chip on an NVSwitch baseboard at its own NVLink rate (a PCIe card's SXM sibling).
+enum class LinkChoice { kNative, kPcie, kSwitched };
 
 /// The links of a planned cluster for one GPU type.
 struct Fabric {

@@ -75,7 +75,7 @@ OfficeVerdict office_verdict(double server_watts, int servers, double rack_kw_lo
   if (low.fits && low.racks_needed <= office_racks) {
     v.can_host = true;
     v.level = "yes";
-    v.reason = std::to_string(servers) + " server" + (servers == 1 ? "" : "s") + " draw " +
+    v.reason = std::to_string(servers) + " server" + (servers == 1 ? " draws " : "s draw ") +
                kw(total) + " at full load: fits " + have + " of " + format_number(rack_kw_low) +
                " kW (also plan the room's cooling for that heat)";
     return v;

@@ -72,7 +72,12 @@ nlohmann::json scaling_curve(const Request& req, const Catalog& catalog, const G
   nlohmann::json curve = nlohmann::json::array();
   ClusterSettings bridged = req.cluster;
   bridged.nvlink_bridges = true;  // the NVLink curve of bridge-capable cards has them fitted
-  const Fabric nvlink = make_fabric(gpu, bridged, k, LinkChoice::kNative);
+  // For bridge-capable PCIe cards "nvlink" is the same chip on an NVSwitch baseboard (the
+  // source's NVLink-vs-PCIe comparison); their own bridged pairs are a third line.
+  const bool bridge_part = gpu.scale_up_link.topology == "bridge";
+  const Fabric nvlink =
+      make_fabric(gpu, bridged, k, bridge_part ? LinkChoice::kSwitched : LinkChoice::kNative);
+  const Fabric bridge = make_fabric(gpu, bridged, k, LinkChoice::kNative);
   const Fabric pcie = make_fabric(gpu, req.cluster, k, LinkChoice::kPcie);
   for (int n : kScalingCounts) {
     MemoryEstimate e;
@@ -95,6 +100,7 @@ nlohmann::json scaling_curve(const Request& req, const Catalog& catalog, const G
       return p;
     };
     if (has_nvlink_class(gpu)) curve.push_back(point("nvlink", nvlink));
+    if (has_nvlink_class(gpu) && bridge_part) curve.push_back(point("nvlink_bridge", bridge));
     curve.push_back(point("pcie", pcie));
   }
   return curve;

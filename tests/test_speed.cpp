@@ -3,6 +3,8 @@
 // API fields and located errors (docs/speed.md).
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include <cmath>
 
 #include "advise.hpp"
@@ -536,4 +538,22 @@ TEST_CASE("the default request parses with the speed keys", "[speed][api]") {
   CHECK(d["inference"]["gpu_memory_utilization"] == 0.9);
   CHECK(d["cluster"].contains("inter_node_network"));
   advise_ok(d);
+}
+
+TEST_CASE("the scaling curve of a PCIe card compares it with the same chip on NVSwitch",
+          "[speed][api]") {
+  // The source's NVLink-vs-PCIe claim on one chip: A100 PCIe's own curve, its 2-way bridges,
+  // and an NVSwitch baseboard at the same NVLink rate (its SXM sibling's fabric).
+  const auto r = advise_ok(thirteen_b("a100-pcie-80gb"));
+  std::map<std::string, double> hours_at_8;
+  for (const auto& p : r["training"]["scaling_curve"]) {
+    if (p["gpus"] == 8 && p["fits"].get<bool>()) hours_at_8[p["link"]] = p["hours"].get<double>();
+  }
+  REQUIRE(hours_at_8.count("nvlink") == 1);
+  REQUIRE(hours_at_8.count("nvlink_bridge") == 1);
+  REQUIRE(hours_at_8.count("pcie") == 1);
+  CHECK(hours_at_8["pcie"] / hours_at_8["nvlink"] > 1.15);
+  // Bridged pairs barely help an 8-GPU all-reduce: the ring still crosses PCIe.
+  CHECK(hours_at_8["nvlink_bridge"] <= hours_at_8["pcie"]);
+  CHECK(hours_at_8["nvlink_bridge"] > hours_at_8["nvlink"]);
 }

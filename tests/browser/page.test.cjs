@@ -10,6 +10,10 @@
 // (data-field, a JSON pointer; "@id" picks the option whose gpu is id), and each must equal the
 // CLI's. Also checks located errors, the language switch, the URL hash, that the page makes no
 // network request, and that a missing wasm module gives an error banner rather than a blank page.
+// The speed, power, cost and capacity panels are driven too: a pinned training run, an inference
+// target, an edited price (the override reaches the request and the CLI agrees with the new
+// figures), a CSV with text in a number column (the error names the row), and screenshots of the
+// speed, cost and capacity panels in both languages.
 // Prints one line per check and ends with "page: N passed, M failed".
 'use strict';
 
@@ -175,7 +179,7 @@ async function compareWithCli(page, label) {
   assert(!state.error, label + ': the page shows an error: ' + JSON.stringify(state.error));
   // The sections this page renders must be the CLI's exactly (other sections belong to other
   // panels and are compared by their own tests; wasm_matches_native covers the whole result).
-  for (const section of ['/memory', '/model/params', '/warnings', '/catalog']) {
+  for (const section of ['/memory', '/model/params', '/warnings', '/catalog', '/training', '/inference', '/interconnect', '/power', '/cost', '/capacity']) {
     deepClose(resolve(state.result, section), resolve(expected, section), label + ': result' + section);
   }
 
@@ -185,6 +189,21 @@ async function compareWithCli(page, label) {
     .concat(expected.options.map((o) => '/options/@' + o.gpu + '/min_count'))
     .concat(expected.options.map((o) => '/options/@' + o.gpu + '/verdict'));
   if (expected.memory.fits !== null) required.push('/memory/headroom_bytes', '/memory/gpu_memory_bytes');
+  if (expected.training && expected.training.tokens_per_second !== null) {
+    required.push('/training/tokens_per_second', '/training/mfu', '/training/step_time_s', '/training/hours', '/training/gpu_hours',
+      '/training/breakdown/compute_s', '/training/breakdown/exposed_communication_s', '/training/breakdown/pipeline_bubble_s');
+  }
+  if (expected.inference && expected.inference.decode_tokens_per_second !== null) {
+    required.push('/inference/decode_tokens_per_second', '/inference/per_user_tokens_per_second', '/inference/time_to_first_token_s', '/inference/max_concurrency');
+  }
+  if (expected.power) required.push('/power/office_verdict/level', '/power/server_watts_full_load', '/power/server_watts_typical', '/power/servers', '/power/racks_needed', '/power/rack_kw', '/power/pue', '/power/facility_kw');
+  if (expected.cost) {
+    required.push('/cost/break_even_utilization', '/cost/seventy_percent_rule_holds');
+    for (const k of ['buy', 'rent', 'rent_reserved', 'hybrid']) {
+      if (expected.cost.options[k]) required.push('/cost/options/' + k + '/lifetime_cny');
+    }
+  }
+  if (expected.capacity) expected.capacity.by_gpu_type.forEach((g, i) => required.push('/capacity/by_gpu_type/' + i + '/cards_needed'));
   for (const r of required) assert(fields.has(r), label + ': no figure shown for ' + r);
   assert(state.optionRows === expected.options.length,
     label + ': ' + state.optionRows + ' GPU rows shown, the CLI has ' + expected.options.length);
@@ -222,6 +241,29 @@ async function clickTask(page, task) {
 
 async function clickModelMode(page, mode) {
   await page.click('#model-mode-group label:has(input[value="' + mode + '"])');
+}
+
+/** Types into a price-table box and commits it the way a user does (Enter). */
+async function editPrice(page, key, value) {
+  const box = page.locator('#panel-prices tr[data-key="' + key + '"] input.price-input').first();
+  await box.fill(String(value));
+  await box.press('Enter');
+}
+
+/** A figure's raw value on the page (data-value / data-bytes of the first visible [data-field]). */
+async function shownValue(page, field) {
+  return page.evaluate((f) => {
+    const n = Array.from(document.querySelectorAll('#panels [data-field="' + f + '"]')).find((x) => x.getClientRects().length > 0);
+    if (!n) return undefined;
+    const v = n.dataset.bytes !== undefined ? n.dataset.bytes : n.dataset.value;
+    return v === 'null' ? null : v;
+  }, field);
+}
+
+async function panelShot(page, id, file) {
+  await page.evaluate(() => { document.querySelector('.topbar').style.position = 'static'; });
+  await page.locator('#panel-' + id).screenshot({ path: path.join(shotDir, file) });
+  await page.evaluate(() => { document.querySelector('.topbar').style.position = ''; });
 }
 
 async function visible(page, selector) {
@@ -495,11 +537,277 @@ async function main() {
     await page.screenshot({ path: path.join(shotDir, 'page-zh.png'), fullPage: true });
   });
 
+
+  // ---------------------------------------------------------------- speed, power, cost, capacity
+
+  await check('pinned training run with a token budget: speed figures equal the CLI\'s', async () => {
+    await page.click('#btn-reset');
+    await settle(page, (r) => r.task === 'full_finetune' && !r.hardware);
+    await page.selectOption('#in-preset', 'llama-2-13b');
+    await page.fill('#in-seq', '4096');
+    await page.selectOption('#in-ckpt', 'full');
+    await page.fill('#in-tokens', '1e9');
+    await page.fill('#in-gbs', '64');
+    await page.selectOption('#in-gpu', 'a100-pcie-80gb');
+    await page.fill('#in-count', '8');
+    await settle(page, (r) => r.hardware && r.hardware.gpu === 'a100-pcie-80gb' && r.hardware.count === 8 &&
+      r.training.tokens === 1e9 && r.training.global_batch_size === 64 && r.model.preset === 'llama-2-13b');
+    const n = await compareWithCli(page, 'speed');
+    assert(n > 150, 'only ' + n + ' figures compared');
+    const cli = native(await lastRequest(page));
+    assert(cli.training.tokens_per_second > 0, 'the CLI gives no speed for the pinned run');
+    for (const f of ['tokens_per_second', 'mfu', 'step_time_s', 'hours', 'gpu_hours']) {
+      const v = await shownValue(page, '/training/' + f);
+      assert(v !== undefined && close(Number(v), cli.training[f]), '/training/' + f + ' shown ' + v + ', CLI ' + cli.training[f]);
+    }
+    // the headline text is the CLI's figure, rounded
+    const text = await page.evaluate(() => ({
+      tps: document.querySelector('#panel-speed [data-field="/training/tokens_per_second"]').textContent,
+      hours: document.querySelector('#panel-speed [data-field="/training/hours"]').textContent,
+      mfu: document.querySelector('#panel-speed [data-field="/training/mfu"]').textContent,
+      points: document.querySelectorAll('#panel-speed svg circle[data-field^="/training/scaling_curve/"]').length,
+      legend: document.querySelector('#panel-speed .line-legend').textContent,
+      axis: Array.from(document.querySelectorAll('#panel-speed .axis-label')).map((x) => x.textContent),
+      bus: document.querySelector('#panel-speed [data-field="/interconnect/allreduce_bus_bandwidth_gbps"]').dataset.value,
+    }));
+    assert(Number(text.tps.replace(/[,\s]/g, '')) === Math.round(cli.training.tokens_per_second), 'tokens/s shows "' + text.tps + '"');
+    assert(Math.abs(Number(text.hours.replace(/[,\s]/g, '')) - cli.training.hours) < 0.051, 'hours shows "' + text.hours + '", CLI ' + cli.training.hours);
+    assert(Math.abs(parseFloat(text.mfu) - cli.training.mfu * 100) < 0.051, 'MFU shows "' + text.mfu + '"');
+    const fitting = cli.training.scaling_curve.filter((p) => p.fits).length;
+    assert(text.points === fitting, text.points + ' points on the scaling chart, the CLI has ' + fitting + ' that fit');
+    assert(text.axis.length >= 2 && text.axis.every((a) => a.length > 2), 'chart axes unlabelled');
+    assert(text.legend.includes('PCIe'), 'scaling legend lacks PCIe: ' + text.legend);
+    assert(close(Number(text.bus), cli.interconnect.allreduce_bus_bandwidth_gbps), 'all-reduce busbw ' + text.bus);
+    const codes = await page.evaluate(() => Array.from(document.querySelectorAll('#panel-warnings li.warning')).map((x) => x.dataset.value));
+    assert(codes.includes('communication_bound'), 'no communication_bound warning for 8 x A100 PCIe ZeRO-3: ' + codes);
+    const translated = await page.evaluate(() => document.querySelector('#panel-warnings li.warning[data-value="communication_bound"] .warning-text').textContent);
+    assert(translated === zh['zh-CN']['warning.communication_bound'], 'communication_bound not translated');
+    await panelShot(page, 'speed', 'page-speed-zh.png');
+  });
+
+  await check('power verdict and cost figures (lifetime per option, break-even) equal the CLI\'s', async () => {
+    const cli = native(await lastRequest(page));
+    const v = await page.evaluate(() => {
+      const n = document.querySelector('#panel-power [data-field="/power/office_verdict/level"]');
+      const banner = document.querySelector('#panel-power .verdict-banner');
+      return { level: n && n.dataset.value, text: n && n.textContent, reason: banner && banner.querySelector('.verdict-reason').textContent, cls: banner && banner.className };
+    });
+    assert(v.level === cli.power.office_verdict.level, 'office verdict ' + v.level + ', CLI ' + cli.power.office_verdict.level);
+    assert(v.text === zh['zh-CN']['power.office.' + cli.power.office_verdict.level], 'office verdict not in Chinese: ' + v.text);
+    assert(v.reason === cli.power.office_verdict.reason, 'the core\'s reason is not shown');
+    assert(v.cls.includes('verdict-' + cli.power.office_verdict.level), 'the banner is not styled by the verdict');
+    let priced = 0;
+    for (const k of ['buy', 'rent', 'rent_reserved', 'hybrid']) {
+      const want = cli.cost.options[k] ? cli.cost.options[k].lifetime_cny : null;
+      const got = await shownValue(page, want === null ? '/cost/options/' + k : '/cost/options/' + k + '/lifetime_cny');
+      if (want === null && k === 'rent_reserved') continue;
+      assert(want === null ? got === null : close(Number(got), want), k + ' lifetime shown ' + got + ', CLI ' + want);
+      if (want !== null) priced += 1;
+    }
+    assert(priced >= 2, 'fewer than two options priced');
+    const be = await shownValue(page, '/cost/break_even_utilization');
+    assert(cli.cost.break_even_utilization === null ? be === null : close(Number(be), cli.cost.break_even_utilization), 'break-even ' + be);
+    const rule = await shownValue(page, '/cost/seventy_percent_rule_holds');
+    assert(rule === String(cli.cost.seventy_percent_rule_holds), '70% rule ' + rule);
+    const marker = await page.evaluate(() => Array.from(document.querySelectorAll('#panel-cost .marker-label')).map((x) => x.textContent));
+    if (cli.cost.break_even_year !== null) {
+      assert(marker.some((m) => m.includes(String(cli.cost.break_even_year))), 'break-even year ' + cli.cost.break_even_year + ' not marked: ' + marker);
+    }
+    const lines = await page.evaluate(() => document.querySelectorAll('#panel-cost svg path.series').length);
+    const series = ['buy', 'rent', 'rent_reserved', 'hybrid'].filter((k) => cli.cost.options[k]).length;
+    assert(lines === series, lines + ' cumulative lines, ' + series + ' options priced');
+    await panelShot(page, 'cost', 'page-cost-zh.png');
+  });
+
+  await check('editing a price: the override reaches the request and the lifetime cost becomes the CLI\'s', async () => {
+    const key = 'sites.shenzhen.electricity_flat_cny_per_kwh';
+    const before = native(await lastRequest(page));
+    const entry = before.cost.defaults_used.find((e) => e.key === key);
+    assert(entry && entry.override_path === '/cost/prices/electricity_flat_cny_per_kwh', 'no ' + key + ' entry');
+    const marked = await page.evaluate((k) => Boolean(document.querySelector('#panel-prices tr[data-key="' + k + '"] .confirm-mark')), key);
+    assert(marked === entry.needs_confirmation, 'confirm marker ' + marked + ', needs_confirmation ' + entry.needs_confirmation);
+    const confirmCount = await page.evaluate(() => document.querySelectorAll('#panel-prices .confirm-mark').length);
+    assert(confirmCount === before.cost.defaults_used.filter((e) => e.needs_confirmation).length +
+      (before.capacity ? before.capacity.defaults_used.filter((e) => e.needs_confirmation).length : 0), 'confirm markers ' + confirmCount);
+    const links = await page.evaluate(() => Array.from(document.querySelectorAll('#panel-prices a')).map((a) => a.getAttribute('rel')));
+    assert(links.length > 0 && links.every((r) => r === 'noopener noreferrer'), 'source links without rel="noopener noreferrer"');
+    await editPrice(page, key, '1.2');
+    await settle(page, (r) => r.cost && r.cost.prices && r.cost.prices.electricity_flat_cny_per_kwh === 1.2);
+    await compareWithCli(page, 'price override');
+    const after = native(await lastRequest(page));
+    assert(after.cost.options.buy.lifetime_cny > before.cost.options.buy.lifetime_cny, 'a dearer tariff did not raise the buy cost');
+    const shown = await shownValue(page, '/cost/options/buy/lifetime_cny');
+    assert(close(Number(shown), after.cost.options.buy.lifetime_cny), 'buy lifetime shown ' + shown + ', CLI ' + after.cost.options.buy.lifetime_cny);
+    const row = await page.evaluate((k) => {
+      const tr = document.querySelector('#panel-prices tr[data-key="' + k + '"]');
+      return { overridden: tr.classList.contains('overridden'), tag: Boolean(tr.querySelector('.tag-overridden')), confirm: Boolean(tr.querySelector('.confirm-mark')), value: tr.querySelector('input.price-input').value };
+    }, key);
+    assert(row.overridden && row.tag && !row.confirm && row.value === '1.2', 'overridden row not marked: ' + JSON.stringify(row));
+    // the override survives a shared link
+    const fresh = await context.newPage();
+    watch(fresh, 'override link');
+    await fresh.goto(page.url());
+    await waitReady(fresh);
+    deepClose(await lastRequest(fresh), await lastRequest(page), 'restored override');
+    await fresh.close();
+    // reset puts the default back
+    await page.click('#panel-prices tr[data-key="' + key + '"] .reset-override');
+    await settle(page, (r) => !(r.cost && r.cost.prices && r.cost.prices.electricity_flat_cny_per_kwh !== undefined));
+    const back = await shownValue(page, '/cost/options/buy/lifetime_cny');
+    assert(close(Number(back), before.cost.options.buy.lifetime_cny), 'reset did not restore the default cost');
+  });
+
+  await check('a budget as epochs x dataset tokens and the cost inputs go into the request', async () => {
+    await page.selectOption('#in-budget-mode', 'epochs');
+    await page.fill('#in-epochs', '2');
+    await page.fill('#in-dataset-tokens', '5e8');
+    await page.selectOption('#in-site', 'dongguan');
+    await page.fill('#in-util', '0.8');
+    await settle(page, (r) => r.training.epochs === 2 && r.training.dataset_tokens === 5e8 && r.training.tokens === undefined &&
+      r.cost && r.cost.site === 'dongguan' && r.cost.utilization === 0.8);
+    await compareWithCli(page, 'epochs and site');
+    const selected = await page.evaluate(() => document.querySelector('#panel-sites tr.selected').dataset.site);
+    assert(selected === 'dongguan', 'selected site row is ' + selected);
+  });
+
+  await check('capacity CSV with text in a number column: the error names the row and shows it', async () => {
+    const csv = 'job,gpu_type,gpus,hours,month\nft-a,l40s-48gb,2,120,2026-08\nft-b,l40s-48gb,4,abc,2026-09\n';
+    await page.fill('#in-jobs', csv);
+    const pointer = '/capacity/jobs_csv/row 3/hours';
+    await page.waitForFunction((p) => {
+      const g = window.gpuAdvisor;
+      return g && !g.pending && g.lastError && g.lastError.path === p;
+    }, pointer, { timeout: 10000 });
+    const cliAnswer = native(await lastRequest(page));
+    assert(cliAnswer.error && cliAnswer.error.path === pointer, 'the CLI says ' + JSON.stringify(cliAnswer.error));
+    const info = await page.evaluate(() => {
+      const field = document.querySelector('.field.invalid[data-path="/capacity/jobs_csv"]');
+      const row = field && field.querySelector('.csv-row');
+      const banner = document.getElementById('error-banner');
+      return {
+        error: window.gpuAdvisor.lastError,
+        fieldShown: Boolean(field && field.getClientRects().length),
+        fieldText: field ? field.textContent : '',
+        row: row && row.dataset.row, column: row && row.dataset.column, rowText: row ? row.querySelector('.csv-row-text').textContent : '',
+        banner: banner.textContent, bannerRow: Boolean(banner.querySelector('.csv-row')),
+        panels: document.getElementById('panels').textContent.trim().length,
+      };
+    });
+    deepClose(info.error, cliAnswer.error, 'csv error envelope');
+    assert(info.error.code === 'wrong_type', 'code ' + info.error.code);
+    assert(info.fieldShown, 'the CSV box is not highlighted');
+    assert(info.fieldText.includes(info.error.message), 'the CSV box lacks the core\'s message');
+    assert(info.row === '3' && info.column === 'hours', 'row ' + info.row + ' column ' + info.column);
+    assert(info.rowText === 'ft-b,l40s-48gb,4,abc,2026-09', 'shown row "' + info.rowText + '"');
+    assert(info.bannerRow && info.banner.includes(pointer), 'the banner does not show the row');
+    assert(info.panels > 500, 'the page is blank under the error');
+    await page.click('.field[data-path="/capacity/jobs_csv"] .csv-row .link-btn');
+    const sel = await page.evaluate(() => { const b = document.getElementById('in-jobs'); return b.value.slice(b.selectionStart, b.selectionEnd); });
+    assert(sel === 'ft-b,l40s-48gb,4,abc,2026-09', 'the row is not selected in the box: "' + sel + '"');
+  });
+
+  await check('fixed CSV: cards needed per GPU type equal the CLI\'s', async () => {
+    await page.fill('#in-jobs', 'job,gpu_type,gpus,hours,month\nft-a,l40s-48gb,2,120,2026-08\nft-b,l40s-48gb,4,300,2026-09\npre,h100-sxm-80gb,8,200,2026-10\n');
+    await settle(page, (r) => r.capacity && r.capacity.jobs_csv.includes('300'));
+    const err = await page.evaluate(() => window.gpuAdvisor.lastError);
+    assert(!err, 'error left: ' + JSON.stringify(err));
+    await compareWithCli(page, 'capacity');
+    const rows = await page.evaluate(() => document.querySelectorAll('#panel-capacity tbody tr').length);
+    assert(rows === 2, rows + ' GPU types shown');
+    await panelShot(page, 'capacity', 'page-capacity-zh.png');
+  });
+
+  await check('hybrid: a 12-month demand profile prices the hybrid plan as the CLI does', async () => {
+    await page.fill('#in-util', '');
+    const months = [3000, 3000, 2500, 4000, 4500, 5500, 3000, 3000, 2500, 3000, 3500, 5800];
+    await page.focus('#monthly-demand input[data-month="0"]');
+    await page.evaluate((text) => {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', text);
+      document.querySelector('#monthly-demand input[data-month="0"]').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    }, months.join('\t'));
+    await settle(page, (r, m) => r.cost && Array.isArray(r.cost.monthly_demand_gpu_hours) && JSON.stringify(r.cost.monthly_demand_gpu_hours) === JSON.stringify(m), months);
+    await compareWithCli(page, 'hybrid');
+    const cli = native(await lastRequest(page));
+    assert(cli.cost.options.hybrid, 'the CLI priced no hybrid');
+    const bars = await page.evaluate(() => document.querySelectorAll('#panel-cost svg rect[data-field^="/cost/hybrid_split/monthly/"]').length);
+    assert(bars === 24, bars + ' monthly bars');
+  });
+
+  await check('English: speed, cost and capacity panels switch language, figures unchanged', async () => {
+    await page.click('.lang-btn[data-lang="en"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    const titles = await page.evaluate(() => ['speed', 'cost', 'capacity', 'power', 'prices'].map((id) => document.querySelector('#panel-' + id + ' .panel-title').textContent));
+    assert(titles[0] === zh.en['panel.speed'] && titles[1] === zh.en['panel.cost'] && titles[2] === zh.en['panel.capacity'], 'panel titles not in English: ' + titles);
+    await compareWithCli(page, 'english cost');
+    await panelShot(page, 'speed', 'page-speed-en.png');
+    await panelShot(page, 'cost', 'page-cost-en.png');
+    await panelShot(page, 'capacity', 'page-capacity-en.png');
+    await page.click('.lang-btn[data-lang="zh-CN"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  });
+
+  await check('no GPU pinned: the speed panel says so, still shows the curve and per-option speeds', async () => {
+    await page.selectOption('#in-gpu', '');
+    await settle(page, (r) => !r.hardware);
+    await compareWithCli(page, 'unpinned');
+    const cli = native(await lastRequest(page));
+    const s = await page.evaluate(() => ({
+      note: document.querySelector('#panel-speed .note') ? document.querySelector('#panel-speed .note').textContent : '',
+      tps: document.querySelectorAll('#panel-speed [data-field="/training/tokens_per_second"]').length,
+      points: document.querySelectorAll('#panel-speed svg circle').length,
+      optionSpeeds: document.querySelectorAll('#panel-options [data-field$="/training/tokens_per_second"]').length,
+      costNote: document.querySelector('#panel-cost .note') ? document.querySelector('#panel-cost .note').textContent : '',
+    }));
+    assert(s.note.length > 20, 'no note that no GPU is pinned');
+    assert(s.tps === 0, 'pinned speed figures shown without a pinned GPU');
+    assert(s.points > 0, 'no scaling curve without a pinned GPU');
+    assert(s.optionSpeeds === cli.options.filter((o) => o.training).length, s.optionSpeeds + ' option speeds shown');
+    assert(s.costNote.length > 10, 'the cost panel does not say which GPU it costed');
+  });
+
+  await check('inference target: decode tokens/s and max concurrency equal the CLI\'s', async () => {
+    await page.click('#btn-reset');
+    await settle(page, (r) => r.task === 'full_finetune' && !r.hardware && !r.cost);
+    await clickTask(page, 'inference');
+    await page.selectOption('#in-preset', 'qwen2.5-14b');
+    await page.selectOption('#in-wf', 'gguf_q4_k_m');
+    await page.fill('#in-conc', '16');
+    await page.fill('#in-prompt', '2000');
+    await page.fill('#in-output', '500');
+    await page.fill('#in-target-users', '200');
+    await page.fill('#in-target-tps', '20');
+    await page.selectOption('#in-gpu', 'l40s-48gb');
+    await page.fill('#in-count', '1');
+    await settle(page, (r) => r.task === 'inference' && r.hardware && r.hardware.gpu === 'l40s-48gb' && r.inference.weight_format === 'gguf_q4_k_m' &&
+      r.inference.target_users === 200 && r.inference.target_tokens_per_second_per_user === 20 && r.inference.output_tokens === 500);
+    await compareWithCli(page, 'serving');
+    const cli = native(await lastRequest(page));
+    const s = await page.evaluate(() => {
+      const get = (f) => { const n = document.querySelector('#panel-serving [data-field="' + f + '"]'); return n ? { v: n.dataset.value, t: n.textContent } : null; };
+      return { decode: get('/inference/decode_tokens_per_second'), maxc: get('/inference/max_concurrency'), gpus: get('/inference/gpus_needed'),
+        points: document.querySelectorAll('#panel-serving svg circle').length, speedPanel: !document.getElementById('panel-speed').hidden };
+    });
+    assert(s.decode && close(Number(s.decode.v), cli.inference.decode_tokens_per_second), 'decode shown ' + JSON.stringify(s.decode));
+    assert(Number(s.decode.t.replace(/[,\s]/g, '')) === Math.round(cli.inference.decode_tokens_per_second), 'decode text ' + s.decode.t);
+    assert(s.maxc && Number(s.maxc.v) === cli.inference.max_concurrency && Number(s.maxc.t.replace(/[,\s]/g, '')) === cli.inference.max_concurrency, 'max concurrency ' + JSON.stringify(s.maxc));
+    assert(s.gpus && Number(s.gpus.v) === cli.inference.gpus_needed, 'GPUs needed ' + JSON.stringify(s.gpus));
+    assert(s.points === cli.inference.concurrency_curve.length * 2, s.points + ' points on the concurrency chart');
+    assert(!s.speedPanel, 'the training speed panel is shown for inference');
+    await panelShot(page, 'serving', 'page-serving-zh.png');
+    await page.click('#btn-reset');
+    await settle(page, (r) => r.task === 'full_finetune' && !r.hardware && !r.inference);
+  });
+
   await check('no horizontal overflow at 1000 px wide', async () => {
     await page.setViewportSize({ width: 1000, height: 900 });
     await page.waitForTimeout(100);
     const w = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert(w <= 1001, 'page is ' + w + ' px wide at a 1000 px viewport');
+    if (w > 1001) {
+      const wide = await page.evaluate(() => Array.from(document.querySelectorAll('body *')).filter((n) => n.getBoundingClientRect().right > 1001 && !n.closest('.table-wrap, .table-scroll'))
+        .slice(0, 6).map((n) => n.tagName + '.' + n.className + (n.id ? '#' + n.id : '')));
+      assert(false, 'page is ' + w + ' px wide at a 1000 px viewport; too wide: ' + wide.join(', '));
+    }
     await page.screenshot({ path: path.join(shotDir, 'page-1000px.png'), fullPage: false });
   });
 
