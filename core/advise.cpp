@@ -20,8 +20,6 @@ constexpr double kBillion = 1e9;
 // Published and derived parameter counts differ by rounding and by small tensors (norms,
 // biases); beyond this the architecture fields are probably wrong.
 constexpr double kParamMismatchWarning = 0.05;
-// A plan whose estimate is above this share of the card has no room for the error band.
-constexpr int kGpusPerServer = 8;
 
 nlohmann::json bytes(double value) { return static_cast<std::int64_t>(std::llround(value)); }
 

@@ -32,8 +32,6 @@ constexpr double kSamplingLogitBytes = 4;
 // DeepSpeed ZeRO-Offload keeps gradient reduce buckets on the GPU: reduce_bucket_size
 // defaults to 5e8 elements (DeepSpeed config docs), 2 bytes each in bf16.
 constexpr double kOffloadGradientBucketBytes = 5e8 * 2;
-// Servers are counted as 8-GPU nodes (HGX/OAM baseboards; most PCIe GPU servers hold 8).
-constexpr int kGpusPerServer = 8;
 
 
 }  // namespace

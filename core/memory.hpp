@@ -8,6 +8,10 @@
 
 namespace advisor {
 
+/// Servers are counted as 8-GPU nodes: HGX/OAM baseboards hold 8, and so do most PCIe GPU
+/// servers. (The speed model's data/performance.json gpus_per_node says the same for links.)
+constexpr int kGpusPerServer = 8;
+
 /// How a job is laid out over `count` GPUs: count = dp x tp x pp.
 struct Layout {
   int count = 1;

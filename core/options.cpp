@@ -9,7 +9,6 @@ namespace {
 // Tensor parallelism stays inside one 8-GPU server: across servers its per-layer all-reduces
 // would run over the much slower scale-out network (Narayanan et al. 2021, sec. 3.3).
 constexpr int kMaxAutoTensorParallel = 8;
-constexpr int kGpusPerServer = 8;
 // Pipeline depths tried automatically for training (powers of two, as Megatron users pick).
 constexpr int kAutoPipelineStages[] = {1, 2, 4, 8, 16, 32, 64};
 constexpr int kAutoTensorParallel[] = {1, 2, 4, 8};
