@@ -40,10 +40,6 @@ nlohmann::json breakdown_json(const MemoryEstimate& e) {
           {"kv_cache", bytes(e.kv_cache)},       {"overhead", bytes(e.overhead)}};
 }
 
-nlohmann::json warning(const std::string& code, const std::string& message,
-                       const std::string& path) {
-  return {{"code", code}, {"message", message}, {"path", path}};
-}
 
 bool all_finite(const nlohmann::json& j) {
   if (j.is_number_float()) return std::isfinite(j.get<double>());
@@ -119,7 +115,7 @@ nlohmann::json advise(const nlohmann::json& document, const Catalog& catalog) {
     const double derived = counts.total / kBillion;
     const double gap = std::fabs(derived / req.model.params_total_b_published - 1);
     if (gap > kParamMismatchWarning) {
-      warnings.push_back(warning("param_count_mismatch",
+      warnings.push_back(warning_json("param_count_mismatch",
                                  "derived parameter count " + format_number(derived) +
                                      "B differs from the published " +
                                      format_number(req.model.params_total_b_published) + "B",
@@ -130,7 +126,7 @@ nlohmann::json advise(const nlohmann::json& document, const Catalog& catalog) {
                                    ? req.training.sequence_length
                                    : req.inference.prompt_tokens + req.inference.output_tokens;
   if (context > req.model.max_position_embeddings) {
-    warnings.push_back(warning(
+    warnings.push_back(warning_json(
         "beyond_trained_context",
         "the sequence (" + std::to_string(context) + " tokens) is longer than the model's "
         "max_position_embeddings (" + std::to_string(req.model.max_position_embeddings) +
@@ -162,23 +158,23 @@ nlohmann::json advise(const nlohmann::json& document, const Catalog& catalog) {
     memory["gpu_memory_bytes"] = bytes(gpu.memory_bytes());
     memory["headroom_bytes"] = bytes(gpu.memory_bytes() - e.total());
     if (!ok) {
-      warnings.push_back(warning("does_not_fit",
+      warnings.push_back(warning_json("does_not_fit",
                                  "the plan needs more memory per GPU than " + gpu.name + " has",
                                  "/hardware"));
     } else if (e.band_high > gpu.memory_bytes()) {
-      warnings.push_back(warning("tight_fit",
+      warnings.push_back(warning_json("tight_fit",
                                  "fits by the estimate, but the upper end of the error band "
                                  "exceeds the card: expect out-of-memory risk",
                                  "/hardware"));
     }
     if (!gpu.pcie_peer_to_peer && req.hardware->count > 1) {
-      warnings.push_back(warning("no_peer_to_peer",
+      warnings.push_back(warning_json("no_peer_to_peer",
                                  gpu.name + " has no PCIe peer-to-peer: GPU-to-GPU traffic goes "
                                             "through host memory",
                                  "/hardware/gpu"));
     }
     if (gpu.software_stack != "cuda") {
-      warnings.push_back(warning("non_cuda_stack",
+      warnings.push_back(warning_json("non_cuda_stack",
                                  gpu.name + " runs " + gpu.software_stack +
                                      ", not CUDA: framework overheads may differ from this "
                                      "estimate",
@@ -186,7 +182,7 @@ nlohmann::json advise(const nlohmann::json& document, const Catalog& catalog) {
     }
   }
   if (e.host_ram_per_node > 0) {
-    warnings.push_back(warning("host_ram_needed",
+    warnings.push_back(warning_json("host_ram_needed",
                                "CPU offload needs " +
                                    format_gib(e.host_ram_per_node) +
                                    " of host RAM per server (plus the OS and data loaders)",

@@ -681,9 +681,6 @@ json capacity_json(const CostRequest& rq, const PriceCatalog& pc, const Catalog&
           {"defaults_used", defaults_json(used)}};
 }
 
-json warning(const std::string& code, const std::string& message, const std::string& path) {
-  return {{"code", code}, {"message", message}, {"path", path}};
-}
 
 }  // namespace
 
@@ -764,7 +761,7 @@ json power_cost_result(const Request& req, const CostRequest& rq, const json& re
       }
     }
     if (gpu == nullptr) {
-      out["warnings"].push_back(warning(
+      out["warnings"].push_back(warning_json(
           "cost_not_computed",
           "no hardware is pinned and no fitting GPU has a purchase or rental price: pin "
           "/hardware or give prices under /cost/prices/gpus",
@@ -841,7 +838,7 @@ json power_cost_result(const Request& req, const CostRequest& rq, const json& re
        {{"can_host", p.office.can_host}, {"level", p.office.level}, {"reason", p.office.reason}}},
       {"sizing", "full_load"}};
   if (!p.racks.fits) {
-    out["warnings"].push_back(warning(
+    out["warnings"].push_back(warning_json(
         "server_exceeds_rack",
         "one server draws " + format_number(std::round(p.server_watts_full_load) / 1000) +
             " kW, more than a " + format_number(p.racks.rack_kw) + " kW rack: it takes " +
@@ -849,7 +846,7 @@ json power_cost_result(const Request& req, const CostRequest& rq, const json& re
         "/power/rack_kw"));
   }
   if (s.facility == "office" && !p.office.can_host) {
-    out["warnings"].push_back(warning("office_cannot_host", p.office.reason, "/power/facility"));
+    out["warnings"].push_back(warning_json("office_cannot_host", p.office.reason, "/power/facility"));
   }
   out["power"] = power;
 
@@ -1000,7 +997,7 @@ json power_cost_result(const Request& req, const CostRequest& rq, const json& re
   if (rq.cost.monthly_demand_gpu_hours) {
     const double peak = *std::max_element(demand.begin(), demand.end());
     if (peak > gpus * kHoursPerMonth) {
-      out["warnings"].push_back(warning(
+      out["warnings"].push_back(warning_json(
           "demand_peak_exceeds_cards",
           "the busiest month needs " + format_number(peak) + " GPU-hours; " +
               std::to_string(gpus) + " GPUs deliver " + format_number(gpus * kHoursPerMonth) +
@@ -1181,7 +1178,7 @@ json power_cost_result(const Request& req, const CostRequest& rq, const json& re
   cost["needs_confirmation"] = flagged;
   cost["prices_as_of"] = prices.as_of;
   if (flagged) {
-    out["warnings"].push_back(warning(
+    out["warnings"].push_back(warning_json(
         "prices_need_confirmation",
         std::to_string(flagged_count) + " cost defaults are examples or low-confidence figures "
                                         "(see cost.defaults_used): confirm them with your providers",

@@ -165,6 +165,11 @@ double read_sourced_value(FieldReader& r, const char* key, double min, double ma
   return value;
 }
 
+nlohmann::json warning_json(const std::string& code, const std::string& message,
+                            const std::string& path) {
+  return {{"code", code}, {"message", message}, {"path", path}};
+}
+
 nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
   try {
     return nlohmann::json::parse(text);

@@ -63,6 +63,10 @@ FieldReader required_object(FieldReader& r, const char* key);
 double read_sourced_value(FieldReader& r, const char* key, double min, double max,
                           std::string* basis = nullptr);
 
+/// {"code", "message", "path"}: one entry of a result's warnings[].
+nlohmann::json warning_json(const std::string& code, const std::string& message,
+                            const std::string& path);
+
 /// Parses JSON text; malformed text is an InputError at `path` with the parser's position.
 nlohmann::json parse_json_text(const std::string& text, const std::string& path);
 

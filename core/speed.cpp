@@ -24,10 +24,6 @@ constexpr double kCommunicationBoundShare = 0.25;
 /// A finite number, or null (a guard: every figure here is finite for valid input).
 nlohmann::json num(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
 
-nlohmann::json warning(const std::string& code, const std::string& message,
-                       const std::string& path) {
-  return {{"code", code}, {"message", message}, {"path", path}};
-}
 
 std::string fmt(const char* format, double value) {
   char b[64];
@@ -330,7 +326,7 @@ void add_speed_results(const Request& req, const Catalog& catalog, const Layout&
   const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
   const Fabric f = make_fabric(gpu, req.cluster, k);
   result["interconnect"] = interconnect_json(gpu, L, f, k);
-  if (!f.note.empty()) warnings.push_back(warning("link_bandwidth_unknown", f.note, "/hardware/gpu"));
+  if (!f.note.empty()) warnings.push_back(warning_json("link_bandwidth_unknown", f.note, "/hardware/gpu"));
   if (training) {
     const TrainingPerf t = estimate_training(req, gpu, L, f, k);
     if (!t.available) {  // parse_request rejects these when hardware is pinned
@@ -365,7 +361,7 @@ void add_speed_results(const Request& req, const Catalog& catalog, const Layout&
     result["training"] = j;
     if (req.cluster.storage_read_gbps &&
         t.storage_read_gbps_needed > *req.cluster.storage_read_gbps) {
-      warnings.push_back(warning(
+      warnings.push_back(warning_json(
           "storage_starves_gpus",
           "the GPUs consume " + fmt("%.3g", t.tokens_per_second) + " tokens/s, which needs " +
               fmt("%.3g", t.storage_read_gbps_needed) + " GB/s of storage reads; the planned " +
@@ -373,7 +369,7 @@ void add_speed_results(const Request& req, const Catalog& catalog, const Layout&
           "/cluster/storage_read_gbps"));
     }
     if (t.exposed_communication_s > kCommunicationBoundShare * t.step_time_s) {
-      warnings.push_back(warning(
+      warnings.push_back(warning_json(
           "communication_bound",
           fmt("%.0f%%", 100 * t.exposed_communication_s / t.step_time_s) +
               " of each step waits on communication that compute cannot hide (" +
@@ -406,7 +402,7 @@ void add_speed_results(const Request& req, const Catalog& catalog, const Layout&
   j["concurrency_curve"] = concurrency_curve(req, gpu, L, f, k, p.max_concurrency);
   result["inference"] = j;
   if (req.inference.concurrency > p.max_concurrency) {
-    warnings.push_back(warning(
+    warnings.push_back(warning_json(
         "kv_cache_overcommitted",
         "a serving engine with gpu_memory_utilization " +
             fmt("%.2f", req.inference.perf.gpu_memory_utilization) + " fits " +
@@ -416,7 +412,7 @@ void add_speed_results(const Request& req, const Catalog& catalog, const Layout&
         "/inference/concurrency"));
   }
   if (req.inference.perf.target_users && !p.gpus_needed) {
-    warnings.push_back(warning("target_unreachable", p.target_note,
+    warnings.push_back(warning_json("target_unreachable", p.target_note,
                                "/inference/target_tokens_per_second_per_user"));
   }
 }
