@@ -380,11 +380,45 @@ void add_speed_results(const Request& req, const Catalog& catalog, const Layout&
     return;
   }
   const InferencePerf p = estimate_inference(req, gpu, L, e, f, k, catalog.memory);
+  // GPUs for a target load: replicas of the pinned layout or, when one replica of it cannot give
+  // a user the target speed, of the narrowest wider tensor-parallel replica inside a server.
+  InferencePerf sized = p;
+  Layout replica = L;
+  if (req.inference.perf.target_users && !p.gpus_needed) {
+    Request wide = req;
+    wide.parallelism.tp_pinned = false;
+    wide.parallelism.pp_pinned = false;
+    for (int n = 2 * L.count; n <= kGpusPerServer; n *= 2) {
+      const auto W = layout_for_count(wide, n);
+      if (!W) continue;
+      const MemoryEstimate we = estimate_memory(wide, *W, catalog.memory, false);
+      const InferencePerf wp = estimate_inference(wide, gpu, *W, we, f, k, catalog.memory);
+      if (wp.gpus_needed) {
+        sized = wp;
+        replica = *W;
+        break;
+      }
+    }
+  }
   nlohmann::json j = inference_summary(p);
   j["gpu"] = gpu.id;
-  j["gpus_needed"] = p.gpus_needed ? nlohmann::json(*p.gpus_needed) : nlohmann::json();
-  j["replicas"] = p.gpus_needed ? nlohmann::json(p.replicas) : nlohmann::json();
-  j["users_per_replica"] = p.gpus_needed ? nlohmann::json(p.users_per_replica) : nlohmann::json();
+  j["gpus_needed"] = sized.gpus_needed ? nlohmann::json(*sized.gpus_needed) : nlohmann::json();
+  j["replicas"] = sized.gpus_needed ? nlohmann::json(sized.replicas) : nlohmann::json();
+  j["users_per_replica"] =
+      sized.gpus_needed ? nlohmann::json(sized.users_per_replica) : nlohmann::json();
+  j["replica_layout"] = sized.gpus_needed ? nlohmann::json({{"count", replica.count},
+                                                            {"tp", replica.tp},
+                                                            {"pp", replica.pp}})
+                                          : nlohmann::json();
+  if (sized.gpus_needed && replica.count != L.count) {
+    warnings.push_back(warning_json(
+        "target_needs_wider_replicas",
+        "one replica of the pinned " + std::to_string(L.count) + " GPU(s) cannot reach the "
+        "per-user speed target; replicas of tensor parallel " + std::to_string(replica.tp) +
+            " can: " + std::to_string(sized.replicas) + " replicas, " +
+            std::to_string(*sized.gpus_needed) + " GPUs",
+        "/inference/target_tokens_per_second_per_user"));
+  }
   j["decode_step_s"] = num(p.step.step_s);
   j["decode_breakdown"] = {{"memory_s", num(p.step.memory_s)},
                            {"compute_s", num(p.step.compute_s)},
@@ -411,7 +445,7 @@ void add_speed_results(const Request& req, const Catalog& catalog, const Layout&
             std::to_string(req.inference.concurrency) + " would queue or be preempted",
         "/inference/concurrency"));
   }
-  if (req.inference.perf.target_users && !p.gpus_needed) {
+  if (req.inference.perf.target_users && !sized.gpus_needed) {
     warnings.push_back(warning_json("target_unreachable", p.target_note,
                                "/inference/target_tokens_per_second_per_user"));
   }

@@ -557,3 +557,21 @@ TEST_CASE("the scaling curve of a PCIe card compares it with the same chip on NV
   CHECK(hours_at_8["nvlink_bridge"] <= hours_at_8["pcie"]);
   CHECK(hours_at_8["nvlink_bridge"] > hours_at_8["nvlink"]);
 }
+
+TEST_CASE("a per-user speed target one GPU cannot reach is met with wider replicas",
+          "[speed][api]") {
+  // Qwen2.5-14B in bf16 on one L40S: ~29.5 GB of weights read per step at 864 GB/s gives under
+  // 20 tokens/s per user even alone; tensor parallel 2 halves the bytes per GPU.
+  const auto r = advise_ok(pinned("inference", "qwen2.5-14b", "l40s-48gb", 1,
+                                  {{"inference", {{"target_users", 200},
+                                                  {"target_tokens_per_second_per_user", 20}}}}));
+  const auto& inf = r["inference"];
+  REQUIRE(inf["gpus_needed"].is_number());
+  CHECK(inf["replica_layout"]["tp"].get<int>() >= 2);
+  CHECK(inf["gpus_needed"].get<int>() ==
+        inf["replicas"].get<int>() * inf["replica_layout"]["count"].get<int>());
+  CHECK(inf["replicas"].get<int>() * inf["users_per_replica"].get<int>() >= 200);
+  bool warned = false;
+  for (const auto& w : r["warnings"]) warned = warned || w["code"] == "target_needs_wider_replicas";
+  CHECK(warned);
+}
