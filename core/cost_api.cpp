@@ -593,6 +593,24 @@ Summary summarise(const CostScenario& s) {
   return m;
 }
 
+/// A figure the user gave, else the speed model's (when `predicted_applies`), with its source:
+/// "request" or "speed_model".
+std::optional<double> given_or_predicted(const std::optional<double>& given, bool predicted_applies,
+                                         const json& result, const char* section, const char* key,
+                                         std::string* source) {
+  if (given) {
+    *source = "request";
+    return given;
+  }
+  if (predicted_applies) {
+    if (auto v = number_at(result, section, key)) {
+      *source = "speed_model";
+      return v;
+    }
+  }
+  return std::nullopt;
+}
+
 /// The GPU count to cost for an unpinned option: its minimum count, raised (to the next count
 /// the parallelism allows) until it can deliver the yearly demand profile when one is given.
 int costed_count(const Request& req, const CostRequest& rq, int min_count) {
@@ -1047,17 +1065,10 @@ json power_cost_result(const Request& req, const CostRequest& rq, const json& re
   for (const auto& [k, v] : per_hour) per_hour_json[k] = opt(v);
   cost["cost_per_gpu_hour_cny"] = per_hour_json;
 
-  std::optional<double> run_hours;
   std::string run_source;
-  if (rq.cost.run_gpu_hours) {
-    run_hours = rq.cost.run_gpu_hours;
-    run_source = "request";
-  } else if (req.hardware) {
-    if (auto h = number_at(result, "training", "gpu_hours")) {
-      run_hours = h;
-      run_source = "speed_model";
-    }
-  }
+  const std::optional<double> run_hours = given_or_predicted(
+      rq.cost.run_gpu_hours, req.hardware.has_value(), result, "training", "gpu_hours",
+      &run_source);
   cost["run_gpu_hours"] = opt(run_hours);
   cost["run_gpu_hours_source"] = run_hours ? json(run_source) : json(nullptr);
   if (run_hours) {
@@ -1068,17 +1079,10 @@ json power_cost_result(const Request& req, const CostRequest& rq, const json& re
     cost["cost_per_run_cny"] = nullptr;
   }
 
-  std::optional<double> tps;
   std::string tps_source;
-  if (rq.cost.tokens_per_second) {
-    tps = rq.cost.tokens_per_second;
-    tps_source = "request";
-  } else if (req.hardware && req.task == Task::kInference) {
-    if (auto t = number_at(result, "inference", "decode_tokens_per_second")) {
-      tps = t;
-      tps_source = "speed_model";
-    }
-  }
+  const std::optional<double> tps = given_or_predicted(
+      rq.cost.tokens_per_second, req.hardware && req.task == Task::kInference, result,
+      "inference", "decode_tokens_per_second", &tps_source);
   cost["tokens_per_second"] = opt(tps);
   cost["tokens_per_second_source"] = tps ? json(tps_source) : json(nullptr);
   if (tps) {
