@@ -1,6 +1,6 @@
 # The CLI's contract: a good request exits 0 with the result; a bad one exits 1 with the
 # {"error":{code,message,path}} envelope on stdout.
-execute_process(COMMAND ${CLI} advise ${REQUESTS}/finetune_llama31_8b.json
+execute_process(COMMAND ${CLI} advise ${GOLDEN}/finetune_llama31_8b.request.json
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out)
 if(NOT rc EQUAL 0 OR NOT out MATCHES "\"per_gpu_bytes\"")
   message(FATAL_ERROR "good request: exit ${rc}, output ${out}")

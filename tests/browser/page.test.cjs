@@ -453,7 +453,7 @@ async function main() {
   });
 
   await check('a valid pasted config.json (Mixtral) gives the CLI\'s figures', async () => {
-    const sample = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'requests', 'lora_hf_config_mixtral.json'), 'utf8'));
+    const sample = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'golden', 'lora_hf_config_mixtral.request.json'), 'utf8'));
     await page.fill('#in-hf', JSON.stringify(sample.model.hf_config, null, 2));
     await settle(page, (r) => typeof r.model.hf_config === 'string' && r.model.hf_config.includes('mixtral'));
     await compareWithCli(page, 'hf_config');

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 // The wasm module must give the same answers as the native CLI: every request in a folder
 // goes through both, and the JSON results are compared field by field.
-// Usage: node wasm_matches_native.cjs <gpu-advisor CLI> <gpu_advisor.js> <requests dir>
+// Usage: node wasm_matches_native.cjs <gpu-advisor CLI> <gpu_advisor.js> <requests dir>...
+// (the golden requests and the bad requests).
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const { spawnSync } = require('child_process');
 
-const [cli, wasmJs, dir] = process.argv.slice(2);
-if (!cli || !wasmJs || !dir) {
-  console.error('usage: wasm_matches_native.cjs <cli> <gpu_advisor.js> <requests dir>');
+const [cli, wasmJs, ...dirs] = process.argv.slice(2);
+if (!cli || !wasmJs || dirs.length === 0) {
+  console.error('usage: wasm_matches_native.cjs <cli> <gpu_advisor.js> <requests dir>...');
   process.exit(2);
 }
 if (!fs.existsSync(wasmJs)) {
@@ -17,34 +18,17 @@ if (!fs.existsSync(wasmJs)) {
   process.exit(1);
 }
 
-// Doubles computed by the same code on x86-64 and wasm32 agree except where libm differs.
-const RELATIVE_TOLERANCE = 1e-9;
-
-function differences(a, b, where, out) {
-  if (typeof a === 'number' && typeof b === 'number') {
-    const scale = Math.max(Math.abs(a), Math.abs(b), 1e-300);
-    if (Math.abs(a - b) / scale > RELATIVE_TOLERANCE) out.push(`${where}: native ${a} vs wasm ${b}`);
-  } else if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) out.push(`${where}: length ${a.length} vs ${b.length}`);
-    else a.forEach((v, i) => differences(v, b[i], `${where}/${i}`, out));
-  } else if (a && b && typeof a === 'object' && typeof b === 'object') {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const k of keys) {
-      if (!(k in a) || !(k in b)) out.push(`${where}/${k}: present on one side only`);
-      else differences(a[k], b[k], `${where}/${k}`, out);
-    }
-  } else if (a !== b) {
-    out.push(`${where}: native ${JSON.stringify(a)} vs wasm ${JSON.stringify(b)}`);
-  }
-  return out;
-}
+const { differences } = require('./json_diff.cjs');
 
 require(path.resolve(wasmJs))().then((module) => {
   let passed = 0;
   let failed = 0;
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-  for (const file of files) {
-    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+  const files = dirs.flatMap((dir) => fs.readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && !f.endsWith('.result.json')).sort()
+    .map((f) => path.join(dir, f)));
+  for (const filePath of files) {
+    const file = path.basename(filePath);
+    const text = fs.readFileSync(filePath, 'utf8');
     const native = spawnSync(cli, ['advise', '-'], { input: text, encoding: 'utf8' });
     const nativeJson = JSON.parse(native.stdout);
     const wasmJson = JSON.parse(module.advise(text));
@@ -61,7 +45,7 @@ require(path.resolve(wasmJs))().then((module) => {
   }
   // A corrupt provider catalog is answered with a located error, never a crash.
   const corrupt = JSON.parse(module.adviseWithCatalog(
-    fs.readFileSync(path.join(dir, files.find((f) => !f.startsWith('bad_'))), 'utf8'),
+    fs.readFileSync(files.find((f) => !path.basename(f).startsWith('bad_')), 'utf8'),
     '{"schema": 1, "as_of": "x", "gpus": [{"id": "x"}]}', ''));
   if (corrupt.error && corrupt.error.code === 'catalog_invalid' && corrupt.error.path.startsWith('gpus.json/gpus/0')) {
     passed++;
