@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
 // Packages the page: node scripts/make_dist.cjs <gpu_advisor.js> <distDir>
-//   <distDir>/site/            index.html, style.css, app.js, i18n.js, gpu_advisor.js (any web server)
-//   <distDir>/gpu-advisor.html one file: CSS, JS and the wasm module inlined; opens from file://
-//                              and makes no network request (a Content-Security-Policy forbids it).
+//   <distDir>/site/            index.html and every file it refers to (the stylesheet, each
+//                              <script src>, gpu_advisor.js), as they are (any web server)
+//   <distDir>/gpu-advisor.html one file: the stylesheet and every <script src> inlined in order,
+//                              the wasm module among them; opens from file:// and makes no
+//                              network request (a Content-Security-Policy forbids it).
 // No dependencies beyond Node itself.
 'use strict';
 
@@ -32,18 +34,29 @@ function read(file) {
   }
 }
 
-const files = {
-  'index.html': read(path.join(webDir, 'index.html')),
-  'style.css': read(path.join(webDir, 'style.css')),
-  'i18n.js': read(path.join(webDir, 'i18n.js')),
-  'app.js': read(path.join(webDir, 'app.js')),
-  'gpu_advisor.js': read(modulePath),
-};
+const MODULE = 'gpu_advisor.js'; // the one script that is not in web/: the build's output
+const indexHtml = read(path.join(webDir, 'index.html'));
+
+// Every file index.html refers to, in document order: <link rel="stylesheet" href> and <script src>.
+const TAG = /<link rel="stylesheet" href="([^"]+)">|<script src="([^"]+)"><\/script>/g;
+const refs = [];
+for (const m of indexHtml.matchAll(TAG)) {
+  const name = m[1] || m[2];
+  if (/^[a-z]+:|^\/|(^|\/)\.\.(\/|$)/i.test(name)) die('index.html refers to ' + name + ': only relative paths inside web/');
+  refs.push({ tag: m[0], name: name, kind: m[1] ? 'style' : 'script' });
+}
+if (!refs.some((r) => r.kind === 'style')) die('index.html has no <link rel="stylesheet">');
+if (!refs.some((r) => r.name === MODULE)) die('index.html has no <script src="' + MODULE + '">');
+
+const files = { 'index.html': indexHtml };
+for (const r of refs) files[r.name] = read(r.name === MODULE ? modulePath : path.join(webDir, r.name));
 
 // ---- the static site: the files as they are.
-fs.mkdirSync(siteDir, { recursive: true });
+fs.rmSync(siteDir, { recursive: true, force: true });
 for (const [name, text] of Object.entries(files)) {
-  fs.writeFileSync(path.join(siteDir, name), text);
+  const file = path.join(siteDir, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, text);
 }
 
 // ---- the single file.
@@ -73,22 +86,15 @@ const csp = [
   "base-uri 'none'",
 ].join('; ');
 
-let html = files['index.html'];
-let replaced = 0;
-function substitute(pattern, make) {
-  const before = html;
-  html = html.replace(pattern, () => make()); // a function: "$&" etc. in the text stay literal
-  if (html === before) die('index.html has no ' + pattern);
-  replaced += 1;
-}
-substitute(/<link rel="stylesheet" href="style\.css">/,
-  () => '<style>\n' + inlineStyle(files['style.css']) + '\n</style>');
-for (const name of ['i18n.js', 'gpu_advisor.js', 'app.js']) {
-  const tag = new RegExp('<script src="' + name.replace('.', '\\.') + '"></script>');
-  substitute(tag, () => '<script>\n' + inlineScript(files[name]) + '\n</script>');
-}
-substitute(/<meta charset="utf-8">/,
-  () => '<meta charset="utf-8">\n<meta http-equiv="Content-Security-Policy" content="' + csp + '">');
+// Each tag is replaced by its file's text, in place, so the scripts run in the same order.
+let html = indexHtml.replace(TAG, (tag) => {
+  const r = refs.find((x) => x.tag === tag);
+  return r.kind === 'style' ? '<style>\n' + inlineStyle(files[r.name]) + '\n</style>'
+    : '<script>\n' + inlineScript(files[r.name]) + '\n</script>';
+});
+const charset = '<meta charset="utf-8">';
+if (!html.includes(charset)) die('index.html has no ' + charset);
+html = html.replace(charset, () => charset + '\n<meta http-equiv="Content-Security-Policy" content="' + csp + '">');
 
 if (/<(script|link)[^>]+(src|href)=/i.test(html)) die('single file still refers to an external resource');
 
@@ -97,5 +103,5 @@ fs.writeFileSync(single, html);
 
 const kib = (n) => (n / 1024).toFixed(0) + ' KiB';
 process.stdout.write('make_dist: ' + path.relative(process.cwd(), siteDir) + '/ (' +
-  Object.keys(files).length + ' files), ' + path.relative(process.cwd(), single) + ' (' +
+  Object.keys(files).length + ' files, ' + refs.filter((r) => r.kind === 'script').length + ' scripts inlined), ' + path.relative(process.cwd(), single) + ' (' +
   kib(Buffer.byteLength(html)) + ')\n');

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// The wasm core: loads the module (createGpuAdvisor() from gpu_advisor.js) and is the only code
+// that calls it. callCore(request) -> {result} | {error}.
+(function () {
+  'use strict';
+
+  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
+  const { t } = UI;
+
+  const LOAD_TIMEOUT_MS = 20000;
+  let core = null;
+
+  /** An error whose message is for the load-error banner (no stack in the console). */
+  function loadError(message) {
+    const e = new Error(String(message));
+    e.expected = true;
+    return e;
+  }
+
+  /**
+   * Starts the module. Resolves to {catalog, apiVersion}; rejects with an Error whose message the
+   * page shows (no gpu_advisor.js, a module that throws or never settles, an unreadable catalog).
+   */
+  function loadCore() {
+    return new Promise(function (resolve, reject) {
+      if (typeof window.createGpuAdvisor !== 'function') {
+        reject(loadError(t('load.no_factory')));
+        return;
+      }
+      const timer = setTimeout(function () { reject(loadError('timeout')); }, LOAD_TIMEOUT_MS);
+      let factory;
+      try {
+        factory = window.createGpuAdvisor();
+      } catch (e) {
+        clearTimeout(timer);
+        reject(loadError(e && e.message || e));
+        return;
+      }
+      Promise.resolve(factory).then(function (module) {
+        clearTimeout(timer);
+        let catalog;
+        try { catalog = JSON.parse(module.catalog()); } catch (e) { catalog = { error: { message: String(e) } }; }
+        if (!catalog || catalog.error) {
+          reject(loadError(t('load.catalog_failed') + ' ' + (catalog && catalog.error ? catalog.error.message : '')));
+          return;
+        }
+        core = module;
+        resolve({ catalog: catalog, apiVersion: module.apiVersion ? module.apiVersion() : '?' });
+      }, function (e) {
+        clearTimeout(timer);
+        reject(e);
+      });
+    });
+  }
+
+  /** The core's answer to a request: {result} or {error: {code, message, path}}. */
+  function callCore(request) {
+    let answer;
+    try {
+      answer = JSON.parse(core.advise(JSON.stringify(request)));
+    } catch (e) {
+      return { error: { code: 'internal_error', message: String(e && e.message || e), path: '' } };
+    }
+    return answer && answer.error ? { error: answer.error } : { result: answer };
+  }
+
+  function coreReady() { return core !== null; }
+
+  Object.assign(UI, { loadCore, callCore, coreReady });
+})();

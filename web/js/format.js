@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// Number formatting: bytes as GiB, tokens, money, seconds, percent. Units only, never a new figure.
+(function () {
+  'use strict';
+
+  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
+  const state = UI.state;
+  const { t } = UI;
+
+  const GIB = 1024 * 1024 * 1024;
+
+  function numberFormat(value, decimals) {
+    return new Intl.NumberFormat(state.lang === 'en' ? 'en-US' : 'zh-CN', {
+      minimumFractionDigits: decimals, maximumFractionDigits: decimals,
+    }).format(value);
+  }
+
+  /** bytes -> GiB text: 1 decimal from 100 GiB, 2 below, 4 under 0.01 GiB, "0" for zero. */
+  function gib(bytes) {
+    const v = bytes / GIB;
+    const a = Math.abs(v);
+    if (v === 0) return '0';
+    return numberFormat(v, a >= 100 ? 1 : a >= 0.01 ? 2 : 4);
+  }
+
+  function integer(n) { return numberFormat(n, 0); }
+
+  /** A capacity in GiB without trailing zeros ("80", "94", "141"). */
+  function gibCompact(bytes) {
+    return new Intl.NumberFormat(state.lang === 'en' ? 'en-US' : 'zh-CN', { maximumFractionDigits: 2 })
+      .format(bytes / GIB);
+  }
+
+  /** parameter count -> "8.03" (billions) or "13.6M" style text */
+  function params(n) {
+    if (n === null || n === undefined) return '—';
+    if (Math.abs(n) >= 1e9) return numberFormat(n / 1e9, 2) + 'B';
+    if (Math.abs(n) >= 1e6) return numberFormat(n / 1e6, 1) + 'M';
+    if (Math.abs(n) >= 1e3) return numberFormat(n / 1e3, 1) + 'K';
+    return integer(n);
+  }
+
+  function billions(n) { return numberFormat(n / 1e9, 2); }
+
+  function isNum(v) { return typeof v === 'number' && isFinite(v); }
+
+  /** Significant-figure style: 3 significant digits below 1000, integers above. */
+  function num3(v) {
+    if (!isNum(v)) return '—';
+    const a = Math.abs(v);
+    if (a === 0) return '0';
+    if (a >= 1000) return integer(v);
+    if (a >= 100) return numberFormat(v, 0);
+    if (a >= 10) return numberFormat(v, 1);
+    if (a >= 1) return numberFormat(v, 2);
+    return numberFormat(v, 3);
+  }
+
+  function percent(v, decimals) {
+    return isNum(v) ? numberFormat(v * 100, decimals === undefined ? 1 : decimals) + '%' : '—';
+  }
+
+  /** seconds -> "339 ms" / "29.1 s" */
+  function seconds(v) {
+    if (!isNum(v)) return '—';
+    if (v === 0) return '0 s';
+    if (Math.abs(v) < 1) return numberFormat(v * 1000, v * 1000 < 10 ? 2 : 0) + ' ms';
+    return num3(v) + ' s';
+  }
+
+  /** hours -> "30.8 h", plus days or years for long runs */
+  function hoursText(v) {
+    if (!isNum(v)) return '—';
+    let s = num3(v) + ' h';
+    if (v >= 48 && v < 24 * 365 * 2) s += ' ≈ ' + t('unit.days', { n: num3(v / 24) });
+    else if (v >= 24 * 365 * 2) s += ' ≈ ' + t('unit.years', { n: numberFormat(v / 24 / 365, 1) });
+    return s;
+  }
+
+  /** A count of tokens: 1e9 -> "10 亿" / "1.0 B" */
+  function tokensText(v) {
+    if (!isNum(v)) return '—';
+    if (state.lang === 'en') {
+      if (v >= 1e12) return numberFormat(v / 1e12, 2) + ' T';
+      if (v >= 1e9) return numberFormat(v / 1e9, 2) + ' B';
+      if (v >= 1e6) return numberFormat(v / 1e6, 1) + ' M';
+      return integer(v);
+    }
+    if (v >= 1e12) return numberFormat(v / 1e12, 2) + ' 万亿';
+    if (v >= 1e8) return numberFormat(v / 1e8, 2) + ' 亿';
+    if (v >= 1e4) return numberFormat(v / 1e4, 1) + ' 万';
+    return integer(v);
+  }
+
+  /** CNY: "90.39 万元" / "¥903,937" */
+  function cny(v) {
+    if (!isNum(v)) return '—';
+    const neg = v < 0 ? '−' : '';
+    const a = Math.abs(v);
+    if (state.lang === 'en') return neg + '¥' + (a >= 100 ? integer(a) : numberFormat(a, 2));
+    if (a >= 1e8) return neg + numberFormat(a / 1e8, 2) + ' 亿元';
+    if (a >= 1e4) return neg + numberFormat(a / 1e4, 2) + ' 万元';
+    return neg + numberFormat(a, a >= 100 ? 0 : 2) + ' 元';
+  }
+
+  /** Axis labels for money: "120万" / "¥1.2M" */
+  function cnyTick(v) {
+    if (v === 0) return '0';
+    if (state.lang === 'en') {
+      if (Math.abs(v) >= 1e6) return '¥' + numberFormat(v / 1e6, Math.abs(v) >= 1e7 ? 0 : 1) + 'M';
+      if (Math.abs(v) >= 1e3) return '¥' + numberFormat(v / 1e3, 0) + 'k';
+      return '¥' + integer(v);
+    }
+    if (Math.abs(v) >= 1e8) return numberFormat(v / 1e8, 1) + '亿';
+    if (Math.abs(v) >= 1e4) return numberFormat(v / 1e4, Math.abs(v) >= 1e5 ? 0 : 1) + '万';
+    return integer(v);
+  }
+
+  /** GB/s, switching to MB/s or kB/s for the trickles a data path needs. */
+  function gbps(v) {
+    if (!isNum(v)) return '—';
+    const a = Math.abs(v);
+    if (a >= 1 || a === 0) return num3(v) + ' GB/s';
+    if (a >= 1e-3) return num3(v * 1e3) + ' MB/s';
+    return num3(v * 1e6) + ' kB/s';
+  }
+
+  /** Axis tick text: no trailing zeros. */
+  function tickNum(v) {
+    return new Intl.NumberFormat(state.lang === 'en' ? 'en-US' : 'zh-CN', { maximumFractionDigits: Math.abs(v) < 1 ? 3 : Math.abs(v) < 10 ? 1 : 0 }).format(v);
+  }
+
+  function watts(v) {
+    if (!isNum(v)) return '—';
+    return v >= 1000 ? numberFormat(v / 1000, 2) + ' kW' : integer(v) + ' W';
+  }
+
+  /** A number as an editable string: no float noise (0.26599999999999996 -> 0.266). */
+  function editable(v) {
+    return isNum(v) ? String(Number(v.toPrecision(10))) : '';
+  }
+
+  Object.assign(UI, { billions, cny, cnyTick, editable, gbps, gib, gibCompact, hoursText, integer, isNum, num3, numberFormat, params, percent, seconds, tickNum, tokensText, watts });
+})();

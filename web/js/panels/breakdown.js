@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// Panel: the memory breakdown as one stacked bar, then each term with its assumption.
+(function () {
+  'use strict';
+
+  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
+  const { bytesFigure, findGpu, gib, gibCompact, h, svg, t } = UI;
+
+  const TERMS = ['weights', 'gradients', 'optimizer', 'activations', 'kv_cache', 'overhead'];
+
+  const TERM_COLOURS = {
+    weights: '#2f5f8f', gradients: '#6b9bc7', optimizer: '#c9852f',
+    activations: '#4f9a6b', kv_cache: '#8a6bb5', overhead: '#9aa4af',
+  };
+
+
+  function renderBreakdown(body, r) {
+    const m = r.memory;
+    const b = m.breakdown_bytes;
+    const scale = Math.max(m.per_gpu_bytes, m.band_bytes.high, m.gpu_memory_bytes || 0) || 1;
+    const W = 1000, BAR_Y = 18, BAR_H = 34;
+    const chart = svg('svg', { viewBox: '0 0 ' + W + ' 86', class: 'stack-chart', role: 'img', preserveAspectRatio: 'none' });
+    const title = svg('title');
+    title.textContent = t('panel.breakdown');
+    chart.appendChild(title);
+    chart.appendChild(svg('rect', { x: 0, y: BAR_Y, width: W, height: BAR_H, rx: 4, class: 'stack-bg' }));
+    let x = 0;
+    TERMS.forEach(function (term) {
+      const w = (b[term] / scale) * W;
+      if (w <= 0) return;
+      const seg = svg('rect', { x: x, y: BAR_Y, width: Math.max(w, 0.5), height: BAR_H, fill: TERM_COLOURS[term], class: 'stack-seg' });
+      const tip = svg('title');
+      tip.textContent = t('term.' + term) + ': ' + gib(b[term]) + ' GiB';
+      seg.appendChild(tip);
+      chart.appendChild(seg);
+      x += w;
+    });
+    // error band bracket under the bar
+    const lo = (m.band_bytes.low / scale) * W, hi = (m.band_bytes.high / scale) * W;
+    chart.appendChild(svg('line', { x1: lo, x2: hi, y1: BAR_Y + BAR_H + 10, y2: BAR_Y + BAR_H + 10, class: 'band-line' }));
+    chart.appendChild(svg('line', { x1: lo, x2: lo, y1: BAR_Y + BAR_H + 5, y2: BAR_Y + BAR_H + 15, class: 'band-line' }));
+    chart.appendChild(svg('line', { x1: hi, x2: hi, y1: BAR_Y + BAR_H + 5, y2: BAR_Y + BAR_H + 15, class: 'band-line' }));
+    if (m.gpu_memory_bytes) {
+      const cx = (m.gpu_memory_bytes / scale) * W;
+      chart.appendChild(svg('line', { x1: cx, x2: cx, y1: 4, y2: BAR_Y + BAR_H + 6, class: 'cap-line' + (m.fits ? '' : ' over') }));
+    }
+    const wrap = h('div', { class: 'chart-wrap' }, chart);
+    if (m.gpu_memory_bytes) {
+      const gpu = findGpu(m.layout.gpu);
+      const pct = Math.min(100, (m.gpu_memory_bytes / scale) * 100);
+      wrap.appendChild(h('div', { class: 'cap-label' + (pct > 70 ? ' left' : ''), style: 'left:' + pct.toFixed(2) + '%',
+        text: t('breakdown.capacity_marker', { gpu: gpu ? gpu.name : m.layout.gpu, mem: gibCompact(m.gpu_memory_bytes) }) }));
+    }
+    body.appendChild(wrap);
+    body.appendChild(h('div', { class: 'chart-legend' },
+      h('span', { class: 'lg-band' }, h('i', { 'aria-hidden': 'true' }), t('breakdown.band_legend')),
+      m.gpu_memory_bytes ? h('span', { class: 'lg-cap' + (m.fits ? '' : ' over') }, h('i', { 'aria-hidden': 'true' }), t('breakdown.cap_legend')) : null));
+
+    const assumptions = {};
+    (m.assumptions || []).forEach(function (a) {
+      assumptions[a.term] = assumptions[a.term] ? assumptions[a.term] + ' ' + a.text : a.text;
+    });
+    const list = h('ul', { class: 'terms' });
+    TERMS.forEach(function (term) {
+      const zero = !b[term];
+      list.appendChild(h('li', { class: 'term' + (zero ? ' zero' : ''), dataset: { term: term } },
+        h('span', { class: 'swatch', style: 'background:' + TERM_COLOURS[term] }),
+        h('div', { class: 'term-main' },
+          h('div', { class: 'term-head' },
+            h('span', { class: 'term-name', text: t('term.' + term) }),
+            bytesFigure(b[term], '/memory/breakdown_bytes/' + term, 'term-value')),
+          assumptions[term] ? h('p', { class: 'assumption', lang: 'en', text: assumptions[term] }) : null)));
+    });
+    list.appendChild(h('li', { class: 'term total' },
+      h('span', { class: 'swatch swatch-total' }),
+      h('div', { class: 'term-main' }, h('div', { class: 'term-head' },
+        h('span', { class: 'term-name', text: t('breakdown.total') }),
+        bytesFigure(m.per_gpu_bytes, '/memory/per_gpu_bytes', 'term-value')))));
+    body.appendChild(list);
+  }
+
+  UI.registerPanel({ id: 'breakdown', titleKey: 'panel.breakdown', render: renderBreakdown });
+})();

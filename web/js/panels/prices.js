@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+// Panel: the editable price table.
+(function () {
+  'use strict';
+
+  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
+  const state = UI.state;
+  const { editable, fieldFor, fieldForPath, fig, focusField, h, hasString, input, isNum, num3, pointerGet, readInt, renderPanels, t } = UI;
+
+  // cost.defaults_used (and capacity.defaults_used) list every default the plan used. An edit
+  // goes into the request at the entry's override_path: into the form input for that path when
+  // there is one, otherwise into state.overrides. The core recomputes and marks it overridden.
+
+  // Overrides the core only accepts together with another key: a per-rack price is the price of
+  // one rack class, so editing it also pins the class it was shown for (the result's rack_kw).
+  const OVERRIDE_NEEDS = {
+    '/cost/prices/colocation_cny_per_rack_month': { path: '/power/rack_kw', from: '/power/rack_kw' },
+  };
+
+  function commitOverride(path, raw) {
+    const need = OVERRIDE_NEEDS[path];
+    if (need && raw.trim() !== '' && pointerGet(state.lastRequest, need.path) === undefined) {
+      const v = pointerGet(state.lastResult, need.from);
+      const nf = fieldFor(need.path);
+      if (isNum(v) && nf && input(nf.key)) input(nf.key).value = String(v);
+    }
+    const f = fieldFor(path);
+    const node = f ? input(f.key) : null;
+    if (node && (node.tagName === 'INPUT' || node.tagName === 'TEXTAREA') && node.type === 'text') {
+      node.value = raw;
+    } else {
+      const v = readInt({ value: raw });
+      if (v === undefined) delete state.overrides[path];
+      else state.overrides[path] = v;
+    }
+    UI.schedule(0);
+  }
+
+  function sourceNodes(source) {
+    const text = String(source || '');
+    const parts = text.split(/;\s+/);
+    if (!parts.every(function (p) { return /^https?:\/\/\S+$/.test(p); })) return [h('span', { text: text })];
+    return parts.map(function (url, i) {
+      let host = url;
+      try { host = new URL(url).hostname.replace(/^www\./, ''); } catch (e) { /* keep the URL */ }
+      return [i ? ' · ' : null, h('a', { href: url, rel: 'noopener noreferrer', target: '_blank', title: url, text: host })];
+    });
+  }
+
+  function priceInput(path, value, placeholder, field, raw) {
+    const box = h('input', { type: 'text', class: 'price-input', inputmode: 'decimal', placeholder: placeholder || '',
+      'aria-label': path, dataset: field ? { field: field, value: String(raw) } : null });
+    box.value = value;
+    let committed = value;
+    const commit = function () {
+      if (box.value.trim() === String(committed).trim()) return;
+      committed = box.value;
+      commitOverride(path, box.value);
+    };
+    box.addEventListener('change', commit);
+    box.addEventListener('keydown', function (e) { if (e.key === 'Enter') { e.preventDefault(); commit(); } });
+    return box;
+  }
+
+  function renderPrices(body, r, ctx) {
+    const entries = [];
+    (r.cost.defaults_used || []).forEach(function (e, i) { entries.push({ e: e, field: '/cost/defaults_used/' + i }); });
+    ((r.capacity && r.capacity.defaults_used) || []).forEach(function (e, i) { entries.push({ e: e, field: '/capacity/defaults_used/' + i }); });
+    const perPath = {};
+    entries.forEach(function (x) { if (x.e.override_path) perPath[x.e.override_path] = (perPath[x.e.override_path] || 0) + 1; });
+    const toConfirm = entries.filter(function (x) { return x.e.needs_confirmation; }).length;
+    const overridden = entries.filter(function (x) { return x.e.overridden; }).length;
+
+    ctx.actions.appendChild(h('label', { class: 'only-confirm small' },
+      h('input', { type: 'checkbox', checked: state.onlyConfirm, onchange: function (e) { state.onlyConfirm = e.target.checked; renderPanels(); } }),
+      ' ' + t('prices.only_confirm')));
+    body.appendChild(h('p', { class: 'prices-intro' },
+      h('span', { class: 'confirm-count', dataset: { field: '/cost/needs_confirmation', value: String(r.cost.needs_confirmation) } },
+        toConfirm ? t('prices.n_confirm', { n: toConfirm }) : t('prices.all_confirmed')),
+      overridden ? h('span', { class: 'muted', text: ' · ' + t('prices.n_overridden', { n: overridden }) }) : null,
+      h('span', { class: 'muted', text: ' · ' + t('prices.as_of', { d: String(r.cost.prices_as_of || '') }) }),
+      h('span', { class: 'muted', text: ' · ' + t('prices.intro') })));
+
+    const table = h('table', { class: 'data-table price-table' }, h('thead', null, h('tr', null,
+      h('th', { text: t('prices.col.item') }), h('th', { class: 'num', text: t('prices.col.value') }), h('th', { text: t('prices.col.unit') }),
+      h('th', { text: t('prices.col.source') }), h('th', { text: t('prices.col.status') }))));
+    const tb = h('tbody');
+    let group = null;
+    const seenPath = {};
+    entries.forEach(function (x) {
+      const e = x.e;
+      if (state.onlyConfirm && !e.needs_confirmation) return;
+      const g = String(e.key).split('.')[0];
+      if (g !== group) {
+        group = g;
+        tb.appendChild(h('tr', { class: 'group-row' }, h('th', { colspan: '5', scope: 'rowgroup', text: hasString('pricegroup.' + g) ? t('pricegroup.' + g) : g })));
+      }
+      const path = e.override_path;
+      const current = path ? pointerGet(state.lastRequest, path) : undefined;
+      let mode = 'none';
+      if (path) {
+        if (current !== undefined && typeof current !== 'number') mode = 'elsewhere';
+        else if (perPath[path] > 1 || /^x\s/.test(String(e.unit))) mode = 'path';
+        else mode = 'inline';
+      }
+      const valueCell = h('td', { class: 'num value-cell field', dataset: path && mode !== 'elsewhere' ? { path: path } : null });
+      if (mode === 'inline') {
+        valueCell.appendChild(priceInput(path, editable(e.value), '', x.field + '/value', e.value));
+      } else {
+        valueCell.appendChild(fig(e.value, x.field + '/value', num3(e.value), 'price-value'));
+        if (mode === 'path' && !seenPath[path]) {
+          seenPath[path] = true;
+          valueCell.appendChild(h('div', { class: 'path-edit' },
+            priceInput(path, '', t('prices.set_path', { name: path.split('/').pop() })),
+            h('div', { class: 'kpi-sub', text: perPath[path] > 1 ? t('prices.replaces_n', { n: perPath[path] }) : t('prices.replaces_ratio') })));
+        } else if (mode === 'path') {
+          valueCell.appendChild(h('div', { class: 'kpi-sub', text: t('prices.see_above') }));
+        } else if (mode === 'elsewhere') {
+          const target = fieldForPath(path);
+          valueCell.appendChild(h('div', { class: 'kpi-sub' }, target ? h('button', { type: 'button', class: 'link-btn', text: t('prices.set_at', { path: path }),
+            onclick: function () { focusField(target); } }) : h('code', { text: path })));
+        }
+      }
+      const status = h('td', { class: 'status-cell' });
+      if (e.needs_confirmation) status.appendChild(h('span', { class: 'confirm-mark', dataset: { field: x.field + '/needs_confirmation', value: 'true' }, title: t('prices.confirm_title'), text: t('prices.confirm') }));
+      if (e.overridden) {
+        status.appendChild(h('span', { class: 'tag tag-overridden', dataset: { field: x.field + '/overridden', value: 'true' }, text: t('prices.overridden') }));
+        if (path && mode !== 'elsewhere') {
+          status.appendChild(h('button', { type: 'button', class: 'link-btn small reset-override', title: t('prices.reset'), text: '↺ ' + t('prices.reset'),
+            onclick: function () { commitOverride(path, ''); } }));
+        }
+      }
+      if (!path) status.appendChild(h('span', { class: 'muted small', text: t('prices.fixed') }));
+      tb.appendChild(h('tr', { class: (e.needs_confirmation ? 'needs-confirm ' : '') + (e.overridden ? 'overridden' : ''), dataset: { key: String(e.key) } },
+        h('td', { class: 'item-cell' }, h('code', { class: 'price-key', text: String(e.key) }), h('div', { class: 'basis clamp', lang: 'en', title: String(e.basis || ''), text: String(e.basis || '') })),
+        valueCell,
+        h('td', { class: 'unit-cell', lang: 'en', text: String(e.unit || '') }),
+        h('td', { class: 'source-cell' }, h('div', { class: 'clamp', title: String(e.source || '') }, sourceNodes(e.source)), e.as_of ? h('div', { class: 'kpi-sub', text: t('options.as_of', { date: e.as_of }) }) : null),
+        status));
+    });
+    table.appendChild(tb);
+    body.appendChild(h('div', { class: 'table-scroll tall' }, table));
+  }
+
+  UI.registerPanel({ id: 'prices', titleKey: 'panel.prices', applies: function (r) { return Boolean(r.cost && r.cost.defaults_used); }, render: renderPrices });
+})();

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// Panel: inference speed (pinned figures, decode step, KV cache, concurrency curve).
+(function () {
+  'use strict';
+
+  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
+  const state = UI.state;
+  const { assumptionList, fig, gib, gpuName, h, integer, isNum, kpi, lineChart, noteBanner, num3, pointerGet, renderInterconnect, seconds, sectionTitle, t, tNodes, tickNum } = UI;
+
+  function renderInferenceSpeed(body, r) {
+    const I = r.inference;
+    const pinned = isNum(I.decode_tokens_per_second);
+    if (!pinned) body.appendChild(noteBanner(t('inf.unpinned', { gpu: gpuName(I.gpu) }), 'note-info'));
+    if (pinned) {
+      const k = h('div', { class: 'kpis' });
+      k.appendChild(kpi(t('inf.decode'), fig(I.decode_tokens_per_second, '/inference/decode_tokens_per_second', integer(I.decode_tokens_per_second), 'big-num'), 'tokens/s',
+        tNodes('inf.decode_sub', { n: fig(r.memory.layout.count, '/memory/layout/count', integer(r.memory.layout.count)) })));
+      k.appendChild(kpi(t('inf.per_user'), fig(I.per_user_tokens_per_second, '/inference/per_user_tokens_per_second', num3(I.per_user_tokens_per_second), 'big-num'), 'tokens/s'));
+      k.appendChild(kpi(t('inf.ttft'), fig(I.time_to_first_token_s, '/inference/time_to_first_token_s', seconds(I.time_to_first_token_s), 'big-num'), null,
+        isNum(I.batch_prefill_s) ? tNodes('inf.ttft_sub', { s: fig(I.batch_prefill_s, '/inference/batch_prefill_s', seconds(I.batch_prefill_s)) }) : null));
+      k.appendChild(kpi(t('inf.max_concurrency'), fig(I.max_concurrency, '/inference/max_concurrency', integer(I.max_concurrency), 'big-num'), null,
+        I.kv_cache ? tNodes('inf.max_concurrency_sub', { len: fig(I.kv_cache.max_model_len, '/inference/kv_cache/max_model_len', integer(I.kv_cache.max_model_len)) }) : null));
+      const needs = I.gpus_needed;
+      k.appendChild(kpi(t('inf.gpus_needed'), fig(needs, '/inference/gpus_needed', isNum(needs) ? integer(needs) : '—', 'big-num'), null,
+        isNum(needs) ? tNodes('inf.gpus_needed_sub', {
+          replicas: fig(I.replicas, '/inference/replicas', integer(I.replicas)),
+          users: fig(I.users_per_replica, '/inference/users_per_replica', integer(I.users_per_replica)),
+        }) : t('inf.no_target'), isNum(needs) ? 'kpi-accent' : ''));
+      body.appendChild(k);
+      // decode step: memory vs compute
+      const d = I.decode_breakdown;
+      if (d) {
+        body.appendChild(sectionTitle(t('inf.step_title'), h('span', { class: 'section-sub', text: I.bandwidth_bound ? t('inf.bandwidth_bound') : t('inf.compute_bound') })));
+        body.appendChild(h('div', { class: 'inline-facts meta-line' },
+          h('span', null, t('inf.step') + ' ', fig(I.decode_step_s, '/inference/decode_step_s', seconds(I.decode_step_s))),
+          h('span', null, t('inf.memory_s') + ' ', fig(d.memory_s, '/inference/decode_breakdown/memory_s', seconds(d.memory_s))),
+          h('span', null, t('inf.compute_s') + ' ', fig(d.compute_s, '/inference/decode_breakdown/compute_s', seconds(d.compute_s))),
+          d.communication_s ? h('span', null, t('inf.comm_s') + ' ', fig(d.communication_s, '/inference/decode_breakdown/communication_s', seconds(d.communication_s))) : null,
+          h('span', null, t('inf.weights_read') + ' ', h('span', { class: 'fig', dataset: { field: '/inference/decode_breakdown/weight_bytes', bytes: String(d.weight_bytes) }, text: gib(d.weight_bytes) }), ' GiB'),
+          h('span', null, t('inf.kv_read') + ' ', h('span', { class: 'fig', dataset: { field: '/inference/decode_breakdown/kv_cache_bytes', bytes: String(d.kv_cache_bytes) }, text: gib(d.kv_cache_bytes) }), ' GiB')));
+      }
+      const kv = I.kv_cache;
+      if (kv) {
+        body.appendChild(h('div', { class: 'inline-facts meta-line' },
+          h('span', null, t('inf.kv_budget') + ' ', h('span', { class: 'fig', dataset: { field: '/inference/kv_cache/budget_bytes', bytes: String(kv.budget_bytes) }, text: gib(kv.budget_bytes) }), ' GiB'),
+          h('span', null, t('inf.kv_per_token') + ' ', fig(kv.bytes_per_token, '/inference/kv_cache/bytes_per_token', integer(kv.bytes_per_token)), ' B'),
+          h('span', null, 'gpu_memory_utilization ', fig(kv.gpu_memory_utilization, '/inference/kv_cache/gpu_memory_utilization', String(kv.gpu_memory_utilization))),
+          isNum(I.sustained_output_tokens_per_second) ? h('span', null, t('inf.sustained') + ' ', fig(I.sustained_output_tokens_per_second, '/inference/sustained_output_tokens_per_second', integer(I.sustained_output_tokens_per_second)), ' tokens/s') : null));
+      }
+    }
+    const ic = renderInterconnect(r);
+    if (ic && pinned && r.memory.layout.count > 1) body.appendChild(ic);
+    const cc = I.concurrency_curve || [];
+    if (cc.length) {
+      const reqConc = pointerGet(state.lastRequest, '/inference/concurrency') || pointerGet(state.defaults, '/inference/concurrency');
+      const target = pointerGet(state.lastRequest, '/inference/target_tokens_per_second_per_user');
+      const ticks = cc.map(function (p) { return p.concurrency; });
+      const markers = [];
+      if (pinned && isNum(I.max_concurrency)) markers.push({ x: I.max_concurrency, label: t('inf.marker_max', { n: I.max_concurrency }), cls: 'max-marker', anchor: 'end' });
+      if (pinned && isNum(reqConc) && reqConc !== I.max_concurrency) markers.push({ x: reqConc, label: t('inf.marker_request', { n: reqConc }), cls: 'pinned-marker', row: 1 });
+      const chart = lineChart({
+        title: t('inf.curve_title'),
+        x: { log: true, ticks: ticks, min: ticks[0], max: ticks[ticks.length - 1], pad: 14, format: function (v) { return integer(v); }, label: t('inf.curve_x') },
+        y: { format: tickNum, label: t('inf.curve_y') },
+        y2: { format: tickNum, label: t('inf.curve_y2') },
+        series: [
+          { label: t('inf.curve_total'), color: '#1f5fa8', points: cc.map(function (p, i) {
+            return { x: p.concurrency, y: p.decode_tokens_per_second, hollow: !p.fits, field: '/inference/concurrency_curve/' + i + '/decode_tokens_per_second', value: p.decode_tokens_per_second,
+              tip: t('inf.curve_tip', { n: p.concurrency, total: integer(p.decode_tokens_per_second), user: num3(p.per_user_tokens_per_second) }) };
+          }) },
+          { label: t('inf.curve_user'), color: '#c9852f', dash: '6 4', axis: 'y2', points: cc.map(function (p, i) {
+            return { x: p.concurrency, y: p.per_user_tokens_per_second, hollow: !p.fits, field: '/inference/concurrency_curve/' + i + '/per_user_tokens_per_second', value: p.per_user_tokens_per_second,
+              tip: t('inf.curve_tip', { n: p.concurrency, total: integer(p.decode_tokens_per_second), user: num3(p.per_user_tokens_per_second) }) };
+          }) },
+        ],
+        markers: markers,
+        hlines: isNum(target) ? [{ axis: 'y2', y: target, label: t('inf.target_line', { v: target }) }] : [],
+      });
+      body.appendChild(h('div', { class: 'scaling' },
+        sectionTitle(t('inf.curve_title'), h('span', { class: 'section-sub', text: t('scaling.for_gpu', { gpu: gpuName(I.gpu) }) })),
+        chart));
+    }
+    body.appendChild(assumptionList(I.assumptions));
+  }
+
+  UI.registerPanel({ id: 'serving', titleKey: 'panel.serving', applies: function (r) { return Boolean(r.inference); }, render: renderInferenceSpeed });
+})();

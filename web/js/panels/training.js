@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// Panel: training speed (pinned figures, step-time breakdown, links, scaling curve).
+(function () {
+  'use strict';
+
+  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
+  const { assumptionList, fig, gbps, gpuName, h, hoursText, integer, isNum, kpi, lineChart, noteBanner, num3, percent, renderInterconnect, seconds, sectionTitle, svg, t, tNodes, tickNum, tokensText } = UI;
+
+  const TIME_TERMS = [
+    { key: 'compute_s', colour: '#2f5f8f' },
+    { key: 'exposed_communication_s', colour: '#c9852f' },
+    { key: 'pipeline_bubble_s', colour: '#8a6bb5' },
+    { key: 'dequantization_s', colour: '#4f9a6b' },
+    { key: 'optimizer_s', colour: '#9aa4af' },
+  ];
+
+  /** One stacked bar (SVG) of named seconds, laid out in proportion, with a legend of figures. */
+  function timeBar(breakdown, base, total) {
+    const W = 1000;
+    const scale = Math.max(total || 0, TIME_TERMS.reduce(function (a, term) { return a + (breakdown[term.key] || 0); }, 0)) || 1;
+    const chart = svg('svg', { viewBox: '0 0 ' + W + ' 30', class: 'time-bar', preserveAspectRatio: 'none', role: 'img' });
+    chart.appendChild(svg('rect', { x: 0, y: 0, width: W, height: 30, rx: 4, class: 'stack-bg' }));
+    let x = 0;
+    TIME_TERMS.forEach(function (term) {
+      const v = breakdown[term.key] || 0;
+      const w = v / scale * W;
+      if (w <= 0) return;
+      const seg = svg('rect', { x: x, y: 0, width: Math.max(w, 0.5), height: 30, fill: term.colour, class: 'stack-seg' });
+      const tip = svg('title');
+      tip.textContent = t('time.' + term.key) + ': ' + seconds(v);
+      seg.appendChild(tip);
+      chart.appendChild(seg);
+      x += w;
+    });
+    const legend = h('ul', { class: 'time-legend' });
+    TIME_TERMS.forEach(function (term) {
+      const v = breakdown[term.key];
+      if (v === undefined) return;
+      legend.appendChild(h('li', { class: v ? '' : 'zero' },
+        h('span', { class: 'swatch', style: 'background:' + term.colour }),
+        h('span', { class: 'time-name', text: t('time.' + term.key) }),
+        fig(v, base + '/' + term.key, seconds(v), 'time-value')));
+    });
+    return h('div', { class: 'time-breakdown' }, chart, legend);
+  }
+
+  const LINK_COLOURS = { nvlink: '#1f5fa8', nvlink_bridge: '#5b8c5a', pcie: '#c9852f' };
+
+  function scalingChart(T, r) {
+    const curve = T.scaling_curve || [];
+    if (!curve.length) return null;
+    const series = {};
+    curve.forEach(function (p, i) {
+      if (!series[p.link]) series[p.link] = [];
+      series[p.link].push({ p: p, i: i });
+    });
+    const pinnedCount = r.memory.layout.gpu ? r.memory.layout.count : null;
+    // Name the "nvlink" curve after the part's own link class (the core's options[].intra_node_link).
+    const opt = (r.options || []).filter(function (o) { return o.gpu === T.gpu; })[0];
+    const own = opt && opt.intra_node_link;
+    const linkLabel = function (k) {
+      if (k === 'nvlink' && (own === 'nvswitch' || own === 'mesh')) return t('link.' + own);
+      if (k === 'nvlink') return t('scaling.link.switched');
+      if (k === 'nvlink_bridge') return t('scaling.link.bridge');
+      return t('scaling.link.' + k);
+    };
+    const gpusTicks = [];
+    curve.forEach(function (p) { if (gpusTicks.indexOf(p.gpus) < 0) gpusTicks.push(p.gpus); });
+    gpusTicks.sort(function (a, b) { return a - b; });
+    const spec = {
+      title: t('scaling.title'),
+      x: { log: true, ticks: gpusTicks, min: gpusTicks[0], max: gpusTicks[gpusTicks.length - 1], pad: 14, format: function (v) { return integer(v); }, label: t('scaling.x') },
+      y: { log: true, format: tickNum, label: t('scaling.y') },
+      series: ['nvlink', 'nvlink_bridge', 'pcie'].filter(function (k) { return series[k]; }).map(function (k) {
+        return {
+          label: linkLabel(k), color: LINK_COLOURS[k], dash: k === 'pcie' ? '6 4' : (k === 'nvlink_bridge' ? '2 3' : null),
+          points: series[k].map(function (e) {
+            const p = e.p;
+            return {
+              x: p.gpus, y: p.fits ? p.hours : null, field: '/training/scaling_curve/' + e.i + '/hours', value: p.hours,
+              big: pinnedCount === p.gpus,
+              tip: t('scaling.tip', { gpus: p.gpus, link: linkLabel(k), tp: p.tp, pp: p.pp, dp: p.dp,
+                hours: hoursText(p.hours), tps: num3(p.tokens_per_second), mfu: percent(p.mfu) }),
+            };
+          }),
+        };
+      }),
+      markers: pinnedCount ? [{ x: pinnedCount, label: t('scaling.pinned', { n: pinnedCount }), cls: 'pinned-marker' }] : [],
+    };
+    const chart = lineChart(spec);
+    // The figures behind the chart, as a table.
+    const table = h('table', { class: 'data-table' },
+      h('thead', null, h('tr', null, h('th', { text: t('scaling.col.gpus') }), h('th', { text: t('scaling.col.layout') }),
+        ['nvlink', 'pcie'].filter(function (k) { return series[k]; }).map(function (k) {
+          return [h('th', { class: 'num', text: linkLabel(k) + ' · h' }), h('th', { class: 'num', text: 'MFU' })];
+        }))));
+    const tbody = h('tbody');
+    gpusTicks.forEach(function (n) {
+      const tr = h('tr');
+      const any = curve.filter(function (p) { return p.gpus === n; })[0];
+      tr.appendChild(h('td', { class: 'num', text: integer(n) }));
+      tr.appendChild(h('td', { text: any && any.fits ? 'TP' + any.tp + '×PP' + any.pp + '×DP' + any.dp : t('scaling.no_fit') }));
+      ['nvlink', 'pcie'].filter(function (k) { return series[k]; }).forEach(function (k) {
+        const e = series[k].filter(function (x) { return x.p.gpus === n; })[0];
+        tr.appendChild(h('td', { class: 'num' }, e && e.p.fits ? fig(e.p.hours, '/training/scaling_curve/' + e.i + '/hours', num3(e.p.hours)) : '—'));
+        tr.appendChild(h('td', { class: 'num' }, e && e.p.fits ? fig(e.p.mfu, '/training/scaling_curve/' + e.i + '/mfu', percent(e.p.mfu)) : '—'));
+      });
+      tbody.appendChild(tr);
+    });
+    table.appendChild(tbody);
+    return h('div', { class: 'scaling' },
+      sectionTitle(t('scaling.title'), h('span', { class: 'section-sub', text: t('scaling.for_gpu', { gpu: gpuName(T.gpu) }) })),
+      chart,
+      h('p', { class: 'hint', text: t('scaling.hint') }),
+      h('details', { class: 'data-details' }, h('summary', { text: t('chart.data') }), table));
+  }
+
+  // Panel: training speed (pinned figures, breakdown, links, scaling curve).
+  function renderTrainingSpeed(body, r) {
+    const T = r.training;
+    const pinned = isNum(T.tokens_per_second);
+    if (!pinned) {
+      body.appendChild(noteBanner(t('speed.unpinned', { gpu: gpuName(T.gpu) }), 'note-info'));
+    }
+    const k = h('div', { class: 'kpis' });
+    if (pinned) {
+      k.appendChild(kpi(t('speed.tps'), fig(T.tokens_per_second, '/training/tokens_per_second', integer(T.tokens_per_second), 'big-num'), 'tokens/s', t('speed.tps_sub')));
+      k.appendChild(kpi('MFU', fig(T.mfu, '/training/mfu', percent(T.mfu), 'big-num'), null,
+        isNum(T.achieved_tflops_per_gpu) ? tNodes('speed.mfu_sub', {
+          achieved: fig(T.achieved_tflops_per_gpu, '/training/achieved_tflops_per_gpu', num3(T.achieved_tflops_per_gpu)),
+          peak: fig(T.peak_tflops, '/training/peak_tflops', num3(T.peak_tflops)),
+        }) : null));
+      k.appendChild(kpi(t('speed.step'), fig(T.step_time_s, '/training/step_time_s', seconds(T.step_time_s), 'big-num'), null,
+        isNum(T.global_batch_size) ? tNodes('speed.step_sub', {
+          gbs: fig(T.global_batch_size, '/training/global_batch_size', integer(T.global_batch_size)),
+          micro: fig(T.microbatches_per_step, '/training/microbatches_per_step', integer(T.microbatches_per_step)),
+        }) : null));
+      k.appendChild(kpi(t('speed.hours'), fig(T.hours, '/training/hours', num3(T.hours), 'big-num'), 'h',
+        [T.hours >= 48 ? hoursText(T.hours).replace(/^[^≈]*/, '') + ' · ' : '', tNodes('speed.hours_sub', { tokens: fig(T.tokens, '/training/tokens', tokensText(T.tokens)) })]));
+      k.appendChild(kpi(t('speed.gpu_hours'), fig(T.gpu_hours, '/training/gpu_hours', integer(T.gpu_hours), 'big-num'), t('unit.gpu_hours')));
+    } else {
+      k.appendChild(kpi(t('speed.budget'), fig(T.tokens, '/training/tokens', tokensText(T.tokens), 'big-num'), 'tokens', t('speed.budget_sub')));
+    }
+    body.appendChild(k);
+    if (pinned && T.breakdown) {
+      body.appendChild(sectionTitle(t('speed.breakdown_title'), h('span', { class: 'section-sub', text: t('speed.breakdown_sub') })));
+      body.appendChild(timeBar(T.breakdown, '/training/breakdown', T.step_time_s));
+      const c = T.communication || {};
+      const comm = h('p', { class: 'meta-line inline-facts' });
+      ['data_parallel_s', 'data_parallel_exposed_s', 'tensor_parallel_s', 'pipeline_p2p_s', 'expert_parallel_s'].forEach(function (key) {
+        if (!isNum(c[key]) || (c[key] === 0 && key !== 'data_parallel_s')) return;
+        comm.appendChild(h('span', null, t('comm.' + key) + ' ', fig(c[key], '/training/communication/' + key, seconds(c[key]))));
+      });
+      if (comm.childNodes.length) body.appendChild(comm);
+    }
+    if (isNum(T.storage_read_gbps_needed)) {
+      const starving = isNum(T.storage_read_gbps) && T.storage_read_gbps < T.storage_read_gbps_needed;
+      body.appendChild(h('p', { class: 'meta-line storage-line' + (starving ? ' bad' : '') }, tNodes(isNum(T.storage_read_gbps) ? 'speed.storage' : 'speed.storage_unknown', {
+        need: fig(T.storage_read_gbps_needed, '/training/storage_read_gbps_needed', gbps(T.storage_read_gbps_needed)),
+        have: fig(T.storage_read_gbps, '/training/storage_read_gbps', gbps(T.storage_read_gbps)),
+      })));
+    }
+    const ic = renderInterconnect(r);
+    if (ic) body.appendChild(ic);
+    const sc = scalingChart(T, r);
+    if (sc) body.appendChild(sc);
+    body.appendChild(assumptionList(T.assumptions));
+  }
+
+  UI.registerPanel({ id: 'speed', titleKey: 'panel.speed', applies: function (r) { return Boolean(r.training); }, render: renderTrainingSpeed });
+})();

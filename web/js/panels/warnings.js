@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// Panel: warnings, each with its translated meaning, the core's text and where it points.
+(function () {
+  'use strict';
+
+  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
+  const { fieldForPath, focusField, h, hasString, t } = UI;
+
+  function renderWarnings(body, r) {
+    const warnings = r.warnings || [];
+    if (!warnings.length) {
+      body.appendChild(h('p', { class: 'muted', text: t('warnings.none') }));
+      return;
+    }
+    const list = h('ul', { class: 'warnings' });
+    warnings.forEach(function (w, i) {
+      const field = fieldForPath(w.path);
+      list.appendChild(h('li', { class: 'warning', dataset: { field: '/warnings/' + i + '/code', value: String(w.code) } },
+        h('div', { class: 'warning-head' },
+          h('span', { class: 'warn-icon', 'aria-hidden': 'true', text: '!' }),
+          // A code this page has no words for falls back to the core's English message.
+          hasString('warning.' + w.code) ? h('span', { class: 'warning-text', text: t('warning.' + w.code) })
+            : h('span', { class: 'warning-text', lang: 'en', text: String(w.message || w.code) }),
+          h('code', { class: 'warning-code', text: String(w.code) })),
+        hasString('warning.' + w.code) ? h('p', { class: 'warning-msg', lang: 'en', text: String(w.message || '') }) : null,
+        w.path ? h('div', { class: 'warning-path' }, t('warnings.path') + ' ',
+          field ? h('button', { type: 'button', class: 'link-btn', onclick: function () { focusField(field); } }, h('code', { text: String(w.path) }))
+            : h('code', { text: String(w.path) })) : null));
+    });
+    body.appendChild(list);
+  }
+
+  UI.registerPanel({ id: 'warnings', titleKey: 'panel.warnings', render: renderWarnings });
+})();
