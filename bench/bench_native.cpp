@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "advise.hpp"
-#include "catalog.hpp"
+#include "api.hpp"
+#include "types/catalog.hpp"
 
 namespace {
 constexpr int kWarmupCalls = 20;

@@ -10,13 +10,13 @@
 #include <iostream>
 #include <sstream>
 
-#include "catalog.hpp"
-#include "comm.hpp"
-#include "inference_perf.hpp"
-#include "options.hpp"
-#include "perf_constants.hpp"
-#include "request.hpp"
-#include "training_perf.hpp"
+#include "types/catalog.hpp"
+#include "engine/comm.hpp"
+#include "engine/serving.hpp"
+#include "engine/layout.hpp"
+#include "types/perf_constants.hpp"
+#include "types/request.hpp"
+#include "engine/training.hpp"
 
 namespace {
 std::string slurp(const char* path) {

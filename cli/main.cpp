@@ -7,9 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "advise.hpp"
-#include "catalog.hpp"
-#include "request.hpp"
+#include "api.hpp"
 
 namespace {
 
@@ -17,12 +15,14 @@ constexpr int kExitBadInput = 1;
 constexpr int kExitUsage = 2;
 
 const char* kUsage =
-    "usage: gpu-advisor advise FILE|- [--gpus FILE] [--models FILE]\n"
+    "usage: gpu-advisor advise FILE|- [--gpus FILE] [--models FILE] [--assumptions FILE]\n"
+    "                              [--performance FILE] [--prices FILE]\n"
     "       gpu-advisor catalog      (built-in GPUs, model presets, default request)\n"
     "       gpu-advisor defaults     (the default request document)\n"
     "advise reads a request (API v1, see docs/api.md) and prints the result JSON;\n"
     "on bad input it prints {\"error\":{\"code\",\"message\",\"path\"}} and exits 1.\n"
-    "--gpus/--models replace the built-in catalogs (validated like any input).\n";
+    "--gpus/--models/--assumptions/--performance/--prices replace the built-in data files\n"
+    "(a provider's own GPUs or prices; validated like any input).\n";
 
 bool read_all(const std::string& path, std::string* out) {
   if (path == "-") {
@@ -64,25 +64,35 @@ int main(int argc, char** argv) {
     std::cerr << kUsage;
     return kExitUsage;
   }
-  std::string request, gpus, models;
+  std::string request;
+  advisor::CatalogTexts data;
+  const std::pair<const char*, std::string*> data_flags[] = {
+      {"--gpus", &data.gpus},
+      {"--models", &data.models},
+      {"--assumptions", &data.assumptions},
+      {"--performance", &data.performance},
+      {"--prices", &data.prices}};
+  bool replaced = false;
   if (!read_all(args[1], &request)) {
     return fail_input("unreadable_file", "cannot read request file " + args[1], "");
   }
   for (std::size_t i = 2; i < args.size(); i += 2) {
-    if (i + 1 >= args.size() || (args[i] != "--gpus" && args[i] != "--models")) {
+    std::string* target = nullptr;
+    for (const auto& [flag, text] : data_flags)
+      if (args[i] == flag) target = text;
+    if (i + 1 >= args.size() || target == nullptr) {
       std::cerr << kUsage;
       return kExitUsage;
     }
-    std::string* target = args[i] == "--gpus" ? &gpus : &models;
+    replaced = true;
     if (!read_all(args[i + 1], target)) {
       return fail_input("unreadable_file", "cannot read catalog file " + args[i + 1], "");
     }
     if (target->empty()) return fail_input("catalog_invalid", args[i + 1] + " is empty", "");
   }
   bool ok = false;
-  const std::string out = (gpus.empty() && models.empty())
-                              ? advisor::advise_text(request, &ok)
-                              : advisor::advise_with_catalog_text(request, gpus, models, &ok);
+  const std::string out = replaced ? advisor::advise_with_catalog_text(request, data, &ok)
+                                   : advisor::advise_text(request, &ok);
   std::cout << out << "\n";
   return ok ? 0 : kExitBadInput;
 }

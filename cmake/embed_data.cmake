@@ -1,7 +1,7 @@
 # Writes OUTPUT: a C++ file returning the texts of data/*.json, so the wasm module and the CLI
 # carry the catalogs (the page works from file:// with no fetch). Run with cmake -P.
 set(names gpus models assumptions performance prices)
-set(body "// Generated from data/*.json by cmake/embed_data.cmake. Do not edit.\n#include \"catalog.hpp\"\n\nnamespace advisor {\n")
+set(body "// Generated from data/*.json by cmake/embed_data.cmake. Do not edit.\n#include \"io/catalog_json.hpp\"\n\nnamespace advisor {\n")
 foreach(name IN LISTS names)
   file(READ "${DATA_DIR}/${name}.json" text)
   string(FIND "${text}" ")gpuadv\"" clash)

@@ -1,33 +1,45 @@
 // SPDX-License-Identifier: MIT
+// API v1, text in and text out: the only layer that loads the built-in data files. The CLI and
+// the wasm binding call these; they never throw.
 #pragma once
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "catalog.hpp"
+#include "io/catalog_json.hpp"
+#include "types/catalog.hpp"
 
 namespace advisor {
 
-/// API v1 in the core: a parsed request document to the result document. Throws InputError
-/// for bad input (the callers below turn it into the error envelope).
+/// The catalog compiled into the program from data/ (parsed once, then shared read-only).
+const Catalog& builtin_catalog();
+
+/// A parsed request document to the result document. Throws InputError for bad input.
 nlohmann::json advise(const nlohmann::json& request, const Catalog& catalog);
 
-/// API v1 over text, for the CLI and the wasm binding. Never throws: bad input comes back as
-/// {"error": {"code", "message", "path"}}. `ok` (optional) says which it was.
+/// API v1 over text. Never throws: bad input comes back as {"error": {"code", "message",
+/// "path"}}. `ok` (optional) says which it was.
 std::string advise_text(const std::string& request_text, const Catalog& catalog,
                         bool* ok = nullptr);
 std::string advise_text(const std::string& request_text, bool* ok = nullptr);
 
-/// Like advise_text, with provider-supplied catalog texts (untrusted: validated first; an
-/// empty string keeps the built-in file).
-std::string advise_with_catalog_text(const std::string& request_text, const std::string& gpus_json,
-                                     const std::string& models_json, bool* ok = nullptr);
+/// Like advise_text with some of the five data files replaced (a provider's own GPUs, models,
+/// assumptions, performance constants or prices; an empty text keeps the built-in file).
+/// The replacements are untrusted: a bad one is a `catalog_invalid` error located in its file,
+/// e.g. "prices.json/gpus/h100-sxm-80gb/rental".
+std::string advise_with_catalog_text(const std::string& request_text, const CatalogTexts& data,
+                                     bool* ok = nullptr);
+
+/// As above, with the replacements in one JSON object {"gpus": …, "models": …, "assumptions": …,
+/// "performance": …, "prices": …} (each a document or its text; any subset).
+std::string advise_with_data_text(const std::string& request_text, const std::string& data_json,
+                                  bool* ok = nullptr);
 
 /// {"error": {"code", "message", "path"}}
 nlohmann::json error_envelope(const std::string& code, const std::string& message,
                               const std::string& path);
 
-/// The built-in catalogs and the default request, for the page's pickers and editors.
+/// The catalogs and the default request, for the page's pickers and editors.
 nlohmann::json catalog_summary(const Catalog& catalog);
 
 }  // namespace advisor

@@ -6,9 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "catalog.hpp"
-#include "memory.hpp"
-#include "request.hpp"
+#include "types/catalog.hpp"
+#include "engine/memory.hpp"
+#include "types/request.hpp"
+#include "api.hpp"
+#include "io/catalog_json.hpp"
+#include "io/model_json.hpp"
+#include "io/request_json.hpp"
 
 namespace test {
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "advise.hpp"
+#include "api.hpp"
 #include "helpers.hpp"
 
 namespace {
@@ -110,15 +110,48 @@ TEST_CASE("a provider catalog replaces the built-in one, and is validated", "[ad
   gpus["gpus"] = nlohmann::json::array({gpus["gpus"][0]});
   bool ok = false;
   auto out = nlohmann::json::parse(advisor::advise_with_catalog_text(
-      test::request("lora", "llama-2-7b").dump(), gpus.dump(), "", &ok));
+      test::request("lora", "llama-2-7b").dump(), {gpus.dump()}, &ok));
   CHECK(ok);
   CHECK(out["options"].size() == 1);
   gpus["gpus"][0]["name"] = 42;
   out = nlohmann::json::parse(advisor::advise_with_catalog_text(
-      test::request("lora", "llama-2-7b").dump(), gpus.dump(), "", &ok));
+      test::request("lora", "llama-2-7b").dump(), {gpus.dump()}, &ok));
   CHECK_FALSE(ok);
   CHECK(out["error"]["code"] == "catalog_invalid");
   CHECK(out["error"]["path"] == "gpus.json/gpus/0/name");
+}
+
+TEST_CASE("a provider's own prices replace the built-in ones and move the cost",
+          "[advise][catalog][cost]") {
+  nlohmann::json request = test::request("lora", "llama-3.1-8b");
+  request["hardware"] = {{"gpu", "h100-sxm-80gb"}, {"count", 8}};
+  bool ok = false;
+  const auto builtin = nlohmann::json::parse(advisor::advise_text(request.dump(), &ok));
+  REQUIRE(ok);
+  auto prices = nlohmann::json::parse(test::data_file("prices.json"));
+  auto& rental = prices["gpus"]["h100-sxm-80gb"]["rental"];
+  REQUIRE(rental.is_object());
+  const double builtin_rate = builtin["cost"]["options"]["rent"]["cny_per_gpu_hour"].get<double>();
+  rental["value"] = 3.0;
+  rental["currency"] = "CNY";
+  rental["unit"] = "CNY per GPU-hour";
+  const auto provider = nlohmann::json::parse(advisor::advise_with_data_text(
+      request.dump(), nlohmann::json({{"prices", prices}}).dump(), &ok));
+  REQUIRE(ok);
+  CHECK(provider["cost"]["options"]["rent"]["cny_per_gpu_hour"].get<double>() == Approx(3.0));
+  CHECK(provider["cost"]["options"]["rent"]["cny_per_gpu_hour"].get<double>() != Approx(builtin_rate));
+  // A bad provider price is located in its own file, not in the request.
+  rental["value"] = -1;
+  const auto bad = nlohmann::json::parse(advisor::advise_with_data_text(
+      request.dump(), nlohmann::json({{"prices", prices}}).dump(), &ok));
+  CHECK_FALSE(ok);
+  CHECK(bad["error"]["code"] == "catalog_invalid");
+  CHECK(bad["error"]["path"].get<std::string>().rfind("prices.json/gpus/h100-sxm-80gb/rental", 0) == 0);
+  // Unknown data files are refused, not ignored.
+  const auto unknown = nlohmann::json::parse(
+      advisor::advise_with_data_text(request.dump(), R"({"price": {}})", &ok));
+  CHECK_FALSE(ok);
+  CHECK(unknown["error"]["path"] == "data/price");
 }
 
 TEST_CASE("every preset and task gives a finite result", "[advise][property]") {

@@ -1,22 +1,24 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
-#include "errors.hpp"
+#include "types/errors.hpp"
 #include "helpers.hpp"
 
 using advisor::InputError;
 
 namespace {
 advisor::Catalog parse_with_gpus(const std::string& gpus) {
-  return advisor::parse_catalog(gpus, test::data_file("models.json"),
-                                test::data_file("assumptions.json"));
+  return advisor::parse_catalog({gpus, test::data_file("models.json"),
+                                 test::data_file("assumptions.json"), "", ""});
 }
 nlohmann::json gpus_doc() { return nlohmann::json::parse(test::data_file("gpus.json")); }
 }  // namespace
 
 TEST_CASE("every data file parses and validates", "[catalog]") {
-  const auto c = advisor::parse_catalog(test::data_file("gpus.json"), test::data_file("models.json"),
-                                        test::data_file("assumptions.json"));
+  const auto c = advisor::parse_catalog(
+      {test::data_file("gpus.json"), test::data_file("models.json"),
+       test::data_file("assumptions.json"), test::data_file("performance.json"),
+       test::data_file("prices.json")});
   CHECK(c.gpus.size() >= 20);
   CHECK(c.models.size() >= 19);
   for (const auto& g : c.gpus) {

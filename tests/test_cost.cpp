@@ -5,15 +5,15 @@
 
 #include <cmath>
 
-#include "advise.hpp"
-#include "capacity.hpp"
-#include "cost.hpp"
-#include "cost_api.hpp"
-#include "cost_settings.hpp"
-#include "errors.hpp"
+#include "api.hpp"
+#include "engine/capacity.hpp"
+#include "engine/cost.hpp"
+#include "plan/cost_results.hpp"
+#include "types/cost_settings.hpp"
+#include "types/errors.hpp"
 #include "helpers.hpp"
-#include "power.hpp"
-#include "prices.hpp"
+#include "engine/power.hpp"
+#include "types/prices.hpp"
 
 namespace {
 
@@ -625,7 +625,7 @@ TEST_CASE("property: moving training to valley hours only lowers the bill", "[co
 // Defaults, sites, hardware choice
 
 TEST_CASE("prices.json covers the catalog and dates every entry", "[cost][data]") {
-  const auto& prices = advisor::builtin_prices();
+  const auto& prices = advisor::builtin_catalog().prices;
   for (const auto& g : advisor::builtin_catalog().gpus) {
     INFO(g.id);
     CHECK(prices.gpus.count(g.id) == 1);

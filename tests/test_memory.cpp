@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "helpers.hpp"
-#include "options.hpp"
+#include "engine/layout.hpp"
 
 using advisor::ActivationInputs;
 using advisor::layer_activation_bytes;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
-#include "errors.hpp"
+#include "types/errors.hpp"
 #include "helpers.hpp"
-#include "model.hpp"
+#include "types/model.hpp"
 
 using advisor::count_params;
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
-#include "advise.hpp"
-#include "errors.hpp"
+#include "api.hpp"
+#include "types/errors.hpp"
 #include "helpers.hpp"
 
 namespace {

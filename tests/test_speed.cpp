@@ -7,18 +7,17 @@
 
 #include <cmath>
 
-#include "advise.hpp"
-#include "comm.hpp"
-#include "errors.hpp"
-#include "flops.hpp"
+#include "api.hpp"
+#include "engine/comm.hpp"
+#include "types/errors.hpp"
+#include "engine/flops.hpp"
 #include "helpers.hpp"
-#include "inference_perf.hpp"
-#include "options.hpp"
-#include "perf_constants.hpp"
-#include "training_perf.hpp"
+#include "engine/serving.hpp"
+#include "engine/layout.hpp"
+#include "types/perf_constants.hpp"
+#include "engine/training.hpp"
 
 using advisor::PerformanceConstants;
-using advisor::performance_constants;
 
 namespace {
 
@@ -48,8 +47,8 @@ advisor::TrainingPerf train(const nlohmann::json& j, advisor::LinkChoice link =
   // The layout advise() uses for pinned hardware.
   const advisor::Layout L =
       *advisor::choose_layout(r, r.hardware->count, g, advisor::builtin_catalog().memory, nullptr);
-  const auto f = advisor::make_fabric(g, r.cluster, performance_constants(), link);
-  return advisor::estimate_training(r, g, L, f, performance_constants());
+  const auto f = advisor::make_fabric(g, r.cluster, advisor::builtin_catalog().performance, link);
+  return advisor::estimate_training(r, g, L, f, advisor::builtin_catalog().performance);
 }
 
 nlohmann::json pinned(const std::string& task, const std::string& preset, const char* gpu_id,
@@ -125,7 +124,7 @@ TEST_CASE("ring collectives: 2(n-1)/n and (n-1)/n of the bytes over the bus band
 
 TEST_CASE("bus bandwidth reproduces the measured nccl-tests figures", "[speed][reference]") {
   // shared/reference/hardware-facts.md section 2b.
-  const auto& k = performance_constants();
+  const auto& k = advisor::builtin_catalog().performance;
   const advisor::ClusterSettings none;
   advisor::ClusterSettings bridged;
   bridged.nvlink_bridges = true;
@@ -145,7 +144,7 @@ TEST_CASE("bus bandwidth reproduces the measured nccl-tests figures", "[speed][r
 }
 
 TEST_CASE("bridges help pairs only; beyond the pair traffic falls to PCIe", "[speed][reference]") {
-  const auto& k = performance_constants();
+  const auto& k = advisor::builtin_catalog().performance;
   advisor::ClusterSettings bridged;
   bridged.nvlink_bridges = true;
   const auto with = advisor::make_fabric(gpu("a100-pcie-80gb"), bridged, k);
@@ -156,7 +155,7 @@ TEST_CASE("bridges help pairs only; beyond the pair traffic falls to PCIe", "[sp
 }
 
 TEST_CASE("across servers the slower level bounds the bus bandwidth", "[speed][reference]") {
-  const auto& k = performance_constants();
+  const auto& k = advisor::builtin_catalog().performance;
   advisor::ClusterSettings c;
   c.inter_node_network = "ib_ndr400";
   const auto f = advisor::make_fabric(gpu("h100-sxm-80gb"), c, k);
@@ -183,7 +182,7 @@ TEST_CASE("decode of a small batch is bandwidth-bound: bytes / achievable bandwi
   // norms (32 x 2 + 1) x 4096 x 2, KV 2 tokens x 32 layers x 2 x 4096 x 2 bytes.
   const double bytes = 32 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008) * 2 + 32000.0 * 4096 * 2 +
                        65.0 * 4096 * 2 + 2.0 * 32 * 2 * 4096 * 2;
-  const double bw = 3.35e12 * performance_constants().memory_bandwidth_efficiency;
+  const double bw = 3.35e12 * advisor::builtin_catalog().performance.memory_bandwidth_efficiency;
   const auto r = advise_ok(pinned("inference", "llama-2-7b", "h100-sxm-80gb", 1,
                                   {{"inference", {{"prompt_tokens", 1}, {"output_tokens", 2}}}}));
   CHECK(r["inference"]["bandwidth_bound"] == true);
@@ -462,7 +461,7 @@ TEST_CASE("results stay finite across the catalog", "[speed][api]") {
 }
 
 TEST_CASE("performance.json: every network and GPU id resolves", "[speed][data]") {
-  const auto& k = performance_constants();
+  const auto& k = advisor::builtin_catalog().performance;
   for (const char* id : advisor::kNetworkIds) {
     INFO(id);
     CHECK(k.find_network(id) != nullptr);

@@ -5,8 +5,7 @@
 
 #include <string>
 
-#include "advise.hpp"
-#include "catalog.hpp"
+#include "api.hpp"
 
 namespace {
 
@@ -14,7 +13,11 @@ std::string advise(const std::string& request_json) { return advisor::advise_tex
 
 std::string advise_with_catalog(const std::string& request_json, const std::string& gpus_json,
                                 const std::string& models_json) {
-  return advisor::advise_with_catalog_text(request_json, gpus_json, models_json);
+  return advisor::advise_with_catalog_text(request_json, {gpus_json, models_json, "", "", ""});
+}
+
+std::string advise_with_data(const std::string& request_json, const std::string& data_json) {
+  return advisor::advise_with_data_text(request_json, data_json);
 }
 
 std::string catalog() {
@@ -32,6 +35,7 @@ std::string version() { return "1"; }
 EMSCRIPTEN_BINDINGS(gpu_advisor) {
   emscripten::function("advise", &advise);
   emscripten::function("adviseWithCatalog", &advise_with_catalog);
+  emscripten::function("adviseWithData", &advise_with_data);
   emscripten::function("catalog", &catalog);
   emscripten::function("apiVersion", &version);
 }

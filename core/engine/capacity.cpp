@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "capacity.hpp"
+#include "engine/capacity.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include "comm.hpp"
+#include "engine/comm.hpp"
 
 #include <algorithm>
 
-#include "json_reader.hpp"
+#include "types/text.hpp"
+#include "types/units.hpp"
 
 namespace advisor {
 
@@ -18,7 +19,6 @@ double pcie_lane_gbps(int generation) {
     default: return generation >= 6 ? 7.563 : 0.985;
   }
 }
-constexpr double kBitsPerByte = 8;
 }  // namespace
 
 const char* intra_link_name(IntraLink link) {

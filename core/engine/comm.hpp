@@ -7,10 +7,10 @@
 #pragma once
 #include <string>
 
-#include "catalog.hpp"
-#include "memory.hpp"
-#include "perf_constants.hpp"
-#include "perf_settings.hpp"
+#include "types/catalog.hpp"
+#include "engine/memory.hpp"
+#include "types/perf_constants.hpp"
+#include "types/perf_settings.hpp"
 
 namespace advisor {
 

@@ -6,11 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "types/units.hpp"
+
 namespace advisor {
 
-constexpr double kHoursPerYear = 8760;
-constexpr double kHoursPerMonth = kHoursPerYear / 12;  // 730
-constexpr double kDaysPerYear = 365;
 
 // ---------------------------------------------------------------------------------------------
 // Electricity

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "flops.hpp"
+#include "engine/flops.hpp"
 
 #include <algorithm>
 
-#include "memory.hpp"
+#include "engine/memory.hpp"
 
 namespace advisor {
 

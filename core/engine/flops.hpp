@@ -8,8 +8,8 @@
 // full matmul (also when tied to the embedding).
 #pragma once
 
-#include "model.hpp"
-#include "request.hpp"
+#include "types/model.hpp"
+#include "types/request.hpp"
 
 namespace advisor {
 

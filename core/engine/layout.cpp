@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "options.hpp"
+#include "engine/layout.hpp"
 
 #include <algorithm>
 

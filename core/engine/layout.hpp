@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "memory.hpp"
+#include "engine/memory.hpp"
 
 namespace advisor {
 

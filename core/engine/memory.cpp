@@ -1,18 +1,17 @@
 // SPDX-License-Identifier: MIT
-#include "memory.hpp"
+#include "engine/memory.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "json_reader.hpp"
+#include "types/text.hpp"
+#include "types/units.hpp"
 
 namespace advisor {
 
 namespace {
 
-constexpr double kBitsPerByte = 8;
-constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
 // NF4 with double quantisation: 4 bits + 0.127 bits of block constants per parameter
 // (Dettmers et al. 2023, "QLoRA", sec. 3, Double Quantization).
 constexpr double kNf4BitsPerParam = 4.127;
@@ -267,11 +266,6 @@ double kv_cache_bytes(const Request& req, const StageLayers& s, const Layout& L)
 
 }  // namespace
 
-std::string format_gib(double bytes) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.2f GiB", bytes / kBytesPerGib);
-  return b;
-}
 
 double layer_activation_bytes(const ModelArch& m, const ActivationInputs& in) {
   const double a = in.bytes_per_value;

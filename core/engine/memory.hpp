@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "catalog.hpp"
-#include "request.hpp"
+#include "types/catalog.hpp"
+#include "types/request.hpp"
 
 namespace advisor {
 
@@ -73,7 +73,5 @@ struct ActivationInputs {
 };
 double layer_activation_bytes(const ModelArch& model, const ActivationInputs& in);
 
-/// "12.34 GiB": bytes for messages.
-std::string format_gib(double bytes);
 
 }  // namespace advisor

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
-#include "inference_perf.hpp"
+#include "engine/serving.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "flops.hpp"
-#include "training_perf.hpp"
+#include "engine/flops.hpp"
+#include "types/units.hpp"
+#include "engine/training.hpp"
 
 namespace advisor {
 
 namespace {
 constexpr double kTera = 1e12;
 constexpr double kGiga = 1e9;
-constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
 constexpr double kActivationBytes = 2;  // bf16 activations between layers
 }  // namespace
 

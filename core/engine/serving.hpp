@@ -9,9 +9,9 @@
 #include <optional>
 #include <string>
 
-#include "comm.hpp"
-#include "memory.hpp"
-#include "perf_constants.hpp"
+#include "engine/comm.hpp"
+#include "engine/memory.hpp"
+#include "types/perf_constants.hpp"
 
 namespace advisor {
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "training_perf.hpp"
+#include "engine/training.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "json_reader.hpp"
+#include "types/text.hpp"
+#include "types/units.hpp"
 
 namespace advisor {
 

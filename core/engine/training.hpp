@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string>
 
-#include "comm.hpp"
-#include "flops.hpp"
-#include "memory.hpp"
-#include "perf_constants.hpp"
+#include "engine/comm.hpp"
+#include "engine/flops.hpp"
+#include "engine/memory.hpp"
+#include "types/perf_constants.hpp"
 
 namespace advisor {
 

@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "catalog.hpp"
+#include "io/catalog_json.hpp"
 
 #include <set>
 
-#include "errors.hpp"
-#include "json_reader.hpp"
+#include "types/errors.hpp"
+#include "io/json_reader.hpp"
+#include "io/model_json.hpp"
 
 namespace advisor {
 
 namespace {
-constexpr double kBytesPerGib = 1024.0 * 1024.0 * 1024.0;
 
 // Bounds that catch unit mistakes in provider catalogs (GB typed as bytes, W as kW) without
 // excluding any real part: the largest GPU memory shipped is 288 GB, the largest TDP ~1.4 kW.
@@ -150,22 +150,13 @@ std::vector<T> parse_list(const nlohmann::json& root, const char* file, const ch
 
 }  // namespace
 
-double GpuSpec::memory_bytes() const { return memory_gib * kBytesPerGib; }
-
-const GpuSpec* Catalog::find_gpu(const std::string& id) const {
-  for (const GpuSpec& g : gpus)
-    if (g.id == id) return &g;
-  return nullptr;
-}
-
-const ModelArch* Catalog::find_model(const std::string& id) const {
-  for (const ModelArch& m : models)
-    if (m.id == id) return &m;
-  return nullptr;
-}
-
-Catalog parse_catalog(const std::string& gpus_json, const std::string& models_json,
-                      const std::string& assumptions_json) {
+Catalog parse_catalog(const CatalogTexts& texts) {
+  auto text = [](const std::string& given, const char* builtin) {
+    return given.empty() ? std::string(builtin) : given;
+  };
+  const std::string gpus_json = text(texts.gpus, builtin_gpus_json());
+  const std::string models_json = text(texts.models, builtin_models_json());
+  const std::string assumptions_json = text(texts.assumptions, builtin_assumptions_json());
   Catalog c;
   c.gpus = parse_list<GpuSpec>(parse_json_text(gpus_json, "gpus.json"), "gpus.json", "gpus",
                                &c.gpus_as_of, parse_gpu);
@@ -173,13 +164,9 @@ Catalog parse_catalog(const std::string& gpus_json, const std::string& models_js
       parse_json_text(models_json, "models.json"), "models.json", "models", &c.models_as_of,
       [](const nlohmann::json& j, const std::string& p) { return parse_model_fields(j, p, true); });
   c.memory = parse_assumptions(parse_json_text(assumptions_json, "assumptions.json"));
+  c.performance = parse_performance(text(texts.performance, builtin_performance_json()));
+  c.prices = parse_price_catalog(text(texts.prices, builtin_prices_json()));
   return c;
-}
-
-const Catalog& builtin_catalog() {
-  static const Catalog catalog =
-      parse_catalog(builtin_gpus_json(), builtin_models_json(), builtin_assumptions_json());
-  return catalog;
 }
 
 }  // namespace advisor

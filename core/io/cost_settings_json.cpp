@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
-#include "cost_settings.hpp"
+#include "types/cost_settings.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
 
-#include "catalog.hpp"
-#include "errors.hpp"
-#include "json_reader.hpp"
+#include "types/catalog.hpp"
+#include "types/errors.hpp"
+#include "io/json_reader.hpp"
+#include "io/request_json.hpp"
 
 namespace advisor {
 

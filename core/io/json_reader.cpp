@@ -1,18 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "json_reader.hpp"
+#include "io/json_reader.hpp"
 
 #include <cmath>
 #include <cstdio>
 
-#include "errors.hpp"
+#include "types/errors.hpp"
 
 namespace advisor {
-
-std::string format_number(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.10g", value);
-  return buffer;
-}
 
 namespace {
 std::string type_name(const nlohmann::json& j) { return j.type_name(); }
@@ -165,10 +159,6 @@ double read_sourced_value(FieldReader& r, const char* key, double min, double ma
   return value;
 }
 
-nlohmann::json warning_json(const std::string& code, const std::string& message,
-                            const std::string& path) {
-  return {{"code", code}, {"message", message}, {"path", path}};
-}
 
 nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
   try {

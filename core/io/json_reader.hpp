@@ -8,10 +8,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "types/text.hpp"
+
 namespace advisor {
 
-/// Formats a number for an error message (shortest form that round-trips what the user typed).
-std::string format_number(double value);
 
 /// Strict, located reads from one JSON object. Every read names the field's JSON pointer in its
 /// error, and `reject_unknown()` turns a typo ("sequnce_length") into an error instead of a
@@ -62,10 +62,6 @@ FieldReader required_object(FieldReader& r, const char* key);
 /// value in [min, max]; `basis` receives the basis text when not null.
 double read_sourced_value(FieldReader& r, const char* key, double min, double max,
                           std::string* basis = nullptr);
-
-/// {"code", "message", "path"}: one entry of a result's warnings[].
-nlohmann::json warning_json(const std::string& code, const std::string& message,
-                            const std::string& path);
 
 /// Parses JSON text; malformed text is an InputError at `path` with the parser's position.
 nlohmann::json parse_json_text(const std::string& text, const std::string& path);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "perf_constants.hpp"
+#include "types/perf_constants.hpp"
 
-#include "catalog.hpp"
-#include "errors.hpp"
-#include "json_reader.hpp"
+#include "io/catalog_json.hpp"
+#include "types/errors.hpp"
+#include "io/json_reader.hpp"
 
 namespace advisor {
 
@@ -148,11 +148,6 @@ PerformanceConstants parse_performance(const std::string& text) {
   }
   root.reject_unknown();
   return k;
-}
-
-const PerformanceConstants& performance_constants() {
-  static const PerformanceConstants constants = parse_performance(builtin_performance_json());
-  return constants;
 }
 
 }  // namespace advisor

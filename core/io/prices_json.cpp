@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "prices.hpp"
+#include "types/prices.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "catalog.hpp"
-#include "errors.hpp"
-#include "json_reader.hpp"
+#include "io/catalog_json.hpp"
+#include "types/errors.hpp"
+#include "io/json_reader.hpp"
 
 namespace advisor {
 
@@ -346,11 +346,6 @@ PriceCatalog parse_price_catalog(const std::string& text) {
     root.raw(k);
   root.reject_unknown();
   return c;
-}
-
-const PriceCatalog& builtin_prices() {
-  static const PriceCatalog catalog = parse_price_catalog(builtin_prices_json());
-  return catalog;
 }
 
 }  // namespace advisor

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "request.hpp"
+#include "types/request.hpp"
 
 #include <algorithm>
 
-#include "errors.hpp"
-#include "json_reader.hpp"
+#include "types/errors.hpp"
+#include "io/json_reader.hpp"
+#include "io/request_json.hpp"
+#include "io/model_json.hpp"
 
 namespace advisor {
 
@@ -238,7 +240,6 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
   req.parallelism.ep = static_cast<int>(p.integer("ep", 1, kMaxParallel, 1));
   p.reject_unknown();
   req.cluster = read_cluster(root.object("cluster"));
-  validate_speed(req, catalog);
   nlohmann::json cost_sections = nlohmann::json::object();
   for (const char* key : {"power", "cost", "capacity"})
     if (const nlohmann::json* section = root.raw(key)) cost_sections[key] = *section;

@@ -1,27 +1,43 @@
 // SPDX-License-Identifier: MIT
-// The speed part of the result document: result.training, result.inference,
-// result.interconnect and the per-option speed fields (docs/speed.md, docs/api.md).
+// Speed for a request (docs/speed.md): result.training, result.inference, result.interconnect
+// and each option's speed, as typed results.
 #pragma once
-#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
 
-#include "catalog.hpp"
-#include "memory.hpp"
-#include "options.hpp"
-#include "request.hpp"
+#include "engine/comm.hpp"
+#include "types/plan.hpp"
 
 namespace advisor {
 
-/// Fills result["training"], result["inference"] and result["interconnect"] for the pinned
-/// hardware (`layout`, `at_layout`); without pinned hardware their figures are null and the
-/// curves are filled later by add_option_speed for the first GPU that fits.
-void add_speed_results(const Request& request, const Catalog& catalog, const Layout& layout,
-                       const MemoryEstimate& at_layout, nlohmann::json& result,
-                       nlohmann::json& warnings);
+struct SpeedSections {
+  std::optional<TrainingResult> training;    // training tasks
+  std::optional<ServingResult> inference;    // inference
+  std::optional<InterconnectResult> interconnect;  // pinned hardware only
+  std::vector<Warning> warnings;
+};
 
-/// Fills option["training"] or option["inference"] and option["allreduce_bus_bandwidth_gbps"]
-/// at the option's minimum layout (null when nothing fits). Without pinned hardware, the first
-/// option that fits also provides the scaling / concurrency curve in `result`.
-void add_option_speed(const Request& request, const Catalog& catalog, const GpuOption& option,
-                      nlohmann::json& option_json, nlohmann::json& result);
+/// Speed of the pinned hardware at `layout` (`at_layout` its memory); without pinned hardware
+/// the figures are null and fill_option_speed gives the curves of the first option that fits.
+SpeedSections plan_speed(const Request& request, const Catalog& catalog, const Layout& layout,
+                         const MemoryEstimate& at_layout);
+
+/// The option's speed at its minimum layout (`row.judged`). Without pinned hardware, the first
+/// option that fits also provides the scaling / concurrency curve in `speed`.
+void fill_option_speed(const Request& request, const Catalog& catalog, OptionRow& row,
+                       SpeedSections& speed);
+
+/// Short name and description of the link inside a server.
+const char* link_label(const Fabric& fabric);
+
+std::vector<std::string> training_assumptions(const Request& request, const GpuSpec& gpu,
+                                              const Layout& layout, const Fabric& fabric,
+                                              const TrainingPerf& perf,
+                                              const PerformanceConstants& k);
+std::vector<std::string> inference_assumptions(const Request& request, const GpuSpec& gpu,
+                                               const Layout& layout, const Fabric& fabric,
+                                               const InferencePerf& perf,
+                                               const PerformanceConstants& k);
 
 }  // namespace advisor

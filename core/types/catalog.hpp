@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "model.hpp"
+#include "types/model.hpp"
+#include "types/perf_constants.hpp"
+#include "types/prices.hpp"
 
 namespace advisor {
 
@@ -68,30 +70,20 @@ struct MemoryAssumptions {
       basis_logits, basis_prefill_chunk;
 };
 
+/// Everything the core knows besides the request: the five data files. The core reads only
+/// this argument (no built-in singletons below the API layer), so a provider's own GPUs or
+/// prices replace the built-in ones by passing another Catalog.
 struct Catalog {
-  std::vector<GpuSpec> gpus;
-  std::vector<ModelArch> models;
-  MemoryAssumptions memory;
+  std::vector<GpuSpec> gpus;            // gpus.json
+  std::vector<ModelArch> models;        // models.json
+  MemoryAssumptions memory;             // assumptions.json
+  PerformanceConstants performance;     // performance.json
+  PriceCatalog prices;                  // prices.json
   std::string gpus_as_of;
   std::string models_as_of;
 
   const GpuSpec* find_gpu(const std::string& id) const;
   const ModelArch* find_model(const std::string& id) const;
 };
-
-/// Parses and validates catalog texts. Errors are InputError with paths such as
-/// "gpus.json/gpus/3/tdp_watts" (code "catalog_invalid" or the field's own code).
-Catalog parse_catalog(const std::string& gpus_json, const std::string& models_json,
-                      const std::string& assumptions_json);
-
-/// The catalog compiled into the program from data/ (parsed once, then shared read-only).
-const Catalog& builtin_catalog();
-
-/// The texts of data/*.json as compiled in (for `catalog` commands and the page's editors).
-const char* builtin_gpus_json();
-const char* builtin_models_json();
-const char* builtin_assumptions_json();
-const char* builtin_performance_json();  // data/performance.json (speed model constants)
-const char* builtin_prices_json();  // data/prices.json (power, facility and cost defaults)
 
 }  // namespace advisor

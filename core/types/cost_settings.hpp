@@ -6,9 +6,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 
-#include "capacity.hpp"
+#include "engine/capacity.hpp"
 
 namespace advisor {
 
@@ -93,15 +92,5 @@ struct CostRequest {
   CostSettings cost;
   CapacitySettings capacity;
 };
-
-/// Parses {"power": ..., "cost": ..., "capacity": ...} (each optional) strictly: ranges are
-/// checked, never clamped; unknown fields are errors; paths are JSON pointers ("/cost/life_years",
-/// "/capacity/jobs_csv/row 3/hours"). `catalog` checks GPU ids in /cost/prices/gpus.
-CostRequest parse_cost_request(const nlohmann::json& sections, const Catalog& catalog);
-
-/// Parses job-history CSV text (header row naming job, gpu_type, gpus, hours and optionally
-/// month or date). `path` is the CSV field's pointer; errors name "row N" (the header is row 1)
-/// and the column.
-std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& path, bool* dated);
 
 }  // namespace advisor

@@ -4,7 +4,6 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
 
 namespace advisor {
 
@@ -85,17 +84,8 @@ std::int64_t attn_out_width(const ModelArch& arch);  // input width of the outpu
 /// KV-cache elements per token per layer (K and V, or MLA's latent + rope key).
 std::int64_t kv_cache_elements_per_token_layer(const ModelArch& arch);
 
-/// Reads a model object: a catalog entry (`catalog_entry`: every key required, published counts
-/// included) or a request's custom fields (optional keys take Llama-style defaults).
-ModelArch parse_model_fields(const nlohmann::json& j, const std::string& path, bool catalog_entry);
-
-/// Reads a Hugging Face config.json as pasted (Llama, Mistral, Mixtral, Qwen2, Qwen2-MoE, Qwen3,
-/// Qwen3-MoE, DeepSeek-V2/V3 families).
-ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path);
-
 /// Checks relations between fields (heads divisible by KV heads, ...).
 void validate_arch(const ModelArch& arch, const std::string& path);
 
-nlohmann::json arch_to_json(const ModelArch& arch);
 
 }  // namespace advisor

@@ -65,10 +65,4 @@ struct PerformanceConstants {
   double attention_fraction(const std::string& gpu_id) const;
 };
 
-/// Parses performance.json text (errors name "performance.json/..." paths).
-PerformanceConstants parse_performance(const std::string& text);
-
-/// The built-in constants (parsed once).
-const PerformanceConstants& performance_constants();
-
 }  // namespace advisor

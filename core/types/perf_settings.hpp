@@ -6,7 +6,6 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
 
 namespace advisor {
 
@@ -42,17 +41,5 @@ struct ClusterSettings {
 /// Named scale-out networks a request may choose (ids for /cluster/inter_node_network).
 const char* const kNetworkIds[] = {"ib_ndr400", "ib_hdr200", "roce_200", "roce_100",
                                    "ethernet_25"};
-
-void read_training_perf(FieldReader& training, TrainingPerfSettings& out);
-void read_inference_perf(FieldReader& inference, InferencePerfSettings& out);
-ClusterSettings read_cluster(const nlohmann::json* cluster);
-
-/// Cross-field checks that need the whole request and the catalog (pinned hardware): FP8 (FP32)
-/// training only on parts with FP8 tensor cores (a published FP32 rate), max_model_len.
-void validate_speed(const Request& request, const Catalog& catalog);
-
-/// With pinned hardware: the global batch must be a multiple of micro-batch x data parallel of
-/// the layout chosen for the pinned GPUs (InputError at /training/global_batch_size).
-void check_global_batch(const Request& request, const Layout& layout);
 
 }  // namespace advisor

@@ -55,11 +55,4 @@ struct PriceCatalog {
   const SiteDefaults* find_site(const std::string& id) const;
 };
 
-/// Parses and validates a price catalog. Errors are InputError with paths such as
-/// "prices.json/gpus/h100-sxm-80gb/purchase/value".
-PriceCatalog parse_price_catalog(const std::string& text);
-
-/// The catalog compiled in from data/prices.json (parsed once).
-const PriceCatalog& builtin_prices();
-
 }  // namespace advisor

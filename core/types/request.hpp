@@ -5,12 +5,11 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 
-#include "catalog.hpp"
-#include "cost_settings.hpp"
-#include "model.hpp"
-#include "perf_settings.hpp"
+#include "types/catalog.hpp"
+#include "types/cost_settings.hpp"
+#include "types/model.hpp"
+#include "types/perf_settings.hpp"
 
 namespace advisor {
 
@@ -83,12 +82,6 @@ struct Request {
   CostRequest cost;  // the power, cost and capacity sections, validated
 
 };
-
-/// Parses and validates a request document against the catalog (preset and GPU ids).
-Request parse_request(const nlohmann::json& document, const Catalog& catalog);
-
-/// The request the page starts from (documented defaults, one home for them).
-nlohmann::json default_request();
 
 /// Largest count a request may pin (far beyond any single training cluster we plan for).
 constexpr int kMaxGpuCount = 100'000;

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+// The inputs of the power and cost models for one GPU type, count and site (every default or
+// its override, with provenance), the power and rack plan, and each deployment's cost.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "types/catalog.hpp"
+#include "engine/cost.hpp"
+#include "types/cost_settings.hpp"
+#include "engine/power.hpp"
+#include "types/prices.hpp"
+#include "types/text.hpp"
+
+namespace advisor {
+
+/// One default (or override) the plan used, as the page's editable price table shows it.
+struct DefaultUsed {
+  std::string key;       // prices.json key, e.g. "sites.shenzhen.electricity_flat_cny_per_kwh"
+  double value = 0;      // in `unit` (CNY after conversion)
+  std::string unit, basis, source, as_of;
+  bool needs_confirmation = false;
+  bool overridden = false;       // the request set it
+  std::string override_path;     // where the request sets it, e.g. "/cost/prices/usd_to_cny"
+};
+
+/// Every number the cost model needs for one GPU type, count and site, with its provenance.
+struct CostScenario {
+  const GpuSpec* gpu = nullptr;
+  int gpus = 0;
+  int gpus_per_server = 8;
+  std::string form_factor;
+  // power
+  double host_fixed_watts = 0, cooling_conversion_fraction = 0;
+  double training_load_factor = 0.8, idle_load_factor = 0.2;
+  std::string facility;
+  double pue = 1.5;
+  int rack_units_usable = 38, server_rack_units = 8;
+  double office_rack_kw_low = 3, office_rack_kw_high = 4;
+  int office_racks = 1;
+  std::optional<double> rack_kw_pinned;
+  std::vector<std::pair<double, double>> rack_classes;  // kW, CNY per rack-month (site applied)
+  std::optional<double> rack_price_override;
+  // prices
+  std::optional<double> gpu_price_cny, rent_cny_per_gpu_hour, reserved_cny_per_gpu_month;
+  double platform_price_cny = 0;
+  Tariff tariff;
+  bool time_of_use = true;
+  std::string colocation_pricing = "per_rack";
+  double colocation_cny_per_kw_month = 0;
+  bool colocation_includes_electricity = false;
+  std::string network_line = "bgp";
+  double network_mbps = 0, network_cny_per_mbps_month = 0;
+  double egress_tb_per_month = 0, egress_cny_per_tb = 0;
+  bool operations_by_staff = false;
+  double operations_capex_share = 0, staff_fte = 0, staff_cny_per_year = 0, spares_share = 0;
+  int life_years = 5;
+  double residual_fraction = 0;
+  double utilization = 0.6;
+  std::string utilization_source;  // request | monthly_demand | default
+  double valley_shift_share = 0;
+  double owned_max_utilization = 0.9;
+  double seventy_percent_rule = 0.7, seventy_percent_tolerance = 0.1;
+  std::string site_id;
+  std::vector<DefaultUsed> defaults_used;  // when resolved with `record`
+  bool needs_confirmation = false;         // any default used is flagged
+};
+
+/// Resolves the request's settings against the price catalog for `gpu` x `gpus` at `site_id`.
+/// `pinned`: the request pinned this GPU, so GPU-specific overrides apply to it. Site-specific
+/// overrides (electricity, colocation price) apply only to the request's own site.
+/// `record`: fill defaults_used (the main plan); searches skip it.
+CostScenario resolve_scenario(const CostRequest& request, const PriceCatalog& prices,
+                              const GpuSpec& gpu, int gpus, bool pinned,
+                              const std::string& site_id, bool record = true);
+
+/// Power and racks for `gpus` GPUs of the scenario (rack class chosen when not pinned).
+struct PowerPlan {
+  int gpus = 0, servers = 0, gpus_in_largest_server = 0;
+  double server_watts_full_load = 0, server_watts_typical = 0, server_watts_idle = 0;
+  double fleet_watts_full_load = 0;
+  RackFit racks;
+  std::string rack_choice;  // request | cheapest_colocation | office
+  OfficeVerdict office;
+  double rack_price_cny_per_month = 0;  // per rack (per_rack pricing)
+  double colocation_cny_per_year = 0;
+};
+PowerPlan plan_power(const CostScenario& s, int gpus);
+
+/// Buy + colocate `gpus` GPUs used `utilization` of the time (energy detail in `energy`).
+/// `describe`: write the line items' basis texts (off in searches).
+/// `plan` (optional) is plan_power(s, gpus) when the caller already has it: it does not depend
+/// on utilisation, so solvers that vary only `utilization` compute it once.
+OptionCost buy_option(const CostScenario& s, int gpus, double utilization,
+                      EnergyResult* energy = nullptr, bool describe = true,
+                      const PowerPlan* plan = nullptr);
+
+/// Yearly electricity of the scenario's fleet (`p`) used `utilization` of the time.
+EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utilization);
+
+/// Rent `gpus` on demand, used `utilization` of the time.
+OptionCost rent_option(const CostScenario& s, int gpus, double utilization, bool describe = true);
+/// Reserve `gpus` by the month (every card paid every month).
+OptionCost reserved_option(const CostScenario& s, int gpus);
+/// The lowest utilisation from which buying costs no more than renting (nullopt: never).
+std::optional<double> break_even(const CostScenario& s, int gpus);
+
+/// The site `id` of the price catalog (unknown_value at /cost/site otherwise).
+const SiteDefaults& site_of(const PriceCatalog& prices, const std::string& id);
+
+/// Takes each default (or the request's override of it) and records it for defaults_used.
+class Recorder {
+ public:
+  /// `out` may be null: values only, plus the flag of whether any used default is unconfirmed.
+  Recorder(std::vector<DefaultUsed>* out, const PriceCatalog& prices,
+           const std::optional<double>& usd_override)
+      : out_(out), prices_(prices), usd_override_(usd_override) {}
+
+  bool flagged() const { return flagged_; }
+
+  double usd_to_cny() const { return usd_override_ ? *usd_override_ : prices_.usd_to_cny.value; }
+
+  double take(const PriceEntry& e, const std::optional<double>& override,
+              const std::string& override_path = "") {
+    if (out_ == nullptr) {
+      if (override) return *override;
+      flagged_ = flagged_ || e.needs_confirmation ||
+                 (e.original_currency == "USD" && !usd_override_ &&
+                  prices_.usd_to_cny.needs_confirmation);
+      return value_of(e);
+    }
+    DefaultUsed d;
+    d.key = e.key;
+    d.unit = e.unit;
+    d.basis = e.basis;
+    d.as_of = e.as_of;
+    d.override_path = override_path;
+    if (override) {
+      d.value = *override;
+      d.overridden = true;
+      d.source = "your input (default " + format_number(value_of(e)) + ", " + e.source + ")";
+      d.needs_confirmation = false;
+    } else {
+      d.value = value_of(e);
+      d.source = e.source;
+      d.needs_confirmation = e.needs_confirmation;
+      if (e.original_currency == "USD") {
+        d.basis += " (USD " + format_number(e.original_value) + " x " +
+                   format_number(usd_to_cny()) + " CNY/USD)";
+        // A converted price is only as certain as the rate it was converted with.
+        d.needs_confirmation =
+            d.needs_confirmation || (!usd_override_ && prices_.usd_to_cny.needs_confirmation);
+      }
+    }
+    add(d);
+    return d.value;
+  }
+
+  /// A value the request gave where the catalog has none.
+  double user(const std::string& key, double value, const std::string& unit,
+              const std::string& path) {
+    if (out_ == nullptr) return value;
+    DefaultUsed d;
+    d.key = key;
+    d.value = value;
+    d.unit = unit;
+    d.basis = "no catalog default";
+    d.source = "your input";
+    d.overridden = true;
+    d.override_path = path;
+    add(d);
+    return value;
+  }
+
+  double value_of(const PriceEntry& e) const {
+    return e.original_currency == "USD" ? e.original_value * usd_to_cny() : e.value;
+  }
+
+ private:
+  void add(const DefaultUsed& d) {
+    flagged_ = flagged_ || d.needs_confirmation;
+    for (const DefaultUsed& x : *out_)
+      if (x.key == d.key) return;
+    out_->push_back(d);
+  }
+  std::vector<DefaultUsed>* out_;
+  bool flagged_ = false;
+  const PriceCatalog& prices_;
+  std::optional<double> usd_override_;
+};
+
+}  // namespace advisor

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "types/model.hpp"
+
+namespace advisor {
+
+/// Reads a model object: a catalog entry (`catalog_entry`: every key required, published counts
+/// included) or a request's custom fields (optional keys take Llama-style defaults).
+ModelArch parse_model_fields(const nlohmann::json& j, const std::string& path, bool catalog_entry);
+
+/// Reads a Hugging Face config.json as pasted (Llama, Mistral, Mixtral, Qwen2, Qwen2-MoE, Qwen3,
+/// Qwen3-MoE, DeepSeek-V2/V3 families).
+ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path);
+
+/// The resolved architecture as the result's "model" object.
+nlohmann::json arch_to_json(const ModelArch& arch);
+
+}  // namespace advisor

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+// The assumption lines shown under the training and serving speed figures: each states a term of
+// the model with the numbers that went into it (docs/speed.md).
+#include "plan/speed_results.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "types/text.hpp"
+
+namespace advisor {
+
+namespace {
+constexpr double kGiga = 1e9;
+}  // namespace
+
+std::vector<std::string> training_assumptions(const Request& req, const GpuSpec& gpu,
+                                              const Layout& L, const Fabric& f,
+                                              const TrainingPerf& t,
+                                              const PerformanceConstants& k) {
+  std::vector<std::string> out;
+  const TrainingSettings& ts = req.training;
+  out.push_back(
+      "FLOPs per token (PaLM appendix B; causal attention not halved): model " +
+      format_with("%.3g", t.flops.model / kGiga) + " GFLOP = forward " +
+      format_with("%.3g", (t.flops.linear_forward + t.flops.attention_forward) / kGiga) + " (2 x " +
+      format_with("%.3g", t.flops.linear_forward / 2 / kGiga) + " B matmul params incl. LM head, plus " +
+      format_with("%.3g", t.flops.attention_forward / kGiga) + " attention at sequence " +
+      std::to_string(ts.sequence_length) + ")" +
+      (is_adapter(req.task) ? " + backward for input gradients only (frozen base) + LoRA terms"
+                            : " x 3 (backward = 2 x forward)") +
+      "; hardware " + format_with("%.3g", t.flops.hardware / kGiga) + " GFLOP with " +
+      (ts.activation_checkpointing == "none" ? std::string("no")
+                                             : ts.activation_checkpointing) +
+      " recompute.");
+  out.push_back(std::string("Peak: ") + format_with("%.1f", t.peak_tflops) + " dense " +
+                (ts.precision == "fp8" ? "FP8 (attention core at 16-bit)" : ts.precision) +
+                " TFLOPS x measured max achievable matmul fraction " +
+                format_with("%.3f", t.matmul_fraction) + " x framework and GEMM-shape efficiency " +
+                format_with("%.2f", t.gemm_efficiency) + " (" + std::to_string(ts.micro_batch_size) +
+                " x " + std::to_string(ts.sequence_length) + " tokens per micro-batch, width " +
+                std::to_string(req.model.hidden / L.tp) + ") = achieved " +
+                format_with("%.0f", t.achieved_tflops_per_gpu) + " model TFLOPS per GPU (MFU " +
+                format_with("%.1f%%", t.mfu * 100) + ").");
+  out.push_back(token_budget_text(req, k));
+  out.push_back("Global batch " + std::to_string(t.global_batch) + " sequences = " +
+                std::to_string(t.microbatches) + " micro-batch(es) x " +
+                std::to_string(ts.micro_batch_size) + " x data parallel " + std::to_string(L.dp) +
+                (t.batch_adjusted ? " (rounded up from /training/global_batch_size)" : "") +
+                (req.training.perf.global_batch_size ? "" : " (default; set "
+                                                            "/training/global_batch_size)") +
+                ".");
+  std::string dp = "Inside a server: " + std::string(link_label(f)) +
+                   (L.count > f.gpus_per_node
+                        ? "; between servers: " + f.network_name +
+                              (f.network_auto ? " (assumed; set /cluster)" : "")
+                        : std::string("; one server")) +
+                   ".";
+  if (L.dp > 1) {
+    dp += " Data parallel over " + std::to_string(L.dp) + " GPUs at " +
+          format_with("%.0f", t.dp_busbw_gbps) + " GB/s bus bandwidth: " +
+          (L.zero >= 3 ? "ZeRO-3 all-gathers the weights twice and reduce-scatters the gradients "
+                         "every micro-batch (3 x parameter bytes)"
+                       : L.zero == 2 ? "ZeRO-2 reduce-scatters gradients every micro-batch and "
+                                       "all-gathers updated weights once per step"
+                                     : "gradients are all-reduced once per step (2 x bytes)") +
+          ", hidden behind up to " + format_with("%.0f%%", k.overlap_fraction * 100) +
+          " of the compute; " + format_with("%.3g", t.data_parallel_exposed_s) + " s of " +
+          format_with("%.3g", t.data_parallel_s) + " s per step exposed.";
+  }
+  out.push_back(dp);
+  if (L.tp > 1) {
+    out.push_back("Tensor parallel " + std::to_string(L.tp) + ": 4 all-reduces per layer per "
+                  "micro-batch (2 forward, 2 backward; +2 with full recompute) of micro-batch x "
+                  "sequence x hidden x 2 bytes at " + format_with("%.0f", t.tp_busbw_gbps) +
+                  " GB/s, not overlapped (Megatron-LM).");
+  }
+  if (L.pp > 1) {
+    out.push_back("Pipeline " + std::to_string(L.pp) + " stages, 1F1B: bubble (pp-1)/(m+pp-1) = " +
+                  format_with("%.1f%%", 100.0 * (L.pp - 1) / (t.microbatches + L.pp - 1)) +
+                  " of the step with m = " + std::to_string(t.microbatches) +
+                  " micro-batches (no interleaving).");
+  }
+  if (req.task == Task::kQlora) {
+    out.push_back("QLoRA: the " + ts.base_quantization + " base is dequantised to bf16 before "
+                  "every GEMM in each forward, backward" +
+                  std::string(ts.activation_checkpointing == "full" ? " and recomputed forward"
+                                                                    : "") +
+                  " pass (read 4-bit, write 16-bit) at " +
+                  format_with("%.0f%%", k.memory_bandwidth_efficiency * 100) + " of " +
+                  format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s.");
+  }
+  out.push_back("Optimizer step: " + ts.optimizer + " update of this GPU's shard of the trainable "
+                "parameters, memory-bandwidth-bound" +
+                std::string(ts.offload_optimizer ? " (on the CPU, ZeRO-Offload, with PCIe copies)"
+                                                 : "") +
+                ".");
+  if (!f.note.empty()) out.push_back(f.note + ".");
+  return out;
+}
+
+std::vector<std::string> inference_assumptions(const Request& req, const GpuSpec& gpu,
+                                               const Layout& L, const Fabric& f,
+                                               const InferencePerf& p,
+                                               const PerformanceConstants& k) {
+  std::vector<std::string> out;
+  const InferenceSettings& inf = req.inference;
+  out.push_back("Decode step (bandwidth-bound unless the batch is large): read " +
+                format_with("%.2f", p.step.weight_bytes / kGiga) + " GB of weights (" +
+                inf.weight_format + ") and " + format_with("%.2f", p.step.kv_bytes / kGiga) +
+                " GB of KV cache (" + inf.kv_cache_precision + ", " +
+                std::to_string(inf.concurrency) + " sequences at a mean context of prompt + "
+                "output/2) per GPU at " + format_with("%.0f%%", k.memory_bandwidth_efficiency * 100) +
+                " of " + format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s = " +
+                format_with("%.2f", p.step.memory_s * 1e3) + " ms, vs compute " +
+                format_with("%.2f", p.step.compute_s * 1e3) + " ms; the slower sets the step" +
+                (L.tp > 1 ? ", plus " + format_with("%.2f", p.step.communication_s * 1e3) +
+                                " ms of tensor-parallel all-reduces (2 per layer, " +
+                                "latency-dominated)"
+                          : std::string()) +
+                ".");
+  out.push_back("Time to first token: one prompt of " + std::to_string(inf.prompt_tokens) +
+                " tokens prefilled on an idle replica (compute-bound); with all " +
+                std::to_string(inf.concurrency) + " prompts at once the prefill takes " +
+                format_with("%.3g", p.batch_prefill_s) + " s.");
+  out.push_back("KV cache as vLLM sizes it: " + format_with("%.2f", inf.perf.gpu_memory_utilization) +
+                " x memory - weights - activation peak - CUDA context/NCCL = " +
+                format_with("%.2f", p.kv_budget_bytes / (1024.0 * 1024 * 1024)) + " GiB per GPU; " +
+                std::to_string(p.max_concurrency) + " sequences of max_model_len " +
+                std::to_string(p.max_model_len) + " fit.");
+  if (inf.perf.target_users) {
+    out.push_back(p.gpus_needed
+                      ? "Target: " + std::to_string(*inf.perf.target_users) + " users; one " +
+                            std::to_string(L.count) + "-GPU replica serves " +
+                            std::to_string(p.users_per_replica) + " at the per-user target, so " +
+                            std::to_string(p.replicas) + " replica(s) = " +
+                            std::to_string(*p.gpus_needed) + " GPUs."
+                      : "Target: " + p.target_note + ".");
+  }
+  if (!f.note.empty()) out.push_back(f.note + ".");
+  return out;
+}
+
+}  // namespace advisor

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+// The plan: every engine's typed result for one request, assembled by plan/plan.cpp and written
+// to JSON by io/plan_json.cpp alone. Engines hand figures forward through these fields (training
+// GPU-hours -> cost per run, decode tokens/s -> cost per million tokens, the layout -> power);
+// nothing reads back a JSON value the core produced. `std::nullopt` is written as JSON null.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/capacity.hpp"
+#include "engine/cost.hpp"
+#include "engine/cost_inputs.hpp"
+#include "engine/layout.hpp"
+#include "engine/memory.hpp"
+#include "engine/serving.hpp"
+#include "engine/training.hpp"
+#include "types/catalog.hpp"
+#include "types/model.hpp"
+#include "types/request.hpp"
+
+namespace advisor {
+
+/// One entry of result.warnings: a code, an English sentence (fallback text) and the request
+/// field it concerns.
+struct Warning {
+  std::string code;
+  std::string message;
+  std::string path;
+};
+
+// ------------------------------------------------------------------ model and memory
+
+struct ModelResult {
+  ModelArch arch;
+  std::string input;  // preset | fields | hf_config
+  ParamCounts params;
+  double trainable_params = 0;
+  std::optional<double> published_total_b;
+};
+
+struct MemoryResult {
+  MemoryEstimate estimate;          // the most loaded GPU, with its assumption lines
+  Layout layout;                    // the layout the estimate is for
+  int servers = 1;                  // servers the layout spans (gpus_per_server below)
+  std::optional<std::string> gpu;   // the pinned GPU id
+  std::optional<bool> fits;         // null when no GPU is pinned
+  std::optional<double> gpu_memory_bytes;
+  std::optional<double> headroom_bytes;
+};
+
+// ------------------------------------------------------------------ speed
+
+/// One point of the training scaling curve (a count on one kind of link).
+struct ScalingPoint {
+  int gpus = 0;
+  std::string link;  // nvlink | nvlink_bridge | pcie
+  bool fits = false;
+  int tp = 1, pp = 1, dp = 1;
+  std::optional<double> hours, tokens_per_second, mfu;
+};
+
+struct ConcurrencyPoint {
+  std::int64_t concurrency = 0;
+  double decode_tokens_per_second = 0;
+  double per_user_tokens_per_second = 0;
+  bool fits = false;
+};
+
+/// result.training. `perf` is null when no hardware is pinned (speed is then per option).
+struct TrainingResult {
+  std::optional<TrainingPerf> perf;
+  double tokens = 0;                     // the run's token budget
+  std::optional<std::string> gpu;        // the GPU the figures and the curve are for
+  std::optional<double> storage_read_gbps;  // the planned storage, GB/s (request)
+  std::vector<std::string> assumptions;
+  std::vector<ScalingPoint> scaling_curve;
+};
+
+/// GPUs for a target serving load: replicas of `replica` layout.
+struct ServingFleet {
+  std::int64_t gpus_needed = 0;
+  std::int64_t replicas = 0;
+  std::int64_t users_per_replica = 0;
+  Layout replica;
+};
+
+/// result.inference. `perf` is null when no hardware is pinned.
+struct ServingResult {
+  std::optional<InferencePerf> perf;
+  std::optional<ServingFleet> fleet;
+  std::optional<std::string> gpu;
+  double gpu_memory_utilization = 0;
+  std::vector<std::string> assumptions;
+  std::vector<ConcurrencyPoint> concurrency_curve;
+};
+
+struct IntraNodeLink {
+  std::string kind;         // nvswitch | mesh | nvlink_bridge | pcie_p2p | pcie_host
+  std::string description;
+  int gpus = 0;
+  double busbw_gbps = 0;    // GB/s
+  double link_gbps_per_direction = 0;  // GB/s
+};
+
+struct InterNodeLink {
+  std::string kind;
+  std::string name;
+  double gbit_per_s_per_gpu = 0;  // line rate, Gbit/s
+  double busbw_gbps = 0;          // GB/s
+  bool used = false;
+  bool chosen_by_advisor = false;
+};
+
+/// result.interconnect (pinned hardware only; all null otherwise).
+struct InterconnectResult {
+  std::string gpu;
+  std::optional<double> allreduce_bus_bandwidth_gbps;
+  IntraNodeLink intra_node;
+  InterNodeLink inter_node;
+  std::optional<double> data_parallel_busbw_gbps;
+  std::optional<double> tensor_parallel_busbw_gbps;
+  int gpus_per_node = 0;
+};
+
+// ------------------------------------------------------------------ power and cost
+
+/// result.power: the fleet the cost is for.
+struct PowerResult {
+  std::string gpu;
+  int gpus = 0;
+  int gpus_per_server = 0;
+  PowerPlan plan;
+  double gpu_watts_per_server = 0;
+  double host_watts = 0;
+  double training_load_factor = 0;
+  double it_kw_full_load = 0;
+  double it_kw_typical = 0;
+  std::string facility;
+  double pue = 0;
+  double facility_kw = 0;
+};
+
+/// One costed deployment (buy, rent, reserved, hybrid) with the figures it is quoted in.
+struct PricedOption {
+  OptionCost cost;
+  bool with_capex = false;                // buy and hybrid: capex and residual
+  std::optional<int> gpus;
+  std::optional<int> servers;             // buy
+  std::optional<double> cny_per_gpu_hour;   // rent
+  std::optional<double> cny_per_gpu_month;  // reserved
+};
+
+struct MissingPrice {
+  std::string option;
+  std::string reason;
+  std::optional<std::string> override_path;
+};
+
+struct HybridMonth {
+  int month = 0;
+  double demand_gpu_hours = 0, owned_gpu_hours = 0, rented_gpu_hours = 0;
+};
+
+struct HybridSplit {
+  HybridCandidate best;
+  int owned_gpus = 0;
+  std::optional<double> owned_utilization;
+  double lifetime_cny = 0;
+  double owned_max_utilization = 0;
+  std::vector<HybridMonth> monthly;
+  std::vector<HybridCandidate> candidates;  // sampled, at most ~100
+};
+
+struct ElectricityPeriod {
+  PeriodUse use;
+  double hours_per_day = 0;
+};
+
+struct ElectricityResult {
+  std::string tariff;  // time_of_use | flat
+  Tariff prices;
+  double pue = 0;
+  EnergyResult energy;
+  double cny_per_year = 0;
+  bool included_in_colocation = false;
+  double valley_shift_share = 0;
+  double valley_shift_max_saving_cny_per_year = 0;
+  std::vector<ElectricityPeriod> periods;
+};
+
+struct SiteRow {
+  std::string site, name, name_zh;
+  bool selected = false;
+  double electricity_flat_cny_per_kwh = 0;
+  double colocation_factor = 0;
+  std::optional<double> electricity_cny_per_year, colocation_cny_per_year, buy_average_yearly_cny,
+      buy_lifetime_cny, difference_vs_selected_cny_per_year;
+  bool needs_confirmation = false;
+};
+
+/// Figures per deployment name (buy | rent | rent_reserved | hybrid); null where not priced.
+using PerOption = std::map<std::string, std::optional<double>>;
+
+/// result.cost.
+struct CostResult {
+  std::string gpu, gpu_name;
+  int gpus = 0;
+  bool pinned = false;
+  std::string hardware_reason;
+  std::string site_id, site_name, site_name_zh;
+  double utilization = 0;
+  std::string utilization_source;
+  int life_years = 0;
+  std::optional<PricedOption> buy, rent, reserved, hybrid;
+  std::vector<MissingPrice> missing_prices;
+  std::optional<std::string> cheapest_option;
+  std::optional<double> break_even_utilization;
+  std::optional<int> break_even_year;
+  std::optional<bool> seventy_percent_rule_holds;
+  std::string seventy_percent_rule_note;
+  PerOption cost_per_gpu_hour_cny;
+  std::optional<double> run_gpu_hours;
+  std::optional<std::string> run_gpu_hours_source;  // request | speed_model
+  std::optional<PerOption> cost_per_run_cny;
+  std::optional<double> tokens_per_second;
+  std::optional<std::string> tokens_per_second_source;
+  std::optional<PerOption> cost_per_million_tokens_cny;
+  ElectricityResult electricity;
+  std::vector<SiteRow> site_comparison;
+  std::optional<HybridSplit> hybrid_split;
+  std::vector<DefaultUsed> defaults_used;
+  bool needs_confirmation = false;
+  std::string prices_as_of;
+};
+
+struct CapacityTypeRow {
+  CapacityByType type;
+  std::optional<std::string> catalog_gpu;
+};
+
+/// result.capacity.
+struct CapacityResult {
+  std::size_t jobs = 0;
+  CapacityPlan plan;
+  CapacityInputs inputs;  // months, hours per month, target utilisation and buffer used
+  std::vector<CapacityTypeRow> by_gpu_type;
+  std::vector<DefaultUsed> defaults_used;
+};
+
+// ------------------------------------------------------------------ options
+
+/// Compact power and cost of one option at its costed count.
+struct OptionPowerCost {
+  double server_watts_full_load = 0;
+  int servers = 0;
+  int racks_needed = 0;
+  double rack_kw = 0;
+  bool office_can_host = false;
+  int gpus = 0;
+  std::optional<double> buy_lifetime_cny, rent_lifetime_cny, rent_reserved_lifetime_cny;
+  std::optional<std::string> cheapest;
+  std::optional<double> break_even_utilization;
+  bool over_capacity = false;
+  struct Run {
+    double gpu_hours = 0;
+    std::optional<double> buy, rent;
+  };
+  std::optional<Run> cost_per_run_cny;
+  bool needs_confirmation = false;
+};
+
+/// One row of result.options: a catalog GPU judged for the job.
+struct OptionRow {
+  GpuOption judged;
+  std::optional<double> allreduce_bus_bandwidth_gbps;
+  std::string intra_node_link;  // set when the option has a layout
+  std::optional<TrainingPerf> training;    // training tasks, when the option fits
+  std::optional<InferencePerf> inference;  // inference, when the option fits
+  std::optional<OptionPowerCost> power_cost;
+};
+
+// ------------------------------------------------------------------ the plan
+
+struct Plan {
+  Task task = Task::kFullFinetune;
+  ModelResult model;
+  MemoryResult memory;
+  std::optional<TrainingResult> training;
+  std::optional<ServingResult> inference;
+  std::optional<InterconnectResult> interconnect;
+  std::optional<PowerResult> power;
+  std::optional<CostResult> cost;
+  std::optional<CapacityResult> capacity;
+  std::vector<OptionRow> options;
+  std::vector<Warning> warnings;
+  std::string gpus_as_of, models_as_of;
+};
+
+}  // namespace advisor
