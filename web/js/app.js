@@ -46,7 +46,6 @@
     state.timer = setTimeout(run, delay === undefined ? DEBOUNCE_MS : delay);
   }
 
-
   function run() {
     clearTimeout(state.timer);
     api.pending = false;

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Hand-written SVG charts. They only place the core's figures (scales, ticks, positions).
+// Hand-written SVG charts: lineChart, stackBar, monthlyBars. They only place the core's figures
+// (scales, ticks, positions), never a new figure, and every point that is a figure carries its
+// data-field (its JSON pointer in the result) and data-value.
 (function () {
   'use strict';
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
   const { h, integer, isNum, svg, t } = UI;
-
-  // Charts only place the core's figures: scales, ticks and positions, never a new figure.
 
   function niceStep(span, count) {
     const raw = span / Math.max(1, count);
@@ -174,8 +174,43 @@
     return h('figure', { class: 'chart' }, root, legend);
   }
 
-  /** Stacked monthly bars: owned vs rented GPU-hours, in proportion to the busiest month. */
-  function monthlyBars(monthly) {
+  /**
+   * One horizontal stacked bar in a 1000-unit-wide SVG stretched to its box.
+   * spec: {cls, height (of the SVG), y, barHeight, title?, scale (the value of the full width),
+   *        segments: [{value, fill, tip}]}. spec.draw(chart, x) may add marks; x(value) is the
+   *        position of a value on the bar.
+   */
+  function stackBar(spec) {
+    const W = 1000;
+    const y = spec.y || 0, barHeight = spec.barHeight || spec.height;
+    const x = function (v) { return v / (spec.scale || 1) * W; };
+    const chart = svg('svg', { viewBox: '0 0 ' + W + ' ' + spec.height, class: spec.cls, preserveAspectRatio: 'none', role: 'img' });
+    if (spec.title) {
+      const title = svg('title');
+      title.textContent = spec.title;
+      chart.appendChild(title);
+    }
+    chart.appendChild(svg('rect', { x: 0, y: y, width: W, height: barHeight, rx: 4, class: 'stack-bg' }));
+    let at = 0;
+    spec.segments.forEach(function (s) {
+      const w = x(s.value || 0);
+      if (w <= 0) return;
+      const seg = svg('rect', { x: at, y: y, width: Math.max(w, 0.5), height: barHeight, fill: s.fill, class: 'stack-seg' });
+      const tip = svg('title');
+      tip.textContent = s.tip;
+      seg.appendChild(tip);
+      chart.appendChild(seg);
+      at += w;
+    });
+    if (spec.draw) spec.draw(chart, x);
+    return chart;
+  }
+
+  /**
+   * Stacked monthly bars: owned vs rented GPU-hours, in proportion to the busiest month.
+   * monthly: the core's rows ({month, demand_gpu_hours, owned_gpu_hours, rented_gpu_hours}), at base in the result.
+   */
+  function monthlyBars(monthly, base) {
     const W = state.chartWidth || 760, H = 180, M = { l: 56, r: 10, t: 10, b: 26 };
     const max = Math.max.apply(null, monthly.map(function (m) { return m.demand_gpu_hours; }).concat([1]));
     const ticks = linearTicks(0, max, 4);
@@ -192,9 +227,9 @@
     monthly.forEach(function (m, i) {
       const x = M.l + i * slot + slot * 0.18, w = slot * 0.64;
       const owned = svg('rect', { x: x, y: y(m.owned_gpu_hours), width: w, height: Math.max(0, y(0) - y(m.owned_gpu_hours)), class: 'bar-owned',
-        'data-field': '/cost/hybrid_split/monthly/' + i + '/owned_gpu_hours', 'data-value': String(m.owned_gpu_hours) });
+        'data-field': base + '/' + i + '/owned_gpu_hours', 'data-value': String(m.owned_gpu_hours) });
       const rented = svg('rect', { x: x, y: y(m.owned_gpu_hours + m.rented_gpu_hours), width: w, height: Math.max(0, y(m.owned_gpu_hours) - y(m.owned_gpu_hours + m.rented_gpu_hours)), class: 'bar-rented',
-        'data-field': '/cost/hybrid_split/monthly/' + i + '/rented_gpu_hours', 'data-value': String(m.rented_gpu_hours) });
+        'data-field': base + '/' + i + '/rented_gpu_hours', 'data-value': String(m.rented_gpu_hours) });
       const tip = t('cost.month_tip', { m: m.month, d: integer(m.demand_gpu_hours), o: integer(m.owned_gpu_hours), r: integer(m.rented_gpu_hours) });
       [owned, rented].forEach(function (b) { const tt = svg('title'); tt.textContent = tip; b.appendChild(tt); chart.appendChild(b); });
       const tx = svg('text', { x: x + w / 2, y: H - 8, class: 'tick', 'text-anchor': 'middle' });
@@ -208,5 +243,5 @@
       h('span', { class: 'muted', text: t('cost.month_axis') })));
   }
 
-  Object.assign(UI, { lineChart, monthlyBars });
+  Object.assign(UI, { linearTicks, logTicks, lineChart, monthlyBars, stackBar });
 })();

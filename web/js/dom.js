@@ -5,7 +5,7 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const el = UI.el;
-  const { gib, gibCompact, t } = UI;
+  const { t } = UI;
 
   function h(tag, props) {
     const node = document.createElement(tag);
@@ -39,18 +39,6 @@
 
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 
-  /** A figure in GiB that carries its raw byte count and its place in the result. */
-  function bytesFigure(bytes, field, cls, compact) {
-    return h('span', { class: 'fig ' + (cls || ''), dataset: { field: field, bytes: String(bytes) } },
-      compact ? gibCompact(bytes) : gib(bytes), h('span', { class: 'unit', text: ' GiB' }));
-  }
-
-  /** A plain figure with its raw value. */
-  function valueFigure(value, field, text, cls) {
-    return h('span', { class: 'fig ' + (cls || ''), dataset: { field: field, value: String(value) } },
-      text === undefined ? String(value) : text);
-  }
-
   function toast(message) {
     el.toast.textContent = message;
     el.toast.hidden = false;
@@ -58,10 +46,30 @@
     toast.timer = setTimeout(function () { el.toast.hidden = true; }, 2200);
   }
 
-  /** A figure that may be null ("—"), with its raw value and place in the result. */
-  function fig(value, field, text, cls, nullText) {
+  /**
+   * One figure of the result, written once: reads the value at `pointer` in `result` and writes
+   * the text, data-field = pointer, and the raw value (data-bytes when the format takes bytes,
+   * see asBytes(); data-value otherwise), so the page test can compare it with the native CLI.
+   *   fig(result, pointer, format, opts) -> a new <span class="fig">
+   *   fig(node, result, pointer, format, opts) -> `node` (a pill, a table cell...), filled the same way
+   * format(value) returns text or nodes (absent: String(value)); a null or missing value shows
+   * opts.none or "—". opts: extra classes as a string, or {cls, none, unit} (unit: a <span
+   * class="unit"> after the figure).
+   */
+  function fig() {
+    const args = Array.prototype.slice.call(arguments);
+    const given = args[0] && args[0].nodeType === 1 ? args.shift() : null;
+    const result = args[0], pointer = args[1], format = args[2];
+    const opts = typeof args[3] === 'string' ? { cls: args[3] } : (args[3] || {});
+    const value = pointerGet(result, pointer);
     const none = value === null || value === undefined;
-    return valueFigure(none ? null : value, field, none ? (nullText || '—') : text, cls);
+    const node = given || h('span', { class: opts.cls ? 'fig ' + opts.cls : 'fig' });
+    node.dataset.field = pointer;
+    if (format && format.bytes) node.dataset.bytes = String(value);
+    else node.dataset.value = none ? 'null' : String(value);
+    append(node, none ? (opts.none || '—') : format ? format(value) : String(value));
+    if (opts.unit && !none) node.appendChild(h('span', { class: 'unit', text: opts.unit }));
+    return node;
   }
 
   function pointerSet(obj, path, value) {
@@ -74,12 +82,21 @@
     o[parts[parts.length - 1]] = value;
   }
 
+  /**
+   * The value at a JSON pointer (RFC 6901: "~1" is "/", "~0" is "~"); a segment "@id" picks the
+   * element of an array whose gpu is id (/options/@h100-sxm-80gb/min_count). undefined if absent.
+   */
   function pointerGet(obj, path) {
     const parts = path.split('/').slice(1);
     let o = obj;
     for (let i = 0; i < parts.length; i++) {
       if (o === null || typeof o !== 'object') return undefined;
-      o = o[parts[i]];
+      const key = parts[i].replace(/~1/g, '/').replace(/~0/g, '~');
+      if (key.charAt(0) === '@' && Array.isArray(o)) {
+        o = o.filter(function (x) { return x && x.gpu === key.slice(1); })[0];
+      } else {
+        o = o[key];
+      }
     }
     return o;
   }
@@ -94,5 +111,5 @@
     }
   }
 
-  Object.assign(UI, { bytesFigure, clear, copyText, fig, h, pointerGet, pointerSet, svg, toast, valueFigure });
+  Object.assign(UI, { append, clear, copyText, fig, h, pointerGet, pointerSet, svg, toast });
 })();

@@ -140,5 +140,20 @@
     return isNum(v) ? String(Number(v.toPrecision(10))) : '';
   }
 
-  Object.assign(UI, { billions, cny, cnyTick, editable, gbps, gib, gibCompact, hoursText, integer, isNum, num3, numberFormat, params, percent, seconds, tickNum, tokensText, watts });
+  /** Marks a format whose input is a byte count: fig() then writes the raw value as data-bytes. */
+  function asBytes(format) {
+    format.bytes = true;
+    return format;
+  }
+  asBytes(gib);
+  asBytes(gibCompact);
+  /** |bytes| as GiB (a shortfall is shown as a positive amount next to "short by"). */
+  const gibAbs = asBytes(function (bytes) { return gib(Math.abs(bytes)); });
+
+  // Format factories for fig(): fixed(3) -> "0.612", pct(0) -> "61%".
+  function fixed(decimals) { return function (v) { return numberFormat(v, decimals); }; }
+  function pct(decimals) { return function (v) { return percent(v, decimals); }; }
+
+  Object.assign(UI, { asBytes, billions, cny, cnyTick, editable, fixed, gbps, gib, gibAbs, gibCompact, hoursText, integer, isNum,
+    num3, numberFormat, params, pct, percent, seconds, tickNum, tokensText, watts });
 })();

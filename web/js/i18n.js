@@ -35,6 +35,16 @@
     });
   }
 
+  /**
+   * A format for a code the core returns (a verdict, a status, a link kind): its string under
+   * prefix + code, or the code itself (or fallback(code)) when this page has no words for it.
+   */
+  function labelOf(prefix, fallback) {
+    return function (code) {
+      return hasString(prefix + code) ? t(prefix + code) : fallback ? fallback(code) : String(code);
+    };
+  }
+
   function applyStaticStrings() {
     document.documentElement.lang = state.lang;
     document.title = t('app.title');
@@ -49,5 +59,5 @@
     });
   }
 
-  Object.assign(UI, { DEFAULT_LANG, STRINGS, applyStaticStrings, hasString, t, tNodes });
+  Object.assign(UI, { DEFAULT_LANG, STRINGS, applyStaticStrings, hasString, labelOf, t, tNodes });
 })();

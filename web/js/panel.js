@@ -6,7 +6,7 @@
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
   const el = UI.el;
-  const { bytesFigure, clear, fig, findGpu, gbps, gib, h, hasString, integer, isNum, num3, t, tNodes, valueFigure } = UI;
+  const { clear, fig, findGpu, h, integer, isNum, labelOf, num3, t, tNodes } = UI;
 
   const PANELS = [];
 
@@ -23,7 +23,8 @@
     const result = state.lastResult;
     if (!result) return;
     el.loading.hidden = true;
-    const ctx = { request: state.lastRequest, t: t, h: h, gib: gib, bytesFigure: bytesFigure, valueFigure: valueFigure };
+    // What a panel's render() gets besides its body and the result (ui: every helper, formats included).
+    const ctx = { request: state.lastRequest, t: t, h: h, fig: fig, ui: UI };
     // Charts are drawn at the panel's width so their text stays at its CSS size.
     state.chartWidth = Math.max(560, Math.min(1100, (el.panels.clientWidth || 800) - 36));
     PANELS.forEach(function (p) {
@@ -77,7 +78,8 @@
     return h('div', { class: 'note ' + (cls || '') }, h('span', { class: 'note-icon', 'aria-hidden': 'true', text: 'i' }), h('div', null, text));
   }
 
-  function optionLabel(k) { return hasString('costopt.' + k) ? t('costopt.' + k) : k; }
+  /** buy / rent / rent_reserved / hybrid in words. */
+  function optionLabel(k) { return labelOf('costopt.')(k); }
 
   function renderInterconnect(r) {
     const ic = r.interconnect || {};
@@ -86,34 +88,34 @@
     box.appendChild(sectionTitle(t('ic.title')));
     const grid = h('div', { class: 'kpis kpis-3' });
     grid.appendChild(kpi(t('ic.allreduce'),
-      fig(ic.allreduce_bus_bandwidth_gbps, '/interconnect/allreduce_bus_bandwidth_gbps', num3(ic.allreduce_bus_bandwidth_gbps), 'strong'),
+      fig(r, '/interconnect/allreduce_bus_bandwidth_gbps', num3, 'strong'),
       'GB/s', ic.allreduce_bus_bandwidth_gbps === null ? t('ic.single_gpu') : t('ic.allreduce_sub')));
     const intra = ic.intra_node;
     if (intra) {
       grid.appendChild(kpi(t('ic.intra'),
-        h('span', { class: 'fig link-kind', dataset: { field: '/interconnect/intra_node/kind', value: String(intra.kind) },
-          text: hasString('link.' + intra.kind) ? t('link.' + intra.kind) : String(intra.description) }), null,
+        fig(h('span', { class: 'fig link-kind' }), r, '/interconnect/intra_node/kind', labelOf('link.', function () { return String(intra.description); })), null,
         tNodes('ic.intra_sub', {
-          busbw: fig(intra.busbw_gbps, '/interconnect/intra_node/busbw_gbps', num3(intra.busbw_gbps)),
-          link: fig(intra.link_gbps_per_direction, '/interconnect/intra_node/link_gbps_per_direction', num3(intra.link_gbps_per_direction)),
-          gpus: fig(intra.gpus, '/interconnect/intra_node/gpus', integer(intra.gpus)),
+          busbw: fig(r, '/interconnect/intra_node/busbw_gbps', num3),
+          link: fig(r, '/interconnect/intra_node/link_gbps_per_direction', num3),
+          gpus: fig(r, '/interconnect/intra_node/gpus', integer),
         })));
     }
     const inter = ic.inter_node;
     if (inter) {
       grid.appendChild(kpi(t('ic.inter'),
-        h('span', { class: 'fig link-kind', dataset: { field: '/interconnect/inter_node/name', value: String(inter.name) }, text: String(inter.name) }), null,
+        fig(r, '/interconnect/inter_node/name', null, 'link-kind'), null,
         [tNodes('ic.inter_sub', {
-          gbps: fig(inter.gbps_per_gpu, '/interconnect/inter_node/gbps_per_gpu', num3(inter.gbps_per_gpu)),
-          busbw: fig(inter.busbw_gbps, '/interconnect/inter_node/busbw_gbps', num3(inter.busbw_gbps)),
-        }), h('div', { class: 'kpi-sub2', dataset: { field: '/interconnect/inter_node/used', value: String(inter.used) },
-          text: (inter.used ? t('ic.inter_used') : t('ic.inter_unused')) + (inter.chosen_by_advisor ? ' · ' + t('ic.chosen_by_advisor') : '') })]));
+          gbps: fig(r, '/interconnect/inter_node/gbps_per_gpu', num3),
+          busbw: fig(r, '/interconnect/inter_node/busbw_gbps', num3),
+        }), fig(h('div', { class: 'kpi-sub2' }), r, '/interconnect/inter_node/used', function (used) {
+          return (used ? t('ic.inter_used') : t('ic.inter_unused')) + (inter.chosen_by_advisor ? ' · ' + t('ic.chosen_by_advisor') : '');
+        })]));
     }
     box.appendChild(grid);
     const extra = [];
-    if (isNum(ic.data_parallel_busbw_gbps)) extra.push(h('span', null, t('ic.dp_busbw') + ' ', fig(ic.data_parallel_busbw_gbps, '/interconnect/data_parallel_busbw_gbps', num3(ic.data_parallel_busbw_gbps)), ' GB/s'));
-    if (isNum(ic.tensor_parallel_busbw_gbps)) extra.push(h('span', null, t('ic.tp_busbw') + ' ', fig(ic.tensor_parallel_busbw_gbps, '/interconnect/tensor_parallel_busbw_gbps', num3(ic.tensor_parallel_busbw_gbps)), ' GB/s'));
-    if (isNum(ic.gpus_per_node)) extra.push(h('span', null, t('ic.gpus_per_node') + ' ', fig(ic.gpus_per_node, '/interconnect/gpus_per_node', integer(ic.gpus_per_node))));
+    if (isNum(ic.data_parallel_busbw_gbps)) extra.push(h('span', null, t('ic.dp_busbw') + ' ', fig(r, '/interconnect/data_parallel_busbw_gbps', num3), ' GB/s'));
+    if (isNum(ic.tensor_parallel_busbw_gbps)) extra.push(h('span', null, t('ic.tp_busbw') + ' ', fig(r, '/interconnect/tensor_parallel_busbw_gbps', num3), ' GB/s'));
+    if (isNum(ic.gpus_per_node)) extra.push(h('span', null, t('ic.gpus_per_node') + ' ', fig(r, '/interconnect/gpus_per_node', integer)));
     if (extra.length) box.appendChild(h('p', { class: 'meta-line inline-facts' }, extra));
     return box;
   }

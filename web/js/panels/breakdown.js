@@ -4,7 +4,7 @@
   'use strict';
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
-  const { bytesFigure, findGpu, gib, gibCompact, h, svg, t } = UI;
+  const { fig, findGpu, gib, gibCompact, h, stackBar, svg, t } = UI;
 
   const TERMS = ['weights', 'gradients', 'optimizer', 'activations', 'kv_cache', 'overhead'];
 
@@ -13,37 +13,28 @@
     activations: '#4f9a6b', kv_cache: '#8a6bb5', overhead: '#9aa4af',
   };
 
-
   function renderBreakdown(body, r) {
     const m = r.memory;
     const b = m.breakdown_bytes;
     const scale = Math.max(m.per_gpu_bytes, m.band_bytes.high, m.gpu_memory_bytes || 0) || 1;
-    const W = 1000, BAR_Y = 18, BAR_H = 34;
-    const chart = svg('svg', { viewBox: '0 0 ' + W + ' 86', class: 'stack-chart', role: 'img', preserveAspectRatio: 'none' });
-    const title = svg('title');
-    title.textContent = t('panel.breakdown');
-    chart.appendChild(title);
-    chart.appendChild(svg('rect', { x: 0, y: BAR_Y, width: W, height: BAR_H, rx: 4, class: 'stack-bg' }));
-    let x = 0;
-    TERMS.forEach(function (term) {
-      const w = (b[term] / scale) * W;
-      if (w <= 0) return;
-      const seg = svg('rect', { x: x, y: BAR_Y, width: Math.max(w, 0.5), height: BAR_H, fill: TERM_COLOURS[term], class: 'stack-seg' });
-      const tip = svg('title');
-      tip.textContent = t('term.' + term) + ': ' + gib(b[term]) + ' GiB';
-      seg.appendChild(tip);
-      chart.appendChild(seg);
-      x += w;
+    const BAR_Y = 18, BAR_H = 34;
+    const chart = stackBar({
+      cls: 'stack-chart', height: 86, y: BAR_Y, barHeight: BAR_H, title: t('panel.breakdown'), scale: scale,
+      segments: TERMS.map(function (term) {
+        return { value: b[term], fill: TERM_COLOURS[term], tip: t('term.' + term) + ': ' + gib(b[term]) + ' GiB' };
+      }),
+      draw: function (chart, x) {
+        // the error band as a bracket under the bar, the GPU's capacity as a line across it
+        const lo = x(m.band_bytes.low), hi = x(m.band_bytes.high), below = BAR_Y + BAR_H;
+        chart.appendChild(svg('line', { x1: lo, x2: hi, y1: below + 10, y2: below + 10, class: 'band-line' }));
+        chart.appendChild(svg('line', { x1: lo, x2: lo, y1: below + 5, y2: below + 15, class: 'band-line' }));
+        chart.appendChild(svg('line', { x1: hi, x2: hi, y1: below + 5, y2: below + 15, class: 'band-line' }));
+        if (m.gpu_memory_bytes) {
+          const cx = x(m.gpu_memory_bytes);
+          chart.appendChild(svg('line', { x1: cx, x2: cx, y1: 4, y2: below + 6, class: 'cap-line' + (m.fits ? '' : ' over') }));
+        }
+      },
     });
-    // error band bracket under the bar
-    const lo = (m.band_bytes.low / scale) * W, hi = (m.band_bytes.high / scale) * W;
-    chart.appendChild(svg('line', { x1: lo, x2: hi, y1: BAR_Y + BAR_H + 10, y2: BAR_Y + BAR_H + 10, class: 'band-line' }));
-    chart.appendChild(svg('line', { x1: lo, x2: lo, y1: BAR_Y + BAR_H + 5, y2: BAR_Y + BAR_H + 15, class: 'band-line' }));
-    chart.appendChild(svg('line', { x1: hi, x2: hi, y1: BAR_Y + BAR_H + 5, y2: BAR_Y + BAR_H + 15, class: 'band-line' }));
-    if (m.gpu_memory_bytes) {
-      const cx = (m.gpu_memory_bytes / scale) * W;
-      chart.appendChild(svg('line', { x1: cx, x2: cx, y1: 4, y2: BAR_Y + BAR_H + 6, class: 'cap-line' + (m.fits ? '' : ' over') }));
-    }
     const wrap = h('div', { class: 'chart-wrap' }, chart);
     if (m.gpu_memory_bytes) {
       const gpu = findGpu(m.layout.gpu);
@@ -68,14 +59,14 @@
         h('div', { class: 'term-main' },
           h('div', { class: 'term-head' },
             h('span', { class: 'term-name', text: t('term.' + term) }),
-            bytesFigure(b[term], '/memory/breakdown_bytes/' + term, 'term-value')),
+            fig(r, '/memory/breakdown_bytes/' + term, gib, { cls: 'term-value', unit: ' GiB' })),
           assumptions[term] ? h('p', { class: 'assumption', lang: 'en', text: assumptions[term] }) : null)));
     });
     list.appendChild(h('li', { class: 'term total' },
       h('span', { class: 'swatch swatch-total' }),
       h('div', { class: 'term-main' }, h('div', { class: 'term-head' },
         h('span', { class: 'term-name', text: t('breakdown.total') }),
-        bytesFigure(m.per_gpu_bytes, '/memory/per_gpu_bytes', 'term-value')))));
+        fig(r, '/memory/per_gpu_bytes', gib, { cls: 'term-value', unit: ' GiB' })))));
     body.appendChild(list);
   }
 

@@ -5,7 +5,7 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { bytesFigure, cny, fig, gib, h, hasString, integer, isNum, num3, optionLabel, percent, renderPanels, t, tNodes, valueFigure } = UI;
+  const { cny, fig, gib, gibCompact, h, integer, isNum, labelOf, num3, optionLabel, pct, renderPanels, t, tNodes } = UI;
 
   const CHINA_ORDER = ['domestic', 'china-specific', 'not-known-restricted',
     'license-required-case-by-case', 'license-required'];
@@ -45,19 +45,19 @@
   }
 
   /** Options table: the option's speed at its minimum count (training or serving). */
-  function speedCell(o, base) {
+  function speedCell(r, o, base) {
     const td = h('td', { class: 'num speed-cell' });
     if (o.training) {
-      td.appendChild(h('div', null, fig(o.training.tokens_per_second, base + '/training/tokens_per_second', integer(o.training.tokens_per_second), 'strong'),
+      td.appendChild(h('div', null, fig(r, base + '/training/tokens_per_second', integer, 'strong'),
         h('span', { class: 'unit', text: ' tok/s' })));
-      td.appendChild(h('div', { class: 'sub' }, fig(o.training.hours, base + '/training/hours', num3(o.training.hours)), ' h · MFU ',
-        fig(o.training.mfu, base + '/training/mfu', percent(o.training.mfu, 0))));
+      td.appendChild(h('div', { class: 'sub' }, fig(r, base + '/training/hours', num3), ' h · MFU ',
+        fig(r, base + '/training/mfu', pct(0))));
     } else if (o.inference) {
-      td.appendChild(h('div', null, fig(o.inference.decode_tokens_per_second, base + '/inference/decode_tokens_per_second', integer(o.inference.decode_tokens_per_second), 'strong'),
+      td.appendChild(h('div', null, fig(r, base + '/inference/decode_tokens_per_second', integer, 'strong'),
         h('span', { class: 'unit', text: ' tok/s' })));
-      td.appendChild(h('div', { class: 'sub' }, t('options.max_conc') + ' ', fig(o.inference.max_concurrency, base + '/inference/max_concurrency', integer(o.inference.max_concurrency))));
+      td.appendChild(h('div', { class: 'sub' }, t('options.max_conc') + ' ', fig(r, base + '/inference/max_concurrency', integer)));
       if (isNum(o.inference.gpus_needed)) {
-        td.appendChild(h('div', { class: 'sub' }, tNodes('options.gpus_needed', { n: fig(o.inference.gpus_needed, base + '/inference/gpus_needed', integer(o.inference.gpus_needed)) })));
+        td.appendChild(h('div', { class: 'sub' }, tNodes('options.gpus_needed', { n: fig(r, base + '/inference/gpus_needed', integer) })));
       }
     } else {
       td.appendChild(h('span', { class: 'muted', text: '—' }));
@@ -67,7 +67,7 @@
   }
 
   /** Options table: the cheapest way to get this option's cards, and buy's break-even. */
-  function costCell(o, base) {
+  function costCell(r, o, base) {
     const td = h('td', { class: 'num cost-cell' });
     const c = o.cost;
     if (!c || !c.cheapest) {
@@ -76,13 +76,12 @@
     }
     const key = c.cheapest + '_lifetime_cny';
     td.appendChild(h('div', null,
-      h('span', { class: 'tag tag-opt tag-' + c.cheapest, title: optionLabel(c.cheapest), dataset: { field: base + '/cost/cheapest', value: String(c.cheapest) },
-        text: hasString('costopt_short.' + c.cheapest) ? t('costopt_short.' + c.cheapest) : optionLabel(c.cheapest) }), ' ',
-      fig(c[key], base + '/cost/' + key, cny(c[key]), 'strong'),
+      fig(h('span', { class: 'tag tag-opt tag-' + c.cheapest, title: optionLabel(c.cheapest) }), r, base + '/cost/cheapest', labelOf('costopt_short.', optionLabel)), ' ',
+      fig(r, base + '/cost/' + key, cny, 'strong'),
       c.needs_confirmation ? h('span', { class: 'confirm-dot', title: t('prices.confirm_title'), text: '?' }) : null));
     td.appendChild(h('div', { class: 'sub' }, isNum(c.break_even_utilization) ? tNodes('options.break_even', {
-      u: fig(c.break_even_utilization, base + '/cost/break_even_utilization', percent(c.break_even_utilization, 0)),
-    }) : fig(null, base + '/cost/break_even_utilization', '', '', t('options.never'))));
+      u: fig(r, base + '/cost/break_even_utilization', pct(0)),
+    }) : fig(r, base + '/cost/break_even_utilization', null, { none: t('options.never') })));
     return td;
   }
 
@@ -126,48 +125,40 @@
             ? h('span', { class: 'tag tag-stack', title: t('options.stack', { stack: o.software_stack }), text: String(o.software_stack).toUpperCase() }) : null,
           isPinned ? h('span', { class: 'tag tag-pinned', text: t('options.pinned') }) : null)));
       // memory
-      tr.appendChild(h('td', { class: 'num' }, bytesFigure(o.memory_bytes, base + '/memory_bytes', '', true)));
+      tr.appendChild(h('td', { class: 'num' }, fig(r, base + '/memory_bytes', gibCompact, { unit: ' GiB' })));
       // on one GPU
       tr.appendChild(h('td', { class: 'num' },
         h('div', null,
-          h('span', { class: 'mark ' + (o.fits_on_one ? 'yes' : 'no'), dataset: { field: base + '/fits_on_one', value: String(o.fits_on_one) }, text: o.fits_on_one ? '✓' : '✗' }),
-          o.tight_on_one ? h('span', { class: 'tag tag-tight', title: t('options.tight_title'), dataset: { field: base + '/tight_on_one', value: 'true' }, text: t('options.tight') }) : null),
-        h('div', { class: 'sub on-one-need' }, tNodes('options.on_one_needs', {
-          value: h('span', { class: 'fig', dataset: { field: base + '/per_gpu_bytes_on_one', bytes: String(o.per_gpu_bytes_on_one) }, text: gib(o.per_gpu_bytes_on_one) }),
-        }))));
-      // min count
+          fig(h('span', { class: 'mark ' + (o.fits_on_one ? 'yes' : 'no') }), r, base + '/fits_on_one', function (fits) { return fits ? '✓' : '✗'; }),
+          o.tight_on_one ? fig(h('span', { class: 'tag tag-tight', title: t('options.tight_title') }), r, base + '/tight_on_one', function () { return t('options.tight'); }) : null),
+        h('div', { class: 'sub on-one-need' }, tNodes('options.on_one_needs', { value: fig(r, base + '/per_gpu_bytes_on_one', gib) }))));
       // min count, with its layout under it
       const L = o.min_layout;
-      tr.appendChild(h('td', { class: 'num count-cell' }, o.min_count === null || o.min_count === undefined
-        ? h('span', { class: 'fig muted', dataset: { field: base + '/min_count', value: 'null' }, text: '—' })
-        : valueFigure(o.min_count, base + '/min_count', integer(o.min_count), 'count'), h('div', { class: 'layout-cell sub' }, L ? [
-        h('div', null, tNodes('options.layout_value', {
-          tp: valueFigure(L.tp, base + '/min_layout/tp', integer(L.tp)),
-          pp: valueFigure(L.pp, base + '/min_layout/pp', integer(L.pp)),
-          dp: valueFigure(L.dp, base + '/min_layout/dp', integer(L.dp)),
-        }), L.ep > 1 ? tNodes('options.layout_ep', { ep: valueFigure(L.ep, base + '/min_layout/ep', integer(L.ep)) }) : null),
-        h('div', null, tNodes('options.servers', {
-          n: valueFigure(L.servers, base + '/min_layout/servers', integer(L.servers)),
-        })),
-      ] : null)));
+      tr.appendChild(h('td', { class: 'num count-cell' },
+        fig(r, base + '/min_count', integer, isNum(o.min_count) ? 'count' : 'muted'), h('div', { class: 'layout-cell sub' }, L ? [
+          h('div', null, tNodes('options.layout_value', {
+            tp: fig(r, base + '/min_layout/tp', integer),
+            pp: fig(r, base + '/min_layout/pp', integer),
+            dp: fig(r, base + '/min_layout/dp', integer),
+          }), L.ep > 1 ? tNodes('options.layout_ep', { ep: fig(r, base + '/min_layout/ep', integer) }) : null),
+          h('div', null, tNodes('options.servers', { n: fig(r, base + '/min_layout/servers', integer) })),
+        ] : null)));
       // per GPU at min
       const perGpu = o.per_gpu_bytes_at_min;
       tr.appendChild(h('td', { class: 'num' }, perGpu === null || perGpu === undefined
         ? h('span', { class: 'muted', text: '—' })
-        : [bytesFigure(perGpu, base + '/per_gpu_bytes_at_min'),
+        : [fig(r, base + '/per_gpu_bytes_at_min', gib, { unit: ' GiB' }),
           h('div', { class: 'usage' }, h('span', { class: 'usage-fill', style: 'width:' + Math.min(100, perGpu / o.memory_bytes * 100).toFixed(1) + '%' }))]));
-      tr.appendChild(speedCell(o, base));
-      tr.appendChild(costCell(o, base));
+      tr.appendChild(speedCell(r, o, base));
+      tr.appendChild(costCell(r, o, base));
       // China availability
       const ca = o.china_availability || {};
       tr.appendChild(h('td', { class: 'china-cell' },
-        h('div', { class: 'china china-' + String(ca.status || 'unknown').replace(/[^a-z-]/g, ''), dataset: { field: base + '/china_availability/status', value: String(ca.status) },
-          text: hasString('china.' + ca.status) ? t('china.' + ca.status) : String(ca.status || '—') }),
+        fig(h('div', { class: 'china china-' + String(ca.status || 'unknown').replace(/[^a-z-]/g, '') }), r, base + '/china_availability/status', labelOf('china.')),
         ca.as_of ? h('div', { class: 'sub', text: t('options.as_of', { date: ca.as_of }) }) : null));
       // verdict
       tr.appendChild(h('td', { class: 'verdict-cell' },
-        h('span', { class: 'pill pill-' + o.verdict, dataset: { field: base + '/verdict', value: String(o.verdict) },
-          text: hasString('verdict.' + o.verdict) ? t('verdict.' + o.verdict) : String(o.verdict) }),
+        fig(h('span', { class: 'pill pill-' + o.verdict }), r, base + '/verdict', labelOf('verdict.')),
         o.reason ? h('div', { class: 'sub reason', lang: 'en', title: String(o.reason), text: String(o.reason) }) : null));
       tbody.appendChild(tr);
     });

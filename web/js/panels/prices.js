@@ -5,7 +5,7 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { editable, fieldFor, fieldForPath, fig, focusField, h, hasString, input, isNum, num3, pointerGet, readInt, renderPanels, t } = UI;
+  const { editable, fieldFor, fieldForPath, fig, focusField, h, input, labelOf, isNum, num3, pointerGet, readInt, renderPanels, t } = UI;
 
   // cost.defaults_used (and capacity.defaults_used) list every default the plan used. An edit
   // goes into the request at the entry's override_path: into the form input for that path when
@@ -47,11 +47,19 @@
     });
   }
 
-  function priceInput(path, value, placeholder, field, raw) {
-    const box = h('input', { type: 'text', class: 'price-input', inputmode: 'decimal', placeholder: placeholder || '',
-      'aria-label': path, dataset: field ? { field: field, value: String(raw) } : null });
-    box.value = value;
-    let committed = value;
+  /**
+   * A box that commits an override for `path` on Enter or blur. With a result and a pointer it
+   * starts on that figure (and carries it, like any figure); without, it is empty.
+   */
+  function priceInput(path, placeholder, result, pointer) {
+    const box = h('input', { type: 'text', class: 'price-input', inputmode: 'decimal', placeholder: placeholder || '', 'aria-label': path });
+    if (pointer) {
+      const raw = pointerGet(result, pointer);
+      box.dataset.field = pointer;
+      box.dataset.value = String(raw);
+      box.value = editable(raw);
+    }
+    let committed = box.value;
     const commit = function () {
       if (box.value.trim() === String(committed).trim()) return;
       committed = box.value;
@@ -75,8 +83,9 @@
       h('input', { type: 'checkbox', checked: state.onlyConfirm, onchange: function (e) { state.onlyConfirm = e.target.checked; renderPanels(); } }),
       ' ' + t('prices.only_confirm')));
     body.appendChild(h('p', { class: 'prices-intro' },
-      h('span', { class: 'confirm-count', dataset: { field: '/cost/needs_confirmation', value: String(r.cost.needs_confirmation) } },
-        toConfirm ? t('prices.n_confirm', { n: toConfirm }) : t('prices.all_confirmed')),
+      fig(h('span', { class: 'confirm-count' }), r, '/cost/needs_confirmation', function () {
+        return toConfirm ? t('prices.n_confirm', { n: toConfirm }) : t('prices.all_confirmed');
+      }),
       overridden ? h('span', { class: 'muted', text: ' · ' + t('prices.n_overridden', { n: overridden }) }) : null,
       h('span', { class: 'muted', text: ' · ' + t('prices.as_of', { d: String(r.cost.prices_as_of || '') }) }),
       h('span', { class: 'muted', text: ' · ' + t('prices.intro') })));
@@ -93,7 +102,7 @@
       const g = String(e.key).split('.')[0];
       if (g !== group) {
         group = g;
-        tb.appendChild(h('tr', { class: 'group-row' }, h('th', { colspan: '5', scope: 'rowgroup', text: hasString('pricegroup.' + g) ? t('pricegroup.' + g) : g })));
+        tb.appendChild(h('tr', { class: 'group-row' }, h('th', { colspan: '5', scope: 'rowgroup', text: labelOf('pricegroup.')(g) })));
       }
       const path = e.override_path;
       const current = path ? pointerGet(state.lastRequest, path) : undefined;
@@ -105,13 +114,13 @@
       }
       const valueCell = h('td', { class: 'num value-cell field', dataset: path && mode !== 'elsewhere' ? { path: path } : null });
       if (mode === 'inline') {
-        valueCell.appendChild(priceInput(path, editable(e.value), '', x.field + '/value', e.value));
+        valueCell.appendChild(priceInput(path, '', r, x.field + '/value'));
       } else {
-        valueCell.appendChild(fig(e.value, x.field + '/value', num3(e.value), 'price-value'));
+        valueCell.appendChild(fig(r, x.field + '/value', num3, 'price-value'));
         if (mode === 'path' && !seenPath[path]) {
           seenPath[path] = true;
           valueCell.appendChild(h('div', { class: 'path-edit' },
-            priceInput(path, '', t('prices.set_path', { name: path.split('/').pop() })),
+            priceInput(path, t('prices.set_path', { name: path.split('/').pop() })),
             h('div', { class: 'kpi-sub', text: perPath[path] > 1 ? t('prices.replaces_n', { n: perPath[path] }) : t('prices.replaces_ratio') })));
         } else if (mode === 'path') {
           valueCell.appendChild(h('div', { class: 'kpi-sub', text: t('prices.see_above') }));
@@ -122,9 +131,11 @@
         }
       }
       const status = h('td', { class: 'status-cell' });
-      if (e.needs_confirmation) status.appendChild(h('span', { class: 'confirm-mark', dataset: { field: x.field + '/needs_confirmation', value: 'true' }, title: t('prices.confirm_title'), text: t('prices.confirm') }));
+      if (e.needs_confirmation) {
+        status.appendChild(fig(h('span', { class: 'confirm-mark', title: t('prices.confirm_title') }), r, x.field + '/needs_confirmation', function () { return t('prices.confirm'); }));
+      }
       if (e.overridden) {
-        status.appendChild(h('span', { class: 'tag tag-overridden', dataset: { field: x.field + '/overridden', value: 'true' }, text: t('prices.overridden') }));
+        status.appendChild(fig(h('span', { class: 'tag tag-overridden' }), r, x.field + '/overridden', function () { return t('prices.overridden'); }));
         if (path && mode !== 'elsewhere') {
           status.appendChild(h('button', { type: 'button', class: 'link-btn small reset-override', title: t('prices.reset'), text: '↺ ' + t('prices.reset'),
             onclick: function () { commitOverride(path, ''); } }));

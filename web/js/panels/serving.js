@@ -13,18 +13,18 @@
     if (!pinned) body.appendChild(noteBanner(t('inf.unpinned', { gpu: gpuName(I.gpu) }), 'note-info'));
     if (pinned) {
       const k = h('div', { class: 'kpis' });
-      k.appendChild(kpi(t('inf.decode'), fig(I.decode_tokens_per_second, '/inference/decode_tokens_per_second', integer(I.decode_tokens_per_second), 'big-num'), 'tokens/s',
-        tNodes('inf.decode_sub', { n: fig(r.memory.layout.count, '/memory/layout/count', integer(r.memory.layout.count)) })));
-      k.appendChild(kpi(t('inf.per_user'), fig(I.per_user_tokens_per_second, '/inference/per_user_tokens_per_second', num3(I.per_user_tokens_per_second), 'big-num'), 'tokens/s'));
-      k.appendChild(kpi(t('inf.ttft'), fig(I.time_to_first_token_s, '/inference/time_to_first_token_s', seconds(I.time_to_first_token_s), 'big-num'), null,
-        isNum(I.batch_prefill_s) ? tNodes('inf.ttft_sub', { s: fig(I.batch_prefill_s, '/inference/batch_prefill_s', seconds(I.batch_prefill_s)) }) : null));
-      k.appendChild(kpi(t('inf.max_concurrency'), fig(I.max_concurrency, '/inference/max_concurrency', integer(I.max_concurrency), 'big-num'), null,
-        I.kv_cache ? tNodes('inf.max_concurrency_sub', { len: fig(I.kv_cache.max_model_len, '/inference/kv_cache/max_model_len', integer(I.kv_cache.max_model_len)) }) : null));
+      k.appendChild(kpi(t('inf.decode'), fig(r, '/inference/decode_tokens_per_second', integer, 'big-num'), 'tokens/s',
+        tNodes('inf.decode_sub', { n: fig(r, '/memory/layout/count', integer) })));
+      k.appendChild(kpi(t('inf.per_user'), fig(r, '/inference/per_user_tokens_per_second', num3, 'big-num'), 'tokens/s'));
+      k.appendChild(kpi(t('inf.ttft'), fig(r, '/inference/time_to_first_token_s', seconds, 'big-num'), null,
+        isNum(I.batch_prefill_s) ? tNodes('inf.ttft_sub', { s: fig(r, '/inference/batch_prefill_s', seconds) }) : null));
+      k.appendChild(kpi(t('inf.max_concurrency'), fig(r, '/inference/max_concurrency', integer, 'big-num'), null,
+        I.kv_cache ? tNodes('inf.max_concurrency_sub', { len: fig(r, '/inference/kv_cache/max_model_len', integer) }) : null));
       const needs = I.gpus_needed;
-      k.appendChild(kpi(t('inf.gpus_needed'), fig(needs, '/inference/gpus_needed', isNum(needs) ? integer(needs) : '—', 'big-num'), null,
+      k.appendChild(kpi(t('inf.gpus_needed'), fig(r, '/inference/gpus_needed', integer, 'big-num'), null,
         isNum(needs) ? tNodes('inf.gpus_needed_sub', {
-          replicas: fig(I.replicas, '/inference/replicas', integer(I.replicas)),
-          users: fig(I.users_per_replica, '/inference/users_per_replica', integer(I.users_per_replica)),
+          replicas: fig(r, '/inference/replicas', integer),
+          users: fig(r, '/inference/users_per_replica', integer),
         }) : t('inf.no_target'), isNum(needs) ? 'kpi-accent' : ''));
       body.appendChild(k);
       // decode step: memory vs compute
@@ -32,20 +32,20 @@
       if (d) {
         body.appendChild(sectionTitle(t('inf.step_title'), h('span', { class: 'section-sub', text: I.bandwidth_bound ? t('inf.bandwidth_bound') : t('inf.compute_bound') })));
         body.appendChild(h('div', { class: 'inline-facts meta-line' },
-          h('span', null, t('inf.step') + ' ', fig(I.decode_step_s, '/inference/decode_step_s', seconds(I.decode_step_s))),
-          h('span', null, t('inf.memory_s') + ' ', fig(d.memory_s, '/inference/decode_breakdown/memory_s', seconds(d.memory_s))),
-          h('span', null, t('inf.compute_s') + ' ', fig(d.compute_s, '/inference/decode_breakdown/compute_s', seconds(d.compute_s))),
-          d.communication_s ? h('span', null, t('inf.comm_s') + ' ', fig(d.communication_s, '/inference/decode_breakdown/communication_s', seconds(d.communication_s))) : null,
-          h('span', null, t('inf.weights_read') + ' ', h('span', { class: 'fig', dataset: { field: '/inference/decode_breakdown/weight_bytes', bytes: String(d.weight_bytes) }, text: gib(d.weight_bytes) }), ' GiB'),
-          h('span', null, t('inf.kv_read') + ' ', h('span', { class: 'fig', dataset: { field: '/inference/decode_breakdown/kv_cache_bytes', bytes: String(d.kv_cache_bytes) }, text: gib(d.kv_cache_bytes) }), ' GiB')));
+          h('span', null, t('inf.step') + ' ', fig(r, '/inference/decode_step_s', seconds)),
+          h('span', null, t('inf.memory_s') + ' ', fig(r, '/inference/decode_breakdown/memory_s', seconds)),
+          h('span', null, t('inf.compute_s') + ' ', fig(r, '/inference/decode_breakdown/compute_s', seconds)),
+          d.communication_s ? h('span', null, t('inf.comm_s') + ' ', fig(r, '/inference/decode_breakdown/communication_s', seconds)) : null,
+          h('span', null, t('inf.weights_read') + ' ', fig(r, '/inference/decode_breakdown/weight_bytes', gib), ' GiB'),
+          h('span', null, t('inf.kv_read') + ' ', fig(r, '/inference/decode_breakdown/kv_cache_bytes', gib), ' GiB')));
       }
       const kv = I.kv_cache;
       if (kv) {
         body.appendChild(h('div', { class: 'inline-facts meta-line' },
-          h('span', null, t('inf.kv_budget') + ' ', h('span', { class: 'fig', dataset: { field: '/inference/kv_cache/budget_bytes', bytes: String(kv.budget_bytes) }, text: gib(kv.budget_bytes) }), ' GiB'),
-          h('span', null, t('inf.kv_per_token') + ' ', fig(kv.bytes_per_token, '/inference/kv_cache/bytes_per_token', integer(kv.bytes_per_token)), ' B'),
-          h('span', null, 'gpu_memory_utilization ', fig(kv.gpu_memory_utilization, '/inference/kv_cache/gpu_memory_utilization', String(kv.gpu_memory_utilization))),
-          isNum(I.sustained_output_tokens_per_second) ? h('span', null, t('inf.sustained') + ' ', fig(I.sustained_output_tokens_per_second, '/inference/sustained_output_tokens_per_second', integer(I.sustained_output_tokens_per_second)), ' tokens/s') : null));
+          h('span', null, t('inf.kv_budget') + ' ', fig(r, '/inference/kv_cache/budget_bytes', gib), ' GiB'),
+          h('span', null, t('inf.kv_per_token') + ' ', fig(r, '/inference/kv_cache/bytes_per_token', integer), ' B'),
+          h('span', null, 'gpu_memory_utilization ', fig(r, '/inference/kv_cache/gpu_memory_utilization', null)),
+          isNum(I.sustained_output_tokens_per_second) ? h('span', null, t('inf.sustained') + ' ', fig(r, '/inference/sustained_output_tokens_per_second', integer), ' tokens/s') : null));
       }
     }
     const ic = renderInterconnect(r);

@@ -5,25 +5,27 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { cny, fig, h, hasString, input, integer, kpi, num3, numberFormat, percent, sectionTitle, t, tNodes } = UI;
+  const { cny, fig, fixed, h, input, integer, kpi, labelOf, num3, numberFormat, pct, sectionTitle, t, tNodes } = UI;
+
+  /** A difference in CNY: "+1.2 万元", "−3.4 万元", or "—" for none. */
+  function signedCny(v) { return v === 0 ? '—' : (v > 0 ? '+' : '') + cny(v); }
 
   function renderSites(body, r) {
     const C = r.cost;
     const E = C.electricity;
     if (E) {
-      body.appendChild(sectionTitle(t('elec.title'), h('span', { class: 'section-sub', dataset: { field: '/cost/electricity/tariff', value: String(E.tariff) },
-        text: hasString('elec.tariff.' + E.tariff) ? t('elec.tariff.' + E.tariff) : String(E.tariff) })));
+      body.appendChild(sectionTitle(t('elec.title'), fig(h('span', { class: 'section-sub' }), r, '/cost/electricity/tariff', labelOf('elec.tariff.'))));
       const k = h('div', { class: 'kpis' });
-      k.appendChild(kpi(t('elec.yearly'), fig(E.cny_per_year, '/cost/electricity/cny_per_year', cny(E.cny_per_year), 'big-num'), null,
-        E.included_in_colocation ? t('elec.included') : tNodes('elec.kwh', { kwh: fig(E.facility_kwh_per_year, '/cost/electricity/facility_kwh_per_year', integer(E.facility_kwh_per_year)) })));
-      k.appendChild(kpi(t('elec.average'), fig(E.average_cny_per_kwh, '/cost/electricity/average_cny_per_kwh', numberFormat(E.average_cny_per_kwh, 3), 'big-num'), t('unit.cny_per_kwh'),
+      k.appendChild(kpi(t('elec.yearly'), fig(r, '/cost/electricity/cny_per_year', cny, 'big-num'), null,
+        E.included_in_colocation ? t('elec.included') : tNodes('elec.kwh', { kwh: fig(r, '/cost/electricity/facility_kwh_per_year', integer) })));
+      k.appendChild(kpi(t('elec.average'), fig(r, '/cost/electricity/average_cny_per_kwh', fixed(3), 'big-num'), t('unit.cny_per_kwh'),
         tNodes('elec.prices', {
-          peak: fig(E.peak_cny_per_kwh_effective, '/cost/electricity/peak_cny_per_kwh_effective', numberFormat(E.peak_cny_per_kwh_effective, 3)),
-          flat: fig(E.flat_cny_per_kwh, '/cost/electricity/flat_cny_per_kwh', numberFormat(E.flat_cny_per_kwh, 3)),
-          valley: fig(E.valley_cny_per_kwh, '/cost/electricity/valley_cny_per_kwh', numberFormat(E.valley_cny_per_kwh, 3)),
+          peak: fig(r, '/cost/electricity/peak_cny_per_kwh_effective', fixed(3)),
+          flat: fig(r, '/cost/electricity/flat_cny_per_kwh', fixed(3)),
+          valley: fig(r, '/cost/electricity/valley_cny_per_kwh', fixed(3)),
         })));
-      k.appendChild(kpi(t('elec.valley_saving'), fig(E.valley_shift_max_saving_cny_per_year, '/cost/electricity/valley_shift_max_saving_cny_per_year', cny(E.valley_shift_max_saving_cny_per_year), 'big-num'), null,
-        tNodes('elec.valley_share', { s: fig(E.valley_shift_share, '/cost/electricity/valley_shift_share', percent(E.valley_shift_share, 0)) })));
+      k.appendChild(kpi(t('elec.valley_saving'), fig(r, '/cost/electricity/valley_shift_max_saving_cny_per_year', cny, 'big-num'), null,
+        tNodes('elec.valley_share', { s: fig(r, '/cost/electricity/valley_shift_share', pct(0)) })));
       body.appendChild(k);
       if (E.periods && E.periods.length) {
         const pt = h('table', { class: 'data-table' }, h('thead', null, h('tr', null,
@@ -33,12 +35,12 @@
         E.periods.forEach(function (p, i) {
           const base = '/cost/electricity/periods/' + i;
           tb.appendChild(h('tr', null,
-            h('td', { dataset: { field: base + '/period', value: String(p.period) }, text: hasString('elec.period.' + p.period) ? t('elec.period.' + p.period) : String(p.period) }),
-            h('td', { class: 'num' }, fig(p.hours_per_day, base + '/hours_per_day', num3(p.hours_per_day))),
-            h('td', { class: 'num' }, fig(p.cny_per_kwh, base + '/cny_per_kwh', numberFormat(p.cny_per_kwh, 3))),
-            h('td', { class: 'num' }, fig(p.busy_hours_per_day, base + '/busy_hours_per_day', num3(p.busy_hours_per_day))),
-            h('td', { class: 'num' }, fig(p.facility_kwh_per_year, base + '/facility_kwh_per_year', integer(p.facility_kwh_per_year))),
-            h('td', { class: 'num' }, fig(p.cny_per_year, base + '/cny_per_year', cny(p.cny_per_year)))));
+            fig(h('td'), r, base + '/period', labelOf('elec.period.')),
+            h('td', { class: 'num' }, fig(r, base + '/hours_per_day', num3)),
+            h('td', { class: 'num' }, fig(r, base + '/cny_per_kwh', fixed(3))),
+            h('td', { class: 'num' }, fig(r, base + '/busy_hours_per_day', num3)),
+            h('td', { class: 'num' }, fig(r, base + '/facility_kwh_per_year', integer)),
+            h('td', { class: 'num' }, fig(r, base + '/cny_per_year', cny))));
         });
         pt.appendChild(tb);
         body.appendChild(h('div', { class: 'table-scroll' }, pt));
@@ -59,15 +61,14 @@
             s.selected ? h('span', { class: 'tag tag-pinned', text: t('site.selected') }) : h('button', { type: 'button', class: 'link-btn small', text: t('site.use'),
               onclick: function () { input('cost.site').value = s.site; UI.schedule(0); } }),
             s.needs_confirmation ? h('span', { class: 'confirm-mark', title: t('prices.confirm_title'), text: t('prices.confirm') }) : null),
-          h('td', { class: 'num' }, fig(s.electricity_flat_cny_per_kwh, base + '/electricity_flat_cny_per_kwh', numberFormat(s.electricity_flat_cny_per_kwh, 3))),
-          h('td', { class: 'num' }, fig(s.colocation_factor, base + '/colocation_factor', '× ' + numberFormat(s.colocation_factor, 2))),
-          h('td', { class: 'num' }, fig(s.electricity_cny_per_year, base + '/electricity_cny_per_year', cny(s.electricity_cny_per_year))),
-          h('td', { class: 'num' }, fig(s.colocation_cny_per_year, base + '/colocation_cny_per_year', cny(s.colocation_cny_per_year))),
-          h('td', { class: 'num' }, fig(s.buy_average_yearly_cny, base + '/buy_average_yearly_cny', cny(s.buy_average_yearly_cny))),
-          h('td', { class: 'num' }, fig(s.buy_lifetime_cny, base + '/buy_lifetime_cny', cny(s.buy_lifetime_cny))),
+          h('td', { class: 'num' }, fig(r, base + '/electricity_flat_cny_per_kwh', fixed(3))),
+          h('td', { class: 'num' }, fig(r, base + '/colocation_factor', function (v) { return '× ' + numberFormat(v, 2); })),
+          h('td', { class: 'num' }, fig(r, base + '/electricity_cny_per_year', cny)),
+          h('td', { class: 'num' }, fig(r, base + '/colocation_cny_per_year', cny)),
+          h('td', { class: 'num' }, fig(r, base + '/buy_average_yearly_cny', cny)),
+          h('td', { class: 'num' }, fig(r, base + '/buy_lifetime_cny', cny)),
           h('td', { class: 'num ' + (s.difference_vs_selected_cny_per_year < 0 ? 'good' : s.difference_vs_selected_cny_per_year > 0 ? 'bad' : '') },
-            fig(s.difference_vs_selected_cny_per_year, base + '/difference_vs_selected_cny_per_year',
-              s.difference_vs_selected_cny_per_year === 0 ? '—' : (s.difference_vs_selected_cny_per_year > 0 ? '+' : '') + cny(s.difference_vs_selected_cny_per_year)))));
+            fig(r, base + '/difference_vs_selected_cny_per_year', signedCny))));
       });
       table.appendChild(tb);
       body.appendChild(h('div', { class: 'table-scroll' }, table));

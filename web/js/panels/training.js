@@ -4,7 +4,7 @@
   'use strict';
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
-  const { assumptionList, fig, gbps, gpuName, h, hoursText, integer, isNum, kpi, lineChart, noteBanner, num3, percent, renderInterconnect, seconds, sectionTitle, svg, t, tNodes, tickNum, tokensText } = UI;
+  const { assumptionList, fig, gbps, gpuName, h, hoursText, integer, isNum, kpi, lineChart, noteBanner, num3, percent, pointerGet, renderInterconnect, seconds, sectionTitle, stackBar, t, tNodes, tickNum, tokensText } = UI;
 
   const TIME_TERMS = [
     { key: 'compute_s', colour: '#2f5f8f' },
@@ -14,23 +14,16 @@
     { key: 'optimizer_s', colour: '#9aa4af' },
   ];
 
-  /** One stacked bar (SVG) of named seconds, laid out in proportion, with a legend of figures. */
-  function timeBar(breakdown, base, total) {
-    const W = 1000;
-    const scale = Math.max(total || 0, TIME_TERMS.reduce(function (a, term) { return a + (breakdown[term.key] || 0); }, 0)) || 1;
-    const chart = svg('svg', { viewBox: '0 0 ' + W + ' 30', class: 'time-bar', preserveAspectRatio: 'none', role: 'img' });
-    chart.appendChild(svg('rect', { x: 0, y: 0, width: W, height: 30, rx: 4, class: 'stack-bg' }));
-    let x = 0;
-    TIME_TERMS.forEach(function (term) {
-      const v = breakdown[term.key] || 0;
-      const w = v / scale * W;
-      if (w <= 0) return;
-      const seg = svg('rect', { x: x, y: 0, width: Math.max(w, 0.5), height: 30, fill: term.colour, class: 'stack-seg' });
-      const tip = svg('title');
-      tip.textContent = t('time.' + term.key) + ': ' + seconds(v);
-      seg.appendChild(tip);
-      chart.appendChild(seg);
-      x += w;
+  /** The step's seconds as one stacked bar, in proportion, with a legend of figures. */
+  function timeBar(r, base) {
+    const breakdown = pointerGet(r, base);
+    const total = TIME_TERMS.reduce(function (a, term) { return a + (breakdown[term.key] || 0); }, 0);
+    const chart = stackBar({
+      cls: 'time-bar', height: 30, scale: Math.max(r.training.step_time_s || 0, total) || 1,
+      segments: TIME_TERMS.map(function (term) {
+        const v = breakdown[term.key] || 0;
+        return { value: v, fill: term.colour, tip: t('time.' + term.key) + ': ' + seconds(v) };
+      }),
     });
     const legend = h('ul', { class: 'time-legend' });
     TIME_TERMS.forEach(function (term) {
@@ -39,7 +32,7 @@
       legend.appendChild(h('li', { class: v ? '' : 'zero' },
         h('span', { class: 'swatch', style: 'background:' + term.colour }),
         h('span', { class: 'time-name', text: t('time.' + term.key) }),
-        fig(v, base + '/' + term.key, seconds(v), 'time-value')));
+        fig(r, base + '/' + term.key, seconds, 'time-value')));
     });
     return h('div', { class: 'time-breakdown' }, chart, legend);
   }
@@ -102,8 +95,8 @@
       tr.appendChild(h('td', { text: any && any.fits ? 'TP' + any.tp + '×PP' + any.pp + '×DP' + any.dp : t('scaling.no_fit') }));
       ['nvlink', 'pcie'].filter(function (k) { return series[k]; }).forEach(function (k) {
         const e = series[k].filter(function (x) { return x.p.gpus === n; })[0];
-        tr.appendChild(h('td', { class: 'num' }, e && e.p.fits ? fig(e.p.hours, '/training/scaling_curve/' + e.i + '/hours', num3(e.p.hours)) : '—'));
-        tr.appendChild(h('td', { class: 'num' }, e && e.p.fits ? fig(e.p.mfu, '/training/scaling_curve/' + e.i + '/mfu', percent(e.p.mfu)) : '—'));
+        tr.appendChild(h('td', { class: 'num' }, e && e.p.fits ? fig(r, '/training/scaling_curve/' + e.i + '/hours', num3) : '—'));
+        tr.appendChild(h('td', { class: 'num' }, e && e.p.fits ? fig(r, '/training/scaling_curve/' + e.i + '/mfu', percent) : '—'));
       });
       tbody.appendChild(tr);
     });
@@ -124,40 +117,40 @@
     }
     const k = h('div', { class: 'kpis' });
     if (pinned) {
-      k.appendChild(kpi(t('speed.tps'), fig(T.tokens_per_second, '/training/tokens_per_second', integer(T.tokens_per_second), 'big-num'), 'tokens/s', t('speed.tps_sub')));
-      k.appendChild(kpi('MFU', fig(T.mfu, '/training/mfu', percent(T.mfu), 'big-num'), null,
+      k.appendChild(kpi(t('speed.tps'), fig(r, '/training/tokens_per_second', integer, 'big-num'), 'tokens/s', t('speed.tps_sub')));
+      k.appendChild(kpi('MFU', fig(r, '/training/mfu', percent, 'big-num'), null,
         isNum(T.achieved_tflops_per_gpu) ? tNodes('speed.mfu_sub', {
-          achieved: fig(T.achieved_tflops_per_gpu, '/training/achieved_tflops_per_gpu', num3(T.achieved_tflops_per_gpu)),
-          peak: fig(T.peak_tflops, '/training/peak_tflops', num3(T.peak_tflops)),
+          achieved: fig(r, '/training/achieved_tflops_per_gpu', num3),
+          peak: fig(r, '/training/peak_tflops', num3),
         }) : null));
-      k.appendChild(kpi(t('speed.step'), fig(T.step_time_s, '/training/step_time_s', seconds(T.step_time_s), 'big-num'), null,
+      k.appendChild(kpi(t('speed.step'), fig(r, '/training/step_time_s', seconds, 'big-num'), null,
         isNum(T.global_batch_size) ? tNodes('speed.step_sub', {
-          gbs: fig(T.global_batch_size, '/training/global_batch_size', integer(T.global_batch_size)),
-          micro: fig(T.microbatches_per_step, '/training/microbatches_per_step', integer(T.microbatches_per_step)),
+          gbs: fig(r, '/training/global_batch_size', integer),
+          micro: fig(r, '/training/microbatches_per_step', integer),
         }) : null));
-      k.appendChild(kpi(t('speed.hours'), fig(T.hours, '/training/hours', num3(T.hours), 'big-num'), 'h',
-        [T.hours >= 48 ? hoursText(T.hours).replace(/^[^≈]*/, '') + ' · ' : '', tNodes('speed.hours_sub', { tokens: fig(T.tokens, '/training/tokens', tokensText(T.tokens)) })]));
-      k.appendChild(kpi(t('speed.gpu_hours'), fig(T.gpu_hours, '/training/gpu_hours', integer(T.gpu_hours), 'big-num'), t('unit.gpu_hours')));
+      k.appendChild(kpi(t('speed.hours'), fig(r, '/training/hours', num3, 'big-num'), 'h',
+        [T.hours >= 48 ? hoursText(T.hours).replace(/^[^≈]*/, '') + ' · ' : '', tNodes('speed.hours_sub', { tokens: fig(r, '/training/tokens', tokensText) })]));
+      k.appendChild(kpi(t('speed.gpu_hours'), fig(r, '/training/gpu_hours', integer, 'big-num'), t('unit.gpu_hours')));
     } else {
-      k.appendChild(kpi(t('speed.budget'), fig(T.tokens, '/training/tokens', tokensText(T.tokens), 'big-num'), 'tokens', t('speed.budget_sub')));
+      k.appendChild(kpi(t('speed.budget'), fig(r, '/training/tokens', tokensText, 'big-num'), 'tokens', t('speed.budget_sub')));
     }
     body.appendChild(k);
     if (pinned && T.breakdown) {
       body.appendChild(sectionTitle(t('speed.breakdown_title'), h('span', { class: 'section-sub', text: t('speed.breakdown_sub') })));
-      body.appendChild(timeBar(T.breakdown, '/training/breakdown', T.step_time_s));
+      body.appendChild(timeBar(r, '/training/breakdown'));
       const c = T.communication || {};
       const comm = h('p', { class: 'meta-line inline-facts' });
       ['data_parallel_s', 'data_parallel_exposed_s', 'tensor_parallel_s', 'pipeline_p2p_s', 'expert_parallel_s'].forEach(function (key) {
         if (!isNum(c[key]) || (c[key] === 0 && key !== 'data_parallel_s')) return;
-        comm.appendChild(h('span', null, t('comm.' + key) + ' ', fig(c[key], '/training/communication/' + key, seconds(c[key]))));
+        comm.appendChild(h('span', null, t('comm.' + key) + ' ', fig(r, '/training/communication/' + key, seconds)));
       });
       if (comm.childNodes.length) body.appendChild(comm);
     }
     if (isNum(T.storage_read_gbps_needed)) {
       const starving = isNum(T.storage_read_gbps) && T.storage_read_gbps < T.storage_read_gbps_needed;
       body.appendChild(h('p', { class: 'meta-line storage-line' + (starving ? ' bad' : '') }, tNodes(isNum(T.storage_read_gbps) ? 'speed.storage' : 'speed.storage_unknown', {
-        need: fig(T.storage_read_gbps_needed, '/training/storage_read_gbps_needed', gbps(T.storage_read_gbps_needed)),
-        have: fig(T.storage_read_gbps, '/training/storage_read_gbps', gbps(T.storage_read_gbps)),
+        need: fig(r, '/training/storage_read_gbps_needed', gbps),
+        have: fig(r, '/training/storage_read_gbps', gbps),
       })));
     }
     const ic = renderInterconnect(r);

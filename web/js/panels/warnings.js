@@ -4,7 +4,7 @@
   'use strict';
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
-  const { fieldForPath, focusField, h, hasString, t } = UI;
+  const { fieldForPath, fig, focusField, h, hasString, t } = UI;
 
   function renderWarnings(body, r) {
     const warnings = r.warnings || [];
@@ -15,17 +15,19 @@
     const list = h('ul', { class: 'warnings' });
     warnings.forEach(function (w, i) {
       const field = fieldForPath(w.path);
-      list.appendChild(h('li', { class: 'warning', dataset: { field: '/warnings/' + i + '/code', value: String(w.code) } },
-        h('div', { class: 'warning-head' },
+      const known = hasString('warning.' + w.code);
+      list.appendChild(fig(h('li', { class: 'warning' }), r, '/warnings/' + i + '/code', function () {
+        return [h('div', { class: 'warning-head' },
           h('span', { class: 'warn-icon', 'aria-hidden': 'true', text: '!' }),
           // A code this page has no words for falls back to the core's English message.
-          hasString('warning.' + w.code) ? h('span', { class: 'warning-text', text: t('warning.' + w.code) })
+          known ? h('span', { class: 'warning-text', text: t('warning.' + w.code) })
             : h('span', { class: 'warning-text', lang: 'en', text: String(w.message || w.code) }),
           h('code', { class: 'warning-code', text: String(w.code) })),
-        hasString('warning.' + w.code) ? h('p', { class: 'warning-msg', lang: 'en', text: String(w.message || '') }) : null,
+        known ? h('p', { class: 'warning-msg', lang: 'en', text: String(w.message || '') }) : null,
         w.path ? h('div', { class: 'warning-path' }, t('warnings.path') + ' ',
           field ? h('button', { type: 'button', class: 'link-btn', onclick: function () { focusField(field); } }, h('code', { text: String(w.path) }))
-            : h('code', { text: String(w.path) })) : null));
+            : h('code', { text: String(w.path) })) : null];
+      }));
     });
     body.appendChild(list);
   }
