@@ -318,6 +318,15 @@ async function main() {
   const url = pathToFileURL(singleFile).href;
   const zh = await readStrings();
 
+  await check('both languages have the same string keys', async () => {
+    const zhKeys = Object.keys(zh['zh-CN'] || {});
+    const enKeys = Object.keys(zh.en || {});
+    const onlyZh = zhKeys.filter((k) => !(k in zh.en));
+    const onlyEn = enKeys.filter((k) => !(k in zh['zh-CN']));
+    assert(zhKeys.length > 100, 'only ' + zhKeys.length + ' Chinese strings');
+    assert(!onlyZh.length && !onlyEn.length, 'only in zh-CN: ' + onlyZh.slice(0, 8) + '; only in en: ' + onlyEn.slice(0, 8));
+  });
+
   let loaded = false;
   await check('single file loads from file:// and shows the first result', async () => {
     await page.goto(url);
@@ -857,11 +866,14 @@ async function main() {
 }
 
 async function readStrings() {
-  // The page's own strings, so the test checks the shown text without copying it.
-  const text = fs.readFileSync(path.join(siteDir, 'i18n.js'), 'utf8');
+  // The page's own strings (one file per language, i18n/*.js as index.html lists them), so the
+  // test checks the shown text without copying it.
+  const html = fs.readFileSync(path.join(siteDir, 'index.html'), 'utf8');
+  const files = [...html.matchAll(/<script src="(i18n\/[^"]+)"><\/script>/g)].map((m) => m[1]);
+  if (!files.length) throw new Error('index.html loads no i18n/*.js');
   const sandbox = { window: {} };
   // eslint-disable-next-line no-new-func
-  new Function('window', text)(sandbox.window);
+  for (const f of files) new Function('window', fs.readFileSync(path.join(siteDir, f), 'utf8'))(sandbox.window);
   return sandbox.window.GPU_ADVISOR_I18N;
 }
 
