@@ -10,6 +10,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "api.hpp"
+#include "io/request_json.hpp"
 #include "types/catalog.hpp"
 #include "engine/comm.hpp"
 #include "engine/serving.hpp"
@@ -56,8 +58,10 @@ int main(int argc, char** argv) {
   }
   for (const auto& r : reqs) {
     advisor::MemoryEstimate e;
-    layouts.push_back(*advisor::choose_layout(r, r.hardware->count,
-                                              *catalog.find_gpu(r.hardware->gpu), catalog.memory,
+    const advisor::GpuSpec& pinned = *catalog.find_gpu(r.hardware->gpu);
+    layouts.push_back(*advisor::choose_layout(r, r.hardware->count, pinned,
+                                              advisor::gpus_per_server(r, catalog, pinned),
+                                              catalog.memory,
                                               &e));
     memory.push_back(e);
   }
@@ -69,9 +73,9 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < reqs.size(); ++i) {
       const advisor::Request& r = reqs[i];
       const advisor::GpuSpec& gpu = *catalog.find_gpu(r.hardware->gpu);
-      const advisor::Fabric f = advisor::make_fabric(gpu, r.cluster, k);
-      nlohmann::json res;
       const advisor::Layout& L = layouts[i];
+      const advisor::Fabric f = advisor::make_fabric(gpu, r.cluster, k, L.gpus_per_server);
+      nlohmann::json res;
       res["interconnect"]["allreduce_bus_bandwidth_gbps"] =
           L.count > 1 ? advisor::group_busbw(f, L.count, std::min(L.count, f.gpus_per_node), k)
                       : 0.0;

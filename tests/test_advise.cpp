@@ -164,3 +164,26 @@ TEST_CASE("every preset and task gives a finite result", "[advise][property]") {
     }
   }
 }
+
+TEST_CASE("one GPUs-per-server per answer: layout, power and interconnect agree",
+          "[advise][servers]") {
+  // 16x H100 on 4-GPU boards: 4 servers everywhere, and 4 GPUs inside each server's links.
+  nlohmann::json request = test::request("pretrain", "llama-2-13b");
+  request["hardware"] = {{"gpu", "h100-sxm-80gb"}, {"count", 16}};
+  request["power"] = {{"gpus_per_server", 4}};
+  bool ok = false;
+  const auto out = nlohmann::json::parse(advisor::advise_text(request.dump(), &ok));
+  REQUIRE(ok);
+  CHECK(out["memory"]["layout"]["servers"] == 4);
+  CHECK(out["power"]["servers"] == 4);
+  CHECK(out["power"]["gpus_per_server"] == 4);
+  CHECK(out["interconnect"]["gpus_per_node"] == 4);
+  CHECK(out["interconnect"]["inter_node"]["used"] == true);
+  // The catalog's 8-GPU platform when the request says nothing.
+  request.erase("power");
+  const auto plain = nlohmann::json::parse(advisor::advise_text(request.dump(), &ok));
+  REQUIRE(ok);
+  CHECK(plain["memory"]["layout"]["servers"] == 2);
+  CHECK(plain["power"]["servers"] == 2);
+  CHECK(plain["interconnect"]["gpus_per_node"] == 8);
+}

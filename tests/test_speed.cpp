@@ -20,6 +20,11 @@
 using advisor::PerformanceConstants;
 
 namespace {
+// The catalog's servers hold 8 GPUs (prices.json platforms).
+constexpr int kServer = 8;
+}  // namespace
+
+namespace {
 
 nlohmann::json advise_ok(const nlohmann::json& j) {
   bool ok = false;
@@ -46,8 +51,10 @@ advisor::TrainingPerf train(const nlohmann::json& j, advisor::LinkChoice link =
   const auto& g = gpu(r.hardware->gpu.c_str());
   // The layout advise() uses for pinned hardware.
   const advisor::Layout L =
-      *advisor::choose_layout(r, r.hardware->count, g, advisor::builtin_catalog().memory, nullptr);
-  const auto f = advisor::make_fabric(g, r.cluster, advisor::builtin_catalog().performance, link);
+      *advisor::choose_layout(r, r.hardware->count, g, kServer, advisor::builtin_catalog().memory,
+                              nullptr);
+  const auto f =
+      advisor::make_fabric(g, r.cluster, advisor::builtin_catalog().performance, kServer, link);
   return advisor::estimate_training(r, g, L, f, advisor::builtin_catalog().performance);
 }
 
@@ -129,7 +136,7 @@ TEST_CASE("bus bandwidth reproduces the measured nccl-tests figures", "[speed][r
   advisor::ClusterSettings bridged;
   bridged.nvlink_bridges = true;
   auto busbw = [&](const char* id, int n, const advisor::ClusterSettings& c) {
-    const auto f = advisor::make_fabric(gpu(id), c, k);
+    const auto f = advisor::make_fabric(gpu(id), c, k, kServer);
     return advisor::intra_node_busbw(f, n, k);
   };
   CHECK(busbw("a100-sxm-80gb", 8, none) == Approx(234.9).epsilon(0.1));
@@ -147,8 +154,8 @@ TEST_CASE("bridges help pairs only; beyond the pair traffic falls to PCIe", "[sp
   const auto& k = advisor::builtin_catalog().performance;
   advisor::ClusterSettings bridged;
   bridged.nvlink_bridges = true;
-  const auto with = advisor::make_fabric(gpu("a100-pcie-80gb"), bridged, k);
-  const auto without = advisor::make_fabric(gpu("a100-pcie-80gb"), advisor::ClusterSettings{}, k);
+  const auto with = advisor::make_fabric(gpu("a100-pcie-80gb"), bridged, k, kServer);
+  const auto without = advisor::make_fabric(gpu("a100-pcie-80gb"), advisor::ClusterSettings{}, k, kServer);
   CHECK(advisor::intra_node_busbw(with, 2, k) > 4 * advisor::intra_node_busbw(without, 2, k));
   CHECK(advisor::intra_node_busbw(with, 8, k) == Approx(advisor::intra_node_busbw(without, 8, k)));
   CHECK(std::string(advisor::intra_link_name(without.intra)) == "pcie_p2p");
@@ -158,7 +165,7 @@ TEST_CASE("across servers the slower level bounds the bus bandwidth", "[speed][r
   const auto& k = advisor::builtin_catalog().performance;
   advisor::ClusterSettings c;
   c.inter_node_network = "ib_ndr400";
-  const auto f = advisor::make_fabric(gpu("h100-sxm-80gb"), c, k);
+  const auto f = advisor::make_fabric(gpu("h100-sxm-80gb"), c, k, kServer);
   // 8 NICs x 50 GB/s x 0.85 = 340 GB/s per server, below NVSwitch's 360.
   CHECK(advisor::group_busbw(f, 64, 8, k) == Approx(8 * 50 * 0.85));
   // One GPU of the group per server (TP = 8 inside): one NIC.

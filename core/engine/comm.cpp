@@ -35,9 +35,9 @@ const char* intra_link_name(IntraLink link) {
 double pcie_gbps(int generation, int lanes) { return pcie_lane_gbps(generation) * lanes; }
 
 Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
-                   const PerformanceConstants& k, LinkChoice choice) {
+                   const PerformanceConstants& k, int gpus_per_server, LinkChoice choice) {
   Fabric f;
-  f.gpus_per_node = k.gpus_per_node;
+  f.gpus_per_node = gpus_per_server;
   f.pcie_gbps = pcie_gbps(gpu.pcie_generation, gpu.pcie_lanes);
   f.pcie_p2p = gpu.pcie_peer_to_peer;
   f.intra = f.pcie_p2p ? IntraLink::kPcieP2p : IntraLink::kPcieHost;
@@ -53,7 +53,7 @@ Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
       f.link_domain = std::max(1, link.max_gpus_per_domain);
       if (choice == LinkChoice::kSwitched && link.topology == "bridge") {
         f.intra = IntraLink::kNvSwitch;
-        f.link_domain = k.gpus_per_node;
+        f.link_domain = gpus_per_server;
       } else if (link.topology == "bridge") {
         f.intra = IntraLink::kBridge;
       } else if (link.name.find("Infinity Fabric") != std::string::npos) {

@@ -45,8 +45,10 @@ struct Fabric {
 };
 
 /// The fabric for `gpu` under the request's cluster settings.
+/// `gpus_per_server`: GPUs inside one server (engine/cost_inputs gpus_per_server()).
 Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
-                   const PerformanceConstants& k, LinkChoice choice = LinkChoice::kNative);
+                   const PerformanceConstants& k, int gpus_per_server,
+                   LinkChoice choice = LinkChoice::kNative);
 
 /// GB/s per direction of a PCIe link.
 double pcie_gbps(int generation, int lanes);

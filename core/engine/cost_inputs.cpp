@@ -37,6 +37,26 @@ const SiteDefaults& site_of(const PriceCatalog& prices, const std::string& id) {
 }
 
 
+namespace {
+
+const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& gpu) {
+  auto it = prices.platforms.find(gpu.form_factor);
+  if (it == prices.platforms.end()) {
+    throw InputError("catalog_invalid", "prices.json/platforms",
+                     "prices.json/platforms has no \"" + gpu.form_factor + "\" platform (for " +
+                         gpu.id + ")");
+  }
+  return it->second;
+}
+
+}  // namespace
+
+int gpus_per_server(const CostRequest& rq, const PriceCatalog& prices, const GpuSpec& gpu,
+                    bool pinned) {
+  if (pinned && rq.power.gpus_per_server) return *rq.power.gpus_per_server;
+  return static_cast<int>(platform_of(prices, gpu).gpus_per_server.value);
+}
+
 CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, const GpuSpec& gpu,
                               int gpus, bool pinned, const std::string& site_id, bool record) {
   const PowerSettings& pw = rq.power;
@@ -54,16 +74,10 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
 
   // The server: platform by form factor; server-specific overrides only for the pinned GPU.
   s.form_factor = gpu.form_factor;
-  auto pit = pc.platforms.find(gpu.form_factor);
-  if (pit == pc.platforms.end()) {
-    throw InputError("catalog_invalid", "prices.json/platforms",
-                     "prices.json/platforms has no \"" + gpu.form_factor + "\" platform (for " +
-                         gpu.id + ")");
-  }
-  const PlatformDefaults& pf = pit->second;
-  s.gpus_per_server = static_cast<int>(
-      rec.take(pf.gpus_per_server, pinned ? as_double(pw.gpus_per_server) : std::nullopt,
-               "/power/gpus_per_server"));
+  const PlatformDefaults& pf = platform_of(pc, gpu);
+  rec.take(pf.gpus_per_server, pinned ? as_double(pw.gpus_per_server) : std::nullopt,
+           "/power/gpus_per_server");
+  s.gpus_per_server = gpus_per_server(rq, pc, gpu, pinned);
   s.platform_price_cny = rec.take(pf.price_cny, pinned ? po.server_platform_cny : std::nullopt,
                                   "/cost/prices/server_platform_cny");
   if (pinned && pw.host_watts) {

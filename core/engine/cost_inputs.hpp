@@ -99,6 +99,12 @@ OptionCost buy_option(const CostScenario& s, int gpus, double utilization,
 /// Yearly electricity of the scenario's fleet (`p`) used `utilization` of the time.
 EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utilization);
 
+/// GPUs in one server for `gpu`: the request's /power/gpus_per_server when `gpu` is the pinned
+/// GPU, else its form factor's platform in the price catalog. The one home of this fact: the
+/// layout (servers), the interconnect (what is inside a server) and the power plan all read it.
+int gpus_per_server(const CostRequest& request, const PriceCatalog& prices, const GpuSpec& gpu,
+                    bool pinned);
+
 /// Rent `gpus` on demand, used `utilization` of the time.
 OptionCost rent_option(const CostScenario& s, int gpus, double utilization, bool describe = true);
 /// Reserve `gpus` by the month (every card paid every month).

@@ -2,6 +2,9 @@
 #include "engine/layout.hpp"
 
 #include <algorithm>
+#include <map>
+
+#include "engine/cost_inputs.hpp"
 
 namespace advisor {
 
@@ -18,7 +21,8 @@ bool tp_valid(const ModelArch& m, int tp) {
 }
 
 /// Completes and checks a layout; nullopt when the split is impossible for the model.
-std::optional<Layout> make_layout(const Request& req, int count, int tp, int pp) {
+std::optional<Layout> make_layout(const Request& req, int count, int gpus_per_server, int tp,
+                                  int pp) {
   const ModelArch& m = req.model;
   if (tp < 1 || pp < 1 || count % (tp * pp) != 0) return std::nullopt;
   if (!tp_valid(m, tp) || pp > m.layers) return std::nullopt;
@@ -29,30 +33,33 @@ std::optional<Layout> make_layout(const Request& req, int count, int tp, int pp)
   L.dp = count / (tp * pp);
   L.zero = is_training(req.task) ? req.parallelism.zero : 0;
   L.ep = req.parallelism.ep;
+  L.gpus_per_server = gpus_per_server;
   if (L.ep > 1 && L.dp % L.ep != 0) return std::nullopt;
   return L;
 }
 
-/// GPU counts a buyer would actually order: 1, 2, 4, then whole 8-GPU servers.
-std::vector<int> candidate_counts(const Request& req, int max_count) {
+/// GPU counts a buyer would actually order: 1, 2, 4, then whole servers.
+std::vector<int> candidate_counts(const Request& req, int max_count, int gpus_per_server) {
   std::vector<int> valid;
   // Unpinned training always admits pure data parallel (unless EP must divide it).
   const bool any_count = is_training(req.task) && !req.parallelism.tp_pinned &&
                          !req.parallelism.pp_pinned && req.parallelism.ep == 1;
   auto consider = [&](int n) {
-    if (n <= max_count && (any_count || !candidate_layouts(req, n).empty())) valid.push_back(n);
+    if (n <= max_count && (any_count || !candidate_layouts(req, n, gpus_per_server).empty()))
+      valid.push_back(n);
   };
-  for (int n : {1, 2, 4}) consider(n);
-  for (int n = kGpusPerServer; n <= max_count; n += kGpusPerServer) consider(n);
+  for (int n : {1, 2, 4})
+    if (n < gpus_per_server) consider(n);
+  for (int n = gpus_per_server; n <= max_count; n += gpus_per_server) consider(n);
   return valid;
 }
 }  // namespace
 
-std::vector<Layout> candidate_layouts(const Request& req, int count) {
+std::vector<Layout> candidate_layouts(const Request& req, int count, int gpus_per_server) {
   const Parallelism& p = req.parallelism;
   std::vector<Layout> out;
   auto add = [&](int tp, int pp) {
-    if (auto L = make_layout(req, count, tp, pp)) out.push_back(*L);
+    if (auto L = make_layout(req, count, gpus_per_server, tp, pp)) out.push_back(*L);
   };
   if (p.tp_pinned && p.pp_pinned) {
     add(p.tp, p.pp);
@@ -84,8 +91,8 @@ std::vector<Layout> candidate_layouts(const Request& req, int count) {
   return out;
 }
 
-std::optional<Layout> layout_for_count(const Request& req, int count) {
-  const std::vector<Layout> layouts = candidate_layouts(req, count);
+std::optional<Layout> layout_for_count(const Request& req, int count, int gpus_per_server) {
+  const std::vector<Layout> layouts = candidate_layouts(req, count, gpus_per_server);
   if (layouts.empty()) return std::nullopt;
   return layouts.front();
 }
@@ -93,10 +100,11 @@ std::optional<Layout> layout_for_count(const Request& req, int count) {
 bool fits(const MemoryEstimate& e, const GpuSpec& gpu) { return e.total() <= gpu.memory_bytes(); }
 
 std::optional<Layout> choose_layout(const Request& req, int count, const GpuSpec& gpu,
-                                    const MemoryAssumptions& a, MemoryEstimate* estimate) {
+                                    int gpus_per_server, const MemoryAssumptions& a,
+                                    MemoryEstimate* estimate) {
   std::optional<Layout> best;
   MemoryEstimate best_estimate;
-  for (const Layout& L : candidate_layouts(req, count)) {
+  for (const Layout& L : candidate_layouts(req, count, gpus_per_server)) {
     const MemoryEstimate e = estimate_memory(req, L, a, false);
     if (fits(e, gpu)) {
       if (estimate) *estimate = e;
@@ -111,17 +119,38 @@ std::optional<Layout> choose_layout(const Request& req, int count, const GpuSpec
   return best;
 }
 
+int gpus_per_server(const Request& req, const Catalog& catalog, const GpuSpec& gpu) {
+  const bool pinned = req.hardware && req.hardware->gpu == gpu.id;
+  return gpus_per_server(req.cost, catalog.prices, gpu, pinned);
+}
+
+int largest_gpus_per_server(const Catalog& catalog) {
+  int largest = 1;
+  for (const auto& [form_factor, platform] : catalog.prices.platforms)
+    largest = std::max(largest, static_cast<int>(platform.gpus_per_server.value));
+  return largest;
+}
+
 std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catalog) {
   std::vector<GpuOption> out;
   const MemoryAssumptions& a = catalog.memory;
-  const std::vector<int> counts = candidate_counts(req, a.max_gpus_searched);
+  std::map<int, std::vector<int>> counts_by_server_size;
   // Per-GPU bytes never grow with the count under a fixed sharding scheme (more data-parallel
   // ranks shard ZeRO state further; more tensor/pipeline ranks split weights and activations),
   // so the smallest count that fits is found by bisection over the candidate counts.
   for (const GpuSpec& gpu : catalog.gpus) {
+    const int per_server = gpus_per_server(req, catalog, gpu);
+    auto known = counts_by_server_size.find(per_server);
+    if (known == counts_by_server_size.end()) {
+      known = counts_by_server_size
+                  .emplace(per_server, candidate_counts(req, a.max_gpus_searched, per_server))
+                  .first;
+    }
+    const std::vector<int>& counts = known->second;
     GpuOption o;
     o.gpu = &gpu;
     Layout one;
+    one.gpus_per_server = per_server;
     one.zero = is_training(req.task) ? req.parallelism.zero : 0;
     o.on_one = estimate_memory(req, one, a, false);
     o.fits_on_one = fits(o.on_one, gpu);
@@ -132,7 +161,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
     }
     MemoryEstimate e;
     auto fits_at = [&](int n) {
-      return choose_layout(req, n, gpu, a, &e).has_value() && fits(e, gpu);
+      return choose_layout(req, n, gpu, per_server, a, &e).has_value() && fits(e, gpu);
     };
     if (!fits_at(counts.back())) {
       const bool replicated = is_training(req.task) && req.parallelism.zero == 0 &&
@@ -152,7 +181,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
       const std::size_t mid = (lo + hi) / 2;
       if (fits_at(counts[mid])) hi = mid; else lo = mid + 1;
     }
-    o.min_layout = choose_layout(req, counts[hi], gpu, a, &o.at_min);
+    o.min_layout = choose_layout(req, counts[hi], gpu, per_server, a, &o.at_min);
     o.tight_at_min = o.at_min.band_high > gpu.memory_bytes();
     out.push_back(o);
   }

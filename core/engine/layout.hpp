@@ -23,16 +23,23 @@ struct GpuOption {
 /// Layouts worth trying for `count` GPUs under the request's parallelism, in order of
 /// preference: least model parallelism first, tensor parallel inside a server before pipeline
 /// stages. Pinned tp/pp leave one candidate; empty if the count is incompatible.
-std::vector<Layout> candidate_layouts(const Request& request, int count);
+std::vector<Layout> candidate_layouts(const Request& request, int count, int gpus_per_server);
 
 /// The preferred candidate layout for `count` GPUs (GPU-agnostic); nullopt if none is valid.
-std::optional<Layout> layout_for_count(const Request& request, int count);
+std::optional<Layout> layout_for_count(const Request& request, int count,
+                                       int gpus_per_server);
 
 /// The first candidate that fits on `gpu`, else the one needing the least memory per GPU;
 /// nullopt if the count has no valid layout. `estimate` receives that layout's memory.
 std::optional<Layout> choose_layout(const Request& request, int count, const GpuSpec& gpu,
-                                    const MemoryAssumptions& assumptions,
+                                    int gpus_per_server, const MemoryAssumptions& assumptions,
                                     MemoryEstimate* estimate);
+
+/// GPUs in one server of `gpu` for this request (the pinned override, else its platform's).
+int gpus_per_server(const Request& request, const Catalog& catalog, const GpuSpec& gpu);
+
+/// A server size for a layout that no GPU is chosen for yet: the largest platform's.
+int largest_gpus_per_server(const Catalog& catalog);
 
 /// Judges every GPU in the catalog.
 std::vector<GpuOption> evaluate_options(const Request& request, const Catalog& catalog);

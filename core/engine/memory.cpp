@@ -379,7 +379,7 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
     e.band_low = fixed + e.activations * (1 - a.activation_band_low) + context;
     e.band_high = fixed + e.activations * (1 + a.activation_band_high) +
                   e.overhead * a.overhead_band_high_factor;
-    e.host_ram_per_node = host_per_gpu * std::min(L.count, kGpusPerServer);
+    e.host_ram_per_node = host_per_gpu * std::min(L.count, L.gpus_per_server);
     e.trainable_params = trainable_params(req);
     if (e.total() > best_total) {
       best_total = e.total();

@@ -8,10 +8,6 @@
 
 namespace advisor {
 
-/// Servers are counted as 8-GPU nodes: HGX/OAM baseboards hold 8, and so do most PCIe GPU
-/// servers. (The speed model's data/performance.json gpus_per_node says the same for links.)
-constexpr int kGpusPerServer = 8;
-
 /// How a job is laid out over `count` GPUs: count = dp x tp x pp.
 struct Layout {
   int count = 1;
@@ -20,6 +16,8 @@ struct Layout {
   int dp = 1;
   int ep = 1;
   int zero = 0;
+  int gpus_per_server = 1;  // GPUs in one server (engine/cost_inputs gpus_per_server())
+  int servers() const { return (count + gpus_per_server - 1) / gpus_per_server; }
 };
 
 /// One line of "why this many bytes": the term, what was assumed, and the switch that moves it.

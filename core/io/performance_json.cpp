@@ -114,7 +114,6 @@ PerformanceConstants parse_performance(const std::string& text) {
     k.latency_pcie_us = constant(c, "collective_latency_pcie_us", 0, 1e4);
     k.latency_network_us = constant(c, "collective_latency_network_us", 0, 1e4);
     k.overlap_fraction = constant(c, "overlap_fraction", 0, 1);
-    k.gpus_per_node = static_cast<int>(constant(c, "gpus_per_node", 1, 64));
     c.reject_unknown();
   }
   {

@@ -41,10 +41,10 @@ void require_finite(const json& j, const std::string& path) {
   }
 }
 
-json layout_json(const Layout& L, const std::optional<std::string>& gpu, int gpus_per_server) {
+json layout_json(const Layout& L, const std::optional<std::string>& gpu) {
   return {{"gpu", str(gpu)}, {"count", L.count}, {"tp", L.tp},       {"pp", L.pp},
           {"dp", L.dp},      {"ep", L.ep},       {"zero", L.zero},
-          {"servers", (L.count + gpus_per_server - 1) / gpus_per_server}};
+          {"servers", L.servers()}};
 }
 
 json model_json(const ModelResult& m) {
@@ -57,7 +57,7 @@ json model_json(const ModelResult& m) {
   return j;
 }
 
-json memory_json(const MemoryResult& m, int gpus_per_server) {
+json memory_json(const MemoryResult& m) {
   const MemoryEstimate& e = m.estimate;
   json j;
   j["per_gpu_bytes"] = bytes(e.total());
@@ -68,7 +68,7 @@ json memory_json(const MemoryResult& m, int gpus_per_server) {
   j["host_ram_per_server_bytes"] = bytes(e.host_ram_per_node);
   j["params_per_gpu"] = e.params_on_gpu;
   j["pipeline_stage"] = e.heaviest_stage;
-  j["layout"] = layout_json(m.layout, m.gpu, gpus_per_server);
+  j["layout"] = layout_json(m.layout, m.gpu);
   json assumptions = json::array();
   for (const MemoryAssumption& a : e.assumptions)
     assumptions.push_back({{"term", a.term}, {"text", a.text}});
@@ -448,7 +448,7 @@ json capacity_json(const CapacityResult& c) {
           {"defaults_used", defaults_json(c.defaults_used)}};
 }
 
-json option_json(const OptionRow& row, Task task, int gpus_per_server) {
+json option_json(const OptionRow& row, Task task) {
   const GpuOption& o = row.judged;
   const GpuSpec& g = *o.gpu;
   json j = {{"gpu", g.id},
@@ -466,7 +466,7 @@ json option_json(const OptionRow& row, Task task, int gpus_per_server) {
   j["allreduce_bus_bandwidth_gbps"] = num(row.allreduce_bus_bandwidth_gbps);
   if (o.min_layout) {
     j["min_count"] = o.min_layout->count;
-    j["min_layout"] = layout_json(*o.min_layout, g.id, gpus_per_server);
+    j["min_layout"] = layout_json(*o.min_layout, g.id);
     j["per_gpu_bytes_at_min"] = bytes(o.at_min.total());
     j["tight_at_min"] = o.tight_at_min;
     j["verdict"] = o.min_layout->count == 1 ? "fits_on_one" : "needs_multiple";
@@ -524,12 +524,11 @@ json warning_json(const Warning& w) {
 }
 
 json plan_to_json(const Plan& plan, const Catalog& catalog) {
-  const int per_server = catalog.performance.gpus_per_node;
   json result;
   result["schema"] = 1;
   result["task"] = task_name(plan.task);
   result["model"] = model_json(plan.model);
-  result["memory"] = memory_json(plan.memory, per_server);
+  result["memory"] = memory_json(plan.memory);
   result["training"] = plan.training ? training_json(*plan.training) : json();
   result["inference"] = plan.inference ? serving_json(*plan.inference) : json();
   result["interconnect"] = interconnect_json(plan.interconnect);
@@ -537,7 +536,7 @@ json plan_to_json(const Plan& plan, const Catalog& catalog) {
   result["cost"] = plan.cost ? cost_json(*plan.cost, catalog.prices) : json();
   result["capacity"] = plan.capacity ? capacity_json(*plan.capacity) : json();
   json options = json::array();
-  for (const OptionRow& row : plan.options) options.push_back(option_json(row, plan.task, per_server));
+  for (const OptionRow& row : plan.options) options.push_back(option_json(row, plan.task));
   result["options"] = std::move(options);
   json warnings = json::array();
   for (const Warning& w : plan.warnings) warnings.push_back(warning_json(w));

@@ -79,13 +79,13 @@ std::optional<double> given_or_predicted(const std::optional<double>& given,
 
 /// The GPU count to cost for an unpinned option: its minimum count, raised (to the next count
 /// the parallelism allows) until it can deliver the yearly demand profile when one is given.
-int costed_count(const Request& req, const CostRequest& rq, int min_count) {
+int costed_count(const Request& req, const CostRequest& rq, int min_count, int per_server) {
   if (req.hardware || !rq.cost.monthly_demand_gpu_hours || rq.cost.utilization) return min_count;
   double total = 0;
   for (double m : *rq.cost.monthly_demand_gpu_hours) total += m;
   const int need = static_cast<int>(std::ceil(total / kHoursPerYear - 1e-9));
   int n = std::max(min_count, need);
-  while (n < kMaxGpuCount && !layout_for_count(req, n)) ++n;
+  while (n < kMaxGpuCount && !layout_for_count(req, n, per_server)) ++n;
   return n;
 }
 
@@ -131,7 +131,7 @@ OptionPowerCost option_power_cost(const Request& req, const Catalog& catalog, co
                                   int gpus, std::optional<double> option_gpu_hours) {
   const CostRequest& rq = req.cost;
   const bool pinned = req.hardware && req.hardware->gpu == gpu.id;
-  gpus = costed_count(req, rq, gpus);
+  gpus = costed_count(req, rq, gpus, gpus_per_server(req, catalog, gpu));
   const CostScenario s =
       resolve_scenario(rq, catalog.prices, gpu, gpus, pinned, rq.cost.site, false);
   const PowerPlan p = plan_power(s, gpus);
@@ -192,7 +192,7 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
     double best = 0;
     for (const GpuOption& o : judged_options) {
       if (!o.min_layout) continue;
-      const int count = costed_count(req, rq, o.min_layout->count);
+      const int count = costed_count(req, rq, o.min_layout->count, o.min_layout->gpus_per_server);
       const CostScenario s =
           resolve_scenario(rq, prices, *o.gpu, count, false, rq.cost.site, false);
       const Summary m = summarise(s);

@@ -30,14 +30,16 @@ ModelResult model_result(const Request& req) {
 Layout main_layout(const Request& req, const Catalog& catalog) {
   // Pinned hardware: the preferred layout that fits on it (parse_request checked that the
   // count admits one). Otherwise the job on exactly the pinned tp x pp GPUs (or one).
+  int per_server = largest_gpus_per_server(catalog);
   if (req.hardware) {
-    if (auto L = choose_layout(req, req.hardware->count, *catalog.find_gpu(req.hardware->gpu),
-                               catalog.memory, nullptr)) {
+    const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
+    per_server = gpus_per_server(req, catalog, gpu);
+    if (auto L = choose_layout(req, req.hardware->count, gpu, per_server, catalog.memory, nullptr)) {
       return *L;
     }
   }
   const int count = req.parallelism.tp * req.parallelism.pp;
-  if (auto L = layout_for_count(req, count)) return *L;
+  if (auto L = layout_for_count(req, count, per_server)) return *L;
   Layout L;
   L.count = count;
   L.tp = req.parallelism.tp;
@@ -45,6 +47,7 @@ Layout main_layout(const Request& req, const Catalog& catalog) {
   L.dp = 1;
   L.ep = req.parallelism.ep;
   L.zero = is_training(req.task) ? req.parallelism.zero : 0;
+  L.gpus_per_server = per_server;
   return L;
 }
 
@@ -78,7 +81,6 @@ MemoryResult memory_result(const Request& req, const Catalog& catalog, const Lay
   MemoryResult m;
   m.estimate = estimate_memory(req, L, catalog.memory, true);
   m.layout = L;
-  m.servers = (L.count + catalog.performance.gpus_per_node - 1) / catalog.performance.gpus_per_node;
   const MemoryEstimate& e = m.estimate;
   if (req.hardware) {
     const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);

@@ -31,13 +31,14 @@ std::vector<ScalingPoint> scaling_curve(const Request& req, const Catalog& catal
   // For bridge-capable PCIe cards "nvlink" is the same chip on an NVSwitch baseboard (the
   // source's NVLink-vs-PCIe comparison); their own bridged pairs are a third line.
   const bool bridge_part = gpu.scale_up_link.topology == "bridge";
-  const Fabric nvlink =
-      make_fabric(gpu, bridged, k, bridge_part ? LinkChoice::kSwitched : LinkChoice::kNative);
-  const Fabric bridge = make_fabric(gpu, bridged, k, LinkChoice::kNative);
-  const Fabric pcie = make_fabric(gpu, req.cluster, k, LinkChoice::kPcie);
+  const int per_server = gpus_per_server(req, catalog, gpu);
+  const Fabric nvlink = make_fabric(gpu, bridged, k, per_server,
+                                    bridge_part ? LinkChoice::kSwitched : LinkChoice::kNative);
+  const Fabric bridge = make_fabric(gpu, bridged, k, per_server, LinkChoice::kNative);
+  const Fabric pcie = make_fabric(gpu, req.cluster, k, per_server, LinkChoice::kPcie);
   for (int n : kScalingCounts) {
     MemoryEstimate e;
-    const auto L = choose_layout(req, n, gpu, catalog.memory, &e);
+    const auto L = choose_layout(req, n, gpu, per_server, catalog.memory, &e);
     if (!L) continue;
     const bool fit = fits(e, gpu);
     auto point = [&](const char* link, const Fabric& f) {
@@ -140,7 +141,7 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
   }
   check_global_batch(req, L);
   const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
-  const Fabric f = make_fabric(gpu, req.cluster, k);
+  const Fabric f = make_fabric(gpu, req.cluster, k, L.gpus_per_server);
   out.interconnect = interconnect(gpu, L, f, k);
   if (!f.note.empty()) out.warnings.push_back({"link_bandwidth_unknown", f.note, "/hardware/gpu"});
   if (training) {
@@ -188,7 +189,7 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
     wide.parallelism.tp_pinned = false;
     wide.parallelism.pp_pinned = false;
     for (int n = 2 * L.count; n <= f.gpus_per_node; n *= 2) {
-      const auto W = layout_for_count(wide, n);
+      const auto W = layout_for_count(wide, n, L.gpus_per_server);
       if (!W) continue;
       const MemoryEstimate we = estimate_memory(wide, *W, catalog.memory, false);
       const InferencePerf wp = estimate_inference(wide, gpu, *W, we, f, k, catalog.memory);
@@ -241,7 +242,7 @@ void fill_option_speed(const Request& req, const Catalog& catalog, OptionRow& ro
   if (!o.min_layout) return;
   const GpuSpec& gpu = *o.gpu;
   const Layout& L = *o.min_layout;
-  const Fabric f = make_fabric(gpu, req.cluster, k);
+  const Fabric f = make_fabric(gpu, req.cluster, k, L.gpus_per_server);
   if (L.count > 1) {
     row.allreduce_bus_bandwidth_gbps =
         group_busbw(f, L.count, std::min(L.count, f.gpus_per_node), k);

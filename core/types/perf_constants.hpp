@@ -49,7 +49,6 @@ struct PerformanceConstants {
   double latency_pcie_us = 0;
   double latency_network_us = 0;
   double overlap_fraction = 0;  // share of compute that can hide data-parallel traffic
-  int gpus_per_node = 8;
   std::vector<NetworkKind> networks;
   // Defaults.
   double auto_global_batch_tokens_pretrain = 0;

@@ -45,7 +45,6 @@ struct ModelResult {
 struct MemoryResult {
   MemoryEstimate estimate;          // the most loaded GPU, with its assumption lines
   Layout layout;                    // the layout the estimate is for
-  int servers = 1;                  // servers the layout spans (gpus_per_server below)
   std::optional<std::string> gpu;   // the pinned GPU id
   std::optional<bool> fits;         // null when no GPU is pinned
   std::optional<double> gpu_memory_bytes;

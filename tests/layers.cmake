@@ -1,0 +1,30 @@
+# The rules of core/README.md, checked on every test run:
+#  1. JSON stops at io/: nothing in core/types, core/engine or core/plan mentions nlohmann.
+#  2. Everything the core uses is an argument: no builtin_*() data below the API layer
+#     (io/catalog_json.* declares the embedded texts; api.cpp is the only caller).
+#  3. Small modules: no core .cpp over 600 lines.
+set(failures "")
+foreach(layer types engine plan)
+  file(GLOB_RECURSE files ${CORE}/${layer}/*.hpp ${CORE}/${layer}/*.cpp)
+  foreach(f ${files})
+    file(READ ${f} text)
+    if(text MATCHES "nlohmann")
+      string(APPEND failures "\n  ${f}: JSON outside io/ (nlohmann)")
+    endif()
+    if(text MATCHES "builtin_[a-z_]*\\(")
+      string(APPEND failures "\n  ${f}: built-in data below the API layer")
+    endif()
+  endforeach()
+endforeach()
+file(GLOB_RECURSE sources ${CORE}/*.cpp)
+foreach(f ${sources})
+  file(STRINGS ${f} lines)
+  list(LENGTH lines n)
+  if(n GREATER 600)
+    string(APPEND failures "\n  ${f}: ${n} lines (limit 600)")
+  endif()
+endforeach()
+if(failures)
+  message(FATAL_ERROR "core layering rules broken:${failures}")
+endif()
+message(STATUS "core layering rules hold")
