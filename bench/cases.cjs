@@ -127,7 +127,7 @@ function rule(c) {
       metric: 'achieved_tflops_per_gpu', measured: measured(c, 'achieved_tflops_per_gpu').value,
       request: trainRequest(c, {
         micro_batch: 1, global_batch: 2048, tp: 8, pp: 16, zero: 1, ckpt: 'none',
-        cluster: { inter_node_gbps_per_gpu: 400 },
+        cluster: { inter_node_gbit_per_s_per_gpu: 400 },
       }),
       read: (r) => r.training.achieved_tflops_per_gpu,
       assumed: 'micro-batch 1, ZeRO-1, no recompute; 16M-token batch = 2048 sequences; the '
@@ -262,7 +262,7 @@ function rule(c) {
     'bloom176b-384xa100': {
       metric: 'compute_hours', tokens: 366e9, count: 384, tp: 4, pp: 12, zero: 1,
       micro_batch: 2, global_batch: 2048, ckpt: 'full', seq: 2048,
-      cluster: { inter_node_gbps_per_gpu: 50 },
+      cluster: { inter_node_gbit_per_s_per_gpu: 50 },
       assumed: 'TP4 x PP12 x DP8, micro-batch 2, full recompute (BLOOM paper); Omni-Path '
         + '4x100 Gb/s per 8-GPU node = 50 Gb/s per GPU',
     },
@@ -297,7 +297,7 @@ function rule(c) {
     'llama3-70b-gpuhours': {
       metric: 'gpu_hours', tokens: 15e12, count: 4096, tp: 8, zero: 1, micro_batch: 1,
       global_batch: 2048, ckpt: 'selective', seq: 8192, gpu: 'h100-sxm-80gb',
-      cluster: { inter_node_gbps_per_gpu: 400 },
+      cluster: { inter_node_gbit_per_s_per_gpu: 400 },
       assumed: '4096 GPUs, TP8 x DP512, 16M-token batch; layout not published',
     },
     'mpt-7b-walltime': {

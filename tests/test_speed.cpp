@@ -581,3 +581,26 @@ TEST_CASE("a per-user speed target one GPU cannot reach is met with wider replic
   for (const auto& w : r["warnings"]) warned = warned || w["code"] == "target_needs_wider_replicas";
   CHECK(warned);
 }
+
+TEST_CASE("_gbps is GB/s everywhere: the Gbit/s line rate is _gbit_per_s, the old key deprecated",
+          "[speed][api]") {
+  auto request = test::request("pretrain", "llama-2-7b");
+  request["hardware"] = {{"gpu", "h100-sxm-80gb"}, {"count", 16}};
+  request["cluster"] = {{"inter_node_gbit_per_s_per_gpu", 200}};
+  bool ok = false;
+  const auto now = nlohmann::json::parse(advisor::advise_text(request.dump(), &ok));
+  REQUIRE(ok);
+  CHECK(now["interconnect"]["inter_node"]["gbit_per_s_per_gpu"] == 200);
+  CHECK_FALSE(now["interconnect"]["inter_node"].contains("gbps_per_gpu"));
+  for (const auto& w : now["warnings"]) CHECK(w["code"] != "deprecated_field");
+  request["cluster"] = {{"inter_node_gbps_per_gpu", 200}};
+  const auto old = nlohmann::json::parse(advisor::advise_text(request.dump(), &ok));
+  REQUIRE(ok);
+  CHECK(old["interconnect"] == now["interconnect"]);
+  bool warned = false;
+  for (const auto& w : old["warnings"])
+    warned |= w["code"] == "deprecated_field" && w["path"] == "/cluster/inter_node_gbps_per_gpu";
+  CHECK(warned);
+  request["cluster"] = {{"inter_node_gbps_per_gpu", 200}, {"inter_node_gbit_per_s_per_gpu", 200}};
+  CHECK(error_path(request) == "/cluster/inter_node_gbps_per_gpu");
+}

@@ -67,7 +67,7 @@ Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
   const NetworkKind* net = nullptr;
   if (cluster.inter_node_network) {
     net = k.find_network(*cluster.inter_node_network);
-  } else if (!cluster.inter_node_gbps_per_gpu) {
+  } else if (!cluster.inter_node_gbit_per_s_per_gpu) {
     // Auto: the reference design of the server class. HGX/OAM servers carry one NIC per GPU
     // (DGX A100: 200G HDR, DGX H100/B200: 400G NDR); PCIe-card servers typically share one
     // 200G NIC between two GPUs.
@@ -80,14 +80,14 @@ Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
   if (net != nullptr) {
     f.network_id = net->id;
     f.network_name = net->name;
-    f.network_gbps = net->gbps_per_gpu / kBitsPerByte;
+    f.network_gbps = net->gbit_per_s_per_gpu / kBitsPerByte;
     f.network_efficiency = net->efficiency;
   } else {
     const NetworkKind* rdma = k.find_network("ib_ndr400");
     f.network_id = "custom";
-    f.network_name = format_number(cluster.inter_node_gbps_per_gpu.value_or(0)) +
+    f.network_name = format_number(cluster.inter_node_gbit_per_s_per_gpu.value_or(0)) +
                      " Gb/s per GPU (RDMA assumed)";
-    f.network_gbps = cluster.inter_node_gbps_per_gpu.value_or(0) / kBitsPerByte;
+    f.network_gbps = cluster.inter_node_gbit_per_s_per_gpu.value_or(0) / kBitsPerByte;
     f.network_efficiency = rdma ? rdma->efficiency : 0.85;
   }
   return f;

@@ -68,12 +68,21 @@ ClusterSettings read_cluster(const nlohmann::json* cluster) {
   } else {
     c.raw("inter_node_network");  // null means "auto"
   }
-  s.inter_node_gbps_per_gpu =
-      c.nullable_number("inter_node_gbps_per_gpu", 0, kMaxNetworkGbps, true);
-  require(!(s.inter_node_network && s.inter_node_gbps_per_gpu), "inconsistent",
-          "/cluster/inter_node_gbps_per_gpu",
-          "/cluster/inter_node_gbps_per_gpu and /cluster/inter_node_network both describe the "
-          "network between servers: set one or the other");
+  // Every _gbps key means GB/s; the line rate in Gbit/s is _gbit_per_s. Schema 1 called it
+  // inter_node_gbps_per_gpu: still accepted, with a deprecation warning.
+  constexpr const char* kKey = "inter_node_gbit_per_s_per_gpu";
+  constexpr const char* kOldKey = "inter_node_gbps_per_gpu";
+  s.inter_node_gbit_per_s_per_gpu = c.nullable_number(kKey, 0, kMaxNetworkGbps, true);
+  if (const auto old = c.nullable_number(kOldKey, 0, kMaxNetworkGbps, true)) {
+    require(!s.inter_node_gbit_per_s_per_gpu, "inconsistent", c.path_of(kOldKey),
+            c.path_of(kOldKey) + " is the old name of " + c.path_of(kKey) + ": give one");
+    s.inter_node_gbit_per_s_per_gpu = old;
+    s.deprecated_gbps_key = true;
+  }
+  const std::string given = c.path_of(s.deprecated_gbps_key ? kOldKey : kKey);
+  require(!(s.inter_node_network && s.inter_node_gbit_per_s_per_gpu), "inconsistent", given,
+          given + " and /cluster/inter_node_network both describe the network between "
+                  "servers: set one or the other");
   s.nvlink_bridges = c.boolean("nvlink_bridges", false);
   s.storage_read_gbps = c.nullable_number("storage_read_gbps", 0, kMaxStorageGBps, true);
   c.reject_unknown();

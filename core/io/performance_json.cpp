@@ -126,7 +126,7 @@ PerformanceConstants parse_performance(const std::string& text) {
       NetworkKind kind;
       kind.id = n.string("id");
       kind.name = n.string("name");
-      kind.gbps_per_gpu = n.number("gbps_per_gpu", 0, 1e5, {}, true);
+      kind.gbit_per_s_per_gpu = n.number("gbit_per_s_per_gpu", 0, 1e5, {}, true);
       kind.efficiency = n.number("efficiency", 0, 1, {}, true);
       n.string("basis");
       n.string("source");

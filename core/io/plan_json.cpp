@@ -215,7 +215,7 @@ json interconnect_json(const std::optional<InterconnectResult>& r) {
   const InterNodeLink& b = r->inter_node;
   j["inter_node"] = {{"kind", b.kind},
                      {"name", b.name},
-                     {"gbps_per_gpu", num(b.gbit_per_s_per_gpu)},
+                     {"gbit_per_s_per_gpu", num(b.gbit_per_s_per_gpu)},
                      {"busbw_gbps", num(b.busbw_gbps)},
                      {"used", b.used},
                      {"chosen_by_advisor", b.chosen_by_advisor}};

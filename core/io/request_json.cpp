@@ -303,7 +303,7 @@ nlohmann::json default_request() {
           {"parallelism", {{"zero", 3}, {"tp", nullptr}, {"pp", nullptr}, {"ep", 1}}},
           {"cluster",
            {{"inter_node_network", nullptr},
-            {"inter_node_gbps_per_gpu", nullptr},
+            {"inter_node_gbit_per_s_per_gpu", nullptr},
             {"nvlink_bridges", false},
             {"storage_read_gbps", nullptr}}}};
 }

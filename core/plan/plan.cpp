@@ -133,6 +133,12 @@ Plan make_plan(const Request& req, const Catalog& catalog) {
   plan.task = req.task;
   plan.model = model_result(req);
   model_warnings(req, plan.model, plan.warnings);
+  if (req.cluster.deprecated_gbps_key) {
+    plan.warnings.push_back({"deprecated_field",
+                             "/cluster/inter_node_gbps_per_gpu is deprecated (it is Gbit/s, and "
+                             "every _gbps key means GB/s): use /cluster/inter_node_gbit_per_s_per_gpu",
+                             "/cluster/inter_node_gbps_per_gpu"});
+  }
 
   const Layout L = main_layout(req, catalog);
   plan.memory = memory_result(req, catalog, L, plan.warnings);

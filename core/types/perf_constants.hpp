@@ -26,7 +26,7 @@ struct AttentionFraction {
 struct NetworkKind {
   std::string id;
   std::string name;
-  double gbps_per_gpu = 0;  // line rate, Gbit/s per GPU
+  double gbit_per_s_per_gpu = 0;  // line rate per GPU
   double efficiency = 0;    // NCCL bus bandwidth / line rate
 };
 

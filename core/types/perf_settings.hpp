@@ -33,7 +33,8 @@ struct InferencePerfSettings {
 /// /cluster: the network between servers and the storage behind them.
 struct ClusterSettings {
   std::optional<std::string> inter_node_network;  // ib_ndr400 | ib_hdr200 | roce_200 | ...
-  std::optional<double> inter_node_gbps_per_gpu;  // Gbit/s per GPU, instead of a named network
+  std::optional<double> inter_node_gbit_per_s_per_gpu;  // line rate per GPU instead of a named network
+  bool deprecated_gbps_key = false;  // the request used schema 1's inter_node_gbps_per_gpu
   bool nvlink_bridges = false;                    // PCIe cards with NVLink bridges installed
   std::optional<double> storage_read_gbps;        // GB/s (bytes) the storage delivers
 };
