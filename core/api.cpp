@@ -2,6 +2,7 @@
 #include "api.hpp"
 
 #include "io/json_reader.hpp"
+#include "io/form_json.hpp"
 #include "io/model_json.hpp"
 #include "io/plan_json.hpp"
 #include "io/request_json.hpp"
@@ -122,7 +123,9 @@ nlohmann::json catalog_summary(const Catalog& catalog) {
           {"models", models},
           {"gpus_as_of", catalog.gpus_as_of},
           {"models_as_of", catalog.models_as_of},
-          {"default_request", default_request()}};
+          {"default_request", default_request(catalog)},
+          {"tasks", task_list()},
+          {"form", form_schema(catalog)}};
 }
 
 }  // namespace advisor

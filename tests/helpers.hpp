@@ -11,6 +11,7 @@
 #include "types/request.hpp"
 #include "api.hpp"
 #include "io/catalog_json.hpp"
+#include "io/form_json.hpp"
 #include "io/model_json.hpp"
 #include "io/request_json.hpp"
 

@@ -125,3 +125,32 @@ TEST_CASE("a pasted config.json may come as text or as an object", "[request]") 
   CHECK(e["code"] == "malformed_json");
   CHECK(e["path"] == "/model/hf_config");
 }
+
+TEST_CASE("the form schema is the parser's own record: defaults parse, ranges are enforced",
+          "[request][form]") {
+  const auto& catalog = advisor::builtin_catalog();
+  const nlohmann::json form = advisor::form_schema(catalog);
+  REQUIRE(form.size() > 60);
+  // The default request, derived from the same defaults, is a valid request.
+  const nlohmann::json defaults = advisor::default_request(catalog);
+  bool ok = false;
+  advisor::advise_text(defaults.dump(), &ok);
+  CHECK(ok);
+  for (const auto& f : form) {
+    const std::string path = f["path"];
+    INFO(path);
+    CHECK(!f["tasks"].empty());
+    if (f["kind"] == "choice") CHECK(!f["choices"].empty());
+    // One past the top of the range is refused, located at the field itself.
+    if (!f.contains("max") || path.rfind("/model/", 0) == 0 || path.rfind("/capacity/", 0) == 0)
+      continue;
+    nlohmann::json request = {{"schema", 1}, {"task", f["tasks"][0]},
+                              {"model", {{"preset", "llama-3.1-8b"}}}};
+    if (path.rfind("/hardware/", 0) == 0) request["hardware"] = {{"gpu", "h100-sxm-80gb"}};
+    const double max = f["max"];
+    request[nlohmann::json::json_pointer(path)] = f["kind"] == "integer" ? max + 1 : max * 2 + 1;
+    const auto out = nlohmann::json::parse(advisor::advise_text(request.dump(), &ok));
+    CHECK_FALSE(ok);
+    CHECK(out["error"]["path"] == path);
+  }
+}

@@ -153,7 +153,7 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
                                     "/power/training_load_factor");
   s.idle_load_factor =
       rec.take(pc.at("power.idle_load_factor"), pw.idle_load_factor, "/power/idle_load_factor");
-  s.pue = rec.take(pc.pue.at(pw.facility), pw.pue, "/power/pue");
+  s.pue = rec.take(pc.pue.at(name_of(pw.facility)), pw.pue, "/power/pue");
   s.rack_units_usable = static_cast<int>(rec.take(
       pc.at("power.rack_units_usable"), as_double(pw.rack_units_usable), "/power/rack_units_usable"));
   if (pw.office_rack_kw) {
@@ -169,12 +169,12 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
   s.rack_kw_pinned = pw.rack_kw;
   s.colocation_pricing = cs.colocation_pricing;
   s.colocation_includes_electricity = cs.colocation_includes_electricity;
-  if (s.facility != "office") {
+  if (s.facility != Facility::kOffice) {
     const double factor = rec.take(site.colocation_factor, std::nullopt);
     for (const auto& [kw, entry] : pc.rack_classes)
       s.rack_classes.emplace_back(kw, rec.value_of(entry) * factor);
     s.rack_price_override = own_site ? po.colocation_cny_per_rack_month : std::nullopt;
-    if (s.colocation_pricing == "per_kw") {
+    if (s.colocation_pricing == ColocationPricing::kPerKw) {
       const auto over = own_site ? po.colocation_cny_per_kw_month : std::nullopt;
       const double base = rec.take(pc.at("colocation.per_kw_month_cny"), over,
                                    "/cost/prices/colocation_cny_per_kw_month");
@@ -187,7 +187,7 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
       rec.take(site.electricity_flat_cny_per_kwh,
                own_site ? po.electricity_flat_cny_per_kwh : std::nullopt,
                "/cost/prices/electricity_flat_cny_per_kwh");
-  s.time_of_use = cs.tariff == "time_of_use";
+  s.time_of_use = cs.tariff == TariffKind::kTimeOfUse;
   s.tariff.flat_cny_per_kwh = flat;
   if (s.time_of_use) {
     s.tariff.peak_hours = rec.take(pc.at("tariff.peak_hours"), std::nullopt);
@@ -223,11 +223,13 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
   }
 
   // Network line, rental data transfer, operations, spares, life.
-  s.network_line = cs.network_line ? *cs.network_line : (s.facility == "office" ? "none" : "bgp");
-  if (s.network_line != "none") {
+  s.network_line = cs.network_line ? *cs.network_line
+                                    : (s.facility == Facility::kOffice ? NetworkLine::kNone
+                                                                       : NetworkLine::kBgp);
+  if (s.network_line != NetworkLine::kNone) {
     s.network_mbps = rec.take(pc.at("network.mbps"), cs.network_mbps, "/cost/network_mbps");
     s.network_cny_per_mbps_month =
-        rec.take(pc.at(s.network_line == "bgp" ? "network.bgp_cny_per_mbps_month"
+        rec.take(pc.at(s.network_line == NetworkLine::kBgp ? "network.bgp_cny_per_mbps_month"
                                                : "network.dedicated_cny_per_mbps_month"),
                  po.network_cny_per_mbps_month, "/cost/prices/network_cny_per_mbps_month");
   }
@@ -235,7 +237,7 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
                                    "/cost/egress_tb_per_month");
   s.egress_cny_per_tb =
       rec.take(pc.at("rental.egress_cny_per_tb"), po.egress_cny_per_tb, "/cost/prices/egress_cny_per_tb");
-  s.operations_by_staff = cs.operations == "staff";
+  s.operations_by_staff = cs.operations == Operations::kStaff;
   if (s.operations_by_staff) {
     s.staff_fte = rec.take(pc.at("ownership.staff_fte"), cs.staff_fte, "/cost/staff_fte");
     s.staff_cny_per_year = rec.take(pc.at("ownership.staff_cny_per_year"), po.staff_cny_per_year,
@@ -293,7 +295,7 @@ PowerPlan plan_power(const CostScenario& s, int gpus) {
     return fit_racks(kw, p.server_watts_full_load, s.rack_units_usable, s.server_rack_units,
                      p.servers);
   };
-  const bool per_kw = s.colocation_pricing == "per_kw";
+  const bool per_kw = s.colocation_pricing == ColocationPricing::kPerKw;
   auto monthly = [&](const RackFit& f, double rack_price) {
     return per_kw ? f.racks_needed * f.rack_kw * s.colocation_cny_per_kw_month
                   : f.racks_needed * rack_price;
@@ -303,7 +305,7 @@ PowerPlan plan_power(const CostScenario& s, int gpus) {
       if (std::fabs(k - kw) < 1e-9) return price;
     return std::nullopt;
   };
-  if (s.facility == "office") {
+  if (s.facility == Facility::kOffice) {
     p.racks = fit(s.office_rack_kw_high);
     p.rack_choice = "office";
     return p;
@@ -352,9 +354,9 @@ PowerPlan plan_power(const CostScenario& s, int gpus) {
 namespace {
 
 std::string colocation_basis(const CostScenario& s, const PowerPlan& p) {
-  if (s.facility == "office") return "your own office: no colocation fee";
+  if (s.facility == Facility::kOffice) return "your own office: no colocation fee";
   std::string basis =
-      s.colocation_pricing == "per_kw"
+      s.colocation_pricing == ColocationPricing::kPerKw
           ? std::to_string(p.racks.racks_needed) + " rack(s) x " + format_number(p.racks.rack_kw) +
                 " kW x " + cny(s.colocation_cny_per_kw_month) + "/kW-month x 12"
           : std::to_string(p.racks.racks_needed) + " rack(s) of " +
@@ -404,10 +406,10 @@ OptionCost buy_option(const CostScenario& s, int gpus, double utilization, Energ
                           " CNY/kWh average (" + (s.time_of_use ? "time-of-use" : "flat") +
                           ", " + format_number(std::round(utilization * 1000) / 10) + "% busy)";
   }
-  if (s.network_line != "none") {
+  if (s.network_line != NetworkLine::kNone) {
     b.network_cny_per_year = s.network_mbps * s.network_cny_per_mbps_month * 12;
     if (describe)
-      b.network_basis = s.network_line + " line " + format_number(s.network_mbps) + " Mbps x " +
+      b.network_basis = std::string(name_of(s.network_line)) + " line " + format_number(s.network_mbps) + " Mbps x " +
                       cny(s.network_cny_per_mbps_month) + "/Mbps-month x 12";
   } else if (describe) {
     b.network_basis = "no line";

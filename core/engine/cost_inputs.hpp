@@ -34,7 +34,7 @@ struct CostScenario {
   // power
   double host_fixed_watts = 0, cooling_conversion_fraction = 0;
   double training_load_factor = 0.8, idle_load_factor = 0.2;
-  std::string facility;
+  Facility facility = Facility::kIdc;
   double pue = 1.5;
   int rack_units_usable = 38, server_rack_units = 8;
   double office_rack_kw_low = 3, office_rack_kw_high = 4;
@@ -47,10 +47,10 @@ struct CostScenario {
   double platform_price_cny = 0;
   Tariff tariff;
   bool time_of_use = true;
-  std::string colocation_pricing = "per_rack";
+  ColocationPricing colocation_pricing = ColocationPricing::kPerRack;
   double colocation_cny_per_kw_month = 0;
   bool colocation_includes_electricity = false;
-  std::string network_line = "bgp";
+  NetworkLine network_line = NetworkLine::kBgp;
   double network_mbps = 0, network_cny_per_mbps_month = 0;
   double egress_tb_per_month = 0, egress_cny_per_tb = 0;
   bool operations_by_staff = false;

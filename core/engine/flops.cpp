@@ -50,10 +50,10 @@ TokenFlops training_flops_per_token(const Request& req) {
   f.model = f.linear_forward + linear_backward + f.attention_forward + attention_backward +
             f.lora_forward + lora_backward;
   double recompute_linear = 0, recompute_attention = 0;
-  if (t.activation_checkpointing == "full") {
+  if (t.activation_checkpointing == Checkpointing::kFull) {
     recompute_linear = f.linear_forward - f.head_forward;  // the loss is not checkpointed
     recompute_attention = f.attention_forward + f.lora_forward;
-  } else if (t.activation_checkpointing == "selective") {
+  } else if (t.activation_checkpointing == Checkpointing::kSelective) {
     recompute_attention = f.attention_forward;
   }
   f.hardware_linear = f.linear_forward + linear_backward + recompute_linear;

@@ -54,22 +54,29 @@ double weight_bits_for(const std::string& format) {
   return 16;  // bf16 / fp16
 }
 
+OptimizerState optimizer_state(const TrainingSettings& t) {
+  OptimizerState s;
+  s.states = t.optimizer == Optimizer::kSgd ? 1 : 2;
+  s.bytes_per_state = t.optimizer == Optimizer::kAdamW8bit ? 1 : t.accounting.optimizer_state_bytes;
+  s.master_bytes = (t.accounting.master_weights && t.precision != Precision::kFp32) ? 4 : 0;
+  return s;
+}
+
+double base_weight_bits(const TrainingSettings& t) {
+  return weight_bits_for(t.base_quantization == BaseQuantization::kNone ? "bf16"
+                                                                        : name_of(t.base_quantization));
+}
+
 namespace {
 
 /// Training weight bytes per parameter: fp8 training (Transformer Engine) keeps bf16 weights
 /// plus an fp8 copy for the GEMMs.
-double training_weight_bytes(const std::string& precision) {
-  if (precision == "fp32") return 4;
-  if (precision == "fp8") return 3;
+double training_weight_bytes(Precision precision) {
+  if (precision == Precision::kFp32) return 4;
+  if (precision == Precision::kFp8) return 3;
   return 2;
 }
 
-int optimizer_states(const std::string& optimizer) { return optimizer == "sgd" ? 1 : 2; }
-
-double optimizer_state_bytes(const TrainingSettings& t) {
-  // bitsandbytes 8-bit Adam: one byte per state; block-wise fp32 absmax (block 2048) is noise.
-  return t.optimizer == "adamw_8bit" ? 1 : t.accounting.optimizer_state_bytes;
-}
 
 /// LoRA adapter parameters of one layer: r x (d_in + d_out) per targeted matrix.
 double lora_params_per_layer(const ModelArch& m, const std::vector<std::string>& targets, int rank,
@@ -176,8 +183,8 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   in.tp = L.tp;
   in.sequence_parallel = t.sequence_parallel;
   in.flash_attention = t.flash_attention;
-  in.recompute_attention = t.activation_checkpointing == "selective";
-  in.bytes_per_value = t.precision == "fp32" ? 4 : 2;
+  in.recompute_attention = t.activation_checkpointing == Checkpointing::kSelective;
+  in.bytes_per_value = t.precision == Precision::kFp32 ? 4 : 2;
   const double sb = in.sequence_length * in.micro_batch;
   const double sharded_by = (t.sequence_parallel && L.tp > 1) ? L.tp : 1;
   const double residual = in.bytes_per_value * sb * static_cast<double>(m.hidden) / sharded_by;
@@ -195,7 +202,7 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   }
   double per_microbatch = 0;
   double recompute_peak = 0;
-  if (t.activation_checkpointing == "full") {
+  if (t.activation_checkpointing == Checkpointing::kFull) {
     // Only each layer's input is kept; one layer is re-run at a time in the backward pass.
     per_microbatch = (s.dense + s.moe) * residual;
     ActivationInputs one = in;
@@ -338,8 +345,7 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
       double base_weights;
       double trainable_here;
       if (is_adapter(req.task)) {
-        const double base_bits = weight_bits_for(t.base_quantization == "none" ? "bf16"
-                                                                               : t.base_quantization);
+        const double base_bits = base_weight_bits(t);
         base_weights = p.linear * base_bits / kBitsPerByte + (p.all - p.linear) * 2;
         trainable_here = p.lora;
         base_weights += p.lora * wbytes;
@@ -353,10 +359,7 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
         e.weights = 0;
       }
       e.gradients = trainable_here * t.accounting.gradient_bytes / grad_shard;
-      const double master = (t.accounting.master_weights && t.precision != "fp32") ? 4 : 0;
-      e.optimizer = trainable_here *
-                    (optimizer_states(t.optimizer) * optimizer_state_bytes(t) + master) /
-                    optimizer_shard;
+      e.optimizer = trainable_here * optimizer_state(t).bytes_per_param() / optimizer_shard;
       if (t.offload_optimizer) {
         // ZeRO-Offload keeps optimizer states, the fp32 master copy and fp32 gradients on the
         // host and runs the optimizer step on the CPU.
@@ -399,13 +402,13 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
         std::snprintf(line, sizeof line,
                       "Frozen base in %s (linear layers%s; embeddings and norms in bf16) plus "
                       "LoRA adapters (rank %d on %zu module types) at %.0f bytes/param.",
-                      t.base_quantization == "none" ? "bf16" : t.base_quantization.c_str(),
-                      t.base_quantization == "nf4" ? ", NF4 + double quantisation = 4.127 bits"
+                      t.base_quantization == BaseQuantization::kNone ? "bf16" : name_of(t.base_quantization),
+                      t.base_quantization == BaseQuantization::kNf4 ? ", NF4 + double quantisation = 4.127 bits"
                                                    : "",
                       t.lora_rank, t.lora_targets.size(), wbytes);
       } else {
         std::snprintf(line, sizeof line, "%.0f bytes/param (%s weights%s).", wbytes,
-                      t.precision.c_str(), t.precision == "fp8" ? " kept in bf16 + fp8 copy" : "");
+                      name_of(t.precision), t.precision == Precision::kFp8 ? " kept in bf16 + fp8 copy" : "");
       }
       add("weights", line + std::string(L.zero >= 3 && L.dp > 1
                                             ? " Sharded over the data-parallel group (ZeRO-3)."
@@ -421,13 +424,13 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
                           "one reduce bucket (5e8 elements)"
                         : "");
       add("gradients", line);
-      const double master = (t.accounting.master_weights && t.precision != "fp32") ? 4 : 0;
+      const OptimizerState o = optimizer_state(t);
       std::snprintf(line, sizeof line,
                     "%s: %d state(s) x %.0f bytes + %.0f bytes fp32 master weights = %.0f bytes "
                     "per trainable parameter%s%s. Mixed-precision AdamW by the ZeRO paper is "
                     "2 + 2 + 12 = 16 bytes/param in all.",
-                    t.optimizer.c_str(), optimizer_states(t.optimizer), optimizer_state_bytes(t),
-                    master, optimizer_states(t.optimizer) * optimizer_state_bytes(t) + master,
+                    name_of(t.optimizer), o.states, o.bytes_per_state, o.master_bytes,
+                    o.bytes_per_param(),
                     L.zero >= 1 && L.dp > 1 ? ", sharded over data parallel (ZeRO-1+)" : "",
                     t.offload_optimizer ? "; offloaded to host RAM (ZeRO-Offload)" : "");
       add("optimizer", line);
@@ -439,7 +442,7 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
                     t.flash_attention ? "flash" : "materialised",
                     static_cast<long long>(t.sequence_length),
                     static_cast<long long>(t.micro_batch_size),
-                    t.activation_checkpointing.c_str(), L.pp - best.heaviest_stage,
+                    name_of(t.activation_checkpointing), L.pp - best.heaviest_stage,
                     best.heaviest_stage,
                     t.accounting.fused_cross_entropy
                         ? " Fused cross-entropy: no full logits tensor."

@@ -50,6 +50,21 @@ struct MemoryEstimate {
 /// Bits per weight of a weight format (bf16, fp8, int8, int4, nf4, gguf_*), scales included.
 double weight_bits_for(const std::string& format);
 
+/// What the optimizer keeps per trainable parameter: the one home of these counts (memory and
+/// the optimizer step's traffic both read it). Mixed-precision AdamW: 2 states x 4 B + 4 B
+/// fp32 master = 12 B (ZeRO paper sec. 3.1); 8-bit AdamW: 2 x 1 B (bitsandbytes; the
+/// block-wise absmax is noise); SGD with momentum: 1 state.
+struct OptimizerState {
+  int states = 2;
+  double bytes_per_state = 4;
+  double master_bytes = 4;  // fp32 master copy of the weights (0 without one, or in fp32)
+  double bytes_per_param() const { return states * bytes_per_state + master_bytes; }
+};
+OptimizerState optimizer_state(const TrainingSettings& training);
+
+/// Bits per weight of the frozen linear layers (QLoRA's quantised base; 16 otherwise).
+double base_weight_bits(const TrainingSettings& training);
+
 /// Trainable parameters of the whole model for the task (all of them, or the LoRA adapters).
 double trainable_params(const Request& request);
 

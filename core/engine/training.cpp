@@ -21,14 +21,13 @@ constexpr double kBackwardShare = 2.0 / 3.0;
 // A causal FlashAttention kernel computes only the unmasked half of the s x s scores.
 constexpr double kCausalWork = 0.5;
 
-double optimizer_bytes_per_param(const TrainingSettings& t) {
-  const int states = t.optimizer == "sgd" ? 1 : 2;
-  const double state_bytes = t.optimizer == "adamw_8bit" ? 1 : t.accounting.optimizer_state_bytes;
-  const bool master = t.accounting.master_weights && t.precision != "fp32";
-  const double weight = t.precision == "fp32" ? 4 : 2;
+/// Bytes the optimizer step reads and writes per trainable parameter.
+double optimizer_step_bytes_per_param(const TrainingSettings& t) {
+  const OptimizerState o = optimizer_state(t);
+  const double weight = t.precision == Precision::kFp32 ? 4 : 2;
   // Read + write each state and the fp32 master, read the gradient, write the 16-bit weight
   // (or read + write it when there is no master copy).
-  return 2 * states * state_bytes + (master ? 8 + weight : 2 * weight) +
+  return 2 * o.states * o.bytes_per_state + (o.master_bytes > 0 ? 2 * o.master_bytes + weight : 2 * weight) +
          t.accounting.gradient_bytes;
 }
 }  // namespace
@@ -100,9 +99,9 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
 
   // Peak rates at the precision used (dense, never sparse).
   double peak_linear = 0, peak_attention = 0, mamf_linear = 0;
-  const double bf16 = t.precision == "fp16" ? gpu.fp16_dense_tflops : gpu.bf16_dense_tflops;
+  const double bf16 = t.precision == Precision::kFp16 ? gpu.fp16_dense_tflops : gpu.bf16_dense_tflops;
   const double mamf_bf16 = k.matmul_fraction(gpu.id, false);
-  if (t.precision == "fp8") {
+  if (t.precision == Precision::kFp8) {
     if (!gpu.fp8_dense_tflops) {
       r.reason = gpu.name + " has no FP8 tensor cores (or no published dense FP8 rate)";
       return r;
@@ -110,7 +109,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
     peak_linear = *gpu.fp8_dense_tflops;
     mamf_linear = k.matmul_fraction(gpu.id, true);
     peak_attention = bf16;  // the attention core stays in 16-bit (Transformer Engine)
-  } else if (t.precision == "fp32") {
+  } else if (t.precision == Precision::kFp32) {
     if (!gpu.fp32_tflops) {
       r.reason = "no FP32 rate is published for " + gpu.name;
       return r;
@@ -146,7 +145,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   // GEMM shapes: M = tokens of the micro-batch, K/N = hidden and MLP width per TP rank. Routed
   // experts see only their share of the tokens: tokens x top-k x ep / experts rows each.
   // Ridge point in FLOPs per 16-bit element moved: FP8 operands are half the bytes.
-  const double element_bytes = t.precision == "fp8" ? 1 : t.precision == "fp32" ? 4 : 2;
+  const double element_bytes = t.precision == Precision::kFp8 ? 1 : t.precision == Precision::kFp32 ? 4 : 2;
   const double ridge = peak_linear / gpu.memory_bandwidth_tbps * element_bytes / 2;
   const double width = double(m.hidden) / L.tp;
   const double dense_eff = gemm_shape_efficiency(
@@ -175,18 +174,18 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   // (forward, backward, and the recomputed forward): read 4.127 bits, write 16 per weight.
   double t_dequant_mb = 0;
   if (req.task == Task::kQlora) {
-    const double base_bits = weight_bits_for(t.base_quantization);
+    const double base_bits = base_weight_bits(t);
     const double expert_linear = c.moe_layers * c.moe_linear_per_layer;
     const double linear_gpu =
         ((c.block_linear - expert_linear) + expert_linear / L.ep) * layer_share / L.tp;
-    const int passes = t.activation_checkpointing == "full" ? 3 : 2;
+    const int passes = t.activation_checkpointing == Checkpointing::kFull ? 3 : 2;
     t_dequant_mb = passes * linear_gpu * (base_bits / 8 + 2) / bw;
   }
 
   // Where the groups sit, and their bus bandwidths.
   const int G = fabric.gpus_per_node;
   const GroupPlacement place = place_groups(L, G);
-  const double act_bytes = t.precision == "fp32" ? 4 : 2;
+  const double act_bytes = t.precision == Precision::kFp32 ? 4 : 2;
 
   // Tensor parallel (Megatron, Shoeybi et al. 2019): 2 all-reduces in the forward and 2 in the
   // backward per layer of s x b x h activations (with sequence parallelism: reduce-scatter +
@@ -195,7 +194,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   if (L.tp > 1) {
     r.tp_busbw_gbps = group_busbw(fabric, L.tp, place.tp_per_node, k);
     const double bytes = mb_tokens * m.hidden * act_bytes;
-    const int per_layer = t.activation_checkpointing == "full" ? 6 : 4;
+    const int per_layer = t.activation_checkpointing == Checkpointing::kFull ? 6 : 4;
     t_tp_mb = layers_stage * per_layer *
               allreduce_s(bytes, L.tp, r.tp_busbw_gbps,
                           collective_latency_s(fabric, place.tp_crosses, k));
@@ -209,7 +208,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
     const double ep_bw = group_busbw(fabric, L.ep, ep_per_node, k);
     const double bytes = mb_tokens * m.moe->experts_per_token * m.hidden * act_bytes *
                          double(L.ep - 1) / L.ep;
-    const int count = t.activation_checkpointing == "full" ? 6 : 4;
+    const int count = t.activation_checkpointing == Checkpointing::kFull ? 6 : 4;
     t_ep_mb = moe_stage * count *
               (collective_latency_s(fabric, L.ep > ep_per_node, k) + bytes / (ep_bw * kGiga));
   }
@@ -238,11 +237,10 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
     const double lat = collective_latency_s(fabric, place.dp_crosses, k);
     const double grad_b = t.accounting.gradient_bytes;
     // Bytes per parameter gathered under ZeRO-3: the weights as stored (QLoRA: 4-bit base).
-    double weight_b = t.precision == "fp32" ? 4 : 2;
+    double weight_b = t.precision == Precision::kFp32 ? 4 : 2;
     double trainable_dense = dense_gpu, trainable_expert = expert_gpu;
     if (adapter) {
-      const double bits = weight_bits_for(t.base_quantization == "none" ? "bf16"
-                                                                        : t.base_quantization);
+      const double bits = base_weight_bits(t);
       const double linear_share = c.total > 0 ? c.block_linear / c.total : 1;
       weight_b = linear_share * bits / 8 + (1 - linear_share) * 2;
       const double lora = trainable_params(req) / (L.tp * L.pp);
@@ -282,7 +280,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   // Optimizer step over this GPU's shard of the trainable parameters (bandwidth-bound).
   const double trainable_gpu =
       trainable_params(req) / (L.tp * L.pp) / (L.zero >= 1 ? L.dp : 1);
-  const double opt_bytes = optimizer_bytes_per_param(t);
+  const double opt_bytes = optimizer_step_bytes_per_param(t);
   if (t.offload_optimizer) {
     // ZeRO-Offload: fp32 gradients down and 16-bit weights up over PCIe, Adam on the CPU
     // sharing the host memory bandwidth with the server's other GPUs.

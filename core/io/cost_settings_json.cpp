@@ -30,7 +30,7 @@ PowerSettings read_power(const nlohmann::json* j) {
   const nlohmann::json empty = nlohmann::json::object();
   FieldReader r(j ? *j : empty, "/power");
   PowerSettings s;
-  s.facility = r.choice("facility", {"office", "idc", "idc_new", "hub_node"}, std::string("idc"));
+  s.facility = r.choice("facility", kFacilityNames, s.facility);
   s.gpus_per_server = opt_int(r, "gpus_per_server", 1, 64);
   s.host_watts = r.nullable_number("host_watts", 0, 1e6);
   s.training_load_factor = r.nullable_number("training_load_factor", 0, 1, true);
@@ -42,7 +42,7 @@ PowerSettings read_power(const nlohmann::json* j) {
   s.office_racks = static_cast<int>(r.integer("office_racks", 1, 1000, 1));
   s.pue = r.nullable_number("pue", 1, 5);
   r.reject_unknown();
-  if (s.rack_kw && s.facility == "office") {
+  if (s.rack_kw && s.facility == Facility::kOffice) {
     throw InputError("inconsistent", "/power/rack_kw",
                      "/power/rack_kw sizes IDC racks; for an office set /power/office_rack_kw");
   }
@@ -94,13 +94,20 @@ CostSettings read_cost(const nlohmann::json* j, const Catalog& catalog) {
   s.residual_fraction = r.nullable_number("residual_fraction", 0, 0.99);
   s.utilization = r.nullable_number("utilization", 0, 1);
   s.valley_shift_share = r.nullable_number("valley_shift_share", 0, 1);
-  s.tariff = r.choice("tariff", {"time_of_use", "flat"}, std::string("time_of_use"));
-  s.colocation_pricing =
-      r.choice("colocation_pricing", {"per_rack", "per_kw"}, std::string("per_rack"));
-  s.colocation_includes_electricity = r.boolean("colocation_includes_electricity", false);
-  if (r.has("network_line")) s.network_line = r.choice("network_line", {"bgp", "dedicated", "none"});
+  s.tariff = r.choice("tariff", kTariffNames, s.tariff);
+  s.colocation_pricing = r.choice("colocation_pricing", kColocationPricingNames, s.colocation_pricing);
+  s.colocation_includes_electricity =
+      r.boolean("colocation_includes_electricity", s.colocation_includes_electricity);
+  // Absent: the facility's line (none in an office, BGP in an IDC).
+  if (r.has("network_line")) {
+    s.network_line = r.choice("network_line", kNetworkLineNames);
+  } else if (FieldLog::recording()) {
+    FieldSpec spec{r.path_of("network_line"), "choice", {}, {}, false, nullptr, {}};
+    for (const Named<NetworkLine>& n : kNetworkLineNames) spec.choices.push_back(n.name);
+    FieldLog::note(std::move(spec));
+  }
   s.network_mbps = r.nullable_number("network_mbps", 0, 1e7);
-  s.operations = r.choice("operations", {"capex_share", "staff"}, std::string("capex_share"));
+  s.operations = r.choice("operations", kOperationsNames, s.operations);
   s.operations_capex_share = r.nullable_number("operations_capex_share", 0, 1);
   s.staff_fte = r.nullable_number("staff_fte", 0, 1e4);
   s.spares_share = r.nullable_number("spares_share", 0, 1);
@@ -128,11 +135,11 @@ CostSettings read_cost(const nlohmann::json* j, const Catalog& catalog) {
   }
   s.prices = read_prices(r.object("prices"), catalog);
   r.reject_unknown();
-  if (s.operations == "capex_share" && s.staff_fte) {
+  if (s.operations == Operations::kCapexShare && s.staff_fte) {
     throw InputError("inconsistent", "/cost/staff_fte",
                      "/cost/staff_fte applies when /cost/operations is \"staff\"");
   }
-  if (s.operations == "staff" && s.operations_capex_share) {
+  if (s.operations == Operations::kStaff && s.operations_capex_share) {
     throw InputError("inconsistent", "/cost/operations_capex_share",
                      "/cost/operations_capex_share applies when /cost/operations is "
                      "\"capex_share\"");
@@ -412,7 +419,7 @@ CostRequest parse_cost_request(const nlohmann::json& sections, const Catalog& ca
   c.cost = read_cost(r.object("cost"), catalog);
   c.capacity = read_capacity(r.object("capacity"));
   const PriceOverrides& p = c.cost.prices;
-  if (c.power.facility == "office") {
+  if (c.power.facility == Facility::kOffice) {
     const char* idc_only = c.cost.colocation_includes_electricity
                                ? "/cost/colocation_includes_electricity"
                            : p.colocation_cny_per_rack_month ? "/cost/prices/colocation_cny_per_rack_month"
@@ -428,18 +435,18 @@ CostRequest parse_cost_request(const nlohmann::json& sections, const Catalog& ca
                      "/cost/prices/colocation_cny_per_rack_month needs the rack it prices: set "
                      "/power/rack_kw too");
   }
-  if (p.colocation_cny_per_rack_month && c.cost.colocation_pricing != "per_rack") {
+  if (p.colocation_cny_per_rack_month && c.cost.colocation_pricing != ColocationPricing::kPerRack) {
     throw InputError("inconsistent", "/cost/prices/colocation_cny_per_rack_month",
                      "/cost/prices/colocation_cny_per_rack_month applies when "
                      "/cost/colocation_pricing is \"per_rack\"");
   }
-  if (p.colocation_cny_per_kw_month && c.cost.colocation_pricing != "per_kw") {
+  if (p.colocation_cny_per_kw_month && c.cost.colocation_pricing != ColocationPricing::kPerKw) {
     throw InputError("inconsistent", "/cost/prices/colocation_cny_per_kw_month",
                      "/cost/prices/colocation_cny_per_kw_month applies when "
                      "/cost/colocation_pricing is \"per_kw\"");
   }
   if ((p.electricity_peak_cny_per_kwh || p.electricity_valley_cny_per_kwh) &&
-      c.cost.tariff == "flat") {
+      c.cost.tariff == TariffKind::kFlat) {
     throw InputError("inconsistent",
                      p.electricity_peak_cny_per_kwh ? "/cost/prices/electricity_peak_cny_per_kwh"
                                                     : "/cost/prices/electricity_valley_cny_per_kwh",

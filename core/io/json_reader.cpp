@@ -10,7 +10,25 @@ namespace advisor {
 
 namespace {
 std::string type_name(const nlohmann::json& j) { return j.type_name(); }
+thread_local FieldLog* active_log = nullptr;
+
+template <typename T>
+nlohmann::json default_of(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json();
+}
 }  // namespace
+
+FieldLog::FieldLog() : previous_(active_log) { active_log = this; }
+FieldLog::~FieldLog() { active_log = previous_; }
+
+bool FieldLog::recording() { return active_log != nullptr; }
+
+void FieldLog::note(FieldSpec spec) {
+  if (active_log == nullptr) return;
+  for (const FieldSpec& known : active_log->fields_)
+    if (known.path == spec.path) return;
+  active_log->fields_.push_back(std::move(spec));
+}
 
 FieldReader::FieldReader(const nlohmann::json& object, std::string path)
     : object_(object), path_(std::move(path)) {
@@ -33,6 +51,7 @@ const nlohmann::json* FieldReader::find(const char* key) {
 
 double FieldReader::number(const char* key, double min, double max, std::optional<double> fallback,
                            bool exclusive_min) {
+  if (FieldLog::recording()) FieldLog::note({path_of(key), "number", min, max, exclusive_min, default_of(fallback), {}});
   const nlohmann::json* j = find(key);
   if (j == nullptr || j->is_null()) {
     require(fallback.has_value(), "missing_field", path_of(key),
@@ -45,6 +64,7 @@ double FieldReader::number(const char* key, double min, double max, std::optiona
 
 std::optional<double> FieldReader::nullable_number(const char* key, double min, double max,
                                                    bool exclusive_min) {
+  if (FieldLog::recording()) FieldLog::note({path_of(key), "number", min, max, exclusive_min, {}, {}});
   const nlohmann::json* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
   const std::string p = path_of(key);
@@ -60,6 +80,8 @@ std::optional<double> FieldReader::nullable_number(const char* key, double min, 
 
 std::int64_t FieldReader::integer(const char* key, std::int64_t min, std::int64_t max,
                                   std::optional<std::int64_t> fallback) {
+  if (FieldLog::recording()) FieldLog::note({path_of(key), "integer", static_cast<double>(min), static_cast<double>(max),
+                  false, default_of(fallback), {}});
   auto value = nullable_integer(key, min, max);
   if (!value) {
     require(fallback.has_value(), "missing_field", path_of(key),
@@ -71,6 +93,8 @@ std::int64_t FieldReader::integer(const char* key, std::int64_t min, std::int64_
 
 std::optional<std::int64_t> FieldReader::nullable_integer(const char* key, std::int64_t min,
                                                           std::int64_t max) {
+  if (FieldLog::recording()) FieldLog::note({path_of(key), "integer", static_cast<double>(min), static_cast<double>(max),
+                  false, {}, {}});
   const nlohmann::json* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
   const std::string p = path_of(key);
@@ -86,6 +110,7 @@ std::optional<std::int64_t> FieldReader::nullable_integer(const char* key, std::
 }
 
 bool FieldReader::boolean(const char* key, std::optional<bool> fallback) {
+  if (FieldLog::recording()) FieldLog::note({path_of(key), "boolean", {}, {}, false, default_of(fallback), {}});
   const nlohmann::json* j = find(key);
   const std::string p = path_of(key);
   if (j == nullptr || j->is_null()) {
@@ -97,6 +122,7 @@ bool FieldReader::boolean(const char* key, std::optional<bool> fallback) {
 }
 
 std::string FieldReader::string(const char* key, std::optional<std::string> fallback) {
+  if (FieldLog::recording()) FieldLog::note({path_of(key), "text", {}, {}, false, default_of(fallback), {}});
   const nlohmann::json* j = find(key);
   const std::string p = path_of(key);
   if (j == nullptr || j->is_null()) {
@@ -109,6 +135,11 @@ std::string FieldReader::string(const char* key, std::optional<std::string> fall
 
 std::string FieldReader::choice(const char* key, std::initializer_list<const char*> allowed,
                                 std::optional<std::string> fallback) {
+  if (FieldLog::recording()) {
+    FieldSpec spec{path_of(key), "choice", {}, {}, false, default_of(fallback), {}};
+    for (const char* option : allowed) spec.choices.push_back(option);
+    FieldLog::note(std::move(spec));
+  }
   const std::string value = string(key, std::move(fallback));
   std::string list;
   for (const char* option : allowed) {
@@ -116,8 +147,13 @@ std::string FieldReader::choice(const char* key, std::initializer_list<const cha
     list += list.empty() ? "" : ", ";
     list += option;
   }
+  unknown_value(key, list, value);
+}
+
+void FieldReader::unknown_value(const char* key, const std::string& allowed,
+                                const std::string& got) const {
   throw InputError("unknown_value", path_of(key),
-                   path_of(key) + " must be one of: " + list + "; got \"" + value + "\"");
+                   path_of(key) + " must be one of: " + allowed + "; got \"" + got + "\"");
 }
 
 const nlohmann::json* FieldReader::object(const char* key) {

@@ -5,13 +5,44 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "types/choices.hpp"
 #include "types/text.hpp"
 
 namespace advisor {
 
+
+/// What a reader asked of one field: its JSON pointer, kind, range, default and choices. While a
+/// FieldLog is open, every FieldReader records its reads in it, so the page's form schema is
+/// the parser's own record: one home for each field's range, default and choices.
+struct FieldSpec {
+  std::string path;
+  std::string kind;  // integer | number | boolean | choice | text
+  std::optional<double> min, max;
+  bool exclusive_min = false;
+  nlohmann::json default_value;  // null: none (the advisor decides, or the field is required)
+  std::vector<std::string> choices;
+};
+
+class FieldLog {
+ public:
+  FieldLog();  // records the reads of this thread until destroyed
+  ~FieldLog();
+  FieldLog(const FieldLog&) = delete;
+  FieldLog& operator=(const FieldLog&) = delete;
+  const std::vector<FieldSpec>& fields() const { return fields_; }
+  static bool recording();  // a log is open on this thread
+  /// Records `spec` unless its path is known (the first, most specific read wins).
+  static void note(FieldSpec spec);
+
+ private:
+  std::vector<FieldSpec> fields_;
+  FieldLog* previous_;
+};
 
 /// Strict, located reads from one JSON object. Every read names the field's JSON pointer in its
 /// error, and `reject_unknown()` turns a typo ("sequnce_length") into an error instead of a
@@ -41,10 +72,31 @@ class FieldReader {
   /// One of `allowed`; the error lists them.
   std::string choice(const char* key, std::initializer_list<const char*> allowed,
                      std::optional<std::string> fallback = {});
+  /// One of an enum's API names (types/choices.hpp); `fallback` when absent.
+  template <typename E, std::size_t N>
+  E choice(const char* key, const Named<E> (&table)[N],
+           std::type_identity_t<std::optional<E>> fallback = {}) {
+    std::optional<std::string> fallback_name;
+    if (fallback) fallback_name = name_in(table, *fallback);
+    if (FieldLog::recording()) {
+      FieldSpec spec{path_of(key), "choice", {}, {}, false, {}, {}};
+      if (fallback_name) spec.default_value = *fallback_name;
+      for (const Named<E>& n : table) spec.choices.push_back(n.name);
+      FieldLog::note(std::move(spec));
+    }
+    const std::string value = string(key, fallback_name);
+    if (auto v = value_in(table, value)) return *v;
+    std::string list;
+    for (const Named<E>& n : table) list += (list.empty() ? "" : ", ") + std::string(n.name);
+    unknown_value(key, list, value);
+  }
   /// The member `key` if present (must be an object), else nullptr.
   const nlohmann::json* object(const char* key);
   /// The member `key` if present (any type), else nullptr. Marks it as read.
   const nlohmann::json* raw(const char* key);
+  /// Throws unknown_value naming the allowed values.
+  [[noreturn]] void unknown_value(const char* key, const std::string& allowed,
+                                  const std::string& got) const;
   /// Throws unknown_field for the first member that no read asked for.
   void reject_unknown() const;
 

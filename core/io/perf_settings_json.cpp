@@ -63,17 +63,24 @@ ClusterSettings read_cluster(const nlohmann::json* cluster) {
   FieldReader c(cluster ? *cluster : empty, "/cluster");
   ClusterSettings s;
   if (c.has("inter_node_network")) {
-    s.inter_node_network = c.choice("inter_node_network", {"ib_ndr400", "ib_hdr200", "roce_200",
-                                                           "roce_100", "ethernet_25"});
+    s.inter_node_network = c.choice("inter_node_network", {kNetworkIds[0], kNetworkIds[1], kNetworkIds[2],
+                                                           kNetworkIds[3], kNetworkIds[4]});
   } else {
     c.raw("inter_node_network");  // null means "auto"
+    if (FieldLog::recording()) {
+      FieldLog::note({c.path_of("inter_node_network"), "choice", {}, {}, false, nullptr,
+                      {std::begin(kNetworkIds), std::end(kNetworkIds)}});
+    }
   }
   // Every _gbps key means GB/s; the line rate in Gbit/s is _gbit_per_s. Schema 1 called it
   // inter_node_gbps_per_gpu: still accepted, with a deprecation warning.
   constexpr const char* kKey = "inter_node_gbit_per_s_per_gpu";
   constexpr const char* kOldKey = "inter_node_gbps_per_gpu";
   s.inter_node_gbit_per_s_per_gpu = c.nullable_number(kKey, 0, kMaxNetworkGbps, true);
-  if (const auto old = c.nullable_number(kOldKey, 0, kMaxNetworkGbps, true)) {
+  const nlohmann::json* old_given = c.raw(kOldKey);  // not a form input: read only when given
+  if (const auto old = old_given && !old_given->is_null()
+                           ? c.nullable_number(kOldKey, 0, kMaxNetworkGbps, true)
+                           : std::nullopt) {
     require(!s.inter_node_gbit_per_s_per_gpu, "inconsistent", c.path_of(kOldKey),
             c.path_of(kOldKey) + " is the old name of " + c.path_of(kKey) + ": give one");
     s.inter_node_gbit_per_s_per_gpu = old;

@@ -239,7 +239,7 @@ json power_json(const PowerResult& r) {
           {"training_load_factor", r.training_load_factor},
           {"it_kw_full_load", r.it_kw_full_load},
           {"it_kw_typical", r.it_kw_typical},
-          {"facility", r.facility},
+          {"facility", name_of(r.facility)},
           {"pue", r.pue},
           {"facility_kw", r.facility_kw},
           {"rack_kw", p.racks.rack_kw},
@@ -541,6 +541,10 @@ json plan_to_json(const Plan& plan, const Catalog& catalog) {
   json warnings = json::array();
   for (const Warning& w : plan.warnings) warnings.push_back(warning_json(w));
   result["warnings"] = std::move(warnings);
+  json resolved = json::object();
+  for (const ResolvedInput& r : plan.resolved_inputs)
+    resolved[r.path] = r.number ? num(*r.number) : json(r.text.value_or(""));
+  result["resolved_inputs"] = std::move(resolved);
   result["catalog"] = {{"gpus_as_of", plan.gpus_as_of}, {"models_as_of", plan.models_as_of}};
   require_finite(result, "");
   return result;

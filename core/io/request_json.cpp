@@ -23,6 +23,10 @@ const char* const kLoraTargetNames[] = {"q", "k", "v", "o", "gate", "up", "down"
 std::vector<std::string> parse_lora_targets(const nlohmann::json* j, const std::string& path,
                                             bool gated) {
   std::vector<std::string> all(std::begin(kLoraTargetNames), std::end(kLoraTargetNames));
+  if (FieldLog::recording()) {
+    // A preset name or a list of module names.
+    FieldLog::note({path, "modules", {}, {}, false, "all_linear", all});
+  }
   if (!gated) all.erase(std::remove(all.begin(), all.end(), "gate"), all.end());
   if (j == nullptr) return all;  // QLoRA paper: adapters on every linear layer
   if (j->is_string()) {
@@ -84,7 +88,7 @@ ModelArch resolve_model(const nlohmann::json* j, const Catalog& catalog, std::st
 }
 
 void read_accounting(FieldReader& t, TrainingSettings& s) {
-  const bool fp32 = s.precision == "fp32";
+  const bool fp32 = s.precision == Precision::kFp32;
   const nlohmann::json* j = t.object("accounting");
   const nlohmann::json empty = nlohmann::json::object();
   FieldReader a(j ? *j : empty, t.path_of("accounting"));
@@ -106,32 +110,36 @@ void read_accounting(FieldReader& t, TrainingSettings& s) {
 TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelArch& model) {
   const nlohmann::json empty = nlohmann::json::object();
   FieldReader t(j ? *j : empty, "/training");
+  // Defaults are the member initializers (types/request.hpp), except QLoRA's, which trains
+  // with full checkpointing on an NF4 base as the QLoRA paper does.
   TrainingSettings s;
-  s.precision = t.choice("precision", {"bf16", "fp16", "fp32", "fp8"}, std::string("bf16"));
-  s.optimizer = t.choice("optimizer", {"adamw", "adamw_8bit", "sgd"}, std::string("adamw"));
-  s.sequence_length = t.integer("sequence_length", 1, kMaxSequenceLength, 2048);
-  s.micro_batch_size = t.integer("micro_batch_size", 1, kMaxMicroBatch, 1);
-  s.activation_checkpointing = t.choice("activation_checkpointing", {"none", "selective", "full"},
-                                        std::string(task == Task::kQlora ? "full" : "none"));
-  s.flash_attention = t.boolean("flash_attention", true);
-  s.sequence_parallel = t.boolean("sequence_parallel", true);
-  s.lora_rank = static_cast<int>(t.integer("lora_rank", 1, kMaxLoraRank, 16));
+  const bool qlora = task == Task::kQlora;
+  s.precision = t.choice("precision", kPrecisionNames, s.precision);
+  s.optimizer = t.choice("optimizer", kOptimizerNames, s.optimizer);
+  s.sequence_length = t.integer("sequence_length", 1, kMaxSequenceLength, s.sequence_length);
+  s.micro_batch_size = t.integer("micro_batch_size", 1, kMaxMicroBatch, s.micro_batch_size);
+  s.activation_checkpointing =
+      t.choice("activation_checkpointing", kCheckpointingNames,
+               qlora ? Checkpointing::kFull : s.activation_checkpointing);
+  s.flash_attention = t.boolean("flash_attention", s.flash_attention);
+  s.sequence_parallel = t.boolean("sequence_parallel", s.sequence_parallel);
+  s.lora_rank = static_cast<int>(t.integer("lora_rank", 1, kMaxLoraRank, s.lora_rank));
   s.lora_targets = parse_lora_targets(t.raw("lora_targets"), t.path_of("lora_targets"),
                                       model.mlp_gated);
-  s.base_quantization = t.choice("base_quantization", {"none", "nf4", "int8"},
-                                 std::string(task == Task::kQlora ? "nf4" : "none"));
-  require(s.base_quantization == "none" || task == Task::kQlora, "inconsistent",
+  s.base_quantization = t.choice("base_quantization", kBaseQuantizationNames,
+                                 qlora ? BaseQuantization::kNf4 : s.base_quantization);
+  require(s.base_quantization == BaseQuantization::kNone || qlora, "inconsistent",
           t.path_of("base_quantization"),
           t.path_of("base_quantization") +
               " applies to QLoRA only (a quantised base cannot be trained in full)");
-  require(task != Task::kQlora || s.base_quantization != "none", "inconsistent",
+  require(!qlora || s.base_quantization != BaseQuantization::kNone, "inconsistent",
           t.path_of("base_quantization"),
           t.path_of("base_quantization") + " must be nf4 or int8 for QLoRA");
   const nlohmann::json* offload = t.object("cpu_offload");
   const nlohmann::json none = nlohmann::json::object();
   FieldReader o(offload ? *offload : none, t.path_of("cpu_offload"));
-  s.offload_optimizer = o.boolean("optimizer", false);
-  s.offload_parameters = o.boolean("parameters", false);
+  s.offload_optimizer = o.boolean("optimizer", s.offload_optimizer);
+  s.offload_parameters = o.boolean("parameters", s.offload_parameters);
   o.reject_unknown();
   read_accounting(t, s);
   read_training_perf(t, s.perf);
@@ -185,30 +193,12 @@ void check_parallel_against_model(const Parallelism& p, const ModelArch& m) {
 
 }  // namespace
 
-const char* task_name(Task task) {
-  switch (task) {
-    case Task::kPretrain: return "pretrain";
-    case Task::kFullFinetune: return "full_finetune";
-    case Task::kLora: return "lora";
-    case Task::kQlora: return "qlora";
-    case Task::kInference: return "inference";
-  }
-  return "?";
-}
-
-bool is_training(Task task) { return task != Task::kInference; }
-bool is_adapter(Task task) { return task == Task::kLora || task == Task::kQlora; }
 
 Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
   FieldReader root(document, "");
   Request req;
   root.integer("schema", 1, 1);
-  const std::string task =
-      root.choice("task", {"pretrain", "full_finetune", "lora", "qlora", "inference"});
-  for (Task t : {Task::kPretrain, Task::kFullFinetune, Task::kLora, Task::kQlora,
-                 Task::kInference}) {
-    if (task == task_name(t)) req.task = t;
-  }
+  req.task = root.choice("task", kTaskNames);
   req.model = resolve_model(root.raw("model"), catalog, &req.model_source);
   req.training = read_training(root.object("training"), req.task, req.model);
   req.inference = read_inference(root.object("inference"));
@@ -264,48 +254,6 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
                 " must divide the data-parallel size (" + std::to_string(dp) + ")");
   }
   return req;
-}
-
-nlohmann::json default_request() {
-  return {{"schema", 1},
-          {"task", "full_finetune"},
-          {"model", {{"preset", "llama-3.1-8b"}}},
-          {"training",
-           {{"precision", "bf16"},
-            {"optimizer", "adamw"},
-            {"sequence_length", 2048},
-            {"micro_batch_size", 1},
-            {"activation_checkpointing", "none"},
-            {"flash_attention", true},
-            {"sequence_parallel", true},
-            {"lora_rank", 16},
-            {"lora_targets", "all_linear"},
-            {"cpu_offload", {{"optimizer", false}, {"parameters", false}}},
-            {"accounting",
-             {{"master_weights", true},
-              {"gradient_dtype", "bf16"},
-              {"optimizer_state_dtype", "fp32"},
-              {"fused_cross_entropy", false}}},
-            {"tokens", nullptr},
-            {"epochs", nullptr},
-            {"dataset_tokens", nullptr},
-            {"global_batch_size", nullptr}}},
-          {"inference",
-           {{"weight_format", "bf16"},
-            {"kv_cache_precision", "bf16"},
-            {"concurrency", 1},
-            {"prompt_tokens", 1024},
-            {"output_tokens", 512},
-            {"gpu_memory_utilization", 0.9},
-            {"max_model_len", nullptr},
-            {"target_users", nullptr},
-            {"target_tokens_per_second_per_user", nullptr}}},
-          {"parallelism", {{"zero", 3}, {"tp", nullptr}, {"pp", nullptr}, {"ep", 1}}},
-          {"cluster",
-           {{"inter_node_network", nullptr},
-            {"inter_node_gbit_per_s_per_gpu", nullptr},
-            {"nvlink_bridges", false},
-            {"storage_read_gbps", nullptr}}}};
 }
 
 }  // namespace advisor

@@ -16,9 +16,6 @@ namespace advisor {
 /// Parses and validates a request document against the catalog (preset and GPU ids).
 Request parse_request(const nlohmann::json& document, const Catalog& catalog);
 
-/// The request the page starts from (documented defaults, one home for them).
-nlohmann::json default_request();
-
 void read_training_perf(FieldReader& training, TrainingPerfSettings& out);
 void read_inference_perf(FieldReader& inference, InferencePerfSettings& out);
 ClusterSettings read_cluster(const nlohmann::json* cluster);

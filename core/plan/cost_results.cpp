@@ -229,10 +229,10 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
   }
   const double u = s.utilization;
   const PowerPlan p = plan_power(s, gpus);
-  if (s.facility != "office") {
+  if (s.facility != Facility::kOffice) {
     // The rack class and price actually used, for the editable table.
     Recorder rec(&s.defaults_used, prices, rq.cost.prices.usd_to_cny);
-    if (s.colocation_pricing == "per_rack") {
+    if (s.colocation_pricing == ColocationPricing::kPerRack) {
       bool recorded = false;
       for (const auto& [kw, entry] : prices.rack_classes) {
         if (std::fabs(kw - p.racks.rack_kw) < 1e-9) {
@@ -273,7 +273,7 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
              std::to_string(p.racks.racks_per_server) + " racks' circuits",
          "/power/rack_kw"});
   }
-  if (s.facility == "office" && !p.office.can_host) {
+  if (s.facility == Facility::kOffice && !p.office.can_host) {
     out.warnings.push_back({"office_cannot_host", p.office.reason, "/power/facility"});
   }
 

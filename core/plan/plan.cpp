@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "plan/plan.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "plan/cost_results.hpp"
@@ -121,6 +122,52 @@ MemoryResult memory_result(const Request& req, const Catalog& catalog, const Lay
   return m;
 }
 
+/// The values used for inputs left blank, in the request's units, for the form's placeholders.
+std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan) {
+  std::vector<ResolvedInput> out;
+  auto number = [&](const std::string& path, double v) { out.push_back({path, v, std::nullopt}); };
+  auto text = [&](const std::string& path, std::string v) {
+    out.push_back({path, std::nullopt, std::move(v)});
+  };
+  const Layout& L = plan.memory.layout;
+  number("/parallelism/tp", L.tp);
+  number("/parallelism/pp", L.pp);
+  if (is_training(req.task)) {
+    text("/training/activation_checkpointing", name_of(req.training.activation_checkpointing));
+    if (plan.training) number("/training/tokens", plan.training->tokens);
+    if (plan.training && plan.training->perf)
+      number("/training/global_batch_size", static_cast<double>(plan.training->perf->global_batch));
+  } else if (plan.inference && plan.inference->perf) {
+    number("/inference/max_model_len", static_cast<double>(plan.inference->perf->max_model_len));
+  }
+  if (plan.interconnect && plan.interconnect->inter_node.chosen_by_advisor)
+    text("/cluster/inter_node_network", plan.interconnect->inter_node.kind);
+  if (plan.power) {
+    number("/power/rack_kw", plan.power->plan.racks.rack_kw);
+    number("/power/gpus_per_server", plan.power->gpus_per_server);
+  }
+  // Price and planning defaults, where the entry is in the unit of the input it overrides (not
+  // a ratio such as "x flat price") and names one value.
+  std::vector<const DefaultUsed*> used;
+  if (plan.cost) for (const DefaultUsed& d : plan.cost->defaults_used) used.push_back(&d);
+  if (plan.capacity) for (const DefaultUsed& d : plan.capacity->defaults_used) used.push_back(&d);
+  std::vector<std::string> ambiguous;  // several defaults behind one input: no single value
+  for (const DefaultUsed* d : used) {
+    const std::string& path = d->override_path;
+    if (path.empty() || d->overridden || d->unit.rfind("x ", 0) == 0) continue;
+    if (std::find(ambiguous.begin(), ambiguous.end(), path) != ambiguous.end()) continue;
+    auto known = std::find_if(out.begin(), out.end(),
+                              [&](const ResolvedInput& r) { return r.path == path; });
+    if (known == out.end()) {
+      number(path, d->value);
+    } else if (!known->number || *known->number != d->value) {
+      ambiguous.push_back(path);
+      out.erase(known);
+    }
+  }
+  return out;
+}
+
 void append(std::vector<Warning>& to, std::vector<Warning>&& from) {
   for (Warning& w : from) to.push_back(std::move(w));
 }
@@ -170,6 +217,7 @@ Plan make_plan(const Request& req, const Catalog& catalog) {
   plan.training = std::move(speed.training);
   plan.inference = std::move(speed.inference);
   plan.interconnect = std::move(speed.interconnect);
+  plan.resolved_inputs = resolved_inputs(req, plan);
   plan.gpus_as_of = catalog.gpus_as_of;
   plan.models_as_of = catalog.models_as_of;
   return plan;

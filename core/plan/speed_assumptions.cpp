@@ -30,11 +30,11 @@ std::vector<std::string> training_assumptions(const Request& req, const GpuSpec&
       (is_adapter(req.task) ? " + backward for input gradients only (frozen base) + LoRA terms"
                             : " x 3 (backward = 2 x forward)") +
       "; hardware " + format_with("%.3g", t.flops.hardware / kGiga) + " GFLOP with " +
-      (ts.activation_checkpointing == "none" ? std::string("no")
-                                             : ts.activation_checkpointing) +
+      (ts.activation_checkpointing == Checkpointing::kNone ? std::string("no")
+                                             : std::string(name_of(ts.activation_checkpointing))) +
       " recompute.");
   out.push_back(std::string("Peak: ") + format_with("%.1f", t.peak_tflops) + " dense " +
-                (ts.precision == "fp8" ? "FP8 (attention core at 16-bit)" : ts.precision) +
+                (ts.precision == Precision::kFp8 ? "FP8 (attention core at 16-bit)" : name_of(ts.precision)) +
                 " TFLOPS x measured max achievable matmul fraction " +
                 format_with("%.3f", t.matmul_fraction) + " x framework and GEMM-shape efficiency " +
                 format_with("%.2f", t.gemm_efficiency) + " (" + std::to_string(ts.micro_batch_size) +
@@ -82,15 +82,15 @@ std::vector<std::string> training_assumptions(const Request& req, const GpuSpec&
                   " micro-batches (no interleaving).");
   }
   if (req.task == Task::kQlora) {
-    out.push_back("QLoRA: the " + ts.base_quantization + " base is dequantised to bf16 before "
+    out.push_back("QLoRA: the " + std::string(name_of(ts.base_quantization)) + " base is dequantised to bf16 before "
                   "every GEMM in each forward, backward" +
-                  std::string(ts.activation_checkpointing == "full" ? " and recomputed forward"
+                  std::string(ts.activation_checkpointing == Checkpointing::kFull ? " and recomputed forward"
                                                                     : "") +
                   " pass (read 4-bit, write 16-bit) at " +
                   format_with("%.0f%%", k.memory_bandwidth_efficiency * 100) + " of " +
                   format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s.");
   }
-  out.push_back("Optimizer step: " + ts.optimizer + " update of this GPU's shard of the trainable "
+  out.push_back("Optimizer step: " + std::string(name_of(ts.optimizer)) + " update of this GPU's shard of the trainable "
                 "parameters, memory-bandwidth-bound" +
                 std::string(ts.offload_optimizer ? " (on the CPU, ZeRO-Offload, with PCIe copies)"
                                                  : "") +

@@ -21,12 +21,12 @@ void validate_speed(const Request& req, const Catalog& catalog) {
   const GpuSpec* gpu = catalog.find_gpu(req.hardware->gpu);
   if (gpu == nullptr) return;  // reported by the caller
   const TrainingSettings& t = req.training;
-  if (t.precision == "fp8") {
+  if (t.precision == Precision::kFp8) {
     require(gpu->fp8_dense_tflops.has_value(), "unsupported", "/training/precision",
             "/training/precision fp8 needs FP8 tensor cores, which " + gpu->name +
                 " does not have (or no dense FP8 rate is published); use bf16");
   }
-  if (t.precision == "fp32") {
+  if (t.precision == Precision::kFp32) {
     require(gpu->fp32_tflops.has_value(), "unsupported", "/training/precision",
             "/training/precision fp32: no FP32 rate is published for " + gpu->name +
                 "; use bf16");

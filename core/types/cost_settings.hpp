@@ -8,6 +8,7 @@
 
 
 #include "engine/capacity.hpp"
+#include "types/choices.hpp"
 
 namespace advisor {
 
@@ -16,7 +17,7 @@ struct Catalog;
 /// The request's /power section. Absent fields take their defaults from data/prices.json when
 /// the plan is costed (so the result can list each default with its source).
 struct PowerSettings {
-  std::string facility = "idc";  // office | idc | idc_new | hub_node
+  Facility facility = Facility::kIdc;
   std::optional<int> gpus_per_server;
   std::optional<double> host_watts;  // everything but the GPUs, per server (replaces the parts)
   std::optional<double> training_load_factor;
@@ -59,12 +60,12 @@ struct CostSettings {
   std::optional<double> residual_fraction;
   std::optional<double> utilization;
   std::optional<double> valley_shift_share;
-  std::string tariff = "time_of_use";           // time_of_use | flat
-  std::string colocation_pricing = "per_rack";  // per_rack | per_kw
+  TariffKind tariff = TariffKind::kTimeOfUse;
+  ColocationPricing colocation_pricing = ColocationPricing::kPerRack;
   bool colocation_includes_electricity = false;
-  std::optional<std::string> network_line;      // bgp | dedicated | none
+  std::optional<NetworkLine> network_line;  // absent: the facility's default line
   std::optional<double> network_mbps;
-  std::string operations = "capex_share";       // capex_share | staff
+  Operations operations = Operations::kCapexShare;
   std::optional<double> operations_capex_share;
   std::optional<double> staff_fte;
   std::optional<double> spares_share;

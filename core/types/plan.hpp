@@ -138,7 +138,7 @@ struct PowerResult {
   double training_load_factor = 0;
   double it_kw_full_load = 0;
   double it_kw_typical = 0;
-  std::string facility;
+  Facility facility = Facility::kIdc;
   double pue = 0;
   double facility_kw = 0;
 };
@@ -284,6 +284,14 @@ struct OptionRow {
 
 // ------------------------------------------------------------------ the plan
 
+/// The value the plan used for an input the request may leave blank (request pointer -> value):
+/// the page shows it as the placeholder of that input.
+struct ResolvedInput {
+  std::string path;
+  std::optional<double> number;
+  std::optional<std::string> text;
+};
+
 struct Plan {
   Task task = Task::kFullFinetune;
   ModelResult model;
@@ -296,6 +304,7 @@ struct Plan {
   std::optional<CapacityResult> capacity;
   std::vector<OptionRow> options;
   std::vector<Warning> warnings;
+  std::vector<ResolvedInput> resolved_inputs;
   std::string gpus_as_of, models_as_of;
 };
 

@@ -7,17 +7,17 @@
 
 
 #include "types/catalog.hpp"
+#include "types/choices.hpp"
 #include "types/cost_settings.hpp"
 #include "types/model.hpp"
 #include "types/perf_settings.hpp"
 
 namespace advisor {
 
-enum class Task { kPretrain, kFullFinetune, kLora, kQlora, kInference };
-
-const char* task_name(Task task);
-bool is_training(Task task);
-bool is_adapter(Task task);  // LoRA or QLoRA: frozen base, small trainable adapters
+inline const char* task_name(Task task) { return name_of(task); }
+inline bool is_training(Task task) { return task != Task::kInference; }
+/// LoRA or QLoRA: frozen base, small trainable adapters.
+inline bool is_adapter(Task task) { return task == Task::kLora || task == Task::kQlora; }
 
 /// How training state is counted. Peers disagree by up to 2.5x on the same job because they
 /// pick these differently; the advisor shows and lets the user switch each one.
@@ -29,16 +29,16 @@ struct Accounting {
 };
 
 struct TrainingSettings {
-  std::string precision = "bf16";    // bf16 | fp16 | fp32 | fp8 (compute and weight dtype)
-  std::string optimizer = "adamw";   // adamw | adamw_8bit | sgd (with momentum)
+  Precision precision = Precision::kBf16;  // compute and weight dtype
+  Optimizer optimizer = Optimizer::kAdamW;
   std::int64_t sequence_length = 2048;
   std::int64_t micro_batch_size = 1;  // sequences per GPU per forward pass
-  std::string activation_checkpointing = "none";  // none | selective | full
+  Checkpointing activation_checkpointing = Checkpointing::kNone;  // QLoRA: full
   bool flash_attention = true;
   bool sequence_parallel = true;     // Megatron sequence parallelism when tp > 1
   int lora_rank = 16;
   std::vector<std::string> lora_targets;  // subset of q,k,v,o,gate,up,down
-  std::string base_quantization = "none";  // none | nf4 | int8 (QLoRA base weights)
+  BaseQuantization base_quantization = BaseQuantization::kNone;  // QLoRA: nf4
   bool offload_optimizer = false;    // ZeRO-Offload: optimizer states (and grads) in host RAM
   bool offload_parameters = false;   // ZeRO-Infinity: weights in host RAM (ZeRO-3 only)
   Accounting accounting;

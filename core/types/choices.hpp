@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+// The request's closed choices as enums, each with its one table of API names. After parsing
+// the core compares enums, never strings; the names appear only where JSON is read or written
+// (io/) and in assumption texts.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace advisor {
+
+template <typename E>
+struct Named {
+  E value;
+  const char* name;
+};
+
+enum class Task { kPretrain, kFullFinetune, kLora, kQlora, kInference };
+inline constexpr Named<Task> kTaskNames[] = {{Task::kPretrain, "pretrain"},
+                                             {Task::kFullFinetune, "full_finetune"},
+                                             {Task::kLora, "lora"},
+                                             {Task::kQlora, "qlora"},
+                                             {Task::kInference, "inference"}};
+
+/// Training compute and weight dtype.
+enum class Precision { kBf16, kFp16, kFp32, kFp8 };
+inline constexpr Named<Precision> kPrecisionNames[] = {{Precision::kBf16, "bf16"},
+                                                       {Precision::kFp16, "fp16"},
+                                                       {Precision::kFp32, "fp32"},
+                                                       {Precision::kFp8, "fp8"}};
+
+enum class Optimizer { kAdamW, kAdamW8bit, kSgd };  // SGD with momentum
+inline constexpr Named<Optimizer> kOptimizerNames[] = {{Optimizer::kAdamW, "adamw"},
+                                                       {Optimizer::kAdamW8bit, "adamw_8bit"},
+                                                       {Optimizer::kSgd, "sgd"}};
+
+enum class Checkpointing { kNone, kSelective, kFull };
+inline constexpr Named<Checkpointing> kCheckpointingNames[] = {{Checkpointing::kNone, "none"},
+                                                               {Checkpointing::kSelective, "selective"},
+                                                               {Checkpointing::kFull, "full"}};
+
+/// QLoRA's frozen base weights.
+enum class BaseQuantization { kNone, kNf4, kInt8 };
+inline constexpr Named<BaseQuantization> kBaseQuantizationNames[] = {
+    {BaseQuantization::kNone, "none"}, {BaseQuantization::kNf4, "nf4"}, {BaseQuantization::kInt8, "int8"}};
+
+enum class Facility { kOffice, kIdc, kIdcNew, kHubNode };
+inline constexpr Named<Facility> kFacilityNames[] = {{Facility::kOffice, "office"},
+                                                     {Facility::kIdc, "idc"},
+                                                     {Facility::kIdcNew, "idc_new"},
+                                                     {Facility::kHubNode, "hub_node"}};
+
+enum class TariffKind { kTimeOfUse, kFlat };
+inline constexpr Named<TariffKind> kTariffNames[] = {{TariffKind::kTimeOfUse, "time_of_use"},
+                                                     {TariffKind::kFlat, "flat"}};
+
+enum class ColocationPricing { kPerRack, kPerKw };
+inline constexpr Named<ColocationPricing> kColocationPricingNames[] = {
+    {ColocationPricing::kPerRack, "per_rack"}, {ColocationPricing::kPerKw, "per_kw"}};
+
+enum class NetworkLine { kBgp, kDedicated, kNone };
+inline constexpr Named<NetworkLine> kNetworkLineNames[] = {{NetworkLine::kBgp, "bgp"},
+                                                           {NetworkLine::kDedicated, "dedicated"},
+                                                           {NetworkLine::kNone, "none"}};
+
+enum class Operations { kCapexShare, kStaff };
+inline constexpr Named<Operations> kOperationsNames[] = {{Operations::kCapexShare, "capex_share"},
+                                                         {Operations::kStaff, "staff"}};
+
+/// The API name of an enum value (its table is found by overload).
+template <typename E, std::size_t N>
+constexpr const char* name_in(const Named<E> (&table)[N], E value) {
+  for (const Named<E>& n : table)
+    if (n.value == value) return n.name;
+  return "?";
+}
+template <typename E, std::size_t N>
+std::optional<E> value_in(const Named<E> (&table)[N], std::string_view name) {
+  for (const Named<E>& n : table)
+    if (name == n.name) return n.value;
+  return std::nullopt;
+}
+
+inline const char* name_of(Task v) { return name_in(kTaskNames, v); }
+inline const char* name_of(Precision v) { return name_in(kPrecisionNames, v); }
+inline const char* name_of(Optimizer v) { return name_in(kOptimizerNames, v); }
+inline const char* name_of(Checkpointing v) { return name_in(kCheckpointingNames, v); }
+inline const char* name_of(BaseQuantization v) { return name_in(kBaseQuantizationNames, v); }
+inline const char* name_of(Facility v) { return name_in(kFacilityNames, v); }
+inline const char* name_of(TariffKind v) { return name_in(kTariffNames, v); }
+inline const char* name_of(ColocationPricing v) { return name_in(kColocationPricingNames, v); }
+inline const char* name_of(NetworkLine v) { return name_in(kNetworkLineNames, v); }
+inline const char* name_of(Operations v) { return name_in(kOperationsNames, v); }
+
+}  // namespace advisor
