@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: MIT
+#include "validation/validation_json.hpp"
+
+#include <cctype>
+#include <cstdlib>
+
+#include <nlohmann/json.hpp>
+
+#include "types/errors.hpp"
+
+namespace advisor::validation {
+namespace {
+
+using json = nlohmann::json;
+using ordered = nlohmann::ordered_json;
+
+json parse(const std::string& text, const std::string& file) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw InputError("json_invalid", "/" + file,
+                     file + " is not valid JSON (byte " + std::to_string(e.byte) + "): the file may be cut short");
+  }
+}
+
+const json& field(const json& obj, const std::string& key, const std::string& path) {
+  if (!obj.is_object() || !obj.contains(key))
+    throw InputError("catalog_invalid", path + "/" + key, "missing field " + key);
+  return obj.at(key);
+}
+
+std::string str(const json& obj, const std::string& key, const std::string& path) {
+  const json& v = field(obj, key, path);
+  if (!v.is_string()) throw InputError("catalog_invalid", path + "/" + key, key + " must be a string");
+  return v.get<std::string>();
+}
+
+std::string str_or_empty(const json& obj, const std::string& key, const std::string& path) {
+  const json& v = field(obj, key, path);
+  if (v.is_null()) return "";
+  if (!v.is_string()) throw InputError("catalog_invalid", path + "/" + key, key + " must be a string or null");
+  return v.get<std::string>();
+}
+
+double number(const json& obj, const std::string& key, const std::string& path) {
+  const json& v = field(obj, key, path);
+  if (!v.is_number()) throw InputError("catalog_invalid", path + "/" + key, key + " must be a number");
+  return v.get<double>();
+}
+
+bool boolean(const json& obj, const std::string& key, const std::string& path) {
+  const json& v = field(obj, key, path);
+  if (!v.is_boolean()) throw InputError("catalog_invalid", path + "/" + key, key + " must be true or false");
+  return v.get<bool>();
+}
+
+std::vector<std::string> strings(const json& obj, const std::string& key, const std::string& path) {
+  const json& v = field(obj, key, path);
+  if (!v.is_array()) throw InputError("catalog_invalid", path + "/" + key, key + " must be an array");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_string())
+      throw InputError("catalog_invalid", path + "/" + key + "/" + std::to_string(i), "must be a string");
+    out.push_back(v[i].get<std::string>());
+  }
+  return out;
+}
+
+ProductClass product_class(const std::string& s, const std::string& path) {
+  if (s == "data_center") return ProductClass::data_center;
+  if (s == "workstation") return ProductClass::workstation;
+  if (s == "geforce") return ProductClass::geforce;
+  throw InputError("catalog_invalid", path, "product_class must be data_center, workstation or geforce");
+}
+
+// --- validation-result.json -------------------------------------------------------------------
+
+class ResultReader {
+ public:
+  ResultReader(const json& measured, std::string base) : m_(measured), base_(std::move(base)) {}
+
+  /// A number, or nullopt when absent or reported as N/A.
+  std::optional<double> num(const std::string& key) const {
+    if (!m_.contains(key)) return std::nullopt;
+    const json& v = m_.at(key);
+    if (v.is_null()) return std::nullopt;
+    if (v.is_number()) return v.get<double>();
+    if (v.is_string()) {
+      std::string s = v.get<std::string>();
+      if (s.empty() || s == "[N/A]" || s == "N/A" || s == "[Not Supported]") return std::nullopt;
+      char* end = nullptr;
+      std::strtod(s.c_str(), &end);
+      std::string rest = end ? std::string(end) : "";
+      while (!rest.empty() && rest.front() == ' ') rest.erase(rest.begin());
+      if (end != s.c_str() && !rest.empty())
+        throw InputError("wrong_unit", path(key),
+                         key + " is \"" + s + "\": give a plain number" + unit_hint(key));
+    }
+    throw InputError("bad_value", path(key), key + " must be a number" + unit_hint(key) + ", got " + v.dump());
+  }
+  std::optional<int> integer(const std::string& key) const {
+    auto v = num(key);
+    if (!v) return std::nullopt;
+    return static_cast<int>(*v);
+  }
+  std::string text(const std::string& key) const {
+    if (!m_.contains(key) || m_.at(key).is_null()) return "";
+    const json& v = m_.at(key);
+    if (v.is_string()) return v.get<std::string>();
+    if (v.is_number()) return v.dump();
+    throw InputError("bad_value", path(key), key + " must be text");
+  }
+  std::string path(const std::string& key) const { return base_ + "/measured/" + key; }
+
+ private:
+  static std::string unit_hint(const std::string& key) {
+    auto ends = [&](const char* s) {
+      std::string x = s;
+      return key.size() >= x.size() && key.compare(key.size() - x.size(), x.size(), x) == 0;
+    };
+    if (ends("_mib")) return " of MiB";
+    if (ends("_bytes")) return " of bytes";
+    if (ends("_gbps")) return " of GB/s";
+    if (ends("_gbit") || ends("_gbit_min")) return " of Gbit/s";
+    if (ends("_tflops")) return " of TFLOPS";
+    if (ends("_fraction")) return " (a share 0-1)";
+    if (ends("_seconds")) return " of seconds";
+    if (ends("_c_max")) return " of degrees C";
+    if (ends("_w") || ends("_w_p50") || ends("_w_p99") || ends("_w_max") || ends("_w_logged")) return " of W";
+    return "";
+  }
+  const json& m_;
+  std::string base_;
+};
+
+GpuInventory& inventory_for(Measurements& m, int index) {
+  for (auto& g : m.gpus)
+    if (g.index == index) return g;
+  m.gpus.push_back({});
+  m.gpus.back().index = index;
+  return m.gpus.back();
+}
+
+GpuPowerStats& power_for(Measurements& m, int index) {
+  for (auto& g : m.power)
+    if (g.index == index) return g;
+  m.power.push_back({});
+  m.power.back().index = index;
+  return m.power.back();
+}
+
+NvlinkState& nvlink_for(Measurements& m, int index) {
+  for (auto& g : m.nvlink)
+    if (g.index == index) return g;
+  m.nvlink.push_back({});
+  m.nvlink.back().index = index;
+  return m.nvlink.back();
+}
+
+/// "gpu.3.memory_total_mib" -> (3, "memory_total_mib"); false when not of that form.
+bool split_indexed(const std::string& key, const std::string& prefix, int& index, std::string& rest) {
+  if (key.rfind(prefix + ".", 0) != 0) return false;
+  std::size_t a = prefix.size() + 1, dot = key.find('.', a);
+  if (dot == std::string::npos || dot == a) return false;
+  for (std::size_t i = a; i < dot; ++i)
+    if (!std::isdigit(static_cast<unsigned char>(key[i]))) return false;
+  index = std::atoi(key.substr(a, dot - a).c_str());
+  rest = key.substr(dot + 1);
+  return true;
+}
+
+void fraction_in_range(const std::optional<double>& v, const std::string& path, const std::string& key) {
+  if (v && (*v < 0 || *v > 1))
+    throw InputError("wrong_unit", path, key + " is " + json(*v).dump() + ": a share 0-1 is expected (a percentage?)");
+}
+
+}  // namespace
+
+NgcCatalog parse_ngc_catalog(const std::string& text) {
+  const std::string base = "ngc.json";
+  json doc = parse(text, base);
+  NgcCatalog c;
+  c.as_of = str(doc, "as_of", base);
+  c.default_registry = str(doc, "default_registry", base);
+  const json& tags = field(doc, "tags", base);
+  if (!tags.is_array() || tags.empty()) throw InputError("catalog_invalid", base + "/tags", "tags must be a non-empty array");
+  for (std::size_t i = 0; i < tags.size(); ++i) {
+    const std::string p = base + "/tags/" + std::to_string(i);
+    const json& t = tags[i];
+    NgcTag tag;
+    tag.tag = str(t, "tag", p);
+    tag.cuda = str(t, "cuda", p);
+    tag.pytorch = str_or_empty(t, "pytorch", p);
+    tag.min_driver = str(t, "min_driver", p);
+    tag.bundled_driver = str_or_empty(t, "bundled_driver", p);
+    tag.dc_forward_compat_branches = strings(t, "dc_forward_compat_branches", p);
+    tag.arch_min_cc = str(t, "arch_min_cc", p);
+    tag.native_blackwell = boolean(t, "arch_native_blackwell", p);
+    tag.ubuntu = str_or_empty(t, "ubuntu", p);
+    tag.python = str_or_empty(t, "python", p);
+    std::string status = str(t, "status", p);
+    if (status == "confirmed") tag.status = TagStatus::confirmed;
+    else if (status == "secondary") tag.status = TagStatus::secondary;
+    else if (status == "unconfirmed") tag.status = TagStatus::unconfirmed;
+    else throw InputError("catalog_invalid", p + "/status", "status must be confirmed, secondary or unconfirmed");
+    tag.source = strings(t, "source", p);
+    tag.as_of = str(t, "as_of", p);
+    tag.notes = str(t, "notes", p);
+    if (!c.tags.empty() && compare_versions(c.tags.back().tag, tag.tag) >= 0)
+      throw InputError("catalog_invalid", p + "/tag", "tags must be in ascending order");
+    c.tags.push_back(std::move(tag));
+  }
+  return c;
+}
+
+std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
+  const std::string base = "validation.json";
+  json doc = parse(text, base);
+  const json& parts = field(doc, "parts", base);
+  if (!parts.is_object()) throw InputError("catalog_invalid", base + "/parts", "parts must be an object");
+  std::map<std::string, PartFacts> out;
+  for (auto it = parts.begin(); it != parts.end(); ++it) {
+    const std::string p = base + "/parts/" + it.key();
+    const json& j = it.value();
+    PartFacts f;
+    f.supported = boolean(j, "supported", p);
+    f.product = product_class(str(j, "product_class", p), p + "/product_class");
+    f.smi_names = strings(j, "smi_names", p);
+    if (!field(j, "memory_total_mib", p).is_null()) f.memory_total_mib = static_cast<int>(number(j, "memory_total_mib", p));
+    if (!field(j, "memory_total_mib_ecc_off", p).is_null())
+      f.memory_total_mib_ecc_off = static_cast<int>(number(j, "memory_total_mib_ecc_off", p));
+    f.intra_node = str(j, "intra_node", p);
+    if (f.intra_node != "nvswitch" && f.intra_node != "nvlink_bridge" && f.intra_node != "pcie" && f.intra_node != "none")
+      throw InputError("catalog_invalid", p + "/intra_node", "intra_node must be nvswitch, nvlink_bridge, pcie or none");
+    f.nvlink_links_per_gpu = static_cast<int>(number(j, "nvlink_links_per_gpu", p));
+    if (!field(j, "nvlink_link_gbps", p).is_null()) f.nvlink_link_gbps = number(j, "nvlink_link_gbps", p);
+    if (!field(j, "topo_entry", p).is_null()) f.topo_entry = str(j, "topo_entry", p);
+    f.fabric_manager = boolean(j, "fabric_manager", p);
+    f.row_remapper = boolean(j, "row_remapper", p);
+    f.ecc_expected = boolean(j, "ecc_expected", p);
+    const json& obs = field(j, "power_limit_w_observed", p);
+    if (obs.is_array())
+      for (const auto& w : obs) f.power_limit_w_observed.push_back(w.get<double>());
+    f.confirmed = boolean(j, "confirmed", p);
+    f.notes = str(j, "notes", p);
+    f.source = strings(j, "source", p);
+    f.as_of = str(j, "as_of", p);
+    out[it.key()] = std::move(f);
+  }
+  return out;
+}
+
+GpuFacts gpu_facts_from_catalog_json(const std::string& gpus_json, const std::string& gpu_id) {
+  json doc = parse(gpus_json, "gpus.json");
+  const json& gpus = field(doc, "gpus", "gpus.json");
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const json& g = gpus[i];
+    if (!g.is_object() || g.value("id", "") != gpu_id) continue;
+    const std::string p = "gpus.json/gpus/" + std::to_string(i);
+    GpuFacts f;
+    f.id = gpu_id;
+    f.name = str(g, "name", p);
+    f.vendor = str(g, "vendor", p);
+    f.architecture = str(g, "architecture", p);
+    f.compute_capability = str_or_empty(g, "compute_capability", p);
+    f.software_stack = str(g, "software_stack", p);
+    f.bf16_dense_tflops = number(g, "bf16_dense_tflops", p);
+    f.tdp_watts = number(g, "tdp_watts", p);
+    f.pcie_generation = static_cast<int>(number(g, "pcie_generation", p));
+    f.pcie_lanes = static_cast<int>(number(g, "pcie_lanes", p));
+    f.pcie_peer_to_peer = boolean(g, "pcie_peer_to_peer", p);
+    return f;
+  }
+  throw InputError("validation_unknown_gpu", "/gpu", "no GPU " + gpu_id + " in gpus.json");
+}
+
+Measurements parse_result_file(const std::string& text, const std::string& file) {
+  const std::string base = "/" + file;
+  json doc = parse(text, file);
+  if (!doc.is_object() || doc.value("kind", "") != "gpu-advisor-validation-result")
+    throw InputError("not_a_validation_result", base + "/kind",
+                     file + " is not a validation-result.json written by 90_summary.sh");
+  if (!doc.contains("schema") || !doc["schema"].is_number_integer() || doc["schema"].get<int>() != 1)
+    throw InputError("unsupported_schema", base + "/schema", file + " has a schema this version cannot read (expected 1)");
+  if (!doc.contains("plan_id") || !doc["plan_id"].is_string())
+    throw InputError("bad_value", base + "/plan_id", file + " names no plan_id");
+  if (!doc.contains("measured") || !doc["measured"].is_object())
+    throw InputError("bad_value", base + "/measured", file + " has no measured object");
+
+  Measurements m;
+  m.file_name = file;
+  m.plan_id = doc["plan_id"].get<std::string>();
+  m.gpu_id = doc.value("gpu_id", "");
+  m.host = doc.value("host", "");
+  const json& measured = doc["measured"];
+  ResultReader r(measured, base);
+
+  m.gpu_count = r.integer("gpu_count");
+  m.driver_version = r.text("driver_version");
+  m.xid_count = r.integer("xid_count");
+  m.xid_codes = r.text("xid_codes");
+  m.row_remap_pending_gpus = r.integer("row_remap_pending_gpus");
+  m.row_remap_failure_gpus = r.integer("row_remap_failure_gpus");
+  m.fabric_manager_state = r.text("fabric_manager_state");
+  m.fabric_completed_gpus = r.integer("fabric_completed_gpus");
+  m.topo_pairs = r.integer("topo_pairs");
+  m.topo_mismatched_pairs = r.integer("topo_mismatched_pairs");
+  m.topo_entries = r.text("topo_entries");
+  m.nvlink_error_count = r.num("nvlink_error_count");
+  m.p2p_pairs = r.integer("p2p_pairs");
+  m.p2p_ok_pairs = r.integer("p2p_ok_pairs");
+  m.ib_ports_active = r.integer("ib_ports_active");
+  m.ib_rate_gbit_min = r.num("ib_rate_gbit_min");
+  m.ib_write_bw_gbit = r.num("ib_write_bw_gbit");
+  m.ngc_tag = r.text("ngc_tag");
+  m.torch_version = r.text("torch_version");
+  m.container_device_count = r.integer("container_device_count");
+  m.step_status = r.text("step_status");
+  m.step_device_used_bytes = r.num("step_device_used_bytes");
+  m.step_peak_reserved_bytes = r.num("step_peak_reserved_bytes");
+  m.step_tokens_per_second_per_gpu = r.num("step_tokens_per_second_per_gpu");
+  m.allreduce_busbw_gbps = r.num("allreduce_busbw_gbps");
+  m.nccl_transport_intra = r.text("nccl_transport_intra");
+  m.inter_node_busbw_gbps = r.num("inter_node_busbw_gbps");
+  m.nccl_transport_net = r.text("nccl_transport_net");
+  m.burnin_seconds = r.num("burnin_seconds");
+  m.burnin_target_seconds = r.num("burnin_target_seconds");
+  m.xid_new = r.integer("xid_new");
+  m.gpus_logged = r.integer("gpus_logged");
+  m.wall_power_w_max = r.num("wall_power_w_max");
+  m.wall_power_w_p50 = r.num("wall_power_w_p50");
+  m.job_tokens_per_second_per_server = r.num("job.tokens_per_second_per_server");
+
+  for (auto it = measured.begin(); it != measured.end(); ++it) {
+    const std::string& key = it.key();
+    int i = 0;
+    std::string f;
+    if (split_indexed(key, "gpu", i, f)) {
+      if (f == "name") inventory_for(m, i).name = r.text(key);
+      else if (f == "pci_bus_id") inventory_for(m, i).pci_bus_id = r.text(key);
+      else if (f == "memory_total_mib") inventory_for(m, i).memory_total_mib = r.num(key);
+      else if (f == "power_limit_w") inventory_for(m, i).power_limit_w = r.num(key);
+      else if (f == "pcie_gen_max") inventory_for(m, i).pcie_gen_max = r.integer(key);
+      else if (f == "pcie_width_max") inventory_for(m, i).pcie_width_max = r.integer(key);
+      else if (f == "compute_cap") inventory_for(m, i).compute_cap = r.text(key);
+      else if (f == "ecc_mode") inventory_for(m, i).ecc_mode = r.text(key);
+      else if (f == "gemm_tflops") {
+        if (auto v = r.num(key)) m.gemm_tflops.emplace_back(i, *v);
+      } else if (f == "samples") power_for(m, i).samples = r.integer(key).value_or(0);
+      else if (f == "power_draw_w_p50") power_for(m, i).power_draw_w_p50 = r.num(key);
+      else if (f == "power_draw_w_p99") power_for(m, i).power_draw_w_p99 = r.num(key);
+      else if (f == "power_limit_w_logged") power_for(m, i).power_limit_w = r.num(key);
+      else if (f == "temperature_c_max") power_for(m, i).temperature_c_max = r.num(key);
+      else if (f == "thermal_throttle_fraction" || f == "power_brake_fraction" || f == "power_cap_fraction") {
+        auto v = r.num(key);
+        fraction_in_range(v, r.path(key), key);
+        double& slot = f == "thermal_throttle_fraction" ? power_for(m, i).thermal_throttle_fraction
+                       : f == "power_brake_fraction"    ? power_for(m, i).power_brake_fraction
+                                                        : power_for(m, i).power_cap_fraction;
+        slot = v.value_or(0);
+      } else if (f == "ecc_uncorrected_max") power_for(m, i).ecc_uncorrected_max = r.num(key);
+      else if (f == "pcie_gen_min_busy") power_for(m, i).pcie_gen_min_busy = r.integer(key);
+    } else if (split_indexed(key, "nvlink", i, f)) {
+      if (f == "active_links") nvlink_for(m, i).active_links = r.integer(key).value_or(0);
+      else if (f == "min_link_gbps") nvlink_for(m, i).min_link_gbps = r.num(key);
+      else if (f == "inactive_links") {
+        std::string list = r.text(key);
+        std::size_t a = 0;
+        while (a < list.size()) {
+          std::size_t b = list.find(',', a);
+          std::string item = list.substr(a, b == std::string::npos ? std::string::npos : b - a);
+          if (!item.empty()) {
+            char* end = nullptr;
+            long link = std::strtol(item.c_str(), &end, 10);
+            if (*end != '\0') throw InputError("bad_value", r.path(key), key + " must list link numbers, got \"" + list + "\"");
+            nvlink_for(m, i).inactive_links.push_back(static_cast<int>(link));
+          }
+          if (b == std::string::npos) break;
+          a = b + 1;
+        }
+      }
+    }
+  }
+  if (doc.contains("checks") && doc["checks"].is_array()) {
+    for (const auto& c : doc["checks"]) {
+      if (!c.is_object()) continue;
+      m.script_checks.push_back({c.value("script", ""), c.value("status", ""), c.value("area", ""),
+                                 c.value("check", ""), c.value("expected", ""), c.value("measured", ""),
+                                 c.value("code", ""), c.value("detail", "")});
+    }
+  }
+  return m;
+}
+
+Measurements read_measurements(const std::string& text, const std::string& file, const ValidationPlan& plan) {
+  Measurements m = looks_like_gpu_csv(text) ? summarize_gpu_csv(text, file) : parse_result_file(text, file);
+  require_same_plan(plan, m);
+  const std::string base = "/" + file + "/measured/";
+  for (const auto& g : m.gpus) {
+    if (plan.memory_total_mib && g.memory_total_mib && *g.memory_total_mib > 0 &&
+        *g.memory_total_mib * 100 < *plan.memory_total_mib)
+      throw InputError("wrong_unit", base + "gpu." + std::to_string(g.index) + ".memory_total_mib",
+                       "memory_total_mib of GPU " + std::to_string(g.index) + " is " + json(*g.memory_total_mib).dump() +
+                           ": that looks like GiB; give MiB as nvidia-smi prints them");
+    if (g.power_limit_w && *g.power_limit_w > plan.power_limit_w * 20)
+      throw InputError("wrong_unit", base + "gpu." + std::to_string(g.index) + ".power_limit_w",
+                       "power_limit_w of GPU " + std::to_string(g.index) + " is " + json(*g.power_limit_w).dump() +
+                           ": that looks like mW; give W");
+  }
+  for (const auto& g : m.power) {
+    if (g.power_draw_w_p50 && *g.power_draw_w_p50 > plan.power_limit_w * 20) {
+      std::string where = m.plan_id.empty() ? "/" + file + "/power.draw"
+                                            : base + "gpu." + std::to_string(g.index) + ".power_draw_w_p50";
+      throw InputError("wrong_unit", where,
+                       "GPU " + std::to_string(g.index) + " draws " + json(*g.power_draw_w_p50).dump() +
+                           " at the median: that looks like mW; give W");
+    }
+  }
+  return m;
+}
+
+std::string check_report_json(const CheckReport& r) {
+  ordered out;
+  out["schema"] = 1;
+  out["plan_id"] = r.plan_id;
+  out["file"] = r.file_name;
+  out["overall"] = to_string(r.overall);
+  out["counts"] = {{"pass", r.passed}, {"warn", r.warned}, {"fail", r.failed}};
+  ordered items = ordered::array();
+  for (const auto& i : r.items) {
+    ordered j;
+    j["area"] = to_string(i.area);
+    j["item"] = i.item;
+    j["status"] = to_string(i.status);
+    j["expected"] = i.expected ? ordered(*i.expected) : ordered(nullptr);
+    j["measured"] = i.measured ? ordered(*i.measured) : ordered(nullptr);
+    j["unit"] = i.unit;
+    j["deviation"] = i.deviation ? ordered(*i.deviation) : ordered(nullptr);
+    ordered params = ordered::object();
+    for (const auto& [k, v] : i.reason.params) params[k] = v;
+    j["reason"] = {{"code", i.reason.code}, {"params", params}, {"message", i.reason.message}};
+    items.push_back(j);
+  }
+  out["items"] = items;
+  ordered checks = ordered::array();
+  for (const auto& c : r.script_checks)
+    checks.push_back({{"script", c.script}, {"status", c.status}, {"area", c.area}, {"check", c.check},
+                      {"expected", c.expected}, {"measured", c.measured}, {"code", c.code}, {"detail", c.detail}});
+  out["script_checks"] = checks;
+  return out.dump(1);
+}
+
+std::string scripts_json(const ValidationPlan& plan, const std::vector<ScriptFile>& files) {
+  ordered out;
+  out["schema"] = 1;
+  out["plan_id"] = plan_id(plan);
+  ordered params = ordered::object();
+  for (const auto& [k, v] : plan.ngc_reason.params) params[k] = v;
+  out["ngc"] = {{"tag", plan.ngc_tag},
+                {"image", plan.registry + "/nvidia/pytorch:" + plan.ngc_tag + "-py3"},
+                {"min_driver", plan.ngc_min_driver},
+                {"reason", {{"code", plan.ngc_reason.code}, {"params", params}, {"message", plan.ngc_reason.message}}}};
+  ordered list = ordered::array();
+  for (const auto& f : files)
+    list.push_back({{"name", f.name}, {"executable", f.executable}, {"purpose", f.purpose}, {"root", f.root}, {"text", f.text}});
+  out["files"] = list;
+  return out.dump(1);
+}
+
+std::string tag_choice_json(const TagChoice& c) {
+  ordered params = ordered::object();
+  for (const auto& [k, v] : c.reason.params) params[k] = v;
+  ordered out;
+  out["found"] = c.found;
+  out["tag"] = c.tag;
+  out["min_driver"] = c.min_driver;
+  out["forward_compat"] = c.forward_compat;
+  out["status"] = to_string(c.status);
+  out["reason"] = {{"code", c.reason.code}, {"params", params}, {"message", c.reason.message}};
+  return out.dump(1);
+}
+
+}  // namespace advisor::validation
