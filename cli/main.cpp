@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api.hpp"
+#include "io/form_json.hpp"
 
 namespace {
 
@@ -53,8 +54,10 @@ int main(int argc, char** argv) {
   const std::string command = args[0];
   if (command == "catalog" || command == "defaults") {
     try {
-      const auto summary = advisor::catalog_summary(advisor::builtin_catalog());
-      std::cout << (command == "catalog" ? summary : summary["default_request"]).dump(2) << "\n";
+      const advisor::Catalog& catalog = advisor::builtin_catalog();
+      std::cout << (command == "catalog" ? advisor::catalog_text(catalog)
+                                         : advisor::default_request(catalog).dump(2))
+                << "\n";
       return 0;
     } catch (const std::exception& e) {
       return fail_input("catalog_invalid", e.what(), "");

@@ -3,7 +3,6 @@
 
 #include "io/json_reader.hpp"
 #include "io/form_json.hpp"
-#include "io/model_json.hpp"
 #include "io/plan_json.hpp"
 #include "io/request_json.hpp"
 #include "plan/plan.hpp"
@@ -52,24 +51,20 @@ nlohmann::json error_envelope(const std::string& code, const std::string& messag
   return {{"error", {{"code", code}, {"message", message}, {"path", path}}}};
 }
 
-nlohmann::json advise(const nlohmann::json& document, const Catalog& catalog) {
-  const Request request = parse_request(document, catalog);
-  return plan_to_json(make_plan(request, catalog), catalog);
-}
-
 std::string advise_text(const std::string& request_text, const Catalog& catalog, bool* ok) {
-  nlohmann::json out;
+  std::string out;
   bool success = false;
   try {
-    out = advise(parse_json_text(request_text, ""), catalog);
+    const Request request = parse_request(parse_json_text(request_text, ""), catalog);
+    out = plan_to_text(make_plan(request, catalog), catalog);
     success = true;
   } catch (const InputError& e) {
-    out = error_envelope(e.code(), e.what(), e.path());
+    out = error_envelope(e.code(), e.what(), e.path()).dump();
   } catch (const std::exception& e) {
-    out = error_envelope("internal_error", e.what(), "");
+    out = error_envelope("internal_error", e.what(), "").dump();
   }
   if (ok) *ok = success;
-  return out.dump();
+  return out;
 }
 
 std::string advise_text(const std::string& request_text, bool* ok) {
@@ -103,29 +98,42 @@ std::string advise_with_data_text(const std::string& request_text, const std::st
   return advise_with_catalog_text(request_text, texts, ok);
 }
 
-nlohmann::json catalog_summary(const Catalog& catalog) {
-  nlohmann::json gpus = nlohmann::json::array();
+std::string catalog_text(const Catalog& catalog) {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_object();
+  w.key("gpus");
+  w.begin_array();
   for (const GpuSpec& g : catalog.gpus) {
-    gpus.push_back({{"id", g.id},
-                    {"name", g.name},
-                    {"vendor", g.vendor},
-                    {"memory_gib", g.memory_gib},
-                    {"china_status", g.china_availability.status}});
+    w.begin_object();
+    w.field("id", g.id);
+    w.field("name", g.name);
+    w.field("vendor", g.vendor);
+    w.field("memory_gib", g.memory_gib);
+    w.field("china_status", g.china_availability.status);
+    w.end_object();
   }
-  nlohmann::json models = nlohmann::json::array();
+  w.end_array();
+  w.key("models");
+  w.begin_array();
   for (const ModelArch& m : catalog.models) {
-    nlohmann::json j = arch_to_json(m);
-    j["params_total_b"] = m.params_total_b_published;
-    j["params_active_b"] = m.params_active_b_published;
-    models.push_back(j);
+    w.begin_object();
+    write_arch_fields(w, m);
+    w.field("params_total_b", m.params_total_b_published);
+    w.field("params_active_b", m.params_active_b_published);
+    w.end_object();
   }
-  return {{"gpus", gpus},
-          {"models", models},
-          {"gpus_as_of", catalog.gpus_as_of},
-          {"models_as_of", catalog.models_as_of},
-          {"default_request", default_request(catalog)},
-          {"tasks", task_list()},
-          {"form", form_schema(catalog)}};
+  w.end_array();
+  w.field("gpus_as_of", catalog.gpus_as_of);
+  w.field("models_as_of", catalog.models_as_of);
+  w.key("default_request");
+  w.raw(default_request(catalog).dump());
+  w.key("tasks");
+  w.raw(task_list().dump());
+  w.key("form");
+  w.raw(form_schema(catalog).dump());
+  w.end_object();
+  return out;
 }
 
 }  // namespace advisor

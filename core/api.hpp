@@ -14,9 +14,6 @@ namespace advisor {
 /// The catalog compiled into the program from data/ (parsed once, then shared read-only).
 const Catalog& builtin_catalog();
 
-/// A parsed request document to the result document. Throws InputError for bad input.
-nlohmann::json advise(const nlohmann::json& request, const Catalog& catalog);
-
 /// API v1 over text. Never throws: bad input comes back as {"error": {"code", "message",
 /// "path"}}. `ok` (optional) says which it was.
 std::string advise_text(const std::string& request_text, const Catalog& catalog,
@@ -39,7 +36,8 @@ std::string advise_with_data_text(const std::string& request_text, const std::st
 nlohmann::json error_envelope(const std::string& code, const std::string& message,
                               const std::string& path);
 
-/// The catalogs and the default request, for the page's pickers and editors.
-nlohmann::json catalog_summary(const Catalog& catalog);
+/// The catalogs, the default request, the task list and the form schema, for the page's
+/// pickers and form (JSON text).
+std::string catalog_text(const Catalog& catalog);
 
 }  // namespace advisor

@@ -22,7 +22,7 @@ std::string advise_with_data(const std::string& request_json, const std::string&
 
 std::string catalog() {
   try {
-    return advisor::catalog_summary(advisor::builtin_catalog()).dump();
+    return advisor::catalog_text(advisor::builtin_catalog());
   } catch (const std::exception& e) {
     return advisor::error_envelope("catalog_invalid", e.what(), "").dump();
   }

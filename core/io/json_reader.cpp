@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "types/errors.hpp"
+#include "types/text.hpp"
 
 namespace advisor {
 
@@ -153,7 +154,7 @@ std::string FieldReader::choice(const char* key, std::initializer_list<const cha
 void FieldReader::unknown_value(const char* key, const std::string& allowed,
                                 const std::string& got) const {
   throw InputError("unknown_value", path_of(key),
-                   path_of(key) + " must be one of: " + allowed + "; got \"" + got + "\"");
+                   path_of(key) + " must be one of: " + allowed + "; got " + quoted(got));
 }
 
 const nlohmann::json* FieldReader::object(const char* key) {
@@ -172,8 +173,8 @@ const nlohmann::json* FieldReader::raw(const char* key) {
 void FieldReader::reject_unknown() const {
   for (auto it = object_.begin(); it != object_.end(); ++it) {
     if (seen_.count(it.key()) == 0) {
-      throw InputError("unknown_field", path_ + "/" + it.key(),
-                       path_ + "/" + it.key() + " is not a known field here (check its spelling)");
+      const std::string p = path_ + "/" + pointer_token(it.key());
+      throw InputError("unknown_field", p, p + " is not a known field here (check its spelling)");
     }
   }
 }
@@ -194,16 +195,4 @@ double read_sourced_value(FieldReader& r, const char* key, double min, double ma
   if (basis != nullptr) *basis = text;
   return value;
 }
-
-
-nlohmann::json parse_json_text(const std::string& text, const std::string& path) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError("malformed_json", path,
-                     (path.empty() ? std::string("input") : path) +
-                         " is not valid JSON (at byte " + std::to_string(e.byte) + ")");
-  }
-}
-
 }  // namespace advisor

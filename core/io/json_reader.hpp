@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "types/choices.hpp"
+#include "types/limits.hpp"
 #include "types/text.hpp"
 
 namespace advisor {
@@ -115,7 +116,11 @@ FieldReader required_object(FieldReader& r, const char* key);
 double read_sourced_value(FieldReader& r, const char* key, double min, double max,
                           std::string* basis = nullptr);
 
-/// Parses JSON text; malformed text is an InputError at `path` with the parser's position.
-nlohmann::json parse_json_text(const std::string& text, const std::string& path);
+/// Parses JSON text strictly (io/json_text.cpp): malformed text is an InputError at `path` with
+/// the parser's position; text over `max_bytes`, nesting beyond limits::kMaxNestingDepth, a NUL
+/// byte, a duplicate key, a number beyond a double and an array over limits::kMaxArrayLength
+/// are located errors that name the limit or the place.
+nlohmann::json parse_json_text(const std::string& text, const std::string& path,
+                               std::size_t max_bytes = limits::kMaxRequestBytes);
 
 }  // namespace advisor

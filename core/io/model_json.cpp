@@ -198,46 +198,5 @@ ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path) {
   return a;
 }
 
-nlohmann::json arch_to_json(const ModelArch& a) {
-  nlohmann::json j = {{"id", a.id},
-                      {"name", a.name},
-                      {"family", a.family},
-                      {"layers", a.layers},
-                      {"hidden", a.hidden},
-                      {"ffn_hidden", a.ffn_hidden},
-                      {"heads", a.heads},
-                      {"kv_heads", a.kv_heads},
-                      {"head_dim", a.head_dim},
-                      {"vocab", a.vocab},
-                      {"mlp", a.mlp_gated ? "gated" : "plain"},
-                      {"tied_embeddings", a.tied_embeddings},
-                      {"attention_bias", a.attention_bias},
-                      {"linear_bias", a.linear_bias},
-                      {"position", a.position},
-                      {"max_position_embeddings", a.max_position_embeddings},
-                      {"sliding_window", a.sliding_window > 0 ? nlohmann::json(a.sliding_window)
-                                                              : nlohmann::json(nullptr)},
-                      {"norm", a.layernorm ? "layernorm" : "rmsnorm"},
-                      {"dropout", a.dropout},
-                      {"source", a.source},
-                      {"as_of", a.as_of}};
-  j["moe"] = nullptr;
-  if (a.moe) {
-    j["moe"] = {{"experts", a.moe->experts},
-                {"experts_per_token", a.moe->experts_per_token},
-                {"shared_experts", a.moe->shared_experts},
-                {"expert_ffn_hidden", a.moe->expert_ffn_hidden},
-                {"dense_layers", a.moe->dense_layers}};
-  }
-  j["mla"] = nullptr;
-  if (a.mla) {
-    j["mla"] = {{"q_lora_rank", a.mla->q_lora_rank},
-                {"kv_lora_rank", a.mla->kv_lora_rank},
-                {"qk_nope_head_dim", a.mla->qk_nope_head_dim},
-                {"qk_rope_head_dim", a.mla->qk_rope_head_dim},
-                {"v_head_dim", a.mla->v_head_dim}};
-  }
-  return j;
-}
 
 }  // namespace advisor

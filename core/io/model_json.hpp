@@ -16,7 +16,4 @@ ModelArch parse_model_fields(const nlohmann::json& j, const std::string& path, b
 /// Qwen3-MoE, DeepSeek-V2/V3 families).
 ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path);
 
-/// The resolved architecture as the result's "model" object.
-nlohmann::json arch_to_json(const ModelArch& arch);
-
 }  // namespace advisor

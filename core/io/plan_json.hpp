@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include <nlohmann/json.hpp>
+#include <string>
 
+#include "io/json_writer.hpp"
 #include "types/catalog.hpp"
 #include "types/plan.hpp"
 
 namespace advisor {
 
-/// The result document (API v1) for a plan. Throws std::runtime_error if a figure is not finite
-/// (a bug, never the user's input: the caller reports it as internal_error).
-nlohmann::json plan_to_json(const Plan& plan, const Catalog& catalog);
+/// The result document (API v1) for a plan, as text. Throws std::runtime_error if a figure is
+/// not finite or not representable (a bug, never the user's input: the caller reports it as
+/// internal_error).
+std::string plan_to_text(const Plan& plan, const Catalog& catalog);
 
-/// {"code", "message", "path"}: one entry of a result's warnings[].
-nlohmann::json warning_json(const Warning& warning);
+/// The members of a model architecture object (result.model, catalog().models[]).
+void write_arch_fields(JsonWriter& writer, const ModelArch& arch);
 
 }  // namespace advisor

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+#include "io/json_writer.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+namespace advisor {
+
+namespace {
+// Integers a double holds exactly: beyond this a figure would silently lose digits.
+constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
+constexpr char kHex[] = "0123456789abcdef";
+
+/// Length of the valid UTF-8 sequence at s[i], or 0 when it is not one.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  std::size_t n = 0;
+  unsigned min = 0;
+  unsigned cp = 0;
+  if (c >= 0xC2 && c <= 0xDF) { n = 2; cp = c & 0x1F; min = 0x80; }
+  else if (c >= 0xE0 && c <= 0xEF) { n = 3; cp = c & 0x0F; min = 0x800; }
+  else if (c >= 0xF0 && c <= 0xF4) { n = 4; cp = c & 0x07; min = 0x10000; }
+  else return 0;
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+}  // namespace
+
+void JsonWriter::before_value() {
+  if (after_key_) {
+    after_key_ = false;
+    return;
+  }
+  if (depth_ > 0) {
+    if (has_member_[depth_ - 1]) out_ += ',';
+    has_member_[depth_ - 1] = true;
+  }
+}
+
+void JsonWriter::open(char bracket) {
+  before_value();
+  if (depth_ >= kMaxDepth) refuse("nesting deeper than the writer allows");
+  out_ += bracket;
+  has_member_[depth_] = false;
+  keys_[depth_] = {};
+  ++depth_;
+}
+
+void JsonWriter::close(char bracket) {
+  --depth_;
+  out_ += bracket;
+}
+
+void JsonWriter::key(std::string_view name) {
+  before_value();
+  keys_[depth_ - 1] = name;
+  string(name);
+  out_ += ':';
+  after_key_ = true;
+}
+
+void JsonWriter::null() {
+  before_value();
+  out_ += "null";
+}
+
+void JsonWriter::value(bool v) {
+  before_value();
+  out_ += v ? "true" : "false";
+}
+
+void JsonWriter::integer(std::int64_t v) {
+  before_value();
+  char buffer[24];
+  const int n = std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(v));
+  out_.append(buffer, static_cast<std::size_t>(n));
+}
+
+void JsonWriter::value(double v) {
+  if (!std::isfinite(v)) refuse("non-finite value");
+  before_value();
+  char buffer[64];
+  // nlohmann's shortest round-trip formatting (Grisu2), as the result always had.
+  const char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, v);
+  out_.append(buffer, static_cast<std::size_t>(end - buffer));
+}
+
+void JsonWriter::raw(std::string_view json) {
+  before_value();
+  out_.append(json);
+}
+
+void JsonWriter::bytes(double v) {
+  if (!std::isfinite(v) || std::fabs(v) > kMaxExactInteger) refuse("byte count out of range");
+  integer(static_cast<std::int64_t>(std::llround(v)));
+}
+
+void JsonWriter::value(std::string_view s) {
+  before_value();
+  string(s);
+}
+
+void JsonWriter::string(std::string_view s) {
+  out_ += '"';
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '"' || c == '\\') {
+      out_ += '\\';
+      out_ += static_cast<char>(c);
+    } else if (c == '\n') {
+      out_ += "\\n";
+    } else if (c == '\t') {
+      out_ += "\\t";
+    } else if (c == '\r') {
+      out_ += "\\r";
+    } else if (c < 0x20 || c == 0x7F) {
+      out_ += "\\u00";
+      out_ += kHex[c >> 4];
+      out_ += kHex[c & 0xF];
+    } else if (c < 0x80) {
+      out_ += static_cast<char>(c);
+    } else if (const std::size_t n = utf8_length(s, i)) {
+      out_.append(s.data() + i, n);
+      i += n;
+      continue;
+    } else {
+      out_ += "\\ufffd";  // not UTF-8: the replacement character, never invalid JSON
+    }
+    ++i;
+  }
+  out_ += '"';
+}
+
+void JsonWriter::refuse(const char* what) const {
+  std::string path;
+  for (int d = 0; d < depth_; ++d) {
+    path += '/';
+    path += keys_[d].empty() ? std::string_view("-") : keys_[d];
+  }
+  throw std::runtime_error(std::string("internal error: ") + what + " at " + path);
+}
+
+}  // namespace advisor

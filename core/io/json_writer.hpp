@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// A streaming JSON writer: the result is written straight to text, with no document in between
+// (no per-value allocation; numbers formatted once, as nlohmann formats them, so every figure
+// reads back to the same double). Non-finite numbers and integers beyond 2^53 are refused:
+// the result promises finite, exact numbers.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace advisor {
+
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::string& out) : out_(out) {}
+
+  void begin_object() { open('{'); }
+  void end_object() { close('}'); }
+  void begin_array() { open('['); }
+  void end_array() { close(']'); }
+  /// The next member's name (inside an object). `name` must outlive the next value (a literal).
+  void key(std::string_view name);
+
+  void null();
+  void value(bool v);
+  void value(int v) { integer(v); }
+  void value(std::int64_t v) { integer(v); }
+  void value(std::size_t v) { integer(static_cast<std::int64_t>(v)); }
+  void value(double v);
+  void value(std::string_view v);
+  void value(const std::string& v) { value(std::string_view(v)); }
+  void value(const char* v) { value(std::string_view(v)); }
+  /// Already-serialised JSON text, inserted as one value.
+  void raw(std::string_view json);
+  /// A whole number of bytes (rounded); refused beyond 2^53 (not exact in a double).
+  void bytes(double v);
+  template <typename T>
+  void value(const std::optional<T>& v) {
+    if (v) value(*v);
+    else null();
+  }
+
+  template <typename T>
+  void field(std::string_view name, const T& v) {
+    key(name);
+    value(v);
+  }
+  void null_field(std::string_view name) {
+    key(name);
+    null();
+  }
+
+ private:
+  static constexpr int kMaxDepth = 32;  // the result is far shallower
+  void open(char bracket);
+  void close(char bracket);
+  void before_value();
+  void integer(std::int64_t v);
+  void string(std::string_view s);  // quoted and escaped, no separator
+  [[noreturn]] void refuse(const char* what) const;
+
+  std::string& out_;
+  int depth_ = 0;
+  std::array<bool, kMaxDepth> has_member_{};  // per level: a comma goes before the next
+  std::array<std::string_view, kMaxDepth> keys_{};  // the path, for error messages
+  bool after_key_ = false;
+};
+
+}  // namespace advisor
