@@ -132,8 +132,9 @@ TEST_CASE("office verdict against the source's 3-4 kW racks", "[cost][power]") {
   auto v = advisor::office_verdict(10200, 1, 3, 4, 1, 38, 8);
   CHECK_FALSE(v.can_host);
   CHECK(v.level == "no");
-  CHECK(v.reason.find("10.2 kW") != std::string::npos);
-  CHECK(v.reason.find("IDC") != std::string::npos);
+  CHECK(v.reason_code == "server_exceeds_office_rack");
+  CHECK(advisor::office_reason_text(v).find("10.2 kW") != std::string::npos);
+  CHECK(advisor::office_reason_text(v).find("IDC") != std::string::npos);
   v = advisor::office_verdict(2850, 1, 3, 4, 1, 38, 8);  // one H100 in its server
   CHECK(v.can_host);
   CHECK(v.level == "yes");

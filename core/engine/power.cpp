@@ -56,44 +56,61 @@ OfficeVerdict office_verdict(double server_watts, int servers, double rack_kw_lo
                              double rack_kw_high, int office_racks, int rack_units_usable,
                              int server_rack_units) {
   OfficeVerdict v;
-  const double total = server_watts * servers;
-  const std::string range = rack_kw_low == rack_kw_high
-                                ? format_number(rack_kw_high) + " kW"
-                                : format_number(rack_kw_low) + "-" + format_number(rack_kw_high) +
-                                      " kW";
+  v.server_watts = server_watts;
+  v.total_watts = server_watts * servers;
+  v.servers = servers;
+  v.rack_kw_low = rack_kw_low;
+  v.rack_kw_high = rack_kw_high;
+  v.office_racks = office_racks;
   if (server_watts > rack_kw_high * 1000) {
     v.level = "no";
-    v.reason = "one server draws " + kw(server_watts) + " at full load; an office rack gives " +
-               range + ", so it needs an IDC rack";
+    v.reason_code = "server_exceeds_office_rack";
     return v;
   }
   const RackFit low = fit_racks(rack_kw_low, server_watts, rack_units_usable, server_rack_units,
                                 servers);
   const RackFit high = fit_racks(rack_kw_high, server_watts, rack_units_usable,
                                  server_rack_units, servers);
-  const std::string have = std::to_string(office_racks) + " office rack" +
-                           (office_racks == 1 ? "" : "s");
+  v.racks_needed = high.racks_needed;
   if (low.fits && low.racks_needed <= office_racks) {
     v.can_host = true;
     v.level = "yes";
-    v.reason = std::to_string(servers) + " server" + (servers == 1 ? " draws " : "s draw ") +
-               kw(total) + " at full load: fits " + have + " of " + format_number(rack_kw_low) +
-               " kW (also plan the room's cooling for that heat)";
-    return v;
-  }
-  if (high.fits && high.racks_needed <= office_racks) {
+    v.reason_code = "fits_office";
+  } else if (high.fits && high.racks_needed <= office_racks) {
     v.can_host = true;
     v.level = "marginal";
-    v.reason = kw(total) + " at full load fits " + have + " only at " +
-               format_number(rack_kw_high) + " kW each; measure your circuits (220 V x 16 A = "
-               "3.52 kW) before relying on it";
-    return v;
+    v.reason_code = "fits_office_at_high";
+  } else {
+    v.level = "no";
+    v.reason_code = "needs_more_office_racks";
   }
-  v.level = "no";
-  v.reason = kw(total) + " at full load needs " + std::to_string(high.racks_needed) +
-             " office racks of " + format_number(rack_kw_high) + " kW; you have " +
-             std::to_string(office_racks);
   return v;
+}
+
+std::string office_reason_text(const OfficeVerdict& v) {
+  const std::string range = v.rack_kw_low == v.rack_kw_high
+                                ? format_number(v.rack_kw_high) + " kW"
+                                : format_number(v.rack_kw_low) + "-" +
+                                      format_number(v.rack_kw_high) + " kW";
+  const std::string have =
+      std::to_string(v.office_racks) + " office rack" + (v.office_racks == 1 ? "" : "s");
+  if (v.reason_code == "server_exceeds_office_rack") {
+    return "one server draws " + kw(v.server_watts) + " at full load; an office rack gives " +
+           range + ", so it needs an IDC rack";
+  }
+  if (v.reason_code == "fits_office") {
+    return std::to_string(v.servers) + " server" + (v.servers == 1 ? " draws " : "s draw ") +
+           kw(v.total_watts) + " at full load: fits " + have + " of " +
+           format_number(v.rack_kw_low) + " kW (also plan the room's cooling for that heat)";
+  }
+  if (v.reason_code == "fits_office_at_high") {
+    return kw(v.total_watts) + " at full load fits " + have + " only at " +
+           format_number(v.rack_kw_high) + " kW each; measure your circuits (220 V x 16 A = "
+           "3.52 kW) before relying on it";
+  }
+  return kw(v.total_watts) + " at full load needs " + std::to_string(v.racks_needed) +
+         " office racks of " + format_number(v.rack_kw_high) + " kW; you have " +
+         std::to_string(v.office_racks);
 }
 
 }  // namespace advisor

@@ -33,11 +33,23 @@ RackFit fit_racks(double rack_kw, double server_watts, int rack_units_usable,
                   int server_rack_units, int servers);
 
 /// "Can our office host this?" against the source's office racks of 3-4 kW.
+/// Whether an office can host the servers, with the figures its reason names. The reason is
+/// a code with parameters (office_reason_text() gives the English sentence).
 struct OfficeVerdict {
   bool can_host = false;
-  std::string level;   // yes | marginal | no
-  std::string reason;  // one sentence with the numbers
+  std::string level;        // yes | marginal | no
+  std::string reason_code;  // server_exceeds_office_rack | fits_office | fits_office_at_high |
+                            // needs_more_office_racks
+  double server_watts = 0;  // one server, full load
+  double total_watts = 0;   // all servers, full load
+  int servers = 0;
+  double rack_kw_low = 0, rack_kw_high = 0;
+  int office_racks = 0;
+  int racks_needed = 0;     // at rack_kw_high
 };
+
+/// The verdict's reason as one English sentence with its numbers.
+std::string office_reason_text(const OfficeVerdict& verdict);
 
 /// `servers` servers of `server_watts` (full load); the office has `office_racks` racks that give
 /// between `rack_kw_low` and `rack_kw_high` each (equal when the user measured theirs).

@@ -187,7 +187,8 @@ void write_power(W& w, const PowerResult& r) {
   w.begin_object();
   w.field("can_host", p.office.can_host);
   w.field("level", p.office.level);
-  w.field("reason", p.office.reason);
+  w.field("reason", office_reason_text(p.office));
+  w.field("reason_code", p.office.reason_code);
   w.end_object();
   w.field("sizing", "full_load");
   w.end_object();

@@ -21,6 +21,12 @@ std::string where(const std::string& path) {
   return path.empty() ? std::string("input") : path;
 }
 
+/// A token of the text as echoed in a message (escaped and shortened like any echo).
+std::string unquoted(const std::string& token) {
+  const std::string q = quoted(token);
+  return q.substr(1, q.size() - 2);
+}
+
 std::string bytes_text(std::size_t n) {
   if (n >= (1u << 20) && n % (1u << 20) == 0) return std::to_string(n >> 20) + " MiB";
   return std::to_string(n) + " bytes";
@@ -71,7 +77,10 @@ void prescan(const std::string& text, const std::string& path, std::size_t max_b
   bool have_string = false;
   auto pointer = [&]() {
     std::string p = path;
-    for (const Level& l : open) p += "/" + pointer_token(l.token);
+    for (const Level& l : open) {
+      p += '/';
+      p += pointer_token(l.token);
+    }
     return p;
   };
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -102,8 +111,8 @@ void prescan(const std::string& text, const std::string& path, std::size_t max_b
           const std::string at = pointer();
           throw InputError("limit_exceeded", at.empty() ? "/" : at,
                            where(path) + " nests arrays and objects deeper than " +
-                               std::to_string(limits::kMaxNestingDepth) + " levels (at byte " +
-                               std::to_string(i) + ", inside " + (at.empty() ? "/" : at) + ")");
+                               std::to_string(limits::kMaxNestingDepth) +
+                               " levels, the limit (at byte " + std::to_string(i) + ")");
         }
         open.push_back({c == '{', c == '[' ? "0" : "", 0});
         break;
@@ -161,7 +170,7 @@ class StrictBuilder {
     if (e.id == 406) {  // number overflow: a number beyond the largest double
       const std::string at = next_pointer();
       error_ = InputError("out_of_range", at.empty() ? "/" : at,
-                          (at.empty() ? std::string("input") : at) + " is " + quoted(last_token) +
+                          (at.empty() ? std::string("input") : at) + " is " + unquoted(last_token) +
                               ", beyond the largest number a double holds (1.8e308)");
     } else {
       error_ = InputError("malformed_json", path_,
@@ -185,7 +194,8 @@ class StrictBuilder {
     std::string p = path_;
     for (std::size_t i = 0; i + 1 < stack_.size(); ++i) {
       const Level& l = stack_[i];
-      p += "/" + (l.value->is_array() ? std::to_string(l.value->size() - 1) : pointer_token(l.key));
+      p += '/';
+      p += l.value->is_array() ? std::to_string(l.value->size() - 1) : pointer_token(l.key);
     }
     return p;
   }

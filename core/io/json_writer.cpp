@@ -110,8 +110,19 @@ void JsonWriter::value(std::string_view s) {
 
 void JsonWriter::string(std::string_view s) {
   out_ += '"';
+  std::size_t run = 0;  // start of the pending run of characters that need no escaping
   for (std::size_t i = 0; i < s.size();) {
     const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
+      ++i;
+      continue;
+    }
+    std::size_t n = 0;
+    if (c >= 0x80 && (n = utf8_length(s, i)) > 0) {
+      i += n;  // valid UTF-8 stays in the run
+      continue;
+    }
+    out_.append(s.data() + run, i - run);
     if (c == '"' || c == '\\') {
       out_ += '\\';
       out_ += static_cast<char>(c);
@@ -121,21 +132,16 @@ void JsonWriter::string(std::string_view s) {
       out_ += "\\t";
     } else if (c == '\r') {
       out_ += "\\r";
-    } else if (c < 0x20 || c == 0x7F) {
+    } else if (c < 0x80) {
       out_ += "\\u00";
       out_ += kHex[c >> 4];
       out_ += kHex[c & 0xF];
-    } else if (c < 0x80) {
-      out_ += static_cast<char>(c);
-    } else if (const std::size_t n = utf8_length(s, i)) {
-      out_.append(s.data() + i, n);
-      i += n;
-      continue;
     } else {
       out_ += "\\ufffd";  // not UTF-8: the replacement character, never invalid JSON
     }
-    ++i;
+    run = ++i;
   }
+  out_.append(s.data() + run, s.size() - run);
   out_ += '"';
 }
 

@@ -274,7 +274,7 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
          "/power/rack_kw"});
   }
   if (s.facility == Facility::kOffice && !p.office.can_host) {
-    out.warnings.push_back({"office_cannot_host", p.office.reason, "/power/facility"});
+    out.warnings.push_back({"office_cannot_host", office_reason_text(p.office), "/power/facility"});
   }
 
   // ---- options

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// Bounded work by design: the limits on what the advisor accepts, so that no input, however
+// hostile, makes it recurse deeply, allocate without bound, run for long or overflow a number.
+// Each is enforced where the input is read and breaking it is a located error that names the
+// limit (docs/api.md, "Limits"). Field ranges (sequence length, GPU count, ...) live with their
+// parsers and are published in the form schema; these are the limits on shape and size.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace advisor::limits {
+
+// ---- JSON text (request, pasted config.json, provider data files)
+/// A request document (the pasted config.json and jobs CSV are inside it).
+constexpr std::size_t kMaxRequestBytes = 1 << 20;  // 1 MiB
+/// One provider data file (gpus.json, models.json, assumptions.json, performance.json,
+/// prices.json); the built-in ones are under 50 KB.
+constexpr std::size_t kMaxCatalogFileBytes = 4 << 20;  // 4 MiB
+/// The {"gpus": …, "prices": …} object of advise_with_data_text: up to five files.
+constexpr std::size_t kMaxDataBytes = 5 * kMaxCatalogFileBytes;
+/// Arrays and objects nested in one another. Our own documents need 7 levels; the limit is
+/// checked by a bracket scan before any parsing (deep nesting used to overflow the stack).
+constexpr int kMaxNestingDepth = 64;
+/// Elements in any one JSON array (each catalog list, the job rows, lists in a config.json).
+constexpr std::size_t kMaxArrayLength = 10'000;
+
+// ---- catalogs
+constexpr std::size_t kMaxCatalogGpus = 1000;
+constexpr std::size_t kMaxCatalogModels = 1000;
+
+// ---- capacity planning (/capacity)
+/// Job rows, as CSV lines (header excluded) or as /capacity/jobs entries.
+constexpr std::size_t kMaxJobRows = 10'000;
+/// Distinct GPU types in one job history.
+constexpr std::size_t kMaxJobGpuTypes = 64;
+/// Months from the first to the last dated job (the result lists every month per type).
+constexpr int kMaxMonthsSpanned = 120;
+
+// ---- figures of the result
+/// Bytes are written as exact integers: at most 2^53 (8 PiB per GPU). Larger estimates are a
+/// located error naming the input that drives them.
+constexpr double kMaxBytes = 9007199254740992.0;  // 2^53
+/// Parameters of a model (10^14: 50x the largest published dense or MoE model).
+constexpr double kMaxParameters = 1e14;
+/// Servers, racks and cards any count in a plan may reach.
+constexpr std::int64_t kMaxUnits = 1'000'000'000;
+
+// ---- error messages
+/// Characters of a user's text echoed in an error message (the rest is elided).
+constexpr std::size_t kMaxEchoedChars = 80;
+
+}  // namespace advisor::limits
