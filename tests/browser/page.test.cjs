@@ -234,6 +234,43 @@ async function compareWithCli(page, label) {
   return state.figures.length;
 }
 
+function nativeCatalog() {
+  const r = spawnSync(cli, ['catalog'], { encoding: 'utf8', timeout: 30000 });
+  if (r.error || r.status !== 0) throw new Error('gpu-advisor catalog failed: ' + (r.error ? r.error.message : r.stderr));
+  return JSON.parse(r.stdout);
+}
+
+/**
+ * The form follows the core's form schema: the task radios are catalog().tasks, each select in a
+ * .field[data-path] offers the schema's choices, and an input whose schema tasks leave out the
+ * current task is hidden.
+ */
+async function checkFormFollowsSchema(page, catalog, label) {
+  const s = await page.evaluate(() => ({
+    task: (document.querySelector('#task-group input:checked') || {}).value,
+    tasks: Array.from(document.querySelectorAll('#task-group input')).map((n) => n.value),
+    fields: Array.from(document.querySelectorAll('#inputs .field[data-path]')).map((f) => {
+      const sel = f.querySelector('select[data-key]:not([data-custom])');
+      return { path: f.dataset.path, hidden: Boolean(f.closest('[hidden]')),
+        options: sel ? Array.from(sel.options).map((o) => o.value).filter((v) => v !== '') : null };
+    }),
+  }));
+  assert(JSON.stringify(s.tasks) === JSON.stringify(catalog.tasks.map((x) => x.id)), label + ': task radios ' + s.tasks);
+  const schema = {};
+  catalog.form.forEach((e) => { schema[e.path] = e; });
+  let selects = 0;
+  for (const f of s.fields) {
+    const e = schema[f.path];
+    if (!e) continue;
+    if (f.options && Array.isArray(e.choices) && e.kind !== 'modules') {
+      selects += 1;
+      assert(JSON.stringify(f.options) === JSON.stringify(e.choices.map(String)), label + ': ' + f.path + ' offers ' + f.options + ', the schema ' + e.choices);
+    }
+    if (Array.isArray(e.tasks) && !e.tasks.includes(s.task)) assert(f.hidden, label + ': ' + f.path + ' shown for ' + s.task);
+  }
+  assert(selects >= 10, label + ': only ' + selects + ' selects compared with the schema');
+}
+
 async function clickTask(page, task) {
   await page.click('#task-group label:has(input[value="' + task + '"])');
   await settle(page, (r, t) => r.task === t, task);
@@ -348,6 +385,14 @@ async function main() {
     assert(n > 100, 'only ' + n + ' figures compared');
   });
 
+  const catalog = nativeCatalog();
+  await check('the form is built from the core\'s schema (tasks, choices, tasks per input); blank boxes name the value used', async () => {
+    await checkFormFollowsSchema(page, catalog, 'full_finetune');
+    const s = await page.evaluate(() => ({ resolved: window.gpuAdvisor.lastResult.resolved_inputs, tp: document.getElementById('in-tp').placeholder }));
+    assert(s.resolved && s.resolved['/parallelism/tp'] !== undefined, 'the result names no value for /parallelism/tp');
+    assert(s.tp.includes(String(s.resolved['/parallelism/tp'])), 'TP placeholder "' + s.tp + '" does not name ' + s.resolved['/parallelism/tp']);
+  });
+
   await check('model preset change (Qwen2.5 14B) recomputes to the CLI\'s figures', async () => {
     await page.selectOption('#in-preset', 'qwen2.5-14b');
     await settle(page, (r) => r.model.preset === 'qwen2.5-14b');
@@ -403,6 +448,7 @@ async function main() {
     await page.fill('#in-conc', '16');
     await settle(page, (r) => r.task === 'inference' && r.inference && r.inference.concurrency === 16 && !r.training);
     await compareWithCli(page, 'inference');
+    await checkFormFollowsSchema(page, catalog, 'inference');
   });
 
   await check('GPU table sorts by minimum count and back to the core\'s order', async () => {

@@ -6,7 +6,7 @@
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
   const el = UI.el;
-  const { DEFAULT_LANG, STRINGS, callCore, loadCore, applyDynamicPlaceholders, applyRequest, applyStaticStrings, buildMonthInputs, buildRequest, copyText, defaultFormRequest, fillFieldsFromPreset, h, input, labelMonths, populateCatalogInputs, readHash, registerPanel, renderError, renderPanels, renderPresetFacts, t, toast, updatePlaceholders, updateVisibility, writeHash } = UI;
+  const { applyDynamicPlaceholders, applyRequest, applyStaticStrings, buildMonthInputs, buildRequest, callCore, copyText, DEFAULT_LANG, fillFieldsFromPreset, h, input, labelMonths, loadCore, loadSchema, populateCatalogInputs, readHash, registerPanel, renderError, renderPanels, renderPresetFacts, startRequest, STRINGS, t, toast, updatePlaceholders, updateVisibility, writeHash } = UI;
 
   const DEBOUNCE_MS = 30;
 
@@ -152,7 +152,7 @@
     document.getElementById('btn-reset').addEventListener('click', function () {
       state.sort = { key: null, dir: 1 };
       el.hashNote.hidden = true;
-      applyRequest(defaultFormRequest());
+      applyRequest(startRequest());
       run();
     });
     let resizeTimer = null;
@@ -182,8 +182,9 @@
       state.catalog = loaded.catalog;
       state.defaults = loaded.catalog.default_request;
       state.apiVersion = loaded.apiVersion;
+      loadSchema(loaded.catalog);
       populateCatalogInputs();
-      applyRequest(defaultFormRequest());
+      applyRequest(startRequest());
       if (fromHash.request) {
         applyRequest(fromHash.request);
         el.hashNote.textContent = t('hash.restored');

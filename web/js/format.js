@@ -150,10 +150,15 @@
   /** |bytes| as GiB (a shortfall is shown as a positive amount next to "short by"). */
   const gibAbs = asBytes(function (bytes) { return gib(Math.abs(bytes)); });
 
+  /** A number as written, grouped, up to 6 decimals (ranges, placeholders). */
+  function plain(v) {
+    return new Intl.NumberFormat(state.lang === 'en' ? 'en-US' : 'zh-CN', { maximumFractionDigits: 6 }).format(v);
+  }
+
   // Format factories for fig(): fixed(3) -> "0.612", pct(0) -> "61%".
   function fixed(decimals) { return function (v) { return numberFormat(v, decimals); }; }
   function pct(decimals) { return function (v) { return percent(v, decimals); }; }
 
   Object.assign(UI, { asBytes, billions, cny, cnyTick, editable, fixed, gbps, gib, gibAbs, gibCompact, hoursText, integer, isNum,
-    num3, numberFormat, params, pct, percent, seconds, tickNum, tokensText, watts });
+    num3, numberFormat, params, pct, percent, plain, seconds, tickNum, tokensText, watts });
 })();

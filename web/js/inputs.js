@@ -1,14 +1,34 @@
 // SPDX-License-Identifier: MIT
-// The catalog-driven parts of the form: preset and GPU lists, placeholders, preset facts.
+// The parts of the form that come from the catalog and the last result: the task switch, the
+// preset and GPU lists, each select's choices, the placeholders of blank boxes (the core's
+// default, or the value it used: result.resolved_inputs and the price table's defaults_used), the
+// preset's facts, and "fill the custom fields from the preset".
 (function () {
   'use strict';
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
   const el = UI.el;
-  const { FIELDS, clear, editable, fieldFor, findModel, h, input, integer, isNum, params, pointerGet, t, tokensText } = UI;
+  const { buildTaskChoices, choiceLabel, clear, defaultFor, editable, fields, h, integer, isNum, kindOf, pointerGet, schemaFor, setUpFields, t,
+    tokensText, writeField } = UI;
 
+  function findModel(id) {
+    const list = (state.catalog && state.catalog.models) || [];
+    for (let i = 0; i < list.length; i++) if (list[i].id === id) return list[i];
+    return null;
+  }
+
+  function findGpu(id) {
+    const list = (state.catalog && state.catalog.gpus) || [];
+    for (let i = 0; i < list.length; i++) if (list[i].id === id) return list[i];
+    return null;
+  }
+
+  /** Everything in the form that the catalog decides; again on a language switch (labels). */
   function populateCatalogInputs() {
+    buildTaskChoices(document.getElementById('task-group'));
+    setUpFields();
+
     const presetValue = el.preset.value;
     clear(el.preset);
     state.catalog.models.forEach(function (m) {
@@ -34,27 +54,33 @@
     });
     el.gpu.value = gpuValue;
 
-    // Blank boxes mean "the core's default": say which.
-    FIELDS.forEach(function (f) {
-      if (f.kind !== 'int') return;
-      const node = input(f.key);
-      const d = pointerGet(state.defaults, f.path);
-      if (node && typeof d === 'number') node.placeholder = t('common.default_placeholder', { value: d });
-    });
     el.catalogDates.textContent = t('footer.catalog', { gpus: state.catalog.gpus_as_of, models: state.catalog.models_as_of });
     el.apiVersion.textContent = t('footer.api', { v: state.apiVersion });
+    applyDynamicPlaceholders();
     renderPresetFacts();
   }
 
-  // Blank boxes whose default the core only reports in its result (prices, planning figures, the
-  // token budget it assumed): the placeholder shows the value the core used.
-  const RESULT_PLACEHOLDERS = [
-    { path: '/training/tokens', from: '/training/tokens', format: function (v) { return tokensText(v); } },
-    { path: '/training/global_batch_size', from: '/training/global_batch_size' },
-    { path: '/inference/max_model_len', from: '/inference/kv_cache/max_model_len' },
-    { path: '/power/rack_kw', from: '/power/rack_kw' },
-  ];
+  /** A value for a placeholder: token counts in 亿 / B (schema unit "tokens"), large counts grouped, no float noise. */
+  function display(path, v) {
+    const e = schemaFor(path);
+    if (!isNum(v)) return String(v);
+    if (e && e.unit === 'tokens') return tokensText(v);
+    return Math.abs(v) >= 1e5 && Number.isInteger(v) ? integer(v) : editable(v);
+  }
 
+  /** The number boxes: the generic fields whose kind is a number. */
+  function numberBoxes() {
+    return fields().filter(function (f) {
+      const kind = kindOf(f);
+      return f.widget === 'box' && (kind === 'integer' || kind === 'number');
+    });
+  }
+
+  /**
+   * After a run: the value the core used for each blank box. result.resolved_inputs (request path
+   * -> value) says it for the inputs it resolved; the price table's entries (override_path) for
+   * prices and planning figures. A range when several entries share a path (3–4 kW).
+   */
   function updatePlaceholders(result) {
     const found = {};
     const entries = ((result.cost && result.cost.defaults_used) || []).concat((result.capacity && result.capacity.defaults_used) || []);
@@ -63,36 +89,39 @@
       const v = editable(e.value);
       found[e.override_path] = found[e.override_path] && found[e.override_path] !== v ? found[e.override_path] + '–' + v : v;
     });
-    RESULT_PLACEHOLDERS.forEach(function (p) {
-      const v = pointerGet(result, p.from);
-      if (isNum(v)) found[p.path] = p.format ? p.format(v) : editable(v);
-      else delete state.dynamicPlaceholders[p.path];
+    const resolved = result.resolved_inputs || {};
+    Object.keys(resolved).forEach(function (path) {
+      if (resolved[path] !== null && resolved[path] !== undefined) found[path] = display(path, resolved[path]);
     });
-    Object.keys(found).forEach(function (path) { state.dynamicPlaceholders[path] = found[path]; });
+    state.dynamicPlaceholders = found;
+    state.resolvedInputs = resolved;
     applyDynamicPlaceholders();
   }
 
-  /** The placeholder a number box has without a result: its i18n text, the core's default, or the HTML's. */
-  function resetPlaceholders() {
-    FIELDS.forEach(function (f) {
-      const node = f.kind === 'int' ? input(f.key) : null;
-      if (!node) return;
-      if (node.dataset.htmlPlaceholder === undefined) node.dataset.htmlPlaceholder = node.getAttribute('placeholder') || '';
-      const d = state.defaults ? pointerGet(state.defaults, f.path) : undefined;
-      if (node.hasAttribute('data-i18n-placeholder')) node.placeholder = t(node.getAttribute('data-i18n-placeholder'));
-      else if (typeof d === 'number') node.placeholder = t('common.default_placeholder', { value: d });
-      else node.placeholder = node.dataset.htmlPlaceholder;
-    });
-  }
-
+  /**
+   * Each number box's placeholder: its own words (data-i18n-placeholder: "auto", "input + output"),
+   * else "default x" from the core; after a run, the value the core used ("auto (now x)").
+   */
   function applyDynamicPlaceholders() {
-    resetPlaceholders();
-    Object.keys(state.dynamicPlaceholders).forEach(function (path) {
-      const f = fieldFor(path);
-      const node = f && f.kind === 'int' ? input(f.key) : null;
-      if (!node) return;
-      const v = state.dynamicPlaceholders[path];
-      node.placeholder = node.hasAttribute('data-i18n-placeholder') ? t('common.auto_current', { value: v }) : t('common.default_placeholder', { value: v });
+    const used = state.dynamicPlaceholders || {};
+    numberBoxes().forEach(function (f) {
+      const node = f.node;
+      const own = node.getAttribute('data-i18n-placeholder');
+      const d = defaultFor(f.path);
+      let text = own ? t(own) : d === undefined || d === null ? '' : t('common.default_placeholder', { value: display(f.path, d) });
+      if (Object.prototype.hasOwnProperty.call(used, f.path)) {
+        text = t(own ? 'common.auto_current' : 'common.default_placeholder', { value: used[f.path] });
+      }
+      node.placeholder = text;
+    });
+    // A select on its "Auto" entry names the value the core chose ("Auto (now full)").
+    const resolved = state.resolvedInputs || {};
+    fields().forEach(function (f) {
+      const auto = f.widget === 'select' ? f.node.querySelector('option[value=""]') : null;
+      if (!auto) return;
+      const v = resolved[f.path];
+      auto.textContent = v === undefined || v === null || f.node.value !== '' ? auto.getAttribute('data-base')
+        : t('common.auto_current', { value: choiceLabel(f.node, v) });
     });
   }
 
@@ -105,5 +134,18 @@
     el.presetFacts.title = m && m.source ? String(m.source) : '';
   }
 
-  Object.assign(UI, { applyDynamicPlaceholders, populateCatalogInputs, renderPresetFacts, updatePlaceholders });
+  /** The custom-structure fields from the selected preset (a preset has the request's model keys). */
+  function fillFieldsFromPreset() {
+    const m = findModel(el.preset.value);
+    if (!m) return;
+    fields().forEach(function (f) {
+      if (f.mode !== 'fields') return;
+      const v = f.path === '/model/name' ? t('model.custom_name', { name: m.name }) : pointerGet(m, f.path.replace(/^\/model/, ''));
+      writeField(f, v);
+    });
+    el.moeDetails.open = Boolean(m.moe);
+  }
+
+  Object.assign(UI, { applyDynamicPlaceholders, fillFieldsFromPreset, findGpu, findModel, populateCatalogInputs, renderPresetFacts,
+    updatePlaceholders });
 })();

@@ -105,7 +105,7 @@
       grid.appendChild(kpi(t('ic.inter'),
         fig(r, '/interconnect/inter_node/name', null, 'link-kind'), null,
         [tNodes('ic.inter_sub', {
-          gbps: fig(r, '/interconnect/inter_node/gbps_per_gpu', num3),
+          gbps: fig(r, '/interconnect/inter_node/gbit_per_s_per_gpu', num3),
           busbw: fig(r, '/interconnect/inter_node/busbw_gbps', num3),
         }), fig(h('div', { class: 'kpi-sub2' }), r, '/interconnect/inter_node/used', function (used) {
           return (used ? t('ic.inter_used') : t('ic.inter_unused')) + (inter.chosen_by_advisor ? ' · ' + t('ic.chosen_by_advisor') : '');

@@ -5,35 +5,39 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { editable, fieldFor, fieldForPath, fig, focusField, h, input, labelOf, isNum, num3, pointerGet, readInt, renderPanels, t } = UI;
+  const { editable, fieldFor, fieldForPath, fig, focusField, h, labelOf, num3, pointerGet, readInt, renderPanels, t } = UI;
 
   // cost.defaults_used (and capacity.defaults_used) list every default the plan used. An edit
   // goes into the request at the entry's override_path: into the form input for that path when
   // there is one, otherwise into state.overrides. The core recomputes and marks it overridden.
 
-  // Overrides the core only accepts together with another key: a per-rack price is the price of
-  // one rack class, so editing it also pins the class it was shown for (the result's rack_kw).
-  const OVERRIDE_NEEDS = {
-    '/cost/prices/colocation_cny_per_rack_month': { path: '/power/rack_kw', from: '/power/rack_kw' },
-  };
-
-  function commitOverride(path, raw) {
-    const need = OVERRIDE_NEEDS[path];
-    if (need && raw.trim() !== '' && pointerGet(state.lastRequest, need.path) === undefined) {
-      const v = pointerGet(state.lastResult, need.from);
-      const nf = fieldFor(need.path);
-      if (isNum(v) && nf && input(nf.key)) input(nf.key).value = String(v);
+  /**
+   * Commits an edit. Some overrides only mean something with another key set (a per-rack price
+   * is the price of one rack class): the entry's override_requires lists those request paths, and
+   * each one the request leaves out is pinned to the value the core used for it
+   * (result.resolved_inputs), so the figures stay those of the class the price was shown for.
+   */
+  function commitOverride(path, raw, requires) {
+    const resolved = (state.lastResult && state.lastResult.resolved_inputs) || {};
+    if (raw.trim() !== '') {
+      (requires || []).forEach(function (p) {
+        if (pointerGet(state.lastRequest, p) === undefined && resolved[p] !== undefined && resolved[p] !== null) setOverride(p, String(resolved[p]));
+      });
     }
-    const f = fieldFor(path);
-    const node = f ? input(f.key) : null;
-    if (node && (node.tagName === 'INPUT' || node.tagName === 'TEXTAREA') && node.type === 'text') {
-      node.value = raw;
-    } else {
-      const v = readInt({ value: raw });
-      if (v === undefined) delete state.overrides[path];
-      else state.overrides[path] = v;
-    }
+    setOverride(path, raw);
     UI.schedule(0);
+  }
+
+  /** Into the text box for `path` when the form has one, else into state.overrides ("" removes it). */
+  function setOverride(path, raw) {
+    const f = fieldFor(path);
+    if (f && f.widget === 'box') {
+      f.node.value = raw;
+      return;
+    }
+    const v = readInt({ value: raw });
+    if (v === undefined) delete state.overrides[path];
+    else state.overrides[path] = v;
   }
 
   function sourceNodes(source) {
@@ -51,7 +55,7 @@
    * A box that commits an override for `path` on Enter or blur. With a result and a pointer it
    * starts on that figure (and carries it, like any figure); without, it is empty.
    */
-  function priceInput(path, placeholder, result, pointer) {
+  function priceInput(path, requires, placeholder, result, pointer) {
     const box = h('input', { type: 'text', class: 'price-input', inputmode: 'decimal', placeholder: placeholder || '', 'aria-label': path });
     if (pointer) {
       const raw = pointerGet(result, pointer);
@@ -63,7 +67,7 @@
     const commit = function () {
       if (box.value.trim() === String(committed).trim()) return;
       committed = box.value;
-      commitOverride(path, box.value);
+      commitOverride(path, box.value, requires);
     };
     box.addEventListener('change', commit);
     box.addEventListener('keydown', function (e) { if (e.key === 'Enter') { e.preventDefault(); commit(); } });
@@ -114,13 +118,13 @@
       }
       const valueCell = h('td', { class: 'num value-cell field', dataset: path && mode !== 'elsewhere' ? { path: path } : null });
       if (mode === 'inline') {
-        valueCell.appendChild(priceInput(path, '', r, x.field + '/value'));
+        valueCell.appendChild(priceInput(path, e.override_requires, '', r, x.field + '/value'));
       } else {
         valueCell.appendChild(fig(r, x.field + '/value', num3, 'price-value'));
         if (mode === 'path' && !seenPath[path]) {
           seenPath[path] = true;
           valueCell.appendChild(h('div', { class: 'path-edit' },
-            priceInput(path, t('prices.set_path', { name: path.split('/').pop() })),
+            priceInput(path, e.override_requires, t('prices.set_path', { name: path.split('/').pop() })),
             h('div', { class: 'kpi-sub', text: perPath[path] > 1 ? t('prices.replaces_n', { n: perPath[path] }) : t('prices.replaces_ratio') })));
         } else if (mode === 'path') {
           valueCell.appendChild(h('div', { class: 'kpi-sub', text: t('prices.see_above') }));

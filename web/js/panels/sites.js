@@ -5,7 +5,7 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { cny, fig, fixed, h, input, integer, kpi, labelOf, num3, numberFormat, pct, sectionTitle, t, tNodes } = UI;
+  const { setSelect, cny, fig, fixed, h, input, integer, kpi, labelOf, num3, numberFormat, pct, sectionTitle, t, tNodes } = UI;
 
   /** A difference in CNY: "+1.2 万元", "−3.4 万元", or "—" for none. */
   function signedCny(v) { return v === 0 ? '—' : (v > 0 ? '+' : '') + cny(v); }
@@ -59,7 +59,7 @@
         tb.appendChild(h('tr', { class: s.selected ? 'selected' : '', dataset: { site: String(s.site) } },
           h('td', null, h('span', { class: 'strong', text: state.lang === 'en' ? String(s.name) : String(s.name_zh) }),
             s.selected ? h('span', { class: 'tag tag-pinned', text: t('site.selected') }) : h('button', { type: 'button', class: 'link-btn small', text: t('site.use'),
-              onclick: function () { input('cost.site').value = s.site; UI.schedule(0); } }),
+              onclick: function () { setSelect(input('cost.site'), s.site); UI.schedule(0); } }),
             s.needs_confirmation ? h('span', { class: 'confirm-mark', title: t('prices.confirm_title'), text: t('prices.confirm') }) : null),
           h('td', { class: 'num' }, fig(r, base + '/electricity_flat_cny_per_kwh', fixed(3))),
           h('td', { class: 'num' }, fig(r, base + '/colocation_factor', function (v) { return '× ' + numberFormat(v, 2); })),

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// The form schema the core publishes in catalog(): `form`, one entry per request field the page
+// has an input for ({path, kind, choices?, min?, max?, default, tasks?, unit?}), and `tasks`
+// ({id, training, adapter} in the order to offer them). The page takes the task list, which
+// inputs apply to which task, the choices of each select, ranges and defaults from here and keeps
+// no such table of its own.
+//
+// With a core that publishes neither (older builds) the page still loads and computes: every
+// input shows for every task, each select offers the default request's value (and "Auto" where
+// the key may be left out), and the task switch offers the default request's task.
+(function () {
+  'use strict';
+
+  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
+  const state = UI.state;
+  const { clear, h, hasString, plain, pointerGet, t } = UI;
+
+  let byPath = {};
+
+  /** Reads catalog.form; call once the catalog is loaded. */
+  function loadSchema(catalog) {
+    byPath = {};
+    (Array.isArray(catalog.form) ? catalog.form : []).forEach(function (e) {
+      if (e && typeof e.path === 'string') byPath[e.path] = e;
+    });
+  }
+
+  /** The schema entry for a request path, or null. */
+  function schemaFor(path) {
+    return Object.prototype.hasOwnProperty.call(byPath, path) ? byPath[path] : null;
+  }
+
+  /**
+   * The value the core uses for a path it is not given: default_by_task[task] when the schema has
+   * one, else default (else the default request's value). For a task the input does not apply to,
+   * the default of the tasks it applies to (a QLoRA-only choice shows QLoRA's default).
+   */
+  function defaultFor(path, task) {
+    const e = schemaFor(path);
+    if (!e) return state.defaults ? pointerGet(state.defaults, path) : undefined;
+    const byTask = e.default_by_task || {};
+    const applies = Array.isArray(e.tasks) ? e.tasks : [];
+    const t0 = task !== undefined && applies.indexOf(task) < 0 && applies.length ? applies[0] : task;
+    return Object.prototype.hasOwnProperty.call(byTask, t0) ? byTask[t0] : e.default;
+  }
+
+  /**
+   * Whether the advisor decides the value: default null, a default that differs between the tasks
+   * the input applies to, or one that depends on another input (a default_by_<input> other than task).
+   */
+  function advisorDecides(path) {
+    const e = schemaFor(path);
+    if (!e) return false;
+    if (e.default === null) return true;
+    if (Object.keys(e).some(function (k) { return k.indexOf('default_by_') === 0 && k !== 'default_by_task'; })) return true;
+    const tasks = Array.isArray(e.tasks) ? e.tasks : [];
+    return tasks.some(function (task) { return defaultFor(path, task) !== defaultFor(path, tasks[0]); });
+  }
+
+  /**
+   * Whether the form may leave the key out (an "Auto" / "Default: x" entry): the advisor decides
+   * it, or the default request leaves out the whole object that holds it (the power, cost and
+   * capacity sections are sent only when the user sets something in them).
+   */
+  function mayOmit(path) {
+    if (advisorDecides(path)) return true;
+    const defaults = state.defaults || {};
+    const d = pointerGet(defaults, path);
+    if (d !== undefined) return d === null;
+    const parent = pointerGet(defaults, path.slice(0, path.lastIndexOf('/')));
+    return !(parent && typeof parent === 'object');
+  }
+
+  /** Whether the input for `path` applies to `task` (an entry without tasks applies to every task). */
+  function appliesTo(path, task) {
+    const e = schemaFor(path);
+    return !e || !Array.isArray(e.tasks) || e.tasks.indexOf(task) >= 0;
+  }
+
+  /** The task ids to offer, in the core's order. */
+  function taskIds() {
+    const c = state.catalog || {};
+    if (Array.isArray(c.tasks) && c.tasks.length) return c.tasks.map(function (x) { return String(x.id); });
+    const ids = [];
+    const add = function (id) { if (id && ids.indexOf(id) < 0) ids.push(id); };
+    add(state.defaults && state.defaults.task);
+    Object.keys(byPath).forEach(function (p) { (byPath[p].tasks || []).forEach(add); });
+    return ids;
+  }
+
+  /** The task radios (name="task", one per task, labelled task.<id>). */
+  function buildTaskChoices(container) {
+    const checked = container.querySelector('input:checked');
+    clear(container);
+    taskIds().forEach(function (id) {
+      container.appendChild(h('label', null,
+        h('input', { type: 'radio', name: 'task', value: id, checked: Boolean(checked && checked.value === id) }),
+        h('span', { 'data-i18n': 'task.' + id, text: hasString('task.' + id) ? t('task.' + id) : id })));
+    });
+  }
+
+  /** A choice in words: the select's data-labels prefix + value, else choice.<value>, else the value. */
+  function choiceLabel(select, value) {
+    const prefix = select.getAttribute('data-labels');
+    if (prefix && hasString(prefix + value)) return t(prefix + value);
+    if (hasString('choice.' + value)) return t('choice.' + value);
+    return String(value);
+  }
+
+  /** The values a select for `path` offers: the schema's choices, [true, false] for a boolean. */
+  function choicesFor(path) {
+    const e = schemaFor(path);
+    if (e && Array.isArray(e.choices)) return e.choices.slice();
+    if (e && e.kind === 'boolean') return [true, false];
+    const d = defaultFor(path);
+    return d === undefined || d === null ? [] : [d];
+  }
+
+  /**
+   * (Re)builds a select's options for `path`, keeping its value: an empty entry first when the
+   * key may be left out ("Auto", or "Default: x" when the core names its default), then the
+   * choices; values sharing a prefix with a choicegroup.<prefix> string go in an <optgroup>.
+   */
+  function fillSelect(select, path) {
+    const value = select.value;
+    clear(select);
+    if (mayOmit(path)) {
+      const d = defaultFor(path);
+      const auto = select.getAttribute('data-auto');
+      const text = auto ? t(auto) : d === undefined || d === null || advisorDecides(path) ? t('common.auto')
+        : t('common.default_choice', { value: choiceLabel(select, d) });
+      select.appendChild(h('option', { value: '', text: text, 'data-base': text }));
+    }
+    const groups = {};
+    choicesFor(path).forEach(function (c) {
+      const option = h('option', { value: String(c), text: choiceLabel(select, c) });
+      const prefix = String(c).split('_')[0];
+      if (String(c).indexOf('_') > 0 && hasString('choicegroup.' + prefix)) {
+        if (!groups[prefix]) {
+          groups[prefix] = h('optgroup', { label: t('choicegroup.' + prefix) });
+          select.appendChild(groups[prefix]);
+        }
+        groups[prefix].appendChild(option);
+      } else {
+        select.appendChild(option);
+      }
+    });
+    setSelect(select, value);
+  }
+
+  /** Selects `value`, adding it as an option when the select lacks it (a value from an old link). */
+  function setSelect(select, value) {
+    const text = value === undefined || value === null ? '' : String(value);
+    const has = Array.prototype.some.call(select.options, function (o) { return o.value === text; });
+    if (!has && text !== '') select.appendChild(h('option', { value: text, text: choiceLabel(select, value) }));
+    if (has || text !== '') select.value = text;
+  }
+
+  /** The range the schema gives for a number, as a tooltip ("" when it gives none). */
+  function rangeText(path) {
+    const e = schemaFor(path);
+    if (!e) return '';
+    const parts = [];
+    if (typeof e.min === 'number') parts.push(t(e.exclusive_min ? 'form.gt' : 'form.min', { min: plain(e.min) }));
+    if (typeof e.max === 'number') parts.push(t(e.exclusive_max ? 'form.lt' : 'form.max', { max: plain(e.max) }));
+    return parts.join(t('form.and'));
+  }
+
+  Object.assign(UI, { advisorDecides, appliesTo, buildTaskChoices, choiceLabel, defaultFor, fillSelect, loadSchema, mayOmit, rangeText, schemaFor,
+    setSelect, taskIds });
+})();
