@@ -79,8 +79,8 @@ struct Measurements {
   std::optional<int> p2p_pairs;
   std::optional<int> p2p_ok_pairs;
   std::optional<int> ib_ports_active;
-  std::optional<double> ib_rate_gbit_min;    // Gbit/s
-  std::optional<double> ib_write_bw_gbit;    // Gbit/s
+  std::optional<double> ib_rate_gbit_per_s_min;    // Gbit/s
+  std::optional<double> ib_write_bw_gbit_per_s;    // Gbit/s
 
   // 20_container.sh
   std::string ngc_tag;

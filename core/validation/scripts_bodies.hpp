@@ -391,11 +391,16 @@ if [ "$EXPECTED_NVLINK_LINKS" -gt 0 ]; then
       measure "nvlink.$g.min_link_gbps" "$minrate"
       if [ "$inactive" != "-" ]; then
         IFS=',' read -r -a down_links <<< "$inactive"
-        for l in "${down_links[@]}"; do
-          bad_links=$((bad_links + 1))
-          fail interconnect "NVLink GPU $g link $l" "$EXPECTED_NVLINK_LINK_GBPS GB/s" inactive nvlink_inactive \
-            "link $l inactive on GPU $g: reseat the GPU/baseboard, then reset; replace if it stays down"
-        done
+        bad_links=$((bad_links + ${#down_links[@]}))
+        if [ "${#down_links[@]}" -le 2 ]; then
+          for l in "${down_links[@]}"; do
+            fail interconnect "NVLink GPU $g link $l" "$EXPECTED_NVLINK_LINK_GBPS GB/s" inactive nvlink_inactive \
+              "link $l inactive on GPU $g: reseat the GPU/baseboard, then reset; replace if it stays down"
+          done
+        else
+          fail interconnect "NVLink GPU $g" "$EXPECTED_NVLINK_LINKS links active" "${#down_links[@]} inactive" nvlink_inactive \
+            "links $inactive inactive on GPU $g: with every GPU like this, NVLink is down (fabric manager?)"
+        fi
       elif [ "$active" -lt "$EXPECTED_NVLINK_LINKS" ]; then
         bad_links=$((bad_links + 1))
         fail interconnect "NVLink GPU $g" "$EXPECTED_NVLINK_LINKS links" "$active links" nvlink_missing "GPU $g reports fewer links than planned"
@@ -494,7 +499,7 @@ if [ "$NETWORK" = infiniband ] || [ "$NETWORK" = roce ]; then
       /^[[:space:]]*Link layer:/ { print ca, port, state, rate, $3 }
     ')"
     measure ib_ports_active "$good"
-    measure ib_rate_gbit_min "${min_rate:-0}"
+    measure ib_rate_gbit_per_s_min "${min_rate:-0}"
     if [ "$good" -ge "$NETWORK_PORTS" ]; then
       pass interconnect network_ports "$NETWORK_PORTS $layer ports Active at $NETWORK_RATE_GBIT Gb/s" "$good" ok
       if [ -n "$down$slow" ]; then
@@ -510,7 +515,7 @@ if [ "$NETWORK" = infiniband ] || [ "$NETWORK" = roce ]; then
   if [ -n "${IB_PEER:-}" ] && have ib_write_bw; then
     BW_OUT="$(ib_write_bw -d "${IB_DEVICE:-mlx5_0}" --report_gbits -D 5 "$IB_PEER" 2>&1 || true)"
     bw="$(printf '%s\n' "$BW_OUT" | awk '$1 ~ /^[0-9]+$/ && NF >= 4 { v = $4 } END { print v + 0 }')"
-    measure ib_write_bw_gbit "$bw"
+    measure ib_write_bw_gbit_per_s "$bw"
     need="$(awk -v r="$NETWORK_RATE_GBIT" 'BEGIN { print r * 0.9 }')"
     if num_ge "$bw" "$need"; then
       pass interconnect ib_write_bw ">= $need Gb/s (90% of line rate)" "$bw Gb/s" ok

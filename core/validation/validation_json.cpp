@@ -121,7 +121,7 @@ class ResultReader {
     if (ends("_mib")) return " of MiB";
     if (ends("_bytes")) return " of bytes";
     if (ends("_gbps")) return " of GB/s";
-    if (ends("_gbit") || ends("_gbit_min")) return " of Gbit/s";
+    if (ends("_gbit_per_s") || ends("_gbit_per_s_min")) return " of Gbit/s";
     if (ends("_tflops")) return " of TFLOPS";
     if (ends("_fraction")) return " (a share 0-1)";
     if (ends("_seconds")) return " of seconds";
@@ -310,8 +310,8 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
   m.p2p_pairs = r.integer("p2p_pairs");
   m.p2p_ok_pairs = r.integer("p2p_ok_pairs");
   m.ib_ports_active = r.integer("ib_ports_active");
-  m.ib_rate_gbit_min = r.num("ib_rate_gbit_min");
-  m.ib_write_bw_gbit = r.num("ib_write_bw_gbit");
+  m.ib_rate_gbit_per_s_min = r.num("ib_rate_gbit_per_s_min");
+  m.ib_write_bw_gbit_per_s = r.num("ib_write_bw_gbit_per_s");
   m.ngc_tag = r.text("ngc_tag");
   m.torch_version = r.text("torch_version");
   m.container_device_count = r.integer("container_device_count");

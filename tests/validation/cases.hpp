@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// The plans the validation tests generate scripts for: 8x H100 SXM, 2 servers of 8x H100 over
+// InfiniBand, 4x RTX 4090 and 8x L20. Catalog facts come from data/*.json; the plan figures
+// stand in for what the advisor computes (sources in the comments).
+#pragma once
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "validation/plan.hpp"
+#include "validation/validation_json.hpp"
+
+namespace vtest {
+
+inline std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+inline const std::vector<std::string>& case_names() {
+  static const std::vector<std::string> names = {"h100_8x", "h100_2x8_ib", "rtx4090_4x", "l20_8x"};
+  return names;
+}
+
+inline advisor::validation::ValidationPlan make_case(const std::string& name, const std::string& data_dir) {
+  using namespace advisor::validation;
+  const std::string gpus = read_text(data_dir + "/gpus.json");
+  const auto parts = parse_part_facts(read_text(data_dir + "/validation.json"));
+  const NgcCatalog ngc = parse_ngc_catalog(read_text(data_dir + "/ngc.json"));
+  constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+  PlanFigures f;
+  std::string gpu;
+  if (name == "h100_8x" || name == "h100_2x8_ib") {
+    gpu = "h100-sxm-80gb";
+    f.gpus_per_server = 8;
+    f.allreduce_busbw_gbps = 360;          // validation.md §2.4: H100 NVSwitch ring
+    f.matmul_fraction = 0.803;             // performance.json: H100 SXM MAMF 794.5 / 989.4
+    f.server_full_load_w = 10200;          // hardware-facts §3a: DGX H100
+    f.rack_budget_kw = 12;
+    f.servers_per_rack = 1;
+    f.training_load_factor = 0.8;
+    f.host_driver = "570.86.10";
+    if (name == "h100_8x") {
+      f.summary = "Llama-3.1-8B full fine-tune, ZeRO-2 over 8 GPUs";
+      f.probe = {"Llama-3.1-8B", true, 32, 4096, 32, 8, 128, 14336, 128256, 4096, 1, true, 1.5};
+      f.memory_per_gpu_bytes = 40 * GiB;
+      f.memory_band_low_bytes = 34 * GiB;
+      f.memory_band_high_bytes = 47 * GiB;
+      f.tokens_per_second_per_server = 72000;
+      f.mfu = 0.42;
+    } else {
+      f.servers = 2;
+      f.network = Network::infiniband;
+      f.network_rate_gbit_per_s = 400;     // NDR, one ConnectX-7 per GPU
+      f.network_ports_per_server = 8;
+      f.inter_node_busbw_gbps = 180;
+      f.summary = "Llama-3.1-70B pre-training, TP 8 x PP 2";
+      f.probe = {"Llama-3.1-70B (TP 8, PP 2)", true, 40, 8192, 8, 1, 128, 3584, 16032, 8192, 1, true, 12};
+      f.memory_per_gpu_bytes = 70 * GiB;
+      f.memory_band_low_bytes = 61 * GiB;
+      f.memory_band_high_bytes = 78 * GiB;
+      f.tokens_per_second_per_server = 9500;
+      f.mfu = 0.40;
+    }
+  } else if (name == "rtx4090_4x") {
+    gpu = "rtx4090-24gb";
+    f.gpus_per_server = 4;
+    f.allreduce_busbw_gbps = 18;           // validation.md §2.4: GeForce via host memory 17-20
+    f.matmul_fraction = 0.81;              // performance.json default_matmul_fraction_bf16
+    f.server_full_load_w = 2400;
+    f.training_load_factor = 0.85;
+    f.host_driver = "550.54.15";
+    f.summary = "Qwen2.5-1.5B full fine-tune, DDP";
+    f.probe = {"Qwen2.5-1.5B", true, 28, 1536, 12, 2, 128, 8960, 151936, 2048, 1, true, 12};
+    f.memory_per_gpu_bytes = 19 * GiB;
+    f.memory_band_low_bytes = 16 * GiB;
+    f.memory_band_high_bytes = 22.5 * GiB;
+    f.tokens_per_second_per_server = 21000;
+  } else if (name == "l20_8x") {
+    gpu = "l20-48gb";
+    f.gpus_per_server = 8;
+    f.allreduce_busbw_gbps = 22;           // validation.md §2.4: PCIe Gen4 with P2P
+    f.matmul_fraction = 0.81;
+    f.server_full_load_w = 3500;
+    f.training_load_factor = 0.7;
+    f.host_driver = "535.161.08";          // R535 LTS: forward compatibility picks the tag
+    f.summary = "Qwen2.5-32B serving, tensor parallel 8";
+    f.probe = {"Qwen2.5-32B (TP 8)", false, 64, 5120, 5, 1, 128, 3456, 19008, 8192, 4, false, 0};
+    f.memory_per_gpu_bytes = 40 * GiB;
+    f.memory_band_low_bytes = 35 * GiB;
+    f.memory_band_high_bytes = 44 * GiB;
+  } else {
+    throw std::runtime_error("unknown case " + name);
+  }
+  return build_validation_plan(gpu_facts_from_catalog_json(gpus, gpu), parts.at(gpu), ngc, f);
+}
+
+}  // namespace vtest

@@ -1,0 +1,325 @@
+#!/usr/bin/env bash
+# Runs the generated validation scripts against the stand-in commands in standins/ (nvidia-smi,
+# docker, ibstat, systemctl, dmesg on PATH) for a healthy server and faulty ones, asserting the
+# PASS/WARN/FAIL lines and exit codes, then reads the results back with validation_tool.
+# usage: run_standins.sh <validation_tool> [scenario-name filter]
+set -euo pipefail
+TOOL="$1"
+FILTER="${2:-}"
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+export PATH="$HERE/standins:$PATH"
+PASSED=0
+FAILED=0
+OUT=""
+RC=0
+CURRENT=""
+SCRIPTS=""
+
+ok() { PASSED=$((PASSED + 1)); }
+bad() {
+  FAILED=$((FAILED + 1))
+  printf 'FAIL [%s] %s\n' "$CURRENT" "$1"
+  printf '%s\n' "$OUT" | sed 's/^/      | /' | head -n 60
+}
+
+# scenario NAME CASE: fresh scripts and a fresh VALIDATION_DIR; env STANDIN_* as given after.
+scenario() {
+  CURRENT="$1"
+  SCRIPTS="$WORK/$1/scripts"
+  export VALIDATION_DIR="$WORK/$1/out"
+  "$TOOL" scripts "$2" "$SCRIPTS"
+  unset STANDIN_PROFILE STANDIN_SCENARIO STANDIN_GPUS STANDIN_STEP STANDIN_STEP_USED_BYTES STANDIN_DMESG \
+    MASTER_ADDR NODE_RANK
+}
+wanted() { [ -z "$FILTER" ] || [[ "$1" == *"$FILTER"* ]]; }
+
+# run SCRIPT [ARGS...]: runs it, keeps its output in OUT and exit status in RC.
+run() {
+  set +e
+  OUT="$("$SCRIPTS/$1" "${@:2}" 2>&1)"
+  RC=$?
+  set -e
+}
+expect_rc() { if [ "$RC" = "$1" ]; then ok; else bad "exit status $RC, expected $1"; fi; }
+expect() { if printf '%s\n' "$OUT" | grep -qE -- "$1"; then ok; else bad "no line matching: $1"; fi; }
+expect_not() { if printf '%s\n' "$OUT" | grep -qE -- "$1"; then bad "unexpected line matching: $1"; else ok; fi; }
+check_back() {  # check_back CASE FILE: the read-back report of FILE into OUT
+  set +e
+  OUT="$("$TOOL" check "$1" "$2" "${@:3}" 2>&1)"
+  RC=$?
+  set -e
+}
+
+if wanted healthy_h100; then
+  scenario healthy_h100 h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^PASS gpu_count: expected 8, measured 8$'
+  expect '^PASS memory.total: expected 81559 MiB on each GPU, measured 81559 MiB$'
+  expect '^PASS power.limit: expected 700 W, measured 700.00 W$'
+  expect '^PASS pcie_link: expected Gen5/x16, measured Gen5/x16$'
+  expect '^PASS driver: expected >= 570.26 for NGC 25.02, measured 570.86.10$'
+  expect '^PASS xid: expected no Xid errors, measured none$'
+  expect '^PASS row_remapper'
+  expect_not '^(FAIL|WARN)'
+  run 10_topology.sh
+  expect_rc 0
+  expect '^PASS fabric_manager: expected active, measured active$'
+  expect '^PASS fabric_state: expected Completed on 8 GPUs, measured Completed on 8$'
+  expect '^PASS topology: expected NV18 between all GPU pairs, measured NV18$'
+  expect '^PASS nvlink: expected 18 links x 26.562 GB/s on each GPU, measured all active$'
+  expect '^PASS nvlink_errors: expected 0, measured 0$'
+  expect '^PASS peer_to_peer: expected all 56 pairs, measured all$'
+  expect_not '^(FAIL|WARN)'
+  run 20_container.sh
+  expect_rc 0
+  expect '^PASS container_image: expected nvcr.io/nvidia/pytorch:25.02-py3, measured present$'
+  expect '^PASS container_gpus: expected 8, measured 8$'
+  expect '^PASS bf16_gemm: expected 794.5 TFLOPS \(989.4 peak x 0.803\) -10%, measured 792.4 TFLOPS$'
+  expect '^PASS one_step: expected 40.0 GiB \(band 34.0 GiB - 47.0 GiB\), measured 42.0 GiB$'
+  run 30_nccl.sh
+  expect_rc 0
+  expect '^PASS allreduce: expected >= 80% of 360 GB/s, measured 371.40 GB/s via nvls$'
+  run 40_burnin.sh --hours 0.001 --interval 1
+  expect_rc 0
+  expect '^PASS burnin_duration: expected 0.001 h'
+  expect '^PASS burnin_gpus: expected no throttling'
+  expect '^SKIP wall_power: .*needs root'
+  expect_not '^(FAIL|WARN)'
+  run 40_burnin.sh --hours 0.001 --interval 1
+  expect_rc 0
+  expect '^burn-in already complete'
+  REGISTRY=harbor.example.com/nvcr run 20_container.sh
+  expect '^PASS container_image: expected harbor.example.com/nvcr/nvidia/pytorch:25.02-py3, measured present$'
+  run 90_summary.sh --tokens-per-second 70500
+  expect_rc 0
+  expect 'validation-result.json: 0 FAIL, 0 WARN from 00_inventory 10_topology 20_container 30_nccl 40_burnin$'
+  if python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$VALIDATION_DIR/validation-result.json"; then ok; else bad "validation-result.json is not JSON"; fi
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json" 2.5 20000
+  expect_rc 0
+  expect '"overall": "pass"'
+  expect '"item": "nvlink"'
+  expect '"code": "ok"'
+  expect 'cost per run 51064 CNY \(20426 GPU-hours\) vs 50000 planned \(\+2%\), from the measured tokens/s'
+  expect 'recalibrated MFU 0.411 \(plan 0.42\)'
+  check_back h100_8x "$VALIDATION_DIR/gpu.csv"
+  expect_rc 0
+  expect '"item": "thermal_throttle"'
+  expect_not '"item": "nvlink"'
+fi
+
+if wanted dmesg_denied; then
+  scenario dmesg_denied h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_DMESG=denied
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^SKIP xid: expected no Xid errors, measured kernel log unreadable \(reading it needs root here: sudo dmesg -T \| grep -i xid\)$'
+fi
+
+if wanted pcie_only; then
+  scenario pcie_only h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=pcie_only
+  run 10_topology.sh
+  expect_rc 1
+  expect '^FAIL fabric_manager: expected active, measured inactive'
+  expect '^FAIL fabric_state: expected Completed on 8 GPUs, measured Completed on 0'
+  expect '^FAIL topo GPU0-GPU1: expected NV18, measured SYS \(GPU0 and GPU1 talk over PCIe \(SYS\), not NVLink\)$'
+  expect '^FAIL NVLink GPU 0: expected 18 links active, measured 18 inactive'
+  run 30_nccl.sh
+  expect_rc 1
+  expect '^FAIL allreduce: expected >= 80% of 360 GB/s, measured 21.30 GB/s via shm \(busbw 21.30 GB/s: traffic is on PCIe, not NVLink'
+  run 90_summary.sh
+  expect_rc 1
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect_rc 1
+  expect '"message": "busbw 21.3 GB/s: traffic is on PCIe, not NVLink'
+  expect '"code": "traffic_on_pcie"'
+  expect '"code": "fabric_manager_inactive"'
+fi
+
+if wanted throttling; then
+  scenario throttling h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=throttling
+  run 20_container.sh
+  expect_rc 0
+  expect '^WARN GPU 3 bf16 GEMM: expected 794.5 TFLOPS, measured 633.9 TFLOPS'
+  run 40_burnin.sh --hours 0.001 --interval 1
+  expect_rc 1
+  expect '^FAIL GPU 3 thermal slowdown: expected <= 1% of samples, measured 10% of 50'
+  expect '^WARN GPU 5 power cap: expected <= 10% of samples, measured 18% of 50 \(GPU 5 power-capped 18% of samples at 700 W'
+  run 90_summary.sh
+  expect_rc 1
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect_rc 1
+  expect '"message": "GPU 3 thermal-throttled 10% of samples'
+  expect '"message": "GPU 5 power-capped 18% of samples'
+  check_back h100_8x "$VALIDATION_DIR/gpu.csv"
+  expect_rc 1
+  expect '"message": "GPU 3 thermal-throttled 10% of samples'
+  expect '"message": "GPU 5 power-capped 18% of samples'
+fi
+
+if wanted old_driver_geforce; then
+  scenario old_driver_geforce rtx4090_4x
+  export STANDIN_PROFILE=rtx4090 STANDIN_SCENARIO=old_driver
+  run 00_inventory.sh
+  expect_rc 1
+  expect '^FAIL driver: expected >= 550.54.15 for NGC 24.05, measured 535.104.05 \(upgrade the driver to >= 550.54.15 \(root\): no NGC tag for this GPU runs on 535.104.05\)$'
+  run 20_container.sh
+  expect_rc 1
+  expect '^FAIL container_run: expected the probe runs, measured exit 125: .*unsatisfied condition: cuda>=12.4.* \(the host driver is older than NGC 24.05 needs'
+  run 90_summary.sh
+  check_back rtx4090_4x "$VALIDATION_DIR/validation-result.json"
+  expect '"code": "driver_too_old"'
+  expect 'GeForce cannot use forward compatibility'
+fi
+
+if wanted old_driver_datacenter; then
+  scenario old_driver_datacenter h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=old_driver
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^PASS driver: expected >= 570.26 for NGC 25.02, measured 535.104.05 \(data-centre forward compatibility on the R535 branch \(>= 535.86\)\)$'
+fi
+
+if wanted inactive_link; then
+  scenario inactive_link h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=inactive_link
+  run 10_topology.sh
+  expect_rc 1
+  expect '^FAIL NVLink GPU 3 link 11: expected 26.562 GB/s, measured inactive \(link 11 inactive on GPU 3:'
+  expect '^FAIL topo GPU0-GPU3: expected NV18, measured NV17'
+  expect '^WARN nvlink_errors: expected 0, measured 12'
+  expect_not '^FAIL NVLink GPU [0-24-7]'
+  run 30_nccl.sh
+  expect_rc 0
+  run 90_summary.sh
+  expect_rc 1
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect_rc 1
+  expect '"message": "link 11 inactive on GPU 3:'
+  expect '"link": "11"'
+fi
+
+if wanted missing_gpu; then
+  scenario missing_gpu h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=missing_gpu
+  run 00_inventory.sh
+  expect_rc 1
+  expect '^FAIL gpu_count: expected 8, measured 7 \(1 GPU\(s\) missing; present at: 00000000:18:00.0'
+  expect '^FAIL xid: expected no Xid errors, measured 1 \(Xid 79\) \(Xid 79: GPU fell off the bus'
+  run 40_burnin.sh --hours 0.001 --interval 1
+  expect_rc 1
+  expect '^FAIL gpus_logged: expected 8 GPUs in the log, measured 7'
+  run 90_summary.sh
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"message": "1 of 8 GPUs missing'
+fi
+
+if wanted oom; then
+  scenario oom h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_STEP=oom
+  run 20_container.sh
+  expect_rc 1
+  expect '^FAIL one_step: expected 40.0 GiB \(band 34.0 GiB - 47.0 GiB\), measured out of memory'
+fi
+
+if wanted resume; then
+  scenario resume h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy
+  "$SCRIPTS/40_burnin.sh" --hours 0.002 --interval 1 > "$WORK/resume.log" 2>&1 &
+  pid=$!
+  sleep 3
+  kill -TERM "$pid"
+  set +e
+  wait "$pid"
+  RC=$?
+  set -e
+  OUT="$(cat "$WORK/resume.log")"
+  expect_rc 130
+  expect '^stopped after [0-9]+ s of 7 s; run .* again to resume$'
+  run 40_burnin.sh --hours 0.002 --interval 1
+  expect_rc 0
+  expect '^burn-in: [1-6] s done, [1-6] s to go'
+  expect '^PASS burnin_duration: expected 0.002 h'
+  if [ "$(grep -c '^timestamp' "$VALIDATION_DIR/gpu.csv")" = 1 ]; then ok; else bad "gpu.csv has more than one header after resuming"; fi
+fi
+
+if wanted multinode; then
+  scenario multinode h100_2x8_ib
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_STEP_USED_BYTES=75161927680
+  run 10_topology.sh
+  expect_rc 0
+  expect '^PASS network_ports: expected 8 InfiniBand ports Active at 400 Gb/s, measured 8$'
+  expect '^SKIP ib_write_bw: .*IB_PEER=<peer host>'
+  run 20_container.sh
+  expect_rc 0
+  expect '^PASS one_step: expected 70.0 GiB \(band 61.0 GiB - 78.0 GiB\), measured 70.0 GiB$'
+  run 30_nccl.sh
+  expect_rc 0
+  expect '^SKIP allreduce_inter_node: .*MASTER_ADDR=<server 0> NODE_RANK=<0..1>'
+  MASTER_ADDR=127.0.0.1 NODE_RANK=0 run 30_nccl.sh
+  expect_rc 0
+  expect '^PASS nccl_network: expected NET/IB, measured NET/IB$'
+  expect '^PASS allreduce_inter_node: expected >= 80% of 180 GB/s, measured 187.50 GB/s via ib$'
+fi
+
+if wanted ib_down; then
+  scenario ib_down h100_2x8_ib
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=ib_down
+  run 10_topology.sh
+  expect_rc 1
+  expect '^FAIL network_ports: expected 8 InfiniBand ports Active at 400 Gb/s, measured 7 \(down: mlx5_3/1\(Down\); slow: none'
+  run 90_summary.sh
+  check_back h100_2x8_ib "$VALIDATION_DIR/validation-result.json"
+  expect '"message": "7 of 8 ports Active at 400 Gb/s'
+fi
+
+if wanted nccl_socket; then
+  scenario nccl_socket h100_2x8_ib
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=nccl_socket
+  MASTER_ADDR=127.0.0.1 NODE_RANK=0 run 30_nccl.sh
+  expect_rc 1
+  expect '^FAIL nccl_network: expected NET/IB, measured NET/Socket \(NCCL fell back to TCP sockets'
+fi
+
+if wanted healthy_l20; then
+  scenario healthy_l20 l20_8x
+  export STANDIN_PROFILE=l20 STANDIN_SCENARIO=healthy
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^PASS driver: expected >= 570.124.06 for NGC 25.03, measured 535.161.08 \(data-centre forward compatibility on the R535 branch'
+  expect '^PASS memory.total: expected 46068 MiB on each GPU, measured 46068 MiB$'
+  run 10_topology.sh
+  expect_rc 0
+  expect '^PASS topology: expected PIX PXB PHB NODE SYS between all GPU pairs, measured NODE SYS$'
+  expect '^PASS peer_to_peer: expected all 56 pairs, measured all$'
+  expect_not '^(PASS|WARN|FAIL|SKIP) (NVLink|nvlink)'
+  run 20_container.sh
+  expect_rc 0
+  expect '^PASS one_step: expected 40.0 GiB'
+  run 30_nccl.sh
+  expect_rc 0
+  expect '^PASS allreduce: expected >= 80% of 22 GB/s, measured 22.60 GB/s via p2p$'
+fi
+
+if wanted healthy_4090; then
+  scenario healthy_4090 rtx4090_4x
+  export STANDIN_PROFILE=rtx4090 STANDIN_SCENARIO=healthy
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^PASS gpu_count: expected 4, measured 4$'
+  expect_not 'ECC'
+  run 10_topology.sh
+  expect_rc 0
+  expect '^PASS peer_to_peer: expected none \(the plan routes GPU traffic through host memory\), measured none of 12 pairs$'
+  run 30_nccl.sh
+  expect_rc 0
+  expect '^PASS allreduce: expected >= 80% of 18 GB/s, measured 18.70 GB/s via shm$'
+fi
+
+printf 'stand-in runs: %d assertions passed, %d failed\n' "$PASSED" "$FAILED"
+[ "$FAILED" -eq 0 ]

@@ -1,0 +1,33 @@
+# Shared by the stand-in commands: the emulated server. Sourced, not run.
+# STANDIN_PROFILE  h100 | rtx4090 | l20            (the part; default h100)
+# STANDIN_SCENARIO healthy | pcie_only | throttling | old_driver | inactive_link | missing_gpu
+#                  | ib_down | nccl_socket          (default healthy)
+# STANDIN_GPUS     GPU count (default: 8, or 4 for rtx4090; missing_gpu drops one)
+# STANDIN_STEP_USED_BYTES  device memory used by probe.py's step (default per profile)
+# shellcheck shell=bash disable=SC2034
+PROFILE="${STANDIN_PROFILE:-h100}"
+SCENARIO="${STANDIN_SCENARIO:-healthy}"
+case "$PROFILE" in
+  h100)
+    NAME="NVIDIA H100 80GB HBM3"; MEM=81559; PLIM=700.00; PMAX=700.00; GEN=5; CC=9.0; ECC=Enabled
+    LINKS=18; RATE=26.562; TOPO=NV18; P2P=OK; DRIVER=570.86.10; GPUS_DEFAULT=8; GEMM=792.4
+    STEP_USED=45097156608; BUSBW=371.4; TRANSPORT="via NVLS"; POWER=640; CUDA=12.8 ;;
+  rtx4090)
+    NAME="NVIDIA GeForce RTX 4090"; MEM=24564; PLIM=450.00; PMAX=600.00; GEN=4; CC=8.9; ECC="[N/A]"
+    LINKS=0; RATE=0; TOPO=PHB; P2P=NS; DRIVER=550.54.15; GPUS_DEFAULT=4; GEMM=139.6
+    STEP_USED=19327352832; BUSBW=18.7; TRANSPORT="via SHM/direct/direct"; POWER=420; CUDA=12.4 ;;
+  l20)
+    NAME="NVIDIA L20"; MEM=46068; PLIM=275.00; PMAX=275.00; GEN=4; CC=8.9; ECC=Enabled
+    LINKS=0; RATE=0; TOPO=NODE; P2P=OK; DRIVER=535.161.08; GPUS_DEFAULT=8; GEMM=97.9
+    STEP_USED=41875931136; BUSBW=22.6; TRANSPORT="via P2P/CUMEM"; POWER=240; CUDA=12.8 ;;
+  *) echo "unknown STANDIN_PROFILE $PROFILE" >&2; exit 99 ;;
+esac
+GPUS="${STANDIN_GPUS:-$GPUS_DEFAULT}"
+if [ "$SCENARIO" = missing_gpu ]; then GPUS=$((GPUS - 1)); fi
+if [ "$SCENARIO" = old_driver ]; then DRIVER=535.104.05; fi
+STEP_USED="${STANDIN_STEP_USED_BYTES:-$STEP_USED}"
+if [ "$SCENARIO" = pcie_only ]; then TOPO=SYS; BUSBW=21.3; TRANSPORT="via SHM/direct/direct"; fi
+if [ "$SCENARIO" = inactive_link ]; then BUSBW=331.9; fi
+if [ "$SCENARIO" = throttling ]; then GEMM_SLOW_GPU=3; else GEMM_SLOW_GPU=-1; fi
+
+bus_id() { printf '00000000:%02X:00.0' $((0x18 + 0x10 * $1)); }

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// Test driver for the validation scripts (not the product CLI):
+//   validation_tool scripts <case> <dir>            write the case's scripts into <dir>
+//   validation_tool check <case> <file> [price] [gpu_hours]   print the read-back report JSON
+// Cases: h100_8x h100_2x8_ib rtx4090_4x l20_8x. Exit 2 on bad input (the error as JSON).
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cases.hpp"
+#include "types/errors.hpp"
+#include "validation/check.hpp"
+#include "validation/scripts.hpp"
+
+namespace {
+std::string quoted(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') q += '\\';
+    if (static_cast<unsigned char>(c) >= 0x20) q += c;
+  }
+  return q + "\"";
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  namespace fs = std::filesystem;
+  using namespace advisor::validation;
+  if (argc < 4) {
+    std::cerr << "usage: validation_tool scripts|check <case> <dir|file> [price_per_gpu_hour planned_gpu_hours]\n";
+    return 2;
+  }
+  const std::string cmd = argv[1], name = argv[2], target = argv[3];
+  try {
+    ValidationPlan plan = vtest::make_case(name, GPU_ADVISOR_DATA_DIR);
+    if (cmd == "scripts") {
+      fs::create_directories(target);
+      for (const auto& f : generate_scripts(plan)) {
+        fs::path p = fs::path(target) / f.name;
+        std::ofstream(p, std::ios::binary) << f.text;
+        if (f.executable)
+          fs::permissions(p, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                          fs::perm_options::add);
+      }
+      return 0;
+    }
+    if (cmd == "check") {
+      std::string file = fs::path(target).filename().string();
+      Measurements m = read_measurements(vtest::read_text(target), file, plan);
+      CostInputs cost;
+      if (argc >= 6) {
+        cost.price_per_gpu_hour = std::stod(argv[4]);
+        cost.planned_gpu_hours = std::stod(argv[5]);
+      }
+      CheckReport r = check_measurements(plan, m, cost);
+      std::cout << check_report_json(r) << "\n";
+      return r.overall == Status::fail ? 1 : 0;
+    }
+  } catch (const advisor::InputError& e) {
+    std::cout << "{\"error\": {\"code\": " << quoted(e.code()) << ", \"path\": " << quoted(e.path())
+              << ", \"message\": " << quoted(e.what()) << "}}\n";
+    return 2;
+  }
+  std::cerr << "unknown command " << cmd << "\n";
+  return 2;
+}
