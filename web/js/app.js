@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: MIT
-// The page: state, schedule/run, the language switch, startup. window.gpuAdvisor is the handle tests and embedders use.
+// The page: state, schedule/run, the language switch, start-up. window.gpuAdvisor is the handle
+// tests and embedders use.
 (function () {
   'use strict';
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
   const el = UI.el;
-  const { applyDynamicPlaceholders, applyRequest, applyStaticStrings, buildMonthInputs, buildRequest, callCore, copyText, DEFAULT_LANG, fillFieldsFromPreset, h, input, labelMonths, loadCore, loadSchema, populateCatalogInputs, readHash, registerPanel, renderError, renderPanels, renderPresetFacts, startRequest, STRINGS, t, toast, updatePlaceholders, updateVisibility, writeHash } = UI;
+  const { applyDynamicPlaceholders, applyRequest, applyStaticStrings, buildMonthInputs, buildRequest,
+    callCore, copyText, DEFAULT_LANG, fillFieldsFromPreset, h, input, labelMonths, loadCore, loadSchema,
+    populateCatalogInputs, readHash, registerPanel, renderError, renderPanels, renderPresetFacts,
+    startRequest, STRINGS, t, toast, updatePlaceholders, updateVisibility, writeHash } = UI;
 
   const DEBOUNCE_MS = 30;
 
@@ -23,7 +27,8 @@
     overrides: {},          // request path -> value typed into the price table (paths with no form input)
     costTab: 'buy',         // which option's line items the cost panel shows
     onlyConfirm: false,     // price table: only the entries that need confirmation
-    dynamicPlaceholders: {}, // request path -> default the core reported using (placeholders)
+    dynamicPlaceholders: {}, // request path -> value the core used, as shown in a blank box's placeholder
+    resolvedInputs: {},     // result.resolved_inputs of the last result
   });
 
   // The handle tests and embedders use. lastRequest is a copy of the request last sent.

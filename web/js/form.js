@@ -10,7 +10,8 @@
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
   const el = UI.el;
-  const { advisorDecides, appliesTo, clear, defaultFor, fillSelect, h, mayOmit, pointerGet, pointerSet, rangeText, schemaFor, setSelect, t } = UI;
+  const { advisorDecides, appliesTo, clear, defaultFor, fillSelect, h, mayOmit, pointerGet, pointerSet,
+    rangeText, schemaFor, setSelect, t } = UI;
 
   const CUSTOM_TARGETS = 'custom'; // the LoRA-targets entry that shows the per-module boxes
   const LORA_TARGETS = '/training/lora_targets';

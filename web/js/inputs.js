@@ -9,8 +9,8 @@
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
   const el = UI.el;
-  const { buildTaskChoices, choiceLabel, clear, defaultFor, editable, fields, h, integer, isNum, kindOf, pointerGet, schemaFor, setUpFields, t,
-    tokensText, writeField } = UI;
+  const { buildTaskChoices, choiceLabel, clear, defaultFor, editable, fields, h, integer, isNum, kindOf,
+    pointerGet, schemaFor, setUpFields, t, tokensText, writeField } = UI;
 
   function findModel(id) {
     const list = (state.catalog && state.catalog.models) || [];

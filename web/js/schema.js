@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The form schema the core publishes in catalog(): `form`, one entry per request field the page
-// has an input for ({path, kind, choices?, min?, max?, default, tasks?, unit?}), and `tasks`
-// ({id, training, adapter} in the order to offer them). The page takes the task list, which
+// The form schema the core publishes in catalog(): `form`, one entry per request input ({path,
+// kind: integer|number|boolean|choice|text|modules, choices?, min?, max?, exclusive_min?, default
+// (null: the advisor decides), default_by_task?, tasks, unit?}), and `tasks` ({id, training,
+// adapter} in the order to offer them). The page takes the task list, which
 // inputs apply to which task, the choices of each select, ranges and defaults from here and keeps
 // no such table of its own.
 //

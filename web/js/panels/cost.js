@@ -5,7 +5,8 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { cny, cnyTick, fieldForPath, fig, focusField, h, integer, isNum, kpi, labelOf, lineChart, monthlyBars, noteBanner, optionLabel, percent, renderPanels, sectionTitle, t, tNodes } = UI;
+  const { cny, cnyTick, fieldForPath, fig, focusField, h, integer, isNum, kpi, labelOf, lineChart,
+    monthlyBars, noteBanner, optionLabel, percent, renderPanels, sectionTitle, t, tNodes } = UI;
 
   const COST_OPTIONS = ['buy', 'rent', 'rent_reserved', 'hybrid'];
   const COST_COLOURS = { buy: '#1f5fa8', rent: '#c9852f', rent_reserved: '#8a6bb5', hybrid: '#1e7a4c' };

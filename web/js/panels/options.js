@@ -5,7 +5,8 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { cny, fig, gib, gibCompact, h, integer, isNum, labelOf, num3, optionLabel, pct, renderPanels, t, tNodes } = UI;
+  const { cny, fig, gib, gibCompact, h, integer, isNum, labelOf, num3, optionLabel, pct, renderPanels, t,
+    tNodes } = UI;
 
   const CHINA_ORDER = ['domestic', 'china-specific', 'not-known-restricted',
     'license-required-case-by-case', 'license-required'];

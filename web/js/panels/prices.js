@@ -5,7 +5,8 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { editable, fieldFor, fieldForPath, fig, focusField, h, labelOf, num3, pointerGet, readInt, renderPanels, t } = UI;
+  const { editable, fieldFor, fieldForPath, fig, focusField, h, labelOf, num3, pointerGet, readInt,
+    renderPanels, t } = UI;
 
   // cost.defaults_used (and capacity.defaults_used) list every default the plan used. An edit
   // goes into the request at the entry's override_path: into the form input for that path when

@@ -5,7 +5,8 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { assumptionList, fig, gib, gpuName, h, integer, isNum, kpi, lineChart, noteBanner, num3, pointerGet, renderInterconnect, seconds, sectionTitle, t, tNodes, tickNum } = UI;
+  const { assumptionList, fig, gib, gpuName, h, integer, isNum, kpi, lineChart, noteBanner, num3, pointerGet,
+    renderInterconnect, seconds, sectionTitle, t, tNodes, tickNum } = UI;
 
   function renderInferenceSpeed(body, r) {
     const I = r.inference;

@@ -5,7 +5,8 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { setSelect, cny, fig, fixed, h, input, integer, kpi, labelOf, num3, numberFormat, pct, sectionTitle, t, tNodes } = UI;
+  const { setSelect, cny, fig, fixed, h, input, integer, kpi, labelOf, num3, numberFormat, pct, sectionTitle,
+    t, tNodes } = UI;
 
   /** A difference in CNY: "+1.2 万元", "−3.4 万元", or "—" for none. */
   function signedCny(v) { return v === 0 ? '—' : (v > 0 ? '+' : '') + cny(v); }

@@ -4,7 +4,9 @@
   'use strict';
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
-  const { assumptionList, fig, gbps, gpuName, h, hoursText, integer, isNum, kpi, lineChart, noteBanner, num3, percent, pointerGet, renderInterconnect, seconds, sectionTitle, stackBar, t, tNodes, tickNum, tokensText } = UI;
+  const { assumptionList, fig, gbps, gpuName, h, hoursText, integer, isNum, kpi, lineChart, noteBanner, num3,
+    percent, pointerGet, renderInterconnect, seconds, sectionTitle, stackBar, t, tNodes, tickNum,
+    tokensText } = UI;
 
   const TIME_TERMS = [
     { key: 'compute_s', colour: '#2f5f8f' },
