@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io/json_writer.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <stdexcept>
 
@@ -80,8 +81,8 @@ void JsonWriter::value(bool v) {
 void JsonWriter::integer(std::int64_t v) {
   before_value();
   char buffer[24];
-  const int n = std::snprintf(buffer, sizeof buffer, "%lld", static_cast<long long>(v));
-  out_.append(buffer, static_cast<std::size_t>(n));
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
+  out_.append(buffer, static_cast<std::size_t>(end - buffer));
 }
 
 void JsonWriter::value(double v) {

@@ -172,7 +172,7 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
                                       const Layout& layout,
                                       const std::optional<TrainingResult>& training,
                                       const std::optional<ServingResult>& serving,
-                                      const std::vector<GpuOption>& judged_options) {
+                                      const std::vector<OptionRow>& options) {
   const CostRequest& rq = req.cost;
   const PriceCatalog& prices = catalog.prices;
   site_of(prices, rq.cost.site);  // an unknown site is the user's error, located
@@ -190,17 +190,16 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
   } else {
     reject_server_overrides_without_hardware(rq);
     double best = 0;
-    for (const GpuOption& o : judged_options) {
-      if (!o.min_layout) continue;
-      const int count = costed_count(req, rq, o.min_layout->count, o.min_layout->gpus_per_server);
-      const CostScenario s =
-          resolve_scenario(rq, prices, *o.gpu, count, false, rq.cost.site, false);
-      const Summary m = summarise(s);
-      if (m.cheapest.empty()) continue;
-      if (gpu == nullptr || m.cheapest_lifetime < best) {
-        gpu = o.gpu;
-        gpus = count;
-        best = m.cheapest_lifetime;
+    for (const OptionRow& o : options) {
+      if (!o.power_cost || !o.power_cost->cheapest) continue;
+      const OptionPowerCost& pc = *o.power_cost;
+      const double lifetime = *pc.cheapest == "buy"    ? *pc.buy_lifetime_cny
+                              : *pc.cheapest == "rent" ? *pc.rent_lifetime_cny
+                                                       : *pc.rent_reserved_lifetime_cny;
+      if (gpu == nullptr || lifetime < best) {
+        gpu = o.judged.gpu;
+        gpus = pc.gpus;
+        best = lifetime;
       }
     }
     if (gpu == nullptr) {

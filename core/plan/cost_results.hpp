@@ -20,12 +20,12 @@ struct PowerCostSections {
 /// Power, cost and capacity for the request. With pinned hardware the fleet is `layout.count`
 /// of the pinned GPU, and a run is priced with `training` GPU-hours and tokens with `serving`
 /// decode tokens/s (the speed model's, unless the request gives them). Without pinned hardware
-/// the fitting option (`judged`) with the lowest lifetime cost is costed.
+/// the fitting option (`options`, already costed) with the lowest lifetime cost is costed.
 PowerCostSections plan_power_and_cost(const Request& request, const Catalog& catalog,
                                       const Layout& layout,
                                       const std::optional<TrainingResult>& training,
                                       const std::optional<ServingResult>& serving,
-                                      const std::vector<GpuOption>& judged);
+                                      const std::vector<OptionRow>& options);
 
 /// Compact power and cost for `gpus` of `gpu` (one row of result.options); a run is priced with
 /// the request's GPU-hours, else `option_gpu_hours` (the option's own speed model).

@@ -195,15 +195,7 @@ Plan make_plan(const Request& req, const Catalog& catalog) {
   SpeedSections speed = plan_speed(req, catalog, L, plan.memory.estimate);
   append(plan.warnings, std::move(speed.warnings));
   speed.warnings.clear();
-  const std::vector<GpuOption> judged = evaluate_options(req, catalog);
-  PowerCostSections power_cost =
-      plan_power_and_cost(req, catalog, L, speed.training, speed.inference, judged);
-  plan.power = std::move(power_cost.power);
-  plan.cost = std::move(power_cost.cost);
-  plan.capacity = std::move(power_cost.capacity);
-  append(plan.warnings, std::move(power_cost.warnings));
-
-  for (const GpuOption& o : judged) {
+  for (const GpuOption& o : evaluate_options(req, catalog)) {
     OptionRow row;
     row.judged = o;
     fill_option_speed(req, catalog, row, speed);
@@ -214,6 +206,12 @@ Plan make_plan(const Request& req, const Catalog& catalog) {
     }
     plan.options.push_back(std::move(row));
   }
+  PowerCostSections power_cost =
+      plan_power_and_cost(req, catalog, L, speed.training, speed.inference, plan.options);
+  plan.power = std::move(power_cost.power);
+  plan.cost = std::move(power_cost.cost);
+  plan.capacity = std::move(power_cost.capacity);
+  append(plan.warnings, std::move(power_cost.warnings));
   plan.training = std::move(speed.training);
   plan.inference = std::move(speed.inference);
   plan.interconnect = std::move(speed.interconnect);
