@@ -389,10 +389,15 @@ void power_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
     const GpuPowerStats* capped = nullptr;
     const GpuPowerStats* ecc = nullptr;
     double p50_max = 0;
+    // Under a full load every GPU may sit at its cap: flag the GPU capped far more than the median.
+    std::vector<double> caps;
+    for (const auto& g : m.power) caps.push_back(g.power_cap_fraction);
+    std::sort(caps.begin(), caps.end());
+    const double cap_median = caps[(caps.size() + 1) / 2 - 1];
     for (const auto& g : m.power) {
       if (g.thermal_throttle_fraction > 0.01 && (!hot || g.thermal_throttle_fraction > hot->thermal_throttle_fraction)) hot = &g;
       if (g.power_brake_fraction > 0.01 && (!brake || g.power_brake_fraction > brake->power_brake_fraction)) brake = &g;
-      if (g.power_cap_fraction > 0.10 && (!capped || g.power_cap_fraction > capped->power_cap_fraction)) capped = &g;
+      if (g.power_cap_fraction > cap_median + 0.10 && (!capped || g.power_cap_fraction > capped->power_cap_fraction)) capped = &g;
       if (g.ecc_uncorrected_max && *g.ecc_uncorrected_max > 0 && !ecc) ecc = &g;
       if (g.power_draw_w_p50) p50_max = std::max(p50_max, *g.power_draw_w_p50);
     }
@@ -415,8 +420,9 @@ void power_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
       b.add(Area::power, "power_cap", Status::warn,
             {"power_capped", {{"gpu", gpu(capped)}, {"percent", num(capped->power_cap_fraction * 100, 0)}},
              "GPU " + gpu(capped) + " power-capped " + percent(capped->power_cap_fraction) +
-                 " of samples: it runs at its power limit, so sustained clocks are below peak"},
-            10, capped->power_cap_fraction * 100, "% of samples");
+                 " of samples, the median GPU " + percent(cap_median) +
+                 ": check its power limit, cooling and slot"},
+            (cap_median + 0.10) * 100, capped->power_cap_fraction * 100, "% of samples");
     if (ecc)
       b.add(Area::power, "ecc_uncorrected", Status::fail,
             {"ecc_uncorrected", {{"gpu", gpu(ecc)}, {"count", num(*ecc->ecc_uncorrected_max, 0)}},

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# shellcheck over every generated script of every test plan (all severities), the stand-ins
+# Runs shellcheck over every generated script of every test plan (all severities), the stand-ins
 # and the test runner; python3 -m py_compile over the generated probes when python3 is there.
 # usage: shellcheck_all.sh <validation_tool> <shellcheck> <work dir>
 set -euo pipefail

@@ -220,3 +220,18 @@ TEST_CASE("wall power re-runs the rack verdict", "[validation][check]") {
   CHECK(item(r, "rack_power")->status == Status::fail);
   CHECK(item(r, "rack_power")->reason.param("rack_kw") == "21.8");
 }
+
+TEST_CASE("a power cap on every GPU is the load, not a fault", "[validation][check]") {
+  const ValidationPlan p = plan("h100_8x");
+  nlohmann::json m = nlohmann::json::object();
+  for (int g = 0; g < 8; ++g) {
+    m["gpu." + std::to_string(g) + ".samples"] = 3600;
+    m["gpu." + std::to_string(g) + ".power_cap_fraction"] = g == 6 ? 0.93 : 0.85;
+  }
+  CheckReport r = check_measurements(p, read_measurements(result(p, m), "r.json", p));
+  CHECK(item(r, "power_cap") == nullptr);
+  m["gpu.6.power_cap_fraction"] = 1.0;
+  m["gpu.1.power_cap_fraction"] = 0.0;
+  r = check_measurements(p, read_measurements(result(p, m), "r.json", p));
+  CHECK(item(r, "power_cap")->reason.param("gpu") == "6");
+}

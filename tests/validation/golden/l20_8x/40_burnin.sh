@@ -295,6 +295,10 @@ STATS="$(awk -F',' "$AWK_COLS"'
   END { for (g in n) printf "%s %d %s %s %.4f %.4f %.4f %d %s\n", g, n[g], lim[g] + 0, tmax[g] + 0,
         th[g] / n[g], br[g] / n[g], cap[g] / n[g], ecc[g] + 0, (g in pmin ? pmin[g] : "-") }' "$CSV" | sort -n)"
 
+# A GPU at its power cap far more often than the median GPU is the outlier worth a look (under a
+# full load every GPU may sit at its cap).
+cap_median="$(printf '%s\n' "$STATS" | awk 'NF { print $7 }' | sort -n | awk '{ v[++n] = $1 } END { print n ? v[int((n + 1) / 2)] : 0 }')"
+cap_limit="$(awk -v m="$cap_median" 'BEGIN { print m + 0.10 }')"
 gpus_logged=0
 bad=0
 p50_seen=""
@@ -324,10 +328,10 @@ while read -r g n lim tmax fth fbr fcap ecc pmin; do
     fail power "GPU $g power brake" "<= 1% of samples" "$(pct "$fbr") of $n" power_brake \
       "GPU $g hit the hardware power brake in $(pct "$fbr") of samples: check PSUs and power cabling"
   fi
-  if num_gt "$fcap" 0.10; then
+  if num_gt "$fcap" "$cap_limit"; then
     bad=$((bad + 1))
-    warn power "GPU $g power cap" "<= 10% of samples" "$(pct "$fcap") of $n" power_capped \
-      "GPU $g power-capped $(pct "$fcap") of samples at $lim W: sustained clocks are below peak"
+    warn power "GPU $g power cap" "<= $(pct "$cap_limit") of samples (median GPU + 10 points)" "$(pct "$fcap") of $n" power_capped \
+      "GPU $g power-capped $(pct "$fcap") of samples at $lim W, the median GPU $(pct "$cap_median"): check its power limit, cooling and slot"
   fi
   if [ "$ecc" -gt 0 ]; then
     bad=$((bad + 1))
