@@ -7,6 +7,7 @@
 #include "io/request_json.hpp"
 #include "plan/plan.hpp"
 #include "types/errors.hpp"
+#include "types/limits.hpp"
 
 namespace advisor {
 
@@ -18,7 +19,7 @@ constexpr const char* kDataFiles[] = {"gpus", "models", "assumptions", "performa
 CatalogTexts read_data_overrides(const std::string& data_json) {
   CatalogTexts texts;
   if (data_json.empty()) return texts;
-  const nlohmann::json doc = parse_json_text(data_json, "data");
+  const nlohmann::json doc = parse_json_text(data_json, "data", limits::kMaxDataBytes);
   FieldReader r(doc, "data");
   std::string* targets[] = {&texts.gpus, &texts.models, &texts.assumptions, &texts.performance,
                             &texts.prices};
@@ -73,6 +74,9 @@ std::string advise_text(const std::string& request_text, bool* ok) {
   } catch (const InputError& e) {  // a corrupt built-in catalog
     if (ok) *ok = false;
     return error_envelope(e.code(), e.what(), e.path()).dump();
+  } catch (const std::exception& e) {  // never throws: not even out of memory crosses into JS
+    if (ok) *ok = false;
+    return error_envelope("internal_error", e.what(), "").dump();
   }
 }
 
@@ -83,6 +87,9 @@ std::string advise_with_catalog_text(const std::string& request_text, const Cata
     catalog = parse_catalog(data);
   } catch (const InputError& e) {
     return catalog_error(e, ok);
+  } catch (const std::exception& e) {  // never throws (a provider's data is untrusted)
+    if (ok) *ok = false;
+    return error_envelope("internal_error", e.what(), "").dump();
   }
   return advise_text(request_text, catalog, ok);
 }
@@ -94,6 +101,9 @@ std::string advise_with_data_text(const std::string& request_text, const std::st
     texts = read_data_overrides(data_json);
   } catch (const InputError& e) {
     return catalog_error(e, ok);
+  } catch (const std::exception& e) {
+    if (ok) *ok = false;
+    return error_envelope("internal_error", e.what(), "").dump();
   }
   return advise_with_catalog_text(request_text, texts, ok);
 }

@@ -578,8 +578,14 @@ TEST_CASE("a per-user speed target one GPU cannot reach is met with wider replic
         inf["replicas"].get<int>() * inf["replica_layout"]["count"].get<int>());
   CHECK(inf["replicas"].get<int>() * inf["users_per_replica"].get<int>() >= 200);
   bool warned = false;
-  for (const auto& w : r["warnings"]) warned = warned || w["code"] == "target_needs_wider_replicas";
-  CHECK(warned);
+  for (const auto& w : r["warnings"]) warned = warned || w["code"] == "target_needs_more_gpus";
+  CHECK(warned);  // one L40S is pinned; the fleet needs more
+  // The table and the pinned plan give the same fleet.
+  const auto unpinned = advise_ok(test::request("inference", "qwen2.5-14b",
+                                                {{"inference", {{"target_users", 200},
+                                                                {"target_tokens_per_second_per_user", 20}}}}));
+  for (const auto& o : unpinned["options"])
+    if (o["gpu"] == "l40s-48gb") CHECK(o["inference"]["gpus_needed"] == inf["gpus_needed"]);
 }
 
 TEST_CASE("_gbps is GB/s everywhere: the Gbit/s line rate is _gbit_per_s, the old key deprecated",

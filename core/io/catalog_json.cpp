@@ -4,6 +4,9 @@
 #include <set>
 
 #include "types/errors.hpp"
+#include "types/limits.hpp"
+#include "types/request.hpp"
+#include "types/text.hpp"
 #include "io/json_reader.hpp"
 #include "io/model_json.hpp"
 
@@ -119,14 +122,17 @@ MemoryAssumptions parse_assumptions(const nlohmann::json& j) {
   a.logits_bytes_per_element = assumption(r, "logits_bytes_per_element", 0, 64, &a.basis_logits);
   a.inference_prefill_chunk_tokens =
       assumption(r, "inference_prefill_chunk_tokens", 1, 1e7, &a.basis_prefill_chunk);
-  a.max_gpus_searched = static_cast<int>(assumption(r, "max_gpus_searched", 1, 1e6, &unused));
+  // At most the largest count a request may pin (types/request.hpp): the search walks every
+  // candidate count.
+  a.max_gpus_searched =
+      static_cast<int>(assumption(r, "max_gpus_searched", 1, kMaxGpuCount, &unused));
   r.reject_unknown();
   return a;
 }
 
 template <typename T, typename Parse>
 std::vector<T> parse_list(const nlohmann::json& root, const char* file, const char* key,
-                          std::string* as_of, Parse parse_item) {
+                          std::size_t max_items, std::string* as_of, Parse parse_item) {
   FieldReader r(root, file);
   r.integer("schema", 1, 1);
   *as_of = r.string("as_of");
@@ -136,13 +142,17 @@ std::vector<T> parse_list(const nlohmann::json& root, const char* file, const ch
   require(list != nullptr && list->is_array() && !list->empty(), "catalog_invalid", p,
           p + " must be a non-empty array");
   r.reject_unknown();
+  // Every option is judged and written per request: the list's length bounds the work.
+  require(list->size() <= max_items, "limit_exceeded", p,
+          p + " has " + std::to_string(list->size()) + " entries; the limit is " +
+              std::to_string(max_items));
   std::vector<T> out;
   std::set<std::string> ids;
   for (std::size_t i = 0; i < list->size(); ++i) {
     const std::string item_path = p + "/" + std::to_string(i);
     T item = parse_item((*list)[i], item_path);
     require(ids.insert(item.id).second, "catalog_invalid", item_path + "/id",
-            item_path + "/id \"" + item.id + "\" appears twice");
+            item_path + "/id " + in_quotes(item.id) + " appears twice");
     out.push_back(std::move(item));
   }
   return out;
@@ -157,13 +167,15 @@ Catalog parse_catalog(const CatalogTexts& texts) {
   const std::string gpus_json = text(texts.gpus, builtin_gpus_json());
   const std::string models_json = text(texts.models, builtin_models_json());
   const std::string assumptions_json = text(texts.assumptions, builtin_assumptions_json());
+  constexpr std::size_t kFileLimit = limits::kMaxCatalogFileBytes;
   Catalog c;
-  c.gpus = parse_list<GpuSpec>(parse_json_text(gpus_json, "gpus.json"), "gpus.json", "gpus",
-                               &c.gpus_as_of, parse_gpu);
+  c.gpus = parse_list<GpuSpec>(parse_json_text(gpus_json, "gpus.json", kFileLimit), "gpus.json",
+                               "gpus", limits::kMaxCatalogGpus, &c.gpus_as_of, parse_gpu);
   c.models = parse_list<ModelArch>(
-      parse_json_text(models_json, "models.json"), "models.json", "models", &c.models_as_of,
+      parse_json_text(models_json, "models.json", kFileLimit), "models.json", "models",
+      limits::kMaxCatalogModels, &c.models_as_of,
       [](const nlohmann::json& j, const std::string& p) { return parse_model_fields(j, p, true); });
-  c.memory = parse_assumptions(parse_json_text(assumptions_json, "assumptions.json"));
+  c.memory = parse_assumptions(parse_json_text(assumptions_json, "assumptions.json", kFileLimit));
   c.performance = parse_performance(text(texts.performance, builtin_performance_json()));
   c.prices = parse_price_catalog(text(texts.prices, builtin_prices_json()));
   return c;

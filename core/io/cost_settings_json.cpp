@@ -8,6 +8,7 @@
 
 #include "types/catalog.hpp"
 #include "types/errors.hpp"
+#include "types/text.hpp"
 #include "io/json_reader.hpp"
 #include "io/request_json.hpp"
 
@@ -68,10 +69,10 @@ PriceOverrides read_prices(const nlohmann::json* j, const Catalog& catalog) {
   p.usd_to_cny = r.nullable_number("usd_to_cny", 0, 1000, true);
   if (const nlohmann::json* gpus = r.object("gpus")) {
     for (auto it = gpus->begin(); it != gpus->end(); ++it) {
-      const std::string path = r.path_of("gpus") + "/" + it.key();
+      const std::string path = r.path_of("gpus") + "/" + pointer_token(it.key());
       if (catalog.find_gpu(it.key()) == nullptr) {
         throw InputError("unknown_gpu", path,
-                         path + ": \"" + it.key() + "\" is not a GPU id in the catalog");
+                         path + ": " + in_quotes(it.key()) + " is not a GPU id in the catalog");
       }
       FieldReader g(*it, path);
       PriceOverrides::Gpu o;

@@ -154,7 +154,7 @@ std::string FieldReader::choice(const char* key, std::initializer_list<const cha
 void FieldReader::unknown_value(const char* key, const std::string& allowed,
                                 const std::string& got) const {
   throw InputError("unknown_value", path_of(key),
-                   path_of(key) + " must be one of: " + allowed + "; got " + quoted(got));
+                   path_of(key) + " must be one of: " + allowed + "; got " + in_quotes(got));
 }
 
 const nlohmann::json* FieldReader::object(const char* key) {

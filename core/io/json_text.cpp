@@ -23,7 +23,7 @@ std::string where(const std::string& path) {
 
 /// A token of the text as echoed in a message (escaped and shortened like any echo).
 std::string unquoted(const std::string& token) {
-  const std::string q = quoted(token);
+  const std::string q = in_quotes(token);
   return q.substr(1, q.size() - 2);
 }
 
@@ -64,8 +64,7 @@ std::string string_at(const std::string& text, std::size_t begin, std::size_t* e
 void prescan(const std::string& text, const std::string& path, std::size_t max_bytes) {
   if (text.size() > max_bytes) {
     throw InputError("limit_exceeded", path,
-                     where(path) + " is " + std::to_string(text.size()) +
-                         " bytes; the limit is " + bytes_text(max_bytes));
+                     where(path) + " is larger than " + bytes_text(max_bytes) + ", the limit");
   }
   struct Level {
     bool object;

@@ -7,6 +7,7 @@
 
 #include "io/json_reader.hpp"
 #include "types/errors.hpp"
+#include "types/text.hpp"
 
 namespace advisor {
 
@@ -116,8 +117,8 @@ ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path) {
   bool supported = false;
   for (const char* s : kSupported) supported = supported || type == s;
   require(supported, "unsupported_model_type", path + "/model_type",
-          path + "/model_type \"" + type +
-              "\" is not supported; supported: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, "
+          path + "/model_type " + in_quotes(type) +
+              " is not supported; supported: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, "
               "qwen3_moe, deepseek_v2, deepseek_v3 (or give the architecture fields instead)");
   ModelArch a;
   a.id = "custom";
@@ -130,6 +131,15 @@ ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path) {
   a.heads = static_cast<int>(hf_int(j, path, "num_attention_heads", 1, kMaxHeads, {}));
   a.kv_heads =
       static_cast<int>(hf_int(j, path, "num_key_value_heads", 1, kMaxHeads, std::int64_t{a.heads}));
+  // Without head_dim, Transformers uses hidden_size / num_attention_heads: it must be whole
+  // (and not 0, which hidden_size 1 with 2 heads would give).
+  if (!root.has("head_dim") && a.hidden % a.heads != 0) {
+    const std::string p = path + "/num_attention_heads";
+    throw InputError("inconsistent", p,
+                     p + " (" + std::to_string(a.heads) + ") does not divide " + path +
+                         "/hidden_size (" + std::to_string(a.hidden) +
+                         "): the head size would not be whole; give " + path + "/head_dim");
+  }
   a.head_dim = static_cast<int>(
       hf_int(j, path, "head_dim", 1, kMaxWidth, std::int64_t{a.hidden / a.heads}));
   a.vocab = hf_int(j, path, "vocab_size", 1, kMaxVocab, {});
@@ -149,7 +159,15 @@ ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path) {
   if (sliding_on && j.contains("sliding_window") && !j["sliding_window"].is_null()) {
     a.sliding_window = hf_int(j, path, "sliding_window", 1, kMaxContext, {});
   }
+  // Errors name the config.json keys the user pasted.
+  ArchKeys keys;
+  keys.layers = "num_hidden_layers";
+  keys.heads = "num_attention_heads";
+  keys.kv_heads = "num_key_value_heads";
+  keys.experts_per_token = "num_experts_per_tok";
+  keys.max_position_embeddings = "max_position_embeddings";
   if (type == "mixtral") {
+    keys.experts = "num_local_experts";
     MoeSpec m;
     m.experts = static_cast<int>(hf_int(j, path, "num_local_experts", 1, kMaxExperts, {}));
     m.experts_per_token =
@@ -157,6 +175,8 @@ ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path) {
     m.expert_ffn_hidden = a.ffn_hidden;
     a.moe = m;
   } else if (type == "qwen2_moe" || type == "qwen3_moe") {
+    keys.experts = "num_experts";
+    keys.dense_layers = "mlp_only_layers";
     MoeSpec m;
     m.experts = static_cast<int>(hf_int(j, path, "num_experts", 1, kMaxExperts, {}));
     m.experts_per_token =
@@ -173,6 +193,8 @@ ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path) {
     }
     a.moe = m;
   } else if (type == "deepseek_v3" || type == "deepseek_v2") {
+    keys.experts = "n_routed_experts";
+    keys.dense_layers = "first_k_dense_replace";
     MoeSpec m;
     m.experts = static_cast<int>(hf_int(j, path, "n_routed_experts", 1, kMaxExperts, {}));
     m.experts_per_token =
@@ -194,7 +216,7 @@ ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path) {
     a.head_dim = l.qk_nope_head_dim + l.qk_rope_head_dim;
   }
   a.source = "pasted config.json";
-  validate_arch(a, path);
+  validate_arch(a, path, keys);
   return a;
 }
 

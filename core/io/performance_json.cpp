@@ -3,6 +3,7 @@
 
 #include "io/catalog_json.hpp"
 #include "types/errors.hpp"
+#include "types/limits.hpp"
 #include "io/json_reader.hpp"
 
 namespace advisor {
@@ -57,7 +58,8 @@ std::vector<std::string> gpu_list(FieldReader& m) {
 }  // namespace
 
 PerformanceConstants parse_performance(const std::string& text) {
-  const nlohmann::json doc = parse_json_text(text, "performance.json");
+  const nlohmann::json doc =
+      parse_json_text(text, "performance.json", limits::kMaxCatalogFileBytes);
   FieldReader root(doc, "performance.json");
   root.integer("schema", 1, 1);
   root.string("as_of");

@@ -222,7 +222,7 @@ void serving(W& w, const ServingResult& r) {
   inference_summary_fields(w, p);
   w.field("gpu", r.gpu);
   if (r.fleet) {
-    w.field("gpus_needed", r.fleet->gpus_needed);
+    w.field("gpus_needed", r.fleet->gpus);
     w.field("replicas", r.fleet->replicas);
     w.field("users_per_replica", r.fleet->users_per_replica);
     w.key("replica_layout");
@@ -341,7 +341,9 @@ void option(W& w, const OptionRow& row, Task task) {
     if (row.inference) {
       w.begin_object();
       inference_summary_fields(w, *row.inference);
-      w.field("gpus_needed", row.inference->gpus_needed);
+      w.key("gpus_needed");
+      if (row.fleet && row.fleet->feasible && row.fleet_for_target) w.value(row.fleet->gpus);
+      else w.null();
       w.end_object();
     } else {
       w.null();

@@ -6,6 +6,8 @@
 
 #include "io/catalog_json.hpp"
 #include "types/errors.hpp"
+#include "types/limits.hpp"
+#include "types/text.hpp"
 #include "io/json_reader.hpp"
 
 namespace advisor {
@@ -90,7 +92,7 @@ const SiteDefaults* PriceCatalog::find_site(const std::string& id) const {
 }
 
 PriceCatalog parse_price_catalog(const std::string& text) {
-  const nlohmann::json doc = parse_json_text(text, kFile);
+  const nlohmann::json doc = parse_json_text(text, kFile, limits::kMaxCatalogFileBytes);
   FieldReader root(doc, kFile);
   PriceCatalog c;
   root.integer("schema", 1, 1);
@@ -115,7 +117,7 @@ PriceCatalog parse_price_catalog(const std::string& text) {
     const nlohmann::json& gpus = member(doc, p, "gpus");
     require(gpus.is_object(), "wrong_type", gp, gp + " must be an object keyed by GPU id");
     for (auto it = gpus.begin(); it != gpus.end(); ++it) {
-      const std::string path = gp + "/" + it.key();
+      const std::string path = gp + "/" + pointer_token(it.key());
       FieldReader g(*it, path);
       GpuPrices prices;
       if (const nlohmann::json* j = g.raw("purchase"))

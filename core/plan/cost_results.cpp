@@ -169,7 +169,7 @@ OptionPowerCost option_power_cost(const Request& req, const Catalog& catalog, co
 }
 
 PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog,
-                                      const Layout& layout,
+                                      const Layout& layout, std::optional<int> fleet_gpus,
                                       const std::optional<TrainingResult>& training,
                                       const std::optional<ServingResult>& serving,
                                       const std::vector<OptionRow>& options) {
@@ -185,8 +185,9 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
   std::string hardware_reason;
   if (req.hardware) {
     gpu = catalog.find_gpu(req.hardware->gpu);
-    gpus = layout.count;
-    hardware_reason = "the pinned hardware (/hardware)";
+    gpus = fleet_gpus.value_or(layout.count);
+    hardware_reason = fleet_gpus ? "the pinned GPU, at the fleet the target load needs"
+                                 : "the pinned hardware (/hardware)";
   } else {
     reject_server_overrides_without_hardware(rq);
     double best = 0;

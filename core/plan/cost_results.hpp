@@ -21,8 +21,9 @@ struct PowerCostSections {
 /// of the pinned GPU, and a run is priced with `training` GPU-hours and tokens with `serving`
 /// decode tokens/s (the speed model's, unless the request gives them). Without pinned hardware
 /// the fitting option (`options`, already costed) with the lowest lifetime cost is costed.
+/// `fleet_gpus`: the pinned GPU's serving fleet for a target load (costed instead of the layout).
 PowerCostSections plan_power_and_cost(const Request& request, const Catalog& catalog,
-                                      const Layout& layout,
+                                      const Layout& layout, std::optional<int> fleet_gpus,
                                       const std::optional<TrainingResult>& training,
                                       const std::optional<ServingResult>& serving,
                                       const std::vector<OptionRow>& options);

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "plan/cost_results.hpp"
+#include "plan/fleet.hpp"
 #include "plan/speed_results.hpp"
 #include "plan/validate.hpp"
 #include "types/text.hpp"
@@ -168,6 +169,41 @@ std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan)
   return out;
 }
 
+bool holds_a_sequence(const Request& req, const Catalog& catalog, const GpuSpec& gpu,
+                      const Layout& L, const MemoryEstimate& e) {
+  const Fabric f = make_fabric(gpu, req.cluster, catalog.performance, L.gpus_per_server);
+  return estimate_inference(req, gpu, L, e, f, catalog.performance, catalog.memory)
+             .max_concurrency >= 1;
+}
+
+/// Every catalog GPU judged by memory. Serving needs more than the weights: room for one
+/// sequence's KV cache at max_model_len, and a fleet for the load (plan/fleet); a GPU whose
+/// smallest layout has no room uses its fleet's replica, or does not fit.
+std::vector<OptionRow> judge_options(const Request& req, const Catalog& catalog) {
+  std::vector<OptionRow> rows;
+  for (GpuOption& o : evaluate_options(req, catalog)) {
+    OptionRow row;
+    if (req.task == Task::kInference && o.min_layout) {
+      ServingFleetPlan fleet = fleet_for_load(req, catalog, *o.gpu, *o.min_layout);
+      if (!fleet.feasible) {
+        o.reason = fleet.note;
+        o.min_layout.reset();
+      } else if (fleet.replica.count != o.min_layout->count &&
+                 !holds_a_sequence(req, catalog, *o.gpu, *o.min_layout, o.at_min)) {
+        // The memory minimum holds no sequence: the smallest replica that does.
+        o.min_layout = fleet.replica;
+        o.at_min = estimate_memory(req, fleet.replica, catalog.memory, false);
+        o.tight_at_min = o.at_min.band_high > o.gpu->memory_bytes();
+      }
+      row.fleet = std::move(fleet);
+      row.fleet_for_target = req.inference.perf.target_users.has_value();
+    }
+    row.judged = std::move(o);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 void append(std::vector<Warning>& to, std::vector<Warning>&& from) {
   for (Warning& w : from) to.push_back(std::move(w));
 }
@@ -187,27 +223,51 @@ Plan make_plan(const Request& req, const Catalog& catalog) {
                              "/cluster/inter_node_gbps_per_gpu"});
   }
 
-  const Layout L = main_layout(req, catalog);
+  // Every catalog GPU judged by memory; for serving, the fleet that serves the load.
+  std::vector<OptionRow> rows = judge_options(req, catalog);
+  const ServingFleetPlan* pinned_fleet = nullptr;
+  for (const OptionRow& row : rows)
+    if (req.hardware && row.judged.gpu->id == req.hardware->gpu && row.fleet) pinned_fleet = &*row.fleet;
+
+  // The plan's layout: the pinned hardware's (for a serving target, one replica of its fleet).
+  Layout L = main_layout(req, catalog);
+  const bool serving_target = req.task == Task::kInference && req.inference.perf.target_users;
+  if (serving_target && pinned_fleet && pinned_fleet->feasible) L = pinned_fleet->replica;
   plan.memory = memory_result(req, catalog, L, plan.warnings);
 
   // Speed (training, inference, interconnect), then power and cost, which price the run
   // with the speed model's hours.
-  SpeedSections speed = plan_speed(req, catalog, L, plan.memory.estimate);
+  SpeedSections speed = plan_speed(req, catalog, L, plan.memory.estimate, pinned_fleet);
   append(plan.warnings, std::move(speed.warnings));
   speed.warnings.clear();
-  for (const GpuOption& o : evaluate_options(req, catalog)) {
-    OptionRow row;
-    row.judged = o;
+  if (speed.inference && speed.inference->perf && speed.inference->perf->max_concurrency < 1 &&
+      plan.memory.fits.value_or(false)) {
+    // A serving plan fits only with room for one sequence's KV cache at max_model_len.
+    plan.memory.fits = false;
+    plan.warnings.push_back({"no_room_for_kv_cache",
+                             "the weights fit, but no room is left for one sequence's KV cache "
+                             "at max_model_len: add GPUs or quantise the weights or the KV cache",
+                             "/hardware"});
+  }
+  for (OptionRow& row : rows) {
+    const GpuOption& o = row.judged;
     fill_option_speed(req, catalog, row, speed);
     if (o.min_layout) {
       std::optional<double> gpu_hours;
       if (row.training && row.training->available) gpu_hours = row.training->gpu_hours;
-      row.power_cost = option_power_cost(req, catalog, *o.gpu, o.min_layout->count, gpu_hours);
+      // Serving is costed for the fleet the load needs, training for the minimum count.
+      const int count = row.fleet && row.fleet->feasible ? static_cast<int>(row.fleet->gpus)
+                                                         : o.min_layout->count;
+      row.power_cost = option_power_cost(req, catalog, *o.gpu, count, gpu_hours);
     }
     plan.options.push_back(std::move(row));
   }
-  PowerCostSections power_cost =
-      plan_power_and_cost(req, catalog, L, speed.training, speed.inference, plan.options);
+  const std::optional<int> fleet_gpus =
+      serving_target && pinned_fleet && pinned_fleet->feasible
+          ? std::optional<int>(static_cast<int>(pinned_fleet->gpus))
+          : std::nullopt;
+  PowerCostSections power_cost = plan_power_and_cost(req, catalog, L, fleet_gpus, speed.training,
+                                                     speed.inference, plan.options);
   plan.power = std::move(power_cost.power);
   plan.cost = std::move(power_cost.cost);
   plan.capacity = std::move(power_cost.capacity);

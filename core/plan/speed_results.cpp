@@ -130,7 +130,7 @@ const char* link_label(const Fabric& f) {
 }
 
 SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layout& L,
-                         const MemoryEstimate& e) {
+                         const MemoryEstimate& e, const ServingFleetPlan* fleet) {
   const PerformanceConstants& k = catalog.performance;
   const bool training = is_training(req.task);
   SpeedSections out;
@@ -180,41 +180,22 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
     return out;
   }
   const InferencePerf p = estimate_inference(req, gpu, L, e, f, k, catalog.memory);
-  // GPUs for a target load: replicas of the pinned layout or, when one replica of it cannot give
-  // a user the target speed, of the narrowest wider tensor-parallel replica inside a server.
-  InferencePerf sized = p;
-  Layout replica = L;
-  if (req.inference.perf.target_users && !p.gpus_needed) {
-    Request wide = req;
-    wide.parallelism.tp_pinned = false;
-    wide.parallelism.pp_pinned = false;
-    for (int n = 2 * L.count; n <= f.gpus_per_node; n *= 2) {
-      const auto W = layout_for_count(wide, n, L.gpus_per_server);
-      if (!W) continue;
-      const MemoryEstimate we = estimate_memory(wide, *W, catalog.memory, false);
-      const InferencePerf wp = estimate_inference(wide, gpu, *W, we, f, k, catalog.memory);
-      if (wp.gpus_needed) {
-        sized = wp;
-        replica = *W;
-        break;
-      }
-    }
-  }
   ServingResult& r = out.inference.emplace();
   r.perf = p;
   r.gpu = gpu.id;
   r.gpu_memory_utilization = req.inference.perf.gpu_memory_utilization;
-  if (sized.gpus_needed) {
-    r.fleet = ServingFleet{*sized.gpus_needed, sized.replicas, sized.users_per_replica, replica};
-  }
-  if (sized.gpus_needed && replica.count != L.count) {
-    out.warnings.push_back(
-        {"target_needs_wider_replicas",
-         "one replica of the pinned " + std::to_string(L.count) + " GPU(s) cannot reach the "
-         "per-user speed target; replicas of tensor parallel " + std::to_string(replica.tp) +
-             " can: " + std::to_string(sized.replicas) + " replicas, " +
-             std::to_string(*sized.gpus_needed) + " GPUs",
-         "/inference/target_tokens_per_second_per_user"});
+  // The fleet for the target load (plan/fleet): the same answer the options table gives.
+  if (fleet && fleet->feasible && req.inference.perf.target_users) {
+    r.fleet = *fleet;
+    if (req.hardware->count < fleet->gpus) {
+      out.warnings.push_back(
+          {"target_needs_more_gpus",
+           "the target load needs " + std::to_string(fleet->gpus) + " GPUs (" +
+               std::to_string(fleet->replicas) + " replicas of " +
+               std::to_string(fleet->replica.count) + "); " +
+               std::to_string(req.hardware->count) + " are pinned",
+           "/hardware/count"});
+    }
   }
   r.assumptions = inference_assumptions(req, gpu, L, f, p, k);
   r.concurrency_curve = concurrency_curve(req, gpu, L, f, k, p.max_concurrency);
@@ -228,9 +209,9 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
              std::to_string(req.inference.concurrency) + " would queue or be preempted",
          "/inference/concurrency"});
   }
-  if (req.inference.perf.target_users && !sized.gpus_needed) {
-    out.warnings.push_back(
-        {"target_unreachable", p.target_note, "/inference/target_tokens_per_second_per_user"});
+  if (req.inference.perf.target_users && (!fleet || !fleet->feasible)) {
+    out.warnings.push_back({"target_unreachable", fleet ? fleet->note : p.target_note,
+                            "/inference/target_tokens_per_second_per_user"});
   }
   return out;
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/comm.hpp"
+#include "plan/fleet.hpp"
 #include "types/plan.hpp"
 
 namespace advisor {
@@ -18,10 +19,11 @@ struct SpeedSections {
   std::vector<Warning> warnings;
 };
 
-/// Speed of the pinned hardware at `layout` (`at_layout` its memory); without pinned hardware
+/// Speed of the pinned hardware at `layout` (`at_layout` its memory; `fleet` the pinned GPU's
+/// fleet for the serving load, when serving); without pinned hardware
 /// the figures are null and fill_option_speed gives the curves of the first option that fits.
 SpeedSections plan_speed(const Request& request, const Catalog& catalog, const Layout& layout,
-                         const MemoryEstimate& at_layout);
+                         const MemoryEstimate& at_layout, const ServingFleetPlan* fleet);
 
 /// The option's speed at its minimum layout (`row.judged`). Without pinned hardware, the first
 /// option that fits also provides the scaling / concurrency curve in `speed`.

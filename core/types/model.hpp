@@ -84,8 +84,22 @@ std::int64_t attn_out_width(const ModelArch& arch);  // input width of the outpu
 /// KV-cache elements per token per layer (K and V, or MLA's latent + rope key).
 std::int64_t kv_cache_elements_per_token_layer(const ModelArch& arch);
 
-/// Checks relations between fields (heads divisible by KV heads, ...).
-void validate_arch(const ModelArch& arch, const std::string& path);
+/// The keys a model's fields were read from, so that an error names the key the user wrote:
+/// our own names for a preset or custom fields, config.json's for a pasted Hugging Face config
+/// (num_key_value_heads, num_experts_per_tok, ...). Relative to the model object's path.
+struct ArchKeys {
+  std::string layers = "layers";
+  std::string heads = "heads";
+  std::string kv_heads = "kv_heads";
+  std::string experts = "moe/experts";
+  std::string experts_per_token = "moe/experts_per_token";
+  std::string dense_layers = "moe/dense_layers";
+  std::string max_position_embeddings = "max_position_embeddings";
+};
+
+/// Checks relations between fields (heads divisible by KV heads, ...) and the size of the model
+/// (at most limits::kMaxParameters parameters); errors name `path` + "/" + the key in `keys`.
+void validate_arch(const ModelArch& arch, const std::string& path, const ArchKeys& keys = {});
 
 
 }  // namespace advisor

@@ -79,18 +79,21 @@ struct TrainingResult {
   std::vector<ScalingPoint> scaling_curve;
 };
 
-/// GPUs for a target serving load: replicas of `replica` layout.
-struct ServingFleet {
-  std::int64_t gpus_needed = 0;
+/// GPUs of one type that serve the load: replicas of one replica layout (plan/fleet).
+struct ServingFleetPlan {
+  bool feasible = false;
+  Layout replica;            // one replica's layout
+  InferencePerf perf;        // one replica at the request's concurrency
   std::int64_t replicas = 0;
   std::int64_t users_per_replica = 0;
-  Layout replica;
+  std::int64_t gpus = 0;     // replicas x replica.count
+  std::string note;          // why no fleet serves the load (when not feasible)
 };
 
 /// result.inference. `perf` is null when no hardware is pinned.
 struct ServingResult {
   std::optional<InferencePerf> perf;
-  std::optional<ServingFleet> fleet;
+  std::optional<ServingFleetPlan> fleet;  // for a target load
   std::optional<std::string> gpu;
   double gpu_memory_utilization = 0;
   std::vector<std::string> assumptions;
@@ -279,6 +282,8 @@ struct OptionRow {
   std::string intra_node_link;  // set when the option has a layout
   std::optional<TrainingPerf> training;    // training tasks, when the option fits
   std::optional<InferencePerf> inference;  // inference, when the option fits
+  std::optional<ServingFleetPlan> fleet;   // inference: the fleet for the load
+  bool fleet_for_target = false;           // the load is /inference/target_users
   std::optional<OptionPowerCost> power_cost;
 };
 

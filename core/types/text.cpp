@@ -41,7 +41,7 @@ std::size_t utf8_length(const std::string& text, std::size_t i) {
 }
 }  // namespace
 
-std::string quoted(const std::string& text) {
+std::string in_quotes(const std::string& text) {
   std::string out = "\"";
   std::size_t chars = 0;
   for (std::size_t i = 0; i < text.size();) {

@@ -17,7 +17,7 @@ std::string format_with(const char* format, double value);
 /// A user's text as it is echoed in a message: in double quotes, control characters escaped
 /// as \u00XX (a NUL no longer cuts the message), at most limits::kMaxEchoedChars characters
 /// (the rest elided with "..."; a UTF-8 sequence is never split).
-std::string quoted(const std::string& text);
+std::string in_quotes(const std::string& text);
 
 /// One JSON Pointer reference token (RFC 6901): "~" as "~0", "/" as "~1".
 std::string pointer_token(const std::string& key);

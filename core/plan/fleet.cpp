@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include "plan/fleet.hpp"
+
+#include "engine/comm.hpp"
+#include "engine/layout.hpp"
+
+namespace advisor {
+
+std::int64_t users_to_serve(const Request& req) {
+  return req.inference.perf.target_users.value_or(req.inference.concurrency);
+}
+
+ServingFleetPlan fleet_for_load(const Request& req, const Catalog& catalog, const GpuSpec& gpu,
+                                const Layout& smallest) {
+  const PerformanceConstants& k = catalog.performance;
+  const Fabric f = make_fabric(gpu, req.cluster, k, smallest.gpus_per_server);
+  const std::int64_t users = users_to_serve(req);
+  ServingFleetPlan best;
+  // Wider replicas choose their own tensor/pipeline split.
+  Request wide = req;
+  wide.parallelism.tp_pinned = false;
+  wide.parallelism.pp_pinned = false;
+  for (int n = smallest.count; n == smallest.count || n <= smallest.gpus_per_server; n *= 2) {
+    const bool first = n == smallest.count;
+    std::optional<Layout> L =
+        first ? std::optional<Layout>(smallest) : layout_for_count(wide, n, smallest.gpus_per_server);
+    if (!L) continue;
+    const Request& r = first ? req : wide;
+    const MemoryEstimate e = estimate_memory(r, *L, catalog.memory, false);
+    const InferencePerf p = estimate_inference(r, gpu, *L, e, f, k, catalog.memory);
+    ServingFleetPlan candidate;
+    candidate.replica = *L;
+    candidate.perf = p;
+    if (req.inference.perf.target_users) {
+      if (!p.gpus_needed) {
+        if (best.note.empty()) best.note = p.target_note;
+        continue;
+      }
+      candidate.users_per_replica = p.users_per_replica;
+    } else {
+      // Serve `concurrency` sequences: as many as one replica's KV cache holds, per replica.
+      if (p.max_concurrency < 1) {
+        if (best.note.empty())
+          best.note = "no room for a single sequence's KV cache at max_model_len on this layout";
+        continue;
+      }
+      candidate.users_per_replica = std::min<std::int64_t>(p.max_concurrency, users);
+    }
+    candidate.feasible = true;
+    candidate.replicas = (users + candidate.users_per_replica - 1) / candidate.users_per_replica;
+    candidate.gpus = candidate.replicas * L->count;
+    const bool fewer = !best.feasible || candidate.gpus < best.gpus ||
+                       (candidate.gpus == best.gpus && candidate.replicas < best.replicas);
+    if (fewer) {
+      candidate.note.clear();
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+}  // namespace advisor

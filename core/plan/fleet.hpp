@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// How many GPUs of one type serve the request's load: replicas of one replica layout. One
+// function for the options table, the pinned plan and the recommendation, so they agree.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "types/catalog.hpp"
+#include "types/plan.hpp"
+#include "types/request.hpp"
+
+namespace advisor {
+
+/// The smallest fleet of `gpu` that serves the load: /inference/target_users at the per-user
+/// speed target when given, else /inference/concurrency sequences. Replica layouts from
+/// `smallest_replica` GPUs up to one server (tensor parallel) are tried; the fleet with the
+/// fewest GPUs wins (fewer replicas on a tie).
+
+ServingFleetPlan fleet_for_load(const Request& request, const Catalog& catalog, const GpuSpec& gpu,
+                                const Layout& smallest_replica);
+
+/// Users the load asks for: target_users, else the concurrency.
+std::int64_t users_to_serve(const Request& request);
+
+}  // namespace advisor
