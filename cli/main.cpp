@@ -2,13 +2,13 @@
 // gpu-advisor: the native command line over the same core as the page.
 #include <fstream>
 #include <iostream>
-#include <iterator>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "api.hpp"
 #include "io/form_json.hpp"
+#include "types/limits.hpp"
+#include "types/text.hpp"
 
 namespace {
 
@@ -25,17 +25,21 @@ const char* kUsage =
     "--gpus/--models/--assumptions/--performance/--prices replace the built-in data files\n"
     "(a provider's own GPUs or prices; validated like any input).\n";
 
-bool read_all(const std::string& path, std::string* out) {
-  if (path == "-") {
-    out->assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    return true;
+/// Reads at most `limit` + 1 bytes: enough for the core to report a text over its limit
+/// (limit_exceeded) without holding an arbitrarily large file in memory.
+bool read_all(const std::string& path, std::size_t limit, std::string* out) {
+  std::ifstream file;
+  if (path != "-") {
+    file.open(path, std::ios::binary);
+    if (!file) return false;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  *out = s.str();
-  return true;
+  std::istream& in = path == "-" ? std::cin : file;
+  out->clear();
+  char buffer[1 << 16];
+  while (out->size() <= limit && in.read(buffer, sizeof buffer).gcount() > 0)
+    out->append(buffer, static_cast<std::size_t>(in.gcount()));
+  if (out->size() > limit + 1) out->resize(limit + 1);
+  return !in.bad();
 }
 
 int fail_input(const std::string& code, const std::string& message, const std::string& path) {
@@ -76,8 +80,9 @@ int main(int argc, char** argv) {
       {"--performance", &data.performance},
       {"--prices", &data.prices}};
   bool replaced = false;
-  if (!read_all(args[1], &request)) {
-    return fail_input("unreadable_file", "cannot read request file " + args[1], "");
+  if (!read_all(args[1], advisor::limits::kMaxRequestBytes, &request)) {
+    return fail_input("unreadable_file",
+                      "cannot read request file " + advisor::in_quotes(args[1]), "");
   }
   for (std::size_t i = 2; i < args.size(); i += 2) {
     std::string* target = nullptr;
@@ -88,10 +93,12 @@ int main(int argc, char** argv) {
       return kExitUsage;
     }
     replaced = true;
-    if (!read_all(args[i + 1], target)) {
-      return fail_input("unreadable_file", "cannot read catalog file " + args[i + 1], "");
+    if (!read_all(args[i + 1], advisor::limits::kMaxCatalogFileBytes, target)) {
+      return fail_input("unreadable_file",
+                        "cannot read catalog file " + advisor::in_quotes(args[i + 1]), "");
     }
-    if (target->empty()) return fail_input("catalog_invalid", args[i + 1] + " is empty", "");
+    if (target->empty())
+      return fail_input("catalog_invalid", advisor::in_quotes(args[i + 1]) + " is empty", "");
   }
   bool ok = false;
   const std::string out = replaced ? advisor::advise_with_catalog_text(request, data, &ok)
