@@ -3,8 +3,14 @@
 
 #include <cstdio>
 
-#include "validation/scripts_bodies.hpp"
-#include "validation/scripts_python.hpp"
+#include "validation/bodies/burnin.hpp"
+#include "validation/bodies/common.hpp"
+#include "validation/bodies/container.hpp"
+#include "validation/bodies/inventory.hpp"
+#include "validation/bodies/nccl.hpp"
+#include "validation/bodies/python.hpp"
+#include "validation/bodies/summary.hpp"
+#include "validation/bodies/topology.hpp"
 
 namespace advisor::validation {
 namespace {

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: MIT
+// 40_burnin.sh: the burn-in with nvidia-smi logging, resumable.
+// Fixed text of a generated script: scripts.cpp puts the plan's expected values on top.
+#pragma once
+
+namespace advisor::validation::bodies {
+
+// 40_burnin.sh: options, read before anything is written.
+inline constexpr const char* kBurninArgs = R"SH(
+usage() {
+  cat << USAGE
+usage: $0 [--hours H] [--interval S] [--job 'COMMAND'] [--restart]
+  --hours H      burn-in length in hours (default $BURNIN_HOURS; the source asks for >= 10)
+  --interval S   nvidia-smi sampling interval in seconds (default $SAMPLE_INTERVAL_S)
+  --job CMD      run your planned training job instead of the GEMM + all-reduce loop
+  --restart      start over (the old log is kept as gpu.csv.<time>)
+Safe to stop (Ctrl-C) at any time: run it again to resume where it stopped.
+USAGE
+}
+HOURS="$BURNIN_HOURS"
+INTERVAL="$SAMPLE_INTERVAL_S"
+JOB=""
+RESTART=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --hours) HOURS="$2"; shift 2 ;;
+    --interval) INTERVAL="$2"; shift 2 ;;
+    --job) JOB="$2"; shift 2 ;;
+    --restart) RESTART=1; shift ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
+  esac
+done
+)SH";
+
+inline constexpr const char* kBurnin = R"SH(
+IMAGE="$REGISTRY/nvidia/pytorch:${NGC_TAG}-py3"
+SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+CSV="$VALIDATION_DIR/gpu.csv"
+STATE="$VALIDATION_DIR/burnin.state"
+WALL_CSV="$VALIDATION_DIR/wall.csv"
+LOAD_NAME="gpu-advisor-burnin-$PLAN_ID"
+FIELDS=timestamp,index,temperature.gpu,temperature.memory,power.draw,power.limit,clocks.sm,clocks.mem,clocks_throttle_reasons.active,utilization.gpu,memory.used,ecc.errors.uncorrected.volatile.total,pcie.link.gen.current
+HEADER='timestamp, index, temperature.gpu, temperature.memory, power.draw [W], power.limit [W], clocks.sm [MHz], clocks.mem [MHz], clocks_throttle_reasons.active, utilization.gpu [%], memory.used [MiB], ecc.errors.uncorrected.volatile.total, pcie.link.gen.current'
+
+num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !((a + 0) > (b + 0)) }'; }
+pct() { awk -v f="$1" 'BEGIN { printf "%.0f%%", f * 100 }'; }
+xid_total() { dmesg 2> /dev/null | grep -ci 'NVRM: Xid' || true; }
+
+if ! is_number "$HOURS" || ! is_number "$INTERVAL" || [ "$INTERVAL" -lt 1 ]; then
+  echo "--hours must be a number and --interval a whole number of seconds >= 1" >&2
+  exit 2
+fi
+if ! have nvidia-smi; then
+  fail software nvidia-smi "nvidia-smi on PATH" "not found" driver_missing "install the NVIDIA driver (root)"
+  finish
+fi
+if [ "$RESTART" = 1 ]; then
+  stamp="$(date +%Y%m%d%H%M%S)"
+  for f in "$CSV" "$WALL_CSV"; do
+    if [ -f "$f" ]; then mv "$f" "$f.$stamp"; fi
+  done
+  rm -f "$STATE"
+fi
+target="$(awk -v h="$HOURS" 'BEGIN { printf "%d", h * 3600 + 0.5 }')"
+done_s=0
+if [ -f "$STATE" ]; then done_s="$(cat "$STATE")"; fi
+is_number "$done_s" || done_s=0
+XID_READABLE=0
+if dmesg > /dev/null 2>&1; then XID_READABLE=1; fi
+
+LOGGER_PID=""
+WALL_PID=""
+LOAD_PID=""
+load_rc=""
+load_running() {
+  if [ -n "$JOB" ]; then
+    kill -0 "$LOAD_PID" 2> /dev/null
+  else
+    [ "$(docker inspect -f '{{.State.Running}}' "$LOAD_NAME" 2> /dev/null || true)" = true ]
+  fi
+}
+load_exit_code() {
+  local rc=0
+  if [ -n "$JOB" ]; then
+    wait "$LOAD_PID" || rc=$?
+    printf '%s' "$rc"
+  else
+    docker inspect -f '{{.State.ExitCode}}' "$LOAD_NAME" 2> /dev/null || printf '%s' unknown
+  fi
+}
+stop_all() {
+  if [ -n "$LOGGER_PID" ]; then kill "$LOGGER_PID" 2> /dev/null || true; fi
+  if [ -n "$WALL_PID" ]; then kill "$WALL_PID" 2> /dev/null || true; fi
+  if [ -n "$LOAD_PID" ]; then kill "$LOAD_PID" 2> /dev/null || true; fi
+  if [ -z "$JOB" ] && have docker; then docker rm -f "$LOAD_NAME" > /dev/null 2>&1 || true; fi
+  wait 2> /dev/null || true
+}
+# shellcheck disable=SC2317  # called by the INT/TERM trap below
+on_stop() {
+  stop_all
+  printf '%s\n' "$done_s" > "$STATE"
+  echo "stopped after $done_s s of $target s; run $0 again to resume"
+  exit 130
+}
+
+if [ "$done_s" -lt "$target" ]; then
+  remaining=$((target - done_s))
+  echo "burn-in: $done_s s done, $remaining s to go; nvidia-smi every $INTERVAL s into $CSV"
+  if [ ! -s "$CSV" ]; then printf '%s\n' "$HEADER" > "$CSV"; fi
+  xid_before="$(xid_total)"
+  trap on_stop INT TERM
+  nvidia-smi --query-gpu="$FIELDS" --format=csv,noheader,nounits -l "$INTERVAL" >> "$CSV" &
+  LOGGER_PID=$!
+  if have ipmitool && [ "$(id -u)" -eq 0 ]; then
+    (
+      while :; do
+        w="$(ipmitool dcmi power reading 2> /dev/null | awk '/Instantaneous power reading/ { print $(NF - 1) }')"
+        printf '%s, %s\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "${w:-}" >> "$WALL_CSV"
+        sleep 60
+      done
+    ) &
+    WALL_PID=$!
+  else
+    skip power wall_power "server wall power every 60 s" "not logged" wall_power_needs_root \
+      "ipmitool dcmi power reading needs root and a BMC; or read the PDU and pass --wall-power-w to 90_summary.sh"
+  fi
+  if [ -n "$JOB" ]; then
+    bash -c "$JOB" &
+    LOAD_PID=$!
+  else
+    docker rm -f "$LOAD_NAME" > /dev/null 2>&1 || true
+    if ! docker run -d --name "$LOAD_NAME" --gpus all --ipc=host --ulimit memlock=-1 --ulimit stack=67108864 \
+      -v "$SCRIPT_DIR:/w:ro" "$IMAGE" torchrun --nproc_per_node="$GPUS_PER_SERVER" /w/burn.py --seconds "$remaining" > /dev/null; then
+      stop_all
+      fail compute burnin_load "the GEMM + all-reduce load starts" "docker run failed" load_failed "run 20_container.sh first: it says what is missing"
+      finish
+    fi
+  fi
+  start="$(date +%s)"
+  base="$done_s"
+  while [ "$done_s" -lt "$target" ]; do
+    step=$((target - done_s))
+    if [ "$step" -gt "$INTERVAL" ]; then step="$INTERVAL"; fi
+    sleep "$step"
+    done_s=$((base + $(date +%s) - start))
+    printf '%s\n' "$done_s" > "$STATE"
+    if ! load_running; then
+      load_rc="$(load_exit_code)"
+      break
+    fi
+  done
+  stop_all
+  trap - INT TERM
+  if [ "$XID_READABLE" = 1 ]; then
+    xid_new=$(($(xid_total) - xid_before))
+    measure xid_new "$xid_new"
+    if [ "$xid_new" -eq 0 ]; then
+      pass health xid_during_burnin 0 0 ok
+    else
+      fail health xid_during_burnin 0 "$xid_new" xid_new "new Xid errors during the burn-in: run 00_inventory.sh for the codes and what to do"
+    fi
+  else
+    skip health xid_during_burnin 0 "kernel log unreadable" xid_needs_root "reading it needs root here: sudo dmesg -T | grep -i xid"
+  fi
+else
+  echo "burn-in already complete ($done_s s); analysing $CSV (--restart to run again)"
+fi
+
+measure burnin_seconds "$done_s"
+measure burnin_target_seconds "$target"
+hours_done="$(awk -v s="$done_s" 'BEGIN { printf "%.2f", s / 3600 }')"
+if [ "$done_s" -ge "$target" ]; then
+  pass power burnin_duration "$HOURS h" "$hours_done h" ok
+else
+  warn power burnin_duration "$HOURS h" "$hours_done h" burnin_incomplete "run $0 again to resume"
+fi
+if [ -n "$load_rc" ] && [ "$load_rc" != 0 ]; then
+  fail compute burnin_load "runs to the end" "exited with $load_rc after $hours_done h" load_exited \
+    "the load stopped early: an NCCL timeout, Xid or reset here is a hardware problem (docker logs $LOAD_NAME, or your job's log)"
+fi
+
+if [ ! -s "$CSV" ] || [ "$(wc -l < "$CSV")" -lt 2 ]; then
+  fail power gpu_log "nvidia-smi samples in $CSV" none gpu_log_empty "nothing was logged"
+  finish
+fi
+
+# Column lookup by header name, shared by the two passes below.
+# shellcheck disable=SC2016  # awk code, expanded by awk
+AWK_COLS='
+  function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
+  function f(name) { return (name in col) ? trim($col[name]) : "" }
+  $1 == "timestamp" { for (k = 1; k <= NF; k++) { h = trim($k); sub(/ *\[.*\]$/, "", h); col[h] = k } next }
+'
+# Per GPU: samples, p50 and p99 of power.draw (nearest rank).
+PCT="$(awk -F',' "$AWK_COLS"'
+  { g = f("index"); p = f("power.draw"); if (g ~ /^[0-9]+$/ && p ~ /^[0-9.]+$/) print g, p }' "$CSV" |
+  sort -k1,1n -k2,2n | awk '
+  function rank(q, n,   k) { k = int((q * n + 99) / 100); return k < 1 ? 1 : k }
+  function flush() { if (cur != "") print cur, n, v[rank(50, n)], v[rank(99, n)] }
+  $1 != cur { flush(); cur = $1; n = 0 }
+  { v[++n] = $2 }
+  END { flush() }')"
+declare -A P50 P99
+while read -r g n p50 p99; do
+  [ -n "$g" ] || continue
+  P50[$g]="$p50"
+  P99[$g]="$p99"
+done <<< "$PCT"
+
+# Per GPU: samples, max power.limit, max temperature, shares of samples with thermal slowdown
+# (0x8, 0x20, 0x40), hardware power brake (0x80) and software power cap (0x4), max uncorrected
+# ECC, lowest PCIe generation while busy (utilization >= 50%).
+STATS="$(awk -F',' "$AWK_COLS"'
+  function hex(s,   v, i, c) { s = tolower(s); sub(/^0x/, "", s); v = 0
+    for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)); if (c == 0) return 0; v = v * 16 + c - 1 }
+    return v }
+  function bit(v, b) { return int(v / b) % 2 }
+  {
+    g = f("index"); if (g !~ /^[0-9]+$/) next
+    n[g]++
+    t = f("temperature.gpu"); if (t ~ /^[0-9.]+$/ && (!(g in tmax) || t + 0 > tmax[g])) tmax[g] = t + 0
+    l = f("power.limit"); if (l ~ /^[0-9.]+$/ && l + 0 > lim[g]) lim[g] = l + 0
+    r = f("clocks_throttle_reasons.active"); if (r == "") r = f("clocks_event_reasons.active")
+    m = hex(r)
+    if (bit(m, 8) || bit(m, 32) || bit(m, 64)) th[g]++
+    if (bit(m, 128)) br[g]++
+    if (bit(m, 4)) cap[g]++
+    e = f("ecc.errors.uncorrected.volatile.total"); if (e ~ /^[0-9]+$/ && e + 0 > ecc[g]) ecc[g] = e + 0
+    u = f("utilization.gpu"); p = f("pcie.link.gen.current")
+    if (u + 0 >= 50 && p ~ /^[0-9]+$/ && (!(g in pmin) || p + 0 < pmin[g])) pmin[g] = p + 0
+  }
+  END { for (g in n) printf "%s %d %s %s %.4f %.4f %.4f %d %s\n", g, n[g], lim[g] + 0, tmax[g] + 0,
+        th[g] / n[g], br[g] / n[g], cap[g] / n[g], ecc[g] + 0, (g in pmin ? pmin[g] : "-") }' "$CSV" | sort -n)"
+
+# A GPU at its power cap far more often than the median GPU is the outlier worth a look (under a
+# full load every GPU may sit at its cap).
+cap_median="$(printf '%s\n' "$STATS" | awk 'NF { print $7 }' | sort -n | awk '{ v[++n] = $1 } END { print n ? v[int((n + 1) / 2)] : 0 }')"
+cap_limit="$(awk -v m="$cap_median" 'BEGIN { print m + 0.10 }')"
+gpus_logged=0
+bad=0
+p50_seen=""
+while read -r g n lim tmax fth fbr fcap ecc pmin; do
+  [ -n "$g" ] || continue
+  gpus_logged=$((gpus_logged + 1))
+  p50="${P50[$g]:-0}"
+  p99="${P99[$g]:-0}"
+  p50_seen="$(add_word "$p50_seen" "$p50")"
+  measure "gpu.$g.samples" "$n"
+  measure "gpu.$g.power_draw_w_p50" "$p50"
+  measure "gpu.$g.power_draw_w_p99" "$p99"
+  measure "gpu.$g.power_limit_w_logged" "$lim"
+  measure "gpu.$g.temperature_c_max" "$tmax"
+  measure "gpu.$g.thermal_throttle_fraction" "$fth"
+  measure "gpu.$g.power_brake_fraction" "$fbr"
+  measure "gpu.$g.power_cap_fraction" "$fcap"
+  measure "gpu.$g.ecc_uncorrected_max" "$ecc"
+  if [ "$pmin" != "-" ]; then measure "gpu.$g.pcie_gen_min_busy" "$pmin"; fi
+  if num_gt "$fth" 0.01; then
+    bad=$((bad + 1))
+    fail power "GPU $g thermal slowdown" "<= 1% of samples" "$(pct "$fth") of $n" thermal_throttle \
+      "GPU $g thermal-throttled $(pct "$fth") of samples (max $tmax C): check fans, airflow and inlet temperature"
+  fi
+  if num_gt "$fbr" 0.01; then
+    bad=$((bad + 1))
+    fail power "GPU $g power brake" "<= 1% of samples" "$(pct "$fbr") of $n" power_brake \
+      "GPU $g hit the hardware power brake in $(pct "$fbr") of samples: check PSUs and power cabling"
+  fi
+  if num_gt "$fcap" "$cap_limit"; then
+    bad=$((bad + 1))
+    warn power "GPU $g power cap" "<= $(pct "$cap_limit") of samples (median GPU + 10 points)" "$(pct "$fcap") of $n" power_capped \
+      "GPU $g power-capped $(pct "$fcap") of samples at $lim W, the median GPU $(pct "$cap_median"): check its power limit, cooling and slot"
+  fi
+  if [ "$ecc" -gt 0 ]; then
+    bad=$((bad + 1))
+    fail health "GPU $g uncorrectable ECC" 0 "$ecc" ecc_uncorrected "reset GPU $g; replace it if the errors recur"
+  fi
+  if [ "$pmin" != "-" ] && [ "$pmin" -lt "$EXPECTED_PCIE_GEN" ]; then
+    bad=$((bad + 1))
+    warn interconnect "GPU $g PCIe under load" "Gen$EXPECTED_PCIE_GEN" "Gen$pmin" pcie_downtrained "GPU $g dropped to Gen$pmin while busy: check the riser and slot"
+  fi
+  if num_gt "$p99" "$(awk -v l="$lim" 'BEGIN { print l * 1.02 }')" && num_gt "$lim" 0; then
+    bad=$((bad + 1))
+    warn power "GPU $g power p99" "<= $lim W" "$p99 W" power_over_limit "GPU $g draws above its limit"
+  fi
+  if [ -n "$JOB" ] && ! awk -v p="$p50" -v e="$EXPECTED_POWER_P50_W" 'BEGIN { exit !(p >= 0.75 * e && p <= 1.25 * e) }'; then
+    bad=$((bad + 1))
+    warn power "GPU $g power p50" "$EXPECTED_POWER_P50_W W (TDP x load factor) +-25%" "$p50 W" power_p50_off \
+      "the planned job draws differently from the power plan: rerun the advisor's power section with $p50 W"
+  fi
+done <<< "$STATS"
+measure gpus_logged "$gpus_logged"
+if [ "$gpus_logged" -lt "$EXPECTED_GPUS" ]; then
+  fail power gpus_logged "$EXPECTED_GPUS GPUs in the log" "$gpus_logged" gpu_missing "a GPU disappeared during the burn-in: look for Xid 79 (root: dmesg -T)"
+elif [ "$bad" -eq 0 ]; then
+  pass power burnin_gpus "no throttling, ECC or PCIe problems on $EXPECTED_GPUS GPUs; power p50 (W)" "$p50_seen" ok
+fi
+
+if [ -s "$WALL_CSV" ]; then
+  read -r wmax wp50 <<< "$(awk -F',' '$2 + 0 > 0 { print $2 + 0 }' "$WALL_CSV" | sort -n |
+    awk '{ v[++n] = $1 } END { if (n) print v[n], v[int((50 * n + 99) / 100)] }')" || true
+  if [ -n "${wmax:-}" ]; then
+    measure wall_power_w_max "$wmax"
+    measure wall_power_w_p50 "$wp50"
+    if [ -n "$SERVER_FULL_LOAD_W" ] && num_gt "$wmax" "$SERVER_FULL_LOAD_W"; then
+      warn power wall_power "<= $SERVER_FULL_LOAD_W W" "$wmax W" wall_power_above_plan "the server draws more than the power plan: recheck the rack budget"
+    else
+      pass power wall_power "<= ${SERVER_FULL_LOAD_W:-?} W" "$wmax W" ok
+    fi
+  fi
+fi
+
+finish
+)SH";
+
+}  // namespace advisor::validation::bodies

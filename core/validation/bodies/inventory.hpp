@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+// 00_inventory.sh: GPUs, memory, power limit, PCIe, compute capability, driver, ECC, Xid, row remapper.
+// Fixed text of a generated script: scripts.cpp puts the plan's expected values on top.
+#pragma once
+
+namespace advisor::validation::bodies {
+
+inline constexpr const char* kInventory = R"SH(
+name_expected() {
+  [ -n "$EXPECTED_NAMES" ] || return 0
+  case "|$EXPECTED_NAMES|" in *"|$1|"*) return 0 ;; esac
+  return 1
+}
+
+# The forward-compatibility branch entry that admits driver $1, if any.
+forward_compat_ok() {
+  local b
+  for b in "${FORWARD_COMPAT_BRANCHES[@]}"; do
+    if [ "${1%%.*}" = "${b%%.*}" ] && version_ge "$1" "$b"; then
+      printf '%s' "$b"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# The newest tag (for this GPU) whose minimum driver is <= $1.
+tag_for_driver() {
+  local entry
+  for entry in "${TAG_TABLE[@]}"; do
+    if version_ge "$1" "${entry#*:}"; then
+      printf '%s' "${entry%%:*}"
+      return 0
+    fi
+  done
+  return 1
+}
+
+xid_advice() {
+  local c out=""
+  local -a codes
+  IFS=',' read -r -a codes <<< "$1"
+  for c in "${codes[@]}"; do
+    case "$c" in
+      48) out="$out Xid 48: double-bit ECC error; reset the GPU, replace it if it recurs." ;;
+      63 | 64) out="$out Xid $c: row-remapping event; reset the GPU to apply it, replace on failure." ;;
+      74) out="$out Xid 74: NVLink error; reseat the GPU/baseboard and run 10_topology.sh." ;;
+      79) out="$out Xid 79: GPU fell off the bus; check power, PCIe seating and cooling." ;;
+      92) out="$out Xid 92: high single-bit ECC rate; watch it, replace if it climbs." ;;
+      94) out="$out Xid 94: contained ECC error; restart the job." ;;
+      95) out="$out Xid 95: uncontained ECC error; reset the GPU." ;;
+      119 | 120) out="$out Xid $c: GSP error; update the driver or reset the GPU." ;;
+    esac
+  done
+  printf '%s' "${out# }"
+}
+
+if ! have nvidia-smi; then
+  fail software nvidia-smi "nvidia-smi on PATH" "not found" driver_missing "install the NVIDIA driver (root)"
+  finish
+fi
+
+QUERY=index,pci.bus_id,name,memory.total,power.limit,power.max_limit,pcie.link.gen.max,pcie.link.width.max,driver_version,compute_cap,ecc.mode.current
+if ! SMI_OUT="$(nvidia-smi --query-gpu="$QUERY" --format=csv,noheader,nounits 2>&1)"; then
+  fail memory gpu_count "$EXPECTED_GPUS GPUs" "nvidia-smi failed: $(printf '%s\n' "$SMI_OUT" | head -n 1)" \
+    nvidia_smi_failed "driver not loaded or a GPU fell off the bus; read the kernel log (root: sudo dmesg -T | tail -n 50)"
+  finish
+fi
+printf '%s\n' "$SMI_OUT" > "$VALIDATION_DIR/inventory.csv"
+
+count=0
+bad_name=0
+bad_mem=0
+bad_power=0
+bad_pcie=0
+bad_cc=0
+driver=""
+buses=""
+names_seen=""
+mem_seen=""
+power_seen=""
+pcie_seen=""
+cc_seen=""
+while IFS=',' read -r idx bus name mem plim pmax pgen pwidth drv cc ecc; do
+  idx="$(trim "$idx")"
+  [ -n "$idx" ] || continue
+  bus="$(trim "$bus")"
+  name="$(trim "$name")"
+  mem="$(trim "$mem")"
+  plim="$(trim "$plim")"
+  pmax="$(trim "$pmax")"
+  pgen="$(trim "$pgen")"
+  pwidth="$(trim "$pwidth")"
+  drv="$(trim "$drv")"
+  cc="$(trim "$cc")"
+  ecc="$(trim "$ecc")"
+  count=$((count + 1))
+  buses="$buses $bus"
+  driver="$drv"
+  names_seen="$(add_word "$names_seen" "'$name'")"
+  mem_seen="$(add_word "$mem_seen" "$mem")"
+  power_seen="$(add_word "$power_seen" "$plim")"
+  pcie_seen="$(add_word "$pcie_seen" "Gen$pgen/x$pwidth")"
+  cc_seen="$(add_word "$cc_seen" "$cc")"
+  measure_str "gpu.$idx.name" "$name"
+  measure_str "gpu.$idx.pci_bus_id" "$bus"
+  measure "gpu.$idx.memory_total_mib" "$mem"
+  measure "gpu.$idx.power_limit_w" "$plim"
+  measure "gpu.$idx.power_max_limit_w" "$pmax"
+  measure "gpu.$idx.pcie_gen_max" "$pgen"
+  measure "gpu.$idx.pcie_width_max" "$pwidth"
+  measure_str "gpu.$idx.compute_cap" "$cc"
+  measure_str "gpu.$idx.ecc_mode" "$ecc"
+
+  if ! name_expected "$name"; then
+    bad_name=$((bad_name + 1))
+    warn memory "GPU $idx name" "$EXPECTED_NAMES" "$name" name_mismatch "not the planned part, or a name this script does not know"
+  fi
+  ecc_reported=0
+  if [ -n "$EXPECTED_MEMORY_MIB" ] && [ "$mem" != "$EXPECTED_MEMORY_MIB" ]; then
+    if [ -n "$EXPECTED_MEMORY_MIB_ECC_OFF" ] && [ "$mem" = "$EXPECTED_MEMORY_MIB_ECC_OFF" ]; then
+      ecc_reported=1
+      warn memory "GPU $idx memory.total" "$EXPECTED_MEMORY_MIB MiB" "$mem MiB" ecc_off_memory \
+        "ECC is off on GPU $idx: more memory, no error correction (root: nvidia-smi -i $idx -e 1, then reboot)"
+    else
+      bad_mem=$((bad_mem + 1))
+      fail memory "GPU $idx memory.total" "$EXPECTED_MEMORY_MIB MiB" "$mem MiB" memory_total_mismatch \
+        "GPU $idx is another variant, runs MIG, or has retired memory"
+    fi
+  fi
+  if [ -n "$EXPECTED_ECC" ] && [ "$ecc" != "$EXPECTED_ECC" ] && [ "$ecc_reported" = 0 ]; then
+    warn health "GPU $idx ECC" "$EXPECTED_ECC" "$ecc" ecc_disabled "turn ECC on (root: nvidia-smi -i $idx -e 1, then reboot)"
+  fi
+  if ! is_number "$plim" || ! awk -v a="$plim" -v b="$EXPECTED_POWER_LIMIT_W" 'BEGIN { d = a - b; exit !(d < 1 && d > -1) }'; then
+    bad_power=$((bad_power + 1))
+    warn power "GPU $idx power.limit" "$EXPECTED_POWER_LIMIT_W W" "$plim W" power_limit_differs \
+      "the plan's power and speed assume $EXPECTED_POWER_LIMIT_W W (max $pmax W); root: nvidia-smi -i $idx -pl <W>"
+  fi
+  if ! is_number "$pgen" || [ "$pgen" -lt "$EXPECTED_PCIE_GEN" ]; then
+    bad_pcie=$((bad_pcie + 1))
+    fail interconnect "GPU $idx PCIe generation" "Gen$EXPECTED_PCIE_GEN" "Gen$pgen" pcie_gen_low \
+      "GPU $idx ($bus) links below Gen$EXPECTED_PCIE_GEN: check the slot, riser and BIOS PCIe settings"
+  fi
+  if ! is_number "$pwidth" || [ "$pwidth" -lt "$EXPECTED_PCIE_WIDTH" ]; then
+    bad_pcie=$((bad_pcie + 1))
+    fail interconnect "GPU $idx PCIe width" "x$EXPECTED_PCIE_WIDTH" "x$pwidth" pcie_width_low \
+      "GPU $idx ($bus) trained at x$pwidth: reseat the card or riser"
+  fi
+  if [ "$cc" != "$EXPECTED_COMPUTE_CAP" ]; then
+    bad_cc=$((bad_cc + 1))
+    fail compute "GPU $idx compute capability" "$EXPECTED_COMPUTE_CAP" "$cc" compute_capability_mismatch "not the planned architecture"
+  fi
+done <<< "$SMI_OUT"
+
+measure gpu_count "$count"
+if [ "$count" -eq "$EXPECTED_GPUS" ]; then
+  pass memory gpu_count "$EXPECTED_GPUS" "$count" ok
+elif [ "$count" -lt "$EXPECTED_GPUS" ]; then
+  fail memory gpu_count "$EXPECTED_GPUS" "$count" gpu_missing \
+    "$((EXPECTED_GPUS - count)) GPU(s) missing; present at:$buses. Reseat or replace the missing card, and look for Xid 79 in the kernel log (root)"
+else
+  warn memory gpu_count "$EXPECTED_GPUS" "$count" gpu_extra "more GPUs than planned"
+fi
+if [ "$count" -gt 0 ]; then
+  if [ "$bad_name" -eq 0 ]; then pass memory name "$EXPECTED_NAMES" "$names_seen" ok; fi
+  if [ -z "$EXPECTED_MEMORY_MIB" ]; then
+    skip memory memory.total "no catalog value" "$mem_seen MiB" record_memory_total "record this value as the part's memory.total in data/validation.json"
+  elif [ "$bad_mem" -eq 0 ]; then
+    pass memory memory.total "$EXPECTED_MEMORY_MIB MiB on each GPU" "$mem_seen MiB" ok
+  fi
+  if [ "$bad_power" -eq 0 ]; then pass power power.limit "$EXPECTED_POWER_LIMIT_W W" "$power_seen W" ok; fi
+  if [ "$bad_pcie" -eq 0 ]; then pass interconnect pcie_link "Gen$EXPECTED_PCIE_GEN/x$EXPECTED_PCIE_WIDTH" "$pcie_seen" ok; fi
+  if [ "$bad_cc" -eq 0 ]; then pass compute compute_capability "$EXPECTED_COMPUTE_CAP" "$cc_seen" ok; fi
+fi
+
+measure_str driver_version "$driver"
+if [ -n "$driver" ]; then
+  if version_ge "$driver" "$MIN_DRIVER"; then
+    pass software driver ">= $MIN_DRIVER for NGC $NGC_TAG" "$driver" ok
+  elif branch="$(forward_compat_ok "$driver")"; then
+    pass software driver ">= $MIN_DRIVER for NGC $NGC_TAG" "$driver" forward_compat \
+      "data-centre forward compatibility on the R${branch%%.*} branch (>= $branch)"
+  else
+    alt="$(tag_for_driver "$driver" || true)"
+    if [ -n "$alt" ]; then
+      advice="upgrade the driver to >= $MIN_DRIVER (root), or use NGC $alt instead (NGC_TAG=$alt)"
+    else
+      advice="upgrade the driver to >= $MIN_DRIVER (root): no NGC tag for this GPU runs on $driver"
+    fi
+    fail software driver ">= $MIN_DRIVER for NGC $NGC_TAG" "$driver" driver_too_old "$advice"
+  fi
+fi
+
+if KLOG="$(dmesg 2>/dev/null)"; then
+  XID_LINES="$(printf '%s\n' "$KLOG" | grep -i 'NVRM: Xid' || true)"
+  xid_count="$(printf '%s' "$XID_LINES" | grep -c . || true)"
+  xid_codes="$(printf '%s\n' "$XID_LINES" | sed -n 's/.*Xid ([^)]*): *\([0-9][0-9]*\).*/\1/p' | sort -un | paste -sd, -)"
+  measure xid_count "$xid_count"
+  measure_str xid_codes "$xid_codes"
+  if [ "$xid_count" -eq 0 ]; then
+    pass health xid "no Xid errors" "none" ok
+  else
+    fail health xid "no Xid errors" "$xid_count (Xid $xid_codes)" xid_errors "$(xid_advice "$xid_codes")"
+  fi
+else
+  skip health xid "no Xid errors" "kernel log unreadable" xid_needs_root "reading it needs root here: sudo dmesg -T | grep -i xid"
+fi
+
+if [ "$CHECK_ROW_REMAPPER" = 1 ]; then
+  if RR="$(nvidia-smi -q -d ROW_REMAPPER 2>/dev/null)"; then
+    pending="$(printf '%s\n' "$RR" | grep -ciE '^[[:space:]]*Pending[[:space:]]*:[[:space:]]*Yes' || true)"
+    failed="$(printf '%s\n' "$RR" | grep -ciE 'Remapping Failure Occurred[[:space:]]*:[[:space:]]*Yes' || true)"
+    measure row_remap_pending_gpus "$pending"
+    measure row_remap_failure_gpus "$failed"
+    if [ "$failed" -gt 0 ]; then
+      fail health row_remapper "no remap failures" "$failed GPU(s) with a failed remap" row_remap_failure "replace the GPU(s): memory rows could not be remapped"
+    elif [ "$pending" -gt 0 ]; then
+      warn health row_remapper "no pending remaps" "$pending GPU(s) pending" row_remap_pending "reset the GPUs or reboot to apply pending remaps (root)"
+    else
+      pass health row_remapper "no pending or failed remaps" "none" ok
+    fi
+  else
+    skip health row_remapper "no pending or failed remaps" "not reported" row_remapper_unavailable "this driver does not report row remapping"
+  fi
+fi
+
+finish
+)SH";
+
+}  // namespace advisor::validation::bodies

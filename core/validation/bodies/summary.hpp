@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// 90_summary.sh: validation-result.json.
+// Fixed text of a generated script: scripts.cpp puts the plan's expected values on top.
+#pragma once
+
+namespace advisor::validation::bodies {
+
+// 90_summary.sh: options, then the JSON writer.
+inline constexpr const char* kSummary = R"SH(
+usage() {
+  cat << USAGE
+usage: $0 [--tokens-per-second N] [--wall-power-w W] [-o FILE]
+  --tokens-per-second N  tokens/s per server measured from your training job's log
+  --wall-power-w W       peak wall power of one server read from the PDU, W
+  -o FILE                output (default \$VALIDATION_DIR/validation-result.json)
+USAGE
+}
+TPS=""
+WALL_W=""
+OUT=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --tokens-per-second) TPS="$2"; shift 2 ;;
+    --wall-power-w) WALL_W="$2"; shift 2 ;;
+    -o) OUT="$2"; shift 2 ;;
+    -h | --help) usage; exit 0 ;;
+    *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
+  esac
+done
+echo "== 90_summary: plan $PLAN_ID ($PLAN_SUMMARY)"
+VALIDATION_DIR="${VALIDATION_DIR:-./validation-out}"
+OUT="${OUT:-$VALIDATION_DIR/validation-result.json}"
+if [ ! -d "$VALIDATION_DIR" ]; then
+  echo "no $VALIDATION_DIR: run 00_inventory.sh and the other scripts first" >&2
+  exit 2
+fi
+for v in "$TPS" "$WALL_W"; do
+  if [ -n "$v" ] && ! [[ "$v" =~ ^[0-9]+([.][0-9]+)?$ ]]; then
+    echo "--tokens-per-second and --wall-power-w take plain numbers" >&2
+    exit 2
+  fi
+done
+EXTRA="$VALIDATION_DIR/90_summary.measured.tsv"
+: > "$EXTRA"
+if [ -n "$TPS" ]; then printf 'job.tokens_per_second_per_server\t%s\tn\n' "$TPS" >> "$EXTRA"; fi
+if [ -n "$WALL_W" ]; then printf 'wall_power_w_max\t%s\tn\n' "$WALL_W" >> "$EXTRA"; fi
+
+checks=()
+measured=()
+scripts=""
+for s in 00_inventory 10_topology 20_container 30_nccl 40_burnin; do
+  if [ -f "$VALIDATION_DIR/$s.checks.tsv" ]; then
+    checks+=("$VALIDATION_DIR/$s.checks.tsv")
+    scripts="${scripts:+$scripts }$s"
+  fi
+  if [ -f "$VALIDATION_DIR/$s.measured.tsv" ]; then measured+=("$VALIDATION_DIR/$s.measured.tsv"); fi
+done
+measured+=("$EXTRA")
+if [ -z "$scripts" ]; then
+  echo "no results in $VALIDATION_DIR: run 00_inventory.sh and the other scripts first" >&2
+  exit 2
+fi
+files=""
+for f in inventory.csv topo.txt nvlink_status.txt ibstat.txt probe.log allreduce_intra.log allreduce_inter.log gpu.csv wall.csv; do
+  if [ -f "$VALIDATION_DIR/$f" ]; then files="${files:+$files }$f"; fi
+done
+
+awk -F '\t' -v plan="$PLAN_ID" -v gpu="$GPU_ID" -v host="$(hostname 2> /dev/null || echo unknown)" \
+  -v created="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v scripts="$scripts" -v files="$files" '
+  function esc(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return s }
+  function str(s) { return "\"" esc(s) "\"" }
+  function val(s, t) { if (t != "s" && s ~ /^-?(0|[1-9][0-9]*)([.][0-9]+)?$/) return s; return str(s) }
+  function list(s,   a, n, i, o) { n = split(s, a, " "); o = ""; for (i = 1; i <= n; i++) o = o (i > 1 ? ", " : "") str(a[i]); return "[" o "]" }
+  FILENAME ~ /[.]checks[.]tsv$/ {
+    sc = FILENAME; sub(/.*\//, "", sc); sub(/[.]checks[.]tsv$/, "", sc)
+    c[++nc] = "{\"script\": " str(sc) ", \"status\": " str($1) ", \"area\": " str($2) ", \"check\": " str($3) \
+      ", \"expected\": " str($4) ", \"measured\": " str($5) ", \"code\": " str($6) ", \"detail\": " str($7) "}"
+    if ($1 == "FAIL") nf++
+    if ($1 == "WARN") nw++
+    next
+  }
+  $1 != "" { if (!($1 in m)) key[++nk] = $1; m[$1] = val($2, $3) }
+  END {
+    print "{"
+    print "  \"schema\": 1,"
+    print "  \"kind\": \"gpu-advisor-validation-result\","
+    print "  \"plan_id\": " str(plan) ","
+    print "  \"gpu_id\": " str(gpu) ","
+    print "  \"host\": " str(host) ","
+    print "  \"created_at\": " str(created) ","
+    print "  \"scripts\": " list(scripts) ","
+    print "  \"files\": " list(files) ","
+    printf "  \"summary\": {\"fail\": %d, \"warn\": %d},\n", nf, nw
+    print "  \"checks\": ["
+    for (i = 1; i <= nc; i++) print "    " c[i] (i < nc ? "," : "")
+    print "  ],"
+    print "  \"measured\": {"
+    for (i = 1; i <= nk; i++) print "    " str(key[i]) ": " m[key[i]] (i < nk ? "," : "")
+    print "  }"
+    print "}"
+  }' "${checks[@]}" "${measured[@]}" > "$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
+nf="$(cat "${checks[@]}" | grep -c '^FAIL' || true)"
+nw="$(cat "${checks[@]}" | grep -c '^WARN' || true)"
+echo "wrote $OUT: $nf FAIL, $nw WARN from $scripts"
+echo "read it back: gpu-advisor check <request.json> $OUT (or drop it on the page's validation panel)"
+if [ "$nf" -gt 0 ]; then exit 1; fi
+)SH";
+
+}  // namespace advisor::validation::bodies

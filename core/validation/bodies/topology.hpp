@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+// 10_topology.sh: fabric manager, topo -m, NVLink status and errors, peer-to-peer, IB ports.
+// Fixed text of a generated script: scripts.cpp puts the plan's expected values on top.
+#pragma once
+
+namespace advisor::validation::bodies {
+
+inline constexpr const char* kTopology = R"SH(
+topo_ok() {
+  local e
+  [ "${#EXPECTED_TOPO[@]}" -gt 0 ] || return 0
+  for e in "${EXPECTED_TOPO[@]}"; do
+    if [ "$e" = "$1" ]; then return 0; fi
+    if [ "$e" = "NV*" ] && [[ "$1" == NV[0-9]* ]]; then return 0; fi
+  done
+  return 1
+}
+
+# Prints "i j entry" for every pair of GPUs in a `nvidia-smi topo -m` / `topo -p2p r` matrix.
+gpu_pairs() {
+  awk '
+    { gsub(/\033\[[0-9;]*m/, "") }
+    !hdr && $1 ~ /^GPU[0-9]+$/ { ng = 0; for (k = 1; k <= NF; k++) if ($k ~ /^GPU[0-9]+$/) ng++; hdr = 1; next }
+    hdr && $1 ~ /^GPU[0-9]+$/ { i = substr($1, 4); for (j = 0; j < ng; j++) if (j != i) print i, j, $(j + 2) }
+  '
+}
+
+if ! have nvidia-smi; then
+  fail software nvidia-smi "nvidia-smi on PATH" "not found" driver_missing "install the NVIDIA driver (root)"
+  finish
+fi
+
+if [ "$FABRIC_MANAGER_REQUIRED" = 1 ]; then
+  if have systemctl; then
+    fm_state="$(systemctl is-active nvidia-fabricmanager 2>/dev/null || true)"
+    fm_state="${fm_state:-unknown}"
+    measure_str fabric_manager_state "$fm_state"
+    if [ "$fm_state" = active ]; then
+      pass interconnect fabric_manager active "$fm_state" ok
+    else
+      fail interconnect fabric_manager active "$fm_state" fabric_manager_inactive \
+        "NVSwitch boxes need it for NVLink; root: systemctl enable --now nvidia-fabricmanager (same version as the driver)"
+    fi
+  else
+    skip interconnect fabric_manager active "no systemctl" fabric_manager_unknown "check the nvidia-fabricmanager service by hand"
+  fi
+  completed="$(nvidia-smi -q 2>/dev/null | grep -i -A 3 '^[[:space:]]*Fabric' | grep -ciE 'State[[:space:]]*:[[:space:]]*Completed' || true)"
+  measure fabric_completed_gpus "$completed"
+  if [ "$completed" -ge "$EXPECTED_GPUS" ]; then
+    pass interconnect fabric_state "Completed on $EXPECTED_GPUS GPUs" "Completed on $completed" ok
+  else
+    fail interconnect fabric_state "Completed on $EXPECTED_GPUS GPUs" "Completed on $completed" fabric_not_completed \
+      "GPUs have not joined the NVLink fabric: start the fabric manager, then reset the GPUs or reboot (root)"
+  fi
+fi
+
+if [ "$EXPECTED_GPUS" -gt 1 ]; then
+  if TOPO="$(nvidia-smi topo -m 2>&1)"; then
+    printf '%s\n' "$TOPO" > "$VALIDATION_DIR/topo.txt"
+    echo "nvidia-smi topo -m (the last columns give each GPU's CPU and NUMA affinity; NIC rows show which NIC sits near which GPU):"
+    printf '%s\n' "$TOPO"
+    pairs=0
+    mismatched=0
+    entries=""
+    while read -r a b entry; do
+      [ -n "$a" ] || continue
+      pairs=$((pairs + 1))
+      entries="$(add_word "$entries" "$entry")"
+      if ! topo_ok "$entry"; then
+        mismatched=$((mismatched + 1))
+        if [[ "$entry" == NV[0-9]* ]]; then code=topo_nvlink_count; why="fewer NVLink links than planned: see the NVLink status below"
+        else code=traffic_on_pcie; why="GPU$a and GPU$b talk over PCIe ($entry), not NVLink"; fi
+        if [ "$mismatched" -le 8 ]; then
+          fail interconnect "topo GPU$a-GPU$b" "${EXPECTED_TOPO[*]}" "$entry" "$code" "$why"
+        fi
+      fi
+    done <<< "$(printf '%s\n' "$TOPO" | gpu_pairs)"
+    measure topo_pairs "$pairs"
+    measure topo_mismatched_pairs "$mismatched"
+    measure_str topo_entries "$entries"
+    if [ "$pairs" -eq 0 ]; then
+      fail interconnect topology "a GPU matrix" "none parsed" topo_unreadable "nvidia-smi topo -m printed no GPU matrix"
+    elif [ "${#EXPECTED_TOPO[@]}" -eq 0 ]; then
+      skip interconnect topology "no catalog value" "$entries" record_topo "record this entry as the part's topo_entry in data/validation.json"
+    elif [ "$mismatched" -eq 0 ]; then
+      pass interconnect topology "${EXPECTED_TOPO[*]} between all GPU pairs" "$entries" ok
+    elif [ "$mismatched" -gt 8 ]; then
+      echo "... $((mismatched - 8)) more pairs differ; see $VALIDATION_DIR/topo.txt"
+    fi
+  else
+    fail interconnect topology "nvidia-smi topo -m" "failed" topo_unreadable "$(printf '%s\n' "$TOPO" | head -n 1)"
+  fi
+fi
+
+if [ "$EXPECTED_NVLINK_LINKS" -gt 0 ]; then
+  if NVL="$(nvidia-smi nvlink --status 2>&1)"; then
+    printf '%s\n' "$NVL" > "$VALIDATION_DIR/nvlink_status.txt"
+    bad_links=0
+    gpus_seen=0
+    while read -r g active inactive minrate; do
+      [ -n "$g" ] || continue
+      gpus_seen=$((gpus_seen + 1))
+      measure "nvlink.$g.active_links" "$active"
+      measure_str "nvlink.$g.inactive_links" "${inactive/-/}"
+      measure "nvlink.$g.min_link_gbps" "$minrate"
+      if [ "$inactive" != "-" ]; then
+        IFS=',' read -r -a down_links <<< "$inactive"
+        bad_links=$((bad_links + ${#down_links[@]}))
+        if [ "${#down_links[@]}" -le 2 ]; then
+          for l in "${down_links[@]}"; do
+            fail interconnect "NVLink GPU $g link $l" "$EXPECTED_NVLINK_LINK_GBPS GB/s" inactive nvlink_inactive \
+              "link $l inactive on GPU $g: reseat the GPU/baseboard, then reset; replace if it stays down"
+          done
+        else
+          fail interconnect "NVLink GPU $g" "$EXPECTED_NVLINK_LINKS links active" "${#down_links[@]} inactive" nvlink_inactive \
+            "links $inactive inactive on GPU $g: with every GPU like this, NVLink is down (fabric manager?)"
+        fi
+      elif [ "$active" -lt "$EXPECTED_NVLINK_LINKS" ]; then
+        bad_links=$((bad_links + 1))
+        fail interconnect "NVLink GPU $g" "$EXPECTED_NVLINK_LINKS links" "$active links" nvlink_missing "GPU $g reports fewer links than planned"
+      fi
+      if [ "$active" -gt 0 ] && ! num_ge "$minrate" "$(awk -v r="$EXPECTED_NVLINK_LINK_GBPS" 'BEGIN { print r * 0.99 }')"; then
+        bad_links=$((bad_links + 1))
+        fail interconnect "NVLink GPU $g speed" "$EXPECTED_NVLINK_LINK_GBPS GB/s per link" "$minrate GB/s" nvlink_slow "GPU $g has links below the planned rate"
+      fi
+    done <<< "$(printf '%s\n' "$NVL" | awk '
+      /^GPU [0-9]+:/ { g = $2; sub(":", "", g); seen[g] = 1; act[g] += 0; next }
+      /Link [0-9]+:/ {
+        n = $0; sub(/.*Link /, "", n); sub(/:.*/, "", n)
+        if ($0 ~ /inactive/) { inact[g] = inact[g] (inact[g] == "" ? "" : ",") n; next }
+        r = $0; sub(/.*Link [0-9]+: */, "", r); sub(/ .*/, "", r)
+        act[g]++
+        if (!(g in mn) || r + 0 < mn[g]) mn[g] = r + 0
+      }
+      END { for (g in seen) print g, act[g] + 0, (inact[g] == "" ? "-" : inact[g]), (g in mn ? mn[g] : 0) }
+    ' | sort -n)"
+    measure nvlink_gpus "$gpus_seen"
+    if [ "$gpus_seen" -lt "$EXPECTED_GPUS" ]; then
+      fail interconnect nvlink_gpus "$EXPECTED_GPUS GPUs with NVLink" "$gpus_seen" nvlink_missing "some GPUs report no NVLink at all"
+    elif [ "$bad_links" -eq 0 ]; then
+      pass interconnect nvlink "$EXPECTED_NVLINK_LINKS links x $EXPECTED_NVLINK_LINK_GBPS GB/s on each GPU" "all active" ok
+    fi
+  else
+    fail interconnect nvlink "nvidia-smi nvlink --status" "failed" nvlink_unreadable "$(printf '%s\n' "$NVL" | head -n 1)"
+  fi
+  if NVE="$(nvidia-smi nvlink -e 2>/dev/null)"; then
+    errors="$(printf '%s\n' "$NVE" | awk '/Errors?:/ { v = $NF; if (v ~ /^[0-9]+$/) s += v } END { print s + 0 }')"
+    measure nvlink_error_count "$errors"
+    if [ "$errors" -eq 0 ]; then
+      pass interconnect nvlink_errors 0 0 ok
+    else
+      warn interconnect nvlink_errors 0 "$errors" nvlink_errors "CRC/replay errors on NVLink: rerun after the burn-in; rising counts mean a bad link"
+    fi
+  else
+    skip interconnect nvlink_errors 0 "not reported" nvlink_errors_unavailable "this driver has no 'nvidia-smi nvlink -e'"
+  fi
+fi
+
+if [ "$EXPECTED_GPUS" -gt 1 ] && [ -n "$EXPECTED_P2P" ]; then
+  if P2P="$(nvidia-smi topo -p2p r 2>&1)"; then
+    p2p_pairs=0
+    p2p_ok=0
+    first_ns=""
+    while read -r a b s; do
+      [ -n "$a" ] || continue
+      p2p_pairs=$((p2p_pairs + 1))
+      if [ "$s" = OK ]; then p2p_ok=$((p2p_ok + 1)); elif [ -z "$first_ns" ]; then first_ns="GPU$a-GPU$b: $s"; fi
+    done <<< "$(printf '%s\n' "$P2P" | gpu_pairs)"
+    measure p2p_pairs "$p2p_pairs"
+    measure p2p_ok_pairs "$p2p_ok"
+    if [ "$EXPECTED_P2P" = no ]; then
+      if [ "$p2p_ok" -eq 0 ]; then
+        pass interconnect peer_to_peer "none (the plan routes GPU traffic through host memory)" "none of $p2p_pairs pairs" ok
+      else
+        warn interconnect peer_to_peer "none" "$p2p_ok of $p2p_pairs pairs" p2p_better_than_plan "peer-to-peer works here; all-reduce may beat the plan"
+      fi
+    elif [ "$p2p_ok" -eq "$p2p_pairs" ]; then
+      pass interconnect peer_to_peer "all $p2p_pairs pairs" "all" ok
+    else
+      fail interconnect peer_to_peer "all $p2p_pairs pairs" "$p2p_ok" p2p_unavailable \
+        "$first_ns; traffic falls back to host memory: check ACS/IOMMU settings in the BIOS (root)"
+    fi
+  else
+    skip interconnect peer_to_peer "a p2p matrix" "not reported" p2p_unreadable "$(printf '%s\n' "$P2P" | head -n 1)"
+  fi
+fi
+
+if [ "$NETWORK" = infiniband ] || [ "$NETWORK" = roce ]; then
+  if [ "$NETWORK" = infiniband ]; then layer=InfiniBand; else layer=Ethernet; fi
+  if have ibstat; then
+    IB="$(ibstat 2>&1 || true)"
+    printf '%s\n' "$IB" > "$VALIDATION_DIR/ibstat.txt"
+    good=0
+    down=""
+    slow=""
+    min_rate=""
+    while read -r ca port state rate link; do
+      [ -n "$ca" ] || continue
+      [ "$link" = "$layer" ] || continue
+      if [ "$state" != Active ]; then
+        down="$down $ca/$port($state)"
+      elif ! num_ge "$rate" "$NETWORK_RATE_GBIT"; then
+        slow="$slow $ca/$port(${rate}G)"
+      else
+        good=$((good + 1))
+      fi
+      if [ "$state" = Active ] && { [ -z "$min_rate" ] || ! num_ge "$rate" "$min_rate"; }; then min_rate="$rate"; fi
+    done <<< "$(printf '%s\n' "$IB" | awk '
+      /^CA / { ca = $2; gsub(/\047/, "", ca) }
+      /^[[:space:]]*Port [0-9]+:/ { port = $2; sub(":", "", port) }
+      /^[[:space:]]*State:/ { state = $2 }
+      /^[[:space:]]*Rate:/ { rate = $2 }
+      /^[[:space:]]*Link layer:/ { print ca, port, state, rate, $3 }
+    ')"
+    measure ib_ports_active "$good"
+    measure ib_rate_gbit_per_s_min "${min_rate:-0}"
+    if [ "$good" -ge "$NETWORK_PORTS" ]; then
+      pass interconnect network_ports "$NETWORK_PORTS $layer ports Active at $NETWORK_RATE_GBIT Gb/s" "$good" ok
+      if [ -n "$down$slow" ]; then
+        warn interconnect network_ports_extra "unused ports up or absent" "${down}${slow}" ib_port_down "ports beyond the plan are down or slow"
+      fi
+    else
+      fail interconnect network_ports "$NETWORK_PORTS $layer ports Active at $NETWORK_RATE_GBIT Gb/s" "$good" ib_port_down \
+        "down:${down:- none}; slow:${slow:- none}. Check cables, switch ports and the subnet manager (opensm/UFM)"
+    fi
+  else
+    fail interconnect network_ports "ibstat" "not found" ibstat_missing "install infiniband-diags (root)"
+  fi
+  if [ -n "${IB_PEER:-}" ] && have ib_write_bw; then
+    BW_OUT="$(ib_write_bw -d "${IB_DEVICE:-mlx5_0}" --report_gbits -D 5 "$IB_PEER" 2>&1 || true)"
+    bw="$(printf '%s\n' "$BW_OUT" | awk '$1 ~ /^[0-9]+$/ && NF >= 4 { v = $4 } END { print v + 0 }')"
+    measure ib_write_bw_gbit_per_s "$bw"
+    need="$(awk -v r="$NETWORK_RATE_GBIT" 'BEGIN { print r * 0.9 }')"
+    if num_ge "$bw" "$need"; then
+      pass interconnect ib_write_bw ">= $need Gb/s (90% of line rate)" "$bw Gb/s" ok
+    else
+      fail interconnect ib_write_bw ">= $need Gb/s (90% of line rate)" "$bw Gb/s" ib_bw_low "check cables, NIC firmware and PCIe placement of ${IB_DEVICE:-mlx5_0}"
+    fi
+  else
+    skip interconnect ib_write_bw ">= 90% of $NETWORK_RATE_GBIT Gb/s" "not run" ib_bw_needs_peer \
+      "on the peer run 'ib_write_bw -d mlx5_0 --report_gbits', then rerun here with IB_PEER=<peer host> (perftest package)"
+  fi
+fi
+
+finish
+)SH";
+
+}  // namespace advisor::validation::bodies
