@@ -312,7 +312,7 @@ ScriptFile probe_py(const ValidationPlan& p) {
        "from torch.utils.checkpoint import checkpoint\n\n";
   s += "# The model slice one GPU holds in the plan (" + (m.name.empty() ? std::string("planned model") : m.name) + ").\n";
   s += "PLAN = {\n";
-  s += "    \"gemm_n\": 8192,\n    \"gemm_iters\": 50,\n";
+  s += "    \"gemm_n\": 8192,\n    \"gemm_iters\": 200,\n";
   s += "    \"training\": " + py_bool(m.training) + ",\n";
   s += "    \"layers\": " + std::to_string(m.layers) + ",\n";
   s += "    \"hidden\": " + std::to_string(m.hidden) + ",\n";

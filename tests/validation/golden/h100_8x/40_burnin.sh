@@ -117,6 +117,11 @@ if ! have nvidia-smi; then
   fail software nvidia-smi "nvidia-smi on PATH" "not found" driver_missing "install the NVIDIA driver (root)"
   finish
 fi
+# Newer drivers name the throttle field clocks_event_reasons; use it when the old name is gone.
+if ! nvidia-smi --query-gpu="$FIELDS" --format=csv,noheader,nounits > /dev/null 2>&1; then
+  FIELDS="${FIELDS/clocks_throttle_reasons/clocks_event_reasons}"
+  HEADER="${HEADER/clocks_throttle_reasons/clocks_event_reasons}"
+fi
 if [ "$RESTART" = 1 ]; then
   stamp="$(date +%Y%m%d%H%M%S)"
   for f in "$CSV" "$WALL_CSV"; do

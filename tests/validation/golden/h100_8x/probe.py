@@ -12,7 +12,7 @@ from torch.utils.checkpoint import checkpoint
 # The model slice one GPU holds in the plan (Llama-3.1-8B).
 PLAN = {
     "gemm_n": 8192,
-    "gemm_iters": 50,
+    "gemm_iters": 200,
     "training": True,
     "layers": 32,
     "hidden": 4096,

@@ -12,7 +12,7 @@ from torch.utils.checkpoint import checkpoint
 # The model slice one GPU holds in the plan (Qwen2.5-32B (TP 8)).
 PLAN = {
     "gemm_n": 8192,
-    "gemm_iters": 50,
+    "gemm_iters": 200,
     "training": False,
     "layers": 64,
     "hidden": 5120,
