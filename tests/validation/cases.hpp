@@ -27,6 +27,12 @@ inline const std::vector<std::string>& case_names() {
   return names;
 }
 
+/// More plans, for shellcheck and the rules only (no goldens): one GPU, Blackwell, a derived NV8.
+inline const std::vector<std::string>& extra_case_names() {
+  static const std::vector<std::string> names = {"l4_1x", "b200_8x", "a800_8x"};
+  return names;
+}
+
 inline advisor::validation::ValidationPlan make_case(const std::string& name, const std::string& data_dir) {
   using namespace advisor::validation;
   const std::string gpus = read_text(data_dir + "/gpus.json");
@@ -94,6 +100,16 @@ inline advisor::validation::ValidationPlan make_case(const std::string& name, co
     f.memory_per_gpu_bytes = 40 * GiB;
     f.memory_band_low_bytes = 35 * GiB;
     f.memory_band_high_bytes = 44 * GiB;
+  } else if (name == "l4_1x" || name == "b200_8x" || name == "a800_8x") {
+    gpu = name == "l4_1x" ? "l4-24gb" : name == "b200_8x" ? "b200-180gb" : "a800-sxm-80gb";
+    f.gpus_per_server = name == "l4_1x" ? 1 : 8;
+    f.allreduce_busbw_gbps = name == "b200_8x" ? 700 : name == "a800_8x" ? 160 : 0;
+    f.matmul_fraction = name == "b200_8x" ? 0.776 : name == "a800_8x" ? 0.869 : 0.81;
+    f.summary = "Qwen2.5-1.5B serving";
+    f.probe = {"Qwen2.5-1.5B", false, 28, 1536, 12, 2, 128, 8960, 151936, 4096, 8, false, 0};
+    f.memory_per_gpu_bytes = 8 * GiB;
+    f.memory_band_low_bytes = 7 * GiB;
+    f.memory_band_high_bytes = 9 * GiB;
   } else {
     throw std::runtime_error("unknown case " + name);
   }

@@ -11,7 +11,7 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 status=0
 count=0
-for c in h100_8x h100_2x8_ib rtx4090_4x l20_8x; do
+for c in $("$TOOL" cases); do
   "$TOOL" scripts "$c" "$WORK/$c"
   for f in "$WORK/$c"/*.sh; do
     count=$((count + 1))

@@ -50,7 +50,9 @@ TEST_CASE("generated scripts match the goldens", "[validation][golden]") {
 }
 
 TEST_CASE("every script: expected values on top, strict mode, nothing piped into a shell", "[validation][scripts]") {
-  for (const auto& name : vtest::case_names()) {
+  std::vector<std::string> all = vtest::case_names();
+  all.insert(all.end(), vtest::extra_case_names().begin(), vtest::extra_case_names().end());
+  for (const auto& name : all) {
     for (const auto& f : generate_scripts(plan(name))) {
       INFO(name << "/" << f.name);
       if (f.name.size() < 3 || f.name.substr(f.name.size() - 3) != ".sh") continue;
@@ -102,6 +104,20 @@ TEST_CASE("the scripts carry the plan's figures", "[validation][scripts]") {
   CHECK_THAT(file(ib, "10_topology.sh").text, Catch::Contains("NETWORK_PORTS=8"));
   CHECK_THAT(file(ib, "30_nccl.sh").text, Catch::Contains("INTER_NODE_BUSBW_GBPS=180"));
   CHECK_THAT(file(ib, "README.txt").text, Catch::Contains("MASTER_ADDR=<server 0> NODE_RANK=<i> ./30_nccl.sh"));
+}
+
+TEST_CASE("one GPU, Blackwell and a derived NV8", "[validation][scripts]") {
+  ValidationPlan l4 = plan("l4_1x");
+  CHECK(l4.intra_node_link == IntraNodeLink::none);
+  CHECK(l4.topo_entries.empty());
+  CHECK_THAT(file(generate_scripts(l4), "10_topology.sh").text, Catch::Contains("EXPECTED_P2P=''"));
+  ValidationPlan b200 = plan("b200_8x");
+  CHECK(b200.ngc_tag == "26.02");  // no driver given: the newest, and Blackwell needs 25.01+
+  CHECK(b200.forward_compat_branches.empty());
+  CHECK(b200.nvlink_links_per_gpu == 18);
+  ValidationPlan a800 = plan("a800_8x");
+  CHECK(a800.topo_entries == std::vector<std::string>{"NV8"});
+  CHECK(a800.nvlink_link_gbps == 25);
 }
 
 TEST_CASE("plan ids are stable and follow every expected value", "[validation][scripts]") {

@@ -2,6 +2,7 @@
 // Test driver for the validation scripts (not the product CLI):
 //   validation_tool scripts <case> <dir>            write the case's scripts into <dir>
 //   validation_tool check <case> <file> [price] [gpu_hours]   print the read-back report JSON
+//   validation_tool cases                           list the case names
 // Cases: h100_8x h100_2x8_ib rtx4090_4x l20_8x. Exit 2 on bad input (the error as JSON).
 #include <filesystem>
 #include <fstream>
@@ -26,6 +27,11 @@ std::string quoted(const std::string& s) {
 int main(int argc, char** argv) {
   namespace fs = std::filesystem;
   using namespace advisor::validation;
+  if (argc == 2 && std::string(argv[1]) == "cases") {
+    for (const auto& n : vtest::case_names()) std::cout << n << "\n";
+    for (const auto& n : vtest::extra_case_names()) std::cout << n << "\n";
+    return 0;
+  }
   if (argc < 4) {
     std::cerr << "usage: validation_tool scripts|check <case> <dir|file> [price_per_gpu_hour planned_gpu_hours]\n";
     return 2;
