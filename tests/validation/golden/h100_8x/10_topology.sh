@@ -82,6 +82,17 @@ topo_ok() {
   return 1
 }
 
+# why ENTRY: sets code and reason for a topo entry other than the planned one.
+why() {
+  if [[ "$1" == NV[0-9]* ]]; then
+    code=topo_nvlink_count
+    reason="fewer NVLink links than planned: see the NVLink status below"
+  else
+    code=traffic_on_pcie
+    reason="the GPUs talk over PCIe ($1), not NVLink"
+  fi
+}
+
 # Prints "i j entry" for every pair of GPUs in a `nvidia-smi topo -m` / `topo -p2p r` matrix.
 gpu_pairs() {
   awk '
@@ -128,17 +139,17 @@ if [ "$EXPECTED_GPUS" -gt 1 ]; then
     pairs=0
     mismatched=0
     entries=""
+    bad_pairs=""
+    declare -A BAD_ROW ENTRY_ROW
     while read -r a b entry; do
       [ -n "$a" ] || continue
       pairs=$((pairs + 1))
       entries="$(add_word "$entries" "$entry")"
       if ! topo_ok "$entry"; then
         mismatched=$((mismatched + 1))
-        if [[ "$entry" == NV[0-9]* ]]; then code=topo_nvlink_count; why="fewer NVLink links than planned: see the NVLink status below"
-        else code=traffic_on_pcie; why="GPU$a and GPU$b talk over PCIe ($entry), not NVLink"; fi
-        if [ "$mismatched" -le 8 ]; then
-          fail interconnect "topo GPU$a-GPU$b" "${EXPECTED_TOPO[*]}" "$entry" "$code" "$why"
-        fi
+        BAD_ROW[$a]=$((${BAD_ROW[$a]:-0} + 1))
+        ENTRY_ROW[$a]="$(add_word "${ENTRY_ROW[$a]:-}" "$entry")"
+        bad_pairs="$bad_pairs $a:$b:$entry"
       fi
     done <<< "$(printf '%s\n' "$TOPO" | gpu_pairs)"
     measure topo_pairs "$pairs"
@@ -150,8 +161,30 @@ if [ "$EXPECTED_GPUS" -gt 1 ]; then
       skip interconnect topology "no catalog value" "$entries" record_topo "record this entry as the part's topo_entry in data/validation.json"
     elif [ "$mismatched" -eq 0 ]; then
       pass interconnect topology "${EXPECTED_TOPO[*]} between all GPU pairs" "$entries" ok
-    elif [ "$mismatched" -gt 8 ]; then
-      echo "... $((mismatched - 8)) more pairs differ; see $VALIDATION_DIR/topo.txt"
+    elif [ "$mismatched" -eq "$pairs" ]; then
+      why "${entries%% *}"
+      fail interconnect topology "${EXPECTED_TOPO[*]} between all GPU pairs" "$entries on all $pairs pairs" "$code" "$reason"
+    else
+      # A GPU wrong towards every other GPU is reported once; other pairs one by one (8 at most).
+      shown=0
+      culprits=" "
+      for g in $(printf '%s\n' "${!BAD_ROW[@]}" | sort -n); do
+        if [ "${BAD_ROW[$g]}" -ge $((EXPECTED_GPUS - 1)) ]; then
+          culprits="$culprits$g "
+          why "${ENTRY_ROW[$g]%% *}"
+          fail interconnect "topo GPU$g" "${EXPECTED_TOPO[*]} to every other GPU" "${ENTRY_ROW[$g]} to all $((EXPECTED_GPUS - 1))" "$code" "GPU$g: $reason"
+        fi
+      done
+      for p in $bad_pairs; do
+        IFS=':' read -r a b entry <<< "$p"
+        if [[ "$culprits" == *" $a "* || "$culprits" == *" $b "* ]]; then continue; fi
+        shown=$((shown + 1))
+        if [ "$shown" -le 8 ]; then
+          why "$entry"
+          fail interconnect "topo GPU$a-GPU$b" "${EXPECTED_TOPO[*]}" "$entry" "$code" "GPU$a-GPU$b: $reason"
+        fi
+      done
+      if [ "$shown" -gt 8 ]; then echo "... $((shown - 8)) more pairs differ; see $VALIDATION_DIR/topo.txt"; fi
     fi
   else
     fail interconnect topology "nvidia-smi topo -m" "failed" topo_unreadable "$(printf '%s\n' "$TOPO" | head -n 1)"

@@ -264,8 +264,8 @@ PCT="$(awk -F',' "$AWK_COLS"'
   { g = f("index"); p = f("power.draw"); if (g ~ /^[0-9]+$/ && p ~ /^[0-9.]+$/) print g, p }' "$CSV" |
   sort -k1,1n -k2,2n | awk '
   function rank(q, n,   k) { k = int((q * n + 99) / 100); return k < 1 ? 1 : k }
-  function flush() { if (cur != "") print cur, n, v[rank(50, n)], v[rank(99, n)] }
-  $1 != cur { flush(); cur = $1; n = 0 }
+  function flush() { if (started) print cur, n, v[rank(50, n)], v[rank(99, n)] }
+  !started || $1 != cur { flush(); cur = $1; n = 0; started = 1 }
   { v[++n] = $2 }
   END { flush() }')"
 declare -A P50 P99
