@@ -158,6 +158,7 @@
       state.sort = { key: null, dir: 1 };
       el.hashNote.hidden = true;
       applyRequest(startRequest());
+      renderPresetFacts();
       run();
     });
     let resizeTimer = null;
@@ -172,7 +173,7 @@
       if (location.hash === state.ownHash) return;
       const fromHash = readHash();
       if (fromHash.lang) setLanguage(fromHash.lang);
-      if (fromHash.request) { applyRequest(fromHash.request); run(); }
+      if (fromHash.request) { applyRequest(fromHash.request); renderPresetFacts(); run(); }
     });
   }
 
