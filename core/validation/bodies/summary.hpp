@@ -20,9 +20,9 @@ WALL_W=""
 OUT=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --tokens-per-second) TPS="$2"; shift 2 ;;
-    --wall-power-w) WALL_W="$2"; shift 2 ;;
-    -o) OUT="$2"; shift 2 ;;
+    --tokens-per-second) TPS="${2:?--tokens-per-second needs a value}"; shift 2 ;;
+    --wall-power-w) WALL_W="${2:?--wall-power-w needs a value}"; shift 2 ;;
+    -o) OUT="${2:?-o needs a file}"; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
   esac

@@ -43,9 +43,9 @@ JOB=""
 RESTART=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --hours) HOURS="$2"; shift 2 ;;
-    --interval) INTERVAL="$2"; shift 2 ;;
-    --job) JOB="$2"; shift 2 ;;
+    --hours) HOURS="${2:?--hours needs a value}"; shift 2 ;;
+    --interval) INTERVAL="${2:?--interval needs a value}"; shift 2 ;;
+    --job) JOB="${2:?--job needs a command}"; shift 2 ;;
     --restart) RESTART=1; shift ;;
     -h | --help) usage; exit 0 ;;
     *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
