@@ -6,6 +6,10 @@
 #include <cstdio>
 #include <map>
 
+#include "types/checked.hpp"
+#include "types/limits.hpp"
+#include "types/text.hpp"
+
 namespace advisor {
 
 namespace {
@@ -20,11 +24,16 @@ std::string month_name(int index) {
   return buffer;
 }
 
-int cards_for(double monthly_gpu_hours, const CapacityInputs& in) {
+int cards_for(double monthly_gpu_hours, const CapacityInputs& in, const std::string& type) {
   const double cards =
       monthly_gpu_hours * (1 + in.buffer) / (in.hours_per_month * in.target_utilization);
+  // A low target utilisation the user set is the cause when full use would stay in bounds.
+  const bool by_target = !in.target_utilization_path.empty() &&
+                         cards * in.target_utilization <= double(limits::kMaxUnits);
   // Guard the ceiling against representation noise (2.0000000000000004 is 2 cards).
-  return static_cast<int>(std::ceil(cards - 1e-9));
+  return checked_int(std::ceil(cards - 1e-9), by_target ? in.target_utilization_path : in.jobs_path,
+                     "the cards needed for " + in_quotes(type), 0,
+                     static_cast<int>(limits::kMaxUnits));
 }
 
 }  // namespace
@@ -49,6 +58,11 @@ CapacityPlan plan_capacity(const CapacityInputs& in) {
   } else {
     plan.months = in.months;
   }
+  // The readers bound the window (limits::kMaxMonthsSpanned); the result lists each month.
+  require(plan.months >= 1 && plan.months <= limits::kMaxMonthsSpanned, "limit_exceeded",
+          in.jobs_path,
+          in.jobs_path + " spans " + std::to_string(plan.months) + " months; the limit is " +
+              std::to_string(limits::kMaxMonthsSpanned));
 
   std::vector<std::string> order;
   std::map<std::string, std::vector<double>> hours;  // type -> per month (or one bucket)
@@ -76,8 +90,8 @@ CapacityPlan plan_capacity(const CapacityInputs& in) {
     } else {
       t.peak_monthly_gpu_hours = t.average_monthly_gpu_hours;  // no dates: no known peak
     }
-    t.cards_needed = cards_for(t.average_monthly_gpu_hours, in);
-    t.cards_needed_for_peak = cards_for(t.peak_monthly_gpu_hours, in);
+    t.cards_needed = cards_for(t.average_monthly_gpu_hours, in, type);
+    t.cards_needed_for_peak = cards_for(t.peak_monthly_gpu_hours, in, type);
     t.expected_utilization =
         t.cards_needed > 0 ? t.average_monthly_gpu_hours / (t.cards_needed * in.hours_per_month)
                            : 0;

@@ -20,6 +20,10 @@ struct CapacityInputs {
   double target_utilization = 1.0;  // share of a card's hours it is planned to be busy
   double buffer = 0.3;              // reserve on top (the source: 30%)
   double hours_per_month = 730;     // 8760 / 12
+  // Where the inputs came from, for errors: the job history (/capacity/jobs_csv or
+  // /capacity/jobs) and, when the user set it, the target utilisation.
+  std::string jobs_path = "/capacity/jobs_csv";
+  std::string target_utilization_path;
 };
 
 struct MonthHours {

@@ -291,9 +291,9 @@ PowerPlan plan_power(const CostScenario& s, int gpus) {
   p.office = office_verdict(p.server_watts_full_load, p.servers, s.office_rack_kw_low,
                             s.office_rack_kw_high, s.office_racks, s.rack_units_usable,
                             s.server_rack_units);
-  auto fit = [&](double kw) {
+  auto fit = [&](double kw, const char* path = "/power/rack_kw") {
     return fit_racks(kw, p.server_watts_full_load, s.rack_units_usable, s.server_rack_units,
-                     p.servers);
+                     p.servers, path);
   };
   const bool per_kw = s.colocation_pricing == ColocationPricing::kPerKw;
   auto monthly = [&](const RackFit& f, double rack_price) {
@@ -306,7 +306,7 @@ PowerPlan plan_power(const CostScenario& s, int gpus) {
     return std::nullopt;
   };
   if (s.facility == Facility::kOffice) {
-    p.racks = fit(s.office_rack_kw_high);
+    p.racks = fit(s.office_rack_kw_high, "/power/office_rack_kw");
     p.rack_choice = "office";
     return p;
   }

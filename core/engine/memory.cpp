@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "types/errors.hpp"
+#include "types/limits.hpp"
 #include "types/text.hpp"
 #include "types/units.hpp"
 
@@ -230,6 +232,41 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   return total;
 }
 
+/// Every byte count of the result is an exact integer (at most limits::kMaxBytes = 2^53, 8 PiB
+/// per GPU). In-range inputs can multiply past that (sequence 10^7 x micro-batch 10^6): such an
+/// estimate is refused, located at the input that drives its largest term.
+void check_representable(const MemoryEstimate& e, const Request& req) {
+  const double largest = std::max({e.band_high, e.total(), e.host_ram_per_node});
+  if (largest <= limits::kMaxBytes) return;
+  const bool training = is_training(req.task);
+  std::string path = "/model";
+  std::string what = "the model's weights and training state";
+  if (e.host_ram_per_node > limits::kMaxBytes) {
+    path = "/training/cpu_offload";
+    what = "the host memory for CPU offload";
+  } else if (e.activations >= std::max({e.weights, e.gradients, e.optimizer, e.kv_cache})) {
+    if (training) {
+      path = req.training.micro_batch_size > 1 ? "/training/micro_batch_size"
+                                                : "/training/sequence_length";
+      what = "the activations of one micro-batch (sequence_length " +
+             std::to_string(req.training.sequence_length) + " x micro_batch_size " +
+             std::to_string(req.training.micro_batch_size) + ")";
+    } else {
+      path = req.inference.concurrency > 1 ? "/inference/concurrency" : "/inference/prompt_tokens";
+      what = "the prefill and sampling buffers";
+    }
+  } else if (e.kv_cache >= std::max({e.weights, e.gradients, e.optimizer})) {
+    path = req.inference.concurrency > 1 ? "/inference/concurrency" : "/inference/prompt_tokens";
+    what = "the KV cache (concurrency " + std::to_string(req.inference.concurrency) + " x " +
+           std::to_string(req.inference.prompt_tokens + req.inference.output_tokens) +
+           " tokens)";
+  }
+  throw InputError("out_of_range", path,
+                   what + " would need " + format_with("%.3g", largest) +
+                       " bytes on one GPU, beyond the limit of 2^53 bytes (8 PiB) the result "
+                       "states exactly; lower " + path);
+}
+
 double inference_activations(const Request& req, const Layout& L, const MemoryAssumptions& a) {
   const ModelArch& m = req.model;
   const InferenceSettings& inf = req.inference;
@@ -390,6 +427,7 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
     }
     if (L.pp == 1) break;
   }
+  check_representable(best, req);
 
   if (explain) {
     auto add = [&](const char* term, std::string text) {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "types/checked.hpp"
+#include "types/limits.hpp"
 #include "types/text.hpp"
 #include "types/units.hpp"
 
@@ -33,12 +35,14 @@ double fleet_watts_full_load(const ServerPowerInputs& server, int gpus, int gpus
 }
 
 RackFit fit_racks(double rack_kw, double server_watts, int rack_units_usable,
-                  int server_rack_units, int servers) {
+                  int server_rack_units, int servers, const std::string& rack_path) {
   RackFit f;
   f.rack_kw = rack_kw;
+  const int max_units = static_cast<int>(limits::kMaxUnits);
   // A tiny tolerance so that 4 x 2.5 kW fits a 10 kW rack despite rounding.
   f.servers_per_rack_by_power =
-      static_cast<int>(std::floor(rack_kw * 1000 / server_watts + 1e-9));
+      checked_int(std::floor(rack_kw * 1000 / server_watts + 1e-9), rack_path,
+                  "servers per rack by power", 0, max_units);
   f.servers_per_rack_by_space = rack_units_usable / server_rack_units;
   f.servers_per_rack = std::min(f.servers_per_rack_by_power, f.servers_per_rack_by_space);
   f.fits = f.servers_per_rack >= 1;
@@ -46,8 +50,10 @@ RackFit fit_racks(double rack_kw, double server_watts, int rack_units_usable,
     f.racks_per_server = 1;
     f.racks_needed = racks_for(servers, f.servers_per_rack);
   } else {
-    f.racks_per_server = static_cast<int>(std::ceil(server_watts / (rack_kw * 1000) - 1e-9));
-    f.racks_needed = servers * std::max(1, f.racks_per_server);
+    f.racks_per_server = checked_int(std::ceil(server_watts / (rack_kw * 1000) - 1e-9), rack_path,
+                                     "rack circuits per server", 0, max_units);
+    f.racks_needed = checked_int(double(servers) * std::max(1, f.racks_per_server), rack_path,
+                                 "racks needed", 0, max_units);
   }
   return f;
 }
@@ -68,9 +74,9 @@ OfficeVerdict office_verdict(double server_watts, int servers, double rack_kw_lo
     return v;
   }
   const RackFit low = fit_racks(rack_kw_low, server_watts, rack_units_usable, server_rack_units,
-                                servers);
+                                servers, "/power/office_rack_kw");
   const RackFit high = fit_racks(rack_kw_high, server_watts, rack_units_usable,
-                                 server_rack_units, servers);
+                                 server_rack_units, servers, "/power/office_rack_kw");
   v.racks_needed = high.racks_needed;
   if (low.fits && low.racks_needed <= office_racks) {
     v.can_host = true;

@@ -21,6 +21,13 @@ constexpr double kMaxBandwidthTbps = 100;
 constexpr double kMaxTflops = 100'000;
 constexpr double kMaxTdpWatts = 5000;
 constexpr double kMaxLinkGbps = 100'000;
+// Floors: speeds, powers and sizes are divisors (step times, servers per rack); a part below
+// these is a unit mistake, and 1e-308 would make the figures overflow.
+constexpr double kMinGpuMemoryGib = 0.125;
+constexpr double kMinBandwidthTbps = 0.001;  // 1 GB/s
+constexpr double kMinTflops = 0.001;
+constexpr double kMinTdpWatts = 1;
+constexpr double kMinLinkGbps = 0.01;
 
 std::vector<std::string> read_sources(FieldReader& r) {
   const nlohmann::json* s = r.raw("source");
@@ -51,14 +58,15 @@ GpuSpec parse_gpu(const nlohmann::json& j, const std::string& path) {
     g.compute_capability = cc->get<std::string>();
   }
   g.software_stack = r.choice("software_stack", {"cuda", "rocm", "cann"});
-  g.memory_gib = r.number("memory_gib", 0, kMaxGpuMemoryGib, {}, true);
+  g.memory_gib = r.number("memory_gib", kMinGpuMemoryGib, kMaxGpuMemoryGib);
   g.memory_type = r.string("memory_type");
-  g.memory_bandwidth_tbps = r.number("memory_bandwidth_tbps", 0, kMaxBandwidthTbps, {}, true);
-  g.bf16_dense_tflops = r.number("bf16_dense_tflops", 0, kMaxTflops, {}, true);
-  g.fp16_dense_tflops = r.number("fp16_dense_tflops", 0, kMaxTflops, {}, true);
-  g.fp8_dense_tflops = r.nullable_number("fp8_dense_tflops", 0, kMaxTflops, true);
-  g.fp32_tflops = r.nullable_number("fp32_tflops", 0, kMaxTflops, true);
-  g.tdp_watts = r.number("tdp_watts", 0, kMaxTdpWatts, {}, true);
+  g.memory_bandwidth_tbps =
+      r.number("memory_bandwidth_tbps", kMinBandwidthTbps, kMaxBandwidthTbps);
+  g.bf16_dense_tflops = r.number("bf16_dense_tflops", kMinTflops, kMaxTflops);
+  g.fp16_dense_tflops = r.number("fp16_dense_tflops", kMinTflops, kMaxTflops);
+  g.fp8_dense_tflops = r.nullable_number("fp8_dense_tflops", kMinTflops, kMaxTflops);
+  g.fp32_tflops = r.nullable_number("fp32_tflops", kMinTflops, kMaxTflops);
+  g.tdp_watts = r.number("tdp_watts", kMinTdpWatts, kMaxTdpWatts);
   g.form_factor = r.choice("form_factor", {"sxm", "pcie", "oam", "module"});
   const nlohmann::json* link = r.object("scale_up_link");
   require(link != nullptr, "missing_field", r.path_of("scale_up_link"),
@@ -67,7 +75,7 @@ GpuSpec parse_gpu(const nlohmann::json& j, const std::string& path) {
     FieldReader l(*link, r.path_of("scale_up_link"));
     g.scale_up_link.name = l.string("name");
     g.scale_up_link.bidirectional_gbps =
-        l.nullable_number("bidirectional_gbps", 0, kMaxLinkGbps, true);
+        l.nullable_number("bidirectional_gbps", kMinLinkGbps, kMaxLinkGbps);
     g.scale_up_link.topology = l.choice("topology", {"switched", "bridge", "none"});
     g.scale_up_link.max_gpus_per_domain =
         static_cast<int>(l.integer("max_gpus_per_domain", 1, 1024));

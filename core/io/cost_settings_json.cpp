@@ -5,9 +5,11 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <set>
 
 #include "types/catalog.hpp"
 #include "types/errors.hpp"
+#include "types/limits.hpp"
 #include "types/text.hpp"
 #include "io/json_reader.hpp"
 #include "io/request_json.hpp"
@@ -20,6 +22,13 @@ constexpr double kMaxMoney = 1e12;
 constexpr double kMaxJobHours = 1e6;   // a job longer than a century is a typo
 constexpr double kMaxJobGpus = 100'000;
 constexpr double kMaxMonthlyGpuHours = 1e9;
+// Lower bounds where a smaller positive value is a typo whose reciprocal would overflow the
+// figures (racks per server, cards, cost per GPU-hour): a rack circuit of 100 W, one hour of
+// use a year (1.14e-4 of the year), 1% utilisation targets, a thousandth of a token per second.
+constexpr double kMinRackKw = 0.1;
+constexpr double kMinUtilization = 1e-4;
+constexpr double kMinTargetUtilization = 0.01;
+constexpr double kMinTokensPerSecond = 1e-3;
 
 std::optional<int> opt_int(FieldReader& r, const char* key, std::int64_t min, std::int64_t max) {
   auto v = r.nullable_integer(key, min, max);
@@ -36,10 +45,10 @@ PowerSettings read_power(const nlohmann::json* j) {
   s.host_watts = r.nullable_number("host_watts", 0, 1e6);
   s.training_load_factor = r.nullable_number("training_load_factor", 0, 1, true);
   s.idle_load_factor = r.nullable_number("idle_load_factor", 0, 1);
-  s.rack_kw = r.nullable_number("rack_kw", 0, 1000, true);
+  s.rack_kw = r.nullable_number("rack_kw", kMinRackKw, 1000);
   s.rack_units_usable = opt_int(r, "rack_units_usable", 1, 100);
   s.server_rack_units = opt_int(r, "server_rack_units", 1, 60);
-  s.office_rack_kw = r.nullable_number("office_rack_kw", 0, 1000, true);
+  s.office_rack_kw = r.nullable_number("office_rack_kw", kMinRackKw, 1000);
   s.office_racks = static_cast<int>(r.integer("office_racks", 1, 1000, 1));
   s.pue = r.nullable_number("pue", 1, 5);
   r.reject_unknown();
@@ -94,6 +103,12 @@ CostSettings read_cost(const nlohmann::json* j, const Catalog& catalog) {
   s.life_years = opt_int(r, "life_years", 1, 30);
   s.residual_fraction = r.nullable_number("residual_fraction", 0, 0.99);
   s.utilization = r.nullable_number("utilization", 0, 1);
+  if (s.utilization && *s.utilization > 0 && *s.utilization < kMinUtilization) {
+    throw InputError("out_of_range", r.path_of("utilization"),
+                     r.path_of("utilization") + " must be 0 or between " +
+                         format_number(kMinUtilization) + " (about an hour a year) and 1, got " +
+                         format_number(*s.utilization));
+  }
   s.valley_shift_share = r.nullable_number("valley_shift_share", 0, 1);
   s.tariff = r.choice("tariff", kTariffNames, s.tariff);
   s.colocation_pricing = r.choice("colocation_pricing", kColocationPricingNames, s.colocation_pricing);
@@ -114,9 +129,10 @@ CostSettings read_cost(const nlohmann::json* j, const Catalog& catalog) {
   s.spares_share = r.nullable_number("spares_share", 0, 1);
   s.reserved_discount = r.nullable_number("reserved_discount", 0, 0.99);
   s.egress_tb_per_month = r.nullable_number("egress_tb_per_month", 0, 1e9);
-  s.owned_max_utilization = r.nullable_number("owned_max_utilization", 0, 1, true);
+  s.owned_max_utilization =
+      r.nullable_number("owned_max_utilization", kMinTargetUtilization, 1);
   s.run_gpu_hours = r.nullable_number("run_gpu_hours", 0, 1e12, true);
-  s.tokens_per_second = r.nullable_number("tokens_per_second", 0, 1e12, true);
+  s.tokens_per_second = r.nullable_number("tokens_per_second", kMinTokensPerSecond, 1e12);
   if (const nlohmann::json* d = r.raw("monthly_demand_gpu_hours")) {
     const std::string p = r.path_of("monthly_demand_gpu_hours");
     require(d->is_array() && d->size() == 12, "wrong_type", p,
@@ -252,11 +268,47 @@ double job_hours(double v, const std::string& p) {
   return v;
 }
 
+/// The job history's limits (types/limits.hpp), checked row by row so that the error names the
+/// row that breaks one: rows, distinct GPU types, months from the first to the last dated job.
+class HistoryBounds {
+ public:
+  void add(const JobRow& row, const std::string& row_path, const std::string& type_path,
+           const std::string& month_path) {
+    require(++rows_ <= limits::kMaxJobRows, "limit_exceeded", row_path,
+            row_path + ": more than " + std::to_string(limits::kMaxJobRows) +
+                " job rows, the limit (sum the small jobs of a month into one row)");
+    if (types_.insert(row.gpu_type).second) {
+      require(types_.size() <= limits::kMaxJobGpuTypes, "limit_exceeded", type_path,
+              type_path + " " + in_quotes(row.gpu_type) + " is GPU type number " +
+                  std::to_string(types_.size()) + "; the limit is " +
+                  std::to_string(limits::kMaxJobGpuTypes) + " types in one history");
+    }
+    if (row.month.empty()) return;
+    const int m = std::stoi(row.month.substr(0, 4)) * 12 + std::stoi(row.month.substr(5, 2)) - 1;
+    if (!any_month_) first_ = last_ = m;
+    any_month_ = true;
+    first_ = std::min(first_, m);
+    last_ = std::max(last_, m);
+    const int span = last_ - first_ + 1;
+    require(span <= limits::kMaxMonthsSpanned, "limit_exceeded", month_path,
+            month_path + " " + row.month + " makes the history span " + std::to_string(span) +
+                " months; the limit is " + std::to_string(limits::kMaxMonthsSpanned) +
+                " (the result lists every month of the window)");
+  }
+
+ private:
+  std::size_t rows_ = 0;
+  std::set<std::string> types_;
+  bool any_month_ = false;
+  int first_ = 0, last_ = 0;
+};
+
 std::vector<JobRow> read_jobs_array(const nlohmann::json& list, const std::string& path,
                                     bool* dated) {
   require(list.is_array() && !list.empty(), "wrong_type", path,
           path + " must be a non-empty list of {job, gpu_type, gpus, hours[, month | date]}");
   std::vector<JobRow> rows;
+  HistoryBounds bounds;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string p = path + "/" + std::to_string(i);
     FieldReader r(list[i], p);
@@ -276,14 +328,15 @@ std::vector<JobRow> read_jobs_array(const nlohmann::json& list, const std::strin
       const std::string text = r.string(key);
       row.month = month_of(text, is_date);
       require(!row.month.empty(), "bad_date", r.path_of(key),
-              r.path_of(key) + " must be " + (is_date ? "YYYY-MM-DD" : "YYYY-MM") + ", got \"" +
-                  text + "\"");
+              r.path_of(key) + " must be " + (is_date ? "YYYY-MM-DD" : "YYYY-MM") + ", got " +
+                  in_quotes(text));
     }
     r.reject_unknown();
     if (i == 0) *dated = !row.month.empty();
     require(*dated == !row.month.empty(), "inconsistent", p,
             p + (*dated ? " lacks the month or date the first row has"
                         : " has a month or date but the first row has none"));
+    bounds.add(row, p, r.path_of("gpu_type"), r.path_of(r.has("date") ? "date" : "month"));
     rows.push_back(row);
   }
   return rows;
@@ -303,10 +356,11 @@ CapacitySettings read_capacity(const nlohmann::json* j) {
     s.jobs = parse_jobs_csv(csv->get<std::string>(), "/capacity/jobs_csv", &s.dated);
   } else if (jobs) {
     s.jobs = read_jobs_array(*jobs, "/capacity/jobs", &s.dated);
+    s.path = "/capacity/jobs";
   }
   s.given = csv != nullptr || jobs != nullptr;
   s.months = opt_int(r, "months", 1, 120);
-  s.target_utilization = r.nullable_number("target_utilization", 0, 1, true);
+  s.target_utilization = r.nullable_number("target_utilization", kMinTargetUtilization, 1);
   s.buffer = r.nullable_number("buffer", 0, 10);
   r.reject_unknown();
   require(s.given || !(s.months || s.target_utilization || s.buffer), "missing_field",
@@ -327,7 +381,8 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
   {
     std::size_t start = 0;
     int number = 1;
-    while (start <= text.size()) {
+    // The header, the row limit and one row beyond it (reported below) are all that is kept.
+    while (start <= text.size() && lines.size() < limits::kMaxJobRows + 2) {
       std::size_t end = text.find('\n', start);
       if (end == std::string::npos) end = text.size();
       std::string line = text.substr(start, end - start);
@@ -353,7 +408,7 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
   for (std::size_t i = 0; i < header.size(); ++i) {
     const std::string name = lower(header[i]);
     require(column.count(name) == 0 || name.empty(), "bad_csv", header_path,
-            header_path + " names the column \"" + name + "\" twice");
+            header_path + " names the column " + in_quotes(name) + " twice");
     column[name] = i;
   }
   std::string found;
@@ -363,7 +418,7 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
             header_path + "/" + required + ": the header (" +
                 header_path.substr(path.size() + 1) + ") lacks the column \"" + required +
                 "\"; needed: job, gpu_type, gpus, hours (and optionally month or date); found: " +
-                found);
+                in_quotes(found));
   }
   require(!(column.count("month") && column.count("date")), "inconsistent", header_path,
           header_path + " has both month and date columns; keep one");
@@ -373,6 +428,7 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
   const std::size_t width = header.size();
 
   std::vector<JobRow> rows;
+  HistoryBounds bounds;
   for (std::size_t n = 1; n < lines.size(); ++n) {
     const std::string row_path = path + "/row " + std::to_string(lines[n].first);
     std::vector<std::string> f = split_line(lines[n].second, delimiter, &bad_quote);
@@ -388,7 +444,7 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
       require(!t.empty(), "missing_field", cell_path(name),
               cell_path(name) + " is empty; it must be a number");
       require(parse_decimal(t, &v), "wrong_type", cell_path(name),
-              cell_path(name) + " must be a number, got \"" + t + "\"");
+              cell_path(name) + " must be a number, got " + in_quotes(t));
       return v;
     };
     JobRow row;
@@ -404,8 +460,9 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
       row.month = month_of(t, has_date);
       require(!row.month.empty(), "bad_date", cell_path(name),
               cell_path(name) + " must be " + (has_date ? "YYYY-MM-DD" : "YYYY-MM") +
-                  ", got \"" + t + "\"");
+                  ", got " + in_quotes(t));
     }
+    bounds.add(row, row_path, cell_path("gpu_type"), cell_path(has_date ? "date" : "month"));
     rows.push_back(row);
   }
   require(!rows.empty(), "missing_field", path,

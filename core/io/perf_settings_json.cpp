@@ -19,6 +19,8 @@ constexpr std::int64_t kMaxModelLen = 100'000'000;
 constexpr std::int64_t kMaxUsers = 1'000'000'000;
 constexpr double kMaxTokensPerSecondPerUser = 1e6;
 constexpr double kMaxNetworkGbps = 100'000;   // Gbit/s per GPU
+// Fast Ethernet per GPU: slower is a typo, and a step time divides by it (1e-308 made it inf).
+constexpr double kMinNetworkGbps = 0.1;
 constexpr double kMaxStorageGBps = 1'000'000;  // GB/s
 }  // namespace
 
@@ -76,10 +78,10 @@ ClusterSettings read_cluster(const nlohmann::json* cluster) {
   // inter_node_gbps_per_gpu: still accepted, with a deprecation warning.
   constexpr const char* kKey = "inter_node_gbit_per_s_per_gpu";
   constexpr const char* kOldKey = "inter_node_gbps_per_gpu";
-  s.inter_node_gbit_per_s_per_gpu = c.nullable_number(kKey, 0, kMaxNetworkGbps, true);
+  s.inter_node_gbit_per_s_per_gpu = c.nullable_number(kKey, kMinNetworkGbps, kMaxNetworkGbps);
   const nlohmann::json* old_given = c.raw(kOldKey);  // not a form input: read only when given
   if (const auto old = old_given && !old_given->is_null()
-                           ? c.nullable_number(kOldKey, 0, kMaxNetworkGbps, true)
+                           ? c.nullable_number(kOldKey, kMinNetworkGbps, kMaxNetworkGbps)
                            : std::nullopt) {
     require(!s.inter_node_gbit_per_s_per_gpu, "inconsistent", c.path_of(kOldKey),
             c.path_of(kOldKey) + " is the old name of " + c.path_of(kKey) + ": give one");

@@ -128,8 +128,9 @@ PerformanceConstants parse_performance(const std::string& text) {
       NetworkKind kind;
       kind.id = n.string("id");
       kind.name = n.string("name");
-      kind.gbit_per_s_per_gpu = n.number("gbit_per_s_per_gpu", 0, 1e5, {}, true);
-      kind.efficiency = n.number("efficiency", 0, 1, {}, true);
+      // Floors as for the request's line rate: a step time divides by them.
+      kind.gbit_per_s_per_gpu = n.number("gbit_per_s_per_gpu", 0.1, 1e5);
+      kind.efficiency = n.number("efficiency", 0.01, 1);
       n.string("basis");
       n.string("source");
       n.reject_unknown();

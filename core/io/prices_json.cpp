@@ -207,9 +207,9 @@ PriceCatalog parse_price_catalog(const std::string& text) {
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string ip = cr.path_of("value") + "/" + std::to_string(i);
       const nlohmann::json& v = (*list)[i];
-      require(v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() > 0 &&
+      require(v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0.1 &&
                   v.get<double>() <= 1000,
-              "catalog_invalid", ip, ip + " must be a rack power in kW (0-1000]");
+              "catalog_invalid", ip, ip + " must be a rack power in kW (0.1-1000)");
       require(kws.empty() || v.get<double>() > kws.back(), "catalog_invalid", ip,
               ip + " must be larger than the class before it");
       kws.push_back(v.get<double>());

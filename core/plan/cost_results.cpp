@@ -107,6 +107,8 @@ CapacityResult plan_capacity_section(const CostRequest& rq, const PriceCatalog& 
   in.target_utilization = rec.take(pc.at("planning.capacity_target_utilization"),
                                    c.target_utilization, "/capacity/target_utilization");
   in.buffer = rec.take(pc.at("planning.capacity_buffer"), c.buffer, "/capacity/buffer");
+  in.jobs_path = c.path;
+  if (c.target_utilization) in.target_utilization_path = "/capacity/target_utilization";
   out.plan = plan_capacity(in);
   out.jobs = c.jobs.size();
   for (const CapacityByType& t : out.plan.by_type) {

@@ -81,6 +81,7 @@ struct CostSettings {
 /// The request's /capacity section.
 struct CapacitySettings {
   bool given = false;
+  std::string path = "/capacity/jobs_csv";  // or /capacity/jobs: where the rows came from
   std::vector<JobRow> jobs;
   bool dated = false;  // rows carry a month or date
   std::optional<int> months;
