@@ -285,6 +285,11 @@ void interconnect_items(const ValidationPlan& p, const Measurements& m, Builder&
                                  "container and set NCCL_IB_HCA"});
   if (m.inter_node_busbw_gbps && p.inter_node_busbw_gbps > 0)
     busbw_item(p, b, "inter_node_busbw", p.inter_node_busbw_gbps, *m.inter_node_busbw_gbps, false);
+  if (m.nccl_timeouts && *m.nccl_timeouts > 0)
+    b.add(Area::interconnect, "nccl_timeouts", Status::fail,
+          {"nccl_timeout", {{"count", std::to_string(*m.nccl_timeouts)}},
+           std::to_string(*m.nccl_timeouts) + " NCCL timeout(s) during the burn-in: a GPU, NVLink or NIC stalls"},
+          0, *m.nccl_timeouts, "timeouts");
 }
 
 void compute_items(const ValidationPlan& p, const Measurements& m, Builder& b) {

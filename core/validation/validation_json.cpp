@@ -326,6 +326,7 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
   m.burnin_seconds = r.num("burnin_seconds");
   m.burnin_target_seconds = r.num("burnin_target_seconds");
   m.xid_new = r.integer("xid_new");
+  m.nccl_timeouts = r.integer("nccl_timeouts");
   m.gpus_logged = r.integer("gpus_logged");
   m.wall_power_w_max = r.num("wall_power_w_max");
   m.wall_power_w_p50 = r.num("wall_power_w_p50");

@@ -111,6 +111,18 @@ if wanted healthy_h100; then
   expect_not '"item": "nvlink"'
 fi
 
+if wanted nccl_timeout; then
+  scenario nccl_timeout h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=nccl_timeout
+  run 40_burnin.sh --hours 0.0005 --interval 1 --dcgm
+  expect_rc 1
+  expect '^SKIP dcgm_diag: expected dcgmi diag -r 3 passes, measured dcgmi not installed'
+  expect '^FAIL nccl_timeouts: expected 0, measured 1 \(NCCL collectives timed out during the burn-in'
+  run 90_summary.sh
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"code": "nccl_timeout"'
+fi
+
 if wanted dmesg_denied; then
   scenario dmesg_denied h100_8x
   export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_DMESG=denied

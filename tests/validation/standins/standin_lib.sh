@@ -1,7 +1,7 @@
 # Shared by the stand-in commands: the emulated server. Sourced, not run.
 # STANDIN_PROFILE  h100 | rtx4090 | l20            (the part; default h100)
 # STANDIN_SCENARIO healthy | pcie_only | throttling | old_driver | inactive_link | missing_gpu
-#                  | ib_down | nccl_socket          (default healthy)
+#                  | ib_down | nccl_socket | nccl_timeout (default healthy)
 # STANDIN_GPUS     GPU count (default: 8, or 4 for rtx4090; missing_gpu drops one)
 # STANDIN_STEP_USED_BYTES  device memory used by probe.py's step (default per profile)
 # shellcheck shell=bash disable=SC2034

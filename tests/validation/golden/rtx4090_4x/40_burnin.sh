@@ -29,10 +29,12 @@ SCRIPT_NAME=40_burnin
 
 usage() {
   cat << USAGE
-usage: $0 [--hours H] [--interval S] [--job 'COMMAND'] [--restart]
+usage: $0 [--hours H] [--interval S] [--job 'COMMAND'] [--dcgm] [--restart]
   --hours H      burn-in length in hours (default $BURNIN_HOURS; the source asks for >= 10)
   --interval S   nvidia-smi sampling interval in seconds (default $SAMPLE_INTERVAL_S)
   --job CMD      run your planned training job instead of the GEMM + all-reduce loop
+                 (its output goes to \$VALIDATION_DIR/job.log)
+  --dcgm         run 'dcgmi diag -r 3' first (DCGM installed; long-running tests)
   --restart      start over (the old log is kept as gpu.csv.<time>)
 Safe to stop (Ctrl-C) at any time: run it again to resume where it stopped.
 USAGE
@@ -40,12 +42,14 @@ USAGE
 HOURS="$BURNIN_HOURS"
 INTERVAL="$SAMPLE_INTERVAL_S"
 JOB=""
+DCGM=0
 RESTART=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --hours) HOURS="${2:?--hours needs a value}"; shift 2 ;;
     --interval) INTERVAL="${2:?--interval needs a value}"; shift 2 ;;
     --job) JOB="${2:?--job needs a command}"; shift 2 ;;
+    --dcgm) DCGM=1; shift ;;
     --restart) RESTART=1; shift ;;
     -h | --help) usage; exit 0 ;;
     *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
@@ -102,6 +106,7 @@ CSV="$VALIDATION_DIR/gpu.csv"
 STATE="$VALIDATION_DIR/burnin.state"
 WALL_CSV="$VALIDATION_DIR/wall.csv"
 LOAD_NAME="gpu-advisor-burnin-$PLAN_ID"
+LOAD_LOG="$VALIDATION_DIR/burn.log"
 FIELDS=timestamp,index,temperature.gpu,temperature.memory,power.draw,power.limit,clocks.sm,clocks.mem,clocks_throttle_reasons.active,utilization.gpu,memory.used,ecc.errors.uncorrected.volatile.total,pcie.link.gen.current
 HEADER='timestamp, index, temperature.gpu, temperature.memory, power.draw [W], power.limit [W], clocks.sm [MHz], clocks.mem [MHz], clocks_throttle_reasons.active, utilization.gpu [%], memory.used [MiB], ecc.errors.uncorrected.volatile.total, pcie.link.gen.current'
 
@@ -160,7 +165,10 @@ stop_all() {
   if [ -n "$LOGGER_PID" ]; then kill "$LOGGER_PID" 2> /dev/null || true; fi
   if [ -n "$WALL_PID" ]; then kill "$WALL_PID" 2> /dev/null || true; fi
   if [ -n "$LOAD_PID" ]; then kill "$LOAD_PID" 2> /dev/null || true; fi
-  if [ -z "$JOB" ] && have docker; then docker rm -f "$LOAD_NAME" > /dev/null 2>&1 || true; fi
+  if [ -z "$JOB" ] && have docker; then
+    docker logs "$LOAD_NAME" >> "$LOAD_LOG" 2>&1 || true
+    docker rm -f "$LOAD_NAME" > /dev/null 2>&1 || true
+  fi
   wait 2> /dev/null || true
 }
 # shellcheck disable=SC2317  # called by the INT/TERM trap below
@@ -176,6 +184,19 @@ if [ "$done_s" -lt "$target" ]; then
   echo "burn-in: $done_s s done, $remaining s to go; nvidia-smi every $INTERVAL s into $CSV"
   if [ ! -s "$CSV" ]; then printf '%s\n' "$HEADER" > "$CSV"; fi
   xid_before="$(xid_total)"
+  if [ "$DCGM" = 1 ]; then
+    if have dcgmi; then
+      DIAG="$(dcgmi diag -r 3 2>&1 || true)"
+      printf '%s\n' "$DIAG" > "$VALIDATION_DIR/dcgm_diag.txt"
+      if printf '%s\n' "$DIAG" | grep -qiE '\bfail'; then
+        fail health dcgm_diag "dcgmi diag -r 3 passes" "failures" dcgm_diag_failed "see $VALIDATION_DIR/dcgm_diag.txt"
+      else
+        pass health dcgm_diag "dcgmi diag -r 3 passes" pass ok
+      fi
+    else
+      skip health dcgm_diag "dcgmi diag -r 3 passes" "dcgmi not installed" dcgm_missing "install NVIDIA DCGM (root) to run its diagnostics"
+    fi
+  fi
   trap on_stop INT TERM
   nvidia-smi --query-gpu="$FIELDS" --format=csv,noheader,nounits -l "$INTERVAL" >> "$CSV" &
   LOGGER_PID=$!
@@ -193,7 +214,9 @@ if [ "$done_s" -lt "$target" ]; then
       "ipmitool dcmi power reading needs root and a BMC; or read the PDU and pass --wall-power-w to 90_summary.sh"
   fi
   if [ -n "$JOB" ]; then
-    bash -c "$JOB" &
+    LOAD_LOG="$VALIDATION_DIR/job.log"
+    echo "your job's output: $LOAD_LOG"
+    bash -c "$JOB" >> "$LOAD_LOG" 2>&1 &
     LOAD_PID=$!
   else
     docker rm -f "$LOAD_NAME" > /dev/null 2>&1 || true
@@ -241,6 +264,14 @@ if [ "$done_s" -ge "$target" ]; then
   pass power burnin_duration "$HOURS h" "$hours_done h" ok
 else
   warn power burnin_duration "$HOURS h" "$hours_done h" burnin_incomplete "run $0 again to resume"
+fi
+if [ -s "$LOAD_LOG" ]; then
+  timeouts="$(grep -ciE 'collective operation timeout|Watchdog caught|NCCL.*timed? ?out' "$LOAD_LOG" || true)"
+  measure nccl_timeouts "$timeouts"
+  if [ "$timeouts" -gt 0 ]; then
+    fail interconnect nccl_timeouts 0 "$timeouts" nccl_timeout \
+      "NCCL collectives timed out during the burn-in ($LOAD_LOG): a GPU, NVLink or NIC stalls; run 10_topology.sh and look for Xid"
+  fi
 fi
 if [ -n "$load_rc" ] && [ "$load_rc" != 0 ]; then
   fail compute burnin_load "runs to the end" "exited with $load_rc after $hours_done h" load_exited \
