@@ -57,6 +57,21 @@ int gpus_per_server(const CostRequest& rq, const PriceCatalog& prices, const Gpu
   return static_cast<int>(platform_of(prices, gpu).gpus_per_server.value);
 }
 
+namespace {
+double demand_utilization(const std::array<double, 12>& monthly, int gpus) {
+  double total = 0;
+  for (double m : monthly) total += m;
+  return total / (gpus * kHoursPerYear);
+}
+}  // namespace
+
+CostScenario with_count(CostScenario s, int gpus, const CostRequest& rq) {
+  s.gpus = gpus;
+  if (!rq.cost.utilization && rq.cost.monthly_demand_gpu_hours)
+    s.utilization = demand_utilization(*rq.cost.monthly_demand_gpu_hours, gpus);
+  return s;
+}
+
 CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, const GpuSpec& gpu,
                               int gpus, bool pinned, const std::string& site_id, bool record) {
   const PowerSettings& pw = rq.power;
@@ -257,9 +272,7 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
     s.utilization = rec.take(pc.at("planning.utilization"), cs.utilization, "/cost/utilization");
     s.utilization_source = "request";
   } else if (cs.monthly_demand_gpu_hours) {
-    double total = 0;
-    for (double m : *cs.monthly_demand_gpu_hours) total += m;
-    s.utilization = total / (gpus * kHoursPerYear);
+    s.utilization = demand_utilization(*cs.monthly_demand_gpu_hours, gpus);
     s.utilization_source = "monthly_demand";
     rec.take(pc.at("planning.utilization"), s.utilization, "/cost/monthly_demand_gpu_hours");
   } else {

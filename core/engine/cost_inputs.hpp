@@ -23,6 +23,7 @@ struct DefaultUsed {
   bool needs_confirmation = false;
   bool overridden = false;       // the request set it
   std::string override_path;     // where the request sets it, e.g. "/cost/prices/usd_to_cny"
+  std::vector<std::string> override_requires;  // inputs the override needs set with it
 };
 
 /// Every number the cost model needs for one GPU type, count and site, with its provenance.
@@ -74,6 +75,10 @@ struct CostScenario {
 CostScenario resolve_scenario(const CostRequest& request, const PriceCatalog& prices,
                               const GpuSpec& gpu, int gpus, bool pinned,
                               const std::string& site_id, bool record = true);
+
+/// The scenario for another count of the same GPU at the same site (what depends on the count:
+/// the count, and a utilisation implied by a demand profile). Cheaper than resolving anew.
+CostScenario with_count(CostScenario scenario, int gpus, const CostRequest& request);
 
 /// Power and racks for `gpus` GPUs of the scenario (rack class chosen when not pinned).
 struct PowerPlan {

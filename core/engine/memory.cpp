@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string_view>
 
 #include "types/errors.hpp"
 #include "types/limits.hpp"
@@ -81,35 +82,35 @@ double training_weight_bytes(Precision precision) {
 
 
 /// LoRA adapter parameters of one layer: r x (d_in + d_out) per targeted matrix.
-double lora_params_per_layer(const ModelArch& m, const std::vector<std::string>& targets, int rank,
+double lora_params_per_layer(const ModelArch& m, const LoraTargets& t, int rank,
                              bool moe_layer) {
   const double h = static_cast<double>(m.hidden);
   double total = 0;
-  auto has = [&](const char* n) { return std::find(targets.begin(), targets.end(), n) != targets.end(); };
+
   if (m.mla) {
     // MLA: q -> q_a/q_b (or q_proj), k -> kv_a, v -> kv_b, o -> o_proj.
     const MlaSpec& l = *m.mla;
-    if (has("q")) {
+    if (t.q) {
       total += l.q_lora_rank > 0 ? (h + l.q_lora_rank) + (l.q_lora_rank + q_width(m))
                                  : h + q_width(m);
     }
-    if (has("k")) total += h + l.kv_lora_rank + l.qk_rope_head_dim;
-    if (has("v")) total += l.kv_lora_rank + double(m.heads) * (l.qk_nope_head_dim + l.v_head_dim);
+    if (t.k) total += h + l.kv_lora_rank + l.qk_rope_head_dim;
+    if (t.v) total += l.kv_lora_rank + double(m.heads) * (l.qk_nope_head_dim + l.v_head_dim);
   } else {
-    if (has("q")) total += h + q_width(m);
-    if (has("k")) total += h + kv_width(m);
-    if (has("v")) total += h + kv_width(m);
+    if (t.q) total += h + q_width(m);
+    if (t.k) total += h + kv_width(m);
+    if (t.v) total += h + kv_width(m);
   }
-  if (has("o")) total += attn_out_width(m) + h;
+  if (t.o) total += attn_out_width(m) + h;
   double f = static_cast<double>(m.ffn_hidden);
   double copies = 1;
   if (moe_layer && m.moe) {
     f = static_cast<double>(m.moe->expert_ffn_hidden);
     copies = m.moe->experts + m.moe->shared_experts;  // PEFT all-linear targets every expert
   }
-  if (has("gate")) total += copies * (h + f);
-  if (has("up")) total += copies * (h + f);
-  if (has("down")) total += copies * (f + h);
+  if (t.gate) total += copies * (h + f);
+  if (t.up) total += copies * (h + f);
+  if (t.down) total += copies * (f + h);
   return total * rank;
 }
 
@@ -200,7 +201,7 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   if (is_adapter(req.task)) {
     // Each adapter keeps its rank-r intermediate (x A) for the backward pass.
     const double per_module = in.bytes_per_value * sb * t.lora_rank / L.tp;
-    lora_extra = per_module * static_cast<double>(t.lora_targets.size());
+    lora_extra = per_module * static_cast<double>(t.lora_targets.count());
   }
   double per_microbatch = 0;
   double recompute_peak = 0;
@@ -443,7 +444,7 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
                       t.base_quantization == BaseQuantization::kNone ? "bf16" : name_of(t.base_quantization),
                       t.base_quantization == BaseQuantization::kNf4 ? ", NF4 + double quantisation = 4.127 bits"
                                                    : "",
-                      t.lora_rank, t.lora_targets.size(), wbytes);
+                      t.lora_rank, static_cast<std::size_t>(t.lora_targets.count()), wbytes);
       } else {
         std::snprintf(line, sizeof line, "%.0f bytes/param (%s weights%s).", wbytes,
                       name_of(t.precision), t.precision == Precision::kFp8 ? " kept in bf16 + fp8 copy" : "");

@@ -23,6 +23,10 @@ void defaults_used(W& w, const std::vector<DefaultUsed>& used) {
     w.key("override_path");
     if (d.override_path.empty()) w.null();
     else w.value(d.override_path);
+    w.key("override_requires");
+    w.begin_array();
+    for (const std::string& p : d.override_requires) w.value(p);
+    w.end_array();
     w.end_object();
   }
   w.end_array();

@@ -20,8 +20,16 @@ constexpr const char* kDefaultPreset = "llama-3.1-8b";
 
 // Inputs whose absence means "the advisor decides" (or "derived from other fields") although the
 // parser falls back to a number while checking them.
-constexpr std::string_view kAdvisorDecides[] = {"/parallelism/tp", "/parallelism/pp",
-                                                "/model/kv_heads", "/model/head_dim"};
+constexpr std::string_view kAdvisorDecides[] = {
+    "/parallelism/tp", "/parallelism/pp", "/model/kv_heads", "/model/head_dim",
+    // Follow the precision (fp32 training has no master copy and fp32 gradients).
+    "/training/accounting/master_weights", "/training/accounting/gradient_dtype",
+    "/training/accounting/optimizer_state_dtype", "/training/accounting/fused_cross_entropy"};
+// Units a page formats by (token counts in 亿/万, say).
+constexpr std::pair<std::string_view, const char*> kUnits[] = {
+    {"/training/tokens", "tokens"},        {"/training/dataset_tokens", "tokens"},
+    {"/training/sequence_length", "tokens"}, {"/inference/prompt_tokens", "tokens"},
+    {"/inference/output_tokens", "tokens"}, {"/inference/max_model_len", "tokens"}};
 // Fields of a catalog entry that a request may carry but a person does not type.
 constexpr std::string_view kNotInputs[] = {"/schema", "/task", "/model/preset", "/model/id",
                                            "/model/family", "/model/source", "/model/as_of",
@@ -40,7 +48,7 @@ std::vector<Task> tasks_for(std::string_view path) {
     return {Task::kLora, Task::kQlora};
   if (path == "/training/base_quantization") return {Task::kQlora};
   if (starts_with(path, "/training/") || path == "/parallelism/zero" ||
-      path == "/cluster/storage_read_gbps")
+      path == "/cluster/storage_read_gbps" || path == "/goal/deadline_hours")
     return training;
   if (starts_with(path, "/inference/")) return {Task::kInference};
   return {Task::kPretrain, Task::kFullFinetune, Task::kLora, Task::kQlora, Task::kInference};
@@ -130,6 +138,8 @@ nlohmann::json form_schema(const Catalog& catalog) {
     if (f.min) j["min"] = *f.min;
     if (f.max) j["max"] = *f.max;
     if (f.exclusive_min) j["exclusive_min"] = true;
+    for (const auto& [path, unit] : kUnits)
+      if (f.path == path) j["unit"] = unit;
     nlohmann::json tasks = nlohmann::json::array();
     for (Task t : tasks_for(f.path)) tasks.push_back(name_of(t));
     j["tasks"] = tasks;

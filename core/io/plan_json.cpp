@@ -5,6 +5,7 @@
 
 #include "io/cost_json.hpp"
 #include "io/json_writer.hpp"
+#include "io/recommend_json.hpp"
 
 namespace advisor {
 
@@ -454,11 +455,15 @@ std::string plan_to_text(const Plan& plan, const Catalog& catalog) {
   w.begin_array();
   for (const Warning& x : plan.warnings) warning(w, x);
   w.end_array();
+  w.key("recommendation");
+  if (plan.recommendation) write_recommendation(w, *plan.recommendation);
+  else w.null();
   w.key("resolved_inputs");
   w.begin_object();
   for (const ResolvedInput& r : plan.resolved_inputs) {
     w.key(r.path);
     if (r.number) w.value(*r.number);
+    else if (r.flag) w.value(*r.flag);
     else w.value(r.text.value_or(""));
   }
   w.end_object();

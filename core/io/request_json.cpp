@@ -17,11 +17,13 @@ constexpr std::int64_t kMaxMicroBatch = 1'000'000;
 constexpr std::int64_t kMaxConcurrency = 1'000'000;
 constexpr std::int64_t kMaxLoraRank = 65'536;
 constexpr std::int64_t kMaxParallel = 4096;
+constexpr double kMaxDeadlineHours = 1e6;  // a century: beyond it a typo
+constexpr double kMaxBudgetCny = 1e12;
 
 const char* const kLoraTargetNames[] = {"q", "k", "v", "o", "gate", "up", "down"};
 
-std::vector<std::string> parse_lora_targets(const nlohmann::json* j, const std::string& path,
-                                            bool gated) {
+std::vector<std::string> lora_target_names(const nlohmann::json* j, const std::string& path,
+                                           bool gated) {
   std::vector<std::string> all(std::begin(kLoraTargetNames), std::end(kLoraTargetNames));
   if (FieldLog::recording()) {
     // A preset name or a list of module names.
@@ -52,6 +54,20 @@ std::vector<std::string> parse_lora_targets(const nlohmann::json* j, const std::
     out.push_back(name);
   }
   return out;
+}
+
+LoraTargets parse_lora_targets(const nlohmann::json* j, const std::string& path, bool gated) {
+  LoraTargets t{false, false, false, false, false, false, false};
+  for (const std::string& name : lora_target_names(j, path, gated)) {
+    t.q |= name == "q";
+    t.k |= name == "k";
+    t.v |= name == "v";
+    t.o |= name == "o";
+    t.gate |= name == "gate";
+    t.up |= name == "up";
+    t.down |= name == "down";
+  }
+  return t;
 }
 
 ModelArch resolve_model(const nlohmann::json* j, const Catalog& catalog, std::string* source) {
@@ -172,6 +188,27 @@ InferenceSettings read_inference(const nlohmann::json* j) {
   return s;
 }
 
+GoalSettings read_goal(const nlohmann::json* j, Task task) {
+  const nlohmann::json empty = nlohmann::json::object();
+  FieldReader r(j ? *j : empty, "/goal");
+  GoalSettings g;
+  g.objective = r.choice("objective", kObjectiveNames, g.objective);
+  g.deadline_hours = r.nullable_number("deadline_hours", 0, kMaxDeadlineHours, true);
+  g.budget_cny = r.nullable_number("budget_cny", 0, kMaxBudgetCny, true);
+  g.china_only = r.boolean("china_only", g.china_only);
+  r.reject_unknown();
+  require(!g.deadline_hours || is_training(task), "inconsistent", "/goal/deadline_hours",
+          "/goal/deadline_hours is the time of a training run; for serving set the per-user "
+          "speed target (/inference/target_tokens_per_second_per_user)");
+  require(g.objective != Objective::kCheapestWithinDeadline || g.deadline_hours.has_value(),
+          "missing_field", "/goal/deadline_hours",
+          "/goal/deadline_hours is required with objective cheapest_within_deadline");
+  require(g.objective != Objective::kFastestWithinBudget || g.budget_cny.has_value(),
+          "missing_field", "/goal/budget_cny",
+          "/goal/budget_cny is required with objective fastest_within_budget");
+  return g;
+}
+
 void check_parallel_against_model(const Parallelism& p, const ModelArch& m) {
   require(m.heads % p.tp == 0, "inconsistent", "/parallelism/tp",
           "/parallelism/tp " + std::to_string(p.tp) + " must divide the attention heads (" +
@@ -234,6 +271,7 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
   for (const char* key : {"power", "cost", "capacity"})
     if (const nlohmann::json* section = root.raw(key)) cost_sections[key] = *section;
   req.cost = parse_cost_request(cost_sections, catalog);
+  req.goal = read_goal(root.object("goal"), req.task);
   root.reject_unknown();
 
   check_parallel_against_model(req.parallelism, req.model);

@@ -247,6 +247,10 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
                  "/cost/prices/colocation_cny_per_rack_month");
       }
     }
+    // A per-rack price is the price of one rack class: overriding it needs the class pinned.
+    for (DefaultUsed& d : s.defaults_used)
+      if (d.override_path == "/cost/prices/colocation_cny_per_rack_month")
+        d.override_requires = {"/power/rack_kw"};
     PriceEntry used = prices.rack_classes_entry;
     used.value = p.racks.rack_kw;
     used.unit = "kW per rack (the class used)";
@@ -302,8 +306,12 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
   } else {
     const std::string path = req.hardware ? "/cost/prices/gpu_purchase_cny"
                                           : "/cost/prices/gpus/" + gpu->id + "/purchase_cny";
+    const auto listed = prices.gpus.find(gpu->id);
+    const std::string why = listed != prices.gpus.end() ? listed->second.purchase_not_offered : "";
     cost.missing_prices.push_back(
-        {"buy", "no purchase price for " + gpu->name + " in the catalog", path});
+        {"buy", why.empty() ? "no purchase price for " + gpu->name + " in the catalog"
+                            : gpu->name + " is not offered for sale: " + why,
+         path});
   }
   if (s.reserved_cny_per_gpu_month) {
     PricedOption& r = cost.reserved.emplace(priced(reserved_option(s, gpus)));
@@ -317,8 +325,12 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
   } else {
     const std::string path = req.hardware ? "/cost/prices/rental_cny_per_gpu_hour"
                                           : "/cost/prices/gpus/" + gpu->id + "/rental_cny_per_gpu_hour";
+    const auto listed = prices.gpus.find(gpu->id);
+    const std::string why = listed != prices.gpus.end() ? listed->second.rental_not_offered : "";
     cost.missing_prices.push_back(
-        {"rent", "no rental price for " + gpu->name + " in the catalog", path});
+        {"rent", why.empty() ? "no rental price for " + gpu->name + " in the catalog"
+                             : gpu->name + " is not offered for rent: " + why,
+         path});
   }
 
   // ---- hybrid: own the base load, rent the bursts

@@ -6,6 +6,45 @@
 
 namespace advisor {
 
+namespace {
+
+bool holds_a_sequence(const Request& req, const Catalog& catalog, const GpuSpec& gpu,
+                      const Layout& L, const MemoryEstimate& e) {
+  const Fabric f = make_fabric(gpu, req.cluster, catalog.performance, L.gpus_per_server);
+  return estimate_inference(req, gpu, L, e, f, catalog.performance, catalog.memory)
+             .max_concurrency >= 1;
+}
+
+/// Every catalog GPU judged by memory. Serving needs more than the weights: room for one
+/// sequence's KV cache at max_model_len, and a fleet for the load (plan/fleet); a GPU whose
+/// smallest layout has no room uses its fleet's replica, or does not fit.
+}  // namespace
+
+std::vector<OptionRow> judge_options(const Request& req, const Catalog& catalog) {
+  std::vector<OptionRow> rows;
+  for (GpuOption& o : evaluate_options(req, catalog)) {
+    OptionRow row;
+    if (req.task == Task::kInference && o.min_layout) {
+      ServingFleetPlan fleet = fleet_for_load(req, catalog, *o.gpu, *o.min_layout);
+      if (!fleet.feasible) {
+        o.reason = fleet.note;
+        o.min_layout.reset();
+      } else if (fleet.replica.count != o.min_layout->count &&
+                 !holds_a_sequence(req, catalog, *o.gpu, *o.min_layout, o.at_min)) {
+        // The memory minimum holds no sequence: the smallest replica that does.
+        o.min_layout = fleet.replica;
+        o.at_min = estimate_memory(req, fleet.replica, catalog.memory, false);
+        o.tight_at_min = o.at_min.band_high > o.gpu->memory_bytes();
+      }
+      row.fleet = std::move(fleet);
+      row.fleet_for_target = req.inference.perf.target_users.has_value();
+    }
+    row.judged = std::move(o);
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 std::int64_t users_to_serve(const Request& req) {
   return req.inference.perf.target_users.value_or(req.inference.concurrency);
 }

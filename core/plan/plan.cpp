@@ -6,6 +6,7 @@
 
 #include "plan/cost_results.hpp"
 #include "plan/fleet.hpp"
+#include "plan/recommend.hpp"
 #include "plan/speed_results.hpp"
 #include "plan/validate.hpp"
 #include "types/text.hpp"
@@ -135,6 +136,12 @@ std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan)
   number("/parallelism/pp", L.pp);
   if (is_training(req.task)) {
     text("/training/activation_checkpointing", name_of(req.training.activation_checkpointing));
+    const Accounting& a = req.training.accounting;
+    out.push_back({"/training/accounting/master_weights", std::nullopt, std::nullopt, a.master_weights});
+    text("/training/accounting/gradient_dtype", a.gradient_bytes == 4 ? "fp32" : "bf16");
+    text("/training/accounting/optimizer_state_dtype", a.optimizer_state_bytes == 4 ? "fp32" : "bf16");
+    out.push_back({"/training/accounting/fused_cross_entropy", std::nullopt, std::nullopt,
+                   a.fused_cross_entropy});
     if (plan.training) number("/training/tokens", plan.training->tokens);
     if (plan.training && plan.training->perf)
       number("/training/global_batch_size", static_cast<double>(plan.training->perf->global_batch));
@@ -167,41 +174,6 @@ std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan)
     }
   }
   return out;
-}
-
-bool holds_a_sequence(const Request& req, const Catalog& catalog, const GpuSpec& gpu,
-                      const Layout& L, const MemoryEstimate& e) {
-  const Fabric f = make_fabric(gpu, req.cluster, catalog.performance, L.gpus_per_server);
-  return estimate_inference(req, gpu, L, e, f, catalog.performance, catalog.memory)
-             .max_concurrency >= 1;
-}
-
-/// Every catalog GPU judged by memory. Serving needs more than the weights: room for one
-/// sequence's KV cache at max_model_len, and a fleet for the load (plan/fleet); a GPU whose
-/// smallest layout has no room uses its fleet's replica, or does not fit.
-std::vector<OptionRow> judge_options(const Request& req, const Catalog& catalog) {
-  std::vector<OptionRow> rows;
-  for (GpuOption& o : evaluate_options(req, catalog)) {
-    OptionRow row;
-    if (req.task == Task::kInference && o.min_layout) {
-      ServingFleetPlan fleet = fleet_for_load(req, catalog, *o.gpu, *o.min_layout);
-      if (!fleet.feasible) {
-        o.reason = fleet.note;
-        o.min_layout.reset();
-      } else if (fleet.replica.count != o.min_layout->count &&
-                 !holds_a_sequence(req, catalog, *o.gpu, *o.min_layout, o.at_min)) {
-        // The memory minimum holds no sequence: the smallest replica that does.
-        o.min_layout = fleet.replica;
-        o.at_min = estimate_memory(req, fleet.replica, catalog.memory, false);
-        o.tight_at_min = o.at_min.band_high > o.gpu->memory_bytes();
-      }
-      row.fleet = std::move(fleet);
-      row.fleet_for_target = req.inference.perf.target_users.has_value();
-    }
-    row.judged = std::move(o);
-    rows.push_back(std::move(row));
-  }
-  return rows;
 }
 
 void append(std::vector<Warning>& to, std::vector<Warning>&& from) {
@@ -249,6 +221,7 @@ Plan make_plan(const Request& req, const Catalog& catalog) {
                              "at max_model_len: add GPUs or quantise the weights or the KV cache",
                              "/hardware"});
   }
+  plan.recommendation = recommend(req, catalog, rows);
   for (OptionRow& row : rows) {
     const GpuOption& o = row.judged;
     fill_option_speed(req, catalog, row, speed);

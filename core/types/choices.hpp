@@ -68,6 +68,21 @@ enum class Operations { kCapexShare, kStaff };
 inline constexpr Named<Operations> kOperationsNames[] = {{Operations::kCapexShare, "capex_share"},
                                                          {Operations::kStaff, "staff"}};
 
+/// What the recommendation optimises. Auto: cheapest within the deadline when one is given,
+/// fastest within the budget when only a budget is given, else cheapest.
+enum class Objective { kAuto, kCheapest, kFastest, kCheapestWithinDeadline, kFastestWithinBudget };
+inline constexpr Named<Objective> kObjectiveNames[] = {
+    {Objective::kAuto, "auto"},
+    {Objective::kCheapest, "cheapest"},
+    {Objective::kFastest, "fastest"},
+    {Objective::kCheapestWithinDeadline, "cheapest_within_deadline"},
+    {Objective::kFastestWithinBudget, "fastest_within_budget"}};
+
+/// How the hardware is paid for.
+enum class Deployment { kBuy, kRent, kReserved };
+inline constexpr Named<Deployment> kDeploymentNames[] = {
+    {Deployment::kBuy, "buy"}, {Deployment::kRent, "rent"}, {Deployment::kReserved, "rent_reserved"}};
+
 /// The API name of an enum value (its table is found by overload).
 template <typename E, std::size_t N>
 constexpr const char* name_in(const Named<E> (&table)[N], E value) {
@@ -92,5 +107,7 @@ inline const char* name_of(TariffKind v) { return name_in(kTariffNames, v); }
 inline const char* name_of(ColocationPricing v) { return name_in(kColocationPricingNames, v); }
 inline const char* name_of(NetworkLine v) { return name_in(kNetworkLineNames, v); }
 inline const char* name_of(Operations v) { return name_in(kOperationsNames, v); }
+inline const char* name_of(Objective v) { return name_in(kObjectiveNames, v); }
+inline const char* name_of(Deployment v) { return name_in(kDeploymentNames, v); }
 
 }  // namespace advisor

@@ -287,6 +287,90 @@ struct OptionRow {
   std::optional<OptionPowerCost> power_cost;
 };
 
+// ------------------------------------------------------------------ the recommendation
+
+/// One named figure of a reason (a number or a text), so each language can render the reason.
+struct ReasonParam {
+  std::string name;
+  std::optional<double> number;
+  std::string text;
+};
+
+/// One step of why a plan was chosen or rejected, in the source's order: memory, interconnect,
+/// compute, power, cost (and availability, deadline, budget for the filters).
+struct Reason {
+  std::string step;
+  std::string code;
+  std::vector<ReasonParam> params;
+  std::string text;  // the English sentence (a fallback for the page's own tables)
+};
+
+/// A complete answer for the job: hardware, layout, deployment, place, time and this job's cost.
+struct CandidatePlan {
+  const GpuSpec* gpu = nullptr;
+  int gpus = 0;
+  int servers = 0;
+  Layout layout;
+  Deployment deployment = Deployment::kRent;
+  Facility facility = Facility::kIdc;  // where bought hardware runs (rent: the provider's)
+  bool china_purchasable = false;      // sold new in mainland China without a US licence
+  // Training: one run.
+  std::optional<double> hours, gpu_hours, mfu;
+  // Serving: the fleet at the load.
+  std::optional<double> per_user_tokens_per_second, time_to_first_token_s;
+  std::int64_t replicas = 0;
+  std::int64_t users = 0;
+  // This job's cost: per run (training) or per month (serving), and what it is.
+  double cost_cny = 0;
+  std::string cost_basis;  // per_run | per_month
+  std::optional<double> cost_per_million_tokens_cny;
+  double utilization = 0;  // buy: the share of hours the owned cards are busy (amortisation)
+  int life_years = 0;
+  std::optional<double> rate_cny_per_gpu_hour;  // the effective price per GPU-hour
+  double per_gpu_bytes = 0, gpu_memory_bytes = 0;
+  std::string link;                 // the link inside a server (engine/comm intra_link_name)
+  std::optional<double> allreduce_busbw_gbps;
+  double exposed_communication_share = 0;  // training: of each step
+  double tokens = 0;                // training: the run's token budget
+  double server_watts_full_load = 0;
+  bool office_can_host = false;
+  std::vector<Reason> reasons;      // filled for the plans the result shows
+};
+
+struct RunnerUp {
+  std::string wins_on;  // cheapest | fastest | china_purchasable | office
+  CandidatePlan plan;
+  Reason why_not;       // why the recommended plan was preferred
+};
+
+struct RejectedGpu {
+  std::string gpu;
+  Reason reason;  // the first check it failed
+};
+
+/// A memory lever that lets a cheaper plan fit, with what it costs.
+struct Lever {
+  std::string lever;         // activation_checkpointing | optimizer_8bit | lora | qlora | int8_weights | int4_weights | fp8_kv_cache
+  std::string request_path;  // the input to change
+  std::string request_value;
+  std::string trade_off;     // code: more_compute | optimizer_precision | fewer_trainable_parameters | quantised_base | quantised_weights | quantised_kv
+  CandidatePlan plan;
+};
+
+struct Recommendation {
+  Objective objective = Objective::kCheapest;  // resolved (never auto)
+  std::optional<double> deadline_hours, budget_cny;
+  bool china_only = true;
+  std::optional<CandidatePlan> best;
+  std::vector<RunnerUp> runners_up;
+  std::vector<CandidatePlan> pareto;  // time vs cost, fastest first
+  std::vector<Lever> levers;
+  std::vector<RejectedGpu> rejected;
+  std::optional<Reason> no_plan;      // why nothing qualifies, naming the nearest plan
+  std::optional<CandidatePlan> nearest;
+  int candidates = 0;                 // plans evaluated
+};
+
 // ------------------------------------------------------------------ the plan
 
 /// The value the plan used for an input the request may leave blank (request pointer -> value):
@@ -295,6 +379,7 @@ struct ResolvedInput {
   std::string path;
   std::optional<double> number;
   std::optional<std::string> text;
+  std::optional<bool> flag;
 };
 
 struct Plan {
@@ -310,6 +395,7 @@ struct Plan {
   std::vector<OptionRow> options;
   std::vector<Warning> warnings;
   std::vector<ResolvedInput> resolved_inputs;
+  std::optional<Recommendation> recommendation;
   std::string gpus_as_of, models_as_of;
 };
 

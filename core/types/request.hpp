@@ -19,6 +19,13 @@ inline bool is_training(Task task) { return task != Task::kInference; }
 /// LoRA or QLoRA: frozen base, small trainable adapters.
 inline bool is_adapter(Task task) { return task == Task::kLora || task == Task::kQlora; }
 
+/// The linear layers LoRA adapters are attached to (q, k, v, o projections and the MLP's
+/// gate, up, down).
+struct LoraTargets {
+  bool q = true, k = true, v = true, o = true, gate = true, up = true, down = true;
+  int count() const { return q + k + v + o + gate + up + down; }
+};
+
 /// How training state is counted. Peers disagree by up to 2.5x on the same job because they
 /// pick these differently; the advisor shows and lets the user switch each one.
 struct Accounting {
@@ -37,7 +44,7 @@ struct TrainingSettings {
   bool flash_attention = true;
   bool sequence_parallel = true;     // Megatron sequence parallelism when tp > 1
   int lora_rank = 16;
-  std::vector<std::string> lora_targets;  // subset of q,k,v,o,gate,up,down
+  LoraTargets lora_targets;  // the linear layers that get adapters
   BaseQuantization base_quantization = BaseQuantization::kNone;  // QLoRA: nf4
   bool offload_optimizer = false;    // ZeRO-Offload: optimizer states (and grads) in host RAM
   bool offload_parameters = false;   // ZeRO-Infinity: weights in host RAM (ZeRO-3 only)
@@ -68,6 +75,14 @@ struct Hardware {
   int count = 1;
 };
 
+/// /goal: what the recommendation looks for.
+struct GoalSettings {
+  Objective objective = Objective::kAuto;
+  std::optional<double> deadline_hours;  // training: hours per run at most
+  std::optional<double> budget_cny;      // training: per run; serving: per month
+  bool china_only = true;                // buy only parts sold new in mainland China
+};
+
 /// A validated request (API v1). Every field has been range-checked; paths in errors are JSON
 /// pointers into the request document.
 struct Request {
@@ -80,7 +95,7 @@ struct Request {
   std::optional<Hardware> hardware;
   ClusterSettings cluster;
   CostRequest cost;  // the power, cost and capacity sections, validated
-
+  GoalSettings goal;
 };
 
 /// Largest count a request may pin (far beyond any single training cluster we plan for).

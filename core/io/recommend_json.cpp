@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+#include "io/recommend_json.hpp"
+
+namespace advisor {
+
+namespace {
+
+void reason(JsonWriter& w, const Reason& r) {
+  w.begin_object();
+  w.field("step", r.step);
+  w.field("code", r.code);
+  w.key("params");
+  w.begin_object();
+  for (const ReasonParam& p : r.params) {
+    w.key(p.name);
+    if (p.number) w.value(*p.number);
+    else w.value(p.text);
+  }
+  w.end_object();
+  w.field("text", r.text);
+  w.end_object();
+}
+
+void plan(JsonWriter& w, const CandidatePlan& p) {
+  w.begin_object();
+  w.field("gpu", p.gpu->id);
+  w.field("name", p.gpu->name);
+  w.field("gpus", p.gpus);
+  w.field("servers", p.servers);
+  w.key("layout");
+  w.begin_object();
+  w.field("count", p.layout.count);
+  w.field("tp", p.layout.tp);
+  w.field("pp", p.layout.pp);
+  w.field("dp", p.layout.dp);
+  w.field("ep", p.layout.ep);
+  w.field("zero", p.layout.zero);
+  w.end_object();
+  w.field("deployment", name_of(p.deployment));
+  w.field("facility", name_of(p.facility));
+  w.field("china_purchasable", p.china_purchasable);
+  w.field("hours", p.hours);
+  w.field("gpu_hours", p.gpu_hours);
+  w.field("mfu", p.mfu);
+  w.field("per_user_tokens_per_second", p.per_user_tokens_per_second);
+  w.field("time_to_first_token_s", p.time_to_first_token_s);
+  if (p.replicas > 0) {
+    w.field("replicas", p.replicas);
+    w.field("users", p.users);
+  }
+  w.key("cost");
+  w.begin_object();
+  w.field("cny", p.cost_cny);
+  w.field("basis", p.cost_basis);
+  w.field("cny_per_gpu_hour", p.rate_cny_per_gpu_hour);
+  w.field("per_million_tokens_cny", p.cost_per_million_tokens_cny);
+  if (p.deployment == Deployment::kBuy) {
+    w.field("utilization", p.utilization);
+    w.field("life_years", p.life_years);
+  }
+  w.end_object();
+  w.key("per_gpu_bytes");
+  w.bytes(p.per_gpu_bytes);
+  w.field("server_watts_full_load", p.server_watts_full_load);
+  w.field("office_can_host", p.office_can_host);
+  w.key("reasons");
+  w.begin_array();
+  for (const Reason& r : p.reasons) reason(w, r);
+  w.end_array();
+  w.end_object();
+}
+
+}  // namespace
+
+void write_recommendation(JsonWriter& w, const Recommendation& r) {
+  w.begin_object();
+  w.field("objective", name_of(r.objective));
+  w.field("deadline_hours", r.deadline_hours);
+  w.field("budget_cny", r.budget_cny);
+  w.field("china_only", r.china_only);
+  w.key("best");
+  if (r.best) plan(w, *r.best);
+  else w.null();
+  w.key("runners_up");
+  w.begin_array();
+  for (const RunnerUp& u : r.runners_up) {
+    w.begin_object();
+    w.field("wins_on", u.wins_on);
+    w.key("plan");
+    plan(w, u.plan);
+    w.key("why_not");
+    reason(w, u.why_not);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("pareto");
+  w.begin_array();
+  for (const CandidatePlan& p : r.pareto) {
+    // The front as points (full plans are above): enough to draw and to pin.
+    w.begin_object();
+    w.field("gpu", p.gpu->id);
+    w.field("gpus", p.gpus);
+    w.field("deployment", name_of(p.deployment));
+    w.field("facility", name_of(p.facility));
+    w.field("hours", p.hours);
+    w.field("per_user_tokens_per_second", p.per_user_tokens_per_second);
+    w.field("cost_cny", p.cost_cny);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("levers");
+  w.begin_array();
+  for (const Lever& l : r.levers) {
+    w.begin_object();
+    w.field("lever", l.lever);
+    w.field("path", l.request_path);
+    w.field("value", l.request_value);
+    w.field("trade_off", l.trade_off);
+    w.key("plan");
+    plan(w, l.plan);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("rejected");
+  w.begin_array();
+  for (const RejectedGpu& x : r.rejected) {
+    w.begin_object();
+    w.field("gpu", x.gpu);
+    w.key("reason");
+    reason(w, x.reason);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("no_plan");
+  if (r.no_plan) reason(w, *r.no_plan);
+  else w.null();
+  w.key("nearest");
+  if (r.nearest) plan(w, *r.nearest);
+  else w.null();
+  w.field("candidates", r.candidates);
+  w.end_object();
+}
+
+}  // namespace advisor

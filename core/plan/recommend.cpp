@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: MIT
+#include "plan/recommend.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "engine/comm.hpp"
+#include "engine/cost_inputs.hpp"
+#include "plan/fleet.hpp"
+#include "plan/recommend_reasons.hpp"
+
+namespace advisor {
+
+namespace {
+
+// Counts tried per GPU for training: its minimum, then doublings (the scaling curve flattens
+// long before 2^8 x the minimum; a deadline rarely needs more).
+constexpr int kCountDoublings = 8;
+// More GPUs are worth trying while doubling them still cuts the run time by this share (a
+// scaling efficiency above ~55%); past it the extra cards mostly wait on communication.
+constexpr double kWorthwhileSpeedup = 0.1;
+// A lever is offered when its best plan costs this much less than the plan without it, or
+// needs fewer GPUs.
+constexpr double kLeverSaving = 0.05;
+// Statuses of data/gpus.json whose parts are sold new in mainland China without a US licence.
+constexpr const char* kPurchasableStatuses[] = {"domestic", "china-specific", "not-known-restricted"};
+
+Objective resolve_objective(const GoalSettings& g) {
+  if (g.objective != Objective::kAuto) return g.objective;
+  if (g.deadline_hours) return Objective::kCheapestWithinDeadline;
+  if (g.budget_cny) return Objective::kFastestWithinBudget;
+  return Objective::kCheapest;
+}
+
+
+/// Training: hours; serving: seconds per token per user (lower is faster).
+double time_of(const CandidatePlan& p) {
+  if (p.hours) return *p.hours;
+  return p.per_user_tokens_per_second ? 1 / *p.per_user_tokens_per_second : 0;
+}
+
+// Costs this close count as equal when ranking the cheapest plans: then fewer GPUs win (easier
+// to get and to run: a perfectly scaling job costs the same on 1 or 64 rented GPUs), then time.
+constexpr double kSameCost = 0.02;
+
+/// True when `a` ranks before `b` for the objective.
+bool better(const CandidatePlan& a, const CandidatePlan& b, Objective objective) {
+  const bool fastest = objective == Objective::kFastest || objective == Objective::kFastestWithinBudget;
+  if (fastest) {
+    if (time_of(a) != time_of(b)) return time_of(a) < time_of(b);
+    return a.cost_cny < b.cost_cny;
+  }
+  if (std::fabs(a.cost_cny - b.cost_cny) > kSameCost * std::min(a.cost_cny, b.cost_cny))
+    return a.cost_cny < b.cost_cny;
+  if (a.gpus != b.gpus) return a.gpus < b.gpus;
+  return time_of(a) < time_of(b);
+}
+
+bool meets_goal(const CandidatePlan& p, const GoalSettings& g) {
+  if (g.deadline_hours && p.hours && *p.hours > *g.deadline_hours) return false;
+  if (g.budget_cny && p.cost_cny > *g.budget_cny) return false;
+  return true;
+}
+
+/// The request with `gpu` x `count` costed at the place the plan uses.
+CostScenario scenario_for(const Request& req, const Catalog& catalog, const GpuSpec& gpu, int count,
+                          bool office) {
+  const bool pinned = req.hardware && req.hardware->gpu == gpu.id;
+  if (!office) return resolve_scenario(req.cost, catalog.prices, gpu, count, pinned, req.cost.cost.site, false);
+  CostRequest in_office = req.cost;
+  in_office.power.facility = Facility::kOffice;
+  in_office.power.rack_kw.reset();
+  return resolve_scenario(in_office, catalog.prices, gpu, count, pinned, req.cost.cost.site, false);
+}
+
+class Search {
+ public:
+  Search(const Request& req, const Catalog& catalog) : req_(req), catalog_(catalog) {}
+
+  /// The GPU's cost inputs in an IDC and in the office, resolved once per GPU (with_count()
+  /// adapts them to each count).
+  struct Places {
+    CostScenario idc;
+    CostScenario office;
+  };
+  Places places(const GpuSpec& gpu, int count) const {
+    return {scenario_for(req_, catalog_, gpu, count, false), scenario_for(req_, catalog_, gpu, count, true)};
+  }
+
+  /// Every deployment of `gpu` x `count`, appended to `out` (hours/perf filled by the caller's
+  /// template `base`).
+  void price(const CandidatePlan& base, const GpuSpec& gpu, int count, const Places& at,
+             std::vector<CandidatePlan>& out) const {
+    const CostScenario s = with_count(at.idc, count, req_.cost);
+    const PowerPlan p = plan_power(s, count);
+    CandidatePlan plan = base;
+    plan.servers = p.servers;
+    plan.server_watts_full_load = p.server_watts_full_load;
+    plan.office_can_host = p.office.can_host;
+    plan.life_years = s.life_years;
+    const bool training = is_training(req_.task);
+    // Serving runs around the clock unless the request says otherwise.
+    const double busy = training ? s.utilization : req_.cost.cost.utilization.value_or(1.0);
+    auto add = [&](Deployment d, Facility facility, double cost, std::optional<double> rate) {
+      CandidatePlan c = plan;
+      c.deployment = d;
+      c.facility = facility;
+      c.cost_cny = cost;
+      c.rate_cny_per_gpu_hour = rate;
+      c.utilization = d == Deployment::kBuy ? busy : 1;
+      if (!training && c.users > 0 && c.per_user_tokens_per_second) {
+        const double tokens_per_month =
+            c.users * *c.per_user_tokens_per_second * 3600 * kHoursPerMonth;
+        c.cost_per_million_tokens_cny = cost / (tokens_per_month / 1e6);
+      }
+      out.push_back(std::move(c));
+    };
+    const double gpu_hours = training ? plan.gpu_hours.value_or(0) : count * kHoursPerMonth;
+    if (s.rent_cny_per_gpu_hour) {
+      add(Deployment::kRent, Facility::kIdc, gpu_hours * *s.rent_cny_per_gpu_hour,
+          s.rent_cny_per_gpu_hour);
+    }
+    if (s.reserved_cny_per_gpu_month) {
+      // Reserved cards are paid by the whole month for as long as the job needs them.
+      const double months = training ? std::max(1.0, std::ceil(plan.hours.value_or(0) / kHoursPerMonth)) : 1;
+      const double cost = count * months * *s.reserved_cny_per_gpu_month;
+      add(Deployment::kReserved, Facility::kIdc, cost, gpu_hours > 0 ? std::optional<double>(cost / gpu_hours) : std::nullopt);
+    }
+    if (s.gpu_price_cny && (!req_.goal.china_only || plan.china_purchasable)) {
+      // Bought: the job's amortised share of owning the cards, busy `busy` of the hours.
+      for (const bool office : {false, true}) {
+        if (office && (!p.office.can_host || req_.cost.power.facility == Facility::kOffice)) continue;
+        const CostScenario placed = office ? with_count(at.office, count, req_.cost) : s;
+        const OptionCost b = buy_option(placed, count, busy, nullptr, false);
+        const std::optional<double> rate = cost_per_gpu_hour(b.average_yearly_cny, count * kHoursPerYear * busy);
+        if (!rate) continue;
+        const double cost = training ? gpu_hours * *rate : b.average_yearly_cny / 12;
+        add(Deployment::kBuy, office ? Facility::kOffice : placed.facility, cost, rate);
+      }
+    }
+  }
+
+  /// Training plans of one GPU: its minimum count and doublings.
+  void training_plans(const OptionRow& row, std::vector<CandidatePlan>& out, Reason* failed) const {
+    const GpuSpec& gpu = *row.judged.gpu;
+    const PerformanceConstants& k = catalog_.performance;
+    const int per_server = gpus_per_server(req_, catalog_, gpu);
+    const int max_count = catalog_.memory.max_gpus_searched;
+    int n = row.judged.min_layout->count;
+    const Places at = places(gpu, n);
+    std::optional<double> previous_hours;
+    Layout one;
+    const std::int64_t job_batch = global_batch_for(req_, one, k, nullptr);
+    for (int step = 0; step <= kCountDoublings && n <= max_count; ++step, n *= 2) {
+      MemoryEstimate e;
+      const auto L = choose_layout(req_, n, gpu, per_server, catalog_.memory, &e);
+      if (!L || !fits(e, gpu)) continue;
+      const Fabric f = make_fabric(gpu, req_.cluster, k, per_server);
+      const TrainingPerf t = estimate_training(req_, gpu, *L, f, k);
+      if (!t.available) {
+        *failed = reason_unavailable(t.reason);
+        return;
+      }
+      // Data parallelism ends where the job's global batch does: more ranks would change the
+      // recipe (the batch), not just the hardware. And doubling that saves little is not tried.
+      if (step > 0 && (L->dp * req_.training.micro_batch_size > job_batch ||
+                       (previous_hours && t.hours > *previous_hours * (1 - kWorthwhileSpeedup))))
+        break;
+      previous_hours = t.hours;
+      CandidatePlan base = base_plan(gpu, n, *L, e, f);
+      base.hours = t.hours;
+      base.gpu_hours = t.gpu_hours;
+      base.mfu = t.mfu;
+      base.tokens = t.tokens;
+      base.exposed_communication_share = t.step_time_s > 0 ? t.exposed_communication_s / t.step_time_s : 0;
+      price(base, gpu, n, at, out);
+    }
+  }
+
+  /// The serving plan of one GPU: its fleet for the load.
+  void serving_plans(const OptionRow& row, std::vector<CandidatePlan>& out, Reason* failed) const {
+    const GpuSpec& gpu = *row.judged.gpu;
+    if (!row.fleet || !row.fleet->feasible) {
+      *failed = reason_unavailable(row.fleet ? row.fleet->note : std::string());
+      return;
+    }
+    const ServingFleetPlan& fleet = *row.fleet;
+    const int count = static_cast<int>(fleet.gpus);
+    const MemoryEstimate e = estimate_memory(req_, fleet.replica, catalog_.memory, false);
+    const Fabric f = make_fabric(gpu, req_.cluster, catalog_.performance, fleet.replica.gpus_per_server);
+    CandidatePlan base = base_plan(gpu, count, fleet.replica, e, f);
+    base.replicas = fleet.replicas;
+    base.users = users_to_serve(req_);
+    base.per_user_tokens_per_second = req_.inference.perf.target_tokens_per_second_per_user
+                                          ? std::max(*req_.inference.perf.target_tokens_per_second_per_user,
+                                                     fleet.perf.per_user_tokens_per_second)
+                                          : fleet.perf.per_user_tokens_per_second;
+    base.time_to_first_token_s = fleet.perf.time_to_first_token_s;
+    price(base, gpu, count, places(gpu, count), out);
+  }
+
+ private:
+  CandidatePlan base_plan(const GpuSpec& gpu, int count, const Layout& L, const MemoryEstimate& e,
+                          const Fabric& f) const {
+    CandidatePlan c;
+    c.gpu = &gpu;
+    c.gpus = count;
+    c.layout = L;
+    c.china_purchasable = china_purchasable(gpu);
+    c.per_gpu_bytes = e.total();
+    c.gpu_memory_bytes = gpu.memory_bytes();
+    c.link = intra_link_name(f.intra);
+    if (L.count > 1) c.allreduce_busbw_gbps = group_busbw(f, L.count, std::min(L.count, f.gpus_per_node), catalog_.performance);
+    c.cost_basis = is_training(req_.task) ? "per_run" : "per_month";
+    return c;
+  }
+
+  const Request& req_;
+  const Catalog& catalog_;
+};
+
+/// Plans on the time-vs-cost front: none is both faster and cheaper. Fastest first.
+std::vector<CandidatePlan> pareto_front(std::vector<CandidatePlan> plans) {
+  std::sort(plans.begin(), plans.end(), [](const CandidatePlan& a, const CandidatePlan& b) {
+    return time_of(a) < time_of(b) || (time_of(a) == time_of(b) && a.cost_cny < b.cost_cny);
+  });
+  std::vector<CandidatePlan> front;
+  for (CandidatePlan& p : plans)
+    if (front.empty() || p.cost_cny < front.back().cost_cny) front.push_back(std::move(p));
+  return front;
+}
+
+const CandidatePlan* best_of(const std::vector<CandidatePlan>& plans, Objective objective,
+                             const std::function<bool(const CandidatePlan&)>& keep) {
+  const CandidatePlan* best = nullptr;
+  for (const CandidatePlan& p : plans)
+    if (keep(p) && (!best || better(p, *best, objective))) best = &p;
+  return best;
+}
+
+/// The request with one memory lever applied, or nothing when it does not apply.
+struct LeverChange {
+  const char* lever;
+  const char* path;
+  const char* value;
+  const char* trade_off;
+  bool (*apply)(Request&);
+};
+
+const LeverChange kLevers[] = {
+    {"activation_checkpointing", "/training/activation_checkpointing", "full", "more_compute",
+     [](Request& r) {
+       if (!is_training(r.task) || r.training.activation_checkpointing == Checkpointing::kFull) return false;
+       r.training.activation_checkpointing = Checkpointing::kFull;
+       return true;
+     }},
+    {"optimizer_8bit", "/training/optimizer", "adamw_8bit", "optimizer_precision",
+     [](Request& r) {
+       if (!is_training(r.task) || is_adapter(r.task) || r.training.optimizer != Optimizer::kAdamW) return false;
+       r.training.optimizer = Optimizer::kAdamW8bit;
+       return true;
+     }},
+    {"lora", "/task", "lora", "fewer_trainable_parameters",
+     [](Request& r) {
+       if (r.task != Task::kFullFinetune) return false;
+       r.task = Task::kLora;
+       return true;
+     }},
+    {"qlora", "/task", "qlora", "quantised_base",
+     [](Request& r) {
+       if (r.task != Task::kFullFinetune && r.task != Task::kLora) return false;
+       r.task = Task::kQlora;
+       r.training.base_quantization = BaseQuantization::kNf4;
+       r.training.activation_checkpointing = Checkpointing::kFull;
+       return true;
+     }},
+    {"int8_weights", "/inference/weight_format", "int8", "quantised_weights",
+     [](Request& r) {
+       if (r.task != Task::kInference || (r.inference.weight_format != "bf16" && r.inference.weight_format != "fp16")) return false;
+       r.inference.weight_format = "int8";
+       return true;
+     }},
+    {"int4_weights", "/inference/weight_format", "int4", "quantised_weights",
+     [](Request& r) {
+       const std::string& w = r.inference.weight_format;
+       if (r.task != Task::kInference || w == "int4" || w == "nf4" || w.rfind("gguf_", 0) == 0) return false;
+       r.inference.weight_format = "int4";
+       return true;
+     }},
+    {"fp8_kv_cache", "/inference/kv_cache_precision", "fp8", "quantised_kv",
+     [](Request& r) {
+       const std::string& kv = r.inference.kv_cache_precision;
+       if (r.task != Task::kInference || (kv != "bf16" && kv != "fp16")) return false;
+       r.inference.kv_cache_precision = "fp8";
+       return true;
+     }},
+};
+
+}  // namespace
+
+bool china_purchasable(const GpuSpec& gpu) {
+  return std::find(std::begin(kPurchasableStatuses), std::end(kPurchasableStatuses),
+                   gpu.china_availability.status) != std::end(kPurchasableStatuses);
+}
+
+Recommendation recommend(const Request& req, const Catalog& catalog,
+                         const std::vector<OptionRow>& options, bool with_levers) {
+  Recommendation r;
+  r.objective = resolve_objective(req.goal);
+  r.deadline_hours = req.goal.deadline_hours;
+  r.budget_cny = req.goal.budget_cny;
+  r.china_only = req.goal.china_only;
+  const Search search(req, catalog);
+  std::vector<CandidatePlan> all;
+  for (const OptionRow& row : options) {
+    const GpuSpec& gpu = *row.judged.gpu;
+    if (!row.judged.min_layout) {
+      r.rejected.push_back({gpu.id, reason_memory_rejected(row.judged.reason)});
+      continue;
+    }
+    const std::size_t before = all.size();
+    Reason failed;
+    if (is_training(req.task)) search.training_plans(row, all, &failed);
+    else search.serving_plans(row, all, &failed);
+    if (all.size() == before) {
+      r.rejected.push_back({gpu.id, failed.code.empty() ? reason_no_price(gpu, req.goal.china_only) : failed});
+      continue;
+    }
+    // A GPU all of whose plans miss the deadline or the budget is rejected for that.
+    bool any = false;
+    const CandidatePlan* fastest = nullptr;
+    const CandidatePlan* cheapest = nullptr;
+    for (std::size_t i = before; i < all.size(); ++i) {
+      any = any || meets_goal(all[i], req.goal);
+      if (!fastest || time_of(all[i]) < time_of(*fastest)) fastest = &all[i];
+      if (!cheapest || all[i].cost_cny < cheapest->cost_cny) cheapest = &all[i];
+    }
+    if (!any) r.rejected.push_back({gpu.id, reason_goal_missed(*fastest, *cheapest, req.goal)});
+  }
+  r.candidates = static_cast<int>(all.size());
+  auto meets = [&](const CandidatePlan& p) { return meets_goal(p, req.goal); };
+  if (const CandidatePlan* best = best_of(all, r.objective, meets)) {
+    r.best = *best;
+  } else if (!all.empty()) {
+    // Nothing meets the deadline or the budget: name the plan closest to it.
+    const CandidatePlan* nearest = nullptr;
+    double gap = 0;
+    for (const CandidatePlan& p : all) {
+      double g = 0;
+      if (req.goal.deadline_hours && p.hours) g = std::max(g, *p.hours / *req.goal.deadline_hours);
+      if (req.goal.budget_cny) g = std::max(g, p.cost_cny / *req.goal.budget_cny);
+      if (!nearest || g < gap) {
+        nearest = &p;
+        gap = g;
+      }
+    }
+    r.nearest = *nearest;
+    r.no_plan = reason_no_plan(*nearest, req.goal);
+  } else {
+    r.no_plan = reason_nothing_fits();
+  }
+
+  std::vector<CandidatePlan> feasible;
+  for (const CandidatePlan& p : all)
+    if (meets(p)) feasible.push_back(p);
+  r.pareto = pareto_front(feasible);
+  if (r.best) {
+    const CandidatePlan& best = *r.best;
+    auto same = [](const CandidatePlan& a, const CandidatePlan& b) {
+      return a.gpu == b.gpu && a.gpus == b.gpus && a.deployment == b.deployment &&
+             a.facility == b.facility;
+    };
+    auto runner = [&](const char* wins_on, Objective by, const std::function<bool(const CandidatePlan&)>& keep) {
+      const CandidatePlan* p = best_of(feasible, by, keep);
+      if (!p || same(*p, best)) return;
+      for (const RunnerUp& u : r.runners_up)
+        if (same(u.plan, *p)) return;
+      r.runners_up.push_back({wins_on, *p, reason_why_not(*p, best, wins_on)});
+    };
+    auto any = [](const CandidatePlan&) { return true; };
+    runner("cheapest", Objective::kCheapest, any);
+    runner("fastest", Objective::kFastest, any);
+    if (!best.china_purchasable)
+      runner("china_purchasable", r.objective, [](const CandidatePlan& p) { return p.china_purchasable; });
+    if (best.facility != Facility::kOffice)
+      runner("office", r.objective, [](const CandidatePlan& p) { return p.facility == Facility::kOffice; });
+  }
+
+  if (with_levers) {
+    const CandidatePlan* base = r.best ? &*r.best : nullptr;
+    for (const LeverChange& change : kLevers) {
+      Request changed = req;
+      if (!change.apply(changed)) continue;
+      const Recommendation alt = recommend(changed, catalog, judge_options(changed, catalog), false);
+      if (!alt.best) continue;
+      const bool better = !base || alt.best->cost_cny < base->cost_cny * (1 - kLeverSaving) ||
+                          alt.best->gpus < base->gpus;
+      if (better) r.levers.push_back({change.lever, change.path, change.value, change.trade_off, *alt.best});
+    }
+  }
+
+  // Reasons for every plan the result shows.
+  if (r.best) r.best->reasons = explain(*r.best, req);
+  if (r.nearest) r.nearest->reasons = explain(*r.nearest, req);
+  for (RunnerUp& u : r.runners_up) u.plan.reasons = explain(u.plan, req);
+  for (Lever& l : r.levers) l.plan.reasons = explain(l.plan, req);
+  return r;
+}
+
+}  // namespace advisor

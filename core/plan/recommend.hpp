@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// The answer: one recommended plan for the job (GPU, count, layout, deployment, place, time and
+// this job's cost), runners-up that each win on something, the time-vs-cost Pareto front, memory
+// levers that let a cheaper card fit, and why every other GPU was rejected — reasoned in the
+// source's order: memory, interconnect, compute, power, cost.
+#pragma once
+#include <vector>
+
+#include "types/catalog.hpp"
+#include "types/plan.hpp"
+#include "types/request.hpp"
+
+namespace advisor {
+
+/// Searches GPU x count (the minimum, then doublings) x deployment (buy, rent, reserved) x
+/// place (office when it can host, else an IDC) for the request's goal. `options` are the
+/// request's judged options (plan/fleet judge_options). `with_levers`: also try the memory
+/// levers (each a further search).
+Recommendation recommend(const Request& request, const Catalog& catalog,
+                         const std::vector<OptionRow>& options, bool with_levers = true);
+
+/// True when a part is sold new in mainland China without a US licence.
+bool china_purchasable(const GpuSpec& gpu);
+
+}  // namespace advisor

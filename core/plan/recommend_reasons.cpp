@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+#include "plan/recommend_reasons.hpp"
+
+#include <cmath>
+
+#include "types/text.hpp"
+#include "types/units.hpp"
+
+namespace advisor {
+
+namespace {
+
+ReasonParam num(const char* name, double v) { return {name, v, {}}; }
+ReasonParam txt(const char* name, std::string v) { return {name, std::nullopt, std::move(v)}; }
+
+std::string cny(double v) { return "CNY " + format_with("%.0f", std::round(v)); }
+std::string gib(double bytes) { return format_with("%.1f GiB", bytes / kBytesPerGib); }
+std::string hours(double h) { return h < 10 ? format_with("%.1f h", h) : format_with("%.0f h", h); }
+
+std::string cost_text(const CandidatePlan& p) {
+  return cny(p.cost_cny) + (p.cost_basis == "per_run" ? " per run" : " per month");
+}
+
+std::string layout_text(const Layout& L) {
+  std::string s = "TP " + std::to_string(L.tp) + ", PP " + std::to_string(L.pp) + ", DP " +
+                  std::to_string(L.dp);
+  if (L.zero > 0) s += ", ZeRO-" + std::to_string(L.zero);
+  return s;
+}
+
+}  // namespace
+
+std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
+  std::vector<Reason> out;
+  const Layout& L = p.layout;
+  out.push_back({"memory", "fits_per_gpu",
+                 {num("per_gpu_bytes", p.per_gpu_bytes), num("gpu_memory_bytes", p.gpu_memory_bytes),
+                  num("tp", L.tp), num("pp", L.pp), num("dp", L.dp), num("zero", L.zero)},
+                 gib(p.per_gpu_bytes) + " per GPU of " + gib(p.gpu_memory_bytes) + " (" +
+                     layout_text(L) + ")"});
+  if (p.gpus == 1) {
+    out.push_back({"interconnect", "single_gpu", {}, "one GPU: no GPU-to-GPU traffic"});
+  } else {
+    Reason r{"interconnect", "link", {txt("link", p.link)}, ""};
+    r.text = "inside a server: " + p.link;
+    if (p.allreduce_busbw_gbps) {
+      r.params.push_back(num("allreduce_busbw_gbps", *p.allreduce_busbw_gbps));
+      r.text += ", all-reduce " + format_with("%.0f", *p.allreduce_busbw_gbps) + " GB/s";
+    }
+    if (p.hours) {
+      r.params.push_back(num("exposed_communication_share", p.exposed_communication_share));
+      r.text += "; communication adds " +
+                format_with("%.0f%%", 100 * p.exposed_communication_share) + " to each step";
+    }
+    out.push_back(std::move(r));
+  }
+  if (p.hours) {
+    out.push_back({"compute", "run_time",
+                   {num("hours", *p.hours), num("tokens", p.tokens), num("mfu", p.mfu.value_or(0))},
+                   hours(*p.hours) + " for " + format_with("%.3g", p.tokens) + " tokens at " +
+                       format_with("%.0f%%", 100 * p.mfu.value_or(0)) + " MFU"});
+  } else {
+    out.push_back({"compute", "serving_speed",
+                   {num("users", static_cast<double>(p.users)), num("replicas", static_cast<double>(p.replicas)),
+                    num("per_user_tokens_per_second", p.per_user_tokens_per_second.value_or(0)),
+                    num("time_to_first_token_s", p.time_to_first_token_s.value_or(0))},
+                   std::to_string(p.users) + " users on " + std::to_string(p.replicas) +
+                       " replica(s) of " + std::to_string(L.count) + " GPU(s): " +
+                       format_with("%.0f", p.per_user_tokens_per_second.value_or(0)) +
+                       " tokens/s each, first token in " +
+                       format_with("%.2f s", p.time_to_first_token_s.value_or(0))});
+  }
+  const double kw = p.server_watts_full_load / 1000;
+  out.push_back({"power", p.facility == Facility::kOffice ? "office" : "idc_rack",
+                 {num("servers", p.servers), num("server_kw", kw), txt("facility", name_of(p.facility))},
+                 std::to_string(p.servers) + " server(s) of " + format_with("%.1f kW", kw) +
+                     " at full load" +
+                     (p.deployment != Deployment::kBuy ? ": the provider hosts them"
+                      : p.facility == Facility::kOffice ? ": fits your office rack"
+                      : p.office_can_host ? ": in an IDC rack (an office could also host it)"
+                                          : ": needs an IDC rack")});
+  Reason cost{"cost", std::string(name_of(p.deployment)) + "_" + p.cost_basis,
+              {num("cost_cny", p.cost_cny), txt("basis", p.cost_basis)}, ""};
+  if (p.rate_cny_per_gpu_hour) cost.params.push_back(num("cny_per_gpu_hour", *p.rate_cny_per_gpu_hour));
+  if (p.deployment == Deployment::kBuy) {
+    cost.params.push_back(num("utilization", p.utilization));
+    cost.params.push_back(num("life_years", p.life_years));
+    cost.text = "buy: " + cost_text(p) + ", the job's share of owning the cards (" +
+                format_with("%.0f%%", 100 * p.utilization) + " busy over " +
+                std::to_string(p.life_years) + " years)";
+  } else if (p.deployment == Deployment::kRent) {
+    cost.text = "rent on demand: " + cost_text(p) +
+                (p.gpu_hours ? " (" + format_with("%.0f", *p.gpu_hours) + " GPU-hours x " +
+                                   cny(p.rate_cny_per_gpu_hour.value_or(0)) + ")"
+                             : "");
+  } else {
+    cost.text = "reserve by the month: " + cost_text(p);
+  }
+  if (p.cost_per_million_tokens_cny) {
+    cost.params.push_back(num("cost_per_million_tokens_cny", *p.cost_per_million_tokens_cny));
+    cost.text += "; " + format_with("%.2f", *p.cost_per_million_tokens_cny) +
+                 " CNY per million tokens at the target load";
+  }
+  out.push_back(std::move(cost));
+  (void)req;
+  return out;
+}
+
+Reason reason_why_not(const CandidatePlan& runner, const CandidatePlan& best, const std::string& wins_on) {
+  const double dcost = runner.cost_cny - best.cost_cny;
+  const bool training = runner.hours.has_value();
+  const double dtime = training ? *runner.hours - best.hours.value_or(0) : 0;
+  Reason r{"cost", "", {num("cost_difference_cny", dcost)}, ""};
+  if (training) r.params.push_back(num("hours_difference", dtime));
+  if (dcost > 0) {
+    r.code = "costs_more";
+    r.text = "costs " + cny(dcost) + " more" + (best.cost_basis == "per_run" ? " per run" : " per month");
+    if (training && dtime < 0) r.text += " to finish " + hours(-dtime) + " sooner";
+  } else if (training && dtime > 0) {
+    r.step = "compute";
+    r.code = "slower";
+    r.text = "takes " + hours(dtime) + " longer" +
+             (dcost < 0 ? " to save " + cny(-dcost) : std::string());
+  } else {
+    r.code = wins_on == "office" ? "office_instead_of_idc" : "same_cost_and_time";
+    r.text = "an equal alternative";
+  }
+  return r;
+}
+
+Reason reason_memory_rejected(const std::string& why) {
+  return {"memory", "does_not_fit", {txt("why", why)}, why.empty() ? "does not fit" : why};
+}
+
+Reason reason_unavailable(const std::string& why) {
+  return {"compute", "not_supported", {txt("why", why)},
+          why.empty() ? "the speed model cannot run this job on it" : why};
+}
+
+Reason reason_no_price(const GpuSpec& gpu, bool china_only) {
+  if (china_only && gpu.china_availability.status.rfind("license-required", 0) == 0) {
+    return {"cost", "not_sold_in_china", {txt("status", gpu.china_availability.status)},
+            "not sold new in mainland China (" + gpu.china_availability.status +
+                ") and no rental price: set /goal/china_only to false or give a price"};
+  }
+  return {"cost", "no_price", {}, "no purchase or rental price in the catalog"};
+}
+
+Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& cheapest,
+                          const GoalSettings& goal) {
+  if (goal.deadline_hours && fastest.hours && *fastest.hours > *goal.deadline_hours) {
+    return {"compute", "misses_deadline",
+            {num("fastest_hours", *fastest.hours), num("deadline_hours", *goal.deadline_hours),
+             num("gpus", fastest.gpus)},
+            "even " + std::to_string(fastest.gpus) + " GPUs take " + hours(*fastest.hours) +
+                ", past the " + hours(*goal.deadline_hours) + " deadline"};
+  }
+  return {"cost", "over_budget",
+          {num("cheapest_cny", cheapest.cost_cny), num("budget_cny", goal.budget_cny.value_or(0))},
+          "the cheapest plan costs " + cost_text(cheapest) + ", over the budget of " +
+              cny(goal.budget_cny.value_or(0))};
+}
+
+Reason reason_no_plan(const CandidatePlan& nearest, const GoalSettings& goal) {
+  Reason r{"cost", "no_plan_meets_goal", {txt("nearest_gpu", nearest.gpu->id), num("nearest_gpus", nearest.gpus),
+                                           num("nearest_cost_cny", nearest.cost_cny)},
+           ""};
+  if (nearest.hours) r.params.push_back(num("nearest_hours", *nearest.hours));
+  r.text = "no plan meets the goal";
+  if (goal.deadline_hours) r.text += " (deadline " + hours(*goal.deadline_hours) + ")";
+  if (goal.budget_cny) r.text += " (budget " + cny(*goal.budget_cny) + ")";
+  r.text += "; the nearest is " + std::to_string(nearest.gpus) + "x " + nearest.gpu->name + ": " +
+            (nearest.hours ? hours(*nearest.hours) + ", " : std::string()) + cost_text(nearest);
+  return r;
+}
+
+Reason reason_nothing_fits() {
+  return {"memory", "no_gpu_fits", {},
+          "no GPU in the catalog can run this job with a price: see the rejected list"};
+}
+
+}  // namespace advisor

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+// The recommendation's reasons: codes with named figures, in the source's order (memory,
+// interconnect, compute, power, cost), and the English sentence each stands for.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "types/plan.hpp"
+#include "types/request.hpp"
+
+namespace advisor {
+
+/// Why `plan` answers the request, one reason per step of the source's order.
+std::vector<Reason> explain(const CandidatePlan& plan, const Request& request);
+
+/// Why `runner` (which wins on `wins_on`) was not chosen over `best`.
+Reason reason_why_not(const CandidatePlan& runner, const CandidatePlan& best, const std::string& wins_on);
+
+Reason reason_memory_rejected(const std::string& why);
+Reason reason_unavailable(const std::string& why);
+Reason reason_no_price(const GpuSpec& gpu, bool china_only);
+Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& cheapest,
+                          const GoalSettings& goal);
+Reason reason_no_plan(const CandidatePlan& nearest, const GoalSettings& goal);
+Reason reason_nothing_fits();
+
+}  // namespace advisor
