@@ -666,16 +666,19 @@ TEST_CASE("defaults_used lists sources, dates, flags and overrides", "[cost][dat
     CHECK_FALSE(d["source"].get<std::string>().empty());
     CHECK_FALSE(d["as_of"].get<std::string>().empty());
   }
-  // A USD list price is converted at the dated rate and flagged with it; confirming the rate
-  // converts again and clears the flag.
+  // Rentals are Chinese CNY listings (AutoDL: H800-80G 10.50 CNY/h is the H100's proxy, flagged).
   const auto& rent = find_default(c, "gpus.h100-sxm-80gb.rental");
-  CHECK(rent["value"].get<double>() == Approx(3.49 * 7.1));
+  CHECK(rent["value"].get<double>() == Approx(10.5));
   CHECK(rent["needs_confirmation"] == true);
-  c = advise(h100_request({{"cost", {{"prices", {{"usd_to_cny", 7.0}}}}}}))["cost"];
-  CHECK(find_default(c, "gpus.h100-sxm-80gb.rental")["value"].get<double>() == Approx(3.49 * 7.0));
-  CHECK(find_default(c, "gpus.h100-sxm-80gb.rental")["needs_confirmation"] == false);
+  // A USD list price is converted at the dated rate and flagged with it; confirming the rate
+  // converts again and clears the flag (the A100's purchase estimate is in USD).
+  auto a100 = h100_request({{"hardware", {{"gpu", "a100-sxm-80gb"}}}});
+  c = advise(a100)["cost"];
+  CHECK(find_default(c, "gpus.a100-sxm-80gb.purchase")["value"].get<double>() == Approx(11500 * 7.1));
+  a100.merge_patch({{"cost", {{"prices", {{"usd_to_cny", 7.0}}}}}});
+  c = advise(a100)["cost"];
+  CHECK(find_default(c, "gpus.a100-sxm-80gb.purchase")["value"].get<double>() == Approx(11500 * 7.0));
   CHECK(find_default(c, "exchange_rates.USD")["overridden"] == true);
-  CHECK(c["options"]["rent"]["cny_per_gpu_hour"].get<double>() == Approx(3.49 * 7.0));
   // Per-GPU prices by id, as an IDC's own price list would give them.
   c = advise(h100_request(
       {{"cost", {{"prices", {{"gpus", {{"h100-sxm-80gb", {{"rental_cny_per_gpu_hour", 15}}}}}}}}}}))["cost"];

@@ -371,7 +371,9 @@ TEST_CASE("vLLM-style KV budget: utilisation x memory - weights - activations - 
                      {{"inference", {{"prompt_tokens", 2000}, {"output_tokens", 2000}}}});
   const auto r = advise_ok(base);
   const auto& m = r["memory"]["breakdown_bytes"];
-  const double budget = 48 * test::kGiB * 0.9 - m["weights"].get<double>() -
+  // The card's usable memory: 46,068 MiB as nvidia-smi reports an L40S with ECC on.
+  CHECK(r["memory"]["gpu_memory_bytes"].get<double>() == 46068.0 * 1024 * 1024);
+  const double budget = r["memory"]["gpu_memory_bytes"].get<double>() * 0.9 - m["weights"].get<double>() -
                         m["activations"].get<double>() - 0.6 * test::kGiB;
   const double per_token = 2.0 * 8 * 128 * 32 * 2;  // K and V, 8 KV heads, 32 layers, bf16
   CHECK(r["inference"]["max_concurrency"].get<double>() ==

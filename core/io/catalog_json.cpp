@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io/catalog_json.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "types/errors.hpp"
@@ -59,6 +60,11 @@ GpuSpec parse_gpu(const nlohmann::json& j, const std::string& path) {
   }
   g.software_stack = r.choice("software_stack", {"cuda", "rocm", "cann"});
   g.memory_gib = r.number("memory_gib", kMinGpuMemoryGib, kMaxGpuMemoryGib);
+  // What the driver reports (nvidia-smi memory.total, MiB); optional so that older provider
+  // catalogs stay valid. Never more than the nominal memory (plus rounding).
+  g.memory_usable_mib = r.nullable_number("memory_usable_mib", kMinGpuMemoryGib * 1024,
+                                          g.memory_gib * 1024 * 1.05);
+  g.memory_usable_basis = r.string("memory_usable_basis", std::string());
   g.memory_type = r.string("memory_type");
   g.memory_bandwidth_tbps =
       r.number("memory_bandwidth_tbps", kMinBandwidthTbps, kMaxBandwidthTbps);
@@ -177,8 +183,30 @@ Catalog parse_catalog(const CatalogTexts& texts) {
   const std::string assumptions_json = text(texts.assumptions, builtin_assumptions_json());
   constexpr std::size_t kFileLimit = limits::kMaxCatalogFileBytes;
   Catalog c;
-  c.gpus = parse_list<GpuSpec>(parse_json_text(gpus_json, "gpus.json", kFileLimit), "gpus.json",
-                               "gpus", limits::kMaxCatalogGpus, &c.gpus_as_of, parse_gpu);
+  const nlohmann::json gpus_doc = parse_json_text(gpus_json, "gpus.json", kFileLimit);
+  if (!texts.gpus.empty() && gpus_doc.is_object() && gpus_doc.contains("additions")) {
+    // A provider's few parts on top of the built-in catalog: {"schema", "as_of", "additions":
+    // [gpu, ...]}; an addition with a built-in id replaces that part.
+    std::string builtin_as_of;
+    c.gpus = parse_list<GpuSpec>(parse_json_text(builtin_gpus_json(), "gpus.json", kFileLimit),
+                                 "gpus.json", "gpus", limits::kMaxCatalogGpus, &builtin_as_of,
+                                 parse_gpu);
+    const std::vector<GpuSpec> added =
+        parse_list<GpuSpec>(gpus_doc, "gpus.json", "additions", limits::kMaxCatalogGpus,
+                            &c.gpus_as_of, parse_gpu);
+    for (const GpuSpec& g : added) {
+      auto same = std::find_if(c.gpus.begin(), c.gpus.end(),
+                               [&](const GpuSpec& b) { return b.id == g.id; });
+      if (same != c.gpus.end()) *same = g;
+      else c.gpus.push_back(g);
+    }
+    require(c.gpus.size() <= limits::kMaxCatalogGpus, "limit_exceeded", "gpus.json/additions",
+            "gpus.json/additions: the built-in parts plus the additions exceed the limit of " +
+                std::to_string(limits::kMaxCatalogGpus) + " GPUs");
+  } else {
+    c.gpus = parse_list<GpuSpec>(gpus_doc, "gpus.json", "gpus", limits::kMaxCatalogGpus,
+                                 &c.gpus_as_of, parse_gpu);
+  }
   c.models = parse_list<ModelArch>(
       parse_json_text(models_json, "models.json", kFileLimit), "models.json", "models",
       limits::kMaxCatalogModels, &c.models_as_of,

@@ -120,10 +120,29 @@ PriceCatalog parse_price_catalog(const std::string& text) {
       const std::string path = gp + "/" + pointer_token(it.key());
       FieldReader g(*it, path);
       GpuPrices prices;
-      if (const nlohmann::json* j = g.raw("purchase"))
-        prices.purchase_cny = money.read(*j, g.path_of("purchase"), 0, kMaxMoney);
-      if (const nlohmann::json* j = g.raw("rental"))
-        prices.rental_cny_per_gpu_hour = money.read(*j, g.path_of("rental"), 0, 1e6);
+      // {"not_offered": reason, "source", "as_of"}: the part is not sold (or rented) in this
+      // market, which the cost says instead of "no price".
+      auto not_offered = [&](const nlohmann::json& j, const std::string& at) {
+        FieldReader n(j, at);
+        std::string text = n.string("not_offered");
+        require(!text.empty(), "catalog_invalid", n.path_of("not_offered"),
+                n.path_of("not_offered") + " must say why the part is not offered");
+        text += " (" + n.string("source") + ", " + n.string("as_of") + ")";
+        n.reject_unknown();
+        return text;
+      };
+      if (const nlohmann::json* j = g.raw("purchase")) {
+        if (j->is_object() && j->contains("not_offered"))
+          prices.purchase_not_offered = not_offered(*j, g.path_of("purchase"));
+        else
+          prices.purchase_cny = money.read(*j, g.path_of("purchase"), 0, kMaxMoney);
+      }
+      if (const nlohmann::json* j = g.raw("rental")) {
+        if (j->is_object() && j->contains("not_offered"))
+          prices.rental_not_offered = not_offered(*j, g.path_of("rental"));
+        else
+          prices.rental_cny_per_gpu_hour = money.read(*j, g.path_of("rental"), 0, 1e6);
+      }
       g.reject_unknown();
       c.gpus[it.key()] = prices;
     }

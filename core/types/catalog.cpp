@@ -5,7 +5,10 @@
 
 namespace advisor {
 
-double GpuSpec::memory_bytes() const { return memory_gib * kBytesPerGib; }
+double GpuSpec::memory_bytes() const {
+  constexpr double kBytesPerMib = 1024.0 * 1024.0;
+  return memory_usable_mib ? *memory_usable_mib * kBytesPerMib : memory_gib * kBytesPerGib;
+}
 
 const GpuSpec* Catalog::find_gpu(const std::string& id) const {
   for (const GpuSpec& g : gpus)

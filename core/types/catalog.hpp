@@ -33,6 +33,11 @@ struct GpuSpec {
   std::optional<std::string> compute_capability;
   std::string software_stack;  // cuda | rocm | cann
   double memory_gib = 0;
+  /// Memory the driver reports (nvidia-smi memory.total, MiB): ECC and driver reservations
+  /// taken off the nominal figure (L40S with ECC: 46,068 MiB = 45 GiB, not 48). nullopt: not
+  /// sourced, the nominal memory_gib is used.
+  std::optional<double> memory_usable_mib;
+  std::string memory_usable_basis;
   std::string memory_type;
   double memory_bandwidth_tbps = 0;
   double bf16_dense_tflops = 0;
@@ -51,6 +56,7 @@ struct GpuSpec {
   std::vector<std::string> source;
   std::string as_of;
 
+  /// Bytes a process can use: the driver's figure when sourced, else the nominal memory.
   double memory_bytes() const;
 };
 

@@ -35,6 +35,10 @@ struct SiteDefaults {
 struct GpuPrices {
   std::optional<PriceEntry> purchase_cny;            // per GPU
   std::optional<PriceEntry> rental_cny_per_gpu_hour;  // on demand
+  // Why the part cannot be bought or rented in the catalog's market ("" when it can, or when
+  // the price is merely unknown): {"not_offered": reason, "source", "as_of"} in prices.json.
+  std::string purchase_not_offered;
+  std::string rental_not_offered;
 };
 
 /// data/prices.json, validated. Lookups of required keys never fail after parsing.
