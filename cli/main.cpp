@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // gpu-advisor: the native command line over the same core as the page.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "api.hpp"
+#include "types/errors.hpp"
+#include "validation_api.hpp"
 #include "io/form_json.hpp"
 #include "types/limits.hpp"
 #include "types/text.hpp"
@@ -20,6 +23,9 @@ const char* kUsage =
     "                              [--performance FILE] [--prices FILE]\n"
     "       gpu-advisor catalog      (built-in GPUs, model presets, default request)\n"
     "       gpu-advisor defaults     (the default request document)\n"
+    "       gpu-advisor scripts FILE|- -o DIR   (validation scripts for the plan, written to DIR)\n"
+    "       gpu-advisor check FILE|- RESULT     (validation-result.json or an nvidia-smi CSV\n"
+    "                                            compared with the plan; exit 3 if a check fails)\n"
     "advise reads a request (API v1, see docs/api.md) and prints the result JSON;\n"
     "on bad input it prints {\"error\":{\"code\",\"message\",\"path\"}} and exits 1.\n"
     "--gpus/--models/--assumptions/--performance/--prices replace the built-in data files\n"
@@ -47,6 +53,64 @@ int fail_input(const std::string& code, const std::string& message, const std::s
   return kExitBadInput;
 }
 
+constexpr int kExitCheckFailed = 3;
+// The result file of a burn-in (nvidia-smi CSV every few seconds for 10 h) is the largest
+// input: allow it more room than a request.
+constexpr std::size_t kMaxResultFileBytes = 64 << 20;
+
+int write_scripts(const std::vector<std::string>& args) {
+  if (args.size() != 4 || args[2] != "-o") {
+    std::cerr << kUsage;
+    return kExitUsage;
+  }
+  std::string request;
+  if (!read_all(args[1], advisor::limits::kMaxRequestBytes, &request))
+    return fail_input("unreadable_file", "cannot read request file " + advisor::in_quotes(args[1]), "");
+  advisor::ValidationBundle bundle;
+  try {
+    bundle = advisor::validation_bundle(request);
+  } catch (const advisor::InputError& e) {
+    return fail_input(e.code(), e.what(), e.path());
+  } catch (const std::exception& e) {
+    return fail_input("internal_error", e.what(), "");
+  }
+  const std::filesystem::path dir = args[3];
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  for (const auto& f : bundle.files) {
+    const std::filesystem::path path = dir / f.name;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << f.text;
+    if (!out) return fail_input("unwritable_file", "cannot write " + advisor::in_quotes(path.string()), "");
+    out.close();
+    if (f.executable) {
+      std::filesystem::permissions(path,
+                                   std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec |
+                                       std::filesystem::perms::others_exec,
+                                   std::filesystem::perm_options::add, ec);
+    }
+    std::cout << path.string() << (f.root.empty() ? "" : "  (needs root: " + f.root + ")") << "\n";
+  }
+  return 0;
+}
+
+int check_results(const std::vector<std::string>& args) {
+  if (args.size() != 3) {
+    std::cerr << kUsage;
+    return kExitUsage;
+  }
+  std::string request, result;
+  if (!read_all(args[1], advisor::limits::kMaxRequestBytes, &request))
+    return fail_input("unreadable_file", "cannot read request file " + advisor::in_quotes(args[1]), "");
+  if (!read_all(args[2], kMaxResultFileBytes, &result))
+    return fail_input("unreadable_file", "cannot read result file " + advisor::in_quotes(args[2]), "");
+  bool ok = false, failed = false;
+  const std::string file = std::filesystem::path(args[2]).filename().string();
+  std::cout << advisor::validation_check_text(request, result, file, &ok, &failed) << "\n";
+  if (!ok) return kExitBadInput;
+  return failed ? kExitCheckFailed : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -67,6 +131,8 @@ int main(int argc, char** argv) {
       return fail_input("catalog_invalid", e.what(), "");
     }
   }
+  if (command == "scripts") return write_scripts(args);
+  if (command == "check") return check_results(args);
   if (command != "advise" || args.size() < 2) {
     std::cerr << kUsage;
     return kExitUsage;

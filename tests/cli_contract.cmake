@@ -19,3 +19,24 @@ execute_process(COMMAND ${CLI} frobnicate RESULT_VARIABLE rc OUTPUT_QUIET ERROR_
 if(NOT rc EQUAL 2)
   message(FATAL_ERROR "unknown command: exit ${rc}")
 endif()
+
+# Validation scripts for a plan, written to a folder; a result file read back against it.
+set(scripts_dir ${CMAKE_CURRENT_BINARY_DIR}/cli_scripts)
+file(REMOVE_RECURSE ${scripts_dir})
+execute_process(COMMAND ${CLI} scripts ${GOLDEN}/pretrain_llama2_13b_nodes.request.json -o ${scripts_dir}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0 OR NOT EXISTS ${scripts_dir}/00_inventory.sh OR NOT EXISTS ${scripts_dir}/40_burnin.sh)
+  message(FATAL_ERROR "scripts: exit ${rc}, output ${out}")
+endif()
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/h100x8.json
+     "{\"schema\":1,\"task\":\"full_finetune\",\"model\":{\"preset\":\"llama-3.1-8b\"},\"hardware\":{\"gpu\":\"h100-sxm-80gb\",\"count\":8}}")
+execute_process(COMMAND ${CLI} check ${CMAKE_CURRENT_BINARY_DIR}/h100x8.json ${SAMPLES}/gpu_truncated.csv
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 1 OR NOT out MATCHES "csv_truncated")
+  message(FATAL_ERROR "check of a truncated CSV: exit ${rc}, output ${out}")
+endif()
+execute_process(COMMAND ${CLI} check ${CMAKE_CURRENT_BINARY_DIR}/h100x8.json ${SAMPLES}/gpu_ok.csv
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 3 OR NOT out MATCHES "thermal_throttle")
+  message(FATAL_ERROR "check of a throttling GPU: exit ${rc}, output ${out}")
+endif()

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "api.hpp"
+#include "validation_api.hpp"
 
 namespace {
 
@@ -28,6 +29,15 @@ std::string catalog() {
   }
 }
 
+std::string validation_scripts(const std::string& request_json) {
+  return advisor::validation_scripts_text(request_json);
+}
+
+std::string validation_check(const std::string& request_json, const std::string& file_text,
+                             const std::string& file_name) {
+  return advisor::validation_check_text(request_json, file_text, file_name);
+}
+
 std::string version() { return "1"; }
 
 }  // namespace
@@ -37,5 +47,7 @@ EMSCRIPTEN_BINDINGS(gpu_advisor) {
   emscripten::function("adviseWithCatalog", &advise_with_catalog);
   emscripten::function("adviseWithData", &advise_with_data);
   emscripten::function("catalog", &catalog);
+  emscripten::function("validationScripts", &validation_scripts);
+  emscripten::function("validationCheck", &validation_check);
   emscripten::function("apiVersion", &version);
 }

@@ -132,13 +132,21 @@ int largest_gpus_per_server(const Catalog& catalog) {
 }
 
 std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catalog) {
+  std::vector<const GpuSpec*> all;
+  for (const GpuSpec& g : catalog.gpus) all.push_back(&g);
+  return evaluate_options(req, catalog, all);
+}
+
+std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catalog,
+                                        const std::vector<const GpuSpec*>& gpus) {
   std::vector<GpuOption> out;
   const MemoryAssumptions& a = catalog.memory;
   std::map<int, std::vector<int>> counts_by_server_size;
   // Per-GPU bytes never grow with the count under a fixed sharding scheme (more data-parallel
   // ranks shard ZeRO state further; more tensor/pipeline ranks split weights and activations),
   // so the smallest count that fits is found by bisection over the candidate counts.
-  for (const GpuSpec& gpu : catalog.gpus) {
+  for (const GpuSpec* judged : gpus) {
+    const GpuSpec& gpu = *judged;
     const int per_server = gpus_per_server(req, catalog, gpu);
     auto known = counts_by_server_size.find(per_server);
     if (known == counts_by_server_size.end()) {

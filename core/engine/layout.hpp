@@ -43,6 +43,9 @@ int largest_gpus_per_server(const Catalog& catalog);
 
 /// Judges every GPU in the catalog.
 std::vector<GpuOption> evaluate_options(const Request& request, const Catalog& catalog);
+/// Judges the listed GPUs of the catalog (in that order).
+std::vector<GpuOption> evaluate_options(const Request& request, const Catalog& catalog,
+                                        const std::vector<const GpuSpec*>& gpus);
 
 /// True when `estimate` fits in the GPU's memory.
 bool fits(const MemoryEstimate& estimate, const GpuSpec& gpu);

@@ -209,6 +209,35 @@ GoalSettings read_goal(const nlohmann::json* j, Task task) {
   return g;
 }
 
+ValidationSettings read_validation(const nlohmann::json* j) {
+  const nlohmann::json empty = nlohmann::json::object();
+  FieldReader r(j ? *j : empty, "/validation");
+  ValidationSettings v;
+  // Versions and registry names are short, plain text (they are pasted into shell scripts,
+  // quoted, but nobody needs more than this).
+  auto plain = [&](const char* key, std::size_t max) -> std::optional<std::string> {
+    if (!r.has(key)) {
+      r.raw(key);
+      return std::nullopt;
+    }
+    const std::string s = r.string(key);
+    const bool ok = !s.empty() && s.size() <= max &&
+                    s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789._-/:") == std::string::npos;
+    require(ok, "out_of_range", r.path_of(key),
+            r.path_of(key) + " must be 1-" + std::to_string(max) +
+                " characters of letters, digits and . _ - / :");
+    return s;
+  };
+  v.host_driver = plain("host_driver", 32);
+  v.ngc_tag = plain("ngc_tag", 16);
+  if (auto registry = plain("registry", 200)) v.registry = *registry;
+  v.burnin_hours = r.number("burnin_hours", 10, 1000, v.burnin_hours);
+  v.sample_interval_s = static_cast<int>(r.integer("sample_interval_s", 1, 3600, v.sample_interval_s));
+  r.reject_unknown();
+  return v;
+}
+
 void check_parallel_against_model(const Parallelism& p, const ModelArch& m) {
   require(m.heads % p.tp == 0, "inconsistent", "/parallelism/tp",
           "/parallelism/tp " + std::to_string(p.tp) + " must divide the attention heads (" +
@@ -272,6 +301,7 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
     if (const nlohmann::json* section = root.raw(key)) cost_sections[key] = *section;
   req.cost = parse_cost_request(cost_sections, catalog);
   req.goal = read_goal(root.object("goal"), req.task);
+  req.validation = read_validation(root.object("validation"));
   root.reject_unknown();
 
   check_parallel_against_model(req.parallelism, req.model);

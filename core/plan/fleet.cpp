@@ -21,8 +21,15 @@ bool holds_a_sequence(const Request& req, const Catalog& catalog, const GpuSpec&
 }  // namespace
 
 std::vector<OptionRow> judge_options(const Request& req, const Catalog& catalog) {
+  std::vector<const GpuSpec*> all;
+  for (const GpuSpec& g : catalog.gpus) all.push_back(&g);
+  return judge_options(req, catalog, all);
+}
+
+std::vector<OptionRow> judge_options(const Request& req, const Catalog& catalog,
+                                     const std::vector<const GpuSpec*>& gpus) {
   std::vector<OptionRow> rows;
-  for (GpuOption& o : evaluate_options(req, catalog)) {
+  for (GpuOption& o : evaluate_options(req, catalog, gpus)) {
     OptionRow row;
     if (req.task == Task::kInference && o.min_layout) {
       ServingFleetPlan fleet = fleet_for_load(req, catalog, *o.gpu, *o.min_layout);

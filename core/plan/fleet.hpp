@@ -22,6 +22,8 @@ ServingFleetPlan fleet_for_load(const Request& request, const Catalog& catalog, 
 /// Every catalog GPU judged by memory; for serving, with its fleet for the load (a GPU whose
 /// smallest layout holds no sequence's KV cache uses its fleet's replica, or does not fit).
 std::vector<OptionRow> judge_options(const Request& request, const Catalog& catalog);
+std::vector<OptionRow> judge_options(const Request& request, const Catalog& catalog,
+                                     const std::vector<const GpuSpec*>& gpus);
 
 /// Users the load asks for: target_users, else the concurrency.
 std::int64_t users_to_serve(const Request& request);

@@ -388,10 +388,30 @@ Recommendation recommend(const Request& req, const Catalog& catalog,
 
   if (with_levers) {
     const CandidatePlan* base = r.best ? &*r.best : nullptr;
+    // Levers are for cards cheaper per GPU-hour than the plan without them: every card when
+    // nothing qualified, else those whose cheapest plan priced below the best plan's rate.
+    std::vector<const GpuSpec*> cheaper;
+    for (const GpuSpec& g : catalog.gpus) {
+      if (!base || !base->rate_cny_per_gpu_hour) {
+        cheaper.push_back(&g);
+        continue;
+      }
+      const CostScenario s = scenario_for(req, catalog, g, 1, false);
+      std::optional<double> rate = s.rent_cny_per_gpu_hour;
+      if (s.gpu_price_cny && (!req.goal.china_only || china_purchasable(g))) {
+        const std::optional<double> own = cost_per_gpu_hour(
+            buy_option(s, 1, s.utilization, nullptr, false).average_yearly_cny,
+            kHoursPerYear * s.utilization);
+        if (own && (!rate || *own < *rate)) rate = own;
+      }
+      if (rate && *rate < *base->rate_cny_per_gpu_hour) cheaper.push_back(&g);
+    }
     for (const LeverChange& change : kLevers) {
+      if (cheaper.empty()) break;
       Request changed = req;
       if (!change.apply(changed)) continue;
-      const Recommendation alt = recommend(changed, catalog, judge_options(changed, catalog), false);
+      const Recommendation alt =
+          recommend(changed, catalog, judge_options(changed, catalog, cheaper), false);
       if (!alt.best) continue;
       const bool better = !base || alt.best->cost_cny < base->cost_cny * (1 - kLeverSaving) ||
                           alt.best->gpus < base->gpus;

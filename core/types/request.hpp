@@ -83,6 +83,15 @@ struct GoalSettings {
   bool china_only = true;                // buy only parts sold new in mainland China
 };
 
+/// /validation: what the generated validation scripts assume about the servers.
+struct ValidationSettings {
+  std::optional<std::string> host_driver;  // "550.54.15": picks the newest NGC tag it runs
+  std::optional<std::string> ngc_tag;      // pin a tag instead
+  std::string registry = "nvcr.io";        // a mirror (Harbor) for teams in mainland China
+  double burnin_hours = 10;                // the source asks for 10 h or more
+  int sample_interval_s = 10;              // nvidia-smi CSV interval
+};
+
 /// A validated request (API v1). Every field has been range-checked; paths in errors are JSON
 /// pointers into the request document.
 struct Request {
@@ -96,6 +105,7 @@ struct Request {
   ClusterSettings cluster;
   CostRequest cost;  // the power, cost and capacity sections, validated
   GoalSettings goal;
+  ValidationSettings validation;
 };
 
 /// Largest count a request may pin (far beyond any single training cluster we plan for).

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#include "validation_api.hpp"
+
+#include "api.hpp"
+#include "io/json_reader.hpp"
+#include "io/request_json.hpp"
+#include "plan/plan.hpp"
+#include "plan/validation_figures.hpp"
+#include "types/errors.hpp"
+#include "validation/check.hpp"
+#include "validation/validation_json.hpp"
+
+namespace advisor {
+
+namespace {
+
+struct Prepared {
+  Plan plan;
+  validation::ValidationPlan validation;
+};
+
+const validation::NgcCatalog& ngc_catalog() {
+  static const validation::NgcCatalog tags = validation::parse_ngc_catalog(validation::builtin_ngc_json());
+  return tags;
+}
+
+const std::map<std::string, validation::PartFacts>& part_facts() {
+  static const auto parts = validation::parse_part_facts(validation::builtin_validation_json());
+  return parts;
+}
+
+Prepared prepare(const std::string& request_text) {
+  const Catalog& catalog = builtin_catalog();
+  Request req = parse_request(parse_json_text(request_text, ""), catalog);
+  if (!req.hardware) {
+    // Validate the plan the advisor recommends.
+    const Plan first = make_plan(req, catalog);
+    require(first.recommendation && first.recommendation->best, "inconsistent", "/hardware",
+            "/hardware: no GPU is pinned and no plan is recommended, so there is nothing to "
+            "validate: pin the hardware you received");
+    const CandidatePlan& best = *first.recommendation->best;
+    req.hardware = Hardware{best.gpu->id, best.gpus};
+  }
+  Prepared out{make_plan(req, catalog), {}};
+  const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
+  const auto part = part_facts().find(gpu.id);
+  const validation::PartFacts facts = part != part_facts().end() ? part->second : validation::PartFacts{};
+  out.validation = validation::build_validation_plan(validation_gpu_facts(gpu), facts, ngc_catalog(),
+                                                     validation_figures(req, catalog, out.plan));
+  return out;
+}
+
+template <typename F>
+std::string guarded(bool* ok, F&& f) {
+  try {
+    std::string out = f();
+    if (ok) *ok = true;
+    return out;
+  } catch (const InputError& e) {
+    if (ok) *ok = false;
+    return error_envelope(e.code(), e.what(), e.path()).dump();
+  } catch (const std::exception& e) {
+    if (ok) *ok = false;
+    return error_envelope("internal_error", e.what(), "").dump();
+  }
+}
+
+}  // namespace
+
+ValidationBundle validation_bundle(const std::string& request_text) {
+  Prepared p = prepare(request_text);
+  ValidationBundle b{std::move(p.validation), {}};
+  b.files = validation::generate_scripts(b.plan);
+  return b;
+}
+
+std::string validation_scripts_text(const std::string& request_text, bool* ok) {
+  return guarded(ok, [&] {
+    const ValidationBundle b = validation_bundle(request_text);
+    return validation::scripts_json(b.plan, b.files);
+  });
+}
+
+std::string validation_check_text(const std::string& request_text, const std::string& file_text,
+                                  const std::string& file_name, bool* ok, bool* failed) {
+  return guarded(ok, [&] {
+    const Prepared p = prepare(request_text);
+    const validation::Measurements m = validation::read_measurements(file_text, file_name, p.validation);
+    const validation::CheckReport report =
+        validation::check_measurements(p.validation, m, validation_cost_inputs(p.plan));
+    if (failed) {
+      *failed = false;
+      for (const validation::CheckItem& item : report.items)
+        *failed = *failed || item.status == validation::Status::fail;
+    }
+    return validation::check_report_json(report);
+  });
+}
+
+}  // namespace advisor

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+// API v1 for the validation scripts: text in, text out (never throws), plus the typed bundle
+// the CLI writes to disk. The plan comes from the request; without pinned hardware, from the
+// recommended plan.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "validation/plan.hpp"
+#include "validation/scripts.hpp"
+
+namespace advisor {
+
+struct ValidationBundle {
+  validation::ValidationPlan plan;
+  std::vector<validation::ScriptFile> files;
+};
+
+/// The scripts for the request's plan. Throws InputError (located) for bad input or a GPU
+/// the scripts cannot check.
+ValidationBundle validation_bundle(const std::string& request_text);
+
+/// {"plan_id", "ngc": {...}, "files": [{"name", "text", "executable", "purpose", "root"}]} or the
+/// error envelope.
+std::string validation_scripts_text(const std::string& request_text, bool* ok = nullptr);
+
+/// Reads a validation-result.json or a raw nvidia-smi CSV (`file_name` tells which in messages)
+/// and compares it with the request's plan: the check report, or the error envelope.
+/// `failed` (optional): set when any check failed.
+std::string validation_check_text(const std::string& request_text, const std::string& file_text,
+                                  const std::string& file_name, bool* ok = nullptr,
+                                  bool* failed = nullptr);
+
+}  // namespace advisor
