@@ -79,9 +79,10 @@ const nlohmann::json& member(const nlohmann::json& parent, const std::string& pa
 
 }  // namespace
 
-const PriceEntry& PriceCatalog::at(const std::string& key) const {
+const PriceEntry& PriceCatalog::at(std::string_view key) const {
   auto it = scalars.find(key);
-  if (it == scalars.end()) throw InputError("catalog_invalid", kFile, "prices.json lacks " + key);
+  if (it == scalars.end())
+    throw InputError("catalog_invalid", kFile, "prices.json lacks " + std::string(key));
   return it->second;
 }
 

@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace advisor {
@@ -52,10 +53,10 @@ struct PriceCatalog {
   std::vector<std::pair<double, PriceEntry>> rack_classes;  // kW, price per rack-month (ascending)
   PriceEntry rack_classes_entry;                            // source of the class list
   std::map<std::string, PriceEntry> pue;                    // office | idc | idc_new | hub_node
-  std::map<std::string, PriceEntry> scalars;                // every other entry, by dotted key
+  std::map<std::string, PriceEntry, std::less<>> scalars;   // every other entry, by dotted key
   std::string siting_note_zh, siting_note_en, data_note_zh, data_note_en, notes_source;
 
-  const PriceEntry& at(const std::string& key) const;  // a scalar; throws if absent
+  const PriceEntry& at(std::string_view key) const;  // a scalar; throws if absent
   const SiteDefaults* find_site(const std::string& id) const;
 };
 
