@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+// What every answer of the text API must be, whatever the input: valid JSON; either a result
+// whose numbers are non-negative (but for the few figures that are differences) and whose byte
+// counts are whole, or the error envelope {"error": {"code", "message", "path"}} with a
+// documented code (never internal_error), a message and a JSON pointer or catalog-file path.
+#pragma once
+#include <string>
+
+namespace fuzz {
+
+/// Empty when `answer` is acceptable, else what is wrong with it.
+std::string check_answer(const std::string& answer);
+
+/// check_answer, aborting (a libFuzzer finding) with the input and the problem on failure.
+void require_valid_answer(const std::string& answer, const std::string& input, const char* target);
+
+}  // namespace fuzz
