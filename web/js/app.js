@@ -8,8 +8,8 @@
   const state = UI.state;
   const el = UI.el;
   const { applyDynamicPlaceholders, applyRequest, applyStaticStrings, buildMonthInputs, buildRequest,
-    callCore, copyText, DEFAULT_LANG, fillFieldsFromPreset, h, input, labelMonths, loadCore, loadSchema,
-    populateCatalogInputs, readHash, registerPanel, renderError, renderPanels, renderPresetFacts,
+    callCore, clear, copyText, DEFAULT_LANG, fillFieldsFromPreset, foldAll, FORMS, h, input, labelMonths, loadCore, loadSchema,
+    populateCatalogInputs, readHash, registerPanel, renderError, renderPanels, renderPresetFacts, SCENARIOS,
     startRequest, STRINGS, t, toast, updatePlaceholders, updateVisibility, writeHash } = UI;
 
   const DEBOUNCE_MS = 30;
@@ -24,7 +24,9 @@
     timer: null,
     ownHash: '',
     sort: { key: null, dir: 1 },
-    overrides: {},          // request path -> value typed into the price table (paths with no form input)
+    overrides: Object.create(null), // request path -> value typed into the price table (paths with no form input)
+    scenario: null,         // the scenario preset last applied, until the user edits the form
+    compare: null,          // keys of the plans in the side-by-side comparison (null: the first three)
     costTab: 'buy',         // which option's line items the cost panel shows
     onlyConfirm: false,     // price table: only the entries that need confirmation
     dynamicPlaceholders: {}, // request path -> value the core used, as shown in a blank box's placeholder
@@ -42,6 +44,10 @@
     registerPanel: registerPanel,
     recompute: function () { run(); },
     setLanguage: function (lang) { setLanguage(lang); },
+    expandAll: function () { foldAll(false); },
+    collapseAll: function () { foldAll(true); },
+    applyScenario: function (id) { applyScenario(id); },
+    buildReport: function () { return UI.buildReport(true); },
   };
   window.gpuAdvisor = api;
 
@@ -63,8 +69,19 @@
     if (answer.error) {
       state.lastError = answer.error;
       api.lastError = answer.error;
+      // Never an empty page: with no earlier result (a shared link the core rejects), the default
+      // request's result is shown under the error, dimmed, and the banner says so.
+      if (!state.lastResult && state.defaults) {
+        const fallback = callCore(startRequest());
+        if (fallback.result) {
+          state.lastResult = fallback.result;
+          state.resultIsDefault = true;
+          renderPanels();
+        }
+      }
       renderError();
     } else {
+      state.resultIsDefault = false;
       const result = answer.result;
       state.lastError = null;
       api.lastError = null;
@@ -90,15 +107,69 @@
   }
 
   function setLanguage(lang) {
-    if (!STRINGS[lang] || lang === state.lang) return;
+    if (!Object.prototype.hasOwnProperty.call(STRINGS, lang) || lang === state.lang) return;
     state.lang = lang;
     applyStaticStrings();
     if (state.catalog) populateCatalogInputs();
     labelMonths();
     applyDynamicPlaceholders();
+    renderScenarios();
     renderError();
     renderPanels();
     if (state.lastRequest) writeHash(state.lastRequest);
+  }
+
+  /** The scenario chips: one click puts the scenario's request into the form. */
+  function renderScenarios() {
+    const list = document.getElementById('scenario-list');
+    if (!list) return;
+    clear(list);
+    SCENARIOS.forEach(function (sc) {
+      list.appendChild(h('button', { type: 'button', class: 'scenario' + (sc.source ? ' source' : '') + (state.scenario === sc.id ? ' active' : ''),
+        'aria-pressed': String(state.scenario === sc.id), dataset: { scenario: sc.id }, title: t('scenario.' + sc.id + '.sub'),
+        onclick: function () { applyScenario(sc.id); } }, t('scenario.' + sc.id)));
+    });
+  }
+
+  function applyScenario(id) {
+    const sc = SCENARIOS.filter(function (x) { return x.id === id; })[0];
+    if (!sc || !api.ready) return;
+    state.sort = { key: null, dir: 1 };
+    state.compare = null;
+    applyRequest(startRequest());
+    applyRequest(JSON.parse(JSON.stringify(sc.request)));
+    state.scenario = id;
+    renderPresetFacts();
+    renderScenarios();
+    el.hashNote.hidden = true;
+    run();
+    toast(t('scenario.applied', { name: t('scenario.' + id) }));
+  }
+
+  /** A note above the results (a link that could not be read, a restored link). */
+  function showHashNote(text, persistent) {
+    clear(el.hashNote);
+    el.hashNote.appendChild(h('span', { text: text }));
+    el.hashNote.appendChild(h('button', { type: 'button', class: 'link-btn small note-close', text: t('hash.dismiss'),
+      onclick: function () { el.hashNote.hidden = true; } }));
+    el.hashNote.setAttribute('role', persistent ? 'alert' : 'status');
+    el.hashNote.className = 'banner ' + (persistent ? 'banner-warn' : 'banner-muted');
+    el.hashNote.hidden = false;
+    clearTimeout(showHashNote.timer);
+    if (!persistent) showHashNote.timer = setTimeout(function () { el.hashNote.hidden = true; }, 4000);
+  }
+
+  /** Why a link could not be read, in words. */
+  function badHashText(fromHash, kept) {
+    const why = t('hash.why.' + (fromHash.why || 'not_json'), { key: fromHash.key || '' });
+    return t(kept ? 'hash.invalid_kept' : 'hash.invalid', { why: why });
+  }
+
+  function setDrawer(open) {
+    document.body.classList.toggle('inputs-open', open);
+    document.getElementById('btn-inputs').setAttribute('aria-expanded', String(open));
+    document.getElementById('drawer-backdrop').hidden = !open;
+    if (open) el.form.querySelector('input, select, textarea').focus({ preventScroll: true });
   }
 
   function showLoadError(detail) {
@@ -128,20 +199,35 @@
     el.months = document.getElementById('monthly-demand');
   }
 
+  function userEdited() {
+    if (state.scenario) { state.scenario = null; renderScenarios(); }
+  }
+
   function wireEvents() {
-    el.form.addEventListener('submit', function (e) { e.preventDefault(); });
-    el.form.addEventListener('input', function (e) {
-      if (e.target.name === 'model_mode') return;
-      schedule();
+    FORMS.forEach(function (sel) {
+      const form = document.querySelector(sel);
+      if (!form) return;
+      form.addEventListener('submit', function (e) { e.preventDefault(); });
+      form.addEventListener('input', function (e) {
+        if (e.target.name === 'model_mode') return;
+        userEdited();
+        schedule();
+      });
+      form.addEventListener('change', function (e) {
+        if (e.target.name === 'model_mode' && e.target.value === 'fields' && !input('m.layers').value) {
+          fillFieldsFromPreset();
+        }
+        if (e.target === el.preset) renderPresetFacts();
+        userEdited();
+        updateVisibility();
+        schedule();
+      });
     });
-    el.form.addEventListener('change', function (e) {
-      if (e.target.name === 'model_mode' && e.target.value === 'fields' && !input('m.layers').value) {
-        fillFieldsFromPreset();
-      }
-      if (e.target === el.preset) renderPresetFacts();
-      updateVisibility();
-      schedule();
-    });
+    document.getElementById('btn-inputs').addEventListener('click', function () { setDrawer(!document.body.classList.contains('inputs-open')); });
+    document.getElementById('btn-inputs-close').addEventListener('click', function () { setDrawer(false); });
+    document.getElementById('drawer-backdrop').addEventListener('click', function () { setDrawer(false); });
+    document.addEventListener('keydown', function (e) { if (e.key === 'Escape' && document.body.classList.contains('inputs-open')) setDrawer(false); });
+    document.getElementById('btn-print').addEventListener('click', function () { UI.printReport(); });
     document.getElementById('btn-fill-from-preset').addEventListener('click', function () {
       fillFieldsFromPreset();
       schedule(0);
@@ -151,11 +237,17 @@
     });
     document.getElementById('btn-share').addEventListener('click', function () {
       writeHash(state.lastRequest);
-      copyText(location.href);
+      // From file:// the path means nothing to a colleague: copy the fragment, to paste after
+      // their own copy of the page or the site's address.
+      if (location.protocol === 'file:') copyText(location.hash, t('toast.copied_fragment'), t('toast.copy_failed_fragment'));
+      else copyText(location.href);
     });
     document.getElementById('btn-export').addEventListener('click', exportJson);
     document.getElementById('btn-reset').addEventListener('click', function () {
       state.sort = { key: null, dir: 1 };
+      state.compare = null;
+      state.scenario = null;
+      renderScenarios();
       el.hashNote.hidden = true;
       applyRequest(startRequest());
       renderPresetFacts();
@@ -165,7 +257,7 @@
     window.addEventListener('resize', function () {
       clearTimeout(resizeTimer);
       resizeTimer = setTimeout(function () {
-        const w = Math.max(560, Math.min(1100, (el.panels.clientWidth || 800) - 36));
+        const w = Math.max(320, Math.min(1100, (el.panels.clientWidth || 800) - 36));
         if (Math.abs(w - (state.chartWidth || 0)) > 40) renderPanels();
       }, 150);
     });
@@ -173,7 +265,24 @@
       if (location.hash === state.ownHash) return;
       const fromHash = readHash();
       if (fromHash.lang) setLanguage(fromHash.lang);
-      if (fromHash.request) { applyRequest(fromHash.request); renderPresetFacts(); run(); }
+      if (fromHash.bad) {
+        // The page keeps what it shows; the address gets the current request back.
+        showHashNote(badHashText(fromHash, true), true);
+        state.ownHash = '';
+        if (state.lastRequest) writeHash(state.lastRequest);
+        return;
+      }
+      if (fromHash.request) {
+        state.scenario = null;
+        renderScenarios();
+        applyRequest(fromHash.request);
+        renderPresetFacts();
+        run();
+      }
+    });
+    document.querySelector('.skip-link').addEventListener('click', function (e) {
+      e.preventDefault();
+      document.getElementById('results').focus();
     });
   }
 
@@ -192,15 +301,19 @@
       populateCatalogInputs();
       applyRequest(startRequest());
       if (fromHash.request) {
-        applyRequest(fromHash.request);
-        el.hashNote.textContent = t('hash.restored');
-        el.hashNote.hidden = false;
-        setTimeout(function () { el.hashNote.hidden = true; }, 4000);
+        try {
+          applyRequest(fromHash.request);
+          showHashNote(t('hash.restored'), false);
+        } catch (e) {
+          // A request the form cannot show (the core would reject it anyway): the default page.
+          applyRequest(startRequest());
+          showHashNote(badHashText({ why: 'not_request' }, false), true);
+        }
       } else if (fromHash.bad) {
-        el.hashNote.textContent = t('hash.invalid');
-        el.hashNote.hidden = false;
+        showHashNote(badHashText(fromHash, false), true);
       }
       renderPresetFacts();
+      renderScenarios();
       wireEvents();
       api.ready = true;
       run();

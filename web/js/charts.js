@@ -43,7 +43,8 @@
 
   /**
    * spec: {width, height, x: {log, ticks?, min?, max?, format, label}, y: {...}, y2?: {...},
-   *        series: [{label, color, dash, axis, points: [{x, y, field, value, tip, hollow}]}],
+   *        series: [{label, color, dash, axis, line (false: points only), points: [{x, y, field, value,
+   *        tip, hollow, big, r, cls, key, label (text beside the point), onclick}]}],
    *        markers: [{x, label, cls}], title}
    * Returns a <figure> with the SVG and an HTML legend.
    */
@@ -156,19 +157,40 @@
         d += (pen ? 'L' : 'M') + X.scale(p.x).toFixed(1) + ' ' + A.scale(p.y).toFixed(1);
         pen = true;
       });
-      if (d) root.appendChild(svg('path', { d: d, class: 'series ' + (se.cls || ''), stroke: se.color, 'stroke-dasharray': se.dash || 'none' }));
+      if (d && se.line !== false) root.appendChild(svg('path', { d: d, class: 'series ' + (se.cls || ''), stroke: se.color, 'stroke-dasharray': se.dash || 'none' }));
       se.points.forEach(function (p) {
         if (!isNum(p.x) || !isNum(p.y)) return;
-        const c = svg('circle', { cx: X.scale(p.x).toFixed(1), cy: A.scale(p.y).toFixed(1), r: p.big ? 5.5 : 3.6,
-          class: 'point' + (p.hollow ? ' hollow' : '') + (p.big ? ' big' : ''), stroke: se.color, fill: p.hollow ? '#fff' : se.color });
+        const cx = X.scale(p.x), cy = A.scale(p.y);
+        const c = svg('circle', { cx: cx.toFixed(1), cy: cy.toFixed(1), r: p.r || (p.big ? 5.5 : 3.6),
+          class: 'point' + (p.hollow ? ' hollow' : '') + (p.big ? ' big' : '') + (p.cls ? ' ' + p.cls : '') + (p.onclick ? ' clickable' : ''),
+          stroke: se.color, fill: p.hollow ? '#fff' : se.color });
         if (p.field) { c.setAttribute('data-field', p.field); c.setAttribute('data-value', String(p.value)); }
+        if (p.key) c.setAttribute('data-key', p.key);
         if (p.tip) { const tip = svg('title'); tip.textContent = p.tip; c.appendChild(tip); }
+        if (p.onclick) {
+          // A point that does something: a button for the keyboard too.
+          c.setAttribute('tabindex', '0');
+          c.setAttribute('role', 'button');
+          if (p.tip) c.setAttribute('aria-label', p.tip);
+          c.addEventListener('click', p.onclick);
+          c.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); p.onclick(e); } });
+        }
         root.appendChild(c);
+        if (p.label) {
+          // A short name beside the point, kept inside the plot.
+          const right = cx < W - M.r - 90;
+          const tx = svg('text', { x: cx + (right ? 8 : -8), y: cy - 7, class: 'point-label', 'text-anchor': right ? 'start' : 'end' });
+          tx.textContent = p.label;
+          root.appendChild(tx);
+        }
       });
     });
     const legend = h('div', { class: 'chart-legend line-legend' });
     spec.series.forEach(function (se) {
-      legend.appendChild(h('span', null, h('i', { class: 'lg-line', style: 'border-top-color:' + se.color + (se.dash ? ';border-top-style:dashed' : '') }), se.label));
+      const mark = se.line === false ? h('i', { class: 'lg-dot' + (se.hollow ? ' hollow' : '') }) : h('i', { class: 'lg-line' + (se.dash ? ' dashed' : '') });
+      mark.style.borderColor = se.color;
+      if (se.line === false && !se.hollow) mark.style.background = se.color;
+      legend.appendChild(h('span', null, mark, se.label));
     });
     (spec.legendExtra || []).forEach(function (n) { legend.appendChild(n); });
     return h('figure', { class: 'chart' }, root, legend);

@@ -66,5 +66,33 @@
 
   function coreReady() { return core !== null; }
 
-  Object.assign(UI, { loadCore, callCore, coreReady });
+  /** Whether the module has the validation functions (validationScripts, validationCheck). */
+  function hasValidation() {
+    return Boolean(core && typeof core.validationScripts === 'function' && typeof core.validationCheck === 'function');
+  }
+
+  /** One JSON-text call into the module: {result} | {error}. */
+  function callText(fn, args) {
+    let answer;
+    try {
+      answer = JSON.parse(fn.apply(core, args));
+    } catch (e) {
+      return { error: { code: 'internal_error', message: String(e && e.message || e), path: '' } };
+    }
+    return answer && answer.error ? { error: answer.error } : { result: answer };
+  }
+
+  /** The validation scripts for a request's plan: {result: {plan_id, ngc, files}} | {error}. */
+  function callValidationScripts(request) {
+    if (!hasValidation()) return { error: { code: 'unsupported', message: 'validationScripts', path: '' } };
+    return callText(core.validationScripts, [JSON.stringify(request)]);
+  }
+
+  /** A validation-result.json or nvidia-smi CSV checked against a request's plan: {result: report} | {error}. */
+  function callValidationCheck(request, fileText, fileName) {
+    if (!hasValidation()) return { error: { code: 'unsupported', message: 'validationCheck', path: '' } };
+    return callText(core.validationCheck, [JSON.stringify(request), String(fileText), String(fileName)]);
+  }
+
+  Object.assign(UI, { loadCore, callCore, callValidationCheck, callValidationScripts, coreReady, hasValidation });
 })();

@@ -15,6 +15,8 @@
         if (v === null || v === undefined || v === false) return;
         if (k === 'class') node.className = v;
         else if (k === 'text') node.textContent = v;
+        // Through the CSSOM, which a strict style-src policy allows (a style attribute it blocks).
+        else if (k === 'style') node.style.cssText = String(v);
         else if (k === 'dataset') Object.keys(v).forEach(function (d) { node.dataset[d] = v[d]; });
         else if (k.slice(0, 2) === 'on') node.addEventListener(k.slice(2), v);
         else node.setAttribute(k, v === true ? '' : String(v));
@@ -72,14 +74,21 @@
     return node;
   }
 
+  /** A pointer segment that could reach a prototype: never read or written through. */
+  function unsafeKey(key) { return key === '__proto__' || key === 'constructor' || key === 'prototype'; }
+
+  /** Sets the value at a JSON pointer, making objects on the way; refuses prototype keys (returns false). */
   function pointerSet(obj, path, value) {
-    const parts = path.split('/').slice(1);
+    const parts = path.split('/').slice(1).map(function (p) { return p.replace(/~1/g, '/').replace(/~0/g, '~'); });
+    if (!parts.length || parts.some(unsafeKey)) return false;
     let o = obj;
     for (let i = 0; i < parts.length - 1; i++) {
-      if (typeof o[parts[i]] !== 'object' || o[parts[i]] === null) o[parts[i]] = {};
-      o = o[parts[i]];
+      const k = parts[i];
+      if (!Object.prototype.hasOwnProperty.call(o, k) || typeof o[k] !== 'object' || o[k] === null) o[k] = {};
+      o = o[k];
     }
     o[parts[parts.length - 1]] = value;
+    return true;
   }
 
   /**
@@ -94,20 +103,33 @@
       const key = parts[i].replace(/~1/g, '/').replace(/~0/g, '~');
       if (key.charAt(0) === '@' && Array.isArray(o)) {
         o = o.filter(function (x) { return x && x.gpu === key.slice(1); })[0];
-      } else {
+      } else if (Object.prototype.hasOwnProperty.call(o, key) && !unsafeKey(key)) {
         o = o[key];
+      } else {
+        return undefined;
       }
     }
     return o;
   }
 
-  function copyText(text) {
-    const done = function () { toast(t('toast.copied')); };
-    const fail = function () { toast(t('toast.copy_failed')); };
+  /** Puts text on the clipboard (the API, else a selected textarea); says so in a toast. */
+  function copyText(text, okMessage, failMessage) {
+    const done = function () { toast(okMessage || t('toast.copied')); };
+    const fallback = function () {
+      const area = h('textarea', { class: 'sr-only', readonly: true, 'aria-hidden': 'true' });
+      area.value = text;
+      document.body.appendChild(area);
+      area.select();
+      let ok = false;
+      try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+      area.remove();
+      if (ok) done();
+      else toast(failMessage || t('toast.copy_failed'));
+    };
     if (navigator.clipboard && navigator.clipboard.writeText) {
-      navigator.clipboard.writeText(text).then(done, fail);
+      navigator.clipboard.writeText(text).then(done, fallback);
     } else {
-      fail();
+      fallback();
     }
   }
 

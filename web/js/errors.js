@@ -120,7 +120,7 @@
         h('span', { class: 'field-error-msg', lang: 'en', text: String(err.message || '') }),
         csv ? csv.node(true) : null));
     }
-    if (state.lastResult) banner.appendChild(h('p', { class: 'stale-line', text: t('result.stale') }));
+    if (state.lastResult) banner.appendChild(h('p', { class: 'stale-line', text: t(state.resultIsDefault ? 'result.stale_default' : 'result.stale') }));
     banner.hidden = false;
     el.panels.classList.toggle('stale', Boolean(state.lastResult));
   }

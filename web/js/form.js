@@ -17,13 +17,17 @@
   const LORA_TARGETS = '/training/lora_targets';
   const MONTHS = '/cost/monthly_demand_gpu_hours';
 
+  // The forms whose .field[data-path] inputs make the request: the inputs column and the goal bar
+  // above the answer.
+  const FORMS = ['#inputs', '#goal-form'];
+
   let FIELDS = null;
 
   /** The generic inputs: [{key, path, node, widget: 'checkbox'|'select'|'box', mode, budget}]. */
   function fields() {
     if (FIELDS) return FIELDS;
     FIELDS = [];
-    document.querySelectorAll('#inputs .field[data-path] [data-key]').forEach(function (node) {
+    document.querySelectorAll(FORMS.map(function (f) { return f + ' .field[data-path] [data-key]'; }).join(', ')).forEach(function (node) {
       if (node.hasAttribute('data-custom')) return;
       const pane = node.closest('.mode-pane');
       const budget = node.closest('[data-budget]');
@@ -90,10 +94,16 @@
     return node.value.trim() === '' ? undefined : node.value;
   }
 
+  /** Whether the field may leave its key out (a select marked data-always always sends its value). */
+  function mayOmitField(f) {
+    return mayOmit(f.path) && !f.node.hasAttribute('data-always');
+  }
+
   /** Shows a value; a select or checkbox the request leaves out shows the core's default for the task (or Auto). */
   function writeField(f, value, task) {
     let v = value;
-    if ((v === undefined || v === null) && f.widget !== 'box' && !mayOmit(f.path)) v = defaultFor(f.path, task);
+    // A checkbox is always sent, so it always shows the core's default when the request leaves it out.
+    if ((v === undefined || v === null) && (f.widget === 'checkbox' || (f.widget !== 'box' && !mayOmitField(f)))) v = defaultFor(f.path, task);
     if (f.widget === 'checkbox') f.node.checked = Boolean(v);
     else if (f.widget === 'select') setSelect(f.node, v);
     else f.node.value = v === undefined || v === null ? '' : String(v);
@@ -191,8 +201,8 @@
     budgetMode.value = given ? given.budget : budgetMode.options[0].value;
     UI.writeMonths(pointerGet(req, MONTHS));
     // What the form has no input for (price-table edits, a job list given as JSON) is kept as an override.
-    state.overrides = {};
-    const covered = {};
+    state.overrides = Object.create(null);
+    const covered = Object.create(null);
     fields().forEach(function (f) { covered[f.path] = true; });
     const own = ['/schema', '/task', '/model', '/hardware', LORA_TARGETS, MONTHS];
     collectLeaves(req, '', function (path, value) {
@@ -207,7 +217,7 @@
   function collectLeaves(obj, base, fn) {
     if (obj === undefined) return;
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) { fn(base, obj); return; }
-    Object.keys(obj).forEach(function (k) { collectLeaves(obj[k], base + '/' + k, fn); });
+    Object.keys(obj).forEach(function (k) { collectLeaves(obj[k], base + '/' + k.replace(/~/g, '~0').replace(/\//g, '~1'), fn); });
   }
 
   /** The form's starting request: the core's default request, less the keys the advisor decides (Auto). */
@@ -228,7 +238,7 @@
     const task = currentTask();
     const mode = modelMode();
     const budget = input('t.budget_mode').value;
-    document.querySelectorAll('#inputs .field[data-path]').forEach(function (node) {
+    document.querySelectorAll(FORMS.map(function (f) { return f + ' .field[data-path]'; }).join(', ')).forEach(function (node) {
       const b = node.getAttribute('data-budget');
       node.hidden = !appliesTo(node.getAttribute('data-path'), task) || Boolean(b && b !== budget);
     });
@@ -246,6 +256,6 @@
     document.body.setAttribute('data-task', task);
   }
 
-  Object.assign(UI, { applyRequest, buildRequest, fieldFor, fields, input, kindOf, readInt, setUpFields, startRequest,
+  Object.assign(UI, { FORMS, applyRequest, buildRequest, fieldFor, fields, input, kindOf, mayOmitField, readInt, setUpFields, startRequest,
     updateVisibility, writeField });
 })();

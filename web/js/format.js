@@ -77,6 +77,25 @@
     return s;
   }
 
+  /** A run's length in words: "45 分钟" / "35 小时" / "14.6 天" ("45 min", "35 h", "14.6 days"). */
+  function duration(v) {
+    if (!isNum(v)) return '—';
+    const a = Math.abs(v);
+    if (a < 1) return t('unit.minutes', { n: num3(v * 60) });
+    if (a < 48) return t('unit.hours', { n: num3(v) });
+    if (a < 24 * 365 * 2) return t('unit.days', { n: num3(v / 24) });
+    return t('unit.years', { n: numberFormat(v / 24 / 365, 1) });
+  }
+
+  /** A difference with its sign: "+2.5 小时" / "−1,200 元". */
+  function signed(format) {
+    return function (v) {
+      if (!isNum(v)) return '—';
+      if (v === 0) return format(0);
+      return (v > 0 ? '+' : '−') + format(Math.abs(v));
+    };
+  }
+
   /** A count of tokens: 1e9 -> "10 亿" / "1.0 B" */
   function tokensText(v) {
     if (!isNum(v)) return '—';
@@ -159,6 +178,6 @@
   function fixed(decimals) { return function (v) { return numberFormat(v, decimals); }; }
   function pct(decimals) { return function (v) { return percent(v, decimals); }; }
 
-  Object.assign(UI, { asBytes, billions, cny, cnyTick, editable, fixed, gbps, gib, gibAbs, gibCompact, hoursText, integer, isNum,
-    num3, numberFormat, params, pct, percent, plain, seconds, tickNum, tokensText, watts });
+  Object.assign(UI, { asBytes, billions, cny, cnyTick, duration, editable, fixed, gbps, gib, gibAbs, gibCompact, hoursText, integer, isNum,
+    num3, numberFormat, params, pct, percent, plain, seconds, signed, tickNum, tokensText, watts });
 })();

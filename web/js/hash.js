@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The URL hash: #req=<base64url JSON of the request>, plus lang=en in English. Written after each
 // run, read at start-up and when the user edits the address.
+//
+// The hash is untrusted (anyone can craft a link), so it is read defensively: its length, the
+// nesting depth (a bracket scan before JSON.parse), the number of values, the length of each
+// string and every key are checked before anything is built from it. A key that could reach a
+// prototype (__proto__, constructor, prototype) rejects the whole link. What comes back is a
+// plain-data copy whose objects have no prototype at all, or a reason (hash.why.*) it was refused.
 (function () {
   'use strict';
 
@@ -8,38 +14,150 @@
   const state = UI.state;
   const { DEFAULT_LANG, STRINGS } = UI;
 
+  // The core takes requests up to 1 MiB nested 64 deep (core/types/limits.hpp); a link is
+  // refused before that, with room for base64 (4/3).
+  const LIMITS = {
+    hashChars: 1400000,
+    jsonBytes: 1 << 20,
+    depth: 64,
+    values: 20000,
+    stringChars: 1 << 20,
+    keyChars: 200,
+  };
+  const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
+
   function encodeBase64Url(text) {
     const bytes = new TextEncoder().encode(text);
     let bin = '';
-    for (let i = 0; i < bytes.length; i++) bin += String.fromCharCode(bytes[i]);
+    for (let i = 0; i < bytes.length; i += 0x8000) {
+      bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    }
     return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   }
 
+  /** base64url -> text; throws {why} on characters outside the alphabet or bytes that are not UTF-8. */
   function decodeBase64Url(s) {
+    if (!/^[A-Za-z0-9_-]*$/.test(s)) throw { why: 'encoding' };
     const b64 = s.replace(/-/g, '+').replace(/_/g, '/');
-    const bin = atob(b64 + '==='.slice((b64.length + 3) % 4));
+    let bin;
+    try { bin = atob(b64 + '==='.slice((b64.length + 3) % 4)); } catch (e) { throw { why: 'encoding' }; }
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    return new TextDecoder().decode(bytes);
+    try { return new TextDecoder('utf-8', { fatal: true }).decode(bytes); } catch (e) { throw { why: 'encoding' }; }
   }
 
-  /** {lang, request, bad}: what the hash holds; bad when a req= part cannot be read. */
+  /** The deepest nesting of [ and { outside strings, stopping as soon as it passes `limit`. */
+  function nestingDepth(text, limit) {
+    let depth = 0, max = 0, inString = false;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (inString) {
+        if (c === 92) i++;                 // backslash: skip the escaped character
+        else if (c === 34) inString = false;
+      } else if (c === 34) {
+        inString = true;
+      } else if (c === 123 || c === 91) {
+        depth++;
+        if (depth > max) { max = depth; if (max > limit) return max; }
+      } else if (c === 125 || c === 93) {
+        depth--;
+      }
+    }
+    return max;
+  }
+
+  /**
+   * A plain-data copy of parsed JSON: objects without a prototype, arrays, strings, finite
+   * numbers, booleans, null. Throws {why} on a forbidden key, too many values, a huge string or
+   * key (depth was bounded by the scan before parsing, so the recursion is bounded too).
+   */
+  function plainCopy(value, budget) {
+    if (--budget.values < 0) throw { why: 'too_big' };
+    if (value === null || typeof value === 'boolean') return value;
+    if (typeof value === 'number') {
+      if (!isFinite(value)) throw { why: 'not_json' };
+      return value;
+    }
+    if (typeof value === 'string') {
+      if (value.length > LIMITS.stringChars) throw { why: 'too_big' };
+      return value;
+    }
+    if (Array.isArray(value)) return value.map(function (v) { return plainCopy(v, budget); });
+    if (typeof value !== 'object') throw { why: 'not_json' };
+    const out = Object.create(null);
+    Object.keys(value).forEach(function (k) {
+      if (FORBIDDEN_KEYS.indexOf(k) >= 0) throw { why: 'forbidden_key', key: k };
+      if (k.length > LIMITS.keyChars) throw { why: 'too_big' };
+      out[k] = plainCopy(value[k], budget);
+    });
+    return out;
+  }
+
+  /**
+   * Reads untrusted JSON text into plain data, bounded: {value} or {why, key?}. Used for the
+   * URL hash (and any other text a stranger may have written).
+   */
+  function parseUntrustedJson(text) {
+    if (typeof text !== 'string') return { why: 'not_json' };
+    if (text.length > LIMITS.jsonBytes) return { why: 'too_big' };
+    if (nestingDepth(text, LIMITS.depth) > LIMITS.depth) return { why: 'too_deep' };
+    let parsed;
+    try { parsed = JSON.parse(text); } catch (e) { return { why: 'not_json' }; }
+    try {
+      return { value: plainCopy(parsed, { values: LIMITS.values }) };
+    } catch (e) {
+      return { why: e && e.why ? e.why : 'not_json', key: e && e.key };
+    }
+  }
+
+  function isObject(v) { return v !== null && typeof v === 'object' && !Array.isArray(v); }
+
+  /**
+   * The request's shape, as far as the page needs it to put the request into the form: an object
+   * with a string task and object sections. Values inside the sections are left for the core to
+   * judge (it locates each mistake at its input). Returns null when fine, else a reason.
+   */
+  function shapeProblem(req) {
+    if (!isObject(req)) return 'not_request';
+    if (req.task !== undefined && typeof req.task !== 'string') return 'not_request';
+    const sections = Object.keys(req).filter(function (k) { return k !== 'schema' && k !== 'task'; });
+    for (let i = 0; i < sections.length; i++) {
+      if (!isObject(req[sections[i]])) return 'not_request';
+    }
+    const model = req.model;
+    if (model && model.preset !== undefined && typeof model.preset !== 'string') return 'not_request';
+    if (model && model.hf_config !== undefined && typeof model.hf_config !== 'string' && !isObject(model.hf_config)) return 'not_request';
+    const hw = req.hardware;
+    if (hw && hw.gpu !== undefined && typeof hw.gpu !== 'string') return 'not_request';
+    return null;
+  }
+
+  /**
+   * {lang, request, bad, why, key}: what the hash holds. bad when a req= part cannot be used,
+   * why = the reason (a hash.why.* string), key = the forbidden key when that was it.
+   */
   function readHash() {
-    const out = { lang: null, request: null, bad: false };
+    const out = { lang: null, request: null, bad: false, why: null, key: null };
     const raw = location.hash.replace(/^#/, '');
     if (!raw) return out;
+    if (raw.length > LIMITS.hashChars) {
+      out.bad = true;
+      out.why = 'too_big';
+      return out;
+    }
     raw.split('&').forEach(function (pair) {
       const eq = pair.indexOf('=');
       const k = eq < 0 ? pair : pair.slice(0, eq);
       const v = eq < 0 ? '' : pair.slice(eq + 1);
-      if (k === 'lang' && STRINGS[v]) out.lang = v;
-      if (k === 'req') {
-        try {
-          const req = JSON.parse(decodeBase64Url(v));
-          if (req && typeof req === 'object' && !Array.isArray(req)) out.request = req;
-          else out.bad = true;
-        } catch (e) { out.bad = true; }
-      }
+      if (k === 'lang' && Object.prototype.hasOwnProperty.call(STRINGS, v)) out.lang = v;
+      if (k !== 'req' || out.request || out.bad) return;
+      let text;
+      try { text = decodeBase64Url(v); } catch (e) { out.bad = true; out.why = e.why || 'encoding'; return; }
+      const parsed = parseUntrustedJson(text);
+      if (parsed.why) { out.bad = true; out.why = parsed.why; out.key = parsed.key || null; return; }
+      const problem = shapeProblem(parsed.value);
+      if (problem) { out.bad = true; out.why = problem; return; }
+      out.request = parsed.value;
     });
     return out;
   }
@@ -57,5 +175,5 @@
     }
   }
 
-  Object.assign(UI, { readHash, writeHash });
+  Object.assign(UI, { FORBIDDEN_KEYS, encodeBase64Url, parseUntrustedJson, readHash, writeHash });
 })();

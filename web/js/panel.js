@@ -11,12 +11,41 @@
   const PANELS = [];
 
   /**
-   * Adds a result section. panel = {id, titleKey, render(body, result, ctx), applies?(result)}.
+   * Adds a result section. panel = {id, titleKey, render(body, result, ctx), applies?(result),
+   * collapsed? (starts folded: the deep dives), fixed? (never folds: the answer), lazy? (built only
+   * while open)}.
    * render builds the panel's content inside `body` (already emptied) with DOM calls only.
    */
   function registerPanel(panel) {
     PANELS.push(panel);
     if (state.lastResult) renderPanels();
+  }
+
+  function isCollapsed(p) {
+    if (p.fixed) return false;
+    const c = state.collapsed || (state.collapsed = Object.create(null));
+    return Object.prototype.hasOwnProperty.call(c, p.id) ? c[p.id] : Boolean(p.collapsed);
+  }
+
+  function setCollapsed(p, folded) {
+    (state.collapsed || (state.collapsed = Object.create(null)))[p.id] = folded;
+    p.section.classList.toggle('collapsed', folded);
+    p.toggle.setAttribute('aria-expanded', String(!folded));
+    p.toggle.setAttribute('aria-label', t(folded ? 'nav.expand' : 'nav.collapse') + ': ' + p.title.textContent);
+    if (!folded && p.stale && p.lazy && state.lastResult) renderOne(p);
+    if (UI.reportStale) UI.reportStale();
+  }
+
+  function makeSection(p) {
+    p.title = h('h2', { class: 'panel-title', id: 'panel-' + p.id + '-title' });
+    p.actions = h('div', { class: 'panel-actions' });
+    p.body = h('div', { class: 'panel-body', id: 'panel-' + p.id + '-body' });
+    p.toggle = h('button', { type: 'button', class: 'panel-toggle', 'aria-controls': 'panel-' + p.id + '-body',
+      onclick: function () { setCollapsed(p, !isCollapsed(p)); } });
+    p.title.addEventListener('click', function () { if (!p.fixed) setCollapsed(p, !isCollapsed(p)); });
+    p.section = h('section', { class: 'panel' + (p.fixed ? ' panel-fixed' : ''), id: 'panel-' + p.id, 'aria-labelledby': 'panel-' + p.id + '-title' },
+      h('header', { class: 'panel-head' }, p.fixed ? null : p.toggle, p.title, p.actions), p.body);
+    el.panels.appendChild(p.section);
   }
 
   function renderPanels() {
@@ -26,29 +55,66 @@
     // What a panel's render() gets besides its body and the result (ui: every helper, formats included).
     const ctx = { request: state.lastRequest, t: t, h: h, fig: fig, ui: UI };
     // Charts are drawn at the panel's width so their text stays at its CSS size.
-    state.chartWidth = Math.max(560, Math.min(1100, (el.panels.clientWidth || 800) - 36));
+    state.chartWidth = Math.max(320, Math.min(1100, (el.panels.clientWidth || 800) - 36));
     PANELS.forEach(function (p) {
-      if (!p.section) {
-        p.title = h('h2', { class: 'panel-title' });
-        p.actions = h('div', { class: 'panel-actions' });
-        p.body = h('div', { class: 'panel-body' });
-        p.section = h('section', { class: 'panel', id: 'panel-' + p.id },
-          h('header', { class: 'panel-head' }, p.title, p.actions), p.body);
-        el.panels.appendChild(p.section);
-      }
+      if (!p.section) makeSection(p);
       const show = !p.applies || p.applies(result);
       p.section.hidden = !show;
       if (!show) return;
       p.title.textContent = t(p.titleKey);
-      clear(p.body);
-      clear(p.actions);
-      try {
-        p.render(p.body, result, Object.assign({ actions: p.actions }, ctx));
-      } catch (e) {
-        p.body.appendChild(h('p', { class: 'banner banner-error', text: String(e && e.message || e) }));
-        if (window.console) console.error(e);
-      }
+      setCollapsed(p, isCollapsed(p));
+      p.stale = true;
+      // A lazy panel (costly to build) is built when it is open, or when it is opened.
+      if (!p.lazy || !isCollapsed(p)) renderOne(p, ctx);
     });
+    renderNav();
+    if (UI.reportStale) UI.reportStale();
+  }
+
+  function renderOne(p, ctx) {
+    p.stale = false;
+    clear(p.body);
+    clear(p.actions);
+    try {
+      p.render(p.body, state.lastResult, Object.assign({ actions: p.actions }, ctx || { request: state.lastRequest, t: t, h: h, fig: fig, ui: UI }));
+    } catch (e) {
+      p.body.appendChild(h('p', { class: 'banner banner-error', text: String(e && e.message || e) }));
+      if (window.console) console.error(e);
+    }
+  }
+
+  /** The section navigation: one button per shown panel (opens and scrolls to it), fold/unfold all. */
+  function renderNav() {
+    const nav = document.getElementById('section-nav');
+    if (!nav) return;
+    clear(nav);
+    nav.setAttribute('aria-label', t('nav.label'));
+    const list = h('div', { class: 'nav-list' });
+    PANELS.forEach(function (p) {
+      if (!p.section || p.section.hidden) return;
+      list.appendChild(h('button', { type: 'button', class: 'nav-item' + (isCollapsed(p) ? ' folded' : ''), dataset: { panel: p.id },
+        onclick: function () { showPanel(p.id); } }, t(p.navKey || p.titleKey)));
+    });
+    nav.appendChild(list);
+    nav.appendChild(h('div', { class: 'nav-actions' },
+      h('button', { type: 'button', class: 'link-btn small', id: 'nav-expand-all', text: t('nav.expand_all'), onclick: function () { foldAll(false); } }),
+      h('button', { type: 'button', class: 'link-btn small', id: 'nav-collapse-all', text: t('nav.collapse_all'), onclick: function () { foldAll(true); } })));
+    nav.hidden = false;
+  }
+
+  /** Unfolds a panel and scrolls to it. */
+  function showPanel(id) {
+    const p = PANELS.filter(function (x) { return x.id === id; })[0];
+    if (!p || !p.section) return;
+    setCollapsed(p, false);
+    renderNav();
+    p.section.scrollIntoView({ block: 'start' });
+    p.toggle.focus({ preventScroll: true });
+  }
+
+  function foldAll(folded) {
+    PANELS.forEach(function (p) { if (p.section && !p.fixed) setCollapsed(p, folded); });
+    renderNav();
   }
 
   function kpi(label, figure, unit, sub, cls) {
@@ -120,5 +186,6 @@
     return box;
   }
 
-  Object.assign(UI, { assumptionList, gpuName, kpi, noteBanner, optionLabel, registerPanel, renderInterconnect, renderPanels, sectionTitle });
+  Object.assign(UI, { PANELS, assumptionList, foldAll, gpuName, kpi, noteBanner, optionLabel, registerPanel, renderInterconnect, renderPanels,
+    sectionTitle, showPanel });
 })();

@@ -119,13 +119,14 @@
 
   /**
    * (Re)builds a select's options for `path`, keeping its value: an empty entry first when the
-   * key may be left out ("Auto", or "Default: x" when the core names its default), then the
+   * key may be left out (and the select is not marked data-always) ("Auto", or "Default: x" when the core names its default), then the
    * choices; values sharing a prefix with a choicegroup.<prefix> string go in an <optgroup>.
    */
   function fillSelect(select, path) {
     const value = select.value;
     clear(select);
-    if (mayOmit(path)) {
+    // data-always: the select always sends its value (no Auto / Default entry; it starts on the default).
+    if (mayOmit(path) && !select.hasAttribute('data-always')) {
       const d = defaultFor(path);
       const auto = select.getAttribute('data-auto');
       const text = auto ? t(auto) : d === undefined || d === null || advisorDecides(path) ? t('common.auto')

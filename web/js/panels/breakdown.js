@@ -70,5 +70,5 @@
     body.appendChild(list);
   }
 
-  UI.registerPanel({ id: 'breakdown', titleKey: 'panel.breakdown', render: renderBreakdown });
+  UI.registerPanel({ id: 'breakdown', titleKey: 'panel.breakdown', collapsed: true, render: renderBreakdown });
 })();

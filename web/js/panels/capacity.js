@@ -51,5 +51,5 @@
     body.appendChild(h('p', { class: 'hint' }, h('span', { text: t('capacity.formula') + ' ' }), h('code', { lang: 'en', text: String(K.formula || '') })));
   }
 
-  UI.registerPanel({ id: 'capacity', titleKey: 'panel.capacity', render: renderCapacity });
+  UI.registerPanel({ id: 'capacity', titleKey: 'panel.capacity', collapsed: true, render: renderCapacity });
 })();

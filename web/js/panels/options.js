@@ -89,6 +89,8 @@
   function renderOptions(body, r, ctx) {
     const pinned = ctx.request && ctx.request.hardware ? ctx.request.hardware.gpu : null;
     ctx.actions.appendChild(h('span', { class: 'muted small', text: t('options.sort_hint') }));
+    ctx.actions.appendChild(h('button', { type: 'button', class: 'btn btn-small', id: 'btn-options-csv', text: t('export.csv_options'),
+      onclick: function () { UI.downloadOptionsCsv(); } }));
     if (state.sort.key) {
       ctx.actions.appendChild(h('button', { type: 'button', class: 'btn btn-small', text: t('options.default_order'),
         onclick: function () { state.sort = { key: null, dir: 1 }; renderPanels(); } }));

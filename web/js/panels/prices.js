@@ -158,5 +158,5 @@
     body.appendChild(h('div', { class: 'table-scroll tall' }, table));
   }
 
-  UI.registerPanel({ id: 'prices', titleKey: 'panel.prices', applies: function (r) { return Boolean(r.cost && r.cost.defaults_used); }, render: renderPrices });
+  UI.registerPanel({ id: 'prices', titleKey: 'panel.prices', collapsed: true, applies: function (r) { return Boolean(r.cost && r.cost.defaults_used); }, render: renderPrices });
 })();

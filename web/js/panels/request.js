@@ -12,9 +12,9 @@
       h('summary', { text: t('request.hint') }),
       h('pre', { class: 'request-json', text: text }));
     ctx.actions.appendChild(h('button', { type: 'button', class: 'btn btn-small', text: t('request.copy'),
-      onclick: function () { copyText(text); } }));
+      onclick: function () { copyText(text, t('toast.request_copied'), t('toast.copy_failed_text')); } }));
     body.appendChild(details);
   }
 
-  UI.registerPanel({ id: 'request', titleKey: 'panel.request', render: renderRequest });
+  UI.registerPanel({ id: 'request', titleKey: 'panel.request', collapsed: true, render: renderRequest });
 })();

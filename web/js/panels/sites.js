@@ -84,5 +84,5 @@
     }
   }
 
-  UI.registerPanel({ id: 'sites', titleKey: 'panel.sites', applies: function (r) { return Boolean(r.cost && (r.cost.electricity || (r.cost.site_comparison || []).length)); }, render: renderSites });
+  UI.registerPanel({ id: 'sites', titleKey: 'panel.sites', collapsed: true, applies: function (r) { return Boolean(r.cost && (r.cost.electricity || (r.cost.site_comparison || []).length)); }, render: renderSites });
 })();

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+// The print report: 1-3 A4 pages a team lead can hand on. Inputs, the answer with its reasons,
+// runners-up and levers, the key charts (time vs cost, cumulative cost, memory), the
+// assumptions, and the prices with their sources. Built from the last result into #report
+// before printing (the print stylesheet shows nothing else); figures are written by fig() as on
+// the page, charts are copies of the panels' own.
+(function () {
+  'use strict';
+
+  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
+  const state = UI.state;
+  const { appliesTo, clear, cny, fig, fields, h, labelOf, namedPlans, num3, percent, planHeadline, reasonList, reasonNodes, roleLabel,
+    t } = UI;
+
+  let stale = true;
+
+  function reportStale() { stale = true; }
+
+  /** The label of the field a form control sits in, as the page shows it. */
+  function labelText(node) {
+    const field = node.closest('.field');
+    const label = field && field.querySelector('label');
+    return label ? label.textContent.trim() : '';
+  }
+
+  function shown(node) {
+    for (let n = node; n && n !== document.body; n = n.parentElement) if (n.hidden) return false;
+    return true;
+  }
+
+  /** What the form holds, as the user sees it: [label, value, muted?] per shown input. */
+  function inputRows() {
+    const rows = [];
+    const task = document.querySelector('#task-group input:checked');
+    if (task) rows.push([t('group.task'), task.parentNode.textContent.trim()]);
+    const preset = document.getElementById('in-preset');
+    const mode = document.querySelector('input[name="model_mode"]:checked');
+    const model = state.lastResult && state.lastResult.model;
+    rows.push([t('group.model'), mode && mode.value === 'preset' && preset.selectedOptions[0] ? preset.selectedOptions[0].textContent : String((model && model.name) || '')]);
+    const gpu = document.getElementById('in-gpu');
+    if (gpu.value) rows.push([t('hardware.gpu'), gpu.selectedOptions[0].textContent + ' × ' + (UI.input('hw.count').value || '1')]);
+    const taskId = task ? task.value : '';
+    fields().forEach(function (f) {
+      if (f.mode || !shown(f.node) || !appliesTo(f.path, taskId)) return;
+      let value, muted = false;
+      if (f.widget === 'checkbox') value = f.node.checked ? t('common.yes') : t('common.no');
+      else if (f.widget === 'select') value = f.node.selectedOptions[0] ? f.node.selectedOptions[0].textContent : '';
+      else if (f.node.value.trim()) value = f.node.value.trim().length > 80 ? f.node.value.trim().slice(0, 77) + '…' : f.node.value.trim();
+      else { value = f.node.placeholder || '—'; muted = true; }
+      rows.push([labelText(f.node), value, muted]);
+    });
+    return rows;
+  }
+
+  function section(title, content) {
+    return h('section', { class: 'rp-section' }, h('h2', { text: title }), content);
+  }
+
+  function plansTable(r, rec) {
+    const rows = namedPlans(rec).filter(function (n) { return n.key !== 'best'; });
+    if (!rows.length) return null;
+    return h('table', { class: 'rp-table' },
+      h('thead', null, h('tr', null, h('th', { text: t('compare.col.role') }), h('th', { text: t('compare.col.plan') }), h('th', { text: t('report.why') }))),
+      h('tbody', null, rows.map(function (n) {
+        return h('tr', null, h('td', { text: roleLabel(n) }), h('td', null, planHeadline(r, n.pointer, n.plan, true)),
+          h('td', null, n.whyNot ? reasonNodes(r, n.whyPointer, n.whyNot, n.plan)
+            : n.lever ? labelOf('trade_off.')(n.lever.trade_off) : ''));
+      })));
+  }
+
+  /** Copies of the charts the panels drew (the SVGs scale to the page). */
+  function charts() {
+    const out = [];
+    [['#panel-compare figure.chart', 'compare.chart_title'], ['#panel-cost figure.chart', 'cost.chart_title'],
+      ['#panel-breakdown .chart-wrap', 'panel.breakdown']].forEach(function (x) {
+      const node = document.querySelector(x[0]);
+      if (!node || node.closest('[hidden]')) return;
+      const copy = node.cloneNode(true);
+      copy.querySelectorAll('[tabindex]').forEach(function (n) { n.removeAttribute('tabindex'); });
+      copy.querySelectorAll('[id]').forEach(function (n) { n.removeAttribute('id'); });
+      out.push(h('figure', { class: 'rp-chart' }, h('figcaption', { text: t(x[1]) }), copy));
+    });
+    return out;
+  }
+
+  function assumptions(r) {
+    const list = h('ul', { class: 'rp-assumptions' });
+    if (r.cost) {
+      list.appendChild(h('li', null, UI.tNodes('report.cost_basis', {
+        site: state.lang === 'en' ? String(r.cost.site.name) : String(r.cost.site.name_zh),
+        u: fig(r, '/cost/utilization', percent), years: fig(r, '/cost/life_years', UI.integer),
+      })));
+    }
+    ((r.memory && r.memory.assumptions) || []).forEach(function (a) {
+      list.appendChild(h('li', null, h('strong', { text: labelOf('term.')(a.term) + ': ' }), h('span', { lang: 'en', text: String(a.text) })));
+    });
+    const speed = (r.training && r.training.assumptions) || (r.inference && r.inference.assumptions) || [];
+    speed.forEach(function (a) { list.appendChild(h('li', { lang: 'en', text: String(a) })); });
+    return list;
+  }
+
+  function prices(r) {
+    const entries = (r.cost && r.cost.defaults_used) || [];
+    if (!entries.length) return null;
+    return h('table', { class: 'rp-table rp-prices' },
+      h('thead', null, h('tr', null, ['prices.col.item', 'prices.col.value', 'prices.col.unit', 'prices.col.source'].map(function (k) { return h('th', { text: t(k) }); }))),
+      h('tbody', null, entries.map(function (e, i) {
+        return h('tr', null, h('td', null, h('code', { text: String(e.key) }), e.needs_confirmation ? h('span', { class: 'rp-confirm', text: ' ' + t('prices.confirm') }) : null,
+          e.overridden ? h('span', { class: 'rp-confirm', text: ' ' + t('prices.overridden') }) : null),
+        h('td', { class: 'num' }, fig(r, '/cost/defaults_used/' + i + '/value', num3)),
+        h('td', { lang: 'en', text: String(e.unit || '') }),
+        h('td', { class: 'rp-source' }, String(e.source || ''), e.as_of ? ' (' + e.as_of + ')' : ''));
+      })));
+  }
+
+  /** Builds #report from the last result (again only when a run changed it, unless forced). */
+  function buildReport(force) {
+    const r = state.lastResult;
+    const root = document.getElementById('report');
+    if (!r || !root || (!stale && !force)) return root;
+    stale = false;
+    clear(root);
+    const rec = r.recommendation;
+    root.appendChild(h('header', { class: 'rp-head' },
+      h('h1', { text: t('report.title') }),
+      h('p', { class: 'rp-meta', text: t('report.meta', { date: new Date().toLocaleString(state.lang === 'en' ? 'en-US' : 'zh-CN'),
+        gpus: r.catalog.gpus_as_of, prices: (r.cost && r.cost.prices_as_of) || '—' }) })));
+
+    const inputs = h('dl', { class: 'rp-inputs' });
+    inputRows().forEach(function (row) {
+      inputs.appendChild(h('div', { class: 'rp-input' }, h('dt', { text: row[0] }), h('dd', { class: row[2] ? 'muted' : null, text: row[1] })));
+    });
+    root.appendChild(section(t('report.inputs'), inputs));
+
+    if (rec && rec.best) {
+      root.appendChild(section(t('report.answer'), [
+        h('p', { class: 'rp-headline' }, planHeadline(r, '/recommendation/best', rec.best, false)),
+        reasonList(r, '/recommendation/best', rec.best)]));
+    } else if (rec) {
+      root.appendChild(section(t('report.answer'), [
+        h('p', { class: 'rp-headline bad', text: t('answer.no_plan') }),
+        rec.no_plan ? h('p', null, reasonNodes(r, '/recommendation/no_plan', rec.no_plan, null)) : null,
+        rec.nearest ? h('p', null, t('answer.nearest') + ' ', planHeadline(r, '/recommendation/nearest', rec.nearest, false)) : null]));
+    }
+    if (rec) UI.append(root, plansTable(r, rec) ? section(t('report.alternatives'), plansTable(r, rec)) : null);
+    const c = charts();
+    if (c.length) root.appendChild(section(t('report.charts'), h('div', { class: 'rp-charts' }, c)));
+    root.appendChild(section(t('report.assumptions'), assumptions(r)));
+    const p = prices(r);
+    if (p) root.appendChild(section(t('report.prices'), p));
+    root.appendChild(h('footer', { class: 'rp-foot' }, h('p', { text: t('report.link') }), h('p', { class: 'rp-link', text: location.href })));
+    return root;
+  }
+
+  function printReport() {
+    buildReport(true);
+    window.print();
+  }
+
+  window.addEventListener('beforeprint', function () { buildReport(true); });
+
+  Object.assign(UI, { buildReport, printReport, reportStale });
+})();
