@@ -8,6 +8,7 @@
 #include "plan/plan.hpp"
 #include "types/errors.hpp"
 #include "types/limits.hpp"
+#include "types/text.hpp"
 
 namespace advisor {
 
@@ -49,7 +50,9 @@ const Catalog& builtin_catalog() {
 
 nlohmann::json error_envelope(const std::string& code, const std::string& message,
                               const std::string& path) {
-  return {{"error", {{"code", code}, {"message", message}, {"path", path}}}};
+  // Writable whatever a message echoes (a file name, a raw key): never a second exception.
+  return {{"error",
+           {{"code", code}, {"message", valid_utf8(message)}, {"path", valid_utf8(path)}}}};
 }
 
 std::string advise_text(const std::string& request_text, const Catalog& catalog, bool* ok) {

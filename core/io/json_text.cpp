@@ -46,11 +46,12 @@ std::string string_at(const std::string& text, std::size_t begin, std::size_t* e
       plain = false;
     } else if (c == '"') {
       *end = i + 1;
-      if (plain) return text.substr(begin + 1, i - begin - 1);
+      // Raw text may hold any bytes: the key goes into an error's path, which must be UTF-8.
+      if (plain) return valid_utf8(text.substr(begin + 1, i - begin - 1));
       try {  // a key with escapes: let the parser decode this one short string
         return json::parse(text.substr(begin, i + 1 - begin)).get<std::string>();
       } catch (const json::exception&) {
-        return text.substr(begin + 1, i - begin - 1);
+        return valid_utf8(text.substr(begin + 1, i - begin - 1));
       }
     }
   }

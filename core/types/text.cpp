@@ -72,6 +72,22 @@ std::string in_quotes(const std::string& text) {
   return out + "\"";
 }
 
+std::string valid_utf8(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_length(text, i);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD
+      ++i;
+    } else {
+      out.append(text, i, n);
+      i += n;
+    }
+  }
+  return out;
+}
+
 std::string pointer_token(const std::string& key) {
   std::string out;
   out.reserve(key.size());

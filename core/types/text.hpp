@@ -19,6 +19,10 @@ std::string format_with(const char* format, double value);
 /// (the rest elided with "..."; a UTF-8 sequence is never split).
 std::string in_quotes(const std::string& text);
 
+/// `text` with every byte that does not belong to well-formed UTF-8 replaced by U+FFFD, so that
+/// it can be written as a JSON string.
+std::string valid_utf8(const std::string& text);
+
 /// One JSON Pointer reference token (RFC 6901): "~" as "~0", "/" as "~1".
 std::string pointer_token(const std::string& key);
 
