@@ -9,7 +9,6 @@
 #   bash scripts/fuzz.sh short                  # 6 s per target (the fuzz_short test)
 #   bash scripts/fuzz.sh 1800                   # 30 minutes per target
 #   bash scripts/fuzz.sh 600 data hf_config     # some targets
-#   FUZZ_FP_TRAPS=1 bash scripts/fuzz.sh 300    # also stop at the first overflow/division by 0
 #
 # build-fuzz/ is built on first use (incrementally after). Each corpus (build-fuzz/corpus/<t>/)
 # starts from the golden requests, tests/requests/, tests/fuzz/seeds/<t>/ and the kept findings

@@ -1,19 +1,10 @@
 // SPDX-License-Identifier: MIT
 // One libFuzzer binary per target: GPU_ADVISOR_FUZZ_TARGET names it (advise, data, jobs_csv,
 // hf_config). Built by scripts/fuzz.sh with clang (-fsanitize=fuzzer,address,undefined).
-#include <cfenv>
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 
 #include "targets.hpp"
-
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  // FUZZ_FP_TRAPS=1: any overflow, division by zero or invalid operation stops at its source
-  // (SIGFPE), which finds an infinity long before it reaches the result.
-  if (std::getenv("FUZZ_FP_TRAPS") != nullptr) feenableexcept(FE_DIVBYZERO | FE_INVALID | FE_OVERFLOW);
-  return 0;
-}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const fuzz::Target target = fuzz::target_named(GPU_ADVISOR_FUZZ_TARGET);
