@@ -10,6 +10,7 @@
 #include <iterator>
 #include <map>
 
+#include "types/checked.hpp"
 #include "types/errors.hpp"
 #include "types/text.hpp"
 #include "engine/layout.hpp"
@@ -54,7 +55,8 @@ const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& g
 int gpus_per_server(const CostRequest& rq, const PriceCatalog& prices, const GpuSpec& gpu,
                     bool pinned) {
   if (pinned && rq.power.gpus_per_server) return *rq.power.gpus_per_server;
-  return static_cast<int>(platform_of(prices, gpu).gpus_per_server.value);
+  return checked_int(platform_of(prices, gpu).gpus_per_server.value,
+                     "prices.json/platforms/" + gpu.form_factor + "/gpus_per_server", "GPUs per server");
 }
 
 namespace {
@@ -108,9 +110,10 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
                          rec.take(pf.storage_watts, std::nullopt, host);
     s.cooling_conversion_fraction = rec.take(pf.cooling_conversion_fraction, std::nullopt, host);
   }
-  s.server_rack_units = static_cast<int>(
+  s.server_rack_units = checked_int(
       rec.take(pf.rack_units, pinned ? as_double(pw.server_rack_units) : std::nullopt,
-               "/power/server_rack_units"));
+               "/power/server_rack_units"),
+      "/power/server_rack_units", "rack units per server");
 
   // GPU prices: /cost/prices/gpus/<id> for any GPU; the generic keys for the pinned one.
   const auto gpu_override = po.gpus.find(gpu.id);
@@ -169,8 +172,10 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
   s.idle_load_factor =
       rec.take(pc.at("power.idle_load_factor"), pw.idle_load_factor, "/power/idle_load_factor");
   s.pue = rec.take(pc.pue.at(name_of(pw.facility)), pw.pue, "/power/pue");
-  s.rack_units_usable = static_cast<int>(rec.take(
-      pc.at("power.rack_units_usable"), as_double(pw.rack_units_usable), "/power/rack_units_usable"));
+  s.rack_units_usable = checked_int(
+      rec.take(pc.at("power.rack_units_usable"), as_double(pw.rack_units_usable),
+               "/power/rack_units_usable"),
+      "/power/rack_units_usable", "usable rack units");
   if (pw.office_rack_kw) {
     s.office_rack_kw_low = s.office_rack_kw_high =
         rec.user("power.office_rack_kw", *pw.office_rack_kw, "kW per rack", "/power/office_rack_kw");
@@ -262,8 +267,9 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
                                         cs.operations_capex_share, "/cost/operations_capex_share");
   }
   s.spares_share = rec.take(pc.at("ownership.spares_share"), cs.spares_share, "/cost/spares_share");
-  s.life_years = static_cast<int>(
-      rec.take(pc.at("ownership.life_years"), as_double(cs.life_years), "/cost/life_years"));
+  s.life_years = checked_int(
+      rec.take(pc.at("ownership.life_years"), as_double(cs.life_years), "/cost/life_years"),
+      "/cost/life_years", "the life in years", 1);
   s.residual_fraction = rec.take(pc.at("ownership.residual_fraction"), cs.residual_fraction,
                                  "/cost/residual_fraction");
 

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/flops.hpp"
+#include "types/checked.hpp"
 #include "types/units.hpp"
 #include "engine/training.hpp"
 
@@ -174,7 +175,8 @@ InferencePerf estimate_inference(const Request& req, const GpuSpec& gpu, const L
   }
   const double per_sequence = per_sequence_tokens * r.kv_bytes_per_token;
   r.max_concurrency =
-      per_sequence > 0 ? static_cast<std::int64_t>(std::floor(r.kv_budget_bytes / per_sequence))
+      per_sequence > 0 ? checked_int64(std::floor(r.kv_budget_bytes / per_sequence),
+                                       "/inference/max_model_len", "the sequences that fit")
                        : 0;
 
   // GPUs for a target load: the most users one replica serves at the per-user speed target,

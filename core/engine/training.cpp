@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "types/checked.hpp"
 #include "types/text.hpp"
 #include "types/units.hpp"
 
@@ -66,10 +67,14 @@ std::int64_t global_batch_for(const Request& req, const Layout& L, const Perform
   if (req.training.perf.global_batch_size) {
     target = *req.training.perf.global_batch_size;
   } else if (req.task == Task::kPretrain) {
-    target = static_cast<std::int64_t>(std::ceil(k.auto_global_batch_tokens_pretrain /
-                                                 double(req.training.sequence_length)));
+    target = checked_int64(std::ceil(k.auto_global_batch_tokens_pretrain /
+                                     double(req.training.sequence_length)),
+                           "performance.json/defaults/auto_global_batch_tokens_pretrain",
+                           "the global batch");
   } else {
-    target = static_cast<std::int64_t>(k.auto_global_batch_sequences_finetune);
+    target = checked_int64(std::ceil(k.auto_global_batch_sequences_finetune),
+                           "performance.json/defaults/auto_global_batch_sequences_finetune",
+                           "the global batch");
   }
   const std::int64_t passes = std::max<std::int64_t>(1, (target + per_pass - 1) / per_pass);
   const std::int64_t batch = passes * per_pass;

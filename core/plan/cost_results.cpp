@@ -10,6 +10,7 @@
 #include <iterator>
 
 #include "plan/validate.hpp"
+#include "types/checked.hpp"
 #include "types/errors.hpp"
 #include "types/text.hpp"
 
@@ -83,7 +84,8 @@ int costed_count(const Request& req, const CostRequest& rq, int min_count, int p
   if (req.hardware || !rq.cost.monthly_demand_gpu_hours || rq.cost.utilization) return min_count;
   double total = 0;
   for (double m : *rq.cost.monthly_demand_gpu_hours) total += m;
-  const int need = static_cast<int>(std::ceil(total / kHoursPerYear - 1e-9));
+  const int need = checked_int(std::ceil(total / kHoursPerYear - 1e-9),
+                               "/cost/monthly_demand_gpu_hours", "the GPUs the demand needs");
   int n = std::max(min_count, need);
   while (n < kMaxGpuCount && !layout_for_count(req, n, per_server)) ++n;
   return n;
@@ -102,8 +104,9 @@ CapacityResult plan_capacity_section(const CostRequest& rq, const PriceCatalog& 
   CapacityInputs& in = out.inputs;
   in.jobs = c.jobs;
   in.months = c.dated ? 0
-                      : static_cast<int>(rec.take(pc.at("planning.capacity_months"),
-                                                  as_double(c.months), "/capacity/months"));
+                      : checked_int(rec.take(pc.at("planning.capacity_months"),
+                                             as_double(c.months), "/capacity/months"),
+                                    "/capacity/months", "the months of the window", 1);
   in.target_utilization = rec.take(pc.at("planning.capacity_target_utilization"),
                                    c.target_utilization, "/capacity/target_utilization");
   in.buffer = rec.take(pc.at("planning.capacity_buffer"), c.buffer, "/capacity/buffer");
