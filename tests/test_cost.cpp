@@ -355,23 +355,25 @@ TEST_CASE("capacity from dated job history", "[cost][capacity]") {
   CHECK(plan.months == 3);
   REQUIRE(plan.by_type.size() == 2);
   const auto& a100 = plan.by_type[0];
-  // A100: Jul 800, Aug 200, Sep 20 = 1,020 -> 340 a month; x 1.3 / 730 = 0.61 -> 1 card;
-  // the busiest month 800 x 1.3 / 730 = 1.42 -> 2.
+  // A100: Jul 800, Aug 200, Sep 20 = 1,020 -> 340 a month; x 1.3 / 730 = 0.61 -> 1 card by
+  // the hours, the busiest month 800 x 1.3 / 730 = 1.42 -> 2; but job "a" runs on 8 at once.
   CHECK(a100.gpu_hours_total == Approx(1020));
   CHECK(a100.average_monthly_gpu_hours == Approx(340));
-  CHECK(a100.cards_needed == 1);
-  CHECK(a100.cards_needed_for_peak == 2);
+  CHECK(a100.widest_job_gpus == 8);
+  CHECK(a100.cards_needed == 8);
+  CHECK(a100.cards_needed_for_peak == 8);
   REQUIRE(a100.monthly.size() == 3);
   CHECK(a100.monthly[0].month == "2026-07");
   CHECK(a100.monthly[2].gpu_hours == Approx(20));
-  // H100: 1,600 in September only -> 533.3 a month -> 0.95 -> 1 card; peak 2.85 -> 3.
-  CHECK(plan.by_type[1].cards_needed == 1);
-  CHECK(plan.by_type[1].cards_needed_for_peak == 3);
+  // H100: 1,600 in September only -> 533.3 a month -> 0.95 -> 1 card; peak 2.85 -> 3; the
+  // 8-GPU job needs 8.
+  CHECK(plan.by_type[1].cards_needed == 8);
+  CHECK(plan.by_type[1].cards_needed_for_peak == 8);
 }
 
 TEST_CASE("capacity without dates uses the 3-month window", "[cost][capacity]") {
   advisor::CapacityInputs in;
-  in.jobs = {{"x", "L40S", 3, 730, ""}};  // 2,190 GPU-hours in 3 months = 730 a month
+  in.jobs = {{"x", "L40S", 1, 2190, "", ""}};  // 2,190 GPU-hours in 3 months = 730 a month
   auto t = advisor::plan_capacity(in).by_type[0];
   CHECK(t.average_monthly_gpu_hours == Approx(730));
   CHECK(t.cards_needed == 2);  // 730 x 1.3 / 730 = 1.3 -> 2 cards
@@ -381,6 +383,9 @@ TEST_CASE("capacity without dates uses the 3-month window", "[cost][capacity]") 
   in.buffer = 0.3;
   in.target_utilization = 0.8;  // 1.3 / 0.8 = 1.625 -> 2
   CHECK(advisor::plan_capacity(in).by_type[0].cards_needed == 2);
+  // The same hours as one 3-GPU job need 3 cards at once.
+  in.jobs = {{"x", "L40S", 3, 730, "", ""}};
+  CHECK(advisor::plan_capacity(in).by_type[0].cards_needed == 3);
   CHECK(advisor::months_between("2025-11", "2026-02") == 4);
 }
 
@@ -390,14 +395,16 @@ TEST_CASE("capacity through the API, CSV or rows", "[cost][capacity]") {
   const auto& c = r["capacity"];
   CHECK(c["months"] == 3);
   CHECK(c["dated"] == false);
-  // 8 x 273.75 = 2,190 GPU-hours in 3 months = 730 a month -> 2 cards with the 30% buffer.
-  CHECK(c["by_gpu_type"][0]["cards_needed"] == 2);
+  // 8 x 273.75 = 2,190 GPU-hours in 3 months = 730 a month -> 2 cards with the 30% buffer,
+  // but the job runs on 8 at once.
+  CHECK(c["by_gpu_type"][0]["cards_needed"] == 8);
   CHECK(c["by_gpu_type"][0]["catalog_gpu"] == "h100-sxm-80gb");
   json job = {{"job", "a"}, {"gpu_type", "A100"}, {"gpus", 8}, {"hours", 100}, {"date", "2026-07-14"}};
   capacity = {{"jobs", json::array({job})}, {"buffer", 0}};
   const auto rows = advise(h100_request({{"capacity", capacity}}));
   CHECK(rows["capacity"]["first_month"] == "2026-07");
-  CHECK(rows["capacity"]["by_gpu_type"][0]["cards_needed"] == 2);  // 800 / 730 = 1.1 -> 2
+  CHECK(rows["capacity"]["by_gpu_type"][0]["cards_needed"] == 8);  // 800 / 730 -> 2; 8 at once
+  CHECK(rows["capacity"]["by_gpu_type"][0]["gpu_type"] == "a100-sxm-80gb");  // "A100" matched
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -915,4 +922,35 @@ TEST_CASE("a bad price catalog names the file and field", "[cost][errors][data]"
   } catch (const advisor::InputError& e) {
     CHECK(e.path() == "prices.json/sites/0/electricity_flat_cny_per_kwh/source");
   }
+}
+
+TEST_CASE("capacity planning plans: names matched to the catalog, job widths, whole servers, "
+          "a buy/rent decision and the hybrid's months", "[cost][capacity]") {
+  nlohmann::json request = test::request("pretrain", "llama-2-13b");
+  request["hardware"] = {{"gpu", "a800-sxm-80gb"}, {"count", 64}};
+  request["capacity"] = {{"jobs_csv",
+                          "job,gpu_type,gpus,hours,month\npt,A800,64,300,2026-01\n"
+                          "ft,H800 80G,8,100,2026-02\nft2,4090D,4,300,2026-03\nx,a800 80g,20,50,2026-03\n"}};
+  bool ok = false;
+  const auto out = nlohmann::json::parse(advisor::advise_text(request.dump(), &ok));
+  REQUIRE(ok);
+  const auto& types = out["capacity"]["by_gpu_type"];
+  REQUIRE(types.size() == 3);  // "A800" and "a800 80g" are one part
+  CHECK(types[0]["gpu_type"] == "a800-sxm-80gb");
+  CHECK(types[0]["names"].size() == 2);
+  CHECK(types[0]["cards_needed"].get<int>() >= 64);  // the 64-GPU job needs 64 cards at once
+  CHECK(types[0]["cards_to_buy"].get<int>() % 8 == 0);  // whole 8-GPU servers
+  CHECK(types[1]["gpu_type"] == "h800-sxm-80gb");
+  CHECK(types[2]["gpu_type"] == "rtx4090d-24gb");
+  CHECK(types[2]["cards_to_buy"] == 4);  // inside one server: no rounding
+  CHECK(types[0]["cheapest"].is_string());
+  CHECK(out["capacity"]["demand_for_cost"] == "a800-sxm-80gb");
+  CHECK(out["cost"]["hybrid_split"]["monthly"][0]["demand_gpu_hours"].get<double>() > 0);
+  // An unknown name is a located error naming the close matches.
+  request["capacity"] = {{"jobs_csv", "job,gpu_type,gpus,hours\na,H1OO,1,1\n"}};
+  const auto bad = nlohmann::json::parse(advisor::advise_text(request.dump(), &ok));
+  CHECK_FALSE(ok);
+  CHECK(bad["error"]["code"] == "unknown_gpu");
+  CHECK(bad["error"]["path"] == "/capacity/jobs_csv/row 2/gpu_type");
+  CHECK(bad["error"]["message"].get<std::string>().find("h100") != std::string::npos);
 }

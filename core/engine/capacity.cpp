@@ -66,6 +66,7 @@ CapacityPlan plan_capacity(const CapacityInputs& in) {
 
   std::vector<std::string> order;
   std::map<std::string, std::vector<double>> hours;  // type -> per month (or one bucket)
+  std::map<std::string, double> widest;              // type -> most GPUs of one job
   for (const JobRow& j : in.jobs) {
     auto it = hours.find(j.gpu_type);
     if (it == hours.end()) {
@@ -74,6 +75,7 @@ CapacityPlan plan_capacity(const CapacityInputs& in) {
     }
     const std::size_t bucket = plan.dated ? static_cast<std::size_t>(month_index(j.month) - first) : 0;
     it->second[bucket] += j.gpus * j.hours;
+    widest[j.gpu_type] = std::max(widest[j.gpu_type], j.gpus);
   }
 
   for (const std::string& type : order) {
@@ -90,8 +92,10 @@ CapacityPlan plan_capacity(const CapacityInputs& in) {
     } else {
       t.peak_monthly_gpu_hours = t.average_monthly_gpu_hours;  // no dates: no known peak
     }
-    t.cards_needed = cards_for(t.average_monthly_gpu_hours, in, type);
-    t.cards_needed_for_peak = cards_for(t.peak_monthly_gpu_hours, in, type);
+    t.widest_job_gpus = widest[type];
+    const int widest_cards = static_cast<int>(std::ceil(t.widest_job_gpus - 1e-9));
+    t.cards_needed = std::max(cards_for(t.average_monthly_gpu_hours, in, type), widest_cards);
+    t.cards_needed_for_peak = std::max(cards_for(t.peak_monthly_gpu_hours, in, type), widest_cards);
     t.expected_utilization =
         t.cards_needed > 0 ? t.average_monthly_gpu_hours / (t.cards_needed * in.hours_per_month)
                            : 0;

@@ -12,6 +12,7 @@ struct JobRow {
   double gpus = 0;
   double hours = 0;
   std::string month;  // "YYYY-MM", or "" when the history has no dates
+  std::string gpu_type_path;  // where the history names the type (for located errors)
 };
 
 struct CapacityInputs {
@@ -37,8 +38,9 @@ struct CapacityByType {
   std::vector<MonthHours> monthly;  // dated histories only, every month of the window
   double average_monthly_gpu_hours = 0;
   double peak_monthly_gpu_hours = 0;
-  int cards_needed = 0;           // from the average month
-  int cards_needed_for_peak = 0;  // from the busiest month
+  double widest_job_gpus = 0;     // the most cards one job runs on at once
+  int cards_needed = 0;           // from the average month, at least the widest job
+  int cards_needed_for_peak = 0;  // from the busiest month, at least the widest job
   double expected_utilization = 0;  // average month / (cards_needed x hours per month)
 };
 
@@ -51,7 +53,8 @@ struct CapacityPlan {
 };
 
 /// GPU-hours per month per GPU type and the cards needed:
-///   cards = ceil(monthly GPU-hours x (1 + buffer) / (hours_per_month x target_utilization)).
+///   cards = max(ceil(monthly GPU-hours x (1 + buffer) / (hours_per_month x target_utilization)),
+///               the widest job's GPUs)  -- a 64-GPU job needs 64 cards at once.
 /// With months in the rows, the window runs from the first to the last month (empty months
 /// count as zero); without, it is `months` long.
 CapacityPlan plan_capacity(const CapacityInputs& inputs);

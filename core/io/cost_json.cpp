@@ -294,7 +294,8 @@ void write_capacity(W& w, const CapacityResult& c) {
   w.field("target_utilization", c.inputs.target_utilization);
   w.field("buffer", c.inputs.buffer);
   w.field("formula",
-          "cards = ceil(monthly GPU-hours x (1 + buffer) / (730 h x target_utilization))");
+          "cards = max(ceil(monthly GPU-hours x (1 + buffer) / (730 h x target_utilization)), "
+          "widest job's GPUs); beyond one server, whole servers");
   w.field("gpu_hours_total", plan.gpu_hours_total);
   w.key("by_gpu_type");
   w.begin_array();
@@ -322,9 +323,29 @@ void write_capacity(W& w, const CapacityResult& c) {
     if (plan.dated) w.value(t.cards_needed_for_peak);
     else w.null();
     w.field("expected_utilization", t.expected_utilization);
+    w.field("widest_job_gpus", t.widest_job_gpus);
+    w.key("names");
+    w.begin_array();
+    for (const std::string& n : row.names) w.value(n);
+    w.end_array();
+    w.key("alternatives");
+    w.begin_array();
+    for (const std::string& n : row.alternatives) w.value(n);
+    w.end_array();
+    w.field("gpus_per_server", row.gpus_per_server);
+    w.field("cards_to_buy", row.cards_to_buy);
+    w.field("servers", row.servers);
+    w.key("cost_per_month_cny");
+    w.begin_object();
+    w.field("buy", row.buy_cny_per_month);
+    w.field("rent", row.rent_cny_per_month);
+    w.field("rent_reserved", row.reserved_cny_per_month);
+    w.end_object();
+    w.field("cheapest", row.cheapest);
     w.end_object();
   }
   w.end_array();
+  w.field("demand_for_cost", c.demand_for_cost);
   w.key("defaults_used");
   defaults_used(w, c.defaults_used);
   w.end_object();

@@ -318,6 +318,7 @@ std::vector<JobRow> read_jobs_array(const nlohmann::json& list, const std::strin
     require(!trim(row.gpu_type).empty(), "missing_field", r.path_of("gpu_type"),
             r.path_of("gpu_type") + " must name the GPU type");
     row.gpu_type = trim(row.gpu_type);
+    row.gpu_type_path = r.path_of("gpu_type");
     row.gpus = job_gpus(r.number("gpus", -1e300, 1e300), r.path_of("gpus"));
     row.hours = job_hours(r.number("hours", -1e300, 1e300), r.path_of("hours"));
     require(!(r.has("month") && r.has("date")), "inconsistent", r.path_of("date"),
@@ -452,6 +453,7 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
     row.gpu_type = cell("gpu_type");
     require(!row.gpu_type.empty(), "missing_field", cell_path("gpu_type"),
             cell_path("gpu_type") + " is empty; it must name the GPU type");
+    row.gpu_type_path = cell_path("gpu_type");
     row.gpus = job_gpus(number("gpus"), cell_path("gpus"));
     row.hours = job_hours(number("hours"), cell_path("hours"));
     if (*dated) {

@@ -240,12 +240,22 @@ struct CostResult {
 };
 
 struct CapacityTypeRow {
-  CapacityByType type;
+  CapacityByType type;                    // gpu_type is the catalog id the history's names match
   std::optional<std::string> catalog_gpu;
+  std::vector<std::string> names;         // how the history wrote it ("A800", "a800 80g")
+  std::vector<std::string> alternatives;  // other catalog parts those names fit equally well
+  int gpus_per_server = 1;
+  int cards_to_buy = 0;                   // the cards needed, in whole servers beyond one
+  int servers = 0;
+  // Serving the average month with these cards, per month: rent the GPU-hours on demand,
+  // reserve the cards, or own them (amortised at the utilisation the history implies).
+  std::optional<double> rent_cny_per_month, reserved_cny_per_month, buy_cny_per_month;
+  std::optional<std::string> cheapest;
 };
 
 /// result.capacity.
 struct CapacityResult {
+  std::optional<std::string> demand_for_cost;  // the catalog GPU whose months price the hybrid
   std::size_t jobs = 0;
   CapacityPlan plan;
   CapacityInputs inputs;  // months, hours per month, target utilisation and buffer used
