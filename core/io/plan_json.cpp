@@ -162,8 +162,10 @@ void training(W& w, const TrainingResult& r) {
   w.field("exposed_communication_s", t.exposed_communication_s);
   w.field("pipeline_bubble_s", t.pipeline_bubble_s);
   w.field("dequantization_s", t.dequantization_s);
+  w.field("launch_overhead_s", t.launch_overhead_s);
   w.field("optimizer_s", t.optimizer_s);
   w.end_object();
+  w.field("goodput", t.goodput);
   w.key("communication");
   w.begin_object();
   w.field("data_parallel_s", t.data_parallel_s);
@@ -362,6 +364,8 @@ void option(W& w, const OptionRow& row, Task task) {
 void warning(W& w, const Warning& x) {
   w.begin_object();
   w.field("code", x.code);
+  w.key("params");
+  write_params(w, x.params);
   w.field("message", x.message);
   w.field("path", x.path);
   w.end_object();

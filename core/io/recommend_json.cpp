@@ -10,13 +10,7 @@ void reason(JsonWriter& w, const Reason& r) {
   w.field("step", r.step);
   w.field("code", r.code);
   w.key("params");
-  w.begin_object();
-  for (const ReasonParam& p : r.params) {
-    w.key(p.name);
-    if (p.number) w.value(*p.number);
-    else w.value(p.text);
-  }
-  w.end_object();
+  write_params(w, r.params);
   w.field("text", r.text);
   w.end_object();
 }
@@ -71,6 +65,16 @@ void plan(JsonWriter& w, const CandidatePlan& p) {
 }
 
 }  // namespace
+
+void write_params(JsonWriter& w, const std::vector<ReasonParam>& params) {
+  w.begin_object();
+  for (const ReasonParam& p : params) {
+    w.key(p.name);
+    if (p.number) w.value(*p.number);
+    else w.value(p.text);
+  }
+  w.end_object();
+}
 
 void write_recommendation(JsonWriter& w, const Recommendation& r) {
   w.begin_object();

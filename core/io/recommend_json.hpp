@@ -5,6 +5,9 @@
 
 namespace advisor {
 
+/// {name: number | text, ...}: the figures of a reason or a warning.
+void write_params(JsonWriter& w, const std::vector<ReasonParam>& params);
+
 /// result.recommendation (docs/api.md "Recommendation").
 void write_recommendation(JsonWriter& w, const Recommendation& r);
 

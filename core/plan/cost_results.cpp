@@ -350,10 +350,16 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
          "one server draws " + format_number(std::round(p.server_watts_full_load) / 1000) +
              " kW, more than a " + format_number(p.racks.rack_kw) + " kW rack: it takes " +
              std::to_string(p.racks.racks_per_server) + " racks' circuits",
-         "/power/rack_kw"});
+         "/power/rack_kw",
+         {param("server_kw", p.server_watts_full_load / 1000), param("rack_kw", p.racks.rack_kw),
+          param("racks_per_server", p.racks.racks_per_server)}});
   }
   if (s.facility == Facility::kOffice && !p.office.can_host) {
-    out.warnings.push_back({"office_cannot_host", office_reason_text(p.office), "/power/facility"});
+    out.warnings.push_back({"office_cannot_host", office_reason_text(p.office), "/power/facility",
+                            {param("reason", p.office.reason_code),
+                             param("total_kw", p.office.total_watts / 1000),
+                             param("rack_kw", p.office.rack_kw_high),
+                             param("office_racks", p.office.office_racks)}});
   }
 
   // ---- options
@@ -489,7 +495,9 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
            "the busiest month needs " + format_number(peak) + " GPU-hours; " +
                std::to_string(gpus) + " GPUs deliver " + format_number(gpus * kHoursPerMonth) +
                " a month, so the buy option cannot serve it (see the hybrid plan)",
-           rq.cost.monthly_demand_gpu_hours ? "/cost/monthly_demand_gpu_hours" : "/capacity"});
+           rq.cost.monthly_demand_gpu_hours ? "/cost/monthly_demand_gpu_hours" : "/capacity",
+           {param("peak_gpu_hours", peak), param("gpus", gpus),
+            param("monthly_gpu_hours", gpus * kHoursPerMonth)}});
     }
   }
 
@@ -616,7 +624,7 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
         {"prices_need_confirmation",
          std::to_string(flagged_count) + " cost defaults are examples or low-confidence figures "
                                          "(see cost.defaults_used): confirm them with your providers",
-         "/cost/prices"});
+         "/cost/prices", {param("count", flagged_count)}});
   }
   return out;
 }

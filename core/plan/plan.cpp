@@ -63,7 +63,8 @@ void model_warnings(const Request& req, const ModelResult& model, std::vector<Wa
                           "derived parameter count " + format_number(derived) +
                               "B differs from the published " +
                               format_number(*model.published_total_b) + "B",
-                          "/model"});
+                          "/model",
+                          {param("derived_b", derived), param("published_b", *model.published_total_b)}});
     }
   }
   const std::int64_t context = is_training(req.task)
@@ -75,7 +76,9 @@ void model_warnings(const Request& req, const ModelResult& model, std::vector<Wa
          "the sequence (" + std::to_string(context) + " tokens) is longer than the model's "
          "max_position_embeddings (" + std::to_string(req.model.max_position_embeddings) +
              "); memory is still estimated, quality is not guaranteed",
-         is_training(req.task) ? "/training/sequence_length" : "/inference/prompt_tokens"});
+         is_training(req.task) ? "/training/sequence_length" : "/inference/prompt_tokens",
+         {param("tokens", static_cast<double>(context)),
+          param("max_position_embeddings", static_cast<double>(req.model.max_position_embeddings))}});
   }
 }
 
@@ -95,31 +98,34 @@ MemoryResult memory_result(const Request& req, const Catalog& catalog, const Lay
     if (!ok) {
       warnings.push_back({"does_not_fit",
                           "the plan needs more memory per GPU than " + gpu.name + " has",
-                          "/hardware"});
+                          "/hardware",
+                          {param("gpu", gpu.name), param("per_gpu_bytes", e.total()),
+                           param("gpu_memory_bytes", gpu.memory_bytes())}});
     } else if (e.band_high > gpu.memory_bytes()) {
       warnings.push_back({"tight_fit",
                           "fits by the estimate, but the upper end of the error band "
                           "exceeds the card: expect out-of-memory risk",
-                          "/hardware"});
+                          "/hardware",
+                          {param("band_high_bytes", e.band_high), param("gpu_memory_bytes", gpu.memory_bytes())}});
     }
     if (!gpu.pcie_peer_to_peer && req.hardware->count > 1) {
       warnings.push_back({"no_peer_to_peer",
                           gpu.name + " has no PCIe peer-to-peer: GPU-to-GPU traffic goes "
                                      "through host memory",
-                          "/hardware/gpu"});
+                          "/hardware/gpu", {param("gpu", gpu.name)}});
     }
     if (gpu.software_stack != "cuda") {
       warnings.push_back({"non_cuda_stack",
                           gpu.name + " runs " + gpu.software_stack +
                               ", not CUDA: framework overheads may differ from this estimate",
-                          "/hardware/gpu"});
+                          "/hardware/gpu", {param("gpu", gpu.name), param("stack", gpu.software_stack)}});
     }
   }
   if (e.host_ram_per_node > 0) {
     warnings.push_back({"host_ram_needed",
                         "CPU offload needs " + format_gib(e.host_ram_per_node) +
                             " of host RAM per server (plus the OS and data loaders)",
-                        "/training/cpu_offload"});
+                        "/training/cpu_offload", {param("host_ram_bytes", e.host_ram_per_node)}});
   }
   return m;
 }
@@ -132,6 +138,7 @@ std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan)
     out.push_back({path, std::nullopt, std::move(v)});
   };
   const Layout& L = plan.memory.layout;
+  text("/stack", req.stack.id);
   number("/parallelism/tp", L.tp);
   number("/parallelism/pp", L.pp);
   if (is_training(req.task)) {
@@ -192,7 +199,8 @@ Plan make_plan(const Request& req, const Catalog& catalog) {
     plan.warnings.push_back({"deprecated_field",
                              "/cluster/inter_node_gbps_per_gpu is deprecated (it is Gbit/s, and "
                              "every _gbps key means GB/s): use /cluster/inter_node_gbit_per_s_per_gpu",
-                             "/cluster/inter_node_gbps_per_gpu"});
+                             "/cluster/inter_node_gbps_per_gpu",
+                             {param("replacement", "/cluster/inter_node_gbit_per_s_per_gpu")}});
   }
 
   // Every catalog GPU judged by memory; for serving, the fleet that serves the load.
@@ -219,7 +227,8 @@ Plan make_plan(const Request& req, const Catalog& catalog) {
     plan.warnings.push_back({"no_room_for_kv_cache",
                              "the weights fit, but no room is left for one sequence's KV cache "
                              "at max_model_len: add GPUs or quantise the weights or the KV cache",
-                             "/hardware"});
+                             "/hardware",
+                             {param("gpus", req.hardware->count)}});
   }
   plan.recommendation = recommend(req, catalog, rows);
   for (OptionRow& row : rows) {

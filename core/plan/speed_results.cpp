@@ -88,7 +88,8 @@ InterconnectResult interconnect(const GpuSpec& gpu, const Layout& L, const Fabri
   const int all_per_node = std::min(L.count, G);
   InterconnectResult j;
   j.gpu = gpu.id;
-  if (L.count > 1) j.allreduce_bus_bandwidth_gbps = group_busbw(f, L.count, all_per_node, k);
+  // Large-message all-reduce as NCCL runs it: the ring, or NVLS on Hopper/Blackwell NVSwitch.
+  if (L.count > 1) j.allreduce_bus_bandwidth_gbps = allreduce_busbw(f, L.count, all_per_node, k);
   j.intra_node = {intra_link_name(f.intra), link_label(f), in_node,
                   intra_node_busbw(f, in_node, k), f.link_gbps > 0 ? f.link_gbps : f.pcie_gbps};
   j.inter_node = {f.network_id, f.network_name, f.network_gbps * kBitsPerByte,
@@ -139,11 +140,13 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
     else out.inference = unpinned_serving(req);
     return out;
   }
-  check_global_batch(req, L);
+  if (auto rounded = check_global_batch(req, L))
+    out.warnings.push_back({"global_batch_rounded", *rounded, "/training/global_batch_size"});
   const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
   const Fabric f = make_fabric(gpu, req.cluster, k, L.gpus_per_server);
   out.interconnect = interconnect(gpu, L, f, k);
-  if (!f.note.empty()) out.warnings.push_back({"link_bandwidth_unknown", f.note, "/hardware/gpu"});
+  if (!f.note.empty())
+    out.warnings.push_back({"link_bandwidth_unknown", f.note, "/hardware/gpu", {param("gpu", gpu.name)}});
   if (training) {
     const TrainingPerf t = estimate_training(req, gpu, L, f, k);
     if (!t.available) {  // validate_speed rejects these when hardware is pinned
@@ -166,7 +169,10 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
                " GB/s of storage reads; the planned " +
                format_with("%.3g", *req.cluster.storage_read_gbps) +
                " GB/s would leave them waiting",
-           "/cluster/storage_read_gbps"});
+           "/cluster/storage_read_gbps",
+           {param("tokens_per_second", t.tokens_per_second),
+            param("needed_gbps", t.storage_read_gbps_needed),
+            param("planned_gbps", *req.cluster.storage_read_gbps)}});
     }
     if (t.exposed_communication_s > kCommunicationBoundShare * t.step_time_s) {
       out.warnings.push_back(
@@ -175,7 +181,9 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
                " of each step waits on communication that compute cannot hide (" +
                std::string(link_label(f)) +
                "): a faster link, a larger micro-batch or less sharding would help",
-           "/hardware"});
+           "/hardware",
+           {param("share", t.exposed_communication_s / t.step_time_s),
+            param("link", intra_link_name(f.intra))}});
     }
     return out;
   }
@@ -194,7 +202,11 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
                std::to_string(fleet->replicas) + " replicas of " +
                std::to_string(fleet->replica.count) + "); " +
                std::to_string(req.hardware->count) + " are pinned",
-           "/hardware/count"});
+           "/hardware/count",
+           {param("gpus_needed", static_cast<double>(fleet->gpus)),
+            param("replicas", static_cast<double>(fleet->replicas)),
+            param("replica_gpus", fleet->replica.count),
+            param("pinned", req.hardware->count)}});
     }
   }
   r.assumptions = inference_assumptions(req, gpu, L, f, p, k);
@@ -207,11 +219,16 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
              std::to_string(p.max_concurrency) + " sequences of " +
              std::to_string(p.max_model_len) + " tokens; " +
              std::to_string(req.inference.concurrency) + " would queue or be preempted",
-         "/inference/concurrency"});
+         "/inference/concurrency",
+         {param("gpu_memory_utilization", req.inference.perf.gpu_memory_utilization),
+          param("max_concurrency", static_cast<double>(p.max_concurrency)),
+          param("max_model_len", static_cast<double>(p.max_model_len)),
+          param("concurrency", static_cast<double>(req.inference.concurrency))}});
   }
   if (req.inference.perf.target_users && (!fleet || !fleet->feasible)) {
     out.warnings.push_back({"target_unreachable", fleet ? fleet->note : p.target_note,
-                            "/inference/target_tokens_per_second_per_user"});
+                            "/inference/target_tokens_per_second_per_user",
+                            {param("gpu", gpu.name)}});
   }
   return out;
 }
@@ -226,7 +243,7 @@ void fill_option_speed(const Request& req, const Catalog& catalog, OptionRow& ro
   const Fabric f = make_fabric(gpu, req.cluster, k, L.gpus_per_server);
   if (L.count > 1) {
     row.allreduce_bus_bandwidth_gbps =
-        group_busbw(f, L.count, std::min(L.count, f.gpus_per_node), k);
+        allreduce_busbw(f, L.count, std::min(L.count, f.gpus_per_node), k);
   }
   row.intra_node_link = intra_link_name(f.intra);
   if (is_training(req.task)) {

@@ -24,13 +24,24 @@
 
 namespace advisor {
 
-/// One entry of result.warnings: a code, an English sentence (fallback text) and the request
-/// field it concerns.
+/// One named figure of a reason (a number or a text), so each language can render the reason.
+struct ReasonParam {
+  std::string name;
+  std::optional<double> number;
+  std::string text;
+};
+
+/// One entry of result.warnings: a code with its named figures (each language renders it),
+/// an English sentence (the fallback) and the request field it concerns.
 struct Warning {
   std::string code;
   std::string message;
   std::string path;
+  std::vector<ReasonParam> params;
 };
+
+inline ReasonParam param(const char* name, double value) { return {name, value, {}}; }
+inline ReasonParam param(const char* name, std::string value) { return {name, std::nullopt, std::move(value)}; }
 
 // ------------------------------------------------------------------ model and memory
 
@@ -299,12 +310,6 @@ struct OptionRow {
 
 // ------------------------------------------------------------------ the recommendation
 
-/// One named figure of a reason (a number or a text), so each language can render the reason.
-struct ReasonParam {
-  std::string name;
-  std::optional<double> number;
-  std::string text;
-};
 
 /// One step of why a plan was chosen or rejected, in the source's order: memory, interconnect,
 /// compute, power, cost (and availability, deadline, budget for the filters).
