@@ -14,6 +14,11 @@
 // target, an edited price (the override reaches the request and the CLI agrees with the new
 // figures), a CSV with text in a number column (the error names the row), and screenshots of the
 // speed, cost and capacity panels in both languages.
+// Then the checks in answer.checks.cjs (the answer card above the fold at 1366x768 and 390x844,
+// reasons, pinning the recommended plan, no-plan, goal bar, scenario presets, scatter, side by
+// side, folding, CSV), report.checks.cjs (the print report as an A4 PDF of 1-3 pages, rendered
+// with pdftoppm), hostile.checks.cjs (broken and hostile #req= links, prototype keys) and
+// validation.checks.cjs (the validation scripts, the .sh bundle, the read-back).
 // Prints one line per check and ends with "page: N passed, M failed".
 'use strict';
 
@@ -136,7 +141,11 @@ function watch(page, label) {
   });
 }
 
-async function waitReady(page) {
+/**
+ * Waits for the first result. The deep-dive panels start folded; unless opts.folded, every panel
+ * is unfolded so that all figures are visible (and compared with the CLI).
+ */
+async function waitReady(page, opts) {
   await page.waitForFunction(() => {
     const s = document.body && document.body.getAttribute('data-state');
     return s === 'load-error' || (window.gpuAdvisor && window.gpuAdvisor.runs > 0 && !window.gpuAdvisor.pending);
@@ -146,6 +155,7 @@ async function waitReady(page) {
     const detail = await page.evaluate(() => document.getElementById('load-error').textContent);
     throw new Error('the page shows its load-error banner: ' + detail.trim());
   }
+  if (!(opts && opts.folded)) await page.evaluate(() => window.gpuAdvisor.expandAll());
 }
 
 /** Waits until the page has recomputed with a request for which predicate(request, arg) holds. */
@@ -865,6 +875,20 @@ async function main() {
     }
     await page.screenshot({ path: path.join(shotDir, 'page-1000px.png'), fullPage: false });
   });
+
+  // ---------------------------------------------------------------- the answer first, export, hostile links, validation
+  /** A screenshot: of the viewport, or of one element with the sticky bars let go. */
+  async function shot(p, file, selector) {
+    if (!selector) { await p.screenshot({ path: path.join(shotDir, file) }); return; }
+    await p.evaluate(() => { document.querySelectorAll('.topbar, .section-nav').forEach((n) => { n.style.position = 'static'; }); });
+    await p.locator(selector).screenshot({ path: path.join(shotDir, file) });
+    await p.evaluate(() => { document.querySelectorAll('.topbar, .section-nav').forEach((n) => { n.style.position = ''; }); });
+  }
+  const T = { assert, browser, check, cli, close, compareWithCli, context, expectError, lastRequest, native, settle, shot, shotDir, siteDir, url, waitReady, watch, zh };
+  await require('./answer.checks.cjs')(T);
+  await require('./report.checks.cjs')(T);
+  await require('./hostile.checks.cjs')(T);
+  await require('./validation.checks.cjs')(T);
 
   await check('static site (dist/site/index.html) loads and computes the CLI\'s figures', async () => {
     const site = await context.newPage();

@@ -9,7 +9,7 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { appliesTo, clear, cny, fig, fields, h, labelOf, namedPlans, num3, percent, planHeadline, reasonList, reasonNodes, roleLabel,
+  const { appliesTo, clear, fig, fields, h, labelOf, namedPlans, num3, percent, planHeadline, reasonList, reasonNodes, roleLabel,
     t } = UI;
 
   let stale = true;
@@ -28,7 +28,7 @@
     return true;
   }
 
-  /** What the form holds, as the user sees it: [label, value, muted?] per shown input. */
+  /** What the request holds, as the form shows it: [label, value] per input the request sets. */
   function inputRows() {
     const rows = [];
     const task = document.querySelector('#task-group input:checked');
@@ -40,14 +40,16 @@
     const gpu = document.getElementById('in-gpu');
     if (gpu.value) rows.push([t('hardware.gpu'), gpu.selectedOptions[0].textContent + ' × ' + (UI.input('hw.count').value || '1')]);
     const taskId = task ? task.value : '';
+    // What the request says (a blank box is the core's default, named in the assumptions and
+    // the price table, so it is left out here).
     fields().forEach(function (f) {
       if (f.mode || !shown(f.node) || !appliesTo(f.path, taskId)) return;
-      let value, muted = false;
+      if (UI.pointerGet(state.lastRequest, f.path) === undefined) return;
+      let value;
       if (f.widget === 'checkbox') value = f.node.checked ? t('common.yes') : t('common.no');
       else if (f.widget === 'select') value = f.node.selectedOptions[0] ? f.node.selectedOptions[0].textContent : '';
-      else if (f.node.value.trim()) value = f.node.value.trim().length > 80 ? f.node.value.trim().slice(0, 77) + '…' : f.node.value.trim();
-      else { value = f.node.placeholder || '—'; muted = true; }
-      rows.push([labelText(f.node), value, muted]);
+      else value = f.node.value.trim().length > 60 ? f.node.value.trim().slice(0, 57) + '…' : f.node.value.trim();
+      rows.push([labelText(f.node), value]);
     });
     return rows;
   }
@@ -68,18 +70,33 @@
       })));
   }
 
-  /** Copies of the charts the panels drew (the SVGs scale to the page). */
-  function charts() {
+  // Charts are drawn for the page at this width: their text stays legible on A4.
+  const PRINT_CHART_WIDTH = 680;
+
+  /** The key charts: time vs cost drawn again at print width, and a copy of the cumulative cost chart. */
+  function charts(r) {
     const out = [];
-    [['#panel-compare figure.chart', 'compare.chart_title'], ['#panel-cost figure.chart', 'cost.chart_title'],
-      ['#panel-breakdown .chart-wrap', 'panel.breakdown']].forEach(function (x) {
-      const node = document.querySelector(x[0]);
-      if (!node || node.closest('[hidden]')) return;
-      const copy = node.cloneNode(true);
-      copy.querySelectorAll('[tabindex]').forEach(function (n) { n.removeAttribute('tabindex'); });
+    if (r.recommendation && UI.compareScatter) {
+      const width = state.chartWidth;
+      state.chartWidth = PRINT_CHART_WIDTH;
+      try {
+        const chart = UI.compareScatter(r, r.recommendation);
+        if (chart) out.push(h('figure', { class: 'rp-chart' }, h('figcaption', { text: t('compare.chart_title') }), chart));
+      } finally {
+        state.chartWidth = width;
+      }
+    }
+    // The cost panel's chart, when it costs the plan the report recommends (or the pinned hardware).
+    const cost = document.querySelector('#panel-cost figure.chart');
+    const hw = r.cost && r.cost.hardware;
+    const best = r.recommendation && r.recommendation.best;
+    const same = hw && (hw.pinned || (best && hw.gpu === best.gpu && hw.count === best.gpus));
+    if (cost && same && !cost.closest('[hidden]')) {
+      const copy = cost.cloneNode(true);
       copy.querySelectorAll('[id]').forEach(function (n) { n.removeAttribute('id'); });
-      out.push(h('figure', { class: 'rp-chart' }, h('figcaption', { text: t(x[1]) }), copy));
-    });
+      out.push(h('figure', { class: 'rp-chart' }, h('figcaption', { text: t('cost.chart_title') }), copy));
+    }
+    out.forEach(function (f) { f.querySelectorAll('[tabindex]').forEach(function (n) { n.removeAttribute('tabindex'); n.removeAttribute('role'); }); });
     return out;
   }
 
@@ -103,12 +120,11 @@
     const entries = (r.cost && r.cost.defaults_used) || [];
     if (!entries.length) return null;
     return h('table', { class: 'rp-table rp-prices' },
-      h('thead', null, h('tr', null, ['prices.col.item', 'prices.col.value', 'prices.col.unit', 'prices.col.source'].map(function (k) { return h('th', { text: t(k) }); }))),
+      h('thead', null, h('tr', null, ['prices.col.item', 'prices.col.value', 'prices.col.source'].map(function (k) { return h('th', { text: t(k) }); }))),
       h('tbody', null, entries.map(function (e, i) {
-        return h('tr', null, h('td', null, h('code', { text: String(e.key) }), e.needs_confirmation ? h('span', { class: 'rp-confirm', text: ' ' + t('prices.confirm') }) : null,
+        return h('tr', null, h('td', { class: 'rp-key' }, h('code', { text: String(e.key) }), e.needs_confirmation ? h('span', { class: 'rp-confirm', text: ' ' + t('prices.confirm') }) : null,
           e.overridden ? h('span', { class: 'rp-confirm', text: ' ' + t('prices.overridden') }) : null),
-        h('td', { class: 'num' }, fig(r, '/cost/defaults_used/' + i + '/value', num3)),
-        h('td', { lang: 'en', text: String(e.unit || '') }),
+        h('td', { class: 'num' }, fig(r, '/cost/defaults_used/' + i + '/value', num3), h('span', { class: 'rp-unit', lang: 'en', text: ' ' + String(e.unit || '') })),
         h('td', { class: 'rp-source' }, String(e.source || ''), e.as_of ? ' (' + e.as_of + ')' : ''));
       })));
   }
@@ -128,7 +144,7 @@
 
     const inputs = h('dl', { class: 'rp-inputs' });
     inputRows().forEach(function (row) {
-      inputs.appendChild(h('div', { class: 'rp-input' }, h('dt', { text: row[0] }), h('dd', { class: row[2] ? 'muted' : null, text: row[1] })));
+      inputs.appendChild(h('div', { class: 'rp-input' }, h('dt', { text: row[0] }), h('dd', { text: row[1] })));
     });
     root.appendChild(section(t('report.inputs'), inputs));
 
@@ -143,7 +159,7 @@
         rec.nearest ? h('p', null, t('answer.nearest') + ' ', planHeadline(r, '/recommendation/nearest', rec.nearest, false)) : null]));
     }
     if (rec) UI.append(root, plansTable(r, rec) ? section(t('report.alternatives'), plansTable(r, rec)) : null);
-    const c = charts();
+    const c = charts(r);
     if (c.length) root.appendChild(section(t('report.charts'), h('div', { class: 'rp-charts' }, c)));
     root.appendChild(section(t('report.assumptions'), assumptions(r)));
     const p = prices(r);

@@ -64,7 +64,7 @@
       if (rec[x[0]] === null || rec[x[0]] === undefined) return;
       const f = UI.fieldFor(x[1]);
       if (!f) return;
-      out.push(h('button', { type: 'button', class: 'btn btn-small', text: t(x[2]), onclick: function () { f.node.value = ''; UI.run(); } }));
+      out.push(h('button', { type: 'button', class: 'btn btn-small relax-btn', dataset: { goal: x[0] }, text: t(x[2]), onclick: function () { f.node.value = ''; UI.run(); } }));
     });
     return out.length ? h('div', { class: 'answer-actions' }, out) : null;
   }

@@ -65,7 +65,7 @@
   }
 
   function toggleCompare(key) {
-    const list = (state.compare || []).slice();
+    const list = (state.compare || state.compareShown || []).slice();
     const i = list.indexOf(key);
     if (i >= 0) list.splice(i, 1);
     else {
@@ -172,6 +172,7 @@
     body.appendChild(chart || h('p', { class: 'muted', text: t('compare.no_points') }));
     if (named.length) {
       const chosen = compared(named);
+      state.compareShown = chosen.map(function (n) { return n.key; });
       body.appendChild(sectionTitle(t('compare.candidates'), h('span', { class: 'section-sub', text: t('compare.candidates_sub') })));
       body.appendChild(candidatesTable(r, named, chosen));
       body.appendChild(sectionTitle(t('compare.side_by_side')));

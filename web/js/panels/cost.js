@@ -23,7 +23,16 @@
       source: labelOf('cost.util_source.')(C.utilization_source),
       life: fig(r, '/cost/life_years', integer, 'strong'),
     })));
-    if (!hw.pinned) body.appendChild(noteBanner(t('cost.unpinned', { reason: String(hw.reason || '') }), 'note-info'));
+    if (!hw.pinned) {
+      const note = noteBanner(t('cost.unpinned', { reason: String(hw.reason || '') }), 'note-info');
+      // The recommended plan is one click away: pinned, every panel below costs it.
+      const best = r.recommendation && r.recommendation.best;
+      if (best && (best.gpu !== hw.gpu || best.gpus !== hw.count)) {
+        note.lastChild.appendChild(h('div', { class: 'note-action' }, t('cost.not_the_recommendation') + ' ',
+          UI.pinButton(best, t('cost.cost_the_recommendation'))));
+      }
+      body.appendChild(note);
+    }
 
     // one tile per option
     const tiles = h('div', { class: 'cost-tiles' });

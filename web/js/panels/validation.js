@@ -78,7 +78,7 @@
   function valueText(v, unit) {
     if (v === null || v === undefined) return '—';
     const n = typeof v === 'number' ? UI.num3(v) : String(v);
-    return unit ? n + ' ' + unit : n;
+    return unit ? n + ' ' + labelOf('vunit.')(unit) : n;
   }
 
   function reportView(report) {
@@ -188,10 +188,10 @@
     if (v && v.text && v.request !== JSON.stringify(ctx.request)) check(v.name, v.text);
     if (v && state.validation.answer) {
       const a = state.validation.answer;
-      if (a.error) body.appendChild(errorBox(a.error));
-      else body.appendChild(reportView(a.result));
-      body.appendChild(h('button', { type: 'button', class: 'link-btn small', text: t('validation.clear'),
-        onclick: function () { state.validation = null; rerender(); } }));
+      body.appendChild(h('div', { class: 'check-result', dataset: { file: String(v.name) } },
+        a.error ? errorBox(a.error) : reportView(a.result),
+        h('button', { type: 'button', class: 'link-btn small', text: t('validation.clear'),
+          onclick: function () { state.validation = null; rerender(); } })));
     }
   }
 
