@@ -1075,4 +1075,6 @@
   'vunit.errors': 'errors',
   'vunit.GB/s per link': 'GB/s per link',
   'vunit.h': 'h',
+  'basis.owned_note_short': '({u} busy, {years} y)',
+  'answer.other_pinned': 'The panels below follow your pinned {n}× {gpu}, not this recommendation.',
 };

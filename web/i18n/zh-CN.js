@@ -1075,4 +1075,6 @@
   'vunit.errors': '个错误',
   'vunit.GB/s per link': 'GB/s 每链路',
   'vunit.h': '小时',
+  'basis.owned_note_short': '（{u} 利用率、{years} 年摊销）',
+  'answer.other_pinned': '下方各面板按您固定的 {n}× {gpu} 计算，不是这个推荐方案。',
 };

@@ -88,11 +88,21 @@
   function costNodes(r, pointer, plan, opts) {
     const c = plan.cost || {};
     const out = [fig(r, pointer + '/cost/cny', cny, 'strong cost-figure'), h('span', { class: 'cost-basis', text: t('basis.' + c.basis + '.suffix') })];
-    if (opts && opts.short) return out;
+    const owned = plan.deployment === 'buy' && isNum(c.utilization);
+    if (opts && opts.short) {
+      // Short, but an owned plan's cost still says it is a share at a utilisation over years.
+      if (owned) {
+        out.push(h('span', { class: 'cost-note' }, ' ', UI.tNodes('basis.owned_note_short', {
+          u: fig(r, pointer + '/cost/utilization', function (v) { return percent(v, 0); }),
+          years: fig(r, pointer + '/cost/life_years', integer),
+        })));
+      }
+      return out;
+    }
     if (isNum(c.per_million_tokens_cny)) {
       out.push(' · ', fig(r, pointer + '/cost/per_million_tokens_cny', cny, 'strong'), h('span', { class: 'cost-basis', text: t('basis.per_million_tokens.suffix') }));
     }
-    if (plan.deployment === 'buy' && isNum(c.utilization)) {
+    if (owned) {
       out.push(h('span', { class: 'cost-note' }, ' ', UI.tNodes('basis.owned_note', {
         u: fig(r, pointer + '/cost/utilization', function (v) { return percent(v, 0); }),
         years: fig(r, pointer + '/cost/life_years', integer),

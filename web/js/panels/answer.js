@@ -118,6 +118,12 @@
         h('div', { class: 'answer-headline', id: 'answer-headline' }, planHeadline(r, '/recommendation/best', best, false))),
       h('div', { class: 'answer-actions' }, pinButton(best, t('answer.pin_best')))));
     card.appendChild(reasonList(r, '/recommendation/best', best));
+    const hw = ctx && ctx.request && ctx.request.hardware;
+    if (hw && !UI.isPinned(best)) {
+      // The panels below follow the pinned hardware, not this plan: say so.
+      card.appendChild(h('p', { class: 'answer-pinned-other' }, t('answer.other_pinned', { n: hw.count === undefined ? 1 : hw.count, gpu: gpuName(hw.gpu) }), ' ',
+        h('button', { type: 'button', class: 'link-btn small unpin', text: t('answer.unpin'), onclick: UI.unpin })));
+    }
     UI.append(card, h('div', { class: 'answer-cols' }, runnersUp(r, rec), levers(r, rec)));
     card.appendChild(h('p', { class: 'answer-foot muted' }, t('answer.foot'), ' ',
       h('button', { type: 'button', class: 'link-btn small', text: t('answer.to_compare'), onclick: function () { UI.showPanel('compare'); } })));
