@@ -143,7 +143,10 @@ TEST_CASE("bus bandwidth reproduces the measured nccl-tests figures", "[speed][r
   CHECK(busbw("h200-sxm-141gb", 8, none) == Approx(367.6).epsilon(0.1));
   CHECK(busbw("rtx5090-32gb", 8, none) == Approx(28).epsilon(0.1));
   CHECK(busbw("rtx5090-32gb", 4, none) == Approx(35).epsilon(0.1));
-  CHECK(busbw("h100-pcie-80gb", 2, bridged) == Approx(116).epsilon(0.1));
+  // A bridged pair with all three bridges (topo NV12): 2x A100 208 GB/s (nccl-tests #178). The
+  // 2x H100 PCIe pair of nccl-tests #194 measured 116 (bridge count not published).
+  CHECK(busbw("a100-pcie-80gb", 2, bridged) == Approx(208).epsilon(0.1));
+  CHECK(busbw("h100-pcie-80gb", 2, bridged) >= 116);
   CHECK(busbw("mi300x-192gb", 8, none) == Approx(312.9).epsilon(0.2));
   CHECK(busbw("mi300x-192gb", 2, none) == Approx(47.7).epsilon(0.2));
   // NVSwitch boxes carry 8-17x the all-reduce bandwidth of a consumer PCIe box.
@@ -187,14 +190,18 @@ TEST_CASE("decode of a small batch is bandwidth-bound: bytes / achievable bandwi
   // Llama 2 7B bf16 on one H100 SXM, batch 1, 1-token prompt, 2-token output (mean context 2):
   // linear weights 32 x (4 x 4096^2 + 3 x 4096 x 11008) x 2 bytes, LM head 32000 x 4096 x 2,
   // norms (32 x 2 + 1) x 4096 x 2, KV 2 tokens x 32 layers x 2 x 4096 x 2 bytes.
-  const double bytes = 32 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008) * 2 + 32000.0 * 4096 * 2 +
-                       65.0 * 4096 * 2 + 2.0 * 32 * 2 * 4096 * 2;
-  const double bw = 3.35e12 * advisor::builtin_catalog().performance.memory_bandwidth_efficiency;
+  // The KV cache is read at kv_read_bandwidth_factor of the weights' streaming rate.
+  const auto& k = advisor::builtin_catalog().performance;
+  const double weights = 32 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008) * 2 + 32000.0 * 4096 * 2 +
+                         65.0 * 4096 * 2;
+  const double kv = 2.0 * 32 * 2 * 4096 * 2;
+  const double bw = 3.35e12 * k.memory_bandwidth_efficiency;
+  const double step = weights / bw + kv / (bw * k.kv_read_bandwidth_factor);
   const auto r = advise_ok(pinned("inference", "llama-2-7b", "h100-sxm-80gb", 1,
                                   {{"inference", {{"prompt_tokens", 1}, {"output_tokens", 2}}}}));
   CHECK(r["inference"]["bandwidth_bound"] == true);
-  CHECK(r["inference"]["decode_tokens_per_second"].get<double>() == Approx(bw / bytes));
-  CHECK(r["inference"]["per_user_tokens_per_second"].get<double>() == Approx(bw / bytes));
+  CHECK(r["inference"]["decode_tokens_per_second"].get<double>() == Approx(1 / step));
+  CHECK(r["inference"]["per_user_tokens_per_second"].get<double>() == Approx(1 / step));
 }
 
 TEST_CASE("weight formats: GGUF k-quants and the others", "[speed][reference]") {
@@ -498,9 +505,6 @@ TEST_CASE("impossible speed requests get located errors", "[speed][errors]") {
                                  {{"parallelism", {{"tp", 64}}}})) == "/parallelism/tp");
   CHECK(error_path(test::request("pretrain", "llama-2-7b",
                                  {{"parallelism", {{"pp", 33}}}})) == "/parallelism/pp");
-  CHECK(error_path(pinned("pretrain", "llama-2-7b", "h100-sxm-80gb", 8,
-                          {{"training", {{"global_batch_size", 12}}}})) ==
-        "/training/global_batch_size");
   CHECK(error_path(test::request("pretrain", "llama-2-7b", {{"training", {{"epochs", 2}}}})) ==
         "/training/dataset_tokens");
   CHECK(error_path(test::request("pretrain", "llama-2-7b",

@@ -2,6 +2,8 @@
 #include "engine/comm.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 
 #include "types/text.hpp"
 #include "types/units.hpp"
@@ -61,6 +63,9 @@ Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
       } else {
         f.intra = IntraLink::kNvSwitch;
       }
+      // NVLink SHARP: third-generation NVSwitch and later (Hopper, Blackwell baseboards).
+      const double cc = gpu.compute_capability ? std::atof(gpu.compute_capability->c_str()) : 0;
+      f.nvls = f.intra == IntraLink::kNvSwitch && gpu.vendor == "NVIDIA" && cc >= 9.0;
     }
   }
   // The network between servers.
@@ -132,12 +137,93 @@ double group_busbw(const Fabric& f, int n, int per_node, const PerformanceConsta
   return per_node > 1 ? std::min(intra_node_busbw(f, per_node, k), net) : net;
 }
 
-double collective_latency_s(const Fabric& f, bool crosses_nodes, const PerformanceConstants& k) {
-  constexpr double kMicro = 1e-6;
-  if (crosses_nodes) return k.latency_network_us * kMicro;
+namespace {
+constexpr double kMicro = 1e-6;
+
+Hop intra_hop(const Fabric& f) {
   const bool nvlink = f.intra == IntraLink::kNvSwitch || f.intra == IntraLink::kMesh ||
                       f.intra == IntraLink::kBridge;
-  return (nvlink ? k.latency_nvlink_us : k.latency_pcie_us) * kMicro;
+  return nvlink ? Hop::kNvlink : Hop::kPcie;
+}
+
+/// A ring collective moving `traffic` bytes per GPU in `steps` ring steps, `net_steps` of them
+/// across servers: the fastest NCCL protocol.
+double ring_s(double traffic, int steps, int net_steps, double busbw, Hop hop,
+              const PerformanceConstants& k) {
+  double best = -1;
+  for (const CollectiveProtocol& p : k.protocols) {
+    const double latency_us = p.base_latency_us +
+                              (steps - net_steps) * p.hop_latency_us[static_cast<int>(hop)] +
+                              net_steps * p.hop_latency_us[static_cast<int>(Hop::kNetwork)];
+    const double t = latency_us * kMicro + traffic / (busbw * p.bandwidth_fraction * 1e9);
+    if (best < 0 || t < best) best = t;
+  }
+  return std::max(0.0, best);
+}
+
+int nodes_of(int n, int per_node) {
+  per_node = std::max(1, per_node);
+  return (n + per_node - 1) / per_node;
+}
+
+double nvls_busbw(const Fabric& f, int n, int per_node, const PerformanceConstants& k) {
+  // In-switch reduction needs NVSwitch between every GPU of the group and more than 2 of them.
+  if (!f.nvls || n <= 2 || n > std::max(1, per_node) || k.nvls_efficiency <= 0) return 0;
+  return f.link_gbps * k.nvls_efficiency;
+}
+}  // namespace
+
+double allreduce_busbw(const Fabric& f, int n, int per_node, const PerformanceConstants& k) {
+  return std::max(group_busbw(f, n, per_node, k), nvls_busbw(f, n, per_node, k));
+}
+
+double allreduce_time_s(double bytes, int n, int per_node, const Fabric& f,
+                        const PerformanceConstants& k) {
+  if (n <= 1 || bytes <= 0) return 0;
+  per_node = std::max(1, std::min(per_node, f.gpus_per_node));
+  const double traffic = 2.0 * (n - 1) / n * bytes;
+  const int nodes = nodes_of(n, per_node);
+  const Hop hop = nodes > 1 && per_node == 1 ? Hop::kNetwork : intra_hop(f);
+  const double busbw = group_busbw(f, n, per_node, k);
+  double t = ring_s(traffic, 2 * (n - 1), nodes > 1 ? 2 * (nodes - 1) : 0, busbw, hop, k);
+  if (nodes > 1) {
+    // NCCL's tree across servers: latency grows with log2(servers), not with every rank
+    // (tuning.cc: base + 2 x ((ranks per server - 1) x intra + log2(servers) x network)).
+    const double depth = std::ceil(std::log2(double(nodes)));
+    for (const CollectiveProtocol& p : k.protocols) {
+      const double latency_us =
+          p.tree_base_latency_us +
+          2 * ((per_node - 1) * p.tree_hop_latency_us[static_cast<int>(intra_hop(f))] +
+               depth * p.tree_hop_latency_us[static_cast<int>(Hop::kNetwork)]);
+      t = std::min(t, latency_us * kMicro + traffic / (busbw * p.bandwidth_fraction * 1e9));
+    }
+  }
+  if (const double nvls = nvls_busbw(f, n, per_node, k); nvls > 0)
+    t = std::min(t, k.nvls_latency_us * kMicro + traffic / (nvls * 1e9));
+  return t;
+}
+
+double reduce_scatter_time_s(double bytes, int n, int per_node, const Fabric& f,
+                             const PerformanceConstants& k) {
+  if (n <= 1 || bytes <= 0) return 0;
+  per_node = std::max(1, std::min(per_node, f.gpus_per_node));
+  const int nodes = nodes_of(n, per_node);
+  const Hop hop = nodes > 1 && per_node == 1 ? Hop::kNetwork : intra_hop(f);
+  return ring_s(double(n - 1) / n * bytes, n - 1, nodes > 1 ? nodes - 1 : 0,
+                group_busbw(f, n, per_node, k), hop, k);
+}
+
+double p2p_time_s(double bytes, bool crosses_nodes, const Fabric& f,
+                  const PerformanceConstants& k) {
+  if (bytes <= 0) return 0;
+  return ring_s(bytes, 1, crosses_nodes ? 1 : 0, p2p_gbps(f, crosses_nodes, k),
+                crosses_nodes ? Hop::kNetwork : intra_hop(f), k);
+}
+
+double allreduce_busbw_at(double bytes, int n, int per_node, const Fabric& f,
+                          const PerformanceConstants& k) {
+  const double t = allreduce_time_s(bytes, n, per_node, f, k);
+  return t > 0 ? 2.0 * (n - 1) / n * bytes / t / 1e9 : 0;
 }
 
 double p2p_gbps(const Fabric& f, bool crosses_nodes, const PerformanceConstants& k) {

@@ -41,6 +41,7 @@ struct Fabric {
   double network_efficiency = 0;
   int gpus_per_node = 8;
   bool network_auto = false; // chosen by the advisor (no /cluster network given)
+  bool nvls = false;         // NVLink SHARP: NVSwitch in-switch reduction (Hopper, Blackwell)
   std::string note;          // assumption text (e.g. unknown link bandwidth)
 };
 
@@ -64,17 +65,34 @@ double network_busbw(const Fabric& f, int per_node);
 /// bounded by the slower of the intra-node and inter-node levels. 0 when n <= 1.
 double group_busbw(const Fabric& f, int n, int per_node, const PerformanceConstants& k);
 
-/// Per-collective latency (s) for a group that stays in one server or crosses servers.
-double collective_latency_s(const Fabric& f, bool crosses_nodes, const PerformanceConstants& k);
+/// Large-message all-reduce bus bandwidth: the ring's, or NVLink SHARP's where the NVSwitch
+/// reduces in the switch (Hopper/Blackwell, a group inside one server): link x nvls_efficiency.
+double allreduce_busbw(const Fabric& f, int n, int per_node, const PerformanceConstants& k);
 
 /// Point-to-point bandwidth (GB/s) between two GPUs (pipeline stages).
 double p2p_gbps(const Fabric& f, bool crosses_nodes, const PerformanceConstants& k);
 
-/// Collective times (s). `bytes` is the full buffer (all-reduce: the tensor; reduce-scatter:
-/// the unsharded input; all-gather: the gathered output). 0 for n <= 1.
+/// Collective times (s) from a bus bandwidth and a fixed latency. `bytes` is the full buffer
+/// (all-reduce: the tensor; reduce-scatter: the unsharded input; all-gather: the gathered
+/// output). 0 for n <= 1.
 double allreduce_s(double bytes, int n, double busbw_gbps, double latency_s);
 double reduce_scatter_s(double bytes, int n, double busbw_gbps, double latency_s);
 double all_gather_s(double bytes, int n, double busbw_gbps, double latency_s);
+
+/// Collective times (s) as NCCL runs them over a group of `n` GPUs placed `per_node` to a
+/// server: the fastest protocol for the message size (tuning.cc: LL, LL128, Simple), each with
+/// latency = base + ring steps x per-step latency of the link crossed, and bandwidth = its
+/// share of the group's bus bandwidth; all-reduce may use NVLS. Small messages are latency-
+/// bound: 1 MB over 8 H100s runs at a fraction of the large-message busbw.
+double allreduce_time_s(double bytes, int n, int per_node, const Fabric& f,
+                        const PerformanceConstants& k);
+double reduce_scatter_time_s(double bytes, int n, int per_node, const Fabric& f,
+                             const PerformanceConstants& k);
+/// One point-to-point send of `bytes` (pipeline stages), same latency model (one step).
+double p2p_time_s(double bytes, bool crosses_nodes, const Fabric& f, const PerformanceConstants& k);
+/// The bus bandwidth nccl-tests would report for an all-reduce of `bytes`.
+double allreduce_busbw_at(double bytes, int n, int per_node, const Fabric& f,
+                          const PerformanceConstants& k);
 
 /// Where the groups of a layout sit (Megatron order: TP innermost, then DP, then PP).
 struct GroupPlacement {

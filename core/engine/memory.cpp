@@ -177,7 +177,7 @@ StageParams stage_params(const Request& req, const ParamCounts& c, const StageLa
 }
 
 double activations_for_stage(const Request& req, const StageLayers& s, const Layout& L,
-                             const MemoryAssumptions& a) {
+                             const MemoryAssumptions& /*a: the logits term is the stack's*/) {
   const ModelArch& m = req.model;
   const TrainingSettings& t = req.training;
   ActivationInputs in;
@@ -186,7 +186,12 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   in.tp = L.tp;
   in.sequence_parallel = t.sequence_parallel;
   in.flash_attention = t.flash_attention;
-  in.recompute_attention = t.activation_checkpointing == Checkpointing::kSelective;
+  // "selective": Megatron's recompute of the attention core, unless the stack checkpoints
+  // selectively another way (PyTorch op-level policies, every other layer): then it keeps a
+  // share of each layer's activations (below).
+  const bool selective = t.activation_checkpointing == Checkpointing::kSelective;
+  const std::optional<double> keep = req.stack.selective_keep_fraction;
+  in.recompute_attention = selective && !keep;
   in.bytes_per_value = t.precision == Precision::kFp32 ? 4 : 2;
   const double sb = in.sequence_length * in.micro_batch;
   const double sharded_by = (t.sequence_parallel && L.tp > 1) ? L.tp : 1;
@@ -214,13 +219,27 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
     recompute_peak = layer_activation_bytes(m, one) + lora_extra;
   } else {
     per_microbatch = s.dense * (dense_layer + lora_extra) + s.moe * (moe_layer + lora_extra);
+    if (selective && keep) {
+      // Keep a share of each layer's activations and recompute the rest from its input; the
+      // recomputed part of one layer is live at a time in the backward pass.
+      const double layers = s.dense + s.moe;
+      const double full = per_microbatch;
+      per_microbatch = *keep * full + (1 - *keep) * layers * residual;
+      recompute_peak = layers > 0 ? (1 - *keep) * full / layers : 0;
+    }
   }
-  double total = per_microbatch * s.in_flight_microbatches + recompute_peak;
+  // 1F1B keeps (pp - stage) micro-batches in flight; the interleaved schedule with v model
+  // chunks per stage keeps (1 + (pp - 1)/(pp v)) times more on the first stage (Korthikanti
+  // et al. 2022, sec. 4.2.3).
+  double in_flight = s.in_flight_microbatches;
+  const int vp = req.parallelism.virtual_stages;
+  if (vp > 1 && L.pp > 1 && s.first) in_flight *= 1 + double(L.pp - 1) / (L.pp * vp);
+  double total = per_microbatch * in_flight + recompute_peak;
   if (s.last) {
     total += 2 * residual;  // final norm input and output
-    if (!t.accounting.fused_cross_entropy) {
-      total += sb * static_cast<double>(m.vocab) / L.tp * a.logits_bytes_per_element;
-    }
+    // The loss's logits: bytes per vocabulary entry per token as the stack keeps them (eager
+    // 14: bf16 logits, fp32 upcast, fp32 log-softmax, fp32 gradient; 0 with a fused loss).
+    total += sb * static_cast<double>(m.vocab) / L.tp * t.accounting.logits_bytes_per_element;
   }
   if (req.task == Task::kQlora) {
     // The 4-bit base is dequantised one matrix at a time into a bf16 buffer.
@@ -374,8 +393,12 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
     MemoryEstimate e;
     e.heaviest_stage = stage;
     e.params_on_gpu = p.all;
-    const double weight_shard = (training && L.zero >= 3) ? L.dp : 1;
-    const double grad_shard = L.zero >= 2 ? L.dp : 1;
+    // Stacks that gather ZeRO-3/FSDP weights once per step under pipeline parallelism keep the
+    // stage's weights and its accumulated gradients unsharded between micro-batches.
+    const bool gathered = training && L.zero >= 3 && L.pp > 1 &&
+                          req.stack.zero3_gather_once_per_step_with_pp;
+    const double weight_shard = (training && L.zero >= 3 && !gathered) ? L.dp : 1;
+    const double grad_shard = (L.zero >= 2 && !gathered) ? L.dp : 1;
     const double optimizer_shard = L.zero >= 1 ? L.dp : 1;
     double host_per_gpu = 0;
     if (training) {
@@ -485,8 +508,22 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
                     best.heaviest_stage,
                     t.accounting.fused_cross_entropy
                         ? " Fused cross-entropy: no full logits tensor."
-                        : " Includes the logits (bf16 + fp32 upcast + fp32 log-softmax + fp32 grad).");
-      add("activations", line);
+                        : "");
+      std::string stack_text = " Stack: " + req.stack.name + " (" +
+                               (req.stack_given ? "/stack" : "default for the task; set /stack") +
+                               ")";
+      if (!t.accounting.fused_cross_entropy) {
+        stack_text += ": the loss keeps " + format_number(t.accounting.logits_bytes_per_element) +
+                      " bytes per vocabulary entry per token";
+      }
+      if (t.activation_checkpointing == Checkpointing::kSelective) {
+        stack_text += req.stack.selective_keep_fraction
+                          ? "; selective checkpointing keeps " +
+                                format_number(100 * *req.stack.selective_keep_fraction) +
+                                "% of each layer's activations"
+                          : "; selective checkpointing recomputes the attention core (Megatron)";
+      }
+      add("activations", line + stack_text + ".");
       add("kv_cache", "No KV cache in training.");
     } else {
       std::snprintf(line, sizeof line,

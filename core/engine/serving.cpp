@@ -36,6 +36,12 @@ ServingModel::ServingModel(const Request& req, const GpuSpec& gpu, const Layout&
 
   const double tp = L.tp;
   const double bits = weight_bits_for(inf.weight_format);
+  // Weight-only quantised GEMVs (dequantise in the kernel) stream their bytes less efficiently
+  // than bf16 (gpt-fast: int8 1,069 and int4 862 GB/s vs 1,397 for bf16 on an A100).
+  if (!fp8 && bits < 16) {
+    weight_bandwidth_factor_ =
+        bits >= 8 ? k.int8_decode_bandwidth_factor : k.int4_decode_bandwidth_factor;
+  }
   const double expert_linear_all = c.moe_layers * c.moe_expert_per_layer;  // routed experts
   const double dense_linear = c.block_linear - expert_linear_all;  // incl. shared experts
   // Read per step: the quantised linear layers, the 16-bit LM head and norms (the embedding
@@ -63,12 +69,11 @@ ServingModel::ServingModel(const Request& req, const GpuSpec& gpu, const Layout&
 
   const GroupPlacement place = place_groups(L, fabric.gpus_per_node);
   if (L.tp > 1) {
-    tp_busbw_ = group_busbw(fabric, L.tp, place.tp_per_node, k);
-    tp_latency_ = collective_latency_s(fabric, place.tp_crosses, k);
+    tp_busbw_ = allreduce_busbw(fabric, L.tp, place.tp_per_node, k);
+    tp_per_node_ = place.tp_per_node;
   }
   if (L.pp > 1) {
-    pp_gbps_ = p2p_gbps(fabric, place.pp_crosses, k);
-    pp_latency_ = collective_latency_s(fabric, place.pp_crosses, k);
+    pp_crosses_ = place.pp_crosses;
   }
 }
 
@@ -88,7 +93,10 @@ DecodeStep ServingModel::decode(double batch, double context) const {
   s.weight_bytes = dense_weight_bytes_ + experts_read * expert_bytes_;
   s.kv_bytes = batch * span * kv_bytes_per_token_all_;
   const double bw = gpu_.memory_bandwidth_tbps * kTera * k_.memory_bandwidth_efficiency;
-  s.memory_s = (s.weight_bytes + s.kv_bytes) / bw;
+  // Weights stream at the format's kernel efficiency; the KV cache is read by paged-attention
+  // kernels in scattered blocks, at a lower share of the bandwidth.
+  s.memory_s = s.weight_bytes / (bw * weight_bandwidth_factor_) +
+               s.kv_bytes / (bw * k_.kv_read_bandwidth_factor);
   const double flops =
       batch * (matmul_flops_token_ + head_flops_token_ +
                attention_forward_flops(m, span) / layout_.tp);
@@ -98,12 +106,12 @@ DecodeStep ServingModel::decode(double batch, double context) const {
   s.compute_s = flops / rate;
   if (layout_.tp > 1) {
     s.communication_s += m.layers * 2 *
-                         allreduce_s(batch * m.hidden * kActivationBytes, layout_.tp, tp_busbw_,
-                                     tp_latency_);
+                         allreduce_time_s(batch * m.hidden * kActivationBytes, layout_.tp,
+                                          tp_per_node_, fabric_, k_);
   }
   if (layout_.pp > 1) {
     s.communication_s += (layout_.pp - 1) *
-                         (pp_latency_ + batch * m.hidden * kActivationBytes / (pp_gbps_ * kGiga));
+                         p2p_time_s(batch * m.hidden * kActivationBytes, pp_crosses_, fabric_, k_);
   }
   s.step_s = std::max(s.memory_s, s.compute_s) + s.communication_s;
   return s;
@@ -133,11 +141,12 @@ double ServingModel::prefill_s(double sequences, double prompt) const {
   double comm = 0;
   if (layout_.tp > 1) {
     comm += m.layers * 2 *
-            allreduce_s(tokens * m.hidden * kActivationBytes, layout_.tp, tp_busbw_, tp_latency_);
+            allreduce_time_s(tokens * m.hidden * kActivationBytes, layout_.tp, tp_per_node_,
+                             fabric_, k_);
   }
   if (layout_.pp > 1) {
     comm += (layout_.pp - 1) *
-            (pp_latency_ + tokens * m.hidden * kActivationBytes / (pp_gbps_ * kGiga));
+            p2p_time_s(tokens * m.hidden * kActivationBytes, pp_crosses_, fabric_, k_);
   }
   return t + comm;
 }
@@ -164,8 +173,13 @@ InferencePerf estimate_inference(const Request& req, const GpuSpec& gpu, const L
   // vLLM: KV cache = utilisation x memory - weights - activation peak - non-torch memory.
   const double non_torch =
       (a.cuda_context_gib + (L.count > 1 ? a.communication_buffers_gib : 0)) * kBytesPerGib;
-  r.kv_budget_bytes = std::max(0.0, gpu.memory_bytes() * inf.perf.gpu_memory_utilization -
-                                        e.weights - e.activations - non_torch);
+  // TensorRT-LLM instead takes its fraction of what is free after the weights and activations
+  // (kv_cache_free_gpu_mem_fraction).
+  const double util = inf.perf.gpu_memory_utilization;
+  r.kv_budget_bytes =
+      req.stack.kv_of_free_memory
+          ? std::max(0.0, util * (gpu.memory_bytes() - e.weights - e.activations - non_torch))
+          : std::max(0.0, gpu.memory_bytes() * util - e.weights - e.activations - non_torch);
   r.kv_bytes_per_token = model.kv_bytes_per_token();
   r.max_model_len = inf.perf.max_model_len.value_or(inf.prompt_tokens + inf.output_tokens);
   double per_sequence_tokens = static_cast<double>(r.max_model_len);

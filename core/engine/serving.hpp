@@ -52,7 +52,10 @@ class ServingModel {
   double head_flops_token_ = 0;
   double kv_bytes_per_token_ = 0;   // heaviest stage
   double kv_bytes_per_token_all_ = 0;  // per TP rank, all layers
-  double tp_busbw_ = 0, tp_latency_ = 0, pp_gbps_ = 0, pp_latency_ = 0;
+  double tp_busbw_ = 0;
+  int tp_per_node_ = 1;
+  bool pp_crosses_ = false;
+  double weight_bandwidth_factor_ = 1;  // weight-only int8/int4 kernels vs bf16 streaming
 };
 
 struct InferencePerf {

@@ -31,6 +31,11 @@ std::int64_t global_batch_for(const Request& request, const Layout& layout,
 /// and more so on parts with a high ridge (H100: 295 FLOP/B vs A100: 153).
 double gemm_shape_efficiency(double tokens, double width, double ffn_width, double ridge);
 
+/// Operators one decoder layer launches per micro-batch (forward + backward; LoRA adapters and
+/// a full recompute add theirs): the host-side floor of a micro-batch is this x the stack's
+/// dispatch time per operator.
+double ops_per_layer(const Request& request);
+
 /// Share of a token's matmul FLOPs in routed experts (0 for dense models).
 double expert_matmul_share(const ModelArch& model);
 
@@ -52,7 +57,10 @@ struct TrainingPerf {
   double exposed_communication_s = 0;
   double pipeline_bubble_s = 0;
   double dequantization_s = 0;
+  double launch_overhead_s = 0;  // micro-batches waiting on the host's operator launches
   double optimizer_s = 0;
+  double host_s_per_microbatch = 0;  // host time to launch one micro-batch's operators
+  double goodput = 1;  // share of a run's wall-clock that trains (failures and restarts)
   // Communication detail per step (total traffic time, exposed or not).
   double data_parallel_s = 0;
   double data_parallel_exposed_s = 0;

@@ -133,7 +133,6 @@ MemoryAssumptions parse_assumptions(const nlohmann::json& j) {
   a.activation_band_low = assumption(r, "activation_band_low", 0, 1, &a.basis_activation_band);
   a.activation_band_high = assumption(r, "activation_band_high", 0, 10, &unused);
   a.overhead_band_high_factor = assumption(r, "overhead_band_high_factor", 1, 10, &unused);
-  a.logits_bytes_per_element = assumption(r, "logits_bytes_per_element", 0, 64, &a.basis_logits);
   a.inference_prefill_chunk_tokens =
       assumption(r, "inference_prefill_chunk_tokens", 1, 1e7, &a.basis_prefill_chunk);
   // At most the largest count a request may pin (types/request.hpp): the search walks every

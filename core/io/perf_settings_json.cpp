@@ -48,7 +48,9 @@ void read_training_perf(FieldReader& t, TrainingPerfSettings& out) {
 }
 
 void read_inference_perf(FieldReader& r, InferencePerfSettings& out) {
-  out.gpu_memory_utilization = r.number("gpu_memory_utilization", 0, 1, 0.9, true);
+  // Default: the serving stack's (set by read_inference; vLLM 0.9).
+  out.gpu_memory_utilization =
+      r.number("gpu_memory_utilization", 0, 1, out.gpu_memory_utilization, true);
   out.max_model_len = r.nullable_integer("max_model_len", 1, kMaxModelLen);
   out.target_users = r.nullable_integer("target_users", 1, kMaxUsers);
   out.target_tokens_per_second_per_user =

@@ -5,6 +5,7 @@
 #include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "io/json_reader.hpp"
+#include "io/stack_json.hpp"
 
 namespace advisor {
 
@@ -82,8 +83,9 @@ PerformanceConstants parse_performance(const std::string& text) {
       FieldReader m((*list)[i], p + "/" + std::to_string(i));
       MatmulFraction f;
       f.gpus = gpu_list(m);
-      f.bf16 = m.number("bf16", 0.01, 1);
-      f.fp8 = m.nullable_number("fp8", 0.01, 1);
+      // Above 1 where a card sustains more than its rated boost clock (GeForce).
+      f.bf16 = m.number("bf16", 0.01, 1.5);
+      f.fp8 = m.nullable_number("fp8", 0.01, 1.5);
       m.string("basis");
       m.string("source");
       m.reject_unknown();
@@ -112,10 +114,9 @@ PerformanceConstants parse_performance(const std::string& text) {
     k.pcie_p2p_efficiency = constant(c, "pcie_p2p_efficiency", 0.01, 1);
     k.pcie_host_efficiency = constant(c, "pcie_host_efficiency", 0.01, 1);
     k.host_memory_bandwidth_gbps = constant(c, "host_memory_bandwidth_gbps", 1, 1e5);
-    k.latency_nvlink_us = constant(c, "collective_latency_nvlink_us", 0, 1e4);
-    k.latency_pcie_us = constant(c, "collective_latency_pcie_us", 0, 1e4);
-    k.latency_network_us = constant(c, "collective_latency_network_us", 0, 1e4);
     k.overlap_fraction = constant(c, "overlap_fraction", 0, 1);
+    k.nvls_efficiency = constant(c, "nvls_efficiency", 0, 2);
+    k.nvls_latency_us = constant(c, "nvls_latency_us", 0, 1e4);
     c.reject_unknown();
   }
   {
@@ -148,6 +149,7 @@ PerformanceConstants parse_performance(const std::string& text) {
     k.storage_read_factor = constant(c, "storage_read_factor", 1, 1000);
     c.reject_unknown();
   }
+  parse_stack_sections(root, k);
   root.reject_unknown();
   return k;
 }

@@ -103,19 +103,24 @@ ModelArch resolve_model(const nlohmann::json* j, const Catalog& catalog, std::st
   return parse_model_fields(*j, "/model", false);
 }
 
-void read_accounting(FieldReader& t, TrainingSettings& s) {
+void read_accounting(FieldReader& t, TrainingSettings& s, const StackProfile& stack) {
   const bool fp32 = s.precision == Precision::kFp32;
   const nlohmann::json* j = t.object("accounting");
   const nlohmann::json empty = nlohmann::json::object();
   FieldReader a(j ? *j : empty, t.path_of("accounting"));
-  s.accounting.master_weights = a.boolean("master_weights", !fp32);
-  const std::string grad = a.choice("gradient_dtype", {"bf16", "fp16", "fp32"},
-                                    std::string(fp32 ? "fp32" : "bf16"));
+  // Defaults: the stack's recipe (pure-bf16 torchtune keeps no fp32 master and bf16 states;
+  // Megatron keeps fp32 main gradients).
+  s.accounting.master_weights = a.boolean("master_weights", !fp32 && stack.master_weights);
+  const std::string grad =
+      a.choice("gradient_dtype", {"bf16", "fp16", "fp32"},
+               std::string(fp32 || stack.gradient_bytes == 4 ? "fp32" : "bf16"));
   s.accounting.gradient_bytes = grad == "fp32" ? 4 : 2;
-  const std::string states =
-      a.choice("optimizer_state_dtype", {"fp32", "bf16"}, std::string("fp32"));
+  const std::string states = a.choice("optimizer_state_dtype", {"fp32", "bf16"},
+                                      std::string(stack.optimizer_state_bytes == 4 ? "fp32" : "bf16"));
   s.accounting.optimizer_state_bytes = states == "fp32" ? 4 : 2;
   s.accounting.fused_cross_entropy = a.boolean("fused_cross_entropy", false);
+  s.accounting.logits_bytes_per_element =
+      s.accounting.fused_cross_entropy ? 0 : stack.logits_bytes_per_element;
   a.reject_unknown();
   require(!(fp32 && s.accounting.master_weights), "inconsistent",
           a.path_of("master_weights"),
@@ -123,7 +128,36 @@ void read_accounting(FieldReader& t, TrainingSettings& s) {
                                         "fp32); set it to false");
 }
 
-TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelArch& model) {
+/// /stack: a catalog stack of the task's kind (training or serving); absent = the task's
+/// default (performance.json "default_for"), which the result names in resolved_inputs.
+StackProfile read_stack(FieldReader& root, Task task, const PerformanceConstants& k,
+                        bool* given) {
+  const bool serving = task == Task::kInference;
+  std::vector<std::string> ids;
+  for (const StackProfile& s : k.stacks) ids.push_back(s.id);
+  if (FieldLog::recording()) FieldLog::note({"/stack", "choice", {}, {}, false, {}, ids});
+  *given = root.has("stack");
+  if (!*given) {
+    root.raw("stack");
+    return *k.default_stack(task);
+  }
+  const std::string id = root.string("stack");
+  const StackProfile* s = k.find_stack(id);
+  if (s == nullptr) {
+    std::string list;
+    for (const std::string& i : ids) list += (list.empty() ? "" : ", ") + i;
+    root.unknown_value("stack", list, id);
+  }
+  require(s->serving == serving, "inconsistent", "/stack",
+          "/stack \"" + id + "\" is a " + (s->serving ? "serving engine" : "training stack") +
+              "; task " + name_of(task) + " needs a " +
+              (serving ? "serving engine (vllm, sglang, tensorrt_llm, llama_cpp)"
+                       : "training stack"));
+  return *s;
+}
+
+TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelArch& model,
+                               const StackProfile& stack) {
   const nlohmann::json empty = nlohmann::json::object();
   FieldReader t(j ? *j : empty, "/training");
   // Defaults are the member initializers (types/request.hpp), except QLoRA's, which trains
@@ -134,9 +168,10 @@ TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelAr
   s.optimizer = t.choice("optimizer", kOptimizerNames, s.optimizer);
   s.sequence_length = t.integer("sequence_length", 1, kMaxSequenceLength, s.sequence_length);
   s.micro_batch_size = t.integer("micro_batch_size", 1, kMaxMicroBatch, s.micro_batch_size);
-  s.activation_checkpointing =
-      t.choice("activation_checkpointing", kCheckpointingNames,
-               qlora ? Checkpointing::kFull : s.activation_checkpointing);
+  s.activation_checkpointing = t.choice(
+      "activation_checkpointing", kCheckpointingNames,
+      qlora ? Checkpointing::kFull
+            : stack.default_checkpointing.value_or(s.activation_checkpointing));
   s.flash_attention = t.boolean("flash_attention", s.flash_attention);
   s.sequence_parallel = t.boolean("sequence_parallel", s.sequence_parallel);
   s.lora_rank = static_cast<int>(t.integer("lora_rank", 1, kMaxLoraRank, s.lora_rank));
@@ -157,7 +192,7 @@ TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelAr
   s.offload_optimizer = o.boolean("optimizer", s.offload_optimizer);
   s.offload_parameters = o.boolean("parameters", s.offload_parameters);
   o.reject_unknown();
-  read_accounting(t, s);
+  read_accounting(t, s, stack);
   read_training_perf(t, s.perf);
   t.reject_unknown();
   if (s.sequence_length > model.max_position_embeddings && model.position == "learned") {
@@ -169,10 +204,11 @@ TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelAr
   return s;
 }
 
-InferenceSettings read_inference(const nlohmann::json* j) {
+InferenceSettings read_inference(const nlohmann::json* j, const StackProfile& stack) {
   const nlohmann::json empty = nlohmann::json::object();
   FieldReader r(j ? *j : empty, "/inference");
   InferenceSettings s;
+  if (stack.serving) s.perf.gpu_memory_utilization = stack.gpu_memory_utilization;
   s.weight_format =
       r.choice("weight_format", {"bf16", "fp16", "fp8", "int8", "int4", "nf4", "gguf_q8_0",
                                  "gguf_q6_k", "gguf_q5_k_m", "gguf_q4_k_m", "gguf_q3_k_m",
@@ -266,8 +302,9 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
   root.integer("schema", 1, 1);
   req.task = root.choice("task", kTaskNames);
   req.model = resolve_model(root.raw("model"), catalog, &req.model_source);
-  req.training = read_training(root.object("training"), req.task, req.model);
-  req.inference = read_inference(root.object("inference"));
+  req.stack = read_stack(root, req.task, catalog.performance, &req.stack_given);
+  req.training = read_training(root.object("training"), req.task, req.model, req.stack);
+  req.inference = read_inference(root.object("inference"), req.stack);
 
   if (const nlohmann::json* hw = root.object("hardware")) {
     FieldReader h(*hw, "/hardware");
@@ -294,6 +331,7 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
   req.parallelism.tp = static_cast<int>(p.integer("tp", 1, kMaxParallel, 1));
   req.parallelism.pp = static_cast<int>(p.integer("pp", 1, kMaxParallel, 1));
   req.parallelism.ep = static_cast<int>(p.integer("ep", 1, kMaxParallel, 1));
+  req.parallelism.virtual_stages = static_cast<int>(p.integer("virtual_stages", 1, 64, 1));
   p.reject_unknown();
   req.cluster = read_cluster(root.object("cluster"));
   nlohmann::json cost_sections = nlohmann::json::object();
@@ -305,6 +343,16 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
   root.reject_unknown();
 
   check_parallel_against_model(req.parallelism, req.model);
+  if (req.parallelism.virtual_stages > 1) {
+    const Parallelism& pl = req.parallelism;
+    require(pl.pp > 1, "inconsistent", "/parallelism/virtual_stages",
+            "/parallelism/virtual_stages needs pipeline parallelism (/parallelism/pp > 1)");
+    require(req.model.layers % (pl.pp * pl.virtual_stages) == 0, "inconsistent",
+            "/parallelism/virtual_stages",
+            "/parallelism/virtual_stages " + std::to_string(pl.virtual_stages) + " x pp " +
+                std::to_string(pl.pp) + " must divide the model's layers (" +
+                std::to_string(req.model.layers) + ")");
+  }
   const TrainingSettings& ts = req.training;
   if (ts.offload_parameters) {
     require(req.parallelism.zero == 3, "inconsistent", "/training/cpu_offload/parameters",

@@ -42,7 +42,28 @@ std::vector<std::string> training_assumptions(const Request& req, const GpuSpec&
                 std::to_string(req.model.hidden / L.tp) + ") = achieved " +
                 format_with("%.0f", t.achieved_tflops_per_gpu) + " model TFLOPS per GPU (MFU " +
                 format_with("%.1f%%", t.mfu * 100) + ").");
+  const StackProfile& st = req.stack;
+  out.push_back("Stack: " + st.name + " (" +
+                (req.stack_given ? std::string("/stack") : "default for " + std::string(name_of(req.task)) + "; set /stack") +
+                "): framework efficiency x" + format_with("%.2f", st.efficiency_factor) +
+                "; the host launches " + format_with("%.0f", ops_per_layer(req)) +
+                " operators per layer per micro-batch at " + format_with("%.1f", st.dispatch_us_per_op) +
+                " us each = " + format_with("%.3g", t.host_s_per_microbatch * 1e3) +
+                " ms per micro-batch" +
+                (t.launch_overhead_s > 0
+                     ? ", longer than its GPU work: " + format_with("%.3g", t.launch_overhead_s) +
+                           " s per step waits on launches"
+                     : std::string(", hidden behind the GPU work")) +
+                ".");
   out.push_back(token_budget_text(req, k));
+  if (t.goodput < 0.995) {
+    out.push_back("Whole-run hours include failures: " +
+                  format_with("%.3g", k.failures_per_gpu_hour) + " interruptions per GPU-hour x " +
+                  std::to_string(L.count) + " GPUs x " +
+                  format_with("%.2g", k.hours_lost_per_failure) +
+                  " h lost each (Llama 3 paper) leaves " + format_with("%.1f%%", t.goodput * 100) +
+                  " goodput.");
+  }
   out.push_back("Global batch " + std::to_string(t.global_batch) + " sequences = " +
                 std::to_string(t.microbatches) + " micro-batch(es) x " +
                 std::to_string(ts.micro_batch_size) + " x data parallel " + std::to_string(L.dp) +
@@ -76,10 +97,14 @@ std::vector<std::string> training_assumptions(const Request& req, const GpuSpec&
                   " GB/s, not overlapped (Megatron-LM).");
   }
   if (L.pp > 1) {
-    out.push_back("Pipeline " + std::to_string(L.pp) + " stages, 1F1B: bubble (pp-1)/(m+pp-1) = " +
-                  format_with("%.1f%%", 100.0 * (L.pp - 1) / (t.microbatches + L.pp - 1)) +
-                  " of the step with m = " + std::to_string(t.microbatches) +
-                  " micro-batches (no interleaving).");
+    const int vp = req.parallelism.virtual_stages;
+    out.push_back("Pipeline " + std::to_string(L.pp) + " stages, " +
+                  (vp > 1 ? "interleaved 1F1B with " + std::to_string(vp) +
+                                " model chunks per stage: bubble (pp-1)/(v m + pp-1) = "
+                          : std::string("1F1B: bubble (pp-1)/(m+pp-1) = ")) +
+                  format_with("%.1f%%", 100.0 * (L.pp - 1) / (vp * t.microbatches + L.pp - 1)) +
+                  " of the step with m = " + std::to_string(t.microbatches) + " micro-batches" +
+                  (vp > 1 ? "" : " (set /parallelism/virtual_stages to interleave)") + ".");
   }
   if (req.task == Task::kQlora) {
     out.push_back("QLoRA: the " + std::string(name_of(ts.base_quantization)) + " base is dequantised to bf16 before "
@@ -111,7 +136,16 @@ std::vector<std::string> inference_assumptions(const Request& req, const GpuSpec
                 " GB of KV cache (" + inf.kv_cache_precision + ", " +
                 std::to_string(inf.concurrency) + " sequences at a mean context of prompt + "
                 "output/2) per GPU at " + format_with("%.0f%%", k.memory_bandwidth_efficiency * 100) +
-                " of " + format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s = " +
+                " of " + format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s" +
+                (weight_bits_for(inf.weight_format) < 16 && inf.weight_format != "fp8"
+                     ? " (weight-only " + inf.weight_format + " kernels at x" +
+                           format_with("%.2f", weight_bits_for(inf.weight_format) >= 8
+                                                   ? k.int8_decode_bandwidth_factor
+                                                   : k.int4_decode_bandwidth_factor) +
+                           " of it)"
+                     : std::string()) +
+                ", the KV cache at x" + format_with("%.2f", k.kv_read_bandwidth_factor) +
+                " of it (paged-attention reads) = " +
                 format_with("%.2f", p.step.memory_s * 1e3) + " ms, vs compute " +
                 format_with("%.2f", p.step.compute_s * 1e3) + " ms; the slower sets the step" +
                 (L.tp > 1 ? ", plus " + format_with("%.2f", p.step.communication_s * 1e3) +
@@ -123,8 +157,13 @@ std::vector<std::string> inference_assumptions(const Request& req, const GpuSpec
                 " tokens prefilled on an idle replica (compute-bound); with all " +
                 std::to_string(inf.concurrency) + " prompts at once the prefill takes " +
                 format_with("%.3g", p.batch_prefill_s) + " s.");
-  out.push_back("KV cache as vLLM sizes it: " + format_with("%.2f", inf.perf.gpu_memory_utilization) +
-                " x memory - weights - activation peak - CUDA context/NCCL = " +
+  out.push_back("Serving stack: " + req.stack.name + " (" +
+                (req.stack_given ? std::string("/stack") : std::string("default; set /stack")) +
+                "). KV cache as it sizes it: " +
+                format_with("%.2f", inf.perf.gpu_memory_utilization) +
+                (req.stack.kv_of_free_memory
+                     ? " x (memory - weights - activation peak - CUDA context/NCCL) = "
+                     : " x memory - weights - activation peak - CUDA context/NCCL = ") +
                 format_with("%.2f", p.kv_budget_bytes / (1024.0 * 1024 * 1024)) + " GiB per GPU; " +
                 std::to_string(p.max_concurrency) + " sequences of max_model_len " +
                 std::to_string(p.max_model_len) + " fit.");

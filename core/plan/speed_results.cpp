@@ -141,7 +141,11 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
     return out;
   }
   if (auto rounded = check_global_batch(req, L))
-    out.warnings.push_back({"global_batch_rounded", *rounded, "/training/global_batch_size"});
+    out.warnings.push_back(
+        {"global_batch_rounded", *rounded, "/training/global_batch_size",
+         {param("requested", static_cast<double>(*req.training.perf.global_batch_size)),
+          param("sequences_per_pass",
+                static_cast<double>(req.training.micro_batch_size * L.dp))}});
   const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
   const Fabric f = make_fabric(gpu, req.cluster, k, L.gpus_per_server);
   out.interconnect = interconnect(gpu, L, f, k);

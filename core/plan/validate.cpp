@@ -35,22 +35,20 @@ void validate_speed(const Request& req, const Catalog& catalog) {
   // pinned GPUs is known (check_global_batch, from the speed results).
 }
 
-void check_global_batch(const Request& req, const Layout& L) {
+std::optional<std::string> check_global_batch(const Request& req, const Layout& L) {
   const TrainingSettings& t = req.training;
-  if (!req.hardware || !is_training(req.task) || !t.perf.global_batch_size) return;
+  if (!req.hardware || !is_training(req.task) || !t.perf.global_batch_size) return std::nullopt;
   const std::int64_t per_pass = t.micro_batch_size * L.dp;
   const std::int64_t gb = *t.perf.global_batch_size;
-  if (gb % per_pass == 0) return;
-  const std::int64_t lower = gb / per_pass * per_pass;
-  const std::int64_t upper = lower + per_pass;
-  throw InputError(
-      "inconsistent", "/training/global_batch_size",
-      "/training/global_batch_size " + std::to_string(gb) +
-          " must be a multiple of micro_batch_size x data-parallel size (" +
-          std::to_string(t.micro_batch_size) + " x " + std::to_string(L.dp) + " = " +
-          std::to_string(per_pass) + " with tp " + std::to_string(L.tp) + " x pp " +
-          std::to_string(L.pp) + " on " + std::to_string(L.count) + " GPUs); try " +
-          (lower > 0 ? std::to_string(lower) + " or " : std::string()) + std::to_string(upper));
+  if (gb % per_pass == 0) return std::nullopt;
+  // Rounded up to the next whole number of passes (engine/training global_batch_for), said.
+  const std::int64_t upper = (gb / per_pass + 1) * per_pass;
+  return "/training/global_batch_size " + std::to_string(gb) +
+         " is not a multiple of micro_batch_size x data-parallel size (" +
+         std::to_string(t.micro_batch_size) + " x " + std::to_string(L.dp) + " = " +
+         std::to_string(per_pass) + " with tp " + std::to_string(L.tp) + " x pp " +
+         std::to_string(L.pp) + " on " + std::to_string(L.count) + " GPUs): the plan uses " +
+         std::to_string(upper) + " sequences per step";
 }
 
 namespace {

@@ -12,9 +12,10 @@ namespace advisor {
 /// training only on parts with FP8 tensor cores (a published FP32 rate), max_model_len.
 void validate_speed(const Request& request, const Catalog& catalog);
 
-/// With pinned hardware: the global batch must be a multiple of micro-batch x data parallel of
-/// the layout chosen for the pinned GPUs (InputError at /training/global_batch_size).
-void check_global_batch(const Request& request, const Layout& layout);
+/// With pinned hardware: a global batch that is not a multiple of micro-batch x data parallel
+/// of the layout chosen for the pinned GPUs is rounded up to the next multiple; this says so
+/// (the warning text), or nullopt when it is a multiple.
+std::optional<std::string> check_global_batch(const Request& request, const Layout& layout);
 
 /// Without pinned hardware, overrides that describe one server (GPU prices, platform price, GPUs
 /// per server, host watts, rack units) have nothing to apply to: an `inconsistent` error.

@@ -69,11 +69,10 @@ struct MemoryAssumptions {
   double activation_band_low = 0;       // error band on activations (fraction below estimate)
   double activation_band_high = 0;      // ... and above
   double overhead_band_high_factor = 0; // high end of the overhead term, times the estimate
-  double logits_bytes_per_element = 0;  // unfused cross-entropy: bf16 logits + fp32 copy + grad
   double inference_prefill_chunk_tokens = 0;  // tokens prefilled at once (chunked prefill)
   int max_gpus_searched = 0;            // largest count tried when searching the minimum
   std::string basis_context, basis_communication, basis_fragmentation, basis_activation_band,
-      basis_logits, basis_prefill_chunk;
+      basis_prefill_chunk;
 };
 
 /// Everything the core knows besides the request: the five data files. The core reads only

@@ -6,7 +6,23 @@
 #include <string>
 #include <vector>
 
+#include "types/stack.hpp"
+
 namespace advisor {
+
+/// NCCL's own latency model for ring collectives (src/graph/tuning.cc): a protocol's base
+/// latency plus a per-step latency of the link each ring step crosses; the protocols trade
+/// latency for bandwidth (LL sends 8 bytes of data per 16, LL128 120 per 128).
+enum class Hop { kNvlink = 0, kPcie = 1, kNetwork = 2 };
+struct CollectiveProtocol {
+  std::string name;            // LL | LL128 | Simple
+  double base_latency_us = 0;  // baseLat, ring
+  double hop_latency_us[3] = {0, 0, 0};  // hwLat ring: NVLink, PCIe, network
+  double bandwidth_fraction = 1;         // of the link's large-message bus bandwidth
+  // Tree all-reduce across servers (log2 of the servers deep): baseLat and hwLat of the tree.
+  double tree_base_latency_us = 0;
+  double tree_hop_latency_us[3] = {0, 0, 0};
+};
 
 /// Measured maximum achievable matmul throughput as a fraction of the dense peak (MAMF).
 struct MatmulFraction {
@@ -45,11 +61,20 @@ struct PerformanceConstants {
   double pcie_p2p_efficiency = 0;       // same, for PCIe peer-to-peer
   double pcie_host_efficiency = 0;      // same, for PCIe through host memory (no P2P)
   double host_memory_bandwidth_gbps = 0;  // what host-bounced traffic shares (GB/s)
-  double latency_nvlink_us = 0;
-  double latency_pcie_us = 0;
-  double latency_network_us = 0;
   double overlap_fraction = 0;  // share of compute that can hide data-parallel traffic
+  std::vector<CollectiveProtocol> protocols;  // LL, LL128, Simple
+  double nvls_efficiency = 0;   // NVLink SHARP all-reduce busbw / per-direction link bandwidth
+  double nvls_latency_us = 0;   // its latency (tuning.cc hwLat NVLS)
   std::vector<NetworkKind> networks;
+  // Serving.
+  double int8_decode_bandwidth_factor = 1;  // weight-only int8 GEMV vs bf16 bandwidth efficiency
+  double int4_decode_bandwidth_factor = 1;  // weight-only int4 (GPTQ/AWQ/GGUF) likewise
+  double kv_read_bandwidth_factor = 1;      // paged-attention KV reads vs weight streaming
+  // Whole runs.
+  double failures_per_gpu_hour = 0;   // unexpected interruptions per GPU-hour (Llama 3)
+  double hours_lost_per_failure = 0;  // restart + lost progress per interruption
+  // Software stacks.
+  std::vector<StackProfile> stacks;
   // Defaults.
   double auto_global_batch_tokens_pretrain = 0;
   double auto_global_batch_sequences_finetune = 0;
@@ -58,6 +83,9 @@ struct PerformanceConstants {
   double storage_read_factor = 0;
 
   const NetworkKind* find_network(const std::string& id) const;
+  const StackProfile* find_stack(const std::string& id) const;
+  /// The stack a task runs on when the request names none (the first listing it).
+  const StackProfile* default_stack(Task task) const;
   /// MAMF fraction for a GPU id at "bf16" or "fp8" (falls back to the defaults).
   double matmul_fraction(const std::string& gpu_id, bool fp8) const;
   /// FlashAttention fraction of the 16-bit peak for a GPU id (falls back to the default).

@@ -33,6 +33,8 @@ struct Accounting {
   double gradient_bytes = 2;         // per trainable parameter: 2 (bf16/fp16) or 4 (fp32)
   double optimizer_state_bytes = 4;  // per optimizer state element: 4 (fp32) or 2 (bf16)
   bool fused_cross_entropy = false;  // chunked/fused loss: no full fp32 logits tensor
+  /// Bytes the loss keeps per vocabulary entry per token: the stack's, 0 with a fused loss.
+  double logits_bytes_per_element = 14;
 };
 
 struct TrainingSettings {
@@ -68,6 +70,7 @@ struct Parallelism {
   int ep = 1;    // expert parallel (MoE)
   bool tp_pinned = false;  // false: the advisor picks tp (inference) when searching counts
   bool pp_pinned = false;
+  int virtual_stages = 1;  // interleaved 1F1B: model chunks per pipeline stage (Megatron vp)
 };
 
 struct Hardware {
@@ -106,6 +109,8 @@ struct Request {
   CostRequest cost;  // the power, cost and capacity sections, validated
   GoalSettings goal;
   ValidationSettings validation;
+  StackProfile stack;        // /stack: the framework or serving engine (its profile's terms)
+  bool stack_given = false;  // false: the task's default stack
 };
 
 /// Largest count a request may pin (far beyond any single training cluster we plan for).

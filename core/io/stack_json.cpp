@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+// performance.json "stacks", "protocols" and the serving and whole-run constants (issue 11).
+#include "io/stack_json.hpp"
+
+#include <algorithm>
+
+#include "types/errors.hpp"
+
+namespace advisor {
+
+namespace {
+
+/// {"value": v, "basis", "source"} where v may be null, a boolean or a string.
+const nlohmann::json& sourced(FieldReader& r, const char* key) {
+  const nlohmann::json* object = r.raw(key);
+  const std::string path = r.path_of(key);
+  require(object != nullptr && object->is_object(), "missing_field", path,
+          path + " is required: {\"value\", \"basis\", \"source\"}");
+  require(object->contains("value"), "missing_field", path + "/value", path + "/value is required");
+  FieldReader a(*object, path);
+  a.raw("value");
+  a.string("basis");
+  a.string("source");
+  a.reject_unknown();
+  return object->at("value");
+}
+
+std::vector<std::string> strings(FieldReader& r, const char* key, bool allow_empty) {
+  const nlohmann::json* list = r.raw(key);
+  const std::string p = r.path_of(key);
+  require(list != nullptr && list->is_array() && (allow_empty || !list->empty()), "wrong_type", p,
+          p + " must be an array of strings");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    require((*list)[i].is_string(), "wrong_type", p + "/" + std::to_string(i),
+            p + "/" + std::to_string(i) + " must be a string");
+    out.push_back((*list)[i].get<std::string>());
+  }
+  return out;
+}
+
+StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
+  FieldReader r(j, path);
+  StackProfile s;
+  s.id = r.string("id");
+  require(!s.id.empty(), "catalog_invalid", r.path_of("id"), r.path_of("id") + " must not be empty");
+  s.name = r.string("name");
+  s.serving = r.choice("kind", {"training", "serving"}) == "serving";
+  for (const std::string& t : strings(r, "default_for", true)) {
+    const auto task = value_in(kTaskNames, t);
+    require(task.has_value(), "catalog_invalid", r.path_of("default_for"),
+            r.path_of("default_for") + ": unknown task \"" + t + "\"");
+    require((*task == Task::kInference) == s.serving, "catalog_invalid", r.path_of("default_for"),
+            r.path_of("default_for") + ": a " + (s.serving ? "serving" : "training") +
+                " stack cannot be the default for " + t);
+    s.default_for.push_back(*task);
+  }
+  s.source = strings(r, "source", false);
+  if (s.serving) {
+    s.gpu_memory_utilization = read_sourced_value(r, "gpu_memory_utilization", 0.05, 1);
+    const nlohmann::json& free = sourced(r, "kv_of_free_memory");
+    require(free.is_boolean(), "wrong_type", r.path_of("kv_of_free_memory") + "/value",
+            r.path_of("kv_of_free_memory") + "/value must be true or false");
+    s.kv_of_free_memory = free.get<bool>();
+    r.reject_unknown();
+    return s;
+  }
+  s.logits_bytes_per_element = read_sourced_value(r, "logits_bytes_per_element", 0, 64);
+  {
+    FieldReader a = required_object(r, "accounting");
+    s.master_weights = a.boolean("master_weights");
+    s.gradient_bytes = a.choice("gradient_dtype", {"bf16", "fp16", "fp32"}) == "fp32" ? 4 : 2;
+    s.optimizer_state_bytes = a.choice("optimizer_state_dtype", {"fp32", "bf16"}) == "fp32" ? 4 : 2;
+    a.string("basis");
+    a.string("source");
+    a.reject_unknown();
+  }
+  {
+    const nlohmann::json& keep = sourced(r, "selective_keep_fraction");
+    const std::string p = r.path_of("selective_keep_fraction") + "/value";
+    if (!keep.is_null()) {
+      require(keep.is_number() && keep.get<double>() > 0 && keep.get<double>() <= 1, "out_of_range",
+              p, p + " must be null (Megatron's selective recompute) or in (0, 1]");
+      s.selective_keep_fraction = keep.get<double>();
+    }
+  }
+  {
+    const nlohmann::json& ckpt = sourced(r, "default_checkpointing");
+    const std::string p = r.path_of("default_checkpointing") + "/value";
+    if (!ckpt.is_null()) {
+      const auto c = ckpt.is_string() ? value_in(kCheckpointingNames, ckpt.get<std::string>())
+                                      : std::nullopt;
+      require(c.has_value(), "unknown_value", p, p + " must be null, \"none\", \"selective\" or \"full\"");
+      s.default_checkpointing = *c;
+    }
+  }
+  s.dispatch_us_per_op = read_sourced_value(r, "dispatch_us_per_op", 0, 1000);
+  s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
+  {
+    const nlohmann::json& once = sourced(r, "zero3_gather_once_per_step_with_pp");
+    require(once.is_boolean(), "wrong_type", r.path_of("zero3_gather_once_per_step_with_pp") + "/value",
+            r.path_of("zero3_gather_once_per_step_with_pp") + "/value must be true or false");
+    s.zero3_gather_once_per_step_with_pp = once.get<bool>();
+  }
+  r.reject_unknown();
+  return s;
+}
+
+}  // namespace
+
+void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
+  {
+    const nlohmann::json* list = root.raw("protocols");
+    const std::string p = root.path_of("protocols");
+    require(list != nullptr && list->is_array() && !list->empty(), "wrong_type", p,
+            p + " must be a non-empty array");
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      FieldReader r((*list)[i], p + "/" + std::to_string(i));
+      CollectiveProtocol c;
+      c.name = r.string("name");
+      c.base_latency_us = r.number("base_latency_us", 0, 1e4);
+      FieldReader h = required_object(r, "hop_latency_us");
+      c.hop_latency_us[static_cast<int>(Hop::kNvlink)] = h.number("nvlink", 0, 1e4);
+      c.hop_latency_us[static_cast<int>(Hop::kPcie)] = h.number("pcie", 0, 1e4);
+      c.hop_latency_us[static_cast<int>(Hop::kNetwork)] = h.number("network", 0, 1e4);
+      h.reject_unknown();
+      c.bandwidth_fraction = r.number("bandwidth_fraction", 0.01, 1);
+      c.tree_base_latency_us = r.number("tree_base_latency_us", 0, 1e4);
+      FieldReader th = required_object(r, "tree_hop_latency_us");
+      c.tree_hop_latency_us[static_cast<int>(Hop::kNvlink)] = th.number("nvlink", 0, 1e4);
+      c.tree_hop_latency_us[static_cast<int>(Hop::kPcie)] = th.number("pcie", 0, 1e4);
+      c.tree_hop_latency_us[static_cast<int>(Hop::kNetwork)] = th.number("network", 0, 1e4);
+      th.reject_unknown();
+      r.string("basis");
+      r.string("source");
+      r.reject_unknown();
+      k.protocols.push_back(c);
+    }
+  }
+  {
+    FieldReader s = required_object(root, "serving");
+    k.int8_decode_bandwidth_factor = read_sourced_value(s, "int8_decode_bandwidth_factor", 0.05, 1.5);
+    k.int4_decode_bandwidth_factor = read_sourced_value(s, "int4_decode_bandwidth_factor", 0.05, 1.5);
+    k.kv_read_bandwidth_factor = read_sourced_value(s, "kv_read_bandwidth_factor", 0.05, 1.5);
+    s.reject_unknown();
+  }
+  {
+    FieldReader w = required_object(root, "runs");
+    k.failures_per_gpu_hour = read_sourced_value(w, "failures_per_gpu_hour", 0, 1);
+    k.hours_lost_per_failure = read_sourced_value(w, "hours_lost_per_failure", 0, 1000);
+    w.reject_unknown();
+  }
+  {
+    const nlohmann::json* list = root.raw("stacks");
+    const std::string p = root.path_of("stacks");
+    require(list != nullptr && list->is_array() && !list->empty(), "wrong_type", p,
+            p + " must be a non-empty array");
+    for (std::size_t i = 0; i < list->size(); ++i) {
+      const std::string item = p + "/" + std::to_string(i);
+      StackProfile s = parse_stack((*list)[i], item);
+      require(k.find_stack(s.id) == nullptr, "catalog_invalid", item + "/id",
+              item + "/id \"" + s.id + "\" appears twice");
+      k.stacks.push_back(std::move(s));
+    }
+    for (Task t : {Task::kPretrain, Task::kFullFinetune, Task::kLora, Task::kQlora,
+                   Task::kInference}) {
+      require(k.default_stack(t) != nullptr, "catalog_invalid", p,
+              p + ": no stack is the default for " + std::string(name_of(t)));
+    }
+  }
+}
+
+const StackProfile* PerformanceConstants::find_stack(const std::string& id) const {
+  for (const StackProfile& s : stacks)
+    if (s.id == id) return &s;
+  return nullptr;
+}
+
+const StackProfile* PerformanceConstants::default_stack(Task task) const {
+  for (const StackProfile& s : stacks)
+    if (std::find(s.default_for.begin(), s.default_for.end(), task) != s.default_for.end())
+      return &s;
+  return nullptr;
+}
+
+}  // namespace advisor

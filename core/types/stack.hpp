@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+// The software stack a job runs on (request /stack, data/performance.json "stacks"): the terms
+// of the memory and speed model that depend on it, each with one value and a source there.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "types/choices.hpp"
+
+namespace advisor {
+
+struct StackProfile {
+  std::string id;    // hf_peft | llamafactory | unsloth | torchtune | fsdp_compile | deepspeed |
+                     // megatron | vllm | sglang | tensorrt_llm | llama_cpp
+  std::string name;  // shown in the assumption line
+  bool serving = false;            // a serving engine (inference) rather than a training stack
+  std::vector<Task> default_for;   // tasks for which this is the default stack
+  std::vector<std::string> source; // where the profile's terms come from
+
+  // ---- training
+  /// Bytes per vocabulary entry per token that the loss keeps (bf16 logits, fp32 upcast,
+  /// log-softmax saved for the backward, its gradient): 14 eager, less for chunked or compiled
+  /// losses, 0 for a loss that never materialises the logits.
+  double logits_bytes_per_element = 14;
+  /// Accounting defaults (a request's /training/accounting overrides each).
+  bool master_weights = true;
+  double gradient_bytes = 2;
+  double optimizer_state_bytes = 4;
+  /// "selective" checkpointing: nullopt = Megatron's (recompute the attention core only, which
+  /// saves nothing beyond FlashAttention); else the share of a layer's activations kept by
+  /// PyTorch op-level selective checkpointing or every-other-layer checkpointing.
+  std::optional<double> selective_keep_fraction;
+  /// Activation checkpointing when the request gives none (nullopt: the task's default).
+  std::optional<Checkpointing> default_checkpointing;
+  /// Host (CPU) time to launch one operator: eager PyTorch dispatch vs compiled graphs. A
+  /// micro-batch cannot run faster than the launches of its operators.
+  double dispatch_us_per_op = 10;
+  /// Share of the fitted framework efficiency this stack reaches (fused kernels > 1).
+  double efficiency_factor = 1;
+  /// With pipeline parallelism, ZeRO-3/FSDP weights are gathered once per step and kept for
+  /// every micro-batch (torchtitan: reshard_after_forward off under PP), not per micro-batch.
+  bool zero3_gather_once_per_step_with_pp = false;
+
+  // ---- serving
+  /// Share of the card's memory the engine takes (vLLM gpu_memory_utilization, SGLang
+  /// mem_fraction_static); with kv_of_free_memory, the share of what is left after the weights
+  /// and activations (TensorRT-LLM kv_cache_free_gpu_mem_fraction).
+  double gpu_memory_utilization = 0.9;
+  bool kv_of_free_memory = false;
+};
+
+}  // namespace advisor

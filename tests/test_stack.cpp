@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+// The software stack (/stack) and the model terms of issue 11, each against its source's number.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "engine/comm.hpp"
+#include "engine/training.hpp"
+#include "helpers.hpp"
+
+namespace {
+
+nlohmann::json advise_ok(const nlohmann::json& j) {
+  bool ok = false;
+  auto out = nlohmann::json::parse(advisor::advise_text(j.dump(), &ok));
+  INFO(out.dump().substr(0, 1500));
+  REQUIRE(ok);
+  return out;
+}
+
+std::string error_path(const nlohmann::json& j) {
+  bool ok = true;
+  auto out = nlohmann::json::parse(advisor::advise_text(j.dump(), &ok));
+  REQUIRE_FALSE(ok);
+  return out["error"]["path"].get<std::string>();
+}
+
+nlohmann::json pinned(const std::string& task, const std::string& preset, const std::string& gpu,
+                      int count, const nlohmann::json& patch = nlohmann::json::object()) {
+  auto j = test::request(task, preset, {{"hardware", {{"gpu", gpu}, {"count", count}}}});
+  j.merge_patch(patch);
+  return j;
+}
+
+const advisor::PerformanceConstants& constants() { return advisor::builtin_catalog().performance; }
+
+advisor::Fabric fabric(const char* gpu_id, int per_server = 8,
+                       const advisor::ClusterSettings& c = advisor::ClusterSettings{}) {
+  return advisor::make_fabric(*advisor::builtin_catalog().find_gpu(gpu_id), c, constants(),
+                              per_server);
+}
+
+bool mentions(const nlohmann::json& lines, const std::string& text) {
+  for (const auto& l : lines)
+    if (l.get<std::string>().find(text) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("every task has a default stack, named in the result", "[stack]") {
+  const auto& k = constants();
+  CHECK(k.default_stack(advisor::Task::kPretrain)->id == "fsdp_compile");
+  CHECK(k.default_stack(advisor::Task::kFullFinetune)->id == "hf_peft");
+  CHECK(k.default_stack(advisor::Task::kLora)->id == "hf_peft");
+  CHECK(k.default_stack(advisor::Task::kQlora)->id == "hf_peft");
+  CHECK(k.default_stack(advisor::Task::kInference)->id == "vllm");
+  for (const char* id : {"hf_peft", "llamafactory", "unsloth", "torchtune", "fsdp_compile",
+                         "deepspeed", "megatron", "vllm", "sglang", "tensorrt_llm", "llama_cpp"}) {
+    INFO(id);
+    REQUIRE(k.find_stack(id) != nullptr);
+    CHECK_FALSE(k.find_stack(id)->source.empty());
+  }
+  const auto r = advise_ok(pinned("lora", "qwen2.5-7b", "rtx4090-24gb", 1));
+  CHECK(r["resolved_inputs"]["/stack"] == "hf_peft");
+  CHECK(mentions(r["training"]["assumptions"], "Stack: Hugging Face"));
+  const auto s = advise_ok(pinned("inference", "llama-3.1-8b", "l40s-48gb", 1,
+                                  {{"stack", "tensorrt_llm"}}));
+  CHECK(mentions(s["inference"]["assumptions"], "Serving stack: TensorRT-LLM (/stack)"));
+}
+
+TEST_CASE("a stack of the wrong kind or an unknown one is a located error", "[stack][errors]") {
+  CHECK(error_path(test::request("lora", "qwen2.5-7b", {{"stack", "vllm"}})) == "/stack");
+  CHECK(error_path(test::request("inference", "qwen2.5-7b", {{"stack", "torchtune"}})) == "/stack");
+  CHECK(error_path(test::request("lora", "qwen2.5-7b", {{"stack", "colossalai"}})) == "/stack");
+}
+
+TEST_CASE("the logits term is the stack's: 14 B eager, 6 torchtune, 4 compiled, 2 Unsloth",
+          "[stack][memory][reference]") {
+  // Llama-3.2-1B, sequence 2048, micro-batch 1, vocabulary 128,256: each byte per element is
+  // 2048 x 128,256 = 263 MB.
+  auto act = [&](const char* stack) {
+    auto j = test::request("full_finetune", "llama-3.2-1b",
+                           {{"stack", stack}, {"parallelism", {{"zero", 0}}},
+                            {"training", {{"sequence_length", 2048},
+                                          {"activation_checkpointing", "none"}}}});
+    return test::memory(j, test::layout(1, 0)).activations;
+  };
+  const double per_byte = 2048.0 * 128256;
+  CHECK(act("hf_peft") - act("torchtune") == Approx(8 * per_byte));
+  CHECK(act("hf_peft") - act("fsdp_compile") == Approx(10 * per_byte).epsilon(0.001));
+  CHECK(act("hf_peft") - act("unsloth") == Approx(12 * per_byte));
+  // A fused loss asked for in the request removes the term whatever the stack.
+  auto fused = test::request("full_finetune", "llama-3.2-1b",
+                             {{"parallelism", {{"zero", 0}}},
+                              {"training", {{"sequence_length", 2048},
+                                            {"accounting", {{"fused_cross_entropy", true}}}}}});
+  CHECK(act("hf_peft") - test::memory(fused, test::layout(1, 0)).activations ==
+        Approx(14 * per_byte));
+}
+
+TEST_CASE("pure-bf16 recipes keep 8 bytes per parameter, Megatron 18", "[stack][memory][reference]") {
+  auto state = [&](const char* stack) {
+    auto j = test::request("full_finetune", "llama-3.1-8b",
+                           {{"stack", stack}, {"parallelism", {{"zero", 0}}}});
+    const auto e = test::memory(j, test::layout(1, 0));
+    return (e.weights + e.gradients + e.optimizer) / e.params_on_gpu;
+  };
+  CHECK(state("hf_peft") == Approx(16));    // ZeRO paper mixed precision
+  CHECK(state("torchtune") == Approx(8));   // bf16 weights, grads, AdamW states
+  CHECK(state("megatron") == Approx(18));   // + fp32 main gradients
+  // The request's accounting still overrides the stack.
+  auto j = test::request("full_finetune", "llama-3.1-8b",
+                         {{"stack", "torchtune"}, {"parallelism", {{"zero", 0}}},
+                          {"training", {{"accounting", {{"optimizer_state_dtype", "fp32"}}}}}});
+  const auto e = test::memory(j, test::layout(1, 0));
+  CHECK((e.weights + e.gradients + e.optimizer) / e.params_on_gpu == Approx(12));
+}
+
+TEST_CASE("selective checkpointing: Megatron saves nothing under FlashAttention, PyTorch SAC half",
+          "[stack][memory][reference]") {
+  auto act = [&](const char* stack, const char* ckpt) {
+    auto j = test::request("full_finetune", "llama-3.1-8b",
+                           {{"stack", stack}, {"parallelism", {{"zero", 0}}},
+                            {"training", {{"sequence_length", 4096},
+                                          {"activation_checkpointing", ckpt},
+                                          {"accounting", {{"fused_cross_entropy", true}}}}}});
+    return test::memory(j, test::layout(1, 0)).activations;
+  };
+  // Korthikanti et al. 2022: selective recompute drops the s^2 attention terms, which
+  // FlashAttention never stores.
+  CHECK(act("megatron", "selective") == Approx(act("megatron", "none")).epsilon(0.001));
+  // Op-level SAC keeps about half (plus one layer's recompute at a time).
+  const double none = act("fsdp_compile", "none");
+  const double full = act("fsdp_compile", "full");
+  const double sac = act("fsdp_compile", "selective");
+  CHECK(sac < 0.6 * none);
+  CHECK(sac > full);
+}
+
+TEST_CASE("LLaMA-Factory checkpoints by default", "[stack]") {
+  const auto r = advise_ok(test::request("full_finetune", "qwen2.5-7b", {{"stack", "llamafactory"}}));
+  CHECK(r["resolved_inputs"]["/training/activation_checkpointing"] == "full");
+  CHECK(r["resolved_inputs"]["/stack"] == "llamafactory");
+}
+
+TEST_CASE("a micro-batch cannot finish before the host launches its operators", "[stack][speed]") {
+  // Llama-3.2-1B on an H100, 512 tokens per micro-batch: eager PyTorch launches
+  // 16 layers x 126 operators x 10 us = 20 ms, longer than the GPU work.
+  auto run = [&](const char* stack) {
+    return advise_ok(pinned("full_finetune", "llama-3.2-1b", "h100-sxm-80gb", 1,
+                            {{"stack", stack},
+                             {"training", {{"sequence_length", 512}, {"global_batch_size", 8}}},
+                             {"parallelism", {{"zero", 0}}}}))["training"];
+  };
+  const auto eager = run("hf_peft");
+  const auto compiled = run("fsdp_compile");
+  CHECK(eager["breakdown"]["launch_overhead_s"].get<double>() > 0);
+  const double per_mb = eager["step_time_s"].get<double>() / 8;
+  CHECK(per_mb >= 16 * 126 * 10e-6 * 0.999);
+  CHECK(compiled["tokens_per_second"].get<double>() > 1.5 * eager["tokens_per_second"].get<double>());
+  // A large micro-batch hides the launches.
+  const auto big = advise_ok(pinned("full_finetune", "llama-3.1-8b", "h100-sxm-80gb", 1,
+                                    {{"training", {{"sequence_length", 4096}}},
+                                     {"parallelism", {{"zero", 0}}}}))["training"];
+  CHECK(big["breakdown"]["launch_overhead_s"].get<double>() == 0);
+}
+
+TEST_CASE("NCCL latency: LL protocol base + per-step latency (tuning.cc)", "[speed][comm][reference]") {
+  const auto& k = constants();
+  const auto f = fabric("h100-sxm-80gb");
+  // An 8-byte all-reduce over 8 NVSwitch GPUs: LL ring, 6.6 + 2 x 7 x 0.6 = 15 us.
+  CHECK(advisor::allreduce_time_s(8, 8, 8, f, k) == Approx(15e-6).epsilon(0.01));
+  // Large messages reach the link's bus bandwidth; 1 MB reaches well under half of it
+  // (nccl-tests on 8x H100 report ~30-60 GB/s at 1 MB and 360+ at 1 GB).
+  const double big = advisor::allreduce_busbw_at(4.0 * (1 << 30), 8, 8, f, k);
+  const double small = advisor::allreduce_busbw_at(1 << 20, 8, 8, f, k);
+  CHECK(big > 350);
+  CHECK(small < 0.3 * big);
+  CHECK(small > 10);
+  // Across servers NCCL's tree keeps the latency logarithmic: 256 servers, 1 GPU each.
+  advisor::ClusterSettings ib;
+  ib.inter_node_network = "ib_ndr400";
+  const auto net = fabric("h100-sxm-80gb", 8, ib);
+  const double tree = advisor::allreduce_time_s(8, 256, 1, net, k);
+  CHECK(tree < 300e-6);  // a ring would take 510 steps x 2.7 us
+}
+
+TEST_CASE("NVLink SHARP on Hopper NVSwitch: 8x H200 482 GB/s, 8x H800 215", "[speed][comm][reference]") {
+  const auto& k = constants();
+  // stas00/ml-engineering: 8x H200 NVLS 475-482 vs ring 367.6; nccl#1374: 8x H800 215.
+  CHECK(advisor::allreduce_busbw(fabric("h200-sxm-141gb"), 8, 8, k) == Approx(482).epsilon(0.01));
+  CHECK(advisor::allreduce_busbw(fabric("h800-sxm-80gb"), 8, 8, k) == Approx(215).epsilon(0.01));
+  CHECK(advisor::intra_node_busbw(fabric("h200-sxm-141gb"), 8, k) == Approx(360));  // the ring
+  // Ampere's NVSwitch has no SHARP; neither does a group spanning servers.
+  CHECK(advisor::allreduce_busbw(fabric("a100-sxm-80gb"), 8, 8, k) ==
+        Approx(advisor::intra_node_busbw(fabric("a100-sxm-80gb"), 8, k)));
+}
+
+TEST_CASE("interleaved pipeline: the bubble shrinks by the number of model chunks",
+          "[speed][reference]") {
+  // Narayanan et al. 2021 sec. 2.2: bubble (pp-1)/(v m) of the ideal time with v chunks.
+  auto bubble = [&](int vp) {
+    const auto t = advise_ok(pinned("pretrain", "llama-2-13b", "h100-sxm-80gb", 8,
+                                    {{"training", {{"global_batch_size", 16}, {"sequence_length", 2048}}},
+                                     {"parallelism", {{"pp", 4}, {"zero", 1}, {"virtual_stages", vp}}}}))["training"];
+    return t["breakdown"]["pipeline_bubble_s"].get<double>();
+  };
+  CHECK(bubble(2) == Approx(bubble(1) / 2).epsilon(0.01));
+  CHECK(error_path(pinned("pretrain", "llama-2-13b", "h100-sxm-80gb", 8,
+                          {{"parallelism", {{"pp", 4}, {"virtual_stages", 3}}}})) ==
+        "/parallelism/virtual_stages");  // 40 layers are not 4 x 3 chunks
+}
+
+TEST_CASE("ZeRO-3 under pipeline parallelism: torchtitan gathers once per step", "[stack][speed]") {
+  auto dp = [&](const char* stack) {
+    return advise_ok(pinned("pretrain", "llama-2-13b", "h100-sxm-80gb", 16,
+                            {{"stack", stack},
+                             {"training", {{"global_batch_size", 64}, {"sequence_length", 2048}}},
+                             {"parallelism", {{"pp", 2}, {"zero", 3}}},
+                             {"cluster", {{"inter_node_network", "roce_100"}}}}))["training"];
+  };
+  const auto once = dp("fsdp_compile");
+  const auto every = dp("deepspeed");
+  // 8 micro-batches per step: 8 x (2 gathers + 1 reduce-scatter) vs 1 + 1.
+  CHECK(every["communication"]["data_parallel_s"].get<double>() >
+        5 * once["communication"]["data_parallel_s"].get<double>());
+}
+
+TEST_CASE("GPU-hours include failures: Llama 3's 90% at 16,384 GPUs", "[speed][reference]") {
+  const auto& k = constants();
+  // 1 / (1 + 1.97e-5 x 16,384 x 0.34) = 0.90; at 8 GPUs the loss is negligible.
+  CHECK(1 / (1 + k.failures_per_gpu_hour * 16384 * k.hours_lost_per_failure) ==
+        Approx(0.90).epsilon(0.01));
+  const auto t = advise_ok(pinned("pretrain", "llama-2-7b", "h100-sxm-80gb", 8))["training"];
+  CHECK(t["goodput"].get<double>() > 0.999);
+  const double steady = t["tokens"].get<double>() / t["tokens_per_second"].get<double>() / 3600;
+  CHECK(t["hours"].get<double>() == Approx(steady / t["goodput"].get<double>()));
+}
+
+TEST_CASE("weight-only int8/int4 decode streams at gpt-fast's share of bf16 bandwidth",
+          "[speed][serving][reference]") {
+  // gpt-fast, Llama-2-7B on A100: bf16 1,397 GB/s, int8 1,069, int4 862.
+  const auto& k = constants();
+  CHECK(k.int8_decode_bandwidth_factor == Approx(1069.0 / 1397).epsilon(0.01));
+  CHECK(k.int4_decode_bandwidth_factor == Approx(862.0 / 1397).epsilon(0.01));
+  auto decode = [&](const char* format) {
+    const auto r = advise_ok(pinned("inference", "llama-2-7b", "a100-sxm-80gb", 1,
+                                    {{"inference", {{"weight_format", format},
+                                                    {"prompt_tokens", 1}, {"output_tokens", 2}}}}));
+    return r["inference"]["decode_breakdown"];
+  };
+  const auto bf16 = decode("bf16");
+  const auto int4 = decode("int4");
+  const double bw = 2.039e12 * k.memory_bandwidth_efficiency;
+  CHECK(bf16["memory_s"].get<double>() ==
+        Approx(bf16["weight_bytes"].get<double>() / bw +
+               bf16["kv_cache_bytes"].get<double>() / (bw * k.kv_read_bandwidth_factor)));
+  CHECK(int4["memory_s"].get<double>() ==
+        Approx(int4["weight_bytes"].get<double>() / (bw * k.int4_decode_bandwidth_factor) +
+               int4["kv_cache_bytes"].get<double>() / (bw * k.kv_read_bandwidth_factor)));
+}
+
+TEST_CASE("TensorRT-LLM sizes the KV cache from the memory left after the weights",
+          "[stack][serving]") {
+  auto budget = [&](const char* stack) {
+    return advise_ok(pinned("inference", "llama-3.1-8b", "l40s-48gb", 1,
+                            {{"stack", stack}}))["inference"]["kv_cache"]["budget_bytes"]
+        .get<double>();
+  };
+  // vLLM: 0.9 x memory - the rest; TensorRT-LLM: 0.9 x (memory - the rest), larger.
+  CHECK(budget("tensorrt_llm") > budget("vllm"));
+  CHECK(budget("sglang") < budget("vllm"));
+}
+
+TEST_CASE("a global batch that is not a multiple is rounded up and said", "[speed]") {
+  const auto r = advise_ok(pinned("pretrain", "llama-2-7b", "h100-sxm-80gb", 8,
+                                  {{"training", {{"global_batch_size", 12}}}}));
+  CHECK(r["training"]["global_batch_size"] == 16);
+  bool warned = false;
+  for (const auto& w : r["warnings"])
+    if (w["code"] == "global_batch_rounded") warned = w["path"] == "/training/global_batch_size";
+  CHECK(warned);
+}
