@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "engine/comm.hpp"
 #include "engine/cost_inputs.hpp"
@@ -43,17 +45,37 @@ double time_of(const CandidatePlan& p) {
 // to get and to run: a perfectly scaling job costs the same on 1 or 64 rented GPUs), then time.
 constexpr double kSameCost = 0.02;
 
+/// A figure as it is ranked: to 12 significant digits (printf rounds the same everywhere), so
+/// that the last bits, where the native and the wasm builds' libm differ, never reorder plans.
+double ranked(double v) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.12g", v);
+  return std::strtod(buffer, nullptr);
+}
+
+/// Plans that rank equal are ordered by GPU id, count, deployment and place (not by the
+/// catalog's order, which a provider's data may change).
+bool identity_before(const CandidatePlan& a, const CandidatePlan& b) {
+  if (a.gpu->id != b.gpu->id) return a.gpu->id < b.gpu->id;
+  if (a.gpus != b.gpus) return a.gpus < b.gpus;
+  if (a.deployment != b.deployment) return a.deployment < b.deployment;
+  return a.facility < b.facility;
+}
+
 /// True when `a` ranks before `b` for the objective.
 bool better(const CandidatePlan& a, const CandidatePlan& b, Objective objective) {
   const bool fastest = objective == Objective::kFastest || objective == Objective::kFastestWithinBudget;
+  const double ta = ranked(time_of(a)), tb = ranked(time_of(b));
+  const double ca = ranked(a.cost_cny), cb = ranked(b.cost_cny);
   if (fastest) {
-    if (time_of(a) != time_of(b)) return time_of(a) < time_of(b);
-    return a.cost_cny < b.cost_cny;
+    if (ta != tb) return ta < tb;
+    if (ca != cb) return ca < cb;
+    return identity_before(a, b);
   }
-  if (std::fabs(a.cost_cny - b.cost_cny) > kSameCost * std::min(a.cost_cny, b.cost_cny))
-    return a.cost_cny < b.cost_cny;
+  if (std::fabs(ca - cb) > kSameCost * std::min(ca, cb)) return ca < cb;
   if (a.gpus != b.gpus) return a.gpus < b.gpus;
-  return time_of(a) < time_of(b);
+  if (ta != tb) return ta < tb;
+  return identity_before(a, b);
 }
 
 bool meets_goal(const CandidatePlan& p, const GoalSettings& g) {
@@ -219,14 +241,21 @@ class Search {
   const Catalog& catalog_;
 };
 
-/// Plans on the time-vs-cost front: none is both faster and cheaper. Fastest first.
+/// Plans on the time-vs-cost front: none is both faster and cheaper. Fastest first; equal plans
+/// (H100 and H800 SXM often are) in identity order, so the front depends neither on the
+/// catalog's order nor on the platform.
 std::vector<CandidatePlan> pareto_front(std::vector<CandidatePlan> plans) {
   std::sort(plans.begin(), plans.end(), [](const CandidatePlan& a, const CandidatePlan& b) {
-    return time_of(a) < time_of(b) || (time_of(a) == time_of(b) && a.cost_cny < b.cost_cny);
+    const double ta = ranked(time_of(a)), tb = ranked(time_of(b));
+    if (ta != tb) return ta < tb;
+    const double ca = ranked(a.cost_cny), cb = ranked(b.cost_cny);
+    if (ca != cb) return ca < cb;
+    return identity_before(a, b);
   });
   std::vector<CandidatePlan> front;
   for (CandidatePlan& p : plans)
-    if (front.empty() || p.cost_cny < front.back().cost_cny) front.push_back(std::move(p));
+    if (front.empty() || ranked(p.cost_cny) < ranked(front.back().cost_cny))
+      front.push_back(std::move(p));
   return front;
 }
 
