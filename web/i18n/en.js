@@ -1077,4 +1077,5 @@
   'vunit.h': 'h',
   'basis.owned_note_short': '({u} busy, {years} y)',
   'answer.other_pinned': 'The panels below follow your pinned {n}× {gpu}, not this recommendation.',
+  'summary.or_pin_recommended': 'Or use the recommended plan above:',
 };

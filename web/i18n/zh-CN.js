@@ -1077,4 +1077,5 @@
   'vunit.h': '小时',
   'basis.owned_note_short': '（{u} 利用率、{years} 年摊销）',
   'answer.other_pinned': '下方各面板按您固定的 {n}× {gpu} 计算，不是这个推荐方案。',
+  'summary.or_pin_recommended': '或者直接按上方的推荐方案计算：',
 };

@@ -51,10 +51,22 @@
     if (!all.length) return null;
     return lineChart({
       title: t('compare.chart_title'), height: 300,
-      x: { log: true, format: serving ? tickNum : durationTick, label: t(serving ? 'compare.x_serving' : 'compare.x_training') },
-      y: { log: true, format: cnyTick, label: t(serving ? 'compare.y_serving' : 'compare.y_training') },
+      x: Object.assign(logAxis(all.map(function (p) { return p.x; })), { format: serving ? tickNum : durationTick, label: t(serving ? 'compare.x_serving' : 'compare.x_training') }),
+      y: Object.assign(logAxis(all.map(function (p) { return p.y; })), { format: cnyTick, label: t(serving ? 'compare.y_serving' : 'compare.y_training') }),
       series: series,
     });
+  }
+
+  /**
+   * A log axis; over less than a decade and a half its ticks are round linear steps (a log axis
+   * over 384..952 would otherwise be labelled at its ends only).
+   */
+  function logAxis(values) {
+    const lo = Math.min.apply(null, values), hi = Math.max.apply(null, values);
+    if (!(hi / lo < 20)) return { log: true };
+    const min = lo / 1.15, max = hi * 1.15;
+    const ticks = UI.linearTicks(min, max, 4).filter(function (v) { return v > 0 && v >= min && v <= max; });
+    return ticks.length >= 2 ? { log: true, min: min, max: max, ticks: ticks } : { log: true };
   }
 
   /** An axis tick for a duration in hours: "6 分钟", "3 小时", "12 天". */

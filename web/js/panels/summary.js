@@ -69,7 +69,9 @@
 
   function fitDetail(m, r) {
     if (m.fits === null || m.fits === undefined) {
-      return h('p', { class: 'fit-detail muted', text: t('summary.no_gpu_hint') });
+      const best = r.recommendation && r.recommendation.best;
+      return h('div', { class: 'fit-detail' }, h('p', { class: 'muted', text: t('summary.no_gpu_hint') }),
+        best ? h('p', { class: 'note-action' }, t('summary.or_pin_recommended'), ' ', UI.pinButton(best, t('answer.pin_best'))) : null);
     }
     const cap = h('div', { class: 'fit-line' }, tNodes('summary.capacity', {
       mem: fig(r, '/memory/gpu_memory_bytes', gibCompact),
