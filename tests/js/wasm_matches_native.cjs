@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The wasm module must give the same answers as the native CLI: every request in a folder
-// goes through both, and the JSON results are compared field by field.
+// The wasm module must give the same answers as the native CLI, byte for byte: every request in
+// a folder (the golden and the bad requests) and 200 random requests from a fixed seed go
+// through both (on a mismatch the JSON difference is shown). Hostile input must not break the
+// module (issue 12): deep nesting many times over, then the default request; 1e400 in a provider
+// catalog. The glue must not evaluate code (no eval, no new Function: strict CSP).
 // Usage: node wasm_matches_native.cjs <gpu-advisor CLI> <gpu_advisor.js> <requests dir>...
-// (the golden requests and the bad requests).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -19,6 +21,10 @@ if (!fs.existsSync(wasmJs)) {
 }
 
 const { differences } = require('./json_diff.cjs');
+const { randomRequests } = require('./random_requests.cjs');
+
+const RANDOM_SEED = 12;
+const RANDOM_COUNT = 200;
 
 require(path.resolve(wasmJs))().then((module) => {
   let passed = 0;
@@ -26,22 +32,60 @@ require(path.resolve(wasmJs))().then((module) => {
   const files = dirs.flatMap((dir) => fs.readdirSync(dir)
     .filter((f) => f.endsWith('.json') && !f.endsWith('.result.json')).sort()
     .map((f) => path.join(dir, f)));
-  for (const filePath of files) {
-    const file = path.basename(filePath);
-    const text = fs.readFileSync(filePath, 'utf8');
+  const check = (name, text, quiet) => {
     const native = spawnSync(cli, ['advise', '-'], { input: text, encoding: 'utf8' });
-    const nativeJson = JSON.parse(native.stdout);
-    const wasmJson = JSON.parse(module.advise(text));
-    const diff = differences(nativeJson, wasmJson, '', []);
+    const nativeText = native.stdout.replace(/\n$/, '');
+    const wasmText = module.advise(text);
+    const nativeJson = JSON.parse(nativeText);
     const isError = 'error' in nativeJson;
     const exitOk = isError ? native.status === 1 : native.status === 0;
-    if (diff.length === 0 && exitOk) {
+    if (nativeText === wasmText && exitOk) {
       passed++;
-      console.log(`ok   ${file}${isError ? ` (error ${nativeJson.error.code} at ${nativeJson.error.path})` : ''}`);
+      if (!quiet) console.log(`ok   ${name}${isError ? ` (error ${nativeJson.error.code} at ${nativeJson.error.path.slice(0, 60)})` : ''}`);
     } else {
       failed++;
-      console.log(`FAIL ${file}: exit ${native.status}; ${diff.slice(0, 5).join('; ')}`);
+      const diff = differences(nativeJson, JSON.parse(wasmText), '', []);
+      console.log(`FAIL ${name}: exit ${native.status}; not byte-identical; ${diff.slice(0, 5).join('; ')}`);
     }
+    return isError;
+  };
+  for (const filePath of files) check(path.basename(filePath), fs.readFileSync(filePath, 'utf8'));
+
+  // Random requests from a fixed seed: byte for byte.
+  const catalog = JSON.parse(module.catalog());
+  let errors = 0;
+  randomRequests(RANDOM_SEED, RANDOM_COUNT, catalog).forEach((q, i) => {
+    if (check(`random ${i}`, JSON.stringify(q), true)) errors++;
+  });
+  console.log(`${RANDOM_COUNT} random requests (seed ${RANDOM_SEED}, ${errors} refused) compared`);
+
+  // The glue evaluates no code (a page under script-src without 'unsafe-eval' must run it).
+  const glue = fs.readFileSync(wasmJs, 'utf8');
+  if (/new Function\s*\(|\beval\s*\(/.test(glue)) {
+    failed++;
+    console.log('FAIL the glue calls eval or new Function (link with -sDYNAMIC_EXECUTION=0)');
+  } else {
+    passed++;
+    console.log('ok   no eval or new Function in the glue');
+  }
+
+  // Hostile input: 60 deeply nested requests (each one used to leak the stack), then the
+  // default request; a provider catalog with 1e400.
+  const deep = `{"schema": 1, "task": "pretrain", "model": {"preset": "llama-3.1-8b"}, "power": ${'['.repeat(20000)}${']'.repeat(20000)}}`;
+  let hostileOk = true;
+  for (let i = 0; i < 60; i++) {
+    const e = JSON.parse(module.advise(deep)).error;
+    if (!e || e.code !== 'limit_exceeded') hostileOk = false;
+  }
+  const after = JSON.parse(module.advise(JSON.stringify(catalog.default_request)));
+  const overflow = JSON.parse(module.adviseWithCatalog(JSON.stringify(catalog.default_request),
+    '{"schema": 1, "as_of": "x", "gpus": [{"id": "x", "tdp_watts": 1e400}]}', ''));
+  if (hostileOk && !after.error && overflow.error && overflow.error.path === 'gpus.json/gpus/0/tdp_watts') {
+    passed++;
+    console.log('ok   60 deeply nested requests, then the default request; 1e400 in a catalog located');
+  } else {
+    failed++;
+    console.log(`FAIL hostile input: nesting ${hostileOk}, default ${JSON.stringify(after.error)}, catalog ${JSON.stringify(overflow)}`);
   }
   // A corrupt provider catalog is answered with a located error, never a crash.
   const corrupt = JSON.parse(module.adviseWithCatalog(
