@@ -71,7 +71,7 @@ for t in "${targets[@]}"; do
   [ -d "tests/fuzz/regressions/$t" ] && extra+=("tests/fuzz/regressions/$t")
   echo "fuzz.sh: $t for ${seconds}s"
   if ! ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" "$bin/fuzz_$t" \
-      -dict=tests/fuzz/fields.dict -max_total_time="$seconds" -max_len=262144 -timeout=10 \
+      -dict=tests/fuzz/fields.dict -max_total_time="$seconds" -max_len=262144 -timeout=60 \
       -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="build-fuzz/findings/$t/" \
       "build-fuzz/corpus/$t" "${extra[@]}" 2>"build-fuzz/$t.log"; then
     failed=1

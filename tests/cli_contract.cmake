@@ -40,3 +40,19 @@ execute_process(COMMAND ${CLI} check ${CMAKE_CURRENT_BINARY_DIR}/h100x8.json ${S
 if(NOT rc EQUAL 3 OR NOT out MATCHES "thermal_throttle")
   message(FATAL_ERROR "check of a throttling GPU: exit ${rc}, output ${out}")
 endif()
+
+# Hostile input (issue 12): deep nesting and a provider catalog holding 1e400 are located
+# errors (exit 1), not a segfault or an abort.
+execute_process(COMMAND ${CLI} advise ${REQUESTS}/bad_deep_nesting.json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 1 OR NOT out MATCHES "\"code\":\"limit_exceeded\"" OR NOT out MATCHES "\"path\":\"/power/0/0")
+  message(FATAL_ERROR "deep nesting: exit ${rc}, output ${out}")
+endif()
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/gpus_1e400.json
+     "{\"schema\": 1, \"as_of\": \"x\", \"gpus\": [{\"id\": \"x\", \"tdp_watts\": 1e400}]}")
+execute_process(COMMAND ${CLI} advise ${GOLDEN}/finetune_llama31_8b.request.json
+                        --gpus ${CMAKE_CURRENT_BINARY_DIR}/gpus_1e400.json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 1 OR NOT out MATCHES "\"path\":\"gpus.json/gpus/0/tdp_watts\"")
+  message(FATAL_ERROR "1e400 in a provider catalog: exit ${rc}, output ${out}")
+endif()
