@@ -722,11 +722,13 @@ TEST_CASE("sites: Shenzhen vs Dongguan, Huizhou and Shaoguan, with the data note
 }
 
 TEST_CASE("office hosting and facility types", "[cost][power]") {
-  // One RTX 4090 in a PCIe box: 450 x 1.25 + 1,150 = 1,712.5 W fits a 3 kW office rack.
+  // One RTX 4090 in a 4-card workstation (prices.json pcie_small), not an 8-slot chassis:
+  // 450 x 1.15 + 450 (CPU 350 + memory 50 + NIC 25 + storage 25) = 967.5 W fits a 3 kW rack.
   auto r = advise(test::request("qlora", "llama-3.1-8b",
                                 {{"hardware", {{"gpu", "rtx4090-24gb"}, {"count", 1}}},
                                  {"power", {{"facility", "office"}}}}));
-  CHECK(r["power"]["server_watts_full_load"].get<double>() == Approx(1712.5));
+  CHECK(r["power"]["server_watts_full_load"].get<double>() == Approx(967.5));
+  CHECK(r["power"]["gpus_per_server"] == 4);
   CHECK(r["power"]["office_verdict"]["can_host"] == true);
   CHECK(r["power"]["pue"].get<double>() == Approx(2.0));
   CHECK(line(r["cost"]["options"]["buy"], "colocation") == 0);

@@ -40,7 +40,14 @@ const SiteDefaults& site_of(const PriceCatalog& prices, const std::string& id) {
 
 namespace {
 
-const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& gpu) {
+/// The platform for `gpus` GPUs of the part: the form factor's small one when they fit it
+/// (and the count is known), else the full one.
+const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& gpu, int gpus = 0) {
+  if (gpus > 0) {
+    auto small = prices.platforms.find(gpu.form_factor + "_small");
+    if (small != prices.platforms.end() && gpus <= small->second.gpus_per_server.value)
+      return small->second;
+  }
   auto it = prices.platforms.find(gpu.form_factor);
   if (it == prices.platforms.end()) {
     throw InputError("catalog_invalid", "prices.json/platforms",
@@ -53,9 +60,9 @@ const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& g
 }  // namespace
 
 int gpus_per_server(const CostRequest& rq, const PriceCatalog& prices, const GpuSpec& gpu,
-                    bool pinned) {
+                    bool pinned, int gpus) {
   if (pinned && rq.power.gpus_per_server) return *rq.power.gpus_per_server;
-  return checked_int(platform_of(prices, gpu).gpus_per_server.value,
+  return checked_int(platform_of(prices, gpu, gpus).gpus_per_server.value,
                      "prices.json/platforms/" + gpu.form_factor + "/gpus_per_server", "GPUs per server");
 }
 
@@ -91,10 +98,11 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
 
   // The server: platform by form factor; server-specific overrides only for the pinned GPU.
   s.form_factor = gpu.form_factor;
-  const PlatformDefaults& pf = platform_of(pc, gpu);
+  const PlatformDefaults& pf = platform_of(pc, gpu, gpus);
+  s.whole_board = pf.whole_board && !(pinned && pw.gpus_per_server);
   rec.take(pf.gpus_per_server, pinned ? as_double(pw.gpus_per_server) : std::nullopt,
            "/power/gpus_per_server");
-  s.gpus_per_server = gpus_per_server(rq, pc, gpu, pinned);
+  s.gpus_per_server = gpus_per_server(rq, pc, gpu, pinned, gpus);
   s.platform_price_cny = rec.take(pf.price_cny, pinned ? po.server_platform_cny : std::nullopt,
                                   "/cost/prices/server_platform_cny");
   if (pinned && pw.host_watts) {
@@ -300,13 +308,15 @@ PowerPlan plan_power(const CostScenario& s, int gpus) {
   p.gpus = gpus;
   const int per = s.gpus_per_server;
   p.servers = (gpus + per - 1) / per;
-  p.gpus_in_largest_server = std::min(gpus, per);
+  // A baseboard server carries its full board.
+  p.gpus_in_largest_server = s.whole_board ? per : std::min(gpus, per);
   ServerPowerInputs server{s.gpu->tdp_watts, p.gpus_in_largest_server, s.host_fixed_watts,
                            s.cooling_conversion_fraction};
   p.server_watts_full_load = server_watts_full_load(server);
   p.server_watts_typical = p.server_watts_full_load * s.training_load_factor;
   p.server_watts_idle = p.server_watts_full_load * s.idle_load_factor;
-  p.fleet_watts_full_load = fleet_watts_full_load(server, gpus, per);
+  p.fleet_watts_full_load =
+      fleet_watts_full_load(server, s.whole_board ? p.servers * per : gpus, per);
   p.office = office_verdict(p.server_watts_full_load, p.servers, s.office_rack_kw_low,
                             s.office_rack_kw_high, s.office_racks, s.rack_units_usable,
                             s.server_rack_units);
@@ -367,6 +377,14 @@ PowerPlan plan_power(const CostScenario& s, int gpus) {
   }
   p.rack_price_cny_per_month = rack_price;
   p.colocation_cny_per_year = monthly(p.racks, rack_price) * 12;
+  // A plan that fills part of one rack pays its share of it (by power or by space, whichever
+  // it uses more of), as IDCs let small deployments by the U or the kW.
+  if (p.racks.fits && p.racks.racks_needed == 1 && p.servers < p.racks.servers_per_rack) {
+    const double by_power = p.fleet_watts_full_load / (p.racks.rack_kw * 1000);
+    const double by_space = double(p.servers * s.server_rack_units) / s.rack_units_usable;
+    p.rack_share = std::min(1.0, std::max(by_power, by_space));
+    p.colocation_cny_per_year *= p.rack_share;
+  }
   return p;
 }
 
@@ -381,6 +399,9 @@ std::string colocation_basis(const CostScenario& s, const PowerPlan& p) {
           : std::to_string(p.racks.racks_needed) + " rack(s) of " +
                 format_number(p.racks.rack_kw) + " kW x " + cny(p.rack_price_cny_per_month) +
                 "/month x 12";
+  if (p.rack_share < 1)
+    basis += " x " + format_number(std::round(p.rack_share * 1000) / 10) +
+             "% (the share of one rack the plan uses, by power or space)";
   if (s.colocation_includes_electricity) basis += "; electricity included";
   return basis;
 }
@@ -404,7 +425,8 @@ OptionCost buy_option(const CostScenario& s, int gpus, double utilization, Energ
   const EnergyResult e = energy_for(s, p, utilization);
   if (energy) *energy = e;
   BuyInputs b;
-  b.gpus = gpus;
+  // Baseboard parts are bought a full board at a time (one H100 SXM is a 4-GPU board).
+  b.gpus = s.whole_board ? p.servers * s.gpus_per_server : gpus;
   b.servers = p.servers;
   b.gpu_price_cny = s.gpu_price_cny.value_or(0);
   b.platform_price_cny = s.platform_price_cny;

@@ -31,6 +31,7 @@ struct CostScenario {
   const GpuSpec* gpu = nullptr;
   int gpus = 0;
   int gpus_per_server = 8;
+  bool whole_board = false;  // SXM/OAM: GPUs ship on full baseboards (a server is bought full)
   std::string form_factor;
   // power
   double host_fixed_watts = 0, cooling_conversion_fraction = 0;
@@ -90,6 +91,7 @@ struct PowerPlan {
   OfficeVerdict office;
   double rack_price_cny_per_month = 0;  // per rack (per_rack pricing)
   double colocation_cny_per_year = 0;
+  double rack_share = 1;  // of one rack, when the plan fills part of it
 };
 PowerPlan plan_power(const CostScenario& s, int gpus);
 
@@ -107,8 +109,9 @@ EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utiliz
 /// GPUs in one server for `gpu`: the request's /power/gpus_per_server when `gpu` is the pinned
 /// GPU, else its form factor's platform in the price catalog. The one home of this fact: the
 /// layout (servers), the interconnect (what is inside a server) and the power plan all read it.
+/// `gpus` (when known, else 0): a plan that fits the form factor's small platform uses it.
 int gpus_per_server(const CostRequest& request, const PriceCatalog& prices, const GpuSpec& gpu,
-                    bool pinned);
+                    bool pinned, int gpus = 0);
 
 /// Rent `gpus` on demand, used `utilization` of the time.
 OptionCost rent_option(const CostScenario& s, int gpus, double utilization, bool describe = true);

@@ -120,9 +120,9 @@ std::optional<Layout> choose_layout(const Request& req, int count, const GpuSpec
   return best;
 }
 
-int gpus_per_server(const Request& req, const Catalog& catalog, const GpuSpec& gpu) {
+int gpus_per_server(const Request& req, const Catalog& catalog, const GpuSpec& gpu, int gpus) {
   const bool pinned = req.hardware && req.hardware->gpu == gpu.id;
-  return gpus_per_server(req.cost, catalog.prices, gpu, pinned);
+  return gpus_per_server(req.cost, catalog.prices, gpu, pinned, gpus);
 }
 
 int largest_gpus_per_server(const Catalog& catalog) {

@@ -36,7 +36,9 @@ std::optional<Layout> choose_layout(const Request& request, int count, const Gpu
                                     MemoryEstimate* estimate);
 
 /// GPUs in one server of `gpu` for this request (the pinned override, else its platform's).
-int gpus_per_server(const Request& request, const Catalog& catalog, const GpuSpec& gpu);
+/// `gpus` when known: a plan that fits the small platform (4-card workstation, 4-GPU board).
+int gpus_per_server(const Request& request, const Catalog& catalog, const GpuSpec& gpu,
+                    int gpus = 0);
 
 /// A server size for a layout that no GPU is chosen for yet: the largest platform's.
 int largest_gpus_per_server(const Catalog& catalog);

@@ -154,7 +154,13 @@ PriceCatalog parse_price_catalog(const std::string& text) {
     const std::string pp = p + "/platforms";
     const nlohmann::json& platforms = member(doc, p, "platforms");
     FieldReader all(platforms, pp);
-    for (const char* form : {"sxm", "pcie", "oam", "module"}) {
+    for (const char* form : {"sxm", "pcie", "oam", "module", "sxm_small", "pcie_small",
+                             "oam_small", "module_small"}) {
+      const bool optional = std::string_view(form).find("_small") != std::string_view::npos;
+      if (optional && !all.has(form)) {
+        all.raw(form);
+        continue;
+      }
       const std::string path = all.path_of(form);
       const nlohmann::json& j = member(platforms, pp, form);
       FieldReader f(j, path);
@@ -171,6 +177,7 @@ PriceCatalog parse_price_catalog(const std::string& text) {
       d.cooling_conversion_fraction =
           plain.read(member(j, path, "cooling_conversion_fraction"),
                      f.path_of("cooling_conversion_fraction"), 0, 5);
+      d.whole_board = f.boolean("whole_board", false);
       for (const char* k : {"price_cny", "gpus_per_server", "rack_units", "cpus_watts",
                             "memory_watts", "nics_watts", "storage_watts",
                             "cooling_conversion_fraction"})

@@ -36,7 +36,7 @@ Layout main_layout(const Request& req, const Catalog& catalog) {
   int per_server = largest_gpus_per_server(catalog);
   if (req.hardware) {
     const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
-    per_server = gpus_per_server(req, catalog, gpu);
+    per_server = gpus_per_server(req, catalog, gpu, req.hardware->count);
     if (auto L = choose_layout(req, req.hardware->count, gpu, per_server, catalog.memory, nullptr)) {
       return *L;
     }

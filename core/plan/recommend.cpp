@@ -111,7 +111,7 @@ class Search {
 
   /// Every deployment of `gpu` x `count`, appended to `out` (hours/perf filled by the caller's
   /// template `base`).
-  void price(const CandidatePlan& base, const GpuSpec& gpu, int count, const Places& at,
+  void price(const CandidatePlan& base, int count, const Places& at,
              std::vector<CandidatePlan>& out) const {
     const CostScenario s = with_count(at.idc, count, req_.cost);
     const PowerPlan p = plan_power(s, count);
@@ -169,7 +169,7 @@ class Search {
     const int per_server = gpus_per_server(req_, catalog_, gpu);
     const int max_count = catalog_.memory.max_gpus_searched;
     int n = row.judged.min_layout->count;
-    const Places at = places(gpu, n);
+    Places at = places(gpu, n);
     std::optional<double> previous_hours;
     Layout one;
     const std::int64_t job_batch = global_batch_for(req_, one, k, nullptr);
@@ -195,7 +195,9 @@ class Search {
       base.mfu = t.mfu;
       base.tokens = t.tokens;
       base.exposed_communication_share = t.step_time_s > 0 ? t.exposed_communication_s / t.step_time_s : 0;
-      price(base, gpu, n, at, out);
+      // A count past the small platform (4-card workstation, 4-GPU board) needs the full one.
+      if (n > at.idc.gpus_per_server && at.idc.gpus <= at.idc.gpus_per_server) at = places(gpu, n);
+      price(base, n, at, out);
     }
   }
 
@@ -218,7 +220,7 @@ class Search {
                                                      fleet.perf.per_user_tokens_per_second)
                                           : fleet.perf.per_user_tokens_per_second;
     base.time_to_first_token_s = fleet.perf.time_to_first_token_s;
-    price(base, gpu, count, places(gpu, count), out);
+    price(base, count, places(gpu, count), out);
   }
 
  private:

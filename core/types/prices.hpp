@@ -23,9 +23,12 @@ struct PriceEntry {
   double original_value = 0;
 };
 
+/// A server platform (everything but the GPUs). By form factor ("sxm", "pcie", ...), and
+/// "<form>_small" for plans that fit one smaller server (a 4-card workstation, a 4-GPU board).
 struct PlatformDefaults {
   PriceEntry price_cny, gpus_per_server, rack_units, cpus_watts, memory_watts, nics_watts,
       storage_watts, cooling_conversion_fraction;
+  bool whole_board = false;  // the GPUs ship on a baseboard: a server is bought full
 };
 
 struct SiteDefaults {
