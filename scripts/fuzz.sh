@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzing with libFuzzer + AddressSanitizer + UndefinedBehaviorSanitizer (Debian's clang 14:
-# clang-14 and libclang-rt-14-dev). Four targets over the text API (tests/fuzz/targets.cpp):
+# clang-14 and libclang-rt-14-dev). Five targets over the text API (tests/fuzz/targets.cpp):
 #   advise     a request text
 #   data       a request and a provider's data object (advise_with_data_text)
 #   jobs_csv   a job-history CSV inside a request
 #   hf_config  a pasted config.json inside a request
+#   validation a validation read-back file (validation-result.json or nvidia-smi CSV)
 #
 #   bash scripts/fuzz.sh short                  # 6 s per target (the fuzz_short test)
 #   bash scripts/fuzz.sh 1800                   # 30 minutes per target
@@ -21,7 +22,7 @@ cd "$(dirname "$0")/.."
 mode="${1:-short}"
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(advise data jobs_csv hf_config)
+[ ${#targets[@]} -eq 0 ] && targets=(advise data jobs_csv hf_config validation)
 seconds="$mode"
 [ "$mode" = short ] && seconds=6
 case "$seconds" in ''|*[!0-9]*) echo "usage: fuzz.sh short|SECONDS [TARGET...]" >&2; exit 2 ;; esac
@@ -49,6 +50,8 @@ seed() {
   mkdir -p "$dir" "build-fuzz/findings/$t"
   [ -d "tests/fuzz/seeds/$t" ] && cp -n tests/fuzz/seeds/"$t"/* "$dir"/ 2>/dev/null || true
   case "$t" in
+    validation)
+      cp -n tests/validation/samples/* "$dir"/ 2>/dev/null || true ;;
     advise)
       for f in tests/golden/*.request.json tests/requests/*.json; do
         cp -n "$f" "$dir/$(basename "$f")"

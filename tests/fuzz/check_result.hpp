@@ -8,10 +8,15 @@
 
 namespace fuzz {
 
+/// How strictly to judge: the advice API (documented codes, non-negative figures), or the
+/// validation read-back (its own codes, documented with it; measured differences may be negative).
+enum class Api { kAdvise, kValidation };
+
 /// Empty when `answer` is acceptable, else what is wrong with it.
-std::string check_answer(const std::string& answer);
+std::string check_answer(const std::string& answer, Api api = Api::kAdvise);
 
 /// check_answer, aborting (a libFuzzer finding) with the input and the problem on failure.
-void require_valid_answer(const std::string& answer, const std::string& input, const char* target);
+void require_valid_answer(const std::string& answer, const std::string& input, const char* target,
+                          Api api = Api::kAdvise);
 
 }  // namespace fuzz

@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
       files += replay(arg.substr(0, colon), arg.substr(colon + 1));
       continue;
     }
-    for (const char* name : {"advise", "data", "jobs_csv", "hf_config"})
+    for (const char* name : {"advise", "data", "jobs_csv", "hf_config", "validation"})
       if (fs::is_directory(fs::path(arg) / name)) files += replay(name, fs::path(arg) / name);
   }
   std::printf("fuzz_replay: %d inputs, every answer valid\n", files);

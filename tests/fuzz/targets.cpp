@@ -5,6 +5,7 @@
 
 #include "api.hpp"
 #include "check_result.hpp"
+#include "validation_api.hpp"
 
 namespace fuzz {
 
@@ -47,11 +48,22 @@ void hf_config(const std::string& input) {
   require_valid_answer(advisor::advise_text(request), input, "hf_config");
 }
 
+void validation(const std::string& input) {
+  static const std::string request =
+      R"({"schema": 1, "task": "full_finetune", "model": {"preset": "llama-3.1-8b"},)"
+      R"( "hardware": {"gpu": "h100-sxm-80gb", "count": 8}})";
+  const bool json = !input.empty() && input[0] == '{';
+  require_valid_answer(advisor::validation_check_text(
+                           request, input, json ? "validation-result.json" : "nvidia-smi.csv"),
+                       input, "validation", Api::kValidation);
+}
+
 Target target_named(const std::string& name) {
   if (name == "advise") return advise;
   if (name == "data") return advise_with_data;
   if (name == "jobs_csv") return jobs_csv;
   if (name == "hf_config") return hf_config;
+  if (name == "validation") return validation;
   return nullptr;
 }
 

@@ -17,9 +17,13 @@ void jobs_csv(const std::string& input);
 /// byte is even, as the object itself when odd).
 void hf_config(const std::string& input);
 
+/// A validation read-back file (a validation-result.json when it starts with '{', else an
+/// nvidia-smi CSV) checked against a pinned 8 x H100 fine-tune (validation_check_text).
+void validation(const std::string& input);
+
 inline constexpr const char* kDataSeparator = "\n#data\n";
 
-/// The target called `name` (advise, data, jobs_csv, hf_config), or nullptr.
+/// The target called `name` (advise, data, jobs_csv, hf_config, validation), or nullptr.
 using Target = void (*)(const std::string&);
 Target target_named(const std::string& name);
 
