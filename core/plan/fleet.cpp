@@ -92,9 +92,18 @@ ServingFleetPlan fleet_for_load(const Request& req, const Catalog& catalog, cons
       }
       candidate.users_per_replica = std::min<std::int64_t>(p.max_concurrency, users);
     }
-    candidate.feasible = true;
     candidate.replicas = (users + candidate.users_per_replica - 1) / candidate.users_per_replica;
     candidate.gpus = candidate.replicas * L->count;
+    // A fleet is costed and laid out in int counts: beyond the largest count a request may pin
+    // (10^9 users at long contexts asked for 4 x 10^9 GPUs, which wrapped to negative racks).
+    if (candidate.gpus > kMaxGpuCount) {
+      if (best.note.empty())
+        best.note = "serving " + std::to_string(users) + " users needs " +
+                    std::to_string(candidate.gpus) + " GPUs of this kind, more than the " +
+                    std::to_string(kMaxGpuCount) + " the advisor plans for";
+      continue;
+    }
+    candidate.feasible = true;
     const bool fewer = !best.feasible || candidate.gpus < best.gpus ||
                        (candidate.gpus == best.gpus && candidate.replicas < best.replicas);
     if (fewer) {
