@@ -142,6 +142,15 @@ TEST_CASE("issue 12 #4: values inside the ranges never overflow", "[hostile]") {
   e = error_of(json::parse(R"({"schema": 1, "task": "inference", "model": {"preset": "llama-3.1-8b"},
       "inference": {"concurrency": 1000000, "prompt_tokens": 10000000, "output_tokens": 10000000}})"));
   CHECK(e["path"] == "/inference/concurrency");
+  // 10^9 users at 120k-token contexts: a fleet of 10^9 GPUs wrapped into negative servers.
+  bool ok = false;
+  const json fleet = json::parse(advisor::advise_text(
+      R"({"schema": 1, "task": "inference", "model": {"preset": "llama-3.1-70b"},
+          "inference": {"target_users": 1000000000, "prompt_tokens": 100000, "output_tokens": 20000},
+          "hardware": {"gpu": "h100-sxm-80gb", "count": 2}})",
+      &ok));
+  CHECK(ok);
+  CHECK(fleet["options"][0]["reason"].get<std::string>().find("100000") != std::string::npos);
   // A model whose fields are each in range but whose size is absurd.
   e = error_of(json::parse(R"({"schema": 1, "task": "pretrain", "model": {"layers": 2000,
       "hidden": 1000000, "ffn_hidden": 1000000, "heads": 10000, "vocab": 10000000}})"));
