@@ -748,26 +748,16 @@ TEST_CASE("office hosting and facility types", "[cost][power]") {
   CHECK(line(r["cost"]["options"]["buy"], "colocation") == Approx(86400));
 }
 
-TEST_CASE("without pinned hardware the cheapest fitting option is costed", "[cost][api]") {
+TEST_CASE("without pinned hardware the recommended plan is costed", "[cost][api]") {
   const auto r = advise(test::request("lora", "llama-3.1-8b"));
   const auto& c = r["cost"];
   REQUIRE(c.is_object());
   CHECK(c["hardware"]["pinned"] == false);
-  const std::string gpu = c["hardware"]["gpu"];
-  // It is the option with the lowest lifetime among those priced.
-  double best = 1e300;
-  std::string best_gpu;
-  for (const auto& o : r["options"]) {
-    if (o["cost"].is_null()) continue;
-    for (const char* k : {"buy_lifetime_cny", "rent_lifetime_cny", "rent_reserved_lifetime_cny"}) {
-      if (!o["cost"][k].is_null() && o["cost"][k].get<double>() < best) {
-        best = o["cost"][k].get<double>();
-        best_gpu = o["gpu"];
-      }
-    }
-  }
-  CHECK(gpu == best_gpu);
-  CHECK(r["power"]["gpu"] == gpu);
+  // The cost and power panels price the answer, not another GPU.
+  REQUIRE(r["recommendation"]["best"].is_object());
+  CHECK(c["hardware"]["gpu"] == r["recommendation"]["best"]["gpu"]);
+  CHECK(c["hardware"]["count"] == r["recommendation"]["best"]["gpus"]);
+  CHECK(r["power"]["gpu"] == c["hardware"]["gpu"]);
 }
 
 TEST_CASE("without pinned hardware a demand profile sets the count", "[cost][api]") {

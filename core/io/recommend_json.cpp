@@ -120,6 +120,8 @@ void write_recommendation(JsonWriter& w, const Recommendation& r) {
     w.field("path", l.request_path);
     w.field("value", l.request_value);
     w.field("trade_off", l.trade_off);
+    w.field("time_ratio", l.time_ratio);
+    w.field("cost_ratio", l.cost_ratio);
     w.key("plan");
     plan(w, l.plan);
     w.end_object();

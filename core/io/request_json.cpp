@@ -254,6 +254,7 @@ ValidationSettings read_validation(const nlohmann::json* j) {
   auto plain = [&](const char* key, std::size_t max) -> std::optional<std::string> {
     if (!r.has(key)) {
       r.raw(key);
+      if (FieldLog::recording()) FieldLog::note({r.path_of(key), "text", {}, {}, false, nullptr, {}});
       return std::nullopt;
     }
     const std::string s = r.string(key);

@@ -19,9 +19,6 @@ namespace advisor {
 
 namespace {
 
-std::optional<double> as_double(const std::optional<int>& v) {
-  return v ? std::optional<double>(*v) : std::nullopt;
-}
 std::string cny(double v) { return format_number(std::round(v * 100) / 100) + " CNY"; }
 
 /// A positive finite figure from the speed model, else nothing.
@@ -146,7 +143,8 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
                                       const Layout& layout, std::optional<int> fleet_gpus,
                                       const std::optional<TrainingResult>& training,
                                       const std::optional<ServingResult>& serving,
-                                      const std::vector<OptionRow>& options) {
+                                      const std::vector<OptionRow>& options,
+                                      const CandidatePlan* recommended) {
   const CostRequest& rq = req.cost;
   const PriceCatalog& prices = catalog.prices;
   site_of(prices, rq.cost.site);  // an unknown site is the user's error, located
@@ -165,7 +163,15 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
   } else {
     reject_server_overrides_without_hardware(rq);
     double best = 0;
+    // The recommended plan's hardware, so the cost panel prices the answer; without one, the
+    // fitting option with the lowest lifetime cost.
+    if (recommended) {
+      gpu = recommended->gpu;
+      // A demand profile may need more cards than the job alone.
+      gpus = costed_count(req, rq, recommended->gpus, recommended->layout.gpus_per_server);
+    }
     for (const OptionRow& o : options) {
+      if (recommended) break;
       if (!o.power_cost || !o.power_cost->cheapest) continue;
       const OptionPowerCost& pc = *o.power_cost;
       const double lifetime = *pc.cheapest == "buy"    ? *pc.buy_lifetime_cny
@@ -182,10 +188,11 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
           {"cost_not_computed",
            "no hardware is pinned and no fitting GPU has a purchase or rental price: pin "
            "/hardware or give prices under /cost/prices/gpus",
-           "/hardware"});
+           "/hardware", {}});
       return out;
     }
-    hardware_reason = rq.cost.monthly_demand_gpu_hours && !rq.cost.utilization
+    hardware_reason = recommended ? "no hardware pinned: the recommended plan's GPUs"
+                      : rq.cost.monthly_demand_gpu_hours && !rq.cost.utilization
                           ? "no hardware pinned: the fitting GPU option with the lowest lifetime "
                             "cost, at the count that delivers the monthly demand"
                           : "no hardware pinned: the fitting GPU option with the lowest lifetime "

@@ -133,9 +133,11 @@ MemoryResult memory_result(const Request& req, const Catalog& catalog, const Lay
 /// The values used for inputs left blank, in the request's units, for the form's placeholders.
 std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan) {
   std::vector<ResolvedInput> out;
-  auto number = [&](const std::string& path, double v) { out.push_back({path, v, std::nullopt}); };
+  auto number = [&](const std::string& path, double v) {
+    out.push_back({path, v, std::nullopt, std::nullopt});
+  };
   auto text = [&](const std::string& path, std::string v) {
-    out.push_back({path, std::nullopt, std::move(v)});
+    out.push_back({path, std::nullopt, std::move(v), std::nullopt});
   };
   const Layout& L = plan.memory.layout;
   text("/stack", req.stack.id);
@@ -249,7 +251,8 @@ Plan make_plan(const Request& req, const Catalog& catalog) {
           ? std::optional<int>(static_cast<int>(pinned_fleet->gpus))
           : std::nullopt;
   PowerCostSections power_cost = plan_power_and_cost(req, catalog, L, fleet_gpus, speed.training,
-                                                     speed.inference, plan.options);
+                                                     speed.inference, plan.options,
+      plan.recommendation && plan.recommendation->best ? &*plan.recommendation->best : nullptr);
   plan.power = std::move(power_cost.power);
   plan.cost = std::move(power_cost.cost);
   plan.capacity = std::move(power_cost.capacity);

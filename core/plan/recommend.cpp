@@ -446,7 +446,14 @@ Recommendation recommend(const Request& req, const Catalog& catalog,
       if (!alt.best) continue;
       const bool better = !base || alt.best->cost_cny < base->cost_cny * (1 - kLeverSaving) ||
                           alt.best->gpus < base->gpus;
-      if (better) r.levers.push_back({change.lever, change.path, change.value, change.trade_off, *alt.best});
+      if (better) {
+        Lever lever{change.lever, change.path, change.value, change.trade_off, *alt.best, {}, {}};
+        if (base) {
+          if (time_of(*base) > 0) lever.time_ratio = time_of(*alt.best) / time_of(*base);
+          if (base->cost_cny > 0) lever.cost_ratio = alt.best->cost_cny / base->cost_cny;
+        }
+        r.levers.push_back(std::move(lever));
+      }
     }
   }
 

@@ -35,9 +35,10 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
   const Layout& L = p.layout;
   out.push_back({"memory", "fits_per_gpu",
                  {num("per_gpu_bytes", p.per_gpu_bytes), num("gpu_memory_bytes", p.gpu_memory_bytes),
-                  num("tp", L.tp), num("pp", L.pp), num("dp", L.dp), num("zero", L.zero)},
+                  num("tp", L.tp), num("pp", L.pp), num("dp", L.dp)},
                  gib(p.per_gpu_bytes) + " per GPU of " + gib(p.gpu_memory_bytes) + " (" +
                      layout_text(L) + ")"});
+  if (L.zero > 0) out.back().params.push_back(num("zero", L.zero));  // training only
   if (p.gpus == 1) {
     out.push_back({"interconnect", "single_gpu", {}, "one GPU: no GPU-to-GPU traffic"});
   } else {

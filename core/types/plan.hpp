@@ -370,6 +370,9 @@ struct Lever {
   std::string request_value;
   std::string trade_off;     // code: more_compute | optimizer_precision | fewer_trainable_parameters | quantised_base | quantised_weights | quantised_kv
   CandidatePlan plan;
+  // Against the plan without the lever (when there is one): time x this (training hours, or
+  // seconds per token per user), cost x this.
+  std::optional<double> time_ratio, cost_ratio;
 };
 
 struct Recommendation {
