@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "check_result.hpp"
 
+#include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <cstdlib>
 #include <set>
 
@@ -28,6 +30,11 @@ const std::set<std::string> kSigned = {"headroom_bytes", "difference_vs_selected
 const std::set<std::string> kMemorySizes = {"memory_bytes", "per_gpu_bytes_on_one",
                                             "per_gpu_bytes_at_min"};
 
+// Sentences the advisor writes around its figures (names and ids echo the user's text).
+const std::set<std::string> kSentences = {"text",  "message", "reason", "note",
+                                          "assumptions", "hardware_reason",
+                                          "seventy_percent_rule_note", "basis"};
+
 bool catalog_path(const std::string& p) {
   for (const char* file : {"gpus.json", "models.json", "assumptions.json", "performance.json",
                            "prices.json", "data"}) {
@@ -47,6 +54,17 @@ std::string check_numbers(const json& j, const std::string& key, const std::stri
     for (std::size_t i = 0; i < j.size(); ++i) {
       std::string e = check_numbers(j[i], key, path + "/" + std::to_string(i));
       if (!e.empty()) return e;
+    }
+  } else if (j.is_string() && kSentences.count(key) != 0) {
+    // A non-finite figure printed into a sentence ("inf s of inf s") is as wrong as in a number.
+    const std::string& text = j.get_ref<const std::string&>();
+    for (const char* word : {"inf", "nan", "-nan"}) {
+      for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+        const std::size_t end = at + std::strlen(word);
+        const bool start_ok = at == 0 || !std::isalnum(static_cast<unsigned char>(text[at - 1]));
+        const bool end_ok = end == text.size() || !std::isalnum(static_cast<unsigned char>(text[end]));
+        if (start_ok && end_ok) return path + " prints a non-finite figure: " + text.substr(0, 200);
+      }
     }
   } else if (j.is_number()) {
     const double v = j.get<double>();
