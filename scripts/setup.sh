@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # fonts-wqy-microhei: CJK glyphs for the page in headless Chromium (screenshots).
-packages=(cmake make g++ nlohmann-json3-dev catch2 emscripten node-acorn chromium shellcheck
+packages=(cmake make g++ nlohmann-json3-dev catch2 emscripten node-acorn chromium shellcheck poppler-utils
           fonts-wqy-microhei)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
