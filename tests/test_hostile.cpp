@@ -66,6 +66,10 @@ TEST_CASE("issue 12 #1: deep nesting is refused before parsing, located", "[host
     CHECK(e["path"].get<std::string>().rfind("/power/0/0/0", 0) == 0);
     CHECK(e["message"].get<std::string>().find("64 levels") != std::string::npos);
   }
+  // Spaces between a key and its colon, and escapes in the key, still name the key.
+  CHECK(error_of_text("{\"po\\u0077er\" \n : " + nested("[", "]", 70) + "}")["path"]
+            .get<std::string>()
+            .rfind("/power/0/0", 0) == 0);
   // Objects, inside strings (brackets in strings do not count) and in the pasted config.json.
   CHECK(error_of_text(R"({"a": )" + nested(R"({"b": )", "}", 70) + "}")["code"] ==
         "limit_exceeded");

@@ -120,6 +120,11 @@ void prescan(const std::string& text, const std::string& path, std::size_t max_b
       case ']':
         if (!open.empty()) open.pop_back();
         break;
+      case ' ':
+      case '\t':
+      case '\n':
+      case '\r':
+        continue;  // between a key and its colon
       default:
         break;
     }
