@@ -45,12 +45,14 @@ double time_of(const CandidatePlan& p) {
 // to get and to run: a perfectly scaling job costs the same on 1 or 64 rented GPUs), then time.
 constexpr double kSameCost = 0.02;
 
-/// A figure as it is ranked: to 12 significant digits (printf rounds the same everywhere), so
+/// A figure as it is ranked: its mantissa rounded to 40 bits (about 12 significant digits), so
 /// that the last bits, where the native and the wasm builds' libm differ, never reorder plans.
+/// frexp, round and ldexp are exact in IEEE arithmetic: every build ranks alike, and cheaply.
 double ranked(double v) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.12g", v);
-  return std::strtod(buffer, nullptr);
+  int exponent = 0;
+  const double mantissa = std::frexp(v, &exponent);
+  constexpr double kScale = 1099511627776.0;  // 2^40
+  return std::ldexp(std::round(mantissa * kScale) / kScale, exponent);
 }
 
 /// Plans that rank equal are ordered by GPU id, count, deployment and place (not by the
@@ -102,11 +104,12 @@ class Search {
   /// The GPU's cost inputs in an IDC and in the office, resolved once per GPU (with_count()
   /// adapts them to each count).
   struct Places {
+    const GpuSpec* gpu = nullptr;
     CostScenario idc;
-    CostScenario office;
+    mutable std::optional<CostScenario> office;  // resolved when an office can host a plan
   };
   Places places(const GpuSpec& gpu, int count) const {
-    return {scenario_for(req_, catalog_, gpu, count, false), scenario_for(req_, catalog_, gpu, count, true)};
+    return {&gpu, scenario_for(req_, catalog_, gpu, count, false), std::nullopt};
   }
 
   /// Every deployment of `gpu` x `count`, appended to `out` (hours/perf filled by the caller's
@@ -152,7 +155,8 @@ class Search {
       // Bought: the job's amortised share of owning the cards, busy `busy` of the hours.
       for (const bool office : {false, true}) {
         if (office && (!p.office.can_host || req_.cost.power.facility == Facility::kOffice)) continue;
-        const CostScenario placed = office ? with_count(at.office, count, req_.cost) : s;
+        if (office && !at.office) at.office = scenario_for(req_, catalog_, *at.gpu, at.idc.gpus, true);
+        const CostScenario placed = office ? with_count(*at.office, count, req_.cost) : s;
         const OptionCost b = buy_option(placed, count, busy, nullptr, false);
         const std::optional<double> rate = cost_per_gpu_hour(b.average_yearly_cny, count * kHoursPerYear * busy);
         if (!rate) continue;
