@@ -29,6 +29,10 @@ constexpr double kDropoutMaskBytes = 1;
 // FlashAttention keeps one fp32 log-sum-exp per query row and head for the backward pass
 // (Dao et al. 2022, Algorithm 2) instead of the s x s score matrix.
 constexpr double kSoftmaxStatBytes = 4;
+// Gradient tensors of the MLP's width a layer's backward holds at once: the two branches of a
+// gated MLP (dL/d gate, dL/d up; autograd of silu(gate) * up), one for a plain MLP's output
+// is folded into the same count.
+constexpr double kBackwardMlpGradients = 2;
 // Logits used for sampling are fp32 (vLLM sampler).
 constexpr double kSamplingLogitBytes = 4;
 // DeepSpeed ZeRO-Offload keeps gradient reduce buckets on the GPU: reduce_bucket_size
@@ -177,7 +181,8 @@ StageParams stage_params(const Request& req, const ParamCounts& c, const StageLa
 }
 
 double activations_for_stage(const Request& req, const StageLayers& s, const Layout& L,
-                             const MemoryAssumptions& /*a: the logits term is the stack's*/) {
+                             const MemoryAssumptions& /*a: the logits term is the stack's*/,
+                             double* host_bytes) {
   const ModelArch& m = req.model;
   const TrainingSettings& t = req.training;
   ActivationInputs in;
@@ -235,11 +240,31 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   const int vp = req.parallelism.virtual_stages;
   if (vp > 1 && L.pp > 1 && s.first) in_flight *= 1 + double(L.pp - 1) / (L.pp * vp);
   double total = per_microbatch * in_flight + recompute_peak;
+  if (t.offload_activations && t.activation_checkpointing == Checkpointing::kFull) {
+    // The checkpointed layer inputs wait in host RAM; the GPU keeps the one being brought back
+    // for the layer it recomputes.
+    const double kept = per_microbatch * in_flight;
+    const double layers = std::max(1, s.dense + s.moe);
+    if (host_bytes) *host_bytes += kept;
+    total -= kept - kept / (layers * in_flight);
+  }
   if (s.last) {
     total += 2 * residual;  // final norm input and output
     // The loss's logits: bytes per vocabulary entry per token as the stack keeps them (eager
     // 14: bf16 logits, fp32 upcast, fp32 log-softmax, fp32 gradient; 0 with a fused loss).
     total += sb * static_cast<double>(m.vocab) / L.tp * t.accounting.logits_bytes_per_element;
+  }
+  {
+    // The backward pass of a layer holds the gradients of its tensors next to the activations:
+    // the SwiGLU backward materialises the gradients of both MLP branches (gate and up) and
+    // the layer carries the gradients of its input and output, at the peak.
+    double mlp_width = static_cast<double>(m.ffn_hidden);
+    if (m.moe && s.moe > 0) {
+      mlp_width = std::max(mlp_width, static_cast<double>(m.moe->expert_ffn_hidden) *
+                                          (m.moe->experts_per_token + m.moe->shared_experts));
+    }
+    total += in.bytes_per_value * sb *
+             (kBackwardMlpGradients * mlp_width / L.tp + 2 * static_cast<double>(m.hidden) / sharded_by);
   }
   if (req.task == Task::kQlora) {
     // The 4-bit base is dequantised one matrix at a time into a bf16 buffer.
@@ -407,7 +432,10 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
       double trainable_here;
       if (is_adapter(req.task)) {
         const double base_bits = base_weight_bits(t);
-        base_weights = p.linear * base_bits / kBitsPerByte + (p.all - p.linear) * 2;
+        // QLoRA through PEFT upcasts the unquantised weights (embeddings, head, norms) to fp32.
+        const double other_bytes =
+            req.task == Task::kQlora && req.stack.kbit_fp32_other_weights ? 4 : 2;
+        base_weights = p.linear * base_bits / kBitsPerByte + (p.all - p.linear) * other_bytes;
         trainable_here = p.lora;
         base_weights += p.lora * wbytes;
       } else {
@@ -428,7 +456,7 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
         e.optimizer = 0;
         if (L.zero >= 2) e.gradients = std::min(e.gradients, kOffloadGradientBucketBytes);
       }
-      e.activations = activations_for_stage(req, s, L, a);
+      e.activations = activations_for_stage(req, s, L, a, &host_per_gpu);
     } else {
       const double bits = weight_bits_for(req.inference.weight_format);
       e.weights = p.linear * bits / kBitsPerByte + (p.all - p.linear) * 2;

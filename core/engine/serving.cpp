@@ -102,7 +102,8 @@ DecodeStep ServingModel::decode(double batch, double context) const {
                attention_forward_flops(m, span) / layout_.tp);
   // The roofline takes the slower of memory and compute, so the compute side is the full
   // achievable matmul rate (no small-batch penalty: that is the memory side).
-  const double rate = peak_tflops_ * kTera * mamf_ * k_.framework_efficiency;
+  const double rate =
+      peak_tflops_ * kTera * mamf_ * k_.framework_efficiency * req_.stack.efficiency_factor;
   s.compute_s = flops / rate;
   if (layout_.tp > 1) {
     s.communication_s += m.layers * 2 *
@@ -126,13 +127,14 @@ double ServingModel::prefill_s(double sequences, double prompt) const {
   const bool fp8 = req_.inference.weight_format == "fp8" && gpu_.fp8_dense_tflops.has_value();
   const double ridge = peak_tflops_ / gpu_.memory_bandwidth_tbps * (fp8 ? 0.5 : 1.0);
   const double gemm_rate =
-      peak_tflops_ * kTera * mamf_ * k_.framework_efficiency *
+      peak_tflops_ * kTera * mamf_ * k_.framework_efficiency * req_.stack.efficiency_factor *
       gemm_shape_efficiency(tokens, double(m.hidden) / layout_.tp,
                             double(m.moe ? m.moe->expert_ffn_hidden : m.ffn_hidden) / layout_.tp,
                             ridge);
   const double attention_flops = tokens * attention_forward_flops(m, prompt) / layout_.tp / 2;
   const double attention_rate = gpu_.bf16_dense_tflops * kTera *
-                                k_.attention_fraction(gpu_.id) * k_.framework_efficiency;
+                                k_.attention_fraction(gpu_.id) * k_.framework_efficiency *
+                                req_.stack.efficiency_factor;
   const double bw = gpu_.memory_bandwidth_tbps * kTera * k_.memory_bandwidth_efficiency;
   const double weights =
       dense_weight_bytes_ + (m.moe ? expert_bytes_ * m.moe->experts * moe_layers_ / layout_.ep : 0);

@@ -213,6 +213,17 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
     t_dequant_mb = passes * linear_gpu * (base_bits / 8 + 2) / bw;
   }
 
+  // Offloaded activations: each checkpointed layer input goes to host RAM in the forward and
+  // comes back in the backward, over the GPU's PCIe link, hidden behind the compute it can.
+  double t_offload_mb = 0;
+  if (t.offload_activations && t.activation_checkpointing == Checkpointing::kFull) {
+    const double sp = (t.sequence_parallel && L.tp > 1) ? L.tp : 1;
+    const double bytes = 2.0 * layers_stage * mb_tokens * m.hidden *
+                         (t.precision == Precision::kFp32 ? 4 : 2) / sp;
+    const double pcie = fabric.pcie_gbps * k.pcie_host_efficiency * kGiga;
+    t_offload_mb = std::max(0.0, bytes / pcie - t_compute_mb);
+  }
+
   // Where the groups sit, and their bus bandwidths.
   const int G = fabric.gpus_per_node;
   const GroupPlacement place = place_groups(L, G);
@@ -338,7 +349,8 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   // the pipeline fill/drain bubble ((pp-1)/(m+pp-1) of the step for 1F1B, Narayanan et al.
   // 2021; 1/v of that with v interleaved model chunks per stage, ibid. sec. 2.2), unhidden
   // traffic, the optimizer.
-  const double gpu_mb = t_compute_mb + t_tp_mb + t_ep_mb + t_dequant_mb;
+  const double gpu_mb = t_compute_mb + t_tp_mb + t_ep_mb + t_dequant_mb + t_offload_mb;
+  r.activation_offload_s = m_count * t_offload_mb;
   const double launch_mb = std::max(0.0, r.host_s_per_microbatch - gpu_mb);
   const double per_mb_busy = gpu_mb + launch_mb;
   r.compute_s = m_count * t_compute_mb;
@@ -352,8 +364,9 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   r.data_parallel_exposed_s = m_count * dp_mb_exposed + dp_step_exposed;
   r.exposed_communication_s = r.tensor_parallel_s + r.expert_parallel_s + r.pipeline_p2p_s +
                               r.data_parallel_exposed_s;
-  r.step_time_s = r.compute_s + r.dequantization_s + r.launch_overhead_s + r.pipeline_bubble_s +
-                  r.exposed_communication_s + r.optimizer_s;
+  r.step_time_s = r.compute_s + r.dequantization_s + r.launch_overhead_s +
+                  r.activation_offload_s + r.pipeline_bubble_s + r.exposed_communication_s +
+                  r.optimizer_s;
 
   r.tokens_per_second = r.tokens_per_step / r.step_time_s;
   r.achieved_tflops_per_gpu = r.flops.model * r.tokens_per_second / L.count / kTera;

@@ -58,6 +58,7 @@ struct TrainingPerf {
   double pipeline_bubble_s = 0;
   double dequantization_s = 0;
   double launch_overhead_s = 0;  // micro-batches waiting on the host's operator launches
+  double activation_offload_s = 0;  // offloaded activations' PCIe traffic compute cannot hide
   double optimizer_s = 0;
   double host_s_per_microbatch = 0;  // host time to launch one micro-batch's operators
   double goodput = 1;  // share of a run's wall-clock that trains (failures and restarts)

@@ -163,6 +163,7 @@ void training(W& w, const TrainingResult& r) {
   w.field("pipeline_bubble_s", t.pipeline_bubble_s);
   w.field("dequantization_s", t.dequantization_s);
   w.field("launch_overhead_s", t.launch_overhead_s);
+  w.field("activation_offload_s", t.activation_offload_s);
   w.field("optimizer_s", t.optimizer_s);
   w.end_object();
   w.field("goodput", t.goodput);
@@ -296,6 +297,15 @@ void interconnect(W& w, const std::optional<InterconnectResult>& r) {
   w.field("data_parallel_busbw_gbps", r->data_parallel_busbw_gbps);
   w.field("tensor_parallel_busbw_gbps", r->tensor_parallel_busbw_gbps);
   w.field("gpus_per_node", r->gpus_per_node);
+  w.key("allreduce_curve");
+  w.begin_array();
+  for (const auto& [bytes, busbw] : r->allreduce_curve) {
+    w.begin_object();
+    w.field("bytes", bytes);
+    w.field("busbw_gbps", busbw);
+    w.end_object();
+  }
+  w.end_array();
   w.end_object();
 }
 

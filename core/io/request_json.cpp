@@ -191,6 +191,7 @@ TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelAr
   FieldReader o(offload ? *offload : none, t.path_of("cpu_offload"));
   s.offload_optimizer = o.boolean("optimizer", s.offload_optimizer);
   s.offload_parameters = o.boolean("parameters", s.offload_parameters);
+  s.offload_activations = o.boolean("activations", stack.offload_activations);
   o.reject_unknown();
   read_accounting(t, s, stack);
   read_training_perf(t, s.perf);
@@ -348,11 +349,11 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
     const Parallelism& pl = req.parallelism;
     require(pl.pp > 1, "inconsistent", "/parallelism/virtual_stages",
             "/parallelism/virtual_stages needs pipeline parallelism (/parallelism/pp > 1)");
-    require(req.model.layers % (pl.pp * pl.virtual_stages) == 0, "inconsistent",
+    require(req.model.layers >= pl.pp * pl.virtual_stages, "inconsistent",
             "/parallelism/virtual_stages",
             "/parallelism/virtual_stages " + std::to_string(pl.virtual_stages) + " x pp " +
-                std::to_string(pl.pp) + " must divide the model's layers (" +
-                std::to_string(req.model.layers) + ")");
+                std::to_string(pl.pp) + " exceeds the model's layers (" +
+                std::to_string(req.model.layers) + "): each model chunk needs a layer");
   }
   const TrainingSettings& ts = req.training;
   if (ts.offload_parameters) {

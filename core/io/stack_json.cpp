@@ -62,6 +62,7 @@ StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
     require(free.is_boolean(), "wrong_type", r.path_of("kv_of_free_memory") + "/value",
             r.path_of("kv_of_free_memory") + "/value must be true or false");
     s.kv_of_free_memory = free.get<bool>();
+    s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
     r.reject_unknown();
     return s;
   }
@@ -93,6 +94,18 @@ StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
       require(c.has_value(), "unknown_value", p, p + " must be null, \"none\", \"selective\" or \"full\"");
       s.default_checkpointing = *c;
     }
+  }
+  {
+    const nlohmann::json& off = sourced(r, "offload_activations");
+    require(off.is_boolean(), "wrong_type", r.path_of("offload_activations") + "/value",
+            r.path_of("offload_activations") + "/value must be true or false");
+    s.offload_activations = off.get<bool>();
+  }
+  {
+    const nlohmann::json& up = sourced(r, "kbit_fp32_other_weights");
+    require(up.is_boolean(), "wrong_type", r.path_of("kbit_fp32_other_weights") + "/value",
+            r.path_of("kbit_fp32_other_weights") + "/value must be true or false");
+    s.kbit_fp32_other_weights = up.get<bool>();
   }
   s.dispatch_us_per_op = read_sourced_value(r, "dispatch_us_per_op", 0, 1000);
   s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);

@@ -97,6 +97,10 @@ InterconnectResult interconnect(const GpuSpec& gpu, const Layout& L, const Fabri
   if (L.dp > 1) j.data_parallel_busbw_gbps = group_busbw(f, L.dp, place.dp_per_node, k);
   if (L.tp > 1) j.tensor_parallel_busbw_gbps = group_busbw(f, L.tp, place.tp_per_node, k);
   j.gpus_per_node = G;
+  if (L.count > 1) {
+    for (double bytes = 1024; bytes <= 4.3e9; bytes *= 4)
+      j.allreduce_curve.push_back({bytes, allreduce_busbw_at(bytes, L.count, all_per_node, f, k)});
+  }
   return j;
 }
 

@@ -137,6 +137,9 @@ struct InterconnectResult {
   std::optional<double> data_parallel_busbw_gbps;
   std::optional<double> tensor_parallel_busbw_gbps;
   int gpus_per_node = 0;
+  /// All-reduce bus bandwidth over all GPUs of the layout by message size (bytes, GB/s), as
+  /// nccl-tests reports it: small messages are latency-bound.
+  std::vector<std::pair<double, double>> allreduce_curve;
 };
 
 // ------------------------------------------------------------------ power and cost

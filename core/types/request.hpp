@@ -50,6 +50,9 @@ struct TrainingSettings {
   BaseQuantization base_quantization = BaseQuantization::kNone;  // QLoRA: nf4
   bool offload_optimizer = false;    // ZeRO-Offload: optimizer states (and grads) in host RAM
   bool offload_parameters = false;   // ZeRO-Infinity: weights in host RAM (ZeRO-3 only)
+  /// Checkpointed layer inputs kept in host RAM and brought back for the backward (Unsloth's
+  /// offloaded gradient checkpointing, torchtune enable_activation_offloading).
+  bool offload_activations = false;
   Accounting accounting;
   TrainingPerfSettings perf;
 };

@@ -33,6 +33,11 @@ struct StackProfile {
   std::optional<double> selective_keep_fraction;
   /// Activation checkpointing when the request gives none (nullopt: the task's default).
   std::optional<Checkpointing> default_checkpointing;
+  /// Checkpointed layer inputs offloaded to host RAM by default (Unsloth's checkpointing).
+  bool offload_activations = false;
+  /// QLoRA: the weights that stay unquantised (embeddings, LM head, norms) are upcast to fp32
+  /// (PEFT's prepare_model_for_kbit_training), 4 bytes instead of 2.
+  bool kbit_fp32_other_weights = false;
   /// Host (CPU) time to launch one operator: eager PyTorch dispatch vs compiled graphs. A
   /// micro-batch cannot run faster than the launches of its operators.
   double dispatch_us_per_op = 10;
