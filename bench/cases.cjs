@@ -293,8 +293,10 @@ function rule(c) {
     },
     'llama1-65b-gpuhours': {
       metric: 'gpu_hours', tokens: 1.4e12, count: 2048, tp: 8, zero: 1, micro_batch: 1,
-      global_batch: 2048, ckpt: 'selective', seq: 2048,
-      assumed: 'TP8 x DP256, selective recompute, 4M-token batch (paper); network default',
+      global_batch: 2048, ckpt: 'selective', seq: 2048, stack: 'megatron',
+      assumed: 'TP8 x DP256, selective recompute, 4M-token batch (paper); network default; '
+        + 'Megatron semantics (the paper, sec. 2.4: model and sequence parallelism and saved '
+        + 'activations as in Korthikanti et al. 2022)',
     },
     'llama2-7b-gpuhours': {
       metric: 'gpu_hours', tokens: 2e12, count: 1024, zero: 3, micro_batch: 1,
@@ -308,9 +310,9 @@ function rule(c) {
     },
     'llama2-70b-gpuhours': {
       metric: 'gpu_hours', tokens: 2e12, count: 2048, tp: 8, zero: 1, micro_batch: 1,
-      global_batch: 1024, ckpt: 'selective', seq: 4096, gpu: 'a100-sxm-80gb',
+      global_batch: 1024, ckpt: 'selective', seq: 4096, gpu: 'a100-sxm-80gb', stack: 'megatron',
       assumed: '2048 GPUs, TP8 x DP256, selective recompute, 4M-token batch; layout not '
-        + 'published',
+        + 'published; Megatron semantics (Llama 2 keeps Llama 1\'s training set-up)',
     },
     'llama3-70b-gpuhours': {
       metric: 'gpu_hours', tokens: 15e12, count: 4096, tp: 8, zero: 1, micro_batch: 1,
@@ -614,6 +616,35 @@ function moreBusbwRows(more) {
   return rows;
 }
 
+/** Decode rows of the extra sources (gpt-fast's tables): batch-1 tokens/s, one row (and one
+ *  split key) per table line. */
+function moreDecodeRows(more) {
+  const rows = [];
+  for (const c of more.filter((x) => x.category === 'inference')) {
+    for (const m of c.measured) {
+      const id = `${c.id}-${m.metric}`;
+      if (m.gpu) {
+        rows.push({ id, category: 'inference', skip: `${m.gpu} is not in the catalog` });
+        continue;
+      }
+      rows.push({
+        id, category: 'inference', metric: 'decode_tokens_per_sec', measured: m.value,
+        ambiguous: false, source: c.source.url,
+        assumed: '200 new tokens (gpt-fast default); stock A100 bandwidth (runs were at 330 W)',
+        request: {
+          schema: 1, task: 'inference', model: { preset: m.model },
+          inference: { weight_format: m.format, kv_cache_precision: 'bf16', concurrency: 1,
+                       prompt_tokens: 5, output_tokens: 200 },
+          hardware: { gpu: 'a100-sxm-80gb', count: m.tp },
+          parallelism: { tp: m.tp, pp: 1 },
+        },
+        read: (r) => r.inference.decode_tokens_per_second,
+      });
+    }
+  }
+  return rows;
+}
+
 /** Every row: the cases of calibration.json (one row per expressible metric), the memory rows
  *  and the extra sources of calibration_more.json. */
 function allRows(calibration, more = []) {
@@ -639,7 +670,7 @@ function allRows(calibration, more = []) {
     rows.push({ category: 'memory', metric: m.capacity_gib ? 'max_context' : 'peak_memory',
                 ambiguous: false, ...m });
   }
-  return rows.concat(moreBusbwRows(more));
+  return rows.concat(moreBusbwRows(more), moreDecodeRows(more));
 }
 
 /** Held-out split: a fixed-seed hash of the case id (all rows of one case on the same side). */

@@ -3,7 +3,10 @@
 // Fits the few free constants of data/performance.json on the FIT split of the calibration rows
 // (bench/cases.cjs isHeldOut: seed 11, 40% of cases held out), never per case, and reports the
 // held-out error the fitted values give (bench/calibrate.cjs prints the full table):
-//   A. memory_bandwidth_efficiency  on decode rows (bandwidth-bound by design);
+//   A. memory_bandwidth_efficiency and decode_layer_floor_us, together, on the bf16 decode rows
+//      (gpt-fast, batch 1: bandwidth-bound by design; model sizes 7B-70B and TP 1-8 separate
+//      the per-byte from the per-layer time); then the int8 and int4 weight-only kernel factors
+//      on the int8 and int4 decode rows;
 //   B. framework_efficiency         on training throughput and GPU-hour rows;
 //   C. kv_read_bandwidth_factor and the tensorrt_llm stack's efficiency_factor, together, on the
 //      TensorRT-LLM serving rows (large batches: KV reads and compute-bound decode).
@@ -28,7 +31,8 @@ function withPoint(point) {
   const p = JSON.parse(JSON.stringify(base));
   for (const [k, v] of Object.entries(point)) {
     if (k === 'framework_efficiency' || k === 'memory_bandwidth_efficiency') p.compute[k].value = v;
-    else if (k === 'kv_read_bandwidth_factor') p.serving[k].value = v;
+    else if (['kv_read_bandwidth_factor', 'decode_layer_floor_us', 'int8_decode_bandwidth_factor',
+              'int4_decode_bandwidth_factor'].includes(k)) p.serving[k].value = v;
     else if (k === 'tensorrt_llm_efficiency') p.stacks.find((s) => s.id === 'tensorrt_llm').efficiency_factor.value = v;
     else throw new Error(`unknown constant ${k}`);
   }
@@ -63,14 +67,26 @@ const range = (a, b, step) => {
 const all = loadRows().filter((r) => !r.skip);
 const fitRows = all.filter((r) => !isHeldOut(r.id) && !/^azure-/.test(r.id));
 const decode = fitRows.filter((r) => /^gptfast-/.test(r.id));
+const formatOf = (r) => (r.request.inference || {}).weight_format;
 const training = fitRows.filter((r) => ['train_throughput', 'train_gpu_hours'].includes(group(r)));
 const trt = fitRows.filter((r) => /^trt/.test(r.id));
 
 const fitted = {};
-const a = search(decode, range(0.5, 0.9, 0.01).map((v) => ({ memory_bandwidth_efficiency: v })));
+const bf16 = decode.filter((r) => formatOf(r) === 'bf16');
+const gridA = [];
+for (const e of range(0.6, 0.95, 0.01)) {
+  for (const t of range(0, 100, 2)) gridA.push({ memory_bandwidth_efficiency: e, decode_layer_floor_us: t });
+}
+const a = search(bf16, gridA);
 Object.assign(fitted, a.point);
-console.log(`A. memory_bandwidth_efficiency = ${a.point.memory_bandwidth_efficiency} (mean |ln error| `
-            + `${a.loss.toFixed(3)} over ${decode.length} fit decode rows)`);
+console.log(`A. memory_bandwidth_efficiency = ${a.point.memory_bandwidth_efficiency}, decode_layer_floor_us = `
+            + `${a.point.decode_layer_floor_us} (mean |ln error| ${a.loss.toFixed(3)} over ${bf16.length} fit bf16 decode rows)`);
+for (const [format, key] of [['int8', 'int8_decode_bandwidth_factor'], ['int4', 'int4_decode_bandwidth_factor']]) {
+  const rows = decode.filter((r) => formatOf(r) === format);
+  const q = search(rows, range(0.4, 1.0, 0.01).map((v) => ({ ...fitted, [key]: v })));
+  Object.assign(fitted, q.point);
+  console.log(`   ${key} = ${q.point[key]} (mean |ln error| ${q.loss.toFixed(3)} over ${rows.length} fit ${format} rows)`);
+}
 const b = search(training, range(0.55, 0.95, 0.02).map((v) => ({ ...fitted, framework_efficiency: v })));
 Object.assign(fitted, b.point);
 console.log(`B. framework_efficiency = ${b.point.framework_efficiency} (mean |ln error| ${b.loss.toFixed(3)} `
@@ -95,6 +111,9 @@ if (process.argv.includes('--write')) {
   set('("framework_efficiency": \\{\\s*"value": )[0-9.]+', fitted.framework_efficiency);
   set('("memory_bandwidth_efficiency": \\{\\s*"value": )[0-9.]+', fitted.memory_bandwidth_efficiency);
   set('("kv_read_bandwidth_factor": \\{\\s*"value": )[0-9.]+', fitted.kv_read_bandwidth_factor);
+  set('("decode_layer_floor_us": \\{\\s*"value": )[0-9.]+', fitted.decode_layer_floor_us);
+  set('("int8_decode_bandwidth_factor": \\{\\s*"value": )[0-9.]+', fitted.int8_decode_bandwidth_factor);
+  set('("int4_decode_bandwidth_factor": \\{\\s*"value": )[0-9.]+', fitted.int4_decode_bandwidth_factor);
   set('("id": "tensorrt_llm"[\\s\\S]*?"efficiency_factor": \\{\\s*"value": )[0-9.]+', fitted.tensorrt_llm_efficiency);
   fs.writeFileSync(perfPath, out);
   console.log('wrote data/performance.json');

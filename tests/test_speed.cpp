@@ -196,7 +196,9 @@ TEST_CASE("decode of a small batch is bandwidth-bound: bytes / achievable bandwi
                          65.0 * 4096 * 2;
   const double kv = 2.0 * 32 * 2 * 4096 * 2;
   const double bw = 3.35e12 * k.memory_bandwidth_efficiency;
-  const double step = weights / bw + kv / (bw * k.kv_read_bandwidth_factor);
+  // Plus the per-layer kernel floor: 32 layers x decode_layer_floor_us.
+  const double step = weights / bw + kv / (bw * k.kv_read_bandwidth_factor) +
+                      32 * k.decode_layer_floor_us * 1e-6;
   const auto r = advise_ok(pinned("inference", "llama-2-7b", "h100-sxm-80gb", 1,
                                   {{"inference", {{"prompt_tokens", 1}, {"output_tokens", 2}}}}));
   CHECK(r["inference"]["bandwidth_bound"] == true);

@@ -17,6 +17,14 @@ constexpr double kGiga = 1e9;
 constexpr double kActivationBytes = 2;  // bf16 activations between layers
 }  // namespace
 
+double weight_stream_factor(double bits, const PerformanceConstants& k) {
+  const double f4 = k.int4_decode_bandwidth_factor, f8 = k.int8_decode_bandwidth_factor;
+  if (bits <= 4) return f4;
+  if (bits <= 8) return f4 + (bits - 4) / 4 * (f8 - f4);
+  if (bits < 16) return f8 + (bits - 8) / 8 * (1 - f8);
+  return 1;
+}
+
 double mean_decode_context(const Request& req) {
   return static_cast<double>(req.inference.prompt_tokens) +
          static_cast<double>(req.inference.output_tokens) / 2;
@@ -37,11 +45,8 @@ ServingModel::ServingModel(const Request& req, const GpuSpec& gpu, const Layout&
   const double tp = L.tp;
   const double bits = weight_bits_for(inf.weight_format);
   // Weight-only quantised GEMVs (dequantise in the kernel) stream their bytes less efficiently
-  // than bf16 (gpt-fast: int8 1,069 and int4 862 GB/s vs 1,397 for bf16 on an A100).
-  if (!fp8 && bits < 16) {
-    weight_bandwidth_factor_ =
-        bits >= 8 ? k.int8_decode_bandwidth_factor : k.int4_decode_bandwidth_factor;
-  }
+  // than bf16 (gpt-fast's A100 tables; factors fitted in bench/fit.cjs).
+  if (!fp8 && bits < 16) weight_bandwidth_factor_ = weight_stream_factor(bits, k);
   const double expert_linear_all = c.moe_layers * c.moe_expert_per_layer;  // routed experts
   const double dense_linear = c.block_linear - expert_linear_all;  // incl. shared experts
   // Read per step: the quantised linear layers, the 16-bit LM head and norms (the embedding
@@ -114,7 +119,10 @@ DecodeStep ServingModel::decode(double batch, double context) const {
     s.communication_s += (layout_.pp - 1) *
                          p2p_time_s(batch * m.hidden * kActivationBytes, pp_crosses_, fabric_, k_);
   }
-  s.step_s = std::max(s.memory_s, s.compute_s) + s.communication_s;
+  // Each layer's kernels (GEMVs, attention, norms, rotary, residual adds) start and drain once
+  // per step whatever the batch: a fixed time per layer that the bytes do not carry.
+  s.launch_s = m.layers * k_.decode_layer_floor_us * 1e-6;
+  s.step_s = std::max(s.memory_s, s.compute_s) + s.communication_s + s.launch_s;
   return s;
 }
 

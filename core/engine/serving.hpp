@@ -20,6 +20,7 @@ struct DecodeStep {
   double memory_s = 0;         // weights + KV cache read at the achievable bandwidth
   double compute_s = 0;        // matmuls + attention at the achievable matmul rate
   double communication_s = 0;  // tensor-parallel all-reduces + pipeline sends
+  double launch_s = 0;         // per-layer kernel floor (layers x decode_layer_floor_us)
   double weight_bytes = 0;     // read per GPU per step
   double kv_bytes = 0;
 };
@@ -85,5 +86,10 @@ InferencePerf estimate_inference(const Request& request, const GpuSpec& gpu, con
 
 /// Mean context over the output: prompt + output / 2.
 double mean_decode_context(const Request& request);
+
+/// Share of the bf16 streaming rate at which weight-only quantised GEMVs read `bits`-per-weight
+/// weights (the kernels dequantise as they read): the fitted int4 and int8 factors, linear in
+/// the bits between them and from int8 up to 1 at 16 bits, so fewer bits never read slower.
+double weight_stream_factor(double bits, const PerformanceConstants& k);
 
 }  // namespace advisor

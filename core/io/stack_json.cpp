@@ -155,6 +155,7 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
     k.int8_decode_bandwidth_factor = read_sourced_value(s, "int8_decode_bandwidth_factor", 0.05, 1.5);
     k.int4_decode_bandwidth_factor = read_sourced_value(s, "int4_decode_bandwidth_factor", 0.05, 1.5);
     k.kv_read_bandwidth_factor = read_sourced_value(s, "kv_read_bandwidth_factor", 0.05, 1.5);
+    k.decode_layer_floor_us = read_sourced_value(s, "decode_layer_floor_us", 0, 1000);
     s.reject_unknown();
   }
   {

@@ -139,9 +139,8 @@ std::vector<std::string> inference_assumptions(const Request& req, const GpuSpec
                 " of " + format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s" +
                 (weight_bits_for(inf.weight_format) < 16 && inf.weight_format != "fp8"
                      ? " (weight-only " + inf.weight_format + " kernels at x" +
-                           format_with("%.2f", weight_bits_for(inf.weight_format) >= 8
-                                                   ? k.int8_decode_bandwidth_factor
-                                                   : k.int4_decode_bandwidth_factor) +
+                           format_with("%.2f",
+                                       weight_stream_factor(weight_bits_for(inf.weight_format), k)) +
                            " of it)"
                      : std::string()) +
                 ", the KV cache at x" + format_with("%.2f", k.kv_read_bandwidth_factor) +
@@ -152,6 +151,11 @@ std::vector<std::string> inference_assumptions(const Request& req, const GpuSpec
                                 " ms of tensor-parallel all-reduces (2 per layer, " +
                                 "latency-dominated)"
                           : std::string()) +
+                (p.step.launch_s > 0
+                     ? ", plus " + format_with("%.2f", p.step.launch_s * 1e3) +
+                           " ms of per-layer kernel floor (" + std::to_string(req.model.layers) +
+                           " layers x " + format_with("%.0f", k.decode_layer_floor_us) + " us)"
+                     : std::string()) +
                 ".");
   out.push_back("Time to first token: one prompt of " + std::to_string(inf.prompt_tokens) +
                 " tokens prefilled on an idle replica (compute-bound); with all " +

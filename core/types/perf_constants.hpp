@@ -70,6 +70,7 @@ struct PerformanceConstants {
   double int8_decode_bandwidth_factor = 1;  // weight-only int8 GEMV vs bf16 bandwidth efficiency
   double int4_decode_bandwidth_factor = 1;  // weight-only int4 (GPTQ/AWQ/GGUF) likewise
   double kv_read_bandwidth_factor = 1;      // paged-attention KV reads vs weight streaming
+  double decode_layer_floor_us = 0;         // fixed time per layer per decode step
   // Whole runs.
   double failures_per_gpu_hour = 0;   // unexpected interruptions per GPU-hour (Llama 3)
   double hours_lost_per_failure = 0;  // restart + lost progress per interruption
