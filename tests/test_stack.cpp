@@ -76,6 +76,19 @@ TEST_CASE("a stack of the wrong kind or an unknown one is a located error", "[st
   CHECK(error_path(test::request("lora", "qwen2.5-7b", {{"stack", "colossalai"}})) == "/stack");
 }
 
+TEST_CASE("a provider's stacks need exactly one default per task", "[stack][catalog]") {
+  auto perf = nlohmann::json::parse(test::data_file("performance.json"));
+  for (auto& s : perf["stacks"]) {
+    if (s["id"] == "torchtune") s["default_for"] = {"lora"};  // hf_peft is lora's default too
+  }
+  bool ok = true;
+  const auto out = nlohmann::json::parse(advisor::advise_with_data_text(
+      test::request("lora", "qwen2.5-7b").dump(), nlohmann::json{{"performance", perf}}.dump(), &ok));
+  CHECK_FALSE(ok);
+  CHECK(out["error"]["code"] == "catalog_invalid");
+  CHECK(out["error"]["path"] == "performance.json/stacks");
+}
+
 TEST_CASE("the logits term is the stack's: 14 B eager, 6 torchtune, 4 compiled, 0 Unsloth (CCE)",
           "[stack][memory][reference]") {
   // Llama-3.2-1B, sequence 2048, micro-batch 1, vocabulary 128,256: each byte per element is

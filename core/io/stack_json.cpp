@@ -180,6 +180,11 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
                    Task::kInference}) {
       require(k.default_stack(t) != nullptr, "catalog_invalid", p,
               p + ": no stack is the default for " + std::string(name_of(t)));
+      const auto defaults = std::count_if(k.stacks.begin(), k.stacks.end(), [&](const StackProfile& s) {
+        return std::find(s.default_for.begin(), s.default_for.end(), t) != s.default_for.end();
+      });
+      require(defaults == 1, "catalog_invalid", p,
+              p + ": more than one stack is the default for " + std::string(name_of(t)));
     }
   }
 }
