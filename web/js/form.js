@@ -73,12 +73,19 @@
   }
 
   /** What the user typed into a number box: a number, omitted, or the text for the core to reject. */
-  function readInt(node) {
+  // "60%", "3000亿", "7万", full-width digits and thousands separators are read (format.js
+  // parseNumberInput); text still unreadable goes to the core, which names the field and why.
+  function readInt(node, fraction) {
     const raw = node.value.trim();
     if (raw === '') return undefined;
-    const cleaned = raw.replace(/[,_\s]/g, '');
-    if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(cleaned)) return Number(cleaned);
-    return raw;
+    let share = fraction;
+    if (share === undefined && node.closest) {
+      const holder = node.closest('.field[data-path]');
+      const e = holder && schemaFor(holder.getAttribute('data-path'));
+      share = Boolean(e && typeof e.max === 'number' && e.max <= 1);
+    }
+    const read = UI.parseNumberInput(raw, { fraction: share });
+    return read.error ? raw : read.value;
   }
 
   /** A field's value for the request; undefined leaves the key out (the core's default applies). */

@@ -178,6 +178,48 @@
   function fixed(decimals) { return function (v) { return numberFormat(v, decimals); }; }
   function pct(decimals) { return function (v) { return percent(v, decimals); }; }
 
-  Object.assign(UI, { asBytes, billions, cny, cnyTick, duration, editable, fixed, gbps, gib, gibAbs, gibCompact, hoursText, integer, isNum,
+
+  // ---------------------------------------------------------------- reading what a user typed
+
+  // Multipliers a number may carry: Chinese 万 / 亿 (万亿 = 10^12), and the k/M/B/T the page shows
+  // in English ("300 B tokens"). Percent is separate: "60%" is 0.6 only where the field is a share.
+  const SCALE = { '万亿': 1e12, '亿': 1e8, '万': 1e4, '千': 1e3, k: 1e3, K: 1e3, M: 1e6, B: 1e9, G: 1e9, T: 1e12 };
+  const SIGNIFICANT = 15; // digits kept after scaling (3.3万 is 33000, not 33000.000000000004)
+
+  /** Full-width digits and punctuation (０-９ ． ， ％ ＋ － ｅ, ideographic space) as ASCII. */
+  function halfWidth(text) {
+    return String(text).replace(/[\uff01-\uff5e]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) - 0xfee0); })
+      .replace(/\u3000/g, ' ').replace(/[\u3001]/g, ',').replace(/\u3002/g, '.');
+  }
+
+  /**
+   * What a user typed into a number box, read as a Chinese or English user writes it: "60%"
+   * (0.6 where the field is a fraction), "3000亿", "7万", "1.5 B", "１，２３４", "1,234.5", "2e9".
+   * Returns {value} or {error: code} (empty | percent_not_share | unreadable); the page shows the
+   * error at the field in the current language.
+   */
+  function parseNumberInput(raw, opts) {
+    const fraction = Boolean(opts && opts.fraction);
+    let s = halfWidth(raw).trim();
+    if (s === '') return { error: 'empty' };
+    s = s.replace(/[\s_]/g, '');
+    // Thousands separators: a comma between digit groups of three.
+    if (/^[-+]?\d{1,3}(,\d{3})+(\.\d*)?/.test(s)) s = s.replace(/,(?=\d{3}(\D|$))/g, '');
+    let percent = false;
+    if (/%$/.test(s)) { percent = true; s = s.slice(0, -1); }
+    let scale = 1;
+    const unit = /(万亿|亿|万|千|[kKMBGT])$/.exec(s);
+    if (unit && !percent) { scale = SCALE[unit[1]]; s = s.slice(0, -unit[1].length); }
+    if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) return { error: 'unreadable' };
+    let v = Number(s) * scale;
+    if (percent) {
+      if (!fraction) return { error: 'percent_not_share' };
+      v = Number(s) / 100;
+    }
+    if (!isFinite(v)) return { error: 'unreadable' };
+    return { value: Number(v.toPrecision(SIGNIFICANT)) };
+  }
+
+  Object.assign(UI, { parseNumberInput, halfWidth, asBytes, billions, cny, cnyTick, duration, editable, fixed, gbps, gib, gibAbs, gibCompact, hoursText, integer, isNum,
     num3, numberFormat, params, pct, percent, plain, seconds, signed, tickNum, tokensText, watts });
 })();

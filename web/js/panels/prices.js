@@ -36,7 +36,8 @@
       f.node.value = raw;
       return;
     }
-    const v = readInt({ value: raw });
+    const e = UI.schemaFor && UI.schemaFor(path);
+    const v = readInt({ value: raw }, Boolean(e && typeof e.max === 'number' && e.max <= 1));
     if (v === undefined) delete state.overrides[path];
     else state.overrides[path] = v;
   }
