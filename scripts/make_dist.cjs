@@ -105,3 +105,5 @@ const kib = (n) => (n / 1024).toFixed(0) + ' KiB';
 process.stdout.write('make_dist: ' + path.relative(process.cwd(), siteDir) + '/ (' +
   Object.keys(files).length + ' files, ' + refs.filter((r) => r.kind === 'script').length + ' scripts inlined), ' + path.relative(process.cwd(), single) + ' (' +
   kib(Buffer.byteLength(html)) + ')\n');
+require('./dist_widget.cjs')(distDir, single); // dist/widget/: the <gpu-advisor> script, its framed page, an example host
+require('./dist_csp.cjs')(distDir); // LAST: each single file's CSP names its inline <script>/<style> by hash

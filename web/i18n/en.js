@@ -14,7 +14,8 @@
   'action.export': 'Export JSON',
   'action.reset': 'Reset',
   'toast.copied': 'Link copied to the clipboard',
-  'toast.copy_failed': 'Could not copy: take the link from the address bar',
+  'toast.copy_failed': 'Could not copy automatically: select the link below and copy it',
+  'copy.close': 'Close',
   'toast.exported': 'JSON exported',
 
   'load.loading': 'Loading the calculation core…',

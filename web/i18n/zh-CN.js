@@ -14,7 +14,8 @@
   'action.export': '导出 JSON',
   'action.reset': '恢复默认',
   'toast.copied': '链接已复制到剪贴板',
-  'toast.copy_failed': '无法自动复制，请从地址栏复制链接',
+  'toast.copy_failed': '无法自动复制，请选中下面的链接手动复制',
+  'copy.close': '关闭',
   'toast.exported': '已导出 JSON 文件',
 
   'load.loading': '正在加载计算核心…',

@@ -94,6 +94,7 @@
     writeHash(request);
     api.runs += 1;
     document.body.setAttribute('data-state', state.lastError ? 'error' : 'ready');
+    if (UI.embedAfterRun) UI.embedAfterRun(); // js/embed.js: ready, result and error messages to a host
   }
 
   function exportJson() {
@@ -240,7 +241,7 @@
       // From file:// the path means nothing to a colleague: copy the fragment, to paste after
       // their own copy of the page or the site's address.
       if (location.protocol === 'file:') copyText(location.hash, t('toast.copied_fragment'), t('toast.copy_failed_fragment'));
-      else copyText(location.href);
+      else copyText(UI.shareLink ? UI.shareLink() : location.href); // embedded: the standalone page's link (js/embed.js)
     });
     document.getElementById('btn-export').addEventListener('click', exportJson);
     document.getElementById('btn-reset').addEventListener('click', function () {

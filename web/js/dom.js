@@ -15,8 +15,9 @@
         if (v === null || v === undefined || v === false) return;
         if (k === 'class') node.className = v;
         else if (k === 'text') node.textContent = v;
-        // Through the CSSOM, which a strict style-src policy allows (a style attribute it blocks).
-        else if (k === 'style') node.style.cssText = String(v);
+        // One property at a time through the CSSOM (style.setProperty), which a strict style-src
+        // policy allows; a style attribute (setAttribute, or markup) it blocks.
+        else if (k === 'style') setStyle(node, String(v));
         else if (k === 'dataset') Object.keys(v).forEach(function (d) { node.dataset[d] = v[d]; });
         else if (k.slice(0, 2) === 'on') node.addEventListener(k.slice(2), v);
         else node.setAttribute(k, v === true ? '' : String(v));
@@ -24,6 +25,19 @@
     }
     for (let i = 2; i < arguments.length; i++) append(node, arguments[i]);
     return node;
+  }
+
+  /** "width:40%;background:#fff" -> node.style.setProperty for each declaration. */
+  function setStyle(node, text) {
+    text.split(';').forEach(function (decl) {
+      const colon = decl.indexOf(':');
+      if (colon < 0) return;
+      const name = decl.slice(0, colon).trim();
+      let value = decl.slice(colon + 1).trim();
+      const important = /!important$/i.test(value);
+      if (important) value = value.replace(/!important$/i, '').trim();
+      if (name) node.style.setProperty(name, value, important ? 'important' : '');
+    });
   }
 
   function append(node, child) {
@@ -124,7 +138,7 @@
       try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
       area.remove();
       if (ok) done();
-      else toast(failMessage || t('toast.copy_failed'));
+      else showCopyBox(text, failMessage);
     };
     if (navigator.clipboard && navigator.clipboard.writeText) {
       navigator.clipboard.writeText(text).then(done, fallback);
@@ -133,5 +147,29 @@
     }
   }
 
-  Object.assign(UI, { append, clear, copyText, fig, h, pointerGet, pointerSet, svg, toast });
+  /**
+   * The clipboard is blocked (a cross-origin iframe without clipboard-write, a browser setting):
+   * the text in a read-only box, selected, for the user to copy by hand.
+   */
+  function showCopyBox(text, failMessage) {
+    let box = document.getElementById('copy-box');
+    if (!box) {
+      box = h('div', { id: 'copy-box', class: 'copy-box', role: 'dialog', 'aria-labelledby': 'copy-box-label' },
+        h('label', { id: 'copy-box-label', for: 'copy-box-text' }),
+        h('input', { id: 'copy-box-text', type: 'text', readonly: true, spellcheck: 'false' }),
+        h('button', { type: 'button', class: 'btn btn-small', id: 'copy-box-close',
+          onclick: function () { box.hidden = true; } }));
+      box.addEventListener('keydown', function (e) { if (e.key === 'Escape') box.hidden = true; });
+      document.body.appendChild(box);
+    }
+    box.querySelector('label').textContent = failMessage || t('toast.copy_failed');
+    box.querySelector('button').textContent = t('copy.close');
+    const field = box.querySelector('input');
+    field.value = text;
+    box.hidden = false;
+    field.focus();
+    field.select();
+  }
+
+  Object.assign(UI, { append, clear, copyText, showCopyBox, fig, h, pointerGet, pointerSet, svg, toast });
 })();

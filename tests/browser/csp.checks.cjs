@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// A strict Content-Security-Policy (issue 10 item 3): the static site served with the header a
+// host needs (scripts/serve.cjs: script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; no
+// unsafe-eval, no unsafe-inline) and the single file under its own <meta> policy (hashes of its
+// inline elements) both load, show the answer, render every panel in both languages, and raise no
+// securitypolicyviolation event at all.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+
+/** Records every CSP violation in the page, from before its first script runs. */
+const RECORD_VIOLATIONS = () => {
+  window.__cspViolations = [];
+  document.addEventListener('securitypolicyviolation', (e) => {
+    window.__cspViolations.push(e.violatedDirective + ' ' + (e.blockedURI || '') + ' ' + (e.sample || '').slice(0, 60) + ' @' + (e.sourceFile || '').split('/').pop() + ':' + e.lineNumber);
+  });
+};
+
+async function listen(server) {
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return 'http://127.0.0.1:' + server.address().port;
+}
+
+/** Loads a page, exercises it (both languages, every panel open, a scenario) and returns what it saw. */
+async function exercise(T, page, address) {
+  const { waitReady } = T;
+  const consoleCsp = [];
+  page.on('console', (m) => { if (/Content Security Policy/i.test(m.text())) consoleCsp.push(m.text().slice(0, 200)); });
+  await page.addInitScript(RECORD_VIOLATIONS);
+  await page.goto(address);
+  await waitReady(page);
+  const headline = await page.evaluate(() => { const n = document.getElementById('answer-headline'); return n && n.getClientRects().length ? n.textContent : ''; });
+  await page.evaluate(() => window.gpuAdvisor.setLanguage('en'));
+  await page.evaluate(() => window.gpuAdvisor.applyScenario('serve_72b'));
+  await page.evaluate(() => window.gpuAdvisor.expandAll());
+  await page.evaluate(() => window.gpuAdvisor.setLanguage('zh-CN'));
+  await page.evaluate(() => window.gpuAdvisor.applyScenario('pretrain_13b'));
+  await page.evaluate(() => window.gpuAdvisor.expandAll());
+  await page.waitForTimeout(200);
+  const s = await page.evaluate(() => ({
+    violations: window.__cspViolations,
+    state: document.body.getAttribute('data-state'),
+    // The legend swatches and usage bars are sized and coloured through the CSSOM.
+    swatches: Array.from(document.querySelectorAll('#panels .swatch:not(.swatch-total)')).filter((n) => getComputedStyle(n).backgroundColor !== 'rgba(0, 0, 0, 0)').length,
+    allSwatches: document.querySelectorAll('#panels .swatch:not(.swatch-total)').length,
+    bars: Array.from(document.querySelectorAll('#panels .usage-fill, #panels .mini-bar span')).filter((n) => n.getBoundingClientRect().width > 0).length,
+  }));
+  return Object.assign(s, { headline: headline, consoleCsp: consoleCsp });
+}
+
+module.exports = async function cspChecks(T) {
+  const { assert, check, browser, siteDir, url } = T;
+  const distDir = path.dirname(siteDir);
+  const { createServer, SITE_CSP } = require('../../scripts/serve.cjs');
+
+  await check('CSP: the policy a host needs has no unsafe-eval or unsafe-inline', async () => {
+    assert(/script-src 'self' 'wasm-unsafe-eval'(;|$)/.test(SITE_CSP) && /style-src 'self'(;|$)/.test(SITE_CSP), 'serve.cjs policy: ' + SITE_CSP);
+    assert(!/unsafe-eval'|unsafe-inline/.test(SITE_CSP.replace("'wasm-unsafe-eval'", '')), 'serve.cjs policy allows unsafe-*: ' + SITE_CSP);
+    const single = fs.readFileSync(path.join(distDir, 'gpu-advisor.html'), 'utf8');
+    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(single);
+    assert(meta, 'the single file has no CSP <meta>');
+    assert(!/'unsafe-eval'|'unsafe-inline'/.test(meta[1]), 'single-file policy allows unsafe-*: ' + meta[1]);
+    assert(/script-src 'sha256-/.test(meta[1]) && /style-src 'sha256-/.test(meta[1]), 'single-file policy does not hash its inline elements: ' + meta[1].slice(0, 200));
+    const index = fs.readFileSync(path.join(siteDir, 'index.html'), 'utf8');
+    assert(!/\sstyle="/i.test(index), 'index.html has a style attribute');
+    assert(!/\son[a-z]+="/i.test(index), 'index.html has an inline event handler');
+  });
+
+  await check('CSP: the static site under script-src \'self\' \'wasm-unsafe-eval\'; style-src \'self\' shows the answer, every panel, both languages, zero violations', async () => {
+    const server = createServer(distDir);
+    const origin = await listen(server);
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      const response = await page.request.get(origin + '/');
+      const header = response.headers()['content-security-policy'] || '';
+      assert(header === SITE_CSP, 'the server sent ' + JSON.stringify(header));
+      const s = await exercise(T, page, origin + '/');
+      assert(s.headline, 'no answer shown (state ' + s.state + ')');
+      assert(!s.violations.length && !s.consoleCsp.length, s.violations.length + ' violation(s): ' + s.violations.concat(s.consoleCsp).slice(0, 5).join(' | '));
+      assert(s.allSwatches > 0 && s.swatches === s.allSwatches, 'swatches without colour: ' + s.swatches + '/' + s.allSwatches);
+      assert(s.bars > 0, 'no usage bar has a width');
+      assert(!errors.length, 'page errors: ' + errors.slice(0, 3).join('; '));
+    } finally {
+      await context.close();
+      server.close();
+    }
+  });
+
+  await check('CSP: the single file under its own hashed policy shows the answer, every panel, both languages, zero violations', async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      const s = await exercise(T, page, url);
+      assert(s.headline, 'no answer shown (state ' + s.state + ')');
+      assert(!s.violations.length && !s.consoleCsp.length, s.violations.length + ' violation(s): ' + s.violations.concat(s.consoleCsp).slice(0, 5).join(' | '));
+      assert(s.allSwatches > 0 && s.swatches === s.allSwatches, 'swatches without colour: ' + s.swatches + '/' + s.allSwatches);
+      assert(!errors.length, 'page errors: ' + errors.slice(0, 3).join('; '));
+    } finally {
+      await context.close();
+    }
+  });
+};

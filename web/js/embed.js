@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+// The page inside someone else's page (issue 10 item 1): the postMessage API for a host that
+// puts the advisor in an <iframe> (the <gpu-advisor> widget, web/widget/gpu-advisor.js, does
+// exactly that), the theme a host sets, and the content height the frame reports.
+//
+// Messages the page accepts, only from window.parent and only from the embedder's origin:
+//   {type:'gpu-advisor:set-request', request}   the request (a partial one is laid over the defaults)
+//   {type:'gpu-advisor:get-result', id}         answered by a result or error message with the same id
+//   {type:'gpu-advisor:set-provider', catalog}  the provider catalog as JSON text (or an object)
+//   {type:'gpu-advisor:set-theme', theme}       {accent, font, bg, text, logo}: CSS values
+//   {type:'gpu-advisor:set-lang', lang}         'zh-CN' | 'en'
+// Messages the page posts to window.parent:
+//   {type:'gpu-advisor:ready', version, lang}   the core is loaded and the first result shown
+//   {type:'gpu-advisor:result', request, result[, id]}
+//   {type:'gpu-advisor:error', error:{code, message, path?}[, id]}
+//   {type:'gpu-advisor:resize', height}         the content height in CSS pixels
+// Origin policy: the embedder's origin is the `origin` query parameter of the page's URL
+// (?embed=1&origin=https://shop.example, which the widget sets), or else the origin of the first
+// message from window.parent. Messages from any other origin or window are ignored; results go
+// to that origin only, never to '*'. Before an origin is known only `ready` and `resize` (no
+// user data) go out with '*'. A parent with an opaque origin ("null": a file:// page) is
+// accepted only when this page is itself a local file.
+(function () {
+  'use strict';
+
+  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
+  const PREFIX = 'gpu-advisor:';
+  const params = new URLSearchParams(location.search);
+  const framed = window.parent !== window;
+  const EMBED = framed || params.get('embed') === '1';
+  // Theme keys a host may set, and the page's CSS custom property each one drives.
+  const THEME = { accent: '--accent', font: '--font', bg: '--bg', text: '--ink' };
+  const COLOUR_KEYS = ['accent', 'bg', 'text'];
+  // A logo is drawn from a data: URL (the frame loads nothing from the network); the widget turns
+  // a same-origin URL into one. Larger images are refused: a logo is a few KiB.
+  const LOGO_MAX_CHARS = 512 * 1024;
+  const LOGO_TYPES = /^data:image\/(png|jpeg|gif|webp|svg\+xml)[;,]/i;
+
+  let origin = validOrigin(params.get('origin'));
+  let readySent = false;
+  let lastHeight = 0;
+  const waiting = []; // get-result ids asked while a run was pending
+
+  /** An http(s) origin as URL.origin writes it, or null. */
+  function validOrigin(text) {
+    if (!text) return null;
+    try {
+      const u = new URL(text);
+      return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === text.replace(/\/$/, '') ? u.origin : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function post(message, anyone) {
+    if (!framed) return;
+    const target = origin === 'null' ? '*' : origin || (anyone ? '*' : null);
+    if (!target) return;
+    try { window.parent.postMessage(message, target); } catch (e) { /* the parent went away */ }
+  }
+
+  function errorOf(code, message, path) {
+    const e = { code: code, message: String(message || code) };
+    if (path) e.path = path;
+    return e;
+  }
+
+  function postError(error, id) {
+    const m = { type: PREFIX + 'error', error: error };
+    if (id !== undefined) m.id = id;
+    post(m);
+  }
+
+  function postState(id) {
+    const api = window.gpuAdvisor;
+    if (!api) return;
+    if (api.lastError) {
+      const e = api.lastError;
+      postError(errorOf(e.code || 'invalid_request', e.message, e.path), id);
+      return;
+    }
+    const m = { type: PREFIX + 'result', request: api.lastRequest, result: api.lastResult };
+    if (id !== undefined) m.id = id;
+    post(m);
+  }
+
+  /** Called by app.js after every run: the first one makes the page ready. */
+  function afterRun() {
+    const api = window.gpuAdvisor;
+    if (!readySent) {
+      readySent = true;
+      post({ type: PREFIX + 'ready', version: UI.state.apiVersion || null, lang: document.documentElement.lang }, true);
+    }
+    postState();
+    while (waiting.length) postState(waiting.shift());
+    reportHeight();
+  }
+
+  function setRequest(request) {
+    const api = window.gpuAdvisor;
+    if (!request || typeof request !== 'object' || Array.isArray(request)) {
+      postError(errorOf('not_request', 'set-request needs a request object', '/'));
+      return;
+    }
+    // Through JSON and the page's untrusted-JSON reader: no prototype keys, bounded size and depth.
+    let text;
+    try { text = JSON.stringify(request); } catch (e) { text = null; }
+    const parsed = UI.parseUntrustedJson(text);
+    if (parsed.why) {
+      postError(errorOf(parsed.why, 'set-request: the request cannot be read (' + parsed.why + ')', parsed.key ? '/' + parsed.key : '/'));
+      return;
+    }
+    UI.state.scenario = null;
+    UI.applyRequest(UI.startRequest());
+    try {
+      UI.applyRequest(parsed.value);
+    } catch (e) {
+      UI.applyRequest(UI.startRequest());
+      postError(errorOf('not_request', 'set-request: the form cannot show this request'));
+    }
+    if (UI.renderPresetFacts) UI.renderPresetFacts();
+    api.recompute();
+  }
+
+  function setProvider(catalog) {
+    const api = window.gpuAdvisor;
+    if (!api || typeof api.setProvider !== 'function') {
+      postError(errorOf('provider_unavailable', 'this build of the page cannot load a provider catalog'));
+      return;
+    }
+    const text = typeof catalog === 'string' ? catalog : JSON.stringify(catalog);
+    try {
+      const out = api.setProvider(text);
+      // A located error from the core comes back as {error}; results follow through afterRun.
+      if (out && out.error) postError(errorOf(out.error.code || 'invalid_catalog', out.error.message, out.error.path));
+    } catch (e) {
+      postError(errorOf('invalid_catalog', e && e.message || e));
+    }
+  }
+
+  /** Theme values are CSS text from another origin: each is checked and set through the CSSOM. */
+  function setTheme(theme) {
+    if (!theme || typeof theme !== 'object') return;
+    const root = document.documentElement.style;
+    const bad = [];
+    Object.keys(THEME).forEach(function (k) {
+      if (!Object.prototype.hasOwnProperty.call(theme, k)) return;
+      const v = theme[k] === null ? '' : String(theme[k]).trim();
+      if (!v) { root.removeProperty(THEME[k]); return; }
+      const property = COLOUR_KEYS.indexOf(k) >= 0 ? 'color' : 'font-family';
+      if (v.length > 200 || !CSS.supports(property, v)) { bad.push(k); return; }
+      root.setProperty(THEME[k], v);
+    });
+    if (Object.prototype.hasOwnProperty.call(theme, 'logo')) {
+      const logo = theme.logo === null ? '' : String(theme.logo);
+      if (!logo) {
+        root.removeProperty('--logo');
+        document.body.classList.remove('has-logo');
+      } else if (logo.length > LOGO_MAX_CHARS || !LOGO_TYPES.test(logo) || /["\\\n\r]/.test(logo)) {
+        bad.push('logo');
+      } else {
+        root.setProperty('--logo', 'url("' + logo + '")');
+        document.body.classList.add('has-logo');
+      }
+    }
+    if (bad.length) postError(errorOf('invalid_theme', 'set-theme: not a valid CSS value for ' + bad.join(', '), '/theme/' + bad[0]));
+  }
+
+  function onMessage(event) {
+    if (event.source !== window.parent || !framed) return;
+    const data = event.data;
+    if (!data || typeof data !== 'object' || typeof data.type !== 'string' || data.type.indexOf(PREFIX) !== 0) return;
+    if (!origin) {
+      if (event.origin === 'null' && location.protocol !== 'file:') return;
+      origin = event.origin;
+    }
+    if (event.origin !== origin) return;
+    const api = window.gpuAdvisor;
+    const kind = data.type.slice(PREFIX.length);
+    if (!api || !api.ready) {
+      // Too early (the widget waits for ready; a hand-written host may not).
+      postError(errorOf('not_ready', 'the page is still loading: wait for gpu-advisor:ready'), data.id);
+      return;
+    }
+    if (kind === 'set-request') setRequest(data.request);
+    else if (kind === 'get-result') {
+      if (api.pending) waiting.push(data.id);
+      else postState(data.id);
+    } else if (kind === 'set-provider') setProvider(data.catalog);
+    else if (kind === 'set-theme') setTheme(data.theme);
+    else if (kind === 'set-lang') {
+      if (data.lang !== 'zh-CN' && data.lang !== 'en') postError(errorOf('invalid_lang', 'set-lang: zh-CN or en', '/lang'));
+      else { api.setLanguage(data.lang); reportHeight(); }
+    } else postError(errorOf('unknown_message', 'unknown message type ' + data.type.slice(0, 60), '/type'), data.id);
+  }
+
+  /** The frame's content height, so that the widget can size the iframe to it. */
+  function reportHeight() {
+    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (height && height !== lastHeight) {
+      lastHeight = height;
+      post({ type: PREFIX + 'resize', height: height }, true);
+    }
+  }
+
+  /** The link the share button copies: the standalone page with the plan, never the embed URL. */
+  function shareLink() {
+    if (!EMBED) return location.href;
+    return location.origin + location.pathname + location.hash;
+  }
+
+  function loadFailed() {
+    const detail = document.getElementById('load-error');
+    postError(errorOf('load_failed', detail ? detail.textContent.trim() : 'the page could not load its core'));
+  }
+
+  if (EMBED) {
+    document.documentElement.classList.add('embed');
+    // The widget sizes the frame to its content: nothing may then depend on the frame's height.
+    if (params.get('fit') === 'content') document.documentElement.classList.add('embed-fit');
+    window.addEventListener('message', onMessage);
+    if (framed) {
+      if (window.ResizeObserver) new ResizeObserver(reportHeight).observe(document.documentElement);
+      // A load error has no run: say it once the page shows its banner.
+      new MutationObserver(function () {
+        if (document.body.getAttribute('data-state') === 'load-error') loadFailed();
+      }).observe(document.body || document.documentElement, { attributes: true, attributeFilter: ['data-state'] });
+    }
+  }
+
+  Object.assign(UI, { EMBED: EMBED, embedAfterRun: afterRun, shareLink: shareLink });
+})();
