@@ -8,6 +8,9 @@ foreach(name IN LISTS names)
   if(NOT clash EQUAL -1)
     message(FATAL_ERROR "${name}.json contains the raw-string delimiter")
   endif()
+  # Indentation out (JSON strings cannot hold a raw newline, so every newline is between tokens):
+  # ~20% of the data's bytes in the module, parsed as before.
+  string(REGEX REPLACE "\n[ ]+" "\n" text "${text}")
   string(APPEND body "const char* builtin_${name}_json() {\n  return R\"gpuadv(${text})gpuadv\";\n}\n")
 endforeach()
 string(APPEND body "}  // namespace advisor\n")

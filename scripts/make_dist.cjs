@@ -11,6 +11,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const { packModule, minifyScript, minifyStyle } = require('./dist_pack.cjs');
 
 function die(message) {
   process.stderr.write('make_dist: ' + message + '\n');
@@ -51,6 +52,18 @@ if (!refs.some((r) => r.name === MODULE)) die('index.html has no <script src="' 
 const files = { 'index.html': indexHtml };
 for (const r of refs) files[r.name] = read(r.name === MODULE ? modulePath : path.join(webDir, r.name));
 
+main().catch((e) => die(e && e.stack || String(e)));
+
+async function main() {
+// Both variants ship packed files (scripts/dist_pack.cjs): the wasm gzipped inside the loader,
+// the scripts through terser, the stylesheet without comments and indentation.
+const packed = packModule(files[MODULE]);
+files[MODULE] = packed.text;
+for (const r of refs) {
+  if (r.kind === 'style') files[r.name] = minifyStyle(files[r.name]);
+  else if (r.name !== MODULE) files[r.name] = await minifyScript(files[r.name], r.name);
+}
+
 // ---- the static site: the files as they are.
 fs.rmSync(siteDir, { recursive: true, force: true });
 for (const [name, text] of Object.entries(files)) {
@@ -81,7 +94,7 @@ const csp = [
   "script-src 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval'",
   "style-src 'unsafe-inline'",
   'img-src data: blob:',
-  "connect-src data:", // the Emscripten loader fetch()es its own data: URI
+  "connect-src 'none'", // the wasm is inflated from the page's own text (no fetch of a data: URI)
   "form-action 'none'",
   "base-uri 'none'",
 ].join('; ');
@@ -104,6 +117,7 @@ fs.writeFileSync(single, html);
 const kib = (n) => (n / 1024).toFixed(0) + ' KiB';
 process.stdout.write('make_dist: ' + path.relative(process.cwd(), siteDir) + '/ (' +
   Object.keys(files).length + ' files, ' + refs.filter((r) => r.kind === 'script').length + ' scripts inlined), ' + path.relative(process.cwd(), single) + ' (' +
-  kib(Buffer.byteLength(html)) + ')\n');
+  kib(Buffer.byteLength(html)) + '; wasm ' + kib(packed.wasmBytes) + ' stored as ' + kib(packed.gzBytes) + ' base64 gzip)\n');
 require('./dist_widget.cjs')(distDir, single); // dist/widget/: the <gpu-advisor> script, its framed page, an example host
 require('./dist_csp.cjs')(distDir); // LAST: each single file's CSP names its inline <script>/<style> by hash
+}

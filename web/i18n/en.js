@@ -21,6 +21,7 @@
   'load.loading': 'Loading the calculation core…',
   'load.failed_title': 'The calculation core failed to load: ',
   'load.no_factory': 'gpu_advisor.js (the WebAssembly module) was not found. It must sit next to this page.',
+  'load.no_decompression': 'This browser cannot unpack the WebAssembly module (no DecompressionStream): use Chromium/Chrome 80+, Firefox 113+ or Safari 16.4+.',
   'load.catalog_failed': 'The catalogs could not be read.',
   'hash.invalid': 'The shared link could not be read ({why}); the default page is shown.',
   'hash.restored': 'Inputs restored from the shared link.',

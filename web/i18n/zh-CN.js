@@ -21,6 +21,7 @@
   'load.loading': '正在加载计算核心…',
   'load.failed_title': '计算核心加载失败：',
   'load.no_factory': '找不到 gpu_advisor.js（WebAssembly 模块）。请确认它与页面在同一目录。',
+  'load.no_decompression': '此浏览器无法解压 WebAssembly 模块（不支持 DecompressionStream）：请使用 Chromium/Chrome 80+、Firefox 113+ 或 Safari 16.4+。',
   'load.catalog_failed': '目录数据无法读取。',
   'hash.invalid': '分享链接无法读取（{why}），已打开默认页面。',
   'hash.restored': '已从分享链接恢复输入。',

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// What make_dist does to the files before it writes them (issue 13: a small file at full speed):
+//   packModule(glue)  the Emscripten loader with its embedded wasm taken out and stored again,
+//                     gzipped and base64-encoded, as createGpuAdvisor.wasmGz; web/js/core.js
+//                     inflates it with the browser's DecompressionStream and hands the bytes to
+//                     the loader (Module.wasmBinary). Base64 of the raw module does not compress
+//                     well (gzip sees 6-bit symbols that straddle the module's byte patterns);
+//                     base64 of the gzipped module is ~1.01x the gzip size in the page's own
+//                     transfer encoding, and the loader no longer fetch()es a data: URI.
+//   minifyScript(js)  terser (npm devDependency, run at build time only): whitespace, comments,
+//                     local names; no unsafe transforms.
+//   minifyStyle(css)  comments and whitespace out of the stylesheet.
+'use strict';
+
+const zlib = require('zlib');
+
+const DATA_URI = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
+const FACTORY = 'createGpuAdvisor';
+
+function packModule(glue) {
+  const m = DATA_URI.exec(glue);
+  if (!m) throw new Error('the module has no embedded wasm (link it with -sSINGLE_FILE=1)');
+  if (!glue.includes('var ' + FACTORY + ' =') && !glue.includes('var ' + FACTORY + '=')) {
+    throw new Error('the module does not define ' + FACTORY);
+  }
+  const wasm = Buffer.from(m[1], 'base64');
+  const gz = zlib.gzipSync(wasm, { level: 9 }).toString('base64');
+  // The empty data: URI keeps the loader on its "embedded module" path; wasmBinary wins there.
+  const stripped = glue.replace(DATA_URI, () => '"data:application/octet-stream;base64,"');
+  return { text: stripped + '\n' + FACTORY + '.wasmGz="' + gz + '";\n', wasmBytes: wasm.length, gzBytes: gz.length };
+}
+
+async function minifyScript(js, name) {
+  const { minify } = require('terser');
+  const out = await minify(js, { ecma: 2020, compress: { passes: 2 }, mangle: true, format: { comments: false } });
+  if (!out.code) throw new Error('terser produced nothing for ' + name);
+  return out.code;
+}
+
+function minifyStyle(css) {
+  return css.replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};,])\s*/g, '$1')
+    .replace(/;}/g, '}')
+    .trim();
+}
+
+module.exports = { packModule, minifyScript, minifyStyle };
