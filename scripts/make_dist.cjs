@@ -12,6 +12,7 @@
 const fs = require('fs');
 const path = require('path');
 const { packModule, minifyScript, minifyStyle } = require('./dist_pack.cjs');
+const { prerender } = require('./prerender.cjs');
 
 function die(message) {
   process.stderr.write('make_dist: ' + message + '\n');
@@ -118,6 +119,12 @@ const kib = (n) => (n / 1024).toFixed(0) + ' KiB';
 process.stdout.write('make_dist: ' + path.relative(process.cwd(), siteDir) + '/ (' +
   Object.keys(files).length + ' files, ' + refs.filter((r) => r.kind === 'script').length + ' scripts inlined), ' + path.relative(process.cwd(), single) + ' (' +
   kib(Buffer.byteLength(html)) + '; wasm ' + kib(packed.wasmBytes) + ' stored as ' + kib(packed.gzBytes) + ' base64 gzip)\n');
+// The first view rendered into both pages by the page itself in headless Chromium
+// (scripts/prerender.cjs); PRERENDER=0 skips it (a page that renders only once the core loads).
+if (process.env.PRERENDER !== '0') {
+  const timings = await prerender([{ file: single, single: true }, { file: path.join(siteDir, 'index.html'), single: false }]);
+  process.stdout.write('make_dist: pre-rendered ' + timings.map((x) => path.relative(process.cwd(), x.file) + ' (' + x.ms + ' ms)').join(', ') + '\n');
+}
 require('./dist_widget.cjs')(distDir, single); // dist/widget/: the <gpu-advisor> script, its framed page, an example host
 require('./dist_csp.cjs')(distDir); // LAST: each single file's CSP names its inline <script>/<style> by hash
 }

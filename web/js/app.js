@@ -287,14 +287,63 @@
     });
   }
 
+  /**
+   * The pre-rendered first view (scripts/prerender.cjs): the body shows the default request's
+   * answer as the build rendered it; the page as written waits in <template id="pristine-body">.
+   * takeOver() puts it back, in the same task that renders the live answer, so nothing flashes.
+   * What the visitor typed into the pre-rendered form meanwhile is kept (by element id).
+   */
+  function prerendered() {
+    const template = document.getElementById('pristine-body');
+    if (!template) return null;
+    const typed = Object.create(null);
+    const remember = function (e) {
+      const t = e.target;
+      if (t && t.id && /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName)) typed[t.id] = t.type === 'checkbox' ? { checked: t.checked } : { value: t.value };
+    };
+    document.addEventListener('input', remember, true);
+    document.addEventListener('change', remember, true);
+    return {
+      takeOver: function () {
+        document.removeEventListener('input', remember, true);
+        document.removeEventListener('change', remember, true);
+        const body = document.body;
+        for (const a of Array.from(body.attributes)) body.removeAttribute(a.name);
+        const holder = document.createElement('div');
+        holder.innerHTML = '<div ' + (template.getAttribute('data-body-attrs') || '') + '></div>';
+        for (const a of Array.from(holder.firstChild.attributes)) body.setAttribute(a.name, a.value);
+        while (body.firstChild !== template) body.removeChild(body.firstChild);
+        body.replaceChild(template.content, template);
+        const style = document.getElementById('prerendered-style'); // the snapshot's own rules
+        if (style) style.remove();
+      },
+      reapply: function () {
+        let any = false;
+        for (const id of Object.keys(typed)) {
+          const node = document.getElementById(id);
+          if (!node) continue;
+          if ('checked' in typed[id]) node.checked = typed[id].checked; else node.value = typed[id].value;
+          any = true;
+        }
+        if (any) { userEdited(); updateVisibility(); }
+      },
+    };
+  }
+
   function start() {
-    collectElements();
-    buildMonthInputs();
-    const fromHash = readHash();
-    if (fromHash.lang) state.lang = fromHash.lang;
-    applyStaticStrings();
-    updateVisibility();
+    const snapshot = prerendered();
+    let fromHash = null;
+    const prepare = function () {
+      collectElements();
+      buildMonthInputs();
+      fromHash = readHash();
+      if (fromHash.lang) state.lang = fromHash.lang;
+      applyStaticStrings();
+      updateVisibility();
+    };
+    if (!snapshot) prepare();
     loadCore().then(function (loaded) {
+      if (snapshot) { snapshot.takeOver(); prepare(); }
       state.catalog = loaded.catalog;
       state.defaults = loaded.catalog.default_request;
       state.apiVersion = loaded.apiVersion;
@@ -313,12 +362,14 @@
       } else if (fromHash.bad) {
         showHashNote(badHashText(fromHash, false), true);
       }
+      if (snapshot) snapshot.reapply();
       renderPresetFacts();
       renderScenarios();
       wireEvents();
       api.ready = true;
       run();
     }).catch(function (e) {
+      if (snapshot && !el.loadError) { snapshot.takeOver(); prepare(); }
       showLoadError(e && e.message || e);
       if (window.console && !(e && e.expected)) console.error(e);
     });
