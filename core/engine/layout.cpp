@@ -168,6 +168,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
     o.fits_on_one = fits(o.on_one, gpu);
     if (counts.empty()) {
       o.reason = "no GPU count up to the search limit is compatible with the pinned tp/pp";
+      o.reason_code = "no_compatible_count";
       out.push_back(o);
       continue;
     }
@@ -178,6 +179,8 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
     if (!fits_at(counts.back())) {
       const bool replicated = is_training(req.task) && req.parallelism.zero == 0 &&
                               req.parallelism.tp_pinned && req.parallelism.pp_pinned;
+      o.reason_code = replicated ? "replicated_zero0" : "does_not_fit_at_max";
+      o.reason_gpus = counts.back();
       o.reason = replicated
                      ? "with ZeRO-0 and the pinned TP/PP every data-parallel rank holds the same "
                        "share of the model and optimizer state: no count helps; use ZeRO-3 or "

@@ -18,6 +18,8 @@ struct GpuOption {
   MemoryEstimate at_min;
   bool tight_at_min = false;         // fits by the estimate, not by the top of the error band
   std::string reason;                // why no count fits (when min_layout is empty)
+  std::string reason_code;           // no_compatible_count | replicated_zero0 | does_not_fit_at_max
+  int reason_gpus = 0;               // does_not_fit_at_max: the largest count tried
 };
 
 /// Layouts worth trying for `count` GPUs under the request's parallelism, in order of

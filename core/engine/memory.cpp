@@ -74,15 +74,13 @@ double base_weight_bits(const TrainingSettings& t) {
                                                                         : name_of(t.base_quantization));
 }
 
-namespace {
-
-/// Training weight bytes per parameter: fp8 training (Transformer Engine) keeps bf16 weights
-/// plus an fp8 copy for the GEMMs.
 double training_weight_bytes(Precision precision) {
   if (precision == Precision::kFp32) return 4;
   if (precision == Precision::kFp8) return 3;
   return 2;
 }
+
+namespace {
 
 
 /// LoRA adapter parameters of one layer: r x (d_in + d_out) per targeted matrix.
@@ -481,109 +479,7 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
   }
   check_representable(best, req);
 
-  if (explain) {
-    auto add = [&](const char* term, std::string text) {
-      best.assumptions.push_back({term, std::move(text)});
-    };
-    char line[512];
-    if (training) {
-      const double wbytes = training_weight_bytes(t.precision);
-      if (is_adapter(req.task)) {
-        std::snprintf(line, sizeof line,
-                      "Frozen base in %s (linear layers%s; embeddings and norms in bf16) plus "
-                      "LoRA adapters (rank %d on %zu module types) at %.0f bytes/param.",
-                      t.base_quantization == BaseQuantization::kNone ? "bf16" : name_of(t.base_quantization),
-                      t.base_quantization == BaseQuantization::kNf4 ? ", NF4 + double quantisation = 4.127 bits"
-                                                   : "",
-                      t.lora_rank, static_cast<std::size_t>(t.lora_targets.count()), wbytes);
-      } else {
-        std::snprintf(line, sizeof line, "%.0f bytes/param (%s weights%s).", wbytes,
-                      name_of(t.precision), t.precision == Precision::kFp8 ? " kept in bf16 + fp8 copy" : "");
-      }
-      add("weights", line + std::string(L.zero >= 3 && L.dp > 1
-                                            ? " Sharded over the data-parallel group (ZeRO-3)."
-                                            : "") +
-                         (t.offload_parameters ? " Offloaded to host RAM." : ""));
-      std::snprintf(line, sizeof line,
-                    "%.0f bytes per trainable parameter (%s gradients)%s%s.",
-                    t.accounting.gradient_bytes,
-                    t.accounting.gradient_bytes == 4 ? "fp32" : "16-bit",
-                    L.zero >= 2 && L.dp > 1 ? ", sharded over data parallel (ZeRO-2+)" : "",
-                    t.offload_optimizer && L.zero >= 2
-                        ? "; with ZeRO-Offload they move to host RAM and the GPU keeps at most "
-                          "one reduce bucket (5e8 elements)"
-                        : "");
-      add("gradients", line);
-      const OptimizerState o = optimizer_state(t);
-      std::snprintf(line, sizeof line,
-                    "%s: %d state(s) x %.0f bytes + %.0f bytes fp32 master weights = %.0f bytes "
-                    "per trainable parameter%s%s. Mixed-precision AdamW by the ZeRO paper is "
-                    "2 + 2 + 12 = 16 bytes/param in all.",
-                    name_of(t.optimizer), o.states, o.bytes_per_state, o.master_bytes,
-                    o.bytes_per_param(),
-                    L.zero >= 1 && L.dp > 1 ? ", sharded over data parallel (ZeRO-1+)" : "",
-                    t.offload_optimizer ? "; offloaded to host RAM (ZeRO-Offload)" : "");
-      add("optimizer", line);
-      std::snprintf(line, sizeof line,
-                    "Korthikanti et al. 2022 per-layer activations, generalised (GQA, %s MLP%s, "
-                    "%s attention), sequence %lld x micro-batch %lld, checkpointing: %s; "
-                    "1F1B pipeline keeps %d micro-batch(es) in flight on stage %d.%s",
-                    m.mlp_gated ? "gated" : "plain", m.moe ? ", MoE top-k" : "",
-                    t.flash_attention ? "flash" : "materialised",
-                    static_cast<long long>(t.sequence_length),
-                    static_cast<long long>(t.micro_batch_size),
-                    name_of(t.activation_checkpointing), L.pp - best.heaviest_stage,
-                    best.heaviest_stage,
-                    t.accounting.fused_cross_entropy
-                        ? " Fused cross-entropy: no full logits tensor."
-                        : "");
-      std::string stack_text = " Stack: " + req.stack.name + " (" +
-                               (req.stack_given ? "/stack" : "default for the task; set /stack") +
-                               ")";
-      if (!t.accounting.fused_cross_entropy) {
-        stack_text += ": the loss keeps " + format_number(t.accounting.logits_bytes_per_element) +
-                      " bytes per vocabulary entry per token";
-      }
-      if (t.activation_checkpointing == Checkpointing::kSelective) {
-        stack_text += req.stack.selective_keep_fraction
-                          ? "; selective checkpointing keeps " +
-                                format_number(100 * *req.stack.selective_keep_fraction) +
-                                "% of each layer's activations"
-                          : "; selective checkpointing recomputes the attention core (Megatron)";
-      }
-      add("activations", line + stack_text + ".");
-      add("kv_cache", "No KV cache in training.");
-    } else {
-      std::snprintf(line, sizeof line,
-                    "Linear layers in %s (%.3f bits/param); embeddings, LM head and norms in "
-                    "16-bit; split over tensor parallel %d.",
-                    req.inference.weight_format.c_str(),
-                    weight_bits_for(req.inference.weight_format), L.tp);
-      add("weights", line);
-      std::snprintf(line, sizeof line,
-                    "%lld sequences x (%lld prompt + %lld output) tokens x %s per element%s%s.",
-                    static_cast<long long>(req.inference.concurrency),
-                    static_cast<long long>(req.inference.prompt_tokens),
-                    static_cast<long long>(req.inference.output_tokens),
-                    req.inference.kv_cache_precision.c_str(),
-                    m.mla ? "; MLA caches one latent per token per layer" : "",
-                    m.sliding_window > 0 ? "; sliding window caps the cached tokens" : "");
-      add("kv_cache", line);
-      add("activations", "Prefill workspace of one layer for up to " +
-                             format_number(a.inference_prefill_chunk_tokens) +
-                             " tokens (chunked prefill) plus fp32 logits for sampling.");
-    }
-    add("overhead", "CUDA context " + format_number(a.cuda_context_gib) + " GiB (" +
-                        a.basis_context + ")" +
-                        (L.count > 1 ? "; communication buffers " +
-                                           format_number(a.communication_buffers_gib) + " GiB"
-                                     : std::string()) +
-                        "; allocator fragmentation " +
-                        format_number(a.fragmentation_fraction * 100) +
-                        "% of activations and gradients.");
-    add("band", "Range " + format_gib(best.band_low) + " to " + format_gib(best.band_high) + ": " +
-                    a.basis_activation_band);
-  }
+  if (explain) explain_memory(req, L, a, best);
   return best;
 }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "types/catalog.hpp"
+#include "types/note.hpp"
 #include "types/request.hpp"
 
 namespace advisor {
@@ -22,8 +23,10 @@ struct Layout {
 
 /// One line of "why this many bytes": the term, what was assumed, and the switch that moves it.
 struct MemoryAssumption {
-  std::string term;  // weights | gradients | optimizer | activations | kv_cache | overhead
-  std::string text;
+  std::string term;  // weights | gradients | optimizer | activations | kv_cache | overhead | band
+  std::string text;  // the English sentence
+  std::string code;  // the sentence as a code with parameters (engine/memory_explain.cpp)
+  std::vector<ReasonParam> params;
 };
 
 /// Memory of the most loaded GPU (the heaviest pipeline stage), in bytes.
@@ -67,6 +70,14 @@ double base_weight_bits(const TrainingSettings& training);
 
 /// Trainable parameters of the whole model for the task (all of them, or the LoRA adapters).
 double trainable_params(const Request& request);
+
+/// Training weight bytes per parameter: fp8 training (Transformer Engine) keeps bf16 weights
+/// plus an fp8 copy for the GEMMs.
+double training_weight_bytes(Precision precision);
+
+/// Fills `estimate.assumptions`: one line per term, as a code with parameters and in English.
+void explain_memory(const Request& request, const Layout& layout, const MemoryAssumptions& a,
+                    MemoryEstimate& estimate);
 
 /// Memory per GPU for `layout`. `explain` adds human-readable assumptions (slower).
 MemoryEstimate estimate_memory(const Request& request, const Layout& layout,

@@ -128,6 +128,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   if (t.precision == Precision::kFp8) {
     if (!gpu.fp8_dense_tflops) {
       r.reason = gpu.name + " has no FP8 tensor cores (or no published dense FP8 rate)";
+      r.reason_code = "no_fp8_rate";
       return r;
     }
     peak_linear = *gpu.fp8_dense_tflops;
@@ -136,6 +137,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   } else if (t.precision == Precision::kFp32) {
     if (!gpu.fp32_tflops) {
       r.reason = "no FP32 rate is published for " + gpu.name;
+      r.reason_code = "no_fp32_rate";
       return r;
     }
     peak_linear = peak_attention = *gpu.fp32_tflops;

@@ -42,6 +42,7 @@ double expert_matmul_share(const ModelArch& model);
 struct TrainingPerf {
   bool available = false;
   std::string reason;  // when not available (no FP8 on the part, ...)
+  std::string reason_code;  // no_fp8_rate | no_fp32_rate (the GPU is the option's)
   double tokens = 0;   // budget
   std::int64_t global_batch = 0;
   bool batch_adjusted = false;

@@ -2,6 +2,8 @@
 // The power, cost and capacity sections of the result (and each option's power and cost).
 #include "io/cost_json.hpp"
 
+#include "io/recommend_json.hpp"
+
 namespace advisor {
 
 namespace {
@@ -193,6 +195,16 @@ void write_power(W& w, const PowerResult& r) {
   w.field("level", p.office.level);
   w.field("reason", office_reason_text(p.office));
   w.field("reason_code", p.office.reason_code);
+  w.key("reason_params");
+  w.begin_object();
+  w.field("server_watts", p.office.server_watts);
+  w.field("total_watts", p.office.total_watts);
+  w.field("servers", p.office.servers);
+  w.field("rack_kw_low", p.office.rack_kw_low);
+  w.field("rack_kw_high", p.office.rack_kw_high);
+  w.field("office_racks", p.office.office_racks);
+  w.field("racks_needed", p.office.racks_needed);
+  w.end_object();
   w.end_object();
   w.field("sizing", "full_load");
   w.end_object();
@@ -208,6 +220,7 @@ void write_cost(W& w, const CostResult& c, const PriceCatalog& prices) {
   w.field("count", c.gpus);
   w.field("pinned", c.pinned);
   w.field("reason", c.hardware_reason);
+  w.field("reason_code", c.hardware_reason_code);
   w.end_object();
   w.key("site");
   w.begin_object();
@@ -235,6 +248,9 @@ void write_cost(W& w, const CostResult& c, const PriceCatalog& prices) {
     w.begin_object();
     w.field("option", m.option);
     w.field("reason", m.reason);
+    w.field("code", m.code);
+    w.key("params");
+    write_params(w, m.params);
     w.field("override_path", m.override_path);
     w.end_object();
   }
@@ -244,6 +260,8 @@ void write_cost(W& w, const CostResult& c, const PriceCatalog& prices) {
   w.field("break_even_year", c.break_even_year);
   w.field("seventy_percent_rule_holds", c.seventy_percent_rule_holds);
   w.field("seventy_percent_rule_note", c.seventy_percent_rule_note);
+  w.key("seventy_percent_rule_reason");
+  write_note(w, c.seventy_percent_rule);
   w.key("cost_per_gpu_hour_cny");
   per_option(w, c.cost_per_gpu_hour_cny);
   w.field("run_gpu_hours", c.run_gpu_hours);

@@ -76,6 +76,9 @@ void memory(W& w, const MemoryResult& m) {
     w.begin_object();
     w.field("term", a.term);
     w.field("text", a.text);
+    w.field("code", a.code);
+    w.key("params");
+    write_params(w, a.params);
     w.end_object();
   }
   w.end_array();
@@ -113,9 +116,16 @@ void inference_summary_fields(W& w, const InferencePerf& p) {
   w.field("max_concurrency", p.max_concurrency);
 }
 
-void strings(W& w, const std::vector<std::string>& list) {
+/// "assumptions": the English sentences (as before); "assumption_notes": each as a code with
+/// its parameters and the sentence, for the page's own languages.
+void notes(W& w, const std::vector<Note>& list) {
+  w.key("assumptions");
   w.begin_array();
-  for (const std::string& s : list) w.value(s);
+  for (const Note& n : list) w.value(n.text);
+  w.end_array();
+  w.key("assumption_notes");
+  w.begin_array();
+  for (const Note& n : list) write_note(w, n);
   w.end_array();
 }
 
@@ -147,8 +157,7 @@ void training(W& w, const TrainingResult& r) {
     w.field("gpu", r.gpu);
     w.key("scaling_curve");
     scaling_curve(w, r.scaling_curve);
-    w.key("assumptions");
-    strings(w, r.assumptions);
+    notes(w, r.assumptions);
     w.end_object();
     return;
   }
@@ -188,8 +197,7 @@ void training(W& w, const TrainingResult& r) {
   w.field("matmul_fraction", t.matmul_fraction);
   w.field("storage_read_gbps_needed", t.storage_read_gbps_needed);
   w.field("storage_read_gbps", r.storage_read_gbps);
-  w.key("assumptions");
-  strings(w, r.assumptions);
+  notes(w, r.assumptions);
   w.key("scaling_curve");
   scaling_curve(w, r.scaling_curve);
   w.end_object();
@@ -217,8 +225,7 @@ void serving(W& w, const ServingResult& r) {
     w.field("gpu", r.gpu);
     w.key("concurrency_curve");
     concurrency_curve(w, r.concurrency_curve);
-    w.key("assumptions");
-    strings(w, r.assumptions);
+    notes(w, r.assumptions);
     w.end_object();
     return;
   }
@@ -259,8 +266,7 @@ void serving(W& w, const ServingResult& r) {
   w.field("max_model_len", p.max_model_len);
   w.field("gpu_memory_utilization", r.gpu_memory_utilization);
   w.end_object();
-  w.key("assumptions");
-  strings(w, r.assumptions);
+  notes(w, r.assumptions);
   w.key("concurrency_curve");
   concurrency_curve(w, r.concurrency_curve);
   w.end_object();
@@ -344,12 +350,20 @@ void option(W& w, const OptionRow& row, Task task) {
     for (const char* k : {"min_count", "min_layout", "per_gpu_bytes_at_min"}) w.null_field(k);
     w.field("verdict", "does_not_fit");
     w.field("reason", o.reason);
+    w.field("reason_code", o.reason_code);
+    w.key("reason_params");
+    w.begin_object();
+    if (o.reason_gpus > 0) w.field("gpus", o.reason_gpus);
+    w.end_object();
   }
   if (is_training(task)) {
     w.key("training");
     if (row.training) training_summary(w, *row.training);
     else w.null();
-    if (row.training && !row.training->available) w.field("speed_note", row.training->reason);
+    if (row.training && !row.training->available) {
+      w.field("speed_note", row.training->reason);
+      w.field("speed_note_code", row.training->reason_code);
+    }
   } else {
     w.key("inference");
     if (row.inference) {

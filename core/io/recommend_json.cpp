@@ -76,6 +76,15 @@ void write_params(JsonWriter& w, const std::vector<ReasonParam>& params) {
   w.end_object();
 }
 
+void write_note(JsonWriter& w, const Note& n) {
+  w.begin_object();
+  w.field("code", n.code);
+  w.key("params");
+  write_params(w, n.params);
+  w.field("text", n.text);
+  w.end_object();
+}
+
 void write_recommendation(JsonWriter& w, const Recommendation& r) {
   w.begin_object();
   w.field("objective", name_of(r.objective));

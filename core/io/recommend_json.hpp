@@ -7,6 +7,8 @@ namespace advisor {
 
 /// {name: number | text, ...}: the figures of a reason or a warning.
 void write_params(JsonWriter& w, const std::vector<ReasonParam>& params);
+/// {code, params, text}: one line of the result in a form each language can render.
+void write_note(JsonWriter& w, const Note& note);
 
 /// result.recommendation (docs/api.md "Recommendation").
 void write_recommendation(JsonWriter& w, const Recommendation& r);

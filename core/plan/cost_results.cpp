@@ -154,12 +154,13 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
   // Which hardware to cost: the pinned GPUs, else the cheapest fitting option.
   const GpuSpec* gpu = nullptr;
   int gpus = 0;
-  std::string hardware_reason;
+  std::string hardware_reason, hardware_reason_code;
   if (req.hardware) {
     gpu = catalog.find_gpu(req.hardware->gpu);
     gpus = fleet_gpus.value_or(layout.count);
     hardware_reason = fleet_gpus ? "the pinned GPU, at the fleet the target load needs"
                                  : "the pinned hardware (/hardware)";
+    hardware_reason_code = fleet_gpus ? "pinned_fleet" : "pinned";
   } else {
     reject_server_overrides_without_hardware(rq);
     double best = 0;
@@ -191,6 +192,9 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
            "/hardware", {}});
       return out;
     }
+    hardware_reason_code = recommended ? "recommended"
+                           : rq.cost.monthly_demand_gpu_hours && !rq.cost.utilization ? "cheapest_for_demand"
+                                                                                       : "cheapest_option";
     hardware_reason = recommended ? "no hardware pinned: the recommended plan's GPUs"
                       : rq.cost.monthly_demand_gpu_hours && !rq.cost.utilization
                           ? "no hardware pinned: the fitting GPU option with the lowest lifetime "
@@ -275,6 +279,7 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
   cost.gpus = gpus;
   cost.pinned = req.hardware.has_value();
   cost.hardware_reason = hardware_reason;
+  cost.hardware_reason_code = hardware_reason_code;
   const SiteDefaults& site = site_of(prices, s.site_id);
   cost.site_id = site.id;
   cost.site_name = site.name;
@@ -296,7 +301,8 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
     cost.missing_prices.push_back(
         {"buy", why.empty() ? "no purchase price for " + gpu->name + " in the catalog"
                             : gpu->name + " is not offered for sale: " + why,
-         path});
+         path, why.empty() ? "no_purchase_price" : "not_offered_for_sale",
+         {param("gpu", gpu->id), param("gpu_name", gpu->name), param("why", why)}});
   }
   if (s.reserved_cny_per_gpu_month) {
     PricedOption& r = cost.reserved.emplace(priced(reserved_option(s, gpus)));
@@ -315,7 +321,8 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
     cost.missing_prices.push_back(
         {"rent", why.empty() ? "no rental price for " + gpu->name + " in the catalog"
                              : gpu->name + " is not offered for rent: " + why,
-         path});
+         path, why.empty() ? "no_rental_price" : "not_offered_for_rent",
+         {param("gpu", gpu->id), param("gpu_name", gpu->name), param("why", why)}});
   }
 
   // ---- hybrid: own the base load, rent the bursts
@@ -332,7 +339,7 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
   if (months) demand = *months;
   if (!months) {
     cost.missing_prices.push_back({"hybrid", "the hybrid plan needs the demand month by month",
-                                   "/cost/monthly_demand_gpu_hours"});
+                                   "/cost/monthly_demand_gpu_hours", "hybrid_needs_months", {}});
   } else if (cost.buy && cost.rent) {
     const int per = s.gpus_per_server;
     auto owned_cost = [&](int servers, double owned_hours) {
@@ -377,8 +384,8 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
     for (std::size_t i = 0; i < h.candidates.size(); i += stride)
       split.candidates.push_back(h.candidates[i]);
   } else {
-    cost.missing_prices.push_back(
-        {"hybrid", "the hybrid plan needs both a purchase and a rental price", std::nullopt});
+    cost.missing_prices.push_back({"hybrid", "the hybrid plan needs both a purchase and a rental price",
+                                   std::nullopt, "hybrid_needs_both_prices", {}});
   }
   {
     double best = 0;
@@ -414,11 +421,14 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
   if (comparable) cost.break_even_year = break_even_year(cost.buy->cost, cost.rent->cost);
   if (!comparable) {
     cost.seventy_percent_rule_note = "needs both a purchase and a rental price";
+    cost.seventy_percent_rule = {"needs_both_prices", {}, cost.seventy_percent_rule_note};
   } else if (!be) {
     cost.seventy_percent_rule_holds = false;
     cost.seventy_percent_rule_note =
         "renting is cheaper even at 100% utilisation with these prices: buying never pays, "
         "so the ~70% rule does not hold";
+    cost.seventy_percent_rule = {"renting_always_cheaper", {param("rule_share", s.seventy_percent_rule)},
+                                 cost.seventy_percent_rule_note};
   } else {
     const bool holds = std::fabs(*be - s.seventy_percent_rule) <= s.seventy_percent_tolerance + 1e-12;
     cost.seventy_percent_rule_holds = holds;
@@ -428,6 +438,11 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
         (holds ? "holds (within " : "does not hold (outside ") +
         format_number(s.seventy_percent_rule * 100) + " +/- " +
         format_number(s.seventy_percent_tolerance * 100) + " points)";
+    cost.seventy_percent_rule = {holds ? "rule_holds" : "rule_does_not_hold",
+                                 {param("break_even_share", std::round(*be * 1000) / 1000),
+                                  param("rule_share", s.seventy_percent_rule),
+                                  param("tolerance_share", s.seventy_percent_tolerance)},
+                                 cost.seventy_percent_rule_note};
   }
 
   // ---- per GPU-hour, per run, per million tokens

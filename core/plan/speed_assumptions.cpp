@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The assumption lines shown under the training and serving speed figures: each states a term of
-// the model with the numbers that went into it (docs/speed.md).
+// the model with the numbers that went into it (docs/speed.md). Each line is a code with its
+// named figures (the page renders it in either language) and the English sentence as fallback.
 #include "plan/speed_results.hpp"
 
 #include <algorithm>
@@ -12,15 +13,59 @@ namespace advisor {
 
 namespace {
 constexpr double kGiga = 1e9;
+constexpr double kGoodputShown = 0.995;  // goodput below this gets its own line
+
+double num(std::int64_t v) { return static_cast<double>(v); }
+double flag(bool b) { return b ? 1 : 0; }
+
+/// How the token budget was chosen (engine/training token_budget_text), as a note.
+Note token_budget_note(const Request& req, const PerformanceConstants& k) {
+  const TrainingPerfSettings& p = req.training.perf;
+  const double tokens = token_budget(req, k);
+  std::string code = "token_budget_finetune_default";
+  std::vector<ReasonParam> params{param("tokens", tokens)};
+  if (p.tokens) {
+    code = "token_budget_given";
+  } else if (p.dataset_tokens) {
+    code = "token_budget_epochs";
+    params.push_back(param("epochs", p.epochs.value_or(1)));
+    params.push_back(param("dataset_tokens", *p.dataset_tokens));
+  } else if (req.task == Task::kPretrain) {
+    code = "token_budget_pretrain_default";
+    params.push_back(param("tokens_per_parameter", k.pretrain_tokens_per_parameter));
+  }
+  return {code, std::move(params), token_budget_text(req, k)};
+}
 }  // namespace
 
-std::vector<std::string> training_assumptions(const Request& req, const GpuSpec& gpu,
+Note unpinned_speed_note(bool training) {
+  return {training ? "no_hardware_training" : "no_hardware_serving", {},
+          std::string("No hardware pinned: speed is given per option (options[].") +
+              (training ? "training) at its minimum GPU count; pin /hardware for the full breakdown."
+                        : "inference) at its minimum GPU count; pin /hardware for the full breakdown.")};
+}
+
+Note training_token_note(const Request& req, const PerformanceConstants& k) {
+  return token_budget_note(req, k);
+}
+
+std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
                                               const Layout& L, const Fabric& f,
                                               const TrainingPerf& t,
                                               const PerformanceConstants& k) {
-  std::vector<std::string> out;
+  std::vector<Note> out;
   const TrainingSettings& ts = req.training;
-  out.push_back(
+  const char* recompute = ts.activation_checkpointing == Checkpointing::kNone
+                              ? "none" : name_of(ts.activation_checkpointing);
+  out.push_back({"training_flops",
+                 {param("model_gflop", t.flops.model / kGiga),
+                  param("forward_gflop", (t.flops.linear_forward + t.flops.attention_forward) / kGiga),
+                  param("matmul_params_b", t.flops.linear_forward / 2 / kGiga),
+                  param("attention_gflop", t.flops.attention_forward / kGiga),
+                  param("sequence", ts.sequence_length),
+                  param("adapter", flag(is_adapter(req.task))),
+                  param("hardware_gflop", t.flops.hardware / kGiga),
+                  param("recompute", std::string(recompute))},
       "FLOPs per token (PaLM appendix B; causal attention not halved): model " +
       format_with("%.3g", t.flops.model / kGiga) + " GFLOP = forward " +
       format_with("%.3g", (t.flops.linear_forward + t.flops.attention_forward) / kGiga) + " (2 x " +
@@ -32,8 +77,18 @@ std::vector<std::string> training_assumptions(const Request& req, const GpuSpec&
       "; hardware " + format_with("%.3g", t.flops.hardware / kGiga) + " GFLOP with " +
       (ts.activation_checkpointing == Checkpointing::kNone ? std::string("no")
                                              : std::string(name_of(ts.activation_checkpointing))) +
-      " recompute.");
-  out.push_back(std::string("Peak: ") + format_with("%.1f", t.peak_tflops) + " dense " +
+      " recompute."});
+  out.push_back({"training_peak",
+                 {param("peak_tflops", t.peak_tflops),
+                  param("precision", std::string(ts.precision == Precision::kFp8 ? "fp8_mixed" : name_of(ts.precision))),
+                  param("matmul_fraction", t.matmul_fraction),
+                  param("gemm_efficiency", t.gemm_efficiency),
+                  param("micro_batch", ts.micro_batch_size),
+                  param("sequence", ts.sequence_length),
+                  param("width", num(req.model.hidden / L.tp)),
+                  param("achieved_tflops", t.achieved_tflops_per_gpu),
+                  param("mfu_share", t.mfu)},
+                std::string("Peak: ") + format_with("%.1f", t.peak_tflops) + " dense " +
                 (ts.precision == Precision::kFp8 ? "FP8 (attention core at 16-bit)" : name_of(ts.precision)) +
                 " TFLOPS x measured max achievable matmul fraction " +
                 format_with("%.3f", t.matmul_fraction) + " x framework and GEMM-shape efficiency " +
@@ -41,9 +96,16 @@ std::vector<std::string> training_assumptions(const Request& req, const GpuSpec&
                 " x " + std::to_string(ts.sequence_length) + " tokens per micro-batch, width " +
                 std::to_string(req.model.hidden / L.tp) + ") = achieved " +
                 format_with("%.0f", t.achieved_tflops_per_gpu) + " model TFLOPS per GPU (MFU " +
-                format_with("%.1f%%", t.mfu * 100) + ").");
+                format_with("%.1f%%", t.mfu * 100) + ")."});
   const StackProfile& st = req.stack;
-  out.push_back("Stack: " + st.name + " (" +
+  out.push_back({"training_stack",
+                 {param("stack", st.name), param("stack_given", flag(req.stack_given)),
+                  param("task", std::string(name_of(req.task))),
+                  param("efficiency", st.efficiency_factor), param("ops_per_layer", ops_per_layer(req)),
+                  param("dispatch_us", st.dispatch_us_per_op),
+                  param("host_ms", t.host_s_per_microbatch * 1e3),
+                  param("launch_wait_s", t.launch_overhead_s)},
+                "Stack: " + st.name + " (" +
                 (req.stack_given ? std::string("/stack") : "default for " + std::string(name_of(req.task)) + "; set /stack") +
                 "): framework efficiency x" + format_with("%.2f", st.efficiency_factor) +
                 "; the host launches " + format_with("%.0f", ops_per_layer(req)) +
@@ -54,23 +116,31 @@ std::vector<std::string> training_assumptions(const Request& req, const GpuSpec&
                      ? ", longer than its GPU work: " + format_with("%.3g", t.launch_overhead_s) +
                            " s per step waits on launches"
                      : std::string(", hidden behind the GPU work")) +
-                ".");
-  out.push_back(token_budget_text(req, k));
-  if (t.goodput < 0.995) {
-    out.push_back("Whole-run hours include failures: " +
+                "."});
+  out.push_back(token_budget_note(req, k));
+  if (t.goodput < kGoodputShown) {
+    out.push_back({"training_goodput",
+                   {param("failures_per_gpu_hour", k.failures_per_gpu_hour), param("gpus", L.count),
+                    param("hours_lost", k.hours_lost_per_failure), param("goodput_share", t.goodput)},
+                   "Whole-run hours include failures: " +
                   format_with("%.3g", k.failures_per_gpu_hour) + " interruptions per GPU-hour x " +
                   std::to_string(L.count) + " GPUs x " +
                   format_with("%.2g", k.hours_lost_per_failure) +
                   " h lost each (Llama 3 paper) leaves " + format_with("%.1f%%", t.goodput * 100) +
-                  " goodput.");
+                  " goodput."});
   }
-  out.push_back("Global batch " + std::to_string(t.global_batch) + " sequences = " +
+  out.push_back({"training_global_batch",
+                 {param("global_batch", num(t.global_batch)), param("microbatches", num(t.microbatches)),
+                  param("micro_batch", ts.micro_batch_size), param("dp", L.dp),
+                  param("rounded", flag(t.batch_adjusted)),
+                  param("defaulted", flag(!req.training.perf.global_batch_size))},
+                "Global batch " + std::to_string(t.global_batch) + " sequences = " +
                 std::to_string(t.microbatches) + " micro-batch(es) x " +
                 std::to_string(ts.micro_batch_size) + " x data parallel " + std::to_string(L.dp) +
                 (t.batch_adjusted ? " (rounded up from /training/global_batch_size)" : "") +
                 (req.training.perf.global_batch_size ? "" : " (default; set "
                                                             "/training/global_batch_size)") +
-                ".");
+                "."});
   std::string dp = "Inside a server: " + std::string(link_label(f)) +
                    (L.count > f.gpus_per_node
                         ? "; between servers: " + f.network_name +
@@ -89,48 +159,90 @@ std::vector<std::string> training_assumptions(const Request& req, const GpuSpec&
           " of the compute; " + format_with("%.3g", t.data_parallel_exposed_s) + " s of " +
           format_with("%.3g", t.data_parallel_s) + " s per step exposed.";
   }
-  out.push_back(dp);
+  out.push_back({"training_links",
+                 {param("link", std::string(intra_link_name(f.intra))),
+                  param("multi_server", flag(L.count > f.gpus_per_node)),
+                  param("network", f.network_name), param("network_assumed", flag(f.network_auto)),
+                  param("data_parallel", flag(L.dp > 1)), param("dp", L.dp),
+                  param("dp_busbw_gbps", t.dp_busbw_gbps),
+                  param("sharding", std::string(L.zero >= 3 ? "zero3" : L.zero == 2 ? "zero2" : "allreduce")),
+                  param("overlap_share", k.overlap_fraction),
+                  param("exposed_s", t.data_parallel_exposed_s), param("dp_s", t.data_parallel_s)},
+                 dp});
   if (L.tp > 1) {
-    out.push_back("Tensor parallel " + std::to_string(L.tp) + ": 4 all-reduces per layer per "
+    out.push_back({"training_tensor_parallel",
+                   {param("tp", L.tp), param("tp_busbw_gbps", t.tp_busbw_gbps)},
+                   "Tensor parallel " + std::to_string(L.tp) + ": 4 all-reduces per layer per "
                   "micro-batch (2 forward, 2 backward; +2 with full recompute) of micro-batch x "
                   "sequence x hidden x 2 bytes at " + format_with("%.0f", t.tp_busbw_gbps) +
-                  " GB/s, not overlapped (Megatron-LM).");
+                  " GB/s, not overlapped (Megatron-LM)."});
   }
   if (L.pp > 1) {
     const int vp = req.parallelism.virtual_stages;
-    out.push_back("Pipeline " + std::to_string(L.pp) + " stages, " +
+    out.push_back({"training_pipeline",
+                   {param("pp", L.pp), param("virtual_stages", vp),
+                    param("bubble_share", (L.pp - 1.0) / (vp * t.microbatches + L.pp - 1)),
+                    param("microbatches", num(t.microbatches))},
+                   "Pipeline " + std::to_string(L.pp) + " stages, " +
                   (vp > 1 ? "interleaved 1F1B with " + std::to_string(vp) +
                                 " model chunks per stage: bubble (pp-1)/(v m + pp-1) = "
                           : std::string("1F1B: bubble (pp-1)/(m+pp-1) = ")) +
                   format_with("%.1f%%", 100.0 * (L.pp - 1) / (vp * t.microbatches + L.pp - 1)) +
                   " of the step with m = " + std::to_string(t.microbatches) + " micro-batches" +
-                  (vp > 1 ? "" : " (set /parallelism/virtual_stages to interleave)") + ".");
+                  (vp > 1 ? "" : " (set /parallelism/virtual_stages to interleave)") + "."});
   }
   if (req.task == Task::kQlora) {
-    out.push_back("QLoRA: the " + std::string(name_of(ts.base_quantization)) + " base is dequantised to bf16 before "
+    out.push_back({"training_qlora_dequant",
+                   {param("base", std::string(name_of(ts.base_quantization))),
+                    param("recompute_full", flag(ts.activation_checkpointing == Checkpointing::kFull)),
+                    param("bandwidth_share", k.memory_bandwidth_efficiency),
+                    param("bandwidth_tbps", gpu.memory_bandwidth_tbps)},
+                   "QLoRA: the " + std::string(name_of(ts.base_quantization)) + " base is dequantised to bf16 before "
                   "every GEMM in each forward, backward" +
                   std::string(ts.activation_checkpointing == Checkpointing::kFull ? " and recomputed forward"
                                                                     : "") +
                   " pass (read 4-bit, write 16-bit) at " +
                   format_with("%.0f%%", k.memory_bandwidth_efficiency * 100) + " of " +
-                  format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s.");
+                  format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s."});
   }
-  out.push_back("Optimizer step: " + std::string(name_of(ts.optimizer)) + " update of this GPU's shard of the trainable "
+  out.push_back({"training_optimizer",
+                 {param("optimizer", std::string(name_of(ts.optimizer))),
+                  param("offload", flag(ts.offload_optimizer))},
+                 "Optimizer step: " + std::string(name_of(ts.optimizer)) + " update of this GPU's shard of the trainable "
                 "parameters, memory-bandwidth-bound" +
                 std::string(ts.offload_optimizer ? " (on the CPU, ZeRO-Offload, with PCIe copies)"
                                                  : "") +
-                ".");
-  if (!f.note.empty()) out.push_back(f.note + ".");
+                "."});
+  if (!f.note.empty())
+    out.push_back({"link_bandwidth_unknown", {param("gpu", gpu.name), param("link", gpu.scale_up_link.name)},
+                   f.note + "."});
   return out;
 }
 
-std::vector<std::string> inference_assumptions(const Request& req, const GpuSpec& gpu,
+std::vector<Note> inference_assumptions(const Request& req, const GpuSpec& gpu,
                                                const Layout& L, const Fabric& f,
                                                const InferencePerf& p,
                                                const PerformanceConstants& k) {
-  std::vector<std::string> out;
+  std::vector<Note> out;
   const InferenceSettings& inf = req.inference;
-  out.push_back("Decode step (bandwidth-bound unless the batch is large): read " +
+  const double bits = weight_bits_for(inf.weight_format);
+  const bool weight_only = bits < 16 && inf.weight_format != "fp8";
+  out.push_back({"decode_step",
+                 {param("weight_gb", p.step.weight_bytes / kGiga), param("weight_format", inf.weight_format),
+                  param("kv_gb", p.step.kv_bytes / kGiga), param("kv_precision", inf.kv_cache_precision),
+                  param("concurrency", num(inf.concurrency)),
+                  param("bandwidth_share", k.memory_bandwidth_efficiency),
+                  param("bandwidth_tbps", gpu.memory_bandwidth_tbps),
+                  param("weight_only", flag(weight_only)),
+                  param("weight_factor", weight_only ? weight_stream_factor(bits, k) : 1.0),
+                  param("kv_factor", k.kv_read_bandwidth_factor),
+                  param("memory_ms", p.step.memory_s * 1e3), param("compute_ms", p.step.compute_s * 1e3),
+                  param("tensor_parallel", flag(L.tp > 1)),
+                  param("communication_ms", p.step.communication_s * 1e3),
+                  param("kernel_floor", flag(p.step.launch_s > 0)),
+                  param("launch_ms", p.step.launch_s * 1e3), param("layers", req.model.layers),
+                  param("floor_us", k.decode_layer_floor_us)},
+                "Decode step (bandwidth-bound unless the batch is large): read " +
                 format_with("%.2f", p.step.weight_bytes / kGiga) + " GB of weights (" +
                 inf.weight_format + ") and " + format_with("%.2f", p.step.kv_bytes / kGiga) +
                 " GB of KV cache (" + inf.kv_cache_precision + ", " +
@@ -156,12 +268,21 @@ std::vector<std::string> inference_assumptions(const Request& req, const GpuSpec
                            " ms of per-layer kernel floor (" + std::to_string(req.model.layers) +
                            " layers x " + format_with("%.0f", k.decode_layer_floor_us) + " us)"
                      : std::string()) +
-                ".");
-  out.push_back("Time to first token: one prompt of " + std::to_string(inf.prompt_tokens) +
+                "."});
+  out.push_back({"time_to_first_token",
+                 {param("prompt_tokens", num(inf.prompt_tokens)), param("concurrency", num(inf.concurrency)),
+                  param("batch_prefill_s", p.batch_prefill_s)},
+                "Time to first token: one prompt of " + std::to_string(inf.prompt_tokens) +
                 " tokens prefilled on an idle replica (compute-bound); with all " +
                 std::to_string(inf.concurrency) + " prompts at once the prefill takes " +
-                format_with("%.3g", p.batch_prefill_s) + " s.");
-  out.push_back("Serving stack: " + req.stack.name + " (" +
+                format_with("%.3g", p.batch_prefill_s) + " s."});
+  out.push_back({"serving_stack",
+                 {param("stack", req.stack.name), param("stack_given", flag(req.stack_given)),
+                  param("gpu_memory_utilization", inf.perf.gpu_memory_utilization),
+                  param("of_free_memory", flag(req.stack.kv_of_free_memory)),
+                  param("kv_gib", p.kv_budget_bytes / (1024.0 * 1024 * 1024)),
+                  param("max_concurrency", num(p.max_concurrency)), param("max_model_len", num(p.max_model_len))},
+                "Serving stack: " + req.stack.name + " (" +
                 (req.stack_given ? std::string("/stack") : std::string("default; set /stack")) +
                 "). KV cache as it sizes it: " +
                 format_with("%.2f", inf.perf.gpu_memory_utilization) +
@@ -170,17 +291,29 @@ std::vector<std::string> inference_assumptions(const Request& req, const GpuSpec
                      : " x memory - weights - activation peak - CUDA context/NCCL = ") +
                 format_with("%.2f", p.kv_budget_bytes / (1024.0 * 1024 * 1024)) + " GiB per GPU; " +
                 std::to_string(p.max_concurrency) + " sequences of max_model_len " +
-                std::to_string(p.max_model_len) + " fit.");
+                std::to_string(p.max_model_len) + " fit."});
   if (inf.perf.target_users) {
-    out.push_back(p.gpus_needed
+    std::vector<ReasonParam> tp{param("target_users", num(*inf.perf.target_users))};
+    if (p.gpus_needed) {
+      tp.push_back(param("replica_gpus", L.count));
+      tp.push_back(param("users_per_replica", num(p.users_per_replica)));
+      tp.push_back(param("replicas", num(p.replicas)));
+      tp.push_back(param("gpus_needed", num(*p.gpus_needed)));
+    } else {
+      tp.push_back(param("speed_limited", flag(p.target_note.rfind("even one user", 0) == 0)));
+    }
+    out.push_back({p.gpus_needed ? "serving_target" : "serving_target_unmet", std::move(tp),
+                   p.gpus_needed
                       ? "Target: " + std::to_string(*inf.perf.target_users) + " users; one " +
                             std::to_string(L.count) + "-GPU replica serves " +
                             std::to_string(p.users_per_replica) + " at the per-user target, so " +
                             std::to_string(p.replicas) + " replica(s) = " +
                             std::to_string(*p.gpus_needed) + " GPUs."
-                      : "Target: " + p.target_note + ".");
+                      : "Target: " + p.target_note + "."});
   }
-  if (!f.note.empty()) out.push_back(f.note + ".");
+  if (!f.note.empty())
+    out.push_back({"link_bandwidth_unknown", {param("gpu", gpu.name), param("link", gpu.scale_up_link.name)},
+                   f.note + "."});
   return out;
 }
 

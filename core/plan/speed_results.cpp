@@ -107,17 +107,14 @@ InterconnectResult interconnect(const GpuSpec& gpu, const Layout& L, const Fabri
 TrainingResult unpinned_training(const Request& req, const PerformanceConstants& k) {
   TrainingResult r;
   r.tokens = token_budget(req, k);
-  r.assumptions = {token_budget_text(req, k),
-                   "No hardware pinned: speed is given per option (options[].training) at "
-                   "its minimum GPU count; pin /hardware for the full breakdown."};
+  r.assumptions = {training_token_note(req, k), unpinned_speed_note(true)};
   return r;
 }
 
 ServingResult unpinned_serving(const Request& req) {
   ServingResult r;
   r.gpu_memory_utilization = req.inference.perf.gpu_memory_utilization;
-  r.assumptions = {"No hardware pinned: speed is given per option (options[].inference) "
-                   "at its minimum GPU count; pin /hardware for the full breakdown."};
+  r.assumptions = {unpinned_speed_note(false)};
   return r;
 }
 

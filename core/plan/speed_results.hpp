@@ -33,13 +33,18 @@ void fill_option_speed(const Request& request, const Catalog& catalog, OptionRow
 /// Short name and description of the link inside a server.
 const char* link_label(const Fabric& fabric);
 
-std::vector<std::string> training_assumptions(const Request& request, const GpuSpec& gpu,
+/// The assumption lines as codes with parameters (plan/speed_assumptions.cpp).
+std::vector<Note> training_assumptions(const Request& request, const GpuSpec& gpu,
                                               const Layout& layout, const Fabric& fabric,
                                               const TrainingPerf& perf,
                                               const PerformanceConstants& k);
-std::vector<std::string> inference_assumptions(const Request& request, const GpuSpec& gpu,
+std::vector<Note> inference_assumptions(const Request& request, const GpuSpec& gpu,
                                                const Layout& layout, const Fabric& fabric,
                                                const InferencePerf& perf,
                                                const PerformanceConstants& k);
+/// Without pinned hardware: where the speed figures are (training or serving).
+Note unpinned_speed_note(bool training);
+/// How the run's token budget was chosen.
+Note training_token_note(const Request& request, const PerformanceConstants& k);
 
 }  // namespace advisor

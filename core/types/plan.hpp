@@ -20,16 +20,10 @@
 #include "engine/training.hpp"
 #include "types/catalog.hpp"
 #include "types/model.hpp"
+#include "types/note.hpp"
 #include "types/request.hpp"
 
 namespace advisor {
-
-/// One named figure of a reason (a number or a text), so each language can render the reason.
-struct ReasonParam {
-  std::string name;
-  std::optional<double> number;
-  std::string text;
-};
 
 /// One entry of result.warnings: a code with its named figures (each language renders it),
 /// an English sentence (the fallback) and the request field it concerns.
@@ -39,9 +33,6 @@ struct Warning {
   std::string path;
   std::vector<ReasonParam> params;
 };
-
-inline ReasonParam param(const char* name, double value) { return {name, value, {}}; }
-inline ReasonParam param(const char* name, std::string value) { return {name, std::nullopt, std::move(value)}; }
 
 // ------------------------------------------------------------------ model and memory
 
@@ -86,7 +77,7 @@ struct TrainingResult {
   double tokens = 0;                     // the run's token budget
   std::optional<std::string> gpu;        // the GPU the figures and the curve are for
   std::optional<double> storage_read_gbps;  // the planned storage, GB/s (request)
-  std::vector<std::string> assumptions;
+  std::vector<Note> assumptions;
   std::vector<ScalingPoint> scaling_curve;
 };
 
@@ -107,7 +98,7 @@ struct ServingResult {
   std::optional<ServingFleetPlan> fleet;  // for a target load
   std::optional<std::string> gpu;
   double gpu_memory_utilization = 0;
-  std::vector<std::string> assumptions;
+  std::vector<Note> assumptions;
   std::vector<ConcurrencyPoint> concurrency_curve;
 };
 
@@ -174,6 +165,8 @@ struct MissingPrice {
   std::string option;
   std::string reason;
   std::optional<std::string> override_path;
+  std::string code;  // no_purchase_price | not_offered_for_sale | no_rental_price | not_offered_for_rent | hybrid_needs_months | hybrid_needs_both_prices
+  std::vector<ReasonParam> params;
 };
 
 struct HybridMonth {
@@ -227,6 +220,7 @@ struct CostResult {
   int gpus = 0;
   bool pinned = false;
   std::string hardware_reason;
+  std::string hardware_reason_code;  // pinned | pinned_fleet | recommended | cheapest_for_demand | cheapest_option
   std::string site_id, site_name, site_name_zh;
   double utilization = 0;
   std::string utilization_source;
@@ -238,6 +232,7 @@ struct CostResult {
   std::optional<int> break_even_year;
   std::optional<bool> seventy_percent_rule_holds;
   std::string seventy_percent_rule_note;
+  Note seventy_percent_rule;  // the note as a code with parameters
   PerOption cost_per_gpu_hour_cny;
   std::optional<double> run_gpu_hours;
   std::optional<std::string> run_gpu_hours_source;  // request | speed_model

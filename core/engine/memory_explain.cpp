@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+// The memory assumption lines (engine/memory.cpp estimate_memory with explain = true): one per
+// term, each a code with the figures that went into it (the page renders it in either language)
+// and the English sentence.
+#include <cstdio>
+#include <string>
+
+#include "engine/memory.hpp"
+#include "types/text.hpp"
+
+namespace advisor {
+
+namespace {
+double flag(bool b) { return b ? 1 : 0; }
+double num(long long v) { return static_cast<double>(v); }
+}  // namespace
+
+void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions& a,
+                    MemoryEstimate& best) {
+  const ModelArch& m = req.model;
+  const TrainingSettings& t = req.training;
+  auto add = [&](const char* term, const char* code, std::vector<ReasonParam> params,
+                 std::string text) {
+    best.assumptions.push_back({term, std::move(text), code, std::move(params)});
+  };
+  char line[512];
+  if (is_training(req.task)) {
+    const double wbytes = training_weight_bytes(t.precision);
+    const bool zero3 = L.zero >= 3 && L.dp > 1;
+    const std::string tail = std::string(zero3 ? " Sharded over the data-parallel group (ZeRO-3)." : "") +
+                             (t.offload_parameters ? " Offloaded to host RAM." : "");
+    if (is_adapter(req.task)) {
+      const char* base = t.base_quantization == BaseQuantization::kNone ? "bf16" : name_of(t.base_quantization);
+      std::snprintf(line, sizeof line,
+                    "Frozen base in %s (linear layers%s; embeddings and norms in bf16) plus "
+                    "LoRA adapters (rank %d on %zu module types) at %.0f bytes/param.",
+                    base,
+                    t.base_quantization == BaseQuantization::kNf4 ? ", NF4 + double quantisation = 4.127 bits"
+                                                                  : "",
+                    t.lora_rank, static_cast<std::size_t>(t.lora_targets.count()), wbytes);
+      add("weights", "weights_adapter",
+          {param("base", std::string(base)), param("nf4", flag(t.base_quantization == BaseQuantization::kNf4)),
+           param("lora_rank", t.lora_rank), param("lora_modules", static_cast<double>(t.lora_targets.count())),
+           param("adapter_bytes", wbytes), param("zero3", flag(zero3)), param("offloaded", flag(t.offload_parameters))},
+          line + tail);
+    } else {
+      std::snprintf(line, sizeof line, "%.0f bytes/param (%s weights%s).", wbytes,
+                    name_of(t.precision), t.precision == Precision::kFp8 ? " kept in bf16 + fp8 copy" : "");
+      add("weights", "weights_training",
+          {param("bytes_per_param", wbytes), param("precision", std::string(name_of(t.precision))),
+           param("fp8_copy", flag(t.precision == Precision::kFp8)), param("zero3", flag(zero3)),
+           param("offloaded", flag(t.offload_parameters))},
+          line + tail);
+    }
+    const bool zero2 = L.zero >= 2 && L.dp > 1;
+    const bool grad_offload = t.offload_optimizer && L.zero >= 2;
+    std::snprintf(line, sizeof line, "%.0f bytes per trainable parameter (%s gradients)%s%s.",
+                  t.accounting.gradient_bytes, t.accounting.gradient_bytes == 4 ? "fp32" : "16-bit",
+                  zero2 ? ", sharded over data parallel (ZeRO-2+)" : "",
+                  grad_offload ? "; with ZeRO-Offload they move to host RAM and the GPU keeps at most "
+                                 "one reduce bucket (5e8 elements)"
+                               : "");
+    add("gradients", "gradients",
+        {param("bytes_per_param", t.accounting.gradient_bytes),
+         param("fp32", flag(t.accounting.gradient_bytes == 4)), param("zero2", flag(zero2)),
+         param("offloaded", flag(grad_offload))},
+        line);
+    const OptimizerState o = optimizer_state(t);
+    const bool zero1 = L.zero >= 1 && L.dp > 1;
+    std::snprintf(line, sizeof line,
+                  "%s: %d state(s) x %.0f bytes + %.0f bytes fp32 master weights = %.0f bytes "
+                  "per trainable parameter%s%s. Mixed-precision AdamW by the ZeRO paper is "
+                  "2 + 2 + 12 = 16 bytes/param in all.",
+                  name_of(t.optimizer), o.states, o.bytes_per_state, o.master_bytes, o.bytes_per_param(),
+                  zero1 ? ", sharded over data parallel (ZeRO-1+)" : "",
+                  t.offload_optimizer ? "; offloaded to host RAM (ZeRO-Offload)" : "");
+    add("optimizer", "optimizer",
+        {param("optimizer", std::string(name_of(t.optimizer))), param("states", o.states),
+         param("bytes_per_state", o.bytes_per_state), param("master_bytes", o.master_bytes),
+         param("bytes_per_param", o.bytes_per_param()), param("zero1", flag(zero1)),
+         param("offloaded", flag(t.offload_optimizer))},
+        line);
+    std::snprintf(line, sizeof line,
+                  "Korthikanti et al. 2022 per-layer activations, generalised (GQA, %s MLP%s, "
+                  "%s attention), sequence %lld x micro-batch %lld, checkpointing: %s; "
+                  "1F1B pipeline keeps %d micro-batch(es) in flight on stage %d.%s",
+                  m.mlp_gated ? "gated" : "plain", m.moe ? ", MoE top-k" : "",
+                  t.flash_attention ? "flash" : "materialised", static_cast<long long>(t.sequence_length),
+                  static_cast<long long>(t.micro_batch_size), name_of(t.activation_checkpointing),
+                  L.pp - best.heaviest_stage, best.heaviest_stage,
+                  t.accounting.fused_cross_entropy ? " Fused cross-entropy: no full logits tensor." : "");
+    std::string stack_text = " Stack: " + req.stack.name + " (" +
+                             (req.stack_given ? "/stack" : "default for the task; set /stack") + ")";
+    std::vector<ReasonParam> params{
+        param("gated", flag(m.mlp_gated)), param("moe", flag(m.moe.has_value())), param("flash", flag(t.flash_attention)),
+        param("sequence", num(t.sequence_length)), param("micro_batch", num(t.micro_batch_size)),
+        param("checkpointing", std::string(name_of(t.activation_checkpointing))),
+        param("in_flight", L.pp - best.heaviest_stage), param("stage", best.heaviest_stage),
+        param("fused_cross_entropy", flag(t.accounting.fused_cross_entropy)),
+        param("stack", req.stack.name), param("stack_given", flag(req.stack_given)),
+        param("selective", flag(t.activation_checkpointing == Checkpointing::kSelective))};
+    if (!t.accounting.fused_cross_entropy) {
+      stack_text += ": the loss keeps " + format_number(t.accounting.logits_bytes_per_element) +
+                    " bytes per vocabulary entry per token";
+      params.push_back(param("logits_bytes", t.accounting.logits_bytes_per_element));
+    }
+    if (t.activation_checkpointing == Checkpointing::kSelective) {
+      stack_text += req.stack.selective_keep_fraction
+                        ? "; selective checkpointing keeps " +
+                              format_number(100 * *req.stack.selective_keep_fraction) +
+                              "% of each layer's activations"
+                        : "; selective checkpointing recomputes the attention core (Megatron)";
+      if (req.stack.selective_keep_fraction)
+        params.push_back(param("selective_keep_share", *req.stack.selective_keep_fraction));
+    }
+    add("activations", "activations_training", std::move(params), line + stack_text + ".");
+    add("kv_cache", "kv_cache_training", {}, "No KV cache in training.");
+  } else {
+    const InferenceSettings& inf = req.inference;
+    std::snprintf(line, sizeof line,
+                  "Linear layers in %s (%.3f bits/param); embeddings, LM head and norms in "
+                  "16-bit; split over tensor parallel %d.",
+                  inf.weight_format.c_str(), weight_bits_for(inf.weight_format), L.tp);
+    add("weights", "weights_inference",
+        {param("weight_format", inf.weight_format), param("bits", weight_bits_for(inf.weight_format)),
+         param("tp", L.tp)},
+        line);
+    std::snprintf(line, sizeof line, "%lld sequences x (%lld prompt + %lld output) tokens x %s per element%s%s.",
+                  static_cast<long long>(inf.concurrency), static_cast<long long>(inf.prompt_tokens),
+                  static_cast<long long>(inf.output_tokens), inf.kv_cache_precision.c_str(),
+                  m.mla ? "; MLA caches one latent per token per layer" : "",
+                  m.sliding_window > 0 ? "; sliding window caps the cached tokens" : "");
+    add("kv_cache", "kv_cache_inference",
+        {param("concurrency", num(inf.concurrency)), param("prompt_tokens", num(inf.prompt_tokens)),
+         param("output_tokens", num(inf.output_tokens)), param("kv_precision", inf.kv_cache_precision),
+         param("mla", flag(m.mla.has_value())), param("sliding_window", flag(m.sliding_window > 0))},
+        line);
+    add("activations", "activations_inference", {param("chunk_tokens", a.inference_prefill_chunk_tokens)},
+        "Prefill workspace of one layer for up to " + format_number(a.inference_prefill_chunk_tokens) +
+            " tokens (chunked prefill) plus fp32 logits for sampling.");
+  }
+  add("overhead", "overhead",
+      {param("context_gib", a.cuda_context_gib), param("multi_gpu", flag(L.count > 1)),
+       param("communication_gib", a.communication_buffers_gib),
+       param("fragmentation_share", a.fragmentation_fraction)},
+      "CUDA context " + format_number(a.cuda_context_gib) + " GiB (" + a.basis_context + ")" +
+          (L.count > 1 ? "; communication buffers " + format_number(a.communication_buffers_gib) + " GiB"
+                       : std::string()) +
+          "; allocator fragmentation " + format_number(a.fragmentation_fraction * 100) +
+          "% of activations and gradients.");
+  add("band", "band",
+      {param("low_bytes", best.band_low), param("high_bytes", best.band_high),
+       param("activation_low_share", a.activation_band_low),
+       param("activation_high_share", a.activation_band_high),
+       param("overhead_factor", a.overhead_band_high_factor)},
+      "Range " + format_gib(best.band_low) + " to " + format_gib(best.band_high) + ": " +
+          a.basis_activation_band);
+}
+
+}  // namespace advisor

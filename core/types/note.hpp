@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// A sentence of the result as a code with named figures, so that each language can render it:
+// warnings, the recommendation's reasons, assumptions, cost bases and notes all use these.
+#pragma once
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace advisor {
+
+/// One named figure of a reason (a number or a text), so each language can render the reason.
+struct ReasonParam {
+  std::string name;
+  std::optional<double> number;
+  std::string text;
+};
+
+inline ReasonParam param(const char* name, double value) { return {name, value, {}}; }
+inline ReasonParam param(const char* name, std::string value) { return {name, std::nullopt, std::move(value)}; }
+
+/// One line the result shows (an assumption, a basis, a note): a code with its named figures
+/// (numbers, GPU ids, enum names; each language renders it) and the English sentence (the
+/// fallback, kept in the old string fields of the JSON).
+struct Note {
+  std::string code;
+  std::vector<ReasonParam> params;
+  std::string text;
+};
+
+}  // namespace advisor
