@@ -4,8 +4,10 @@
 // 'unsafe-inline'; Embind needs no 'unsafe-eval' (the module is linked with
 // -sDYNAMIC_EXECUTION=0), WebAssembly compilation needs 'wasm-unsafe-eval'.
 //
-//   require('./dist_csp.cjs')(distDir)  rewrites every .html file under distDir that has inline
-//                                        <script> or <style> elements (dist/site has none)
+//   require('./dist_csp.cjs')(distDir)  rewrites every self-contained .html file under distDir
+//                                        (no <script src>, no stylesheet link) that has inline
+//                                        <script> or <style> elements; dist/site is left to the
+//                                        server's header (an inline element there is reported)
 // Run it as the very last step of make_dist: any later change to an inline element breaks its
 // hash (the browser then refuses the element). The policy replaces the file's own
 // <meta http-equiv="Content-Security-Policy"> (its other directives are kept) or, if there is
@@ -75,10 +77,21 @@ function htmlFiles(dir) {
   });
 }
 
+// A page that loads its scripts or stylesheets from files (dist/site): its policy is the server's
+// header (scripts/serve.cjs, script-src 'self'), not a <meta> here; an inline element in it would
+// need 'unsafe-inline' or the host's header to carry the hash, so it is reported.
+const EXTERNAL = /<script\s[^>]*\bsrc\s*=|<link\s[^>]*\brel="stylesheet"/i;
+
 module.exports = function applyCsp(distDir) {
   const done = [];
   for (const file of htmlFiles(distDir)) {
-    const r = withPolicy(fs.readFileSync(file, 'utf8'));
+    const html = fs.readFileSync(file, 'utf8');
+    if (EXTERNAL.test(html)) {
+      const inline = Array.from(html.matchAll(INLINE)).filter((m) => !/\ssrc\s*=/i.test(m[2] || '') && !/\stype\s*=\s*"(?!text\/javascript|module)/i.test(m[2] || ''));
+      if (inline.length) process.stdout.write('dist_csp: WARNING ' + path.relative(distDir, file) + ' loads files and has ' + inline.length + ' inline <script>/<style>: under the site\'s policy (style-src \'self\') they are refused; put them in files\n');
+      continue;
+    }
+    const r = withPolicy(html);
     if (!r) continue;
     fs.writeFileSync(file, r.html);
     done.push(path.relative(distDir, file) + ' (' + r.scripts + ' scripts, ' + r.styles + ' styles)');

@@ -104,7 +104,8 @@ const EXAMPLE_JS = `// The example host's script: the widget's JS API (see gpu-a
 
   function describe(result) {
     const best = result && result.recommendation && result.recommendation.best;
-    return best ? 'recommended: ' + best.count + ' × ' + best.gpu : 'no plan meets the goal';
+    if (!best) return 'no plan meets the goal';
+    return 'recommended: ' + best.gpus + ' × ' + best.name + ', ' + best.deployment + (best.cost && best.cost.cny !== null ? ', CNY ' + Math.round(best.cost.cny).toLocaleString() + ' (' + best.cost.basis + ')' : '');
   }
 
   advisor.addEventListener('ready', function (e) {

@@ -16,6 +16,11 @@
   'toast.copied': 'Link copied to the clipboard',
   'toast.copy_failed': 'Could not copy automatically: select the link below and copy it',
   'copy.close': 'Close',
+  'chart.series': 'Series',
+  'chart.details': 'Details',
+  'chart.month': 'Month',
+  'chart.demand_hours': 'demand GPU-hours',
+  'cost.month_chart': 'GPU-hours per month',
   'toast.exported': 'JSON exported',
 
   'load.loading': 'Loading the calculation core…',

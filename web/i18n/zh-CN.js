@@ -16,6 +16,11 @@
   'toast.copied': '链接已复制到剪贴板',
   'toast.copy_failed': '无法自动复制，请选中下面的链接手动复制',
   'copy.close': '关闭',
+  'chart.series': '系列',
+  'chart.details': '说明',
+  'chart.month': '月份',
+  'chart.demand_hours': '需求 GPU 小时',
+  'cost.month_chart': '每月 GPU 小时',
   'toast.exported': '已导出 JSON 文件',
 
   'load.loading': '正在加载计算核心…',

@@ -45,8 +45,8 @@
    * spec: {width, height, x: {log, ticks?, min?, max?, format, label}, y: {...}, y2?: {...},
    *        series: [{label, color, dash, axis, line (false: points only), points: [{x, y, field, value,
    *        tip, hollow, big, r, cls, key, label (text beside the point), onclick}]}],
-   *        markers: [{x, label, cls}], title}
-   * Returns a <figure> with the SVG and an HTML legend.
+   *        markers: [{x, label, cls}], title, noTable (the caller shows the figures in its own table)}
+   * Returns a <figure> with the SVG, an HTML legend and the points as a folded table.
    */
   function lineChart(spec) {
     const W = spec.width || state.chartWidth || 760, H = spec.height || 300;
@@ -84,9 +84,13 @@
     const X = axis(spec.x, all.x, true);
     const Y = axis(spec.y, all.y, false);
     const Y2 = spec.y2 ? axis(spec.y2, all.y2, false) : null;
-    const root = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'line-chart', role: 'img' });
+    // A picture (role img) unless its points are buttons: then a named group, so that the points
+    // stay reachable (an img's children are presentational).
+    const interactive = spec.series.some(function (se) { return se.points.some(function (p) { return p.onclick; }); });
+    const name = spec.title || [spec.y.label, spec.x.label].filter(Boolean).join(' / ');
+    const root = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'line-chart', role: interactive ? 'group' : 'img', 'aria-label': name });
     const title = svg('title');
-    title.textContent = spec.title || '';
+    title.textContent = name;
     root.appendChild(title);
     // grid and axes
     Y.ticks.forEach(function (v) {
@@ -193,7 +197,36 @@
       legend.appendChild(h('span', null, mark, se.label));
     });
     (spec.legendExtra || []).forEach(function (n) { legend.appendChild(n); });
-    return h('figure', { class: 'chart' }, root, legend);
+    return h('figure', { class: 'chart' }, root, legend, spec.noTable ? null : lineTable(spec));
+  }
+
+  /**
+   * A line chart's points as a table, folded under it: the text alternative of the picture
+   * (issue 10 item 6), one row per point: series, x, y and the point's own description.
+   */
+  function lineTable(spec) {
+    const rows = [];
+    let tips = false;
+    spec.series.forEach(function (se) {
+      const A = se.axis === 'y2' && spec.y2 ? spec.y2 : spec.y;
+      se.points.forEach(function (p) {
+        if (!isNum(p.x) || !isNum(p.y)) return;
+        if (p.tip) tips = true;
+        rows.push([p.label ? se.label + ' · ' + p.label : se.label, spec.x.format(p.x), A.format(p.y), p.tip || '']);
+      });
+    });
+    const heads = [t('chart.series'), spec.x.label, spec.y2 ? spec.y.label + ' / ' + spec.y2.label : spec.y.label].concat(tips ? [t('chart.details')] : []);
+    return dataDetails(heads, rows.map(function (r) { return tips ? r : r.slice(0, 3); }));
+  }
+
+  /** <details> with a small table: heads (text), rows (arrays of text; the first cell heads its row). */
+  function dataDetails(heads, rows) {
+    return h('details', { class: 'chart-data' }, h('summary', { text: t('chart.data') }),
+      h('div', { class: 'table-scroll' }, h('table', { class: 'data-table' },
+        h('thead', null, h('tr', null, heads.map(function (x) { return h('th', { scope: 'col', text: x }); }))),
+        h('tbody', null, rows.map(function (r) {
+          return h('tr', null, r.map(function (c, i) { return i === 0 ? h('th', { scope: 'row', text: c }) : h('td', { text: c }); }));
+        })))));
   }
 
   /**
@@ -206,12 +239,12 @@
     const W = 1000;
     const y = spec.y || 0, barHeight = spec.barHeight || spec.height;
     const x = function (v) { return v / (spec.scale || 1) * W; };
-    const chart = svg('svg', { viewBox: '0 0 ' + W + ' ' + spec.height, class: spec.cls, preserveAspectRatio: 'none', role: 'img' });
-    if (spec.title) {
-      const title = svg('title');
-      title.textContent = spec.title;
-      chart.appendChild(title);
-    }
+    // Named by its title, else by its segments' descriptions.
+    const name = spec.title || spec.segments.filter(function (s) { return s.tip && s.value > 0; }).map(function (s) { return s.tip; }).join('; ');
+    const chart = svg('svg', { viewBox: '0 0 ' + W + ' ' + spec.height, class: spec.cls, preserveAspectRatio: 'none', role: 'img', 'aria-label': name });
+    const title = svg('title');
+    title.textContent = name;
+    chart.appendChild(title);
     chart.appendChild(svg('rect', { x: 0, y: y, width: W, height: barHeight, rx: 4, class: 'stack-bg' }));
     let at = 0;
     spec.segments.forEach(function (s) {
@@ -237,7 +270,11 @@
     const max = Math.max.apply(null, monthly.map(function (m) { return m.demand_gpu_hours; }).concat([1]));
     const ticks = linearTicks(0, max, 4);
     const top = ticks[ticks.length - 1] || 1;
-    const chart = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'line-chart month-chart', role: 'img' });
+    const name = t('cost.month_chart') + ' (' + t('cost.owned_hours') + ', ' + t('cost.rented_hours') + ')';
+    const chart = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'line-chart month-chart', role: 'img', 'aria-label': name });
+    const chartTitle = svg('title');
+    chartTitle.textContent = name;
+    chart.appendChild(chartTitle);
     const y = function (v) { return H - M.b - v / top * (H - M.t - M.b); };
     ticks.forEach(function (v) {
       chart.appendChild(svg('line', { x1: M.l, x2: W - M.r, y1: y(v), y2: y(v), class: 'grid' }));
@@ -262,7 +299,10 @@
     return h('figure', { class: 'chart' }, chart, h('div', { class: 'chart-legend' },
       h('span', null, h('i', { class: 'lg-box bar-owned-bg' }), t('cost.owned_hours')),
       h('span', null, h('i', { class: 'lg-box bar-rented-bg' }), t('cost.rented_hours')),
-      h('span', { class: 'muted', text: t('cost.month_axis') })));
+      h('span', { class: 'muted', text: t('cost.month_axis') })),
+      dataDetails([t('chart.month'), t('chart.demand_hours'), t('cost.owned_hours'), t('cost.rented_hours')], monthly.map(function (m) {
+        return [t('month.short', { m: m.month }), integer(m.demand_gpu_hours), integer(m.owned_gpu_hours), integer(m.rented_gpu_hours)];
+      })));
   }
 
   Object.assign(UI, { linearTicks, logTicks, lineChart, monthlyBars, stackBar });

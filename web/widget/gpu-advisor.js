@@ -50,10 +50,13 @@
   const BASE = script && script.src ? script.src : document.baseURI;
   const internals = new WeakMap(); // element -> its private state (no properties on the element)
 
+  /** An error event; before the frame is ready (a host may not listen yet), right after ready. */
   function fail(el, code, message, path) {
     const detail = { code: code, message: message };
     if (path) detail.path = path;
-    el.dispatchEvent(new CustomEvent('error', { detail: detail }));
+    const s = internals.get(el);
+    if (!s.ready) s.early.push(detail);
+    else el.dispatchEvent(new CustomEvent('error', { detail: detail }));
   }
 
   function frameUrl(el) {
@@ -113,7 +116,7 @@
         .forEach(function (p) { frame.style.setProperty(p[0], p[1]); });
       root.appendChild(frame);
       internals.set(this, { frame: frame, ready: false, queue: [], waiting: new Map(), nextId: 1,
-        origin: null, fixedHeight: null, onMessage: this._onMessage.bind(this), started: false });
+        origin: null, fixedHeight: null, early: [], onMessage: this._onMessage.bind(this), started: false });
     }
 
     connectedCallback() {
@@ -254,6 +257,7 @@
         this.refreshTheme();
         queued.forEach(this._send, this);
         this.dispatchEvent(new CustomEvent('ready', { detail: { version: data.version, lang: data.lang } }));
+        s.early.splice(0).forEach(function (detail) { this.dispatchEvent(new CustomEvent('error', { detail: detail })); }, this);
         return;
       }
       const waiter = data.id !== undefined ? s.waiting.get(data.id) : null;

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: MIT
+// The <gpu-advisor> widget and the page's postMessage API (issue 10 items 1 and 3), in headless
+// Chromium, over HTTP on three origins:
+//   widget   http://127.0.0.1:<B>   the dist (scripts/serve.cjs): /widget/gpu-advisor.js and the
+//                                   page it frames
+//   host     http://127.0.0.1:<A>   a provider's page: a strict CSP header, hostile global CSS
+//                                   (* { all: unset }, iframe { display: none }), two widgets
+//   stranger http://localhost:<A>   another origin in the host page (an ad frame) that posts to
+//                                   the advisor's frame: ignored
+// Checks: both widgets show the answer; ready and result events fire; setRequest changes the
+// result and getResult() returns it; a theme variable reaches the frame; a located error comes
+// back as an error event; zero CSP violations in the host and the frames; the host's own DOM is
+// untouched; a host with its own iframe drives the page through postMessage alone, and a page
+// told another origin sends it nothing; the share button in a cross-origin frame copies the
+// standalone link; the example host page of the dist works.
+'use strict';
+
+const http = require('http');
+const path = require('path');
+
+const ACCENT = 'rgb(200, 0, 100)';
+const FONT = 'Georgia, serif';
+const HOSTILE_CSS = `* { all: unset !important; }
+iframe { display: none !important; }
+div, p, span { color: red !important; font-size: 40px !important; }
+gpu-advisor { --gpu-advisor-accent: ${ACCENT}; --gpu-advisor-font: ${FONT}; }
+#b { --gpu-advisor-accent: rgb(0, 90, 60); }
+`;
+
+// The host page's script: records what the widgets say.
+const HOST_JS = `'use strict';
+window.__events = [];
+window.__violations = [];
+document.addEventListener('securitypolicyviolation', function (e) { window.__violations.push(e.violatedDirective + ' ' + e.blockedURI); });
+['a', 'b'].forEach(function (id) {
+  const el = document.getElementById(id);
+  ['ready', 'result', 'error'].forEach(function (type) {
+    el.addEventListener(type, function (e) { window.__events.push({ id: id, type: type, detail: JSON.parse(JSON.stringify(e.detail)) }); });
+  });
+});
+`;
+
+// A host that uses its own <iframe> and postMessage, no widget script.
+const RAW_JS = `'use strict';
+window.__messages = [];
+const frame = document.getElementById('raw');
+window.addEventListener('message', function (e) {
+  if (e.source !== frame.contentWindow) return;
+  window.__messages.push({ origin: e.origin, data: JSON.parse(JSON.stringify(e.data)) });
+  if (e.data && e.data.type === 'gpu-advisor:ready') {
+    frame.contentWindow.postMessage({ type: 'gpu-advisor:set-request', request: { schema: 1, task: 'qlora', model: { preset: 'llama-3.1-70b' } } }, e.origin);
+    frame.contentWindow.postMessage({ type: 'gpu-advisor:get-result', id: 7 }, e.origin);
+  }
+});
+`;
+
+// The stranger: posts to the advisor's frame through the host's window.
+const STRANGER_JS = `'use strict';
+setInterval(function () {
+  try {
+    const target = parent.document; // throws: another origin
+  } catch (e) { /* expected */ }
+  for (let i = 0; i < parent.frames.length; i++) {
+    if (parent.frames[i] === window) continue;
+    parent.frames[i].postMessage({ type: 'gpu-advisor:set-request', request: { schema: 1, task: 'inference', model: { preset: 'qwen2.5-72b' } } }, '*');
+    parent.frames[i].postMessage({ type: 'gpu-advisor:set-theme', theme: { accent: 'rgb(1, 2, 3)' } }, '*');
+  }
+}, 200);
+`;
+
+function hostServer(widgetOrigin) {
+  const strangerOrigin = 'STRANGER'; // http://localhost:<this server's port>, filled in per request
+  const pages = {
+    '/host.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title>
+<link rel="stylesheet" href="hostile.css"><script src="${widgetOrigin}/widget/gpu-advisor.js"></script></head><body>
+<div id="host-banner">Host banner</div>
+<gpu-advisor id="a" lang="zh-CN" height="600"></gpu-advisor>
+<div id="host-middle">between</div>
+<gpu-advisor id="b" lang="en" catalog="${widgetOrigin}/elsewhere.json"></gpu-advisor>
+<iframe id="stranger" src="${strangerOrigin}/stranger.html" title="stranger"></iframe>
+<script src="host.js"></script></body></html>`,
+    '/raw.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>raw host</title></head><body>
+<iframe id="raw" title="advisor" src="${widgetOrigin}/widget/gpu-advisor.html?embed=1&amp;origin=ORIGIN" width="900" height="600"></iframe>
+<script src="raw.js"></script></body></html>`,
+    '/wrong.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>wrong origin</title></head><body>
+<iframe id="raw" title="advisor" src="${widgetOrigin}/widget/gpu-advisor.html?embed=1&amp;origin=https://example.invalid" width="900" height="600"></iframe>
+<script src="raw.js"></script></body></html>`,
+    '/stranger.html': '<!doctype html><html><head><meta charset="utf-8"><title>s</title></head><body><script src="stranger.js"></script></body></html>',
+    '/hostile.css': HOSTILE_CSS,
+    '/host.js': HOST_JS,
+    '/raw.js': RAW_JS,
+    '/stranger.js': STRANGER_JS,
+  };
+  const types = { html: 'text/html; charset=utf-8', css: 'text/css', js: 'text/javascript' };
+  return http.createServer((req, res) => {
+    const u = new URL(req.url, 'http://x');
+    let body = pages[u.pathname];
+    if (body === undefined) { res.writeHead(404).end('not found'); return; }
+    const self = 'http://' + req.headers.host;
+    const stranger = 'http://localhost:' + req.socket.localPort;
+    body = body.replace('ORIGIN', self).replace(/STRANGER/g, stranger);
+    const csp = ["default-src 'none'", "script-src 'self' " + widgetOrigin, "style-src 'self'",
+      'frame-src ' + widgetOrigin + ' ' + stranger, "connect-src 'self'", "img-src 'self' data:"].join('; ');
+    res.writeHead(200, { 'Content-Type': types[u.pathname.split('.').pop()], 'Content-Security-Policy': csp });
+    res.end(body);
+  });
+}
+
+async function listen(server, host) {
+  await new Promise((resolve) => server.listen(0, host || '127.0.0.1', resolve));
+  return server.address().port;
+}
+
+/** The advisor's frame inside a widget (Playwright's selectors pierce open shadow roots). */
+async function frameOf(page, id) {
+  const handle = await page.locator('#' + id + ' iframe').elementHandle();
+  return handle.contentFrame();
+}
+
+module.exports = async function widgetChecks(T) {
+  const { assert, check, browser, siteDir, shotDir } = T;
+  const distDir = path.dirname(siteDir);
+  const { createServer } = require('../../scripts/serve.cjs');
+  const widgetServer = createServer(distDir);
+  const widgetPort = await listen(widgetServer);
+  const widgetOrigin = 'http://127.0.0.1:' + widgetPort;
+  // The host and the stranger: one server, two host names, two origins.
+  const hostServer2 = hostServer(widgetOrigin);
+  await new Promise((resolve) => hostServer2.listen(0, resolve)); // every interface: 127.0.0.1 and localhost
+  const hostPort = hostServer2.address().port;
+  const hostOrigin = 'http://127.0.0.1:' + hostPort;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const pageErrors = [];
+  const frameViolations = [];
+  context.on('page', (p) => p.on('pageerror', (e) => pageErrors.push(e.message)));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      (window.__frameViolations = window.__frameViolations || []).push(e.violatedDirective + ' ' + e.blockedURI);
+    });
+  });
+
+  try {
+    const page = await context.newPage();
+    await page.goto(hostOrigin + '/host.html');
+
+    await check('widget: under hostile host CSS and a strict host CSP, both widgets fire ready and result and show the answer', async () => {
+      await page.waitForFunction(() => ['a', 'b'].every((id) => window.__events.some((e) => e.id === id && e.type === 'result')), null, { timeout: 40000 });
+      const events = await page.evaluate(() => window.__events);
+      for (const id of ['a', 'b']) {
+        const mine = events.filter((e) => e.id === id).map((e) => e.type);
+        assert(mine.indexOf('ready') >= 0 && mine.indexOf('ready') < mine.indexOf('result'), id + ': events ' + mine.join(','));
+      }
+      const ready = events.find((e) => e.type === 'ready').detail;
+      assert(typeof ready.version === 'string' && ready.lang === 'zh-CN', 'ready detail ' + JSON.stringify(ready));
+      for (const id of ['a', 'b']) {
+        const frame = await frameOf(page, id);
+        const box = await page.locator('#' + id + ' iframe').boundingBox();
+        assert(box && box.width > 600 && box.height >= 590, id + ': frame box ' + JSON.stringify(box));
+        const headline = await frame.evaluate(() => { const n = document.getElementById('answer-headline'); return n && n.getClientRects().length ? n.textContent : ''; });
+        assert(headline, id + ': no answer in the frame');
+        const lang = await frame.evaluate(() => document.documentElement.lang);
+        assert(lang === (id === 'a' ? 'zh-CN' : 'en'), id + ': frame language ' + lang);
+      }
+      // Widget a has height="600": the answer is within it (the answer first).
+      const a = await frameOf(page, 'a');
+      const inView = await a.evaluate(() => { const r = document.getElementById('answer-headline').getBoundingClientRect(); return { bottom: r.bottom, inner: innerHeight, sw: document.scrollingElement.scrollWidth, iw: innerWidth }; });
+      assert(inView.inner === 600 && inView.bottom <= 600, 'answer headline not in the 600 px frame: ' + JSON.stringify(inView));
+      assert(inView.sw <= inView.iw, 'the 600 px frame scrolls sideways: ' + JSON.stringify(inView));
+      await page.screenshot({ path: path.join(shotDir, 'widget-hostile-host.png'), fullPage: true });
+    });
+
+    await check('widget: the host page is untouched (its own nodes, no globals but the element)', async () => {
+      const s = await page.evaluate(() => ({
+        bodyChildren: Array.from(document.body.children).map((n) => n.tagName.toLowerCase() + (n.id ? '#' + n.id : '')),
+        defined: !!customElements.get('gpu-advisor'),
+        globals: Object.keys(window).filter((k) => /advisor/i.test(k)),
+        banner: document.getElementById('host-banner').textContent,
+      }));
+      assert(s.defined, 'gpu-advisor is not defined');
+      assert(!s.globals.length, 'globals: ' + s.globals.join(', '));
+      assert(s.banner === 'Host banner', 'host text changed');
+      assert(s.bodyChildren.join(' ') === 'div#host-banner gpu-advisor#a div#host-middle gpu-advisor#b iframe#stranger script', 'host DOM: ' + s.bodyChildren.join(' '));
+    });
+
+    await check('widget: a cross-origin catalog URL gives a located error event', async () => {
+      const events = await page.evaluate(() => window.__events.filter((e) => e.type === 'error'));
+      const e = events.find((x) => x.id === 'b' && x.detail.code === 'catalog_not_same_origin');
+      assert(e && e.detail.path === 'catalog', 'no catalog error on b: ' + JSON.stringify(events));
+    });
+
+    await check('widget: a theme variable on the element reaches the frame; each widget its own', async () => {
+      const a = await frameOf(page, 'a');
+      const b = await frameOf(page, 'b');
+      await a.waitForFunction((want) => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() === want, ACCENT, { timeout: 5000 });
+      const s = await a.evaluate(() => ({ font: getComputedStyle(document.body).fontFamily, accent: getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() }));
+      assert(s.font.includes('Georgia'), 'font ' + s.font);
+      const bAccent = await b.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim());
+      assert(bAccent === 'rgb(0, 90, 60)', 'widget b accent ' + bAccent);
+    });
+
+    await check('widget: setRequest changes the result (result event, getResult); the other widget and a stranger frame change nothing', async () => {
+      const before = await page.evaluate(() => window.__events.length);
+      await page.evaluate(() => document.getElementById('a').setRequest({ schema: 1, task: 'lora', model: { preset: 'qwen2.5-7b' }, training: { sequence_length: 2048, tokens: 1e8 } }));
+      await page.waitForFunction((n) => window.__events.slice(n).some((e) => e.id === 'a' && e.type === 'result' && e.detail.request.task === 'lora'), before, { timeout: 10000 });
+      const got = await page.evaluate(() => document.getElementById('a').getResult().then((r) => ({ task: r.request.task, preset: r.request.model.preset, rec: !!r.result.recommendation })));
+      assert(got.task === 'lora' && got.preset === 'qwen2.5-7b' && got.rec, 'getResult ' + JSON.stringify(got));
+      const a = await frameOf(page, 'a');
+      const b = await frameOf(page, 'b');
+      await page.waitForTimeout(800); // the stranger posts every 200 ms
+      const s = await a.evaluate(() => ({ task: window.gpuAdvisor.lastRequest.task, accent: getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() }));
+      assert(s.task === 'lora', 'the stranger changed the request: ' + s.task);
+      assert(s.accent === ACCENT, 'the stranger changed the theme: ' + s.accent);
+      const bTask = await b.evaluate(() => window.gpuAdvisor.lastRequest.task);
+      assert(bTask === 'full_finetune', 'widget b changed: ' + bTask);
+    });
+
+    await check('widget: a bad request comes back as an error event with its place; getResult rejects with it', async () => {
+      const before = await page.evaluate(() => window.__events.length);
+      await page.evaluate(() => document.getElementById('a').setRequest({ schema: 1, task: 'lora', model: { preset: 'qwen2.5-7b' }, training: { sequence_length: -5 } }));
+      await page.waitForFunction((n) => window.__events.slice(n).some((e) => e.id === 'a' && e.type === 'error'), before, { timeout: 10000 });
+      const e = await page.evaluate((n) => window.__events.slice(n).find((x) => x.type === 'error').detail, before);
+      assert(e.code && e.message && e.path === '/training/sequence_length', 'error detail ' + JSON.stringify(e));
+      const rejected = await page.evaluate(() => document.getElementById('a').getResult().then(() => 'resolved', (x) => x.path));
+      assert(rejected === '/training/sequence_length', 'getResult: ' + rejected);
+    });
+
+    await check('widget: language switch through the lang attribute', async () => {
+      await page.evaluate(() => document.getElementById('a').setAttribute('lang', 'en'));
+      const a = await frameOf(page, 'a');
+      await a.waitForFunction(() => document.documentElement.lang === 'en', null, { timeout: 5000 });
+    });
+
+    await check('widget: the share button in a cross-origin frame copies the standalone link (or shows it to copy)', async () => {
+      const a = await frameOf(page, 'a');
+      const url = a.url();
+      await a.click('#btn-share');
+      await a.waitForFunction(() => { const t = document.getElementById('toast'); const b = document.getElementById('copy-box'); return (t && !t.hidden) || (b && !b.hidden); }, null, { timeout: 5000 });
+      const s = await a.evaluate(() => ({ link: window.GpuAdvisorUI.shareLink(), box: (document.getElementById('copy-box') || {}).hidden === false ? document.getElementById('copy-box-text').value : null }));
+      assert(a.url().split('#')[0] === url.split('#')[0], 'the frame navigated: ' + a.url());
+      assert(!/[?&](embed|origin|fit)=/.test(s.link) && /#(lang=en&)?req=/.test(s.link) && s.link.startsWith(widgetOrigin + '/widget/gpu-advisor.html'), 'share link ' + s.link);
+      if (s.box !== null) assert(s.box === s.link, 'the copy box shows ' + s.box);
+      // Blocked clipboard: the box with the link, selected.
+      await a.evaluate(() => window.GpuAdvisorUI.showCopyBox(window.GpuAdvisorUI.shareLink()));
+      const box = await a.evaluate(() => ({ value: document.getElementById('copy-box-text').value, focused: document.activeElement.id }));
+      assert(box.value === s.link && box.focused === 'copy-box-text', 'copy box ' + JSON.stringify(box));
+      await a.evaluate(() => { document.getElementById('copy-box').hidden = true; });
+    });
+
+    await check('widget: zero CSP violations in the host page and in the frames; no script errors', async () => {
+      const host = await page.evaluate(() => window.__violations);
+      assert(!host.length, 'host: ' + host.join('; '));
+      for (const f of page.frames()) {
+        const v = await f.evaluate(() => window.__frameViolations || []).catch(() => []);
+        // The host page's own hostile stylesheet is allowed ('self'); nothing may be blocked anywhere.
+        frameViolations.push(...v.map((x) => f.url().slice(0, 60) + ': ' + x));
+      }
+      assert(!frameViolations.length, frameViolations.slice(0, 5).join('; '));
+      assert(!pageErrors.length, pageErrors.slice(0, 5).join('; '));
+    });
+    await page.close();
+
+    await check('postMessage: a host with its own iframe drives the page (ready, set-request, get-result answered with its id, to its origin only)', async () => {
+      const p = await context.newPage();
+      await p.goto(hostOrigin + '/raw.html');
+      await p.waitForFunction(() => window.__messages.some((m) => m.data.type === 'gpu-advisor:result' && m.data.id === 7), null, { timeout: 40000 });
+      const msgs = await p.evaluate(() => window.__messages);
+      const types = msgs.map((m) => m.data.type);
+      assert(types[0] === 'gpu-advisor:ready' || types[0] === 'gpu-advisor:resize', 'first message ' + types[0]);
+      const answered = msgs.find((m) => m.data.id === 7);
+      assert(answered.data.request.task === 'qlora' && answered.data.result.recommendation, 'get-result answer ' + JSON.stringify(answered.data).slice(0, 200));
+      assert(msgs.every((m) => m.origin === widgetOrigin), 'origins ' + msgs.map((m) => m.origin).join(','));
+      await p.close();
+    });
+
+    await check('postMessage: a page told another origin sends this host no result', async () => {
+      const p = await context.newPage();
+      await p.goto(hostOrigin + '/wrong.html');
+      const frame = await (await p.locator('#raw').elementHandle()).contentFrame();
+      await frame.waitForFunction(() => window.gpuAdvisor && window.gpuAdvisor.runs > 0, null, { timeout: 40000 });
+      await p.waitForTimeout(500);
+      const types = await p.evaluate(() => window.__messages.map((m) => m.data.type));
+      assert(!types.some((t) => t === 'gpu-advisor:result' || t === 'gpu-advisor:ready'), 'messages reached the wrong host: ' + types.join(','));
+      await p.close();
+    });
+
+    await check('widget: the example host page (dist/widget/index.html) shows the answer and answers its buttons', async () => {
+      const p = await context.newPage();
+      await p.goto(widgetOrigin + '/widget/');
+      await p.waitForFunction(() => /^(recommended|no plan)/.test(document.getElementById('host-status').textContent), null, { timeout: 40000 });
+      await p.click('#ask-lora');
+      await p.waitForFunction(() => /result: lora/.test(document.getElementById('host-log').textContent), null, { timeout: 10000 });
+      const frame = await frameOf(p, 'advisor');
+      const headline = await frame.evaluate(() => document.getElementById('answer-headline').textContent);
+      assert(headline, 'no answer in the example');
+      const v = await p.evaluate(() => window.__frameViolations || []);
+      assert(!v.length, 'example host violations: ' + v.join('; '));
+      await p.screenshot({ path: path.join(shotDir, 'widget-example.png') });
+      await p.close();
+    });
+  } finally {
+    await context.close();
+    widgetServer.close();
+    hostServer2.close();
+  }
+};
