@@ -7,3 +7,4 @@ requests=(tests/golden/finetune_llama31_8b.request.json tests/golden/inference_d
           tests/golden/pretrain_llama2_13b_nodes.request.json tests/golden/qlora_llama65b_48gb.request.json)
 ./build/bench_native "${requests[@]}"
 node bench/bench.cjs build-wasm/gpu_advisor.js dist "${requests[@]}"
+node bench/page_bench.cjs dist build/bench_native "${requests[@]}"

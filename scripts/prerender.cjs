@@ -26,10 +26,12 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'
 const VIEWPORT = { width: 1366, height: 768 }; // the layout the README's screenshots use
 const RENDER_TIMEOUT_MS = 60000;
 const TEMPLATE_ID = 'pristine-body';
+// Sections whose body starts further down than this many viewport heights are not pre-rendered.
+const FOLD_SCREENS = 2;
 const STYLE_ID = 'prerendered-style';
 
 /** The snapshot, taken inside the page: {bodyAttrs, markup}. */
-function snapshotInPage() {
+function snapshotInPage(foldScreens) {
   for (const node of document.querySelectorAll('input, textarea, select')) {
     if (node.type === 'checkbox' || node.type === 'radio') {
       if (node.checked) node.setAttribute('checked', ''); else node.removeAttribute('checked');
@@ -42,6 +44,22 @@ function snapshotInPage() {
     }
   }
   const body = document.body.cloneNode(true);
+  // Folded and hidden sections show nothing until the core has taken over (which renders them
+  // again): their contents stay out of the file.
+  for (const b of body.querySelectorAll('section.panel.collapsed > .panel-body, section.panel[hidden] > .panel-body')) {
+    b.replaceChildren();
+  }
+  // So do sections that start more than FOLD_SCREENS screens down (their headers stay): the core
+  // has taken over long before anyone scrolls that far (the GPU table alone is ~100 KB of HTML).
+  for (const live of document.querySelectorAll('section.panel > .panel-body[id]')) {
+    if (live.getBoundingClientRect().top > foldScreens * innerHeight) {
+      const copy = body.querySelector('#' + CSS.escape(live.id));
+      if (copy) copy.replaceChildren();
+    }
+  }
+  // The answer's headline reports when it is painted (Element Timing; bench/page_bench.cjs).
+  const headline = body.querySelector('#answer-headline');
+  if (headline) headline.setAttribute('elementtiming', 'first-result');
   for (const s of body.querySelectorAll('script, template#pristine-body')) s.remove();
   // Styles the scripts set through the CSSOM would come back as style attributes, which a
   // strict CSP (style-src without 'unsafe-inline') refuses: each distinct one becomes a rule of
@@ -112,7 +130,7 @@ async function prerender(files) {
       await page.waitForFunction(() => window.gpuAdvisor && window.gpuAdvisor.ready && window.gpuAdvisor.lastResult &&
                                  !window.gpuAdvisor.pending, null, { timeout: RENDER_TIMEOUT_MS });
       if (problems.length) throw new Error(file + ': ' + problems[0]);
-      const snap = await page.evaluate(snapshotInPage);
+      const snap = await page.evaluate(snapshotInPage, FOLD_SCREENS);
       await page.close();
       const cssFile = single ? null : path.join(path.dirname(file), 'prerendered.css');
       fs.writeFileSync(file, withSnapshot(fs.readFileSync(file, 'utf8'), snap, cssFile));

@@ -368,6 +368,8 @@
       wireEvents();
       api.ready = true;
       run();
+      // The live page's first result (bench/page_bench.cjs reads it beside the pre-rendered one).
+      if (window.performance && performance.mark) performance.mark('gpu-advisor:core-ready');
     }).catch(function (e) {
       if (snapshot && !el.loadError) { snapshot.takeOver(); prepare(); }
       showLoadError(e && e.message || e);

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: MIT
+// The page benchmark (issue 13 item 4). Prints figures, asserts nothing:
+//   sizes      each variant's bytes raw and gzipped (-9): the single file, the site, the widget
+//   load       per variant, interleaved runs in fresh browser contexts, medians of what the page
+//              itself records: first contentful paint, the first result on screen (the
+//              pre-rendered answer's element timing, or the core's own first render), the core
+//              ready (performance mark 'gpu-advisor:core-ready'); the same file with every
+//              <script> removed is the static-HTML yardstick (issue 13: first result <= 1.2x it)
+//   advise     advise() in Chromium after a 4 s warm-up (V8 tiers up), median and p95 per request,
+//              beside the native figure for the same request texts (bench_native, with its
+//              allocations per call)
+//   rerender   an input change to the re-rendered page: the synchronous run (core + DOM) and the
+//              next animation frame, median and p95 (the goal: within one 16 ms frame)
+//
+// Usage: node bench/page_bench.cjs <dist dir> <bench_native> <request.json>... [--runs N]
+// bench/bench.sh runs it on the build's outputs. The machine: whatever runs it (the README
+// records where its figures came from).
+'use strict';
+const { execFileSync } = require('child_process');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const zlib = require('zlib');
+
+const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+              '--disable-sync', '--no-first-run'];
+const WARMUP_MS = 4000;
+const TIMED_CALLS = 300;
+const RERENDER_SAMPLES = 40;
+
+const argv = process.argv.slice(2);
+const runsAt = argv.indexOf('--runs');
+const RUNS = runsAt >= 0 ? Number(argv.splice(runsAt, 2)[1]) : 7;
+const [distArg, nativeBench, ...requestFiles] = argv;
+if (!distArg || !nativeBench || !requestFiles.length) {
+  console.error('usage: node bench/page_bench.cjs <dist dir> <bench_native> <request.json>... [--runs N]');
+  process.exit(2);
+}
+const dist = path.resolve(distArg);
+
+const median = (xs) => { const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
+const pct = (xs, p) => { const s = xs.slice().sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * p))]; };
+const kb = (n) => (n / 1024).toFixed(1) + ' KiB';
+const ms = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
+
+function gz(buf) { return zlib.gzipSync(buf, { level: 9 }).length; }
+function walk(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]);
+}
+
+function sizes() {
+  const rows = [];
+  const one = (label, files) => {
+    let raw = 0, zipped = 0;
+    for (const f of files) { const b = fs.readFileSync(f); raw += b.length; zipped += gz(b); }
+    rows.push({ variant: label, files: files.length, raw_bytes: raw, gzip_bytes: zipped });
+  };
+  one('single file (dist/gpu-advisor.html)', [path.join(dist, 'gpu-advisor.html')]);
+  one('site (dist/site/, every file)', walk(path.join(dist, 'site')));
+  if (fs.existsSync(path.join(dist, 'widget'))) one('widget (dist/widget/, every file)', walk(path.join(dist, 'widget')));
+  const glue = fs.readFileSync(path.join(dist, 'site', 'gpu_advisor.js'), 'utf8');
+  const m = /wasmGz="([A-Za-z0-9+/=]+)"/.exec(glue);
+  if (m) {
+    const wasm = zlib.gunzipSync(Buffer.from(m[1], 'base64'));
+    rows.push({ variant: 'of which the wasm module', files: 1, raw_bytes: wasm.length, gzip_bytes: gz(wasm) });
+  }
+  return rows;
+}
+
+/** The single file with every script removed: what Chromium shows of the same HTML statically. */
+function staticCopy(file) {
+  const html = fs.readFileSync(file, 'utf8').replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, '');
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'page-bench-')), 'static.html');
+  fs.writeFileSync(out, html);
+  return out;
+}
+
+/** The same page built without the pre-rendered view (PRERENDER=0), for comparison. */
+function unrenderedCopy() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'page-bench-'));
+  const glue = path.join(dir, 'gpu_advisor.js');
+  // make_dist packs the loader it is given; the site's copy is already packed, so unpack it.
+  const text = fs.readFileSync(path.join(dist, 'site', 'gpu_advisor.js'), 'utf8');
+  const m = /\ncreateGpuAdvisor\.wasmGz="([A-Za-z0-9+/=]+)";\n$/.exec(text);
+  if (!m) return null;
+  const wasm = zlib.gunzipSync(Buffer.from(m[1], 'base64')).toString('base64');
+  fs.writeFileSync(glue, text.slice(0, m.index).replace('"data:application/octet-stream;base64,"',
+                                                          () => '"data:application/octet-stream;base64,' + wasm + '"'));
+  execFileSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'make_dist.cjs'), glue, dir],
+               { env: { ...process.env, PRERENDER: '0' }, stdio: 'ignore' });
+  return path.join(dir, 'gpu-advisor.html');
+}
+
+/** Inside the page: what it recorded about its own load. */
+function pageTimings() {
+  return new Promise((resolve) => {
+    const out = {};
+    const fcp = performance.getEntriesByName('first-contentful-paint')[0];
+    out.fcp = fcp ? fcp.startTime : null;
+    const ready = performance.getEntriesByName('gpu-advisor:core-ready')[0];
+    out.coreReady = ready ? ready.startTime : null;
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (e.identifier === 'first-result') out.element = e.renderTime || e.loadTime;
+      }).observe({ type: 'element', buffered: true });
+    } catch (e) { /* no element timing */ }
+    setTimeout(() => resolve(out), 100);
+  });
+}
+
+async function loads(browser, variants) {
+  const samples = Object.fromEntries(variants.map((v) => [v.name, []]));
+  for (let i = 0; i < RUNS; i++) {
+    for (const v of variants) { // interleaved: drift on the machine hits every variant alike
+      const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, bypassCSP: true });
+      const page = await context.newPage();
+      await page.goto('file://' + v.file);
+      if (v.live) await page.waitForFunction(() => window.gpuAdvisor && window.gpuAdvisor.ready && window.gpuAdvisor.lastResult, null, { timeout: 30000 });
+      else await page.waitForTimeout(300);
+      samples[v.name].push(await page.evaluate(pageTimings));
+      await context.close();
+    }
+  }
+  return variants.map((v) => {
+    const s = samples[v.name];
+    const firstResult = s.map((x) => (x.element != null ? x.element : x.coreReady));
+    return { variant: v.name, fcp_ms: median(s.map((x) => x.fcp)), first_result_ms: median(firstResult),
+             core_ready_ms: median(s.map((x) => x.coreReady)), runs: s.length };
+  });
+}
+
+/** Inside the page: advise() timings on a fresh instance of the module, after a warm-up. */
+async function adviseInPage({ texts, warmupMs, calls }) {
+  const factory = window.createGpuAdvisor;
+  const options = {};
+  if (factory.wasmGz) {
+    const bin = atob(factory.wasmGz);
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    options.wasmBinary = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+  }
+  const m = await factory(options);
+  const end = performance.now() + warmupMs;
+  for (let i = 0; performance.now() < end; i++) m.advise(texts[i % texts.length]);
+  return texts.map((text) => {
+    const us = [];
+    for (let i = 0; i < calls; i++) {
+      const t0 = performance.now();
+      m.advise(text);
+      us.push((performance.now() - t0) * 1000);
+    }
+    return us;
+  });
+}
+
+/** Inside the page: input change -> synchronous run -> next frame. */
+async function rerenderInPage(samples) {
+  const api = window.gpuAdvisor;
+  const box = document.getElementById('in-seq') || document.querySelector('input[data-key="t.sequence_length"]');
+  const values = ['2048', '4096'];
+  const sync = [], frame = [];
+  for (let i = 0; i < samples; i++) {
+    const t0 = performance.now();
+    box.value = values[i % 2];
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    api.recompute();
+    sync.push(performance.now() - t0);
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    frame.push(performance.now() - t0);
+  }
+  return { sync, frame };
+}
+
+function nativeFigures() {
+  const out = execFileSync(nativeBench, requestFiles).toString();
+  const rows = {};
+  for (const line of out.trim().split('\n')) {
+    const [, file, ...kv] = line.split('\t');
+    rows[file] = Object.fromEntries(kv.map((x) => x.split('=')).map(([k, v]) => [k, Number(v)]));
+  }
+  return rows;
+}
+
+(async () => {
+  const { chromium } = require('playwright-core');
+  const single = path.join(dist, 'gpu-advisor.html');
+  const variants = [
+    { name: 'single file (pre-rendered)', file: single, live: true },
+    { name: 'single file, PRERENDER=0', file: unrenderedCopy(), live: true },
+    { name: 'same HTML, no script (static)', file: staticCopy(single), live: false },
+  ].filter((v) => v.file);
+
+  console.log(`machine: ${os.cpus()[0].model}, ${os.cpus().length} cores, ${os.platform()} ${os.release()}; node ${process.version}`);
+  console.log('\nsize');
+  for (const r of sizes()) console.log(`  ${r.variant.padEnd(38)} raw ${kb(r.raw_bytes).padStart(11)}  gzip ${kb(r.gzip_bytes).padStart(10)}`);
+
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
+  console.log(`chromium ${browser.version()}`);
+  console.log(`\nload (file://, 1366x768, medians of ${RUNS} interleaved runs; ms from navigation start)`);
+  const loadRows = await loads(browser, variants);
+  const staticRow = loadRows.find((r) => /static/.test(r.variant));
+  for (const r of loadRows) {
+    // The yardstick: the same answer element painted by the same HTML with no script.
+    const ratio = staticRow && Number.isFinite(r.first_result_ms) ? `  = ${(r.first_result_ms / staticRow.first_result_ms).toFixed(2)}x static` : '';
+    console.log(`  ${r.variant.padEnd(32)} FCP ${ms(r.fcp_ms).padStart(7)}  first result ${ms(r.first_result_ms).padStart(7)}  core ready ${ms(r.core_ready_ms).padStart(7)}${ratio}`);
+  }
+
+  const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, bypassCSP: true });
+  const page = await context.newPage();
+  await page.goto('file://' + single);
+  await page.waitForFunction(() => window.gpuAdvisor && window.gpuAdvisor.ready && window.gpuAdvisor.lastResult, null, { timeout: 30000 });
+  const texts = requestFiles.map((f) => fs.readFileSync(f, 'utf8'));
+  const inPage = await page.evaluate(adviseInPage, { texts, warmupMs: WARMUP_MS, calls: TIMED_CALLS });
+  const native = nativeFigures();
+  console.log(`\nadvise() per call (µs; Chromium after ${WARMUP_MS / 1000} s warm-up, ${TIMED_CALLS} calls; native: bench_native)`);
+  requestFiles.forEach((f, i) => {
+    const n = native[f] || {};
+    const med = median(inPage[i]);
+    console.log(`  ${path.basename(f).padEnd(44)} chromium median ${med.toFixed(0).padStart(6)} p95 ${pct(inPage[i], 0.95).toFixed(0).padStart(6)}`
+                + `  native median ${String(n.median_us).padStart(6)} p95 ${String(n.p95_us).padStart(6)}  = ${(med / n.median_us).toFixed(2)}x`
+                + `  allocations/call ${n.allocations_per_call}`);
+  });
+  const rr = await page.evaluate(rerenderInPage, RERENDER_SAMPLES);
+  console.log(`\nrerender after an input change (ms, ${RERENDER_SAMPLES} changes of the sequence length)`);
+  console.log(`  run (core + DOM, synchronous)   median ${ms(median(rr.sync))}  p95 ${ms(pct(rr.sync, 0.95))}`);
+  console.log(`  to the next animation frame     median ${ms(median(rr.frame))}  p95 ${ms(pct(rr.frame, 0.95))}`);
+  await browser.close();
+})().catch((e) => { console.error(e); process.exit(1); });
