@@ -20,7 +20,7 @@ constexpr int kExitUsage = 2;
 
 const char* kUsage =
     "usage: gpu-advisor advise FILE|- [--gpus FILE] [--models FILE] [--assumptions FILE]\n"
-    "                              [--performance FILE] [--prices FILE]\n"
+    "                              [--performance FILE] [--prices FILE] [--provider FILE]\n"
     "       gpu-advisor catalog      (built-in GPUs, model presets, default request)\n"
     "       gpu-advisor defaults     (the default request document)\n"
     "       gpu-advisor scripts FILE|- -o DIR   (validation scripts for the plan, written to DIR)\n"
@@ -29,7 +29,8 @@ const char* kUsage =
     "advise reads a request (API v1, see docs/api.md) and prints the result JSON;\n"
     "on bad input it prints {\"error\":{\"code\",\"message\",\"path\"}} and exits 1.\n"
     "--gpus/--models/--assumptions/--performance/--prices replace the built-in data files\n"
-    "(a provider's own GPUs or prices; validated like any input).\n";
+    "(a provider's own GPUs or prices; validated like any input); --provider reads a provider\n"
+    "catalog (data/provider.schema.json): rentals become its offers, racks its packages.\n";
 
 /// Reads at most `limit` + 1 bytes: enough for the core to report a text over its limit
 /// (limit_exceeded) without holding an arbitrarily large file in memory.
@@ -145,7 +146,8 @@ int main(int argc, char** argv) {
       {"--assumptions", &data.assumptions},
       {"--performance", &data.performance},
       {"--prices", &data.prices}};
-  bool replaced = false;
+  std::string provider;
+  bool replaced = false, with_provider = false;
   if (!read_all(args[1], advisor::limits::kMaxRequestBytes, &request)) {
     return fail_input("unreadable_file",
                       "cannot read request file " + advisor::in_quotes(args[1]), "");
@@ -154,11 +156,12 @@ int main(int argc, char** argv) {
     std::string* target = nullptr;
     for (const auto& [flag, text] : data_flags)
       if (args[i] == flag) target = text;
+    if (args[i] == "--provider") target = &provider;
     if (i + 1 >= args.size() || target == nullptr) {
       std::cerr << kUsage;
       return kExitUsage;
     }
-    replaced = true;
+    (target == &provider ? with_provider : replaced) = true;
     if (!read_all(args[i + 1], advisor::limits::kMaxCatalogFileBytes, target)) {
       return fail_input("unreadable_file",
                         "cannot read catalog file " + advisor::in_quotes(args[i + 1]), "");
@@ -167,8 +170,9 @@ int main(int argc, char** argv) {
       return fail_input("catalog_invalid", advisor::in_quotes(args[i + 1]) + " is empty", "");
   }
   bool ok = false;
-  const std::string out = replaced ? advisor::advise_with_catalog_text(request, data, &ok)
-                                   : advisor::advise_text(request, &ok);
+  const std::string out = with_provider ? advisor::advise_with_provider_text(request, provider, &ok, data)
+                          : replaced    ? advisor::advise_with_catalog_text(request, data, &ok)
+                                        : advisor::advise_text(request, &ok);
   std::cout << out << "\n";
   return ok ? 0 : kExitBadInput;
 }

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "api.hpp"
 
+#include <memory>
+#include <mutex>
+
 #include "io/json_reader.hpp"
 #include "io/form_json.hpp"
 #include "io/plan_json.hpp"
+#include "io/provider_json.hpp"
 #include "io/request_json.hpp"
 #include "plan/plan.hpp"
 #include "types/errors.hpp"
@@ -109,6 +113,60 @@ std::string advise_with_data_text(const std::string& request_text, const std::st
     return error_envelope("internal_error", e.what(), "").dump();
   }
   return advise_with_catalog_text(request_text, texts, ok);
+}
+
+namespace {
+
+/// The catalog of the last provider document (the page sends the same one with every request:
+/// parsing it and the five data files again would cost more than the advice).
+std::shared_ptr<const Catalog> provider_catalog(const std::string& text, const CatalogTexts& base) {
+  static std::mutex mutex;
+  static std::string last_text;
+  static CatalogTexts last_base;
+  static std::shared_ptr<const Catalog> last;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const auto same = [](const CatalogTexts& a, const CatalogTexts& b) {
+    return a.gpus == b.gpus && a.models == b.models && a.assumptions == b.assumptions &&
+           a.performance == b.performance && a.prices == b.prices;
+  };
+  if (!last || last_text != text || !same(last_base, base)) {
+    last.reset();
+    last = std::make_shared<const Catalog>(catalog_with_provider(text, base));
+    last_text = text;
+    last_base = base;
+  }
+  return last;
+}
+
+std::string provider_error(const std::exception& e, bool* ok) {
+  if (ok) *ok = false;
+  if (const auto* input = dynamic_cast<const InputError*>(&e))
+    return error_envelope(input->code(), input->what(), input->path()).dump();
+  return error_envelope("internal_error", e.what(), "").dump();
+}
+
+}  // namespace
+
+std::string advise_with_provider_text(const std::string& request_text,
+                                      const std::string& provider_text, bool* ok,
+                                      const CatalogTexts& base) {
+  std::shared_ptr<const Catalog> catalog;
+  try {
+    catalog = provider_catalog(provider_text, base);
+  } catch (const std::exception& e) {  // never throws: the document is untrusted
+    return provider_error(e, ok);
+  }
+  return advise_text(request_text, *catalog, ok);
+}
+
+std::string provider_text(const std::string& text, bool* ok) {
+  try {
+    const std::string out = provider_summary_text(*provider_catalog(text, {})->provider);
+    if (ok) *ok = true;
+    return out;
+  } catch (const std::exception& e) {
+    return provider_error(e, ok);
+  }
 }
 
 std::string catalog_text(const Catalog& catalog) {

@@ -32,6 +32,19 @@ std::string advise_with_catalog_text(const std::string& request_text, const Cata
 std::string advise_with_data_text(const std::string& request_text, const std::string& data_json,
                                   bool* ok = nullptr);
 
+/// Like advise_text with a provider's catalog (data/provider.schema.json) folded into the
+/// built-in data (or `base`'s replacements): rentals are the provider's offers, rack prices its
+/// colocation packages, its own GPUs are added; the result carries a "provider" block. A bad
+/// document is an error located in it ("/offers/2/price_cny_per_gpu_hour") with the field's
+/// own code (the page validates it first with provider_text).
+std::string advise_with_provider_text(const std::string& request_text,
+                                      const std::string& provider_text, bool* ok = nullptr,
+                                      const CatalogTexts& base = {});
+
+/// Validates a provider document alone: {"provider": {name, url, as_of, currency, offers,
+/// colocation, gpus_added}} or the error envelope.
+std::string provider_text(const std::string& provider_text, bool* ok = nullptr);
+
 /// {"error": {"code", "message", "path"}}
 nlohmann::json error_envelope(const std::string& code, const std::string& message,
                               const std::string& path);

@@ -21,6 +21,14 @@ std::string advise_with_data(const std::string& request_json, const std::string&
   return advisor::advise_with_data_text(request_json, data_json);
 }
 
+std::string advise_with_provider(const std::string& request_json, const std::string& provider_json) {
+  return advisor::advise_with_provider_text(request_json, provider_json);
+}
+
+std::string validate_provider(const std::string& provider_json) {
+  return advisor::provider_text(provider_json);
+}
+
 std::string catalog() {
   try {
     return advisor::catalog_text(advisor::builtin_catalog());
@@ -46,6 +54,8 @@ EMSCRIPTEN_BINDINGS(gpu_advisor) {
   emscripten::function("advise", &advise);
   emscripten::function("adviseWithCatalog", &advise_with_catalog);
   emscripten::function("adviseWithData", &advise_with_data);
+  emscripten::function("adviseWithProvider", &advise_with_provider);
+  emscripten::function("validateProvider", &validate_provider);
   emscripten::function("catalog", &catalog);
   emscripten::function("validationScripts", &validation_scripts);
   emscripten::function("validationCheck", &validation_check);

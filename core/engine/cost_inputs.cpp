@@ -168,7 +168,12 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
     s.reserved_cny_per_gpu_month =
         rec.user("rental.monthly_cny_per_gpu", *po.rental_monthly_cny_per_gpu,
                  "CNY per GPU-month", "/cost/prices/rental_monthly_cny_per_gpu");
-  } else if (s.rent_cny_per_gpu_hour) {
+  } else if (gpu_prices != pc.gpus.end() && gpu_prices->second.rental_cny_per_gpu_month) {
+    s.reserved_cny_per_gpu_month =
+        rec.take(*gpu_prices->second.rental_cny_per_gpu_month, std::nullopt,
+                 pinned ? "/cost/prices/rental_monthly_cny_per_gpu" : "");
+  } else if (s.rent_cny_per_gpu_hour &&
+             !(gpu_prices != pc.gpus.end() && gpu_prices->second.reserved_only_as_quoted)) {
     const double discount =
         rec.take(pc.at("rental.reserved_discount"), cs.reserved_discount, "/cost/reserved_discount");
     s.reserved_cny_per_gpu_month = *s.rent_cny_per_gpu_hour * kHoursPerMonth * (1 - discount);

@@ -2,6 +2,7 @@
 // Plan -> result JSON text (API v1, docs/api.md): the only writer of result keys, streaming
 // straight to text (io/json_writer), so a result costs no document of its own.
 #include "io/plan_json.hpp"
+#include "io/provider_json.hpp"
 
 #include "io/cost_json.hpp"
 #include "io/json_writer.hpp"
@@ -501,6 +502,10 @@ std::string plan_to_text(const Plan& plan, const Catalog& catalog) {
   w.field("gpus_as_of", plan.gpus_as_of);
   w.field("models_as_of", plan.models_as_of);
   w.end_object();
+  if (catalog.provider) {  // only with a provider catalog: results without one are unchanged
+    w.key("provider");
+    write_provider(w, *catalog.provider, plan);
+  }
   w.end_object();
   return out;
 }

@@ -141,11 +141,17 @@ class Search {
       out.push_back(std::move(c));
     };
     const double gpu_hours = training ? plan.gpu_hours.value_or(0) : count * kHoursPerMonth;
-    if (s.rent_cny_per_gpu_hour) {
+    // A provider's offers cap the GPUs it can rent out (types/provider.hpp).
+    const auto listed = catalog_.prices.gpus.find(at.gpu->id);
+    auto supplies = [&](std::optional<std::int64_t> GpuPrices::*cap) {
+      return listed == catalog_.prices.gpus.end() || !(listed->second.*cap) ||
+             count <= *(listed->second.*cap);
+    };
+    if (s.rent_cny_per_gpu_hour && supplies(&GpuPrices::rental_gpus_available)) {
       add(Deployment::kRent, Facility::kIdc, gpu_hours * *s.rent_cny_per_gpu_hour,
           s.rent_cny_per_gpu_hour);
     }
-    if (s.reserved_cny_per_gpu_month) {
+    if (s.reserved_cny_per_gpu_month && supplies(&GpuPrices::reserved_gpus_available)) {
       // Reserved cards are paid by the whole month for as long as the job needs them.
       const double months = training ? std::max(1.0, std::ceil(plan.hours.value_or(0) / kHoursPerMonth)) : 1;
       const double cost = count * months * *s.reserved_cny_per_gpu_month;
@@ -358,7 +364,8 @@ Recommendation recommend(const Request& req, const Catalog& catalog,
     if (is_training(req.task)) search.training_plans(row, all, &failed);
     else search.serving_plans(row, all, &failed);
     if (all.size() == before) {
-      r.rejected.push_back({gpu.id, failed.code.empty() ? reason_no_price(gpu, req.goal.china_only) : failed});
+      if (failed.code.empty()) failed = reason_not_offered(gpu, catalog.prices, req.goal.china_only);
+      r.rejected.push_back({gpu.id, failed});
       continue;
     }
     // A GPU all of whose plans miss the deadline or the budget is rejected for that.

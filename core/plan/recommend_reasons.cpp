@@ -147,6 +147,20 @@ Reason reason_no_price(const GpuSpec& gpu, bool china_only) {
   return {"cost", "no_price", {}, "no purchase or rental price in the catalog"};
 }
 
+Reason reason_not_offered(const GpuSpec& gpu, const PriceCatalog& prices, bool china_only) {
+  const auto listed = prices.gpus.find(gpu.id);
+  if (listed != prices.gpus.end()) {
+    const GpuPrices& g = listed->second;
+    const auto cap = g.rental_gpus_available ? g.rental_gpus_available : g.reserved_gpus_available;
+    if (cap && (g.rental_cny_per_gpu_hour || g.rental_cny_per_gpu_month)) {
+      return {"cost", "not_enough_offered", {num("available", static_cast<double>(*cap))},
+              "the provider offers " + std::to_string(*cap) +
+                  " of these GPUs, fewer than a plan needs"};
+    }
+  }
+  return reason_no_price(gpu, china_only);
+}
+
 Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& cheapest,
                           const GoalSettings& goal) {
   if (goal.deadline_hours && fastest.hours && *fastest.hours > *goal.deadline_hours) {

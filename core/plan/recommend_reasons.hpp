@@ -19,6 +19,8 @@ Reason reason_why_not(const CandidatePlan& runner, const CandidatePlan& best, co
 Reason reason_memory_rejected(const std::string& why);
 Reason reason_unavailable(const std::string& why);
 Reason reason_no_price(const GpuSpec& gpu, bool china_only);
+/// No plan could be priced: the provider offers fewer GPUs than a plan needs, else no price.
+Reason reason_not_offered(const GpuSpec& gpu, const PriceCatalog& prices, bool china_only);
 Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& cheapest,
                           const GoalSettings& goal);
 Reason reason_no_plan(const CandidatePlan& nearest, const GoalSettings& goal);

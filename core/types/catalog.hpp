@@ -7,6 +7,7 @@
 #include "types/model.hpp"
 #include "types/perf_constants.hpp"
 #include "types/prices.hpp"
+#include "types/provider.hpp"
 
 namespace advisor {
 
@@ -86,6 +87,8 @@ struct Catalog {
   PriceCatalog prices;                  // prices.json
   std::string gpus_as_of;
   std::string models_as_of;
+  /// The provider whose offers and packages the prices carry (advise_with_provider_text).
+  std::optional<ProviderCatalog> provider;
 
   const GpuSpec* find_gpu(const std::string& id) const;
   const ModelArch* find_model(const std::string& id) const;

@@ -28,6 +28,19 @@ constexpr std::size_t kMaxArrayLength = 10'000;
 constexpr std::size_t kMaxCatalogGpus = 1000;
 constexpr std::size_t kMaxCatalogModels = 1000;
 
+// ---- a provider catalog (advise_with_provider_text, data/provider.schema.json)
+/// The whole document, its own GPU parts included (as large as one provider data file).
+constexpr std::size_t kMaxProviderBytes = kMaxCatalogFileBytes;
+/// Offers and colocation packages: every offer is folded into the prices once per document.
+constexpr std::size_t kMaxProviderOffers = 1000;
+constexpr std::size_t kMaxProviderPackages = 100;
+/// Characters of the provider's texts (shown on the page as text): its name, a region or a
+/// package name, a URL, a note.
+constexpr std::size_t kMaxProviderNameChars = 120;
+constexpr std::size_t kMaxProviderLabelChars = 80;
+constexpr std::size_t kMaxProviderUrlChars = 500;
+constexpr std::size_t kMaxProviderNoteChars = 1000;
+
 // ---- capacity planning (/capacity)
 /// Job rows, as CSV lines (header excluded) or as /capacity/jobs entries.
 constexpr std::size_t kMaxJobRows = 10'000;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -43,6 +44,12 @@ struct GpuPrices {
   // the price is merely unknown): {"not_offered": reason, "source", "as_of"} in prices.json.
   std::string purchase_not_offered;
   std::string rental_not_offered;
+  // A provider catalog's offers (types/provider.hpp): a quoted monthly price for reserved
+  // rentals (else it is derived from the hourly one at rental.reserved_discount, unless
+  // `reserved_only_as_quoted`), and the GPUs each offer can supply (nullopt: not limited).
+  std::optional<PriceEntry> rental_cny_per_gpu_month;
+  bool reserved_only_as_quoted = false;
+  std::optional<std::int64_t> rental_gpus_available, reserved_gpus_available;
 };
 
 /// data/prices.json, validated. Lookups of required keys never fail after parsing.

@@ -98,6 +98,31 @@ require(path.resolve(wasmJs))().then((module) => {
     failed++;
     console.log(`FAIL corrupt catalog: ${JSON.stringify(corrupt)}`);
   }
+  // A provider catalog (data/examples/provider-example.json): CLI --provider and
+  // adviseWithProvider answer every golden request with the same bytes; a bad one alike.
+  const providerFile = path.join(__dirname, '..', '..', 'data', 'examples', 'provider-example.json');
+  const providerText = fs.readFileSync(providerFile, 'utf8');
+  const badProvider = providerText.replace('"price_cny_per_gpu_hour": 1.88', '"price_cny_per_gpu_hour": -1');
+  const providerCases = files.filter((f) => !path.basename(f).startsWith('bad_')).slice(0, 12)
+    .map((f) => [path.basename(f), fs.readFileSync(f, 'utf8'), providerText, providerFile])
+    .concat([['bad provider', JSON.stringify(catalog.default_request), badProvider, null]]);
+  for (const [name, text, doc, file] of providerCases) {
+    let docFile = file;
+    if (!docFile) {
+      docFile = path.join(require('os').tmpdir(), `gpu-advisor-provider-${process.pid}.json`);
+      fs.writeFileSync(docFile, doc);
+    }
+    const native = spawnSync(cli, ['advise', '-', '--provider', docFile], { input: text, encoding: 'utf8' });
+    const nativeText = native.stdout.replace(/\n$/, '');
+    const wasmText = module.adviseWithProvider(text, doc);
+    if (nativeText === wasmText && (file || JSON.parse(wasmText).error.path === '/offers/0/price_cny_per_gpu_hour')) {
+      passed++;
+      console.log(`ok   provider: ${name}`);
+    } else {
+      failed++;
+      console.log(`FAIL provider: ${name}: not byte-identical or not located: ${wasmText.slice(0, 200)}`);
+    }
+  }
   console.log(`wasm_matches_native: ${passed} passed, ${failed} failed`);
   process.exit(failed === 0 ? 0 : 1);
 }, (err) => {

@@ -48,6 +48,9 @@
     collapseAll: function () { foldAll(true); },
     applyScenario: function (id) { applyScenario(id); },
     buildReport: function () { return UI.buildReport(true); },
+    // js/provider.js: a provider's catalog (JSON text) prices every later answer; {provider} | {error}.
+    setProvider: function (text) { return UI.setProvider(text); },
+    clearProvider: function () { UI.clearProvider(); },
   };
   window.gpuAdvisor = api;
 
@@ -94,6 +97,7 @@
     writeHash(request);
     api.runs += 1;
     document.body.setAttribute('data-state', state.lastError ? 'error' : 'ready');
+    if (UI.providerAfterRun) UI.providerAfterRun(); // js/provider.js: the provider banner
     if (UI.embedAfterRun) UI.embedAfterRun(); // js/embed.js: ready, result and error messages to a host
   }
 
@@ -117,6 +121,7 @@
     renderScenarios();
     renderError();
     renderPanels();
+    if (UI.renderProvider) UI.renderProvider();
     if (state.lastRequest) writeHash(state.lastRequest);
   }
 

@@ -67,7 +67,9 @@
   function callCore(request) {
     let answer;
     try {
-      answer = JSON.parse(core.advise(JSON.stringify(request)));
+      const provider = UI.state.provider; // js/provider.js: the accepted provider catalog
+      answer = JSON.parse(provider ? core.adviseWithProvider(JSON.stringify(request), provider.text)
+        : core.advise(JSON.stringify(request)));
     } catch (e) {
       return { error: { code: 'internal_error', message: String(e && e.message || e), path: '' } };
     }
@@ -104,5 +106,11 @@
     return callText(core.validationCheck, [JSON.stringify(request), String(fileText), String(fileName)]);
   }
 
-  Object.assign(UI, { loadCore, callCore, callValidationCheck, callValidationScripts, coreReady, hasValidation });
+  /** A provider catalog checked by the core: {result: {provider: summary}} | {error}. */
+  function validateProvider(text) {
+    if (!core || typeof core.validateProvider !== 'function') return { error: { code: 'unsupported', message: 'validateProvider', path: '' } };
+    return callText(core.validateProvider, [String(text)]);
+  }
+
+  Object.assign(UI, { loadCore, callCore, validateProvider, callValidationCheck, callValidationScripts, coreReady, hasValidation });
 })();

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: MIT
+#include "io/provider_json.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "io/json_reader.hpp"
+#include "types/errors.hpp"
+#include "types/limits.hpp"
+#include "types/text.hpp"
+
+namespace advisor {
+
+namespace {
+
+// Ranges that catch unit mistakes (a monthly price typed as hourly, W typed as kW) without
+// excluding a real quote: AutoDL lists an RTX 4090 at 1.98 CNY per GPU-hour and an H800 at
+// 10.50 (data/prices.json); 10,000 per GPU-hour or 10,000,000 per GPU-month is no real offer.
+constexpr double kMaxCnyPerGpuHour = 10'000;
+constexpr double kMaxCnyPerGpuMonth = 10'000'000;
+// Rack power classes as prices.json accepts them (power.idc_rack_classes_kw: 0.1-1000 kW).
+constexpr double kMinRackKw = 0.1;
+constexpr double kMaxRackKw = 1000;
+// A rack-month: prices.json's Shenzhen classes are 3,000-10,800 CNY; 10^8 is no rack.
+constexpr double kMaxCnyPerRackMonth = 100'000'000;
+// GPUs one offer may list (a large Chinese cluster is ~10^5 cards) and per rented node
+// (prices.json accepts 1-64 GPUs per server).
+constexpr std::int64_t kMaxOfferGpus = 1'000'000;
+constexpr std::int64_t kMaxGpusPerNode = 64;
+constexpr std::int64_t kMaxLeadTimeDays = 3650;  // ten years: beyond it, no offer
+constexpr const char* kAdditions = "gpus.json/additions";
+constexpr const char* kCatalogGpus = "gpus.json/gpus";
+
+std::size_t utf8_chars(const std::string& s) {
+  return static_cast<std::size_t>(
+      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+/// A text the page shows: bounded, without control characters.
+std::string read_text(FieldReader& r, const char* key, std::size_t max_chars, bool required) {
+  const std::string p = r.path_of(key);
+  const std::string v = required ? r.string(key) : r.string(key, std::string());
+  require(!required || !v.empty(), "missing_field", p, p + " must not be empty");
+  require(utf8_chars(v) <= max_chars, "limit_exceeded", p,
+          p + " has " + std::to_string(utf8_chars(v)) + " characters; the limit is " +
+              std::to_string(max_chars));
+  for (char c : v) {
+    const auto u = static_cast<unsigned char>(c);
+    require(u >= 0x20 && u != 0x7F, "out_of_range", p,
+            p + " must be plain text without control characters");
+  }
+  return v;
+}
+
+bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+std::string read_date(FieldReader& r, const char* key) {
+  const std::string p = r.path_of(key);
+  const std::string v = r.string(key);
+  int y = 0, m = 0, d = 0;
+  char tail = 0;
+  const bool shaped = v.size() == 10 && v[4] == '-' && v[7] == '-' &&
+                      std::all_of(v.begin(), v.end(), [](char c) { return c == '-' || (c >= '0' && c <= '9'); }) &&
+                      std::sscanf(v.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &tail) == 3;
+  constexpr int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool real = shaped && m >= 1 && m <= 12 && d >= 1 && d <= kDays[m - 1] &&
+                    !(m == 2 && d == 29 && !leap(y));
+  require(real, "bad_date", p, p + " must be a date YYYY-MM-DD, got " + in_quotes(v));
+  return v;
+}
+
+/// The list `key` of the document (an array, at most `max` items); empty when absent.
+const nlohmann::json* read_list(FieldReader& r, const char* key, std::size_t max) {
+  const nlohmann::json* list = r.raw(key);
+  const std::string p = r.path_of(key);
+  if (list == nullptr || list->is_null()) return nullptr;
+  require(list->is_array(), "wrong_type", p, p + " must be an array");
+  require(list->size() <= max, "limit_exceeded", p,
+          p + " has " + std::to_string(list->size()) + " entries; the limit is " + std::to_string(max));
+  return list;
+}
+
+ProviderOffer read_offer(const nlohmann::json& j, const std::string& path, std::size_t index,
+                         const Catalog& catalog) {
+  FieldReader r(j, path);
+  ProviderOffer o;
+  o.index = index;
+  o.gpu = r.string("gpu");
+  if (catalog.find_gpu(o.gpu) == nullptr) {
+    throw InputError("unknown_gpu", r.path_of("gpu"),
+                     r.path_of("gpu") + " " + in_quotes(o.gpu) +
+                         " is not a GPU of the catalog: use an id of data/gpus.json or add the "
+                         "part under /gpus");
+  }
+  o.count_available = r.nullable_integer("count_available", 1, kMaxOfferGpus);
+  if (auto n = r.nullable_integer("gpus_per_node", 1, kMaxGpusPerNode)) o.gpus_per_node = static_cast<int>(*n);
+  o.cny_per_gpu_hour = r.nullable_number("price_cny_per_gpu_hour", 0, kMaxCnyPerGpuHour, true);
+  o.cny_per_gpu_month = r.nullable_number("price_cny_per_gpu_month", 0, kMaxCnyPerGpuMonth, true);
+  require(o.cny_per_gpu_hour || o.cny_per_gpu_month, "missing_field",
+          r.path_of("price_cny_per_gpu_hour"),
+          path + " needs price_cny_per_gpu_hour or price_cny_per_gpu_month (CNY)");
+  o.region = read_text(r, "region", limits::kMaxProviderLabelChars, false);
+  o.availability =
+      r.choice("availability", {"in_stock", "limited", "on_request", "sold_out"}, std::string("in_stock"));
+  if (auto d = r.nullable_integer("lead_time_days", 0, kMaxLeadTimeDays)) o.lead_time_days = static_cast<int>(*d);
+  o.note = read_text(r, "note", limits::kMaxProviderNoteChars, false);
+  r.reject_unknown();
+  return o;
+}
+
+ColocationPackage read_package(const nlohmann::json& j, const std::string& path, std::size_t index) {
+  FieldReader r(j, path);
+  ColocationPackage c;
+  c.index = index;
+  c.name = read_text(r, "name", limits::kMaxProviderLabelChars, false);
+  c.region = read_text(r, "region", limits::kMaxProviderLabelChars, false);
+  c.rack_kw = r.number("rack_kw", kMinRackKw, kMaxRackKw);
+  c.cny_per_month = r.number("price_cny_per_month", 0, kMaxCnyPerRackMonth, {}, true);
+  read_text(r, "note", limits::kMaxProviderNoteChars, false);
+  r.reject_unknown();
+  return c;
+}
+
+/// The built-in catalog (or `base`) with the document's GPUs as additions; errors of the
+/// additions reader ("gpus.json/additions/0/name") are located in the document ("/gpus/0/name").
+Catalog base_catalog(const nlohmann::json* gpus, const std::string& as_of, CatalogTexts texts) {
+  if (gpus == nullptr || gpus->empty()) return parse_catalog(texts);
+  require(texts.gpus.empty(), "catalog_invalid", "/gpus",
+          "/gpus: a provider's own GPUs cannot be combined with a replaced gpus.json");
+  texts.gpus = nlohmann::json{{"schema", 1}, {"as_of", as_of}, {"additions", *gpus}}.dump();
+  try {
+    return parse_catalog(texts);
+  } catch (const InputError& e) {
+    const std::string from = std::string(e.path()).rfind(kAdditions, 0) == 0 ? kAdditions : "";
+    if (from.empty()) throw;
+    auto relocate = [&](std::string s) {
+      for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + 5))
+        s.replace(at, from.size(), "/gpus");
+      return s;
+    };
+    throw InputError(e.code() == "catalog_invalid" ? "duplicate" : e.code(), relocate(e.path()),
+                     relocate(e.what()));
+  }
+}
+
+PriceEntry offer_entry(const ProviderCatalog& p, const ProviderOffer& o, double value,
+                       const char* unit, const std::string& key) {
+  PriceEntry e;
+  e.key = key;
+  e.value = value;
+  e.unit = unit;
+  e.basis = p.name + " offer /offers/" + std::to_string(o.index) +
+            (o.region.empty() ? "" : ", " + o.region) + " (" + o.availability + ")";
+  e.source = p.url.empty() ? p.name : p.name + " " + p.url;
+  e.as_of = p.as_of;
+  return e;
+}
+
+/// Rentals become the provider's offers (and only them); packages become the rack classes.
+void fold_into(Catalog& c, ProviderCatalog& p) {
+  for (const GpuSpec& g : c.gpus) c.prices.gpus.try_emplace(g.id);
+  for (const ProviderOffer& o : p.offers) {
+    if (o.availability == "sold_out") continue;
+    auto cheaper = [&](std::map<std::string, std::size_t>& by_gpu, std::optional<double> ProviderOffer::*price) {
+      if (!(o.*price)) return;
+      auto it = by_gpu.find(o.gpu);
+      if (it == by_gpu.end() || *(o.*price) < *(p.offers[it->second].*price)) by_gpu[o.gpu] = o.index;
+    };
+    cheaper(p.hourly_offer, &ProviderOffer::cny_per_gpu_hour);
+    cheaper(p.monthly_offer, &ProviderOffer::cny_per_gpu_month);
+  }
+  for (auto& [id, g] : c.prices.gpus) {
+    g.rental_cny_per_gpu_hour.reset();
+    g.rental_cny_per_gpu_month.reset();
+    g.reserved_only_as_quoted = true;
+    g.rental_not_offered = "not offered by " + p.name + " (" + p.as_of + ")";
+    if (auto h = p.hourly_offer.find(id); h != p.hourly_offer.end()) {
+      const ProviderOffer& o = p.offers[h->second];
+      g.rental_cny_per_gpu_hour = offer_entry(p, o, *o.cny_per_gpu_hour, "CNY per GPU-hour", "gpus." + id + ".rental");
+      g.rental_gpus_available = o.count_available;
+      g.rental_not_offered.clear();
+    }
+    if (auto m = p.monthly_offer.find(id); m != p.monthly_offer.end()) {
+      const ProviderOffer& o = p.offers[m->second];
+      g.rental_cny_per_gpu_month =
+          offer_entry(p, o, *o.cny_per_gpu_month, "CNY per GPU-month", "gpus." + id + ".rental_monthly");
+      g.reserved_gpus_available = o.count_available;
+      g.rental_not_offered.clear();
+    }
+  }
+  if (p.colocation.empty()) return;
+  for (const ColocationPackage& k : p.colocation) {
+    auto it = p.rack_package.find(k.rack_kw);
+    if (it == p.rack_package.end() || k.cny_per_month < p.colocation[it->second].cny_per_month)
+      p.rack_package[k.rack_kw] = k.index;
+  }
+  c.prices.rack_classes.clear();
+  for (const auto& [kw, index] : p.rack_package) {  // ascending kW, as the cost model expects
+    const ColocationPackage& k = p.colocation[index];
+    PriceEntry e;
+    e.key = "colocation.per_rack_month_cny." + format_number(kw);
+    e.value = k.cny_per_month;
+    e.unit = "CNY per rack-month";
+    e.basis = p.name + " package /colocation/" + std::to_string(index) +
+              (k.name.empty() ? "" : ", " + k.name) + (k.region.empty() ? "" : ", " + k.region);
+    e.source = p.url.empty() ? p.name : p.name + " " + p.url;
+    e.as_of = p.as_of;
+    c.prices.rack_classes.emplace_back(kw, e);
+  }
+  c.prices.rack_classes_entry.source = p.name;
+  c.prices.rack_classes_entry.as_of = p.as_of;
+  c.prices.rack_classes_entry.basis = "the rack power classes of " + p.name + "'s colocation packages";
+  c.prices.rack_classes_entry.needs_confirmation = false;
+  // The packages are priced where the provider sells them: no site factor scales them.
+  for (SiteDefaults& s : c.prices.sites) {
+    s.colocation_factor.value = 1;
+    s.colocation_factor.basis = p.name + "'s colocation packages apply as priced";
+    s.colocation_factor.source = p.name;
+    s.colocation_factor.as_of = p.as_of;
+    s.colocation_factor.needs_confirmation = false;
+  }
+}
+
+}  // namespace
+
+Catalog catalog_with_provider(const std::string& provider_text, const CatalogTexts& base) {
+  const nlohmann::json doc = parse_json_text(provider_text, "", limits::kMaxProviderBytes);
+  FieldReader r(doc, "");
+  ProviderCatalog p;
+  r.integer("schema", 1, 1);
+  p.name = read_text(r, "name", limits::kMaxProviderNameChars, true);
+  p.url = read_text(r, "url", limits::kMaxProviderUrlChars, false);
+  require(p.url.empty() || p.url.rfind("https://", 0) == 0 || p.url.rfind("http://", 0) == 0,
+          "out_of_range", "/url", "/url must be an http:// or https:// address");
+  p.as_of = read_date(r, "as_of");
+  p.currency = r.choice("currency", {"CNY"});
+  read_text(r, "note", limits::kMaxProviderNoteChars, false);
+  const nlohmann::json* offers = read_list(r, "offers", limits::kMaxProviderOffers);
+  const nlohmann::json* packages = read_list(r, "colocation", limits::kMaxProviderPackages);
+  const nlohmann::json* gpus = read_list(r, "gpus", limits::kMaxCatalogGpus);
+  require(offers != nullptr, "missing_field", "/offers",
+          "/offers is required (an array; empty when the provider rents out no GPUs)");
+  require(!offers->empty() || (packages != nullptr && !packages->empty()), "missing_field", "/offers",
+          "/offers is empty and there are no /colocation packages: the document offers nothing");
+  r.reject_unknown();
+
+  Catalog c = base_catalog(gpus, p.as_of, base);
+  if (gpus != nullptr)
+    for (const nlohmann::json& g : *gpus) p.gpus_added.push_back(g.at("id").get<std::string>());
+  for (std::size_t i = 0; i < offers->size(); ++i)
+    p.offers.push_back(read_offer((*offers)[i], "/offers/" + std::to_string(i), i, c));
+  if (packages != nullptr)
+    for (std::size_t i = 0; i < packages->size(); ++i)
+      p.colocation.push_back(read_package((*packages)[i], "/colocation/" + std::to_string(i), i));
+  fold_into(c, p);
+  c.provider = std::move(p);
+  return c;
+}
+
+namespace {
+
+void write_identity(JsonWriter& w, const ProviderCatalog& p) {
+  w.field("name", p.name);
+  if (p.url.empty()) w.null_field("url");
+  else w.field("url", p.url);
+  w.field("as_of", p.as_of);
+  w.field("currency", p.currency);
+}
+
+void write_offer(JsonWriter& w, const ProviderOffer& o, const char* deployment) {
+  w.begin_object();
+  w.field("offer", o.index);
+  w.field("gpu", o.gpu);
+  w.field("deployment", deployment);
+  w.field("price_cny_per_gpu_hour", o.cny_per_gpu_hour);
+  w.field("price_cny_per_gpu_month", o.cny_per_gpu_month);
+  w.field("count_available", o.count_available);
+  w.field("gpus_per_node", o.gpus_per_node);
+  w.field("region", o.region);
+  w.field("availability", o.availability);
+  w.field("lead_time_days", o.lead_time_days);
+  w.end_object();
+}
+
+void write_package(JsonWriter& w, const ColocationPackage& k) {
+  w.begin_object();
+  w.field("package", k.index);
+  w.field("name", k.name);
+  w.field("region", k.region);
+  w.field("rack_kw", k.rack_kw);
+  w.field("price_cny_per_month", k.cny_per_month);
+  w.end_object();
+}
+
+}  // namespace
+
+void write_provider(JsonWriter& w, const ProviderCatalog& p, const Plan& plan) {
+  w.begin_object();
+  write_identity(w, p);
+  w.field("rentals", "offers_only");
+  w.key("offers_used");
+  w.begin_array();
+  for (const auto& [gpu, index] : p.hourly_offer) write_offer(w, p.offers[index], "rent");
+  for (const auto& [gpu, index] : p.monthly_offer) write_offer(w, p.offers[index], "rent_reserved");
+  w.end_array();
+  w.key("colocation_used");
+  w.begin_array();
+  for (const auto& [kw, index] : p.rack_package) write_package(w, p.colocation[index]);
+  w.end_array();
+  w.key("gpus_added");
+  w.begin_array();
+  for (const std::string& id : p.gpus_added) w.value(id);
+  w.end_array();
+  // The offer behind the recommended plan, when it is rented (at the offer's price: a price
+  // the request gives itself is the user's, not the provider's).
+  std::optional<std::size_t> offer;
+  if (plan.recommendation && plan.recommendation->best) {
+    const CandidatePlan& best = *plan.recommendation->best;
+    if (best.deployment == Deployment::kRent) {
+      auto it = p.hourly_offer.find(best.gpu->id);
+      if (it != p.hourly_offer.end() && best.rate_cny_per_gpu_hour == p.offers[it->second].cny_per_gpu_hour)
+        offer = it->second;
+    } else if (best.deployment == Deployment::kReserved) {
+      auto it = p.monthly_offer.find(best.gpu->id);
+      if (it != p.monthly_offer.end()) offer = it->second;
+    }
+  }
+  w.field("recommended_offer", offer);
+  // The package that prices result.power's racks (an IDC plan under the provider's packages).
+  std::optional<std::size_t> package;
+  if (plan.power && plan.power->facility != Facility::kOffice && plan.power->plan.rack_choice != "office") {
+    auto it = p.rack_package.find(plan.power->plan.racks.rack_kw);
+    if (it != p.rack_package.end()) package = it->second;
+  }
+  w.field("power_package", package);
+  w.end_object();
+}
+
+std::string provider_summary_text(const ProviderCatalog& p) {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_object();
+  w.key("provider");
+  w.begin_object();
+  write_identity(w, p);
+  w.field("offers", p.offers.size());
+  w.field("colocation", p.colocation.size());
+  w.key("gpus_added");
+  w.begin_array();
+  for (const std::string& id : p.gpus_added) w.value(id);
+  w.end_array();
+  w.end_object();
+  w.end_object();
+  return out;
+}
+
+}  // namespace advisor

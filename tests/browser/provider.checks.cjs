@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// Provider catalogs in the page (issue 10 item 2): the example provider (data/examples/
+// provider-example.json) loaded through window.gpuAdvisor.setProvider shows the banner with its
+// name and date, rented plans are priced at its offers, a hostile provider name is text (no
+// element, no script), a bad document shows the core's located error, and the banner's button
+// goes back to the neutral prices.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+
+const EXAMPLE = fs.readFileSync(path.join(__dirname, '..', '..', 'data', 'examples', 'provider-example.json'), 'utf8');
+
+module.exports = async function providerChecks(T) {
+  const { assert, check, context, url, waitReady, watch } = T;
+  const example = JSON.parse(EXAMPLE);
+  const offerPrice = {};
+  for (const o of example.offers) if (o.availability !== 'sold_out' && o.price_cny_per_gpu_hour) {
+    offerPrice[o.gpu] = Math.min(offerPrice[o.gpu] || Infinity, o.price_cny_per_gpu_hour);
+  }
+
+  /** Runs `fn` in the page and waits for the recompute it starts. */
+  async function andRun(page, fn, arg) {
+    const before = await page.evaluate(() => window.gpuAdvisor.runs);
+    const out = await page.evaluate(fn, arg);
+    await page.waitForFunction((n) => window.gpuAdvisor.runs > n && !window.gpuAdvisor.pending, before, { timeout: 15000 });
+    return out;
+  }
+
+  const rents = (result) => (result.recommendation.pareto || []).concat(result.recommendation.best ? [result.recommendation.best] : [])
+    .filter((p) => p.deployment === 'rent');
+
+  await check('provider catalog: banner, the provider\'s rental prices, hostile text, back to neutral', async () => {
+    const page = await context.newPage();
+    watch(page, 'provider');
+    await page.goto(url);
+    await waitReady(page);
+    const neutral = await page.evaluate(() => window.gpuAdvisor.lastResult);
+    assert(!neutral.provider, 'a result without a provider has no provider block');
+
+    // Accepted: the banner names the provider and the date; rents are at the offers' prices.
+    const set = await andRun(page, (text) => window.gpuAdvisor.setProvider(text), EXAMPLE);
+    assert(set && set.provider && set.provider.name === example.name, 'setProvider did not accept the example: ' + JSON.stringify(set));
+    const shown = await page.evaluate(() => {
+      const b = document.getElementById('provider-banner');
+      return { hidden: !b || b.hidden, text: b ? b.textContent : '', first: document.getElementById('results').firstElementChild.id };
+    });
+    assert(!shown.hidden && shown.text.includes(example.name) && shown.text.includes(example.as_of), 'the banner does not name the provider: ' + shown.text);
+    assert(shown.first === 'provider-banner', 'the banner is not at the top of the results');
+    const priced = await page.evaluate(() => window.gpuAdvisor.lastResult);
+    assert(priced.provider && priced.provider.name === example.name, 'the result has no provider block');
+    const rented = rents(priced);
+    assert(rented.length > 0, 'no rented plan under the example provider');
+    for (const p of rented) {
+      assert(p.gpu in offerPrice, p.gpu + ' is rented but the provider does not offer it');
+      assert(p.cost.cny_per_gpu_hour === offerPrice[p.gpu], p.gpu + ' rented at ' + p.cost.cny_per_gpu_hour + ', offer ' + offerPrice[p.gpu]);
+    }
+    const best = priced.recommendation.best;
+    if (best && best.deployment === 'rent') {
+      assert(priced.provider.recommended_offer !== null, 'the rented answer names no offer');
+      const facts = await page.evaluate(() => document.querySelector('#provider-banner .provider-facts').textContent);
+      assert(facts.includes('#' + (priced.provider.recommended_offer + 1)), 'the banner does not name the offer: ' + facts);
+    }
+
+    // A bad document: the core's located error, as text; the accepted provider stays.
+    const bad = JSON.parse(EXAMPLE);
+    bad.offers[2].price_cny_per_gpu_hour = -1;
+    const refused = await page.evaluate((text) => window.gpuAdvisor.setProvider(text), JSON.stringify(bad));
+    assert(refused.error && refused.error.path === '/offers/2/price_cny_per_gpu_hour', 'no located error: ' + JSON.stringify(refused));
+    const errText = await page.evaluate(() => document.getElementById('provider-banner').textContent);
+    assert(errText.includes('/offers/2/price_cny_per_gpu_hour') && errText.includes('out_of_range'), 'the banner does not show the located error: ' + errText);
+
+    // Hostile text: markup in the name is shown as text and never runs.
+    const hostile = JSON.parse(EXAMPLE);
+    hostile.name = '<img src=x onerror="window.__pwned=1">Evil';
+    hostile.offers[0].region = '<script>window.__pwned=2</script>';
+    await andRun(page, (text) => window.gpuAdvisor.setProvider(text), JSON.stringify(hostile));
+    await page.waitForTimeout(200);
+    const safe = await page.evaluate(() => {
+      const b = document.getElementById('provider-banner');
+      return { text: b.textContent, elements: b.querySelectorAll('img, script').length, pwned: window.__pwned || null,
+        anywhere: document.querySelectorAll('img[src="x"]').length };
+    });
+    assert(safe.text.includes('<img src=x onerror="window.__pwned=1">Evil'), 'the hostile name is not shown as text: ' + safe.text);
+    assert(safe.elements === 0 && safe.anywhere === 0 && safe.pwned === null, 'provider text became markup: ' + JSON.stringify(safe));
+
+    // The banner's button: back to the neutral defaults, the same answer as before.
+    await andRun(page, () => document.querySelector('#provider-banner .provider-clear').click());
+    const back = await page.evaluate(() => ({ result: window.gpuAdvisor.lastResult,
+      hidden: document.getElementById('provider-banner').hidden }));
+    assert(back.hidden, 'the banner stays after switching back');
+    assert(!back.result.provider, 'the result still has a provider block');
+    assert(JSON.stringify(back.result.recommendation.best) === JSON.stringify(neutral.recommendation.best),
+      'switching back did not restore the neutral answer');
+    await page.close();
+  });
+};
