@@ -889,6 +889,7 @@ async function main() {
   await require('./report.checks.cjs')(T);
   await require('./hostile.checks.cjs')(T);
   await require('./validation.checks.cjs')(T);
+  await require('./provider.checks.cjs')(T);
 
   await check('static site (dist/site/index.html) loads and computes the CLI\'s figures', async () => {
     const site = await context.newPage();

@@ -7,12 +7,13 @@
 'use strict';
 
 const fs = require('fs');
+const http = require('http');
 const path = require('path');
 
 const EXAMPLE = fs.readFileSync(path.join(__dirname, '..', '..', 'data', 'examples', 'provider-example.json'), 'utf8');
 
 module.exports = async function providerChecks(T) {
-  const { assert, check, context, url, waitReady, watch } = T;
+  const { assert, check, context, siteDir, url, waitReady, watch } = T;
   const example = JSON.parse(EXAMPLE);
   const offerPrice = {};
   for (const o of example.offers) if (o.availability !== 'sold_out' && o.price_cny_per_gpu_hour) {
@@ -51,12 +52,18 @@ module.exports = async function providerChecks(T) {
     assert(priced.provider && priced.provider.name === example.name, 'the result has no provider block');
     const rented = rents(priced);
     assert(rented.length > 0, 'no rented plan under the example provider');
-    for (const p of rented) {
-      assert(p.gpu in offerPrice, p.gpu + ' is rented but the provider does not offer it');
-      assert(p.cost.cny_per_gpu_hour === offerPrice[p.gpu], p.gpu + ' rented at ' + p.cost.cny_per_gpu_hour + ', offer ' + offerPrice[p.gpu]);
-    }
+    for (const p of rented) assert(p.gpu in offerPrice, p.gpu + ' is rented but the provider does not offer it');
     const best = priced.recommendation.best;
-    if (best && best.deployment === 'rent') {
+    assert(best && best.deployment === 'rent', 'the default answer under the example provider is not rented: ' + JSON.stringify(best && best.deployment));
+    assert(best.cost.cny_per_gpu_hour === offerPrice[best.gpu], best.gpu + ' rented at ' + best.cost.cny_per_gpu_hour + ', offer ' + offerPrice[best.gpu]);
+    // The answer card shows this run's cost: its GPU-hours at the offer's price.
+    const card = await page.evaluate(() => {
+      const n = document.querySelector('[data-field="/recommendation/best/cost/cny"]');
+      return n ? Number(n.dataset.value) : null;
+    });
+    assert(card !== null && Math.abs(card - best.gpu_hours * offerPrice[best.gpu]) <= 1e-6 * card,
+      'the answer card shows ' + card + ' CNY, not ' + best.gpu_hours + ' GPU-hours x ' + offerPrice[best.gpu]);
+    {
       assert(priced.provider.recommended_offer !== null, 'the rented answer names no offer');
       const facts = await page.evaluate(() => document.querySelector('#provider-banner .provider-facts').textContent);
       assert(facts.includes('#' + (priced.provider.recommended_offer + 1)), 'the banner does not name the offer: ' + facts);
@@ -93,5 +100,42 @@ module.exports = async function providerChecks(T) {
     assert(JSON.stringify(back.result.recommendation.best) === JSON.stringify(neutral.recommendation.best),
       'switching back did not restore the neutral answer');
     await page.close();
+  });
+
+  await check('provider catalog: ?catalog= loads a same-origin URL and refuses another origin', async () => {
+    // The site over HTTP with the example at /catalogs/provider.json.
+    const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.wasm': 'application/wasm' };
+    const server = http.createServer((req, res) => {
+      const u = new URL(req.url, 'http://x');
+      if (u.pathname === '/catalogs/provider.json') { res.writeHead(200, { 'content-type': 'application/json' }); res.end(EXAMPLE); return; }
+      const file = path.join(siteDir, path.normalize(u.pathname === '/' ? '/index.html' : u.pathname));
+      if (!file.startsWith(siteDir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) { res.writeHead(404); res.end(); return; }
+      res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
+      fs.createReadStream(file).pipe(res);
+    });
+    await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+    const base = 'http://127.0.0.1:' + server.address().port + '/';
+    try {
+      const page = await context.newPage();
+      await page.goto(base + '?catalog=' + encodeURIComponent('/catalogs/provider.json'));
+      await waitReady(page);
+      await page.waitForFunction(() => window.gpuAdvisor.lastResult && window.gpuAdvisor.lastResult.provider && !window.gpuAdvisor.pending, null, { timeout: 15000 });
+      const text = await page.evaluate(() => document.getElementById('provider-banner').textContent);
+      assert(text.includes(example.name), 'the ?catalog banner does not name the provider: ' + text);
+      await page.close();
+
+      const other = await context.newPage();
+      const asked = [];
+      other.on('request', (r) => asked.push(r.url()));
+      await other.goto(base + '?catalog=' + encodeURIComponent('http://localhost:' + server.address().port + '/catalogs/provider.json'));
+      await waitReady(other);
+      await other.waitForFunction(() => { const b = document.getElementById('provider-banner'); return b && !b.hidden; }, null, { timeout: 15000 });
+      const refused = await other.evaluate(() => ({ text: document.getElementById('provider-banner').textContent, provider: Boolean(window.gpuAdvisor.lastResult.provider) }));
+      assert(refused.text.includes('localhost') && !refused.provider, 'another origin was not refused: ' + refused.text);
+      assert(!asked.some((u) => u.startsWith('http://localhost')), 'the page fetched the other origin');
+      await other.close();
+    } finally {
+      server.close();
+    }
   });
 };
