@@ -199,7 +199,7 @@ module.exports = async function a11yChecks(T) {
           await p.waitForTimeout(100);
           const top = await p.evaluate(() => { const n = document.getElementById('answer-headline'); return n ? n.getBoundingClientRect().top : null; });
           if (top === null || top > SHORT_WINDOW_PX - 40) late.push(w + ' px: headline at ' + top);
-          if (w === 360 || w === 1366) await T.shot(p, 'reflow-' + w + 'x' + SHORT_WINDOW_PX + '.png');
+          if (w === 360 || w === 768 || w === 1366) await T.shot(p, 'reflow-' + w + 'x' + SHORT_WINDOW_PX + '.png');
         }
       } finally {
         await p.close();

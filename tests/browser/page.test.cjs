@@ -890,6 +890,9 @@ async function main() {
   await require('./hostile.checks.cjs')(T);
   await require('./validation.checks.cjs')(T);
   await require('./provider.checks.cjs')(T);
+  await require('./csp.checks.cjs')(T);    // strict CSP: the site under serve.cjs's header, the single file's hashes
+  await require('./widget.checks.cjs')(T); // <gpu-advisor> in a hostile host, postMessage, share in a frame
+  await require('./a11y.checks.cjs')(T);   // axe-core WCAG 2.1 AA, keyboard, charts, reflow 360-1920 px
 
   await check('static site (dist/site/index.html) loads and computes the CLI\'s figures', async () => {
     const site = await context.newPage();

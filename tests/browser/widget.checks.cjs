@@ -15,6 +15,7 @@
 // standalone link; the example host page of the dist works.
 'use strict';
 
+const fs = require('fs');
 const http = require('http');
 const path = require('path');
 
@@ -68,6 +69,19 @@ setInterval(function () {
 }, 200);
 `;
 
+// The provider catalog example (data/examples, issue 10 item 2) and a copy whose texts carry
+// markup: the page must show them as text.
+const PROVIDER_TEXT = fs.readFileSync(path.join(__dirname, '..', '..', 'data', 'examples', 'provider-example.json'), 'utf8');
+// 71 characters: within the catalog's text limits (regions 80), so that it is accepted and shown.
+const PAYLOAD = '<img src=x onerror="parent.__pwned=1"><script>parent.__pwned=2</script>';
+function hostileProvider() {
+  const doc = JSON.parse(PROVIDER_TEXT);
+  doc.name = PAYLOAD;
+  if (doc.note !== undefined) doc.note = PAYLOAD;
+  (doc.offers || []).forEach((o) => { if (o.region !== undefined) o.region = PAYLOAD; });
+  return JSON.stringify(doc);
+}
+
 function hostServer(widgetOrigin) {
   const strangerOrigin = 'STRANGER'; // http://localhost:<this server's port>, filled in per request
   const pages = {
@@ -90,8 +104,19 @@ function hostServer(widgetOrigin) {
     '/host.js': HOST_JS,
     '/raw.js': RAW_JS,
     '/stranger.js': STRANGER_JS,
+    '/catalog.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>catalogs</title>
+<link rel="stylesheet" href="hostile.css"><script src="${widgetOrigin}/widget/gpu-advisor.js"></script></head><body>
+<div id="host-banner">Host banner</div>
+<gpu-advisor id="a" catalog="provider.json"></gpu-advisor>
+<gpu-advisor id="b" catalog="hostile-provider.json"></gpu-advisor>
+<gpu-advisor id="c" catalog="broken-provider.json"></gpu-advisor>
+<script src="catalog.js"></script></body></html>`,
+    '/catalog.js': HOST_JS.replace("['a', 'b']", "['a', 'b', 'c']"),
+    '/provider.json': PROVIDER_TEXT,
+    '/hostile-provider.json': hostileProvider(),
+    '/broken-provider.json': PROVIDER_TEXT.slice(0, Math.floor(PROVIDER_TEXT.length / 2)),
   };
-  const types = { html: 'text/html; charset=utf-8', css: 'text/css', js: 'text/javascript' };
+  const types = { html: 'text/html; charset=utf-8', css: 'text/css', js: 'text/javascript', json: 'application/json' };
   return http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
     let body = pages[u.pathname];
@@ -280,6 +305,29 @@ module.exports = async function widgetChecks(T) {
       await p.waitForTimeout(500);
       const types = await p.evaluate(() => window.__messages.map((m) => m.data.type));
       assert(!types.some((t) => t === 'gpu-advisor:result' || t === 'gpu-advisor:ready'), 'messages reached the wrong host: ' + types.join(','));
+      await p.close();
+    });
+
+    await check('widget: provider catalogs from the host: one prices the answer, markup in one is shown as text, a broken one gives a located error; the host untouched', async () => {
+      const p = await context.newPage();
+      await p.goto(hostOrigin + '/catalog.html');
+      await p.waitForFunction(() => ['a', 'b'].every((id) => window.__events.some((e) => e.id === id && e.type === 'result' && e.detail.result && e.detail.result.provider))
+        && window.__events.some((e) => e.id === 'c' && e.type === 'error'), null, { timeout: 40000 });
+      const events = await p.evaluate(() => window.__events);
+      const withProvider = events.find((e) => e.id === 'a' && e.type === 'result' && e.detail.result.provider);
+      assert(withProvider, 'no result priced by the provider');
+      const broken = events.find((e) => e.id === 'c' && e.type === 'error').detail;
+      assert(broken.code && broken.message, 'broken catalog error ' + JSON.stringify(broken));
+      const b = await frameOf(p, 'b');
+      const shown = await b.evaluate((payload) => ({
+        text: document.body.textContent.includes(payload),
+        imgs: document.querySelectorAll('img[src="x"], #panels script, #provider-banner script').length,
+        pwned: window.__pwned,
+      }), PAYLOAD);
+      const host = await p.evaluate(() => ({ pwned: window.__pwned, children: Array.from(document.body.children).map((n) => n.tagName.toLowerCase() + (n.id ? '#' + n.id : '')).join(' ') }));
+      assert(shown.text, 'the provider name is not shown as text');
+      assert(!shown.imgs && shown.pwned === undefined && host.pwned === undefined, 'markup from the catalog ran: ' + JSON.stringify({ shown, host }));
+      assert(host.children === 'div#host-banner gpu-advisor#a gpu-advisor#b gpu-advisor#c script', 'host DOM: ' + host.children);
       await p.close();
     });
 
