@@ -194,6 +194,21 @@ module.exports = async function widgetChecks(T) {
       await page.screenshot({ path: path.join(shotDir, 'widget-hostile-host.png'), fullPage: true });
     });
 
+    await check('widget: in a 360 px-wide host the answer comes first in both frames (600 px and content-sized), no sideways scroll', async () => {
+      await page.setViewportSize({ width: 360, height: 800 });
+      await page.waitForTimeout(600); // the frames re-lay out and report their height
+      for (const id of ['a', 'b']) {
+        const frame = await frameOf(page, id);
+        const s = await frame.evaluate(() => ({ top: document.getElementById('answer-headline').getBoundingClientRect().top, sw: document.scrollingElement.scrollWidth, iw: innerWidth }));
+        assert(s.top < 600 - 40, id + ': the answer starts at ' + s.top + ' px in the frame');
+        assert(s.sw <= s.iw, id + ': the frame scrolls sideways ' + JSON.stringify(s));
+      }
+      const host = await page.evaluate(() => [document.scrollingElement.scrollWidth, innerWidth]);
+      assert(host[0] <= host[1], 'the host scrolls sideways: ' + host);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await page.waitForTimeout(300);
+    });
+
     await check('widget: the host page is untouched (its own nodes, no globals but the element)', async () => {
       const s = await page.evaluate(() => ({
         bodyChildren: Array.from(document.body.children).map((n) => n.tagName.toLowerCase() + (n.id ? '#' + n.id : '')),
