@@ -124,21 +124,36 @@ OptionCost buy_cost(const BuyInputs& in) {
                            std::to_string(in.gpus) + " GPU(s) x " + cny(in.gpu_price_cny) +
                            ") less residual " + pct(in.residual_fraction) +
                            ", straight-line over " + std::to_string(in.life_years) + " years"
-                     : std::string()});
-  items.push_back({"colocation", in.colocation_cny_per_year, in.colocation_basis});
-  items.push_back({"electricity", in.electricity_cny_per_year, in.electricity_basis});
-  items.push_back({"network", in.network_cny_per_year, in.network_basis});
+                     : std::string(),
+                   "capex_straight_line",
+                   d ? std::vector<ReasonParam>{param("capex_cny", capex), param("servers", in.servers),
+                                                param("platform_cny", in.platform_price_cny), param("gpus", in.gpus),
+                                                param("gpu_cny", in.gpu_price_cny),
+                                                param("residual_share", in.residual_fraction),
+                                                param("years", in.life_years)}
+                     : std::vector<ReasonParam>{}});
+  items.push_back({"colocation", in.colocation_cny_per_year, in.colocation_basis, in.colocation_note.code,
+                   in.colocation_note.params});
+  items.push_back({"electricity", in.electricity_cny_per_year, in.electricity_basis,
+                   in.electricity_note.code, in.electricity_note.params});
+  items.push_back({"network", in.network_cny_per_year, in.network_basis, in.network_note.code,
+                   in.network_note.params});
   if (in.operations_by_staff) {
     items.push_back({"operations", in.staff_fte * in.staff_cny_per_year,
                      d ? format_number(in.staff_fte) + " FTE x " + cny(in.staff_cny_per_year) +
                              " per year"
-                       : std::string()});
+                       : std::string(),
+                     "staff", d ? std::vector<ReasonParam>{param("fte", in.staff_fte), param("staff_cny", in.staff_cny_per_year)}
+                                : std::vector<ReasonParam>{}});
   } else {
     items.push_back({"operations", capex * in.operations_capex_share,
-                     d ? pct(in.operations_capex_share) + " of capex per year" : std::string()});
+                     d ? pct(in.operations_capex_share) + " of capex per year" : std::string(),
+                     "share_of_capex", d ? std::vector<ReasonParam>{param("capex_share", in.operations_capex_share)}
+                                         : std::vector<ReasonParam>{}});
   }
   items.push_back({"spares_and_failures", capex * in.spares_share,
-                   d ? pct(in.spares_share) + " of capex per year" : std::string()});
+                   d ? pct(in.spares_share) + " of capex per year" : std::string(), "share_of_capex",
+                   d ? std::vector<ReasonParam>{param("capex_share", in.spares_share)} : std::vector<ReasonParam>{}});
   return finish_option(std::move(items), in.life_years, capex, residual);
 }
 
@@ -146,7 +161,9 @@ namespace {
 LineItem egress_item(double tb_per_month, double cny_per_tb, bool describe = true) {
   return {"data_transfer", tb_per_month * 12 * cny_per_tb,
           describe ? format_number(tb_per_month) + " TB/month x 12 x " + cny(cny_per_tb) + "/TB"
-                   : std::string()};
+                   : std::string(),
+          "egress", describe ? std::vector<ReasonParam>{param("tb_per_month", tb_per_month), param("cny_per_tb", cny_per_tb)}
+                             : std::vector<ReasonParam>{}};
 }
 }  // namespace
 
@@ -158,7 +175,13 @@ OptionCost rent_cost(const RentInputs& in) {
                                      pct(in.utilization) + " used = " + format_number(hours) +
                                      " GPU-hours x " + cny(in.cny_per_gpu_hour) +
                                      " (only hours used are paid)"
-                               : std::string()});
+                               : std::string(),
+                   "rent_hours_used",
+                   in.describe ? std::vector<ReasonParam>{param("gpus", in.gpus), param("hours_per_year", kHoursPerYear),
+                                                          param("utilization_share", in.utilization),
+                                                          param("gpu_hours", hours),
+                                                          param("cny_per_gpu_hour", in.cny_per_gpu_hour)}
+                               : std::vector<ReasonParam>{}});
   items.push_back(egress_item(in.egress_tb_per_month, in.egress_cny_per_tb, in.describe));
   return finish_option(std::move(items), in.years, 0, 0);
 }
@@ -167,7 +190,8 @@ OptionCost reserved_cost(const ReservedInputs& in) {
   std::vector<LineItem> items;
   items.push_back({"gpu_months", in.gpus * 12 * in.cny_per_gpu_month,
                    std::to_string(in.gpus) + " GPU(s) x 12 months x " +
-                       cny(in.cny_per_gpu_month) + " (paid whether used or not)"});
+                       cny(in.cny_per_gpu_month) + " (paid whether used or not)",
+                   "reserved_months", {param("gpus", in.gpus), param("cny_per_gpu_month", in.cny_per_gpu_month)}});
   items.push_back(egress_item(in.egress_tb_per_month, in.egress_cny_per_tb));
   return finish_option(std::move(items), in.years, 0, 0);
 }

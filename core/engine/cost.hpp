@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "types/note.hpp"
 #include "types/units.hpp"
 
 namespace advisor {
@@ -66,7 +67,9 @@ std::vector<double> energy_breakpoints(const Tariff& tariff);
 struct LineItem {
   std::string name;
   double yearly_cny = 0;  // average per year over the horizon
-  std::string basis;
+  std::string basis;      // the English sentence
+  std::string code;       // the basis as a code with parameters (each language renders it)
+  std::vector<ReasonParam> params;
 };
 
 /// One deployment's cost over the horizon. lifetime = sum(line items) x years = sum(yearly).
@@ -95,6 +98,7 @@ struct BuyInputs {
   double staff_fte = 0, staff_cny_per_year = 0;
   double spares_share = 0;  // of capex, per year
   std::string colocation_basis, electricity_basis, network_basis;
+  Note colocation_note, electricity_note, network_note;  // the bases as codes with parameters
   bool describe = true;  // false: skip the basis texts (searches call this many times)
 };
 

@@ -411,6 +411,18 @@ std::string colocation_basis(const CostScenario& s, const PowerPlan& p) {
   return basis;
 }
 
+/// The colocation basis as a code with parameters (the same figures as colocation_basis).
+Note colocation_note(const CostScenario& s, const PowerPlan& p) {
+  if (s.facility == Facility::kOffice) return {"own_office", {}, colocation_basis(s, p)};
+  const bool per_kw = s.colocation_pricing == ColocationPricing::kPerKw;
+  return {per_kw ? "racks_per_kw" : "racks_per_rack",
+          {param("racks", p.racks.racks_needed), param("rack_kw", p.racks.rack_kw),
+           param("cny_per_month", per_kw ? s.colocation_cny_per_kw_month : p.rack_price_cny_per_month),
+           param("rack_share", p.rack_share < 1 ? p.rack_share : 0.0),
+           param("electricity_included", s.colocation_includes_electricity ? 1.0 : 0.0)},
+          colocation_basis(s, p)};
+}
+
 }  // namespace
 
 EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utilization) {
@@ -439,10 +451,16 @@ OptionCost buy_option(const CostScenario& s, int gpus, double utilization, Energ
   b.residual_fraction = s.residual_fraction;
   b.describe = describe;
   b.colocation_cny_per_year = p.colocation_cny_per_year;
-  if (describe) b.colocation_basis = colocation_basis(s, p);
+  if (describe) {
+    b.colocation_basis = colocation_basis(s, p);
+    b.colocation_note = colocation_note(s, p);
+  }
   if (s.colocation_includes_electricity) {
     b.electricity_cny_per_year = 0;
-    if (describe) b.electricity_basis = "included in the colocation price";
+    if (describe) {
+      b.electricity_basis = "included in the colocation price";
+      b.electricity_note = {"included_in_colocation", {}, b.electricity_basis};
+    }
   } else {
     b.electricity_cny_per_year = e.cny_per_year;
     if (describe)
@@ -451,14 +469,26 @@ OptionCost buy_option(const CostScenario& s, int gpus, double utilization, Energ
                           format_number(std::round(e.average_cny_per_kwh * 10000) / 10000) +
                           " CNY/kWh average (" + (s.time_of_use ? "time-of-use" : "flat") +
                           ", " + format_number(std::round(utilization * 1000) / 10) + "% busy)";
+    if (describe)
+      b.electricity_note = {"energy", {param("it_kwh", std::round(e.it_kwh_per_year)), param("pue", s.pue),
+                                       param("cny_per_kwh", e.average_cny_per_kwh),
+                                       param("time_of_use", s.time_of_use ? 1.0 : 0.0),
+                                       param("busy_share", utilization)},
+                            b.electricity_basis};
   }
   if (s.network_line != NetworkLine::kNone) {
     b.network_cny_per_year = s.network_mbps * s.network_cny_per_mbps_month * 12;
     if (describe)
       b.network_basis = std::string(name_of(s.network_line)) + " line " + format_number(s.network_mbps) + " Mbps x " +
                       cny(s.network_cny_per_mbps_month) + "/Mbps-month x 12";
+    if (describe)
+      b.network_note = {"network_line", {param("line", std::string(name_of(s.network_line))),
+                                         param("mbps", s.network_mbps),
+                                         param("cny_per_mbps_month", s.network_cny_per_mbps_month)},
+                        b.network_basis};
   } else if (describe) {
     b.network_basis = "no line";
+    b.network_note = {"no_line", {}, b.network_basis};
   }
   b.operations_by_staff = s.operations_by_staff;
   b.operations_capex_share = s.operations_capex_share;

@@ -55,6 +55,9 @@ void priced(W& w, const std::optional<PricedOption>& p) {
     w.field("name", i.name);
     w.field("yearly_cny", i.yearly_cny);
     w.field("basis", i.basis);
+    w.field("basis_code", i.code);
+    w.key("basis_params");
+    write_params(w, i.params);
     w.end_object();
   }
   w.end_array();

@@ -362,10 +362,14 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
     }
     items.push_back({"rented_gpu_hours", h.best.rented_gpu_hours_per_year * *s.rent_cny_per_gpu_hour,
                      format_number(h.best.rented_gpu_hours_per_year) + " GPU-hours a year x " +
-                         cny(*s.rent_cny_per_gpu_hour)});
-    items.push_back({"data_transfer", h.best.rented_gpu_hours_per_year > 0 ? egress_yearly : 0,
-                     h.best.rented_gpu_hours_per_year > 0 ? "egress of the rented part"
-                                                          : "nothing rented"});
+                         cny(*s.rent_cny_per_gpu_hour),
+                     "rented_hours",
+                     {param("gpu_hours", h.best.rented_gpu_hours_per_year),
+                      param("cny_per_gpu_hour", *s.rent_cny_per_gpu_hour)}});
+    const bool rented = h.best.rented_gpu_hours_per_year > 0;
+    items.push_back({"data_transfer", rented ? egress_yearly : 0,
+                     rented ? "egress of the rented part" : "nothing rented",
+                     rented ? "egress_of_rented_part" : "nothing_rented", {}});
     PricedOption& hybrid =
         cost.hybrid.emplace(priced(finish_option(std::move(items), s.life_years, capex, residual)));
     hybrid.with_capex = true;
