@@ -657,11 +657,13 @@ async function main() {
     const v = await page.evaluate(() => {
       const n = document.querySelector('#panel-power [data-field="/power/office_verdict/level"]');
       const banner = document.querySelector('#panel-power .verdict-banner');
-      return { level: n && n.dataset.value, text: n && n.textContent, reason: banner && banner.querySelector('.verdict-reason').textContent, cls: banner && banner.className };
+      const reason = banner && banner.querySelector('.verdict-reason');
+      return { level: n && n.dataset.value, text: n && n.textContent, reason: reason && reason.textContent, reasonCode: reason && reason.dataset.code, cls: banner && banner.className };
     });
     assert(v.level === cli.power.office_verdict.level, 'office verdict ' + v.level + ', CLI ' + cli.power.office_verdict.level);
     assert(v.text === zh['zh-CN']['power.office.' + cli.power.office_verdict.level], 'office verdict not in Chinese: ' + v.text);
-    assert(v.reason === cli.power.office_verdict.reason, 'the core\'s reason is not shown');
+    // The reason is rendered from its code and parameters, in Chinese (issue 10 item 5).
+    assert(v.reasonCode === cli.power.office_verdict.reason_code && /[\u4e00-\u9fff]/.test(v.reason || ''), 'the core\'s reason is not shown in Chinese: ' + v.reason);
     assert(v.cls.includes('verdict-' + cli.power.office_verdict.level), 'the banner is not styled by the verdict');
     let priced = 0;
     for (const k of ['buy', 'rent', 'rent_reserved', 'hybrid']) {
@@ -895,6 +897,7 @@ async function main() {
   await require('./csp.checks.cjs')(T);    // strict CSP: the site under serve.cjs's header, the single file's hashes
   await require('./widget.checks.cjs')(T); // <gpu-advisor> in a hostile host, postMessage, share in a frame
   await require('./a11y.checks.cjs')(T);   // axe-core WCAG 2.1 AA, keyboard, charts, reflow 360-1920 px
+  await require('./i18n.checks.cjs')(T);   // no untranslated text in zh-CN or en, no raw keys (issue 10 item 5)
 
   await check('static site (dist/site/index.html) loads and computes the CLI\'s figures', async () => {
     const site = await context.newPage();

@@ -44,6 +44,13 @@
     return hasString('error.' + code) ? t('error.' + code) : t('error.unknown_code');
   }
 
+  /** The core's own sentence (English): shown as is in English, one click away in other languages. */
+  function coreMessage(message, cls) {
+    const text = h('span', { class: cls, lang: 'en', text: String(message || '') });
+    if (state.lang === 'en' || !message) return text;
+    return h('details', { class: 'core-message' }, h('summary', { text: t('error.core_message_original') }), text);
+  }
+
   function focusField(node) {
     if (!node) return;
     for (let n = node; n; n = n.parentElement) if (n.tagName === 'DETAILS') n.open = true;
@@ -104,7 +111,7 @@
       dl.appendChild(h('dd', null, h('code', { class: 'error-path', text: path })));
     }
     dl.appendChild(h('dt', { text: t('error.core_message') }));
-    dl.appendChild(h('dd', { class: 'error-message', lang: 'en', text: String(err.message || '') }));
+    dl.appendChild(h('dd', null, coreMessage(err.message, 'error-message')));
     banner.appendChild(dl);
     const csv = csvErrorRow(path);
     if (csv) banner.appendChild(csv.node());
@@ -115,9 +122,15 @@
       const control = field.querySelector('input:not([type=radio]), select, textarea');
       if (control) control.setAttribute('aria-invalid', 'true');
       for (let n = field; n; n = n.parentElement) if (n.tagName === 'DETAILS') n.open = true;
+      // At the field, in the current language: what is wrong, what was typed, what is allowed.
+      const typed = control && control.value !== undefined ? String(control.value).trim() : '';
+      const range = err.code === 'out_of_range' || err.code === 'wrong_type' ? UI.rangeText(path) : '';
       field.appendChild(h('p', { class: 'field-error', role: 'alert' },
         h('span', { text: errorExplanation(err.code) + ' ' }),
-        h('span', { class: 'field-error-msg', lang: 'en', text: String(err.message || '') }),
+        typed ? h('span', { class: 'field-error-typed', text: t('error.you_typed', { value: typed }) + ' ' }) : null,
+        range ? h('span', { class: 'field-error-range', text: t('error.allowed', { range: range }) + ' ' }) : null,
+        /[%％]$/.test(typed) ? h('span', { text: t('error.percent_not_share') + ' ' }) : null,
+        coreMessage(err.message, 'field-error-msg'),
         csv ? csv.node(true) : null));
     }
     if (state.lastResult) banner.appendChild(h('p', { class: 'stale-line', text: t(state.resultIsDefault ? 'result.stale_default' : 'result.stale') }));

@@ -91,7 +91,8 @@
     });
     const resolved = result.resolved_inputs || {};
     Object.keys(resolved).forEach(function (path) {
-      if (resolved[path] !== null && resolved[path] !== undefined) found[path] = display(path, resolved[path]);
+      // Kept as the number: shown in the current language (a language switch reformats it).
+      if (resolved[path] !== null && resolved[path] !== undefined) found[path] = { value: resolved[path] };
     });
     state.dynamicPlaceholders = found;
     state.resolvedInputs = resolved;
@@ -110,7 +111,8 @@
       const d = defaultFor(f.path);
       let text = own ? t(own) : d === undefined || d === null ? '' : t('common.default_placeholder', { value: display(f.path, d) });
       if (Object.prototype.hasOwnProperty.call(used, f.path)) {
-        text = t(own ? 'common.auto_current' : 'common.default_placeholder', { value: used[f.path] });
+        const u = used[f.path];
+        text = t(own ? 'common.auto_current' : 'common.default_placeholder', { value: u && typeof u === 'object' ? display(f.path, u.value) : u });
       }
       node.placeholder = text;
     });

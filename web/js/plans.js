@@ -77,7 +77,7 @@
     const list = h('ol', { class: 'reasons' });
     (plan.reasons || []).forEach(function (reason, i) {
       const step = STEPS.indexOf(reason.step) >= 0 ? reason.step : 'other';
-      list.appendChild(h('li', { class: 'reason-item step-' + step, dataset: { code: String(reason.code), step: step }, title: String(reason.text || '') },
+      list.appendChild(h('li', { class: 'reason-item step-' + step, dataset: { code: String(reason.code), step: step } },
         h('span', { class: 'step-label', text: labelOf('step.')(reason.step) }),
         h('span', { class: 'reason-text' }, reasonNodes(r, pointer + '/reasons/' + i, reason, plan))));
     });

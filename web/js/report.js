@@ -109,10 +109,11 @@
       })));
     }
     ((r.memory && r.memory.assumptions) || []).forEach(function (a) {
-      list.appendChild(h('li', null, h('strong', { text: labelOf('term.')(a.term) + ': ' }), h('span', { lang: 'en', text: String(a.text) })));
+      list.appendChild(h('li', null, h('strong', { text: labelOf('term.')(a.term) + ': ' }), UI.noteNode('span', 'memnote.', a)));
     });
-    const speed = (r.training && r.training.assumptions) || (r.inference && r.inference.assumptions) || [];
-    speed.forEach(function (a) { list.appendChild(h('li', { lang: 'en', text: String(a) })); });
+    const speed = r.training || r.inference || {};
+    const notes = speed.assumption_notes || (speed.assumptions || []).map(function (x) { return { text: x }; });
+    notes.forEach(function (n) { list.appendChild(UI.noteNode('li', 'assume.', n)); });
     return list;
   }
 
@@ -122,10 +123,13 @@
     return h('table', { class: 'rp-table rp-prices' },
       h('thead', null, h('tr', null, ['prices.col.item', 'prices.col.value', 'prices.col.source'].map(function (k) { return h('th', { text: t(k) }); }))),
       h('tbody', null, entries.map(function (e, i) {
-        return h('tr', null, h('td', { class: 'rp-key' }, h('code', { text: String(e.key) }), e.needs_confirmation ? h('span', { class: 'rp-confirm', text: ' ' + t('prices.confirm') }) : null,
+        const label = UI.priceItemLabel(e.key, r);
+        const unit = UI.priceUnitLabel(e.unit);
+        return h('tr', { dataset: { key: String(e.key) } }, h('td', { class: 'rp-key' }, label ? h('span', { text: label }) : h('code', { text: String(e.key) }),
+          e.needs_confirmation ? h('span', { class: 'rp-confirm', text: ' ' + t('prices.confirm') }) : null,
           e.overridden ? h('span', { class: 'rp-confirm', text: ' ' + t('prices.overridden') }) : null),
-        h('td', { class: 'num' }, fig(r, '/cost/defaults_used/' + i + '/value', num3), h('span', { class: 'rp-unit', lang: 'en', text: ' ' + String(e.unit || '') })),
-        h('td', { class: 'rp-source' }, String(e.source || ''), e.as_of ? ' (' + e.as_of + ')' : ''));
+        h('td', { class: 'num' }, fig(r, '/cost/defaults_used/' + i + '/value', num3), h('span', { class: 'rp-unit', lang: unit.lang, text: ' ' + unit.text })),
+        h('td', { class: 'rp-source' }, UI.priceSourceNodes(e.source), e.as_of ? ' (' + e.as_of + ')' : ''));
       })));
   }
 

@@ -36,7 +36,7 @@
           h('span', { class: 'alt-plan' }, planHeadline(r, base + '/plan', u.plan, true)),
           pinButton(u.plan)),
         h('div', { class: 'alt-why' }, h('span', { class: 'muted', text: t('answer.why_not') + ' ' }),
-          h('span', { title: String(u.why_not.text || '') }, reasonNodes(r, base + '/why_not', u.why_not, u.plan)))));
+          h('span', null, reasonNodes(r, base + '/why_not', u.why_not, u.plan)))));
     });
     return h('section', { class: 'answer-sub' }, h('h3', { class: 'answer-sub-title', text: t('answer.runners_up') }), list);
   }

@@ -49,7 +49,7 @@
 
     const assumptions = {};
     (m.assumptions || []).forEach(function (a) {
-      assumptions[a.term] = assumptions[a.term] ? assumptions[a.term] + ' ' + a.text : a.text;
+      (assumptions[a.term] = assumptions[a.term] || []).push(a);
     });
     const list = h('ul', { class: 'terms' });
     TERMS.forEach(function (term) {
@@ -60,7 +60,7 @@
           h('div', { class: 'term-head' },
             h('span', { class: 'term-name', text: t('term.' + term) }),
             fig(r, '/memory/breakdown_bytes/' + term, gib, { cls: 'term-value', unit: ' GiB' })),
-          assumptions[term] ? h('p', { class: 'assumption', lang: 'en', text: assumptions[term] }) : null)));
+          (assumptions[term] || []).map(function (a) { return UI.noteNode('p', 'memnote.', a, { class: 'assumption' }); }))));
     });
     list.appendChild(h('li', { class: 'term total' },
       h('span', { class: 'swatch swatch-total' }),

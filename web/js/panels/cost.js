@@ -24,7 +24,8 @@
       life: fig(r, '/cost/life_years', integer, 'strong'),
     })));
     if (!hw.pinned) {
-      const note = noteBanner(t('cost.unpinned', { reason: String(hw.reason || '') }), 'note-info');
+      const reason = hw.reason_code ? UI.noteText('costnote.hardware.', { code: hw.reason_code, text: hw.reason }).text : String(hw.reason || '');
+      const note = noteBanner(t('cost.unpinned', { reason: reason }), 'note-info');
       // The recommended plan is one click away: pinned, every panel below costs it.
       const best = r.recommendation && r.recommendation.best;
       if (best && (best.gpu !== hw.gpu || best.gpus !== hw.count)) {
@@ -47,7 +48,10 @@
         tiles.appendChild(h('div', { class: 'cost-tile missing', dataset: { option: k } },
           h('div', { class: 'cost-tile-head' }, h('span', { class: 'swatch', style: 'background:' + COST_COLOURS[k] }), optionLabel(k)),
           fig(h('div', { class: 'cost-missing' }), r, '/cost/options/' + k, null, { none: t('cost.not_priced') }),
-          miss ? h('p', { class: 'kpi-sub', lang: 'en', text: String(miss.reason) }) : null,
+          miss ? UI.noteNode('p', 'costnote.missing.', { code: miss.code, params: miss.params, text: miss.reason }, { class: 'kpi-sub' }) : null,
+          // Why the data says it is not offered: the data's own sentence, one click away.
+          miss && miss.params && miss.params.why ? h('details', { class: 'basis-note' }, h('summary', { text: t('prices.original_note') }),
+            h('div', { class: 'basis', lang: 'en', text: String(miss.params.why) })) : null,
           target ? h('button', { type: 'button', class: 'btn btn-small', text: t('cost.enter_it'), onclick: function () { focusField(target); } }) : null));
         return;
       }
@@ -74,7 +78,7 @@
         h('div', { class: 'kpi-label', text: t('cost.rule_title') }),
         fig(h('span', { class: 'pill rule-' + String(rule) }), r, '/cost/seventy_percent_rule_holds',
           function (holds) { return holds ? t('cost.rule_holds') : t('cost.rule_fails'); }, { none: t('cost.rule_unknown') }),
-        C.seventy_percent_rule_note ? h('p', { class: 'kpi-sub', lang: 'en', text: String(C.seventy_percent_rule_note) }) : null),
+        C.seventy_percent_rule_note ? UI.noteNode('p', 'costnote.rule.', C.seventy_percent_rule_reason || { text: C.seventy_percent_rule_note }, { class: 'kpi-sub' }) : null),
       h('div', { class: 'be-year' },
         h('div', { class: 'kpi-label', text: t('cost.break_even_year') }),
         h('div', { class: 'be-figure' }, fig(r, '/cost/break_even_year', function (n) { return t('cost.year_n', { n: n }); }, { cls: 'be-num small-num', none: t('cost.none_within_life') })),
@@ -125,7 +129,7 @@
         tb.appendChild(h('tr', null,
           h('td', { class: 'item-name', text: labelOf('item.')(it.name) }),
           h('td', { class: 'num' }, fig(r, '/cost/options/' + k + '/line_items/' + i + '/yearly_cny', cny)),
-          h('td', { class: 'basis', lang: 'en', text: String(it.basis || '') })));
+          UI.noteNode('td', 'costbasis.', { code: it.basis_code, params: it.basis_params, text: it.basis || '' }, { class: 'basis' })));
       });
       tb.appendChild(h('tr', { class: 'total-row' },
         h('td', { text: t('cost.avg_yearly') }),

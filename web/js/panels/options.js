@@ -63,7 +63,7 @@
     } else {
       td.appendChild(h('span', { class: 'muted', text: '—' }));
     }
-    if (o.speed_note) td.appendChild(h('div', { class: 'sub reason', lang: 'en', title: String(o.speed_note), text: String(o.speed_note) }));
+    if (o.speed_note) td.appendChild(UI.noteNode('div', 'optnote.', { code: o.speed_note_code, params: { gpu: String(o.name || o.gpu) }, text: o.speed_note }, { class: 'sub reason' }));
     return td;
   }
 
@@ -162,7 +162,7 @@
       // verdict
       tr.appendChild(h('td', { class: 'verdict-cell' },
         fig(h('span', { class: 'pill pill-' + o.verdict }), r, base + '/verdict', labelOf('verdict.')),
-        o.reason ? h('div', { class: 'sub reason', lang: 'en', title: String(o.reason), text: String(o.reason) }) : null));
+        o.reason ? UI.noteNode('div', 'optnote.', { code: o.reason_code, params: o.reason_params, text: o.reason }, { class: 'sub reason' }) : null));
       tbody.appendChild(tr);
     });
     table.appendChild(tbody);

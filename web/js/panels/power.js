@@ -15,8 +15,8 @@
       h('div', { class: 'verdict-main' },
         h('div', { class: 'verdict-q', text: t('power.office_q') }),
         fig(h('div', { class: 'verdict-a' }), r, '/power/office_verdict/level', labelOf('power.office.'), { none: labelOf('power.office.')('unknown') }),
-        h('p', { class: 'verdict-reason', lang: 'en', text: String(v.reason || '') })),
-      fig(h('span', { class: 'sr-only' }), r, '/power/office_verdict/can_host')));
+        UI.noteNode('p', 'office.reason.', { code: v.reason_code, params: v.reason_params, text: v.reason || '' }, { class: 'verdict-reason' })),
+      fig(h('span', { class: 'sr-only' }), r, '/power/office_verdict/can_host', function (v) { return v ? t('common.yes') : t('common.no'); })));
     const hw = r.cost && r.cost.hardware;
     body.appendChild(h('p', { class: 'meta-line' }, tNodes('power.for', {
       n: fig(r, '/power/gpus', integer), gpu: gpuName(P.gpu),

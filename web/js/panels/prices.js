@@ -5,8 +5,54 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { editable, fieldFor, fieldForPath, fig, focusField, h, labelOf, num3, pointerGet, readInt,
+  const { editable, fieldFor, fieldForPath, fig, focusField, h, hasString, labelOf, num3, pointerGet, readInt,
     renderPanels, t } = UI;
+
+  const PLATFORM_NAMES = { sxm: 'SXM', pcie: 'PCIe', oam: 'OAM', nvl: 'NVL' };
+
+  /** What a price entry is, in words: priceitem.<key> with the GPU / platform / site / rack class as a parameter. */
+  function itemLabel(key, r) {
+    const parts = String(key).split('.');
+    let pattern = String(key);
+    const vars = {};
+    if (parts.length === 3 && (parts[0] === 'gpus' || parts[0] === 'platforms' || parts[0] === 'sites')) {
+      pattern = parts[0] + '.*.' + parts[2];
+      if (parts[0] === 'gpus') vars.gpu = UI.gpuName(parts[1]);
+      if (parts[0] === 'platforms') vars.platform = PLATFORM_NAMES[parts[1]] || parts[1].toUpperCase();
+      if (parts[0] === 'sites') {
+        const site = ((r.cost && r.cost.site_comparison) || []).filter(function (x) { return x.site === parts[1]; })[0];
+        vars.site = site ? String(state.lang === 'en' ? site.name : site.name_zh) : parts[1];
+      }
+    } else if (parts[0] === 'colocation' && parts[1] === 'per_rack_month_cny' && parts.length > 2) {
+      pattern = 'colocation.per_rack_month_cny.*';
+      vars.kw = UI.num3(Number(parts.slice(2).join('.')));
+    }
+    return hasString('priceitem.' + pattern) ? t('priceitem.' + pattern, vars) : null;
+  }
+
+  function unitLabel(unit) {
+    const u = String(unit || '');
+    return hasString('priceunit.' + u) ? { text: t('priceunit.' + u), lang: state.lang } : { text: u, lang: 'en' };
+  }
+
+  // The source notes of data/prices.json in words (the text is data; these are the ones it uses).
+  const SOURCE_NOTES = [
+    [/^example — confirm with your provider$/, 'example_provider'],
+    [/^example — confirm with a reseller$/, 'example_reseller'],
+    [/^example — confirm with your bank\b/, 'example_bank'],
+    [/^example — confirm \(no source for office rooms\)$/, 'example_office'],
+    [/^engineering estimate — confirm with your server vendor$/, 'estimate_vendor'],
+    [/^engineering estimate \(/, 'estimate_unsourced'],
+    [/^product default — enter your own$/, 'product_default_enter'],
+    [/^product default$/, 'product_default'],
+    [/^product decision\b/, 'product_decision'],
+    [/^public cost survey of AutoDL/, 'rental_survey'],
+    [/^public 2026-06 Chinese e-commerce price reference/, 'ecommerce_2026_06'],
+    [/^public 2026-05 Chinese hardware price round-up/, 'roundup_2026_05'],
+    [/^NVIDIA HGX platform/, 'nvidia_hgx'],
+  ];
+  // The project's brief, cited by its file: shown by name, with the sentence it quotes (Chinese).
+  const BRIEF = /^shared\/seed\/\S+ \(the project's source brief\)(?: \((.+)\))?$/;
 
   // cost.defaults_used (and capacity.defaults_used) list every default the plan used. An edit
   // goes into the request at the entry's override_path: into the form input for that path when
@@ -42,14 +88,24 @@
     else state.overrides[path] = v;
   }
 
+  /** A source: links by their site's name, known notes in words, the brief by name; other text as written. */
   function sourceNodes(source) {
-    const text = String(source || '');
-    const parts = text.split(/;\s+/);
-    if (!parts.every(function (p) { return /^https?:\/\/\S+$/.test(p); })) return [h('span', { text: text })];
-    return parts.map(function (url, i) {
-      let host = url;
-      try { host = new URL(url).hostname.replace(/^www\./, ''); } catch (e) { /* keep the URL */ }
-      return [i ? ' · ' : null, h('a', { href: url, rel: 'noopener noreferrer', target: '_blank', title: url, text: host })];
+    const parts = String(source || '').split(/;\s+/).filter(Boolean);
+    return parts.map(function (part, i) {
+      const sep = i ? ' · ' : null;
+      if (/^https?:\/\/\S+$/.test(part)) {
+        let host = part;
+        try { host = new URL(part).hostname.replace(/^www\./, ''); } catch (e) { /* keep the URL */ }
+        return [sep, h('a', { href: part, rel: 'noopener noreferrer', target: '_blank', text: host })];
+      }
+      const brief = BRIEF.exec(part);
+      if (brief) {
+        return [sep, h('span', { class: 'source-brief', text: t('source.brief') }),
+          brief[1] && state.lang !== 'en' ? h('span', { lang: 'zh-CN', text: '：“' + brief[1] + '”' }) : null];
+      }
+      const known = SOURCE_NOTES.filter(function (x) { return x[0].test(part); })[0];
+      if (known) return [sep, h('span', { text: t('source.' + known[1]) })];
+      return [sep, h('span', { lang: 'en', text: part })];
     });
   }
 
@@ -57,8 +113,8 @@
    * A box that commits an override for `path` on Enter or blur. With a result and a pointer it
    * starts on that figure (and carries it, like any figure); without, it is empty.
    */
-  function priceInput(path, requires, placeholder, result, pointer) {
-    const box = h('input', { type: 'text', class: 'price-input', inputmode: 'decimal', placeholder: placeholder || '', 'aria-label': path });
+  function priceInput(path, requires, placeholder, result, pointer, label) {
+    const box = h('input', { type: 'text', class: 'price-input', inputmode: 'decimal', placeholder: placeholder || '', 'aria-label': label || t('prices.col.value') });
     if (pointer) {
       const raw = pointerGet(result, pointer);
       box.dataset.field = pointer;
@@ -111,6 +167,8 @@
         tb.appendChild(h('tr', { class: 'group-row' }, h('th', { colspan: '5', scope: 'rowgroup', text: labelOf('pricegroup.')(g) })));
       }
       const path = e.override_path;
+      const label = itemLabel(e.key, r);
+      const unit = unitLabel(e.unit);
       const current = path ? pointerGet(state.lastRequest, path) : undefined;
       let mode = 'none';
       if (path) {
@@ -120,13 +178,13 @@
       }
       const valueCell = h('td', { class: 'num value-cell field', dataset: path && mode !== 'elsewhere' ? { path: path } : null });
       if (mode === 'inline') {
-        valueCell.appendChild(priceInput(path, e.override_requires, '', r, x.field + '/value'));
+        valueCell.appendChild(priceInput(path, e.override_requires, '', r, x.field + '/value', label));
       } else {
         valueCell.appendChild(fig(r, x.field + '/value', num3, 'price-value'));
         if (mode === 'path' && !seenPath[path]) {
           seenPath[path] = true;
           valueCell.appendChild(h('div', { class: 'path-edit' },
-            priceInput(path, e.override_requires, t('prices.set_path', { name: path.split('/').pop() })),
+            priceInput(path, e.override_requires, t('prices.set_path', { name: path.split('/').pop() }), null, null, label),
             h('div', { class: 'kpi-sub', text: perPath[path] > 1 ? t('prices.replaces_n', { n: perPath[path] }) : t('prices.replaces_ratio') })));
         } else if (mode === 'path') {
           valueCell.appendChild(h('div', { class: 'kpi-sub', text: t('prices.see_above') }));
@@ -149,15 +207,19 @@
       }
       if (!path) status.appendChild(h('span', { class: 'muted small', text: t('prices.fixed') }));
       tb.appendChild(h('tr', { class: (e.needs_confirmation ? 'needs-confirm ' : '') + (e.overridden ? 'overridden' : ''), dataset: { key: String(e.key) } },
-        h('td', { class: 'item-cell' }, h('code', { class: 'price-key', text: String(e.key) }), h('div', { class: 'basis clamp', lang: 'en', title: String(e.basis || ''), text: String(e.basis || '') })),
+        h('td', { class: 'item-cell' }, label ? h('div', { class: 'price-label', text: label }) : h('code', { class: 'price-key', text: String(e.key) }),
+          // The basis is the data's own sentence (English, quoting Chinese names): one click away.
+          e.basis ? h('details', { class: 'basis-note' }, h('summary', { text: t('prices.original_note') }), h('div', { class: 'basis', lang: 'en', text: String(e.basis) })) : null),
         valueCell,
-        h('td', { class: 'unit-cell', lang: 'en', text: String(e.unit || '') }),
-        h('td', { class: 'source-cell' }, h('div', { class: 'clamp', title: String(e.source || '') }, sourceNodes(e.source)), e.as_of ? h('div', { class: 'kpi-sub', text: t('options.as_of', { date: e.as_of }) }) : null),
+        h('td', { class: 'unit-cell', lang: unit.lang, text: unit.text }),
+        h('td', { class: 'source-cell' }, h('div', { class: 'clamp' }, sourceNodes(e.source)), e.as_of ? h('div', { class: 'kpi-sub', text: t('options.as_of', { date: e.as_of }) }) : null),
         status));
     });
     table.appendChild(tb);
     body.appendChild(h('div', { class: 'table-scroll tall' }, table));
   }
+
+  Object.assign(UI, { priceItemLabel: itemLabel, priceUnitLabel: unitLabel, priceSourceNodes: sourceNodes });
 
   UI.registerPanel({ id: 'prices', titleKey: 'panel.prices', collapsed: true, applies: function (r) { return Boolean(r.cost && r.cost.defaults_used); }, render: renderPrices });
 })();

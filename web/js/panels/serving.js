@@ -81,7 +81,8 @@
         sectionTitle(t('inf.curve_title'), h('span', { class: 'section-sub', text: t('scaling.for_gpu', { gpu: gpuName(I.gpu) }) })),
         chart));
     }
-    body.appendChild(assumptionList(I.assumptions));
+    const notes = UI.noteList('assume.', I.assumption_notes, I.assumptions);
+    if (notes) body.appendChild(notes);
   }
 
   UI.registerPanel({ id: 'serving', titleKey: 'panel.serving', applies: function (r) { return Boolean(r.inference); }, render: renderInferenceSpeed });

@@ -79,7 +79,7 @@
         body.appendChild(h('div', { class: 'source-notes' },
           h('blockquote', { class: 'source-quote' }, h('p', { lang: zh ? 'zh-CN' : 'en', text: String(zh ? note.data_zh : note.data_en) }),
             h('p', { lang: zh ? 'zh-CN' : 'en', text: String(zh ? note.siting_zh : note.siting_en) }),
-            h('footer', { text: t('site.source', { source: String(note.source || '') }) }))));
+            h('footer', null, UI.tNodes('site.source', { source: h('span', null, UI.priceSourceNodes(note.source)) })))));
       }
     }
   }

@@ -25,7 +25,7 @@
           low: fig(r, '/memory/band_bytes/low', gib),
           high: fig(r, '/memory/band_bytes/high', gib),
         })),
-        band ? h('p', { class: 'assumption', lang: 'en', text: band.text }) : null),
+        band ? UI.noteNode('p', 'memnote.', band, { class: 'assumption' }) : null),
       h('div', { class: 'headline-fit' }, badge, fitDetail(m, r)));
     body.appendChild(headline);
 
@@ -94,7 +94,7 @@
         }),
       }));
     } else if (option && option.reason) {
-      minimum = h('div', { class: 'fit-line bad', lang: 'en', text: String(option.reason) });
+      minimum = UI.noteNode('div', 'optnote.', { code: option.reason_code, params: option.reason_params, text: option.reason }, { class: 'fit-line bad' });
     }
     return h('div', { class: 'fit-detail' }, cap, room, minimum);
   }

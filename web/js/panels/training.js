@@ -159,7 +159,8 @@
     if (ic) body.appendChild(ic);
     const sc = scalingChart(T, r);
     if (sc) body.appendChild(sc);
-    body.appendChild(assumptionList(T.assumptions));
+    const notes = UI.noteList('assume.', T.assumption_notes, T.assumptions);
+    if (notes) body.appendChild(notes);
   }
 
   UI.registerPanel({ id: 'speed', titleKey: 'panel.speed', applies: function (r) { return Boolean(r.training); }, render: renderTrainingSpeed });

@@ -27,7 +27,7 @@
       return names.every(function (n) { return params[n] !== undefined && params[n] !== ''; }) ? part : '';
     });
     const text = template.replace(/\{(\w+)\}/g, function (m, n) { return params[n] !== undefined ? String(params[n]) : m; });
-    return h('span', { title: String(reason.message || '') }, text);
+    return h('span', null, text);
   }
 
   /**
@@ -62,7 +62,9 @@
         h('div', { class: 'script-head' },
           h('code', { class: 'script-name', text: name }),
           f.root ? h('span', { class: 'tag tag-root', title: t('validation.root_title'), text: t('validation.root') }) : null,
-          h('span', { class: 'script-purpose', lang: 'en', text: String(f.purpose || '') }),
+          // What the script checks: validation.purpose.<file name> (the core's English without one).
+          hasString('validation.purpose.' + name) ? h('span', { class: 'script-purpose', text: t('validation.purpose.' + name) })
+            : h('span', { class: 'script-purpose', lang: 'en', text: String(f.purpose || '') }),
           h('span', { class: 'script-actions' },
             h('button', { type: 'button', class: 'btn btn-small copy-script', text: t('validation.copy'), onclick: function () { copyText(String(f.text), t('toast.script_copied')); } }),
             SAFE_NAME.test(name) ? h('button', { type: 'button', class: 'btn btn-small download-script', text: t('validation.download'),
@@ -153,7 +155,10 @@
       h('div', { class: 'banner-head' }, h('strong', { text: t('validation.error') }), h('span', { class: 'code', text: String(err.code || '') })),
       hasString('verror.' + err.code) ? h('p', { text: t('verror.' + err.code) }) : null,
       err.path ? h('p', null, t('error.path') + ' ', h('code', { class: 'error-path', text: String(err.path) })) : null,
-      h('p', { class: 'error-message', lang: 'en', text: String(err.message || '') }));
+      // The core's sentence (English): as is in English, one click away in Chinese.
+      state.lang === 'en' ? h('p', { class: 'error-message', lang: 'en', text: String(err.message || '') })
+        : h('details', { class: 'core-message' }, h('summary', { text: t('error.core_message_original') }),
+          h('p', { class: 'error-message', lang: 'en', text: String(err.message || '') })));
   }
 
   function renderValidation(body, r, ctx) {

@@ -23,7 +23,8 @@
           known ? h('span', { class: 'warning-text', text: t('warning.' + w.code) })
             : h('span', { class: 'warning-text', lang: 'en', text: String(w.message || w.code) }),
           h('code', { class: 'warning-code', text: String(w.code) })),
-        known ? h('p', { class: 'warning-msg', lang: 'en', text: String(w.message || '') }) : null,
+        // The message with its figures, from warnmsg.<code> (the core's English without a template).
+        known ? UI.noteNode('p', 'warnmsg.', { code: w.code, params: w.params, text: w.message || '' }, { class: 'warning-msg' }) : null,
         w.path ? h('div', { class: 'warning-path' }, t('warnings.path') + ' ',
           field ? h('button', { type: 'button', class: 'link-btn', onclick: function () { focusField(field); } }, h('code', { text: String(w.path) }))
             : h('code', { text: String(w.path) })) : null];
