@@ -20,12 +20,15 @@ const http = require('http');
 const path = require('path');
 
 const ACCENT = 'rgb(200, 0, 100)';
+// A provider's logo as a data: URL (the frame loads nothing from the network).
+const LOGO = 'data:image/svg+xml;base64,' + Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="96" height="30"><rect width="96" height="30" fill="#c80064"/></svg>').toString('base64');
 const FONT = 'Georgia, serif';
 const HOSTILE_CSS = `* { all: unset !important; }
 iframe { display: none !important; }
 div, p, span { color: red !important; font-size: 40px !important; }
 gpu-advisor { --gpu-advisor-accent: ${ACCENT}; --gpu-advisor-font: ${FONT}; }
 #b { --gpu-advisor-accent: rgb(0, 90, 60); }
+#a { --gpu-advisor-logo: url("${LOGO}"); }
 `;
 
 // The host page's script: records what the widgets say.
@@ -175,7 +178,7 @@ module.exports = async function widgetChecks(T) {
         const mine = events.filter((e) => e.id === id).map((e) => e.type);
         assert(mine.indexOf('ready') >= 0 && mine.indexOf('ready') < mine.indexOf('result'), id + ': events ' + mine.join(','));
       }
-      const ready = events.find((e) => e.type === 'ready').detail;
+      const ready = events.find((e) => e.id === 'a' && e.type === 'ready').detail;
       assert(typeof ready.version === 'string' && ready.lang === 'zh-CN', 'ready detail ' + JSON.stringify(ready));
       for (const id of ['a', 'b']) {
         const frame = await frameOf(page, id);
@@ -228,7 +231,7 @@ module.exports = async function widgetChecks(T) {
       assert(e && e.detail.path === 'catalog', 'no catalog error on b: ' + JSON.stringify(events));
     });
 
-    await check('widget: a theme variable on the element reaches the frame; each widget its own', async () => {
+    await check('widget: theme variables on the element (accent, font, logo) reach the frame; each widget its own', async () => {
       const a = await frameOf(page, 'a');
       const b = await frameOf(page, 'b');
       await a.waitForFunction((want) => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim() === want, ACCENT, { timeout: 5000 });
@@ -236,6 +239,10 @@ module.exports = async function widgetChecks(T) {
       assert(s.font.includes('Georgia'), 'font ' + s.font);
       const bAccent = await b.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--accent').trim());
       assert(bAccent === 'rgb(0, 90, 60)', 'widget b accent ' + bAccent);
+      const logo = await a.evaluate(() => ({ on: document.body.classList.contains('has-logo'), image: getComputedStyle(document.querySelector('.brand-mark')).backgroundImage.slice(0, 40) }));
+      assert(logo.on && logo.image.startsWith('url("data:image/svg+xml'), 'the logo did not reach the frame: ' + JSON.stringify(logo));
+      const bLogo = await b.evaluate(() => document.body.classList.contains('has-logo'));
+      assert(!bLogo, 'widget b shows a logo it was not given');
     });
 
     await check('widget: setRequest changes the result (result event, getResult); the other widget and a stranger frame change nothing', async () => {
