@@ -193,6 +193,46 @@ module.exports = async function i18nChecks(T) {
     await page.waitForFunction(() => !window.gpuAdvisor.pending, null, { timeout: 10000 });
     await both('error state');
   }
+  // What a Chinese user types reaches the request as the number it means.
+  const typed = async (selector, text) => {
+    await page.fill(selector, text);
+    await page.dispatchEvent(selector, 'input');
+    await page.dispatchEvent(selector, 'change');
+    await page.waitForTimeout(400);
+    await page.waitForFunction(() => !window.gpuAdvisor.pending, null, { timeout: 10000 });
+    return page.evaluate(() => window.gpuAdvisor.lastRequest);
+  };
+  await page.click('#btn-reset');
+  await settle(page, (r) => r.task === 'full_finetune' && !r.inference);
+  await check('i18n: number boxes read 60%, 3000亿, ７万 and １，２３４ as the numbers they mean', async () => {
+    await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
+    let r = await typed('#in-util', '60%');
+    assert(r.cost && r.cost.utilization === 0.6, '60% -> ' + JSON.stringify(r.cost && r.cost.utilization));
+    r = await typed('#in-tokens', '3000亿');
+    assert(r.training && r.training.tokens === 3e11, '3000亿 -> ' + JSON.stringify(r.training && r.training.tokens));
+    r = await typed('#in-tokens', '７万');
+    assert(r.training.tokens === 7e4, '７万 -> ' + r.training.tokens);
+    r = await typed('#in-seq', '１，２３４');
+    assert(r.training.sequence_length === 1234, '１，２３４ -> ' + r.training.sequence_length);
+    const err = await page.evaluate(() => window.gpuAdvisor.lastError);
+    assert(!err, 'the page reports an error: ' + JSON.stringify(err));
+  });
+  await check('i18n: text still unreadable gets a located message at the field, in the current language', async () => {
+    for (const lang of ['zh-CN', 'en']) {
+      await setLang(lang);
+      await typed('#in-seq', '四千');
+      const s = await page.evaluate(() => {
+        const f = document.querySelector('.field.invalid[data-path="/training/sequence_length"] .field-error');
+        return f ? { text: f.innerText, typed: (f.querySelector('.field-error-typed') || {}).textContent || '' } : null;
+      });
+      assert(s, lang + ': no message at the sequence-length box');
+      assert(s.typed.includes('四千'), lang + ': the message does not repeat what was typed: ' + s.text);
+      if (lang === 'zh-CN') assert(!englishRuns(s.text.replace(/\/[\w/]+/g, ' '), allow).length, 'zh-CN message has English: ' + s.text);
+      else assert(!CJK_RE.test(s.text.replace('四千', '')), 'en message has Chinese: ' + s.text);
+    }
+    await setLang('zh-CN');
+    await typed('#in-seq', '4096');
+  });
   console.log('i18n untranslated strings per state: ' + counts.join('; '));
   await page.close();
 };
