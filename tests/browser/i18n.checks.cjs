@@ -21,7 +21,7 @@ const ALLOW = new Set((
   'GitHub Hugging Face HuggingFace ModelScope AutoDL AliCloud Alibaba Cloud Tencent Baidu Volcano Engine ' +
   'Blackwell Hopper Ampere Ada Lovelace Volta Turing CDNA MI300X MI325X MI250X ' +
   'GPU Advisor English A4 PaLM Chinchilla 1F1B ECS root rocm cann cuda musa cuBLAS cuDNN logits eager ' +
-  'torchtitan Fabric Manager ConnectX FlashAttention Transformers PEFT Korthikanti Megatron ' +
+  'torchtitan Fabric Manager ConnectX FlashAttention Transformers PEFT Korthikanti Megatron busbw ' +
   // the capacity CSV's column names, which a user types as they are
   'job gpus hours month date'
 ).split(/\s+/).map((w) => w.toLowerCase()));
@@ -181,6 +181,23 @@ module.exports = async function i18nChecks(T) {
     await page.evaluate(() => window.gpuAdvisor.expandAll());
     await both('scenario ' + id);
   }
+  // Requests no preset reaches, opened as shared links: a job history (capacity), a monthly demand
+  // with the hybrid plan, an office room and a flat tariff.
+  const fs = require('fs');
+  const path = require('path');
+  for (const name of ['cost_capacity_hybrid', 'capacity_dated_csv_multi', 'inference_llama31_8b_l4_flat_tariff']) {
+    const request = fs.readFileSync(path.join(__dirname, '../golden', name + '.request.json'), 'utf8');
+    const hash = '#req=' + Buffer.from(JSON.stringify(JSON.parse(request)), 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    await page.goto('about:blank');
+    await page.goto(url + hash);
+    await waitReady(page);
+    await page.evaluate(() => window.gpuAdvisor.expandAll());
+    await both('shared link ' + name);
+  }
+  await page.goto('about:blank');
+  await page.goto(url);
+  await waitReady(page);
+
   // An error: a value the core rejects, typed into the form.
   await page.click('#btn-reset');
   await settle(page, (r) => r.task === 'full_finetune' && !r.inference);

@@ -96,6 +96,8 @@ Object.assign(window.GPU_ADVISOR_I18N['en'], {
   'priceunit.fraction of hours busy': 'fraction of hours busy',
   'priceunit.months': 'months',
   'priceunit.kW per rack (the class used)': 'kW per rack (the class used)',
+  'source.your_input': 'your input',
+  'source.default_was': 'default {value}, from',
   'source.brief': 'the project\'s source brief',
   'source.example_provider': 'example — confirm with your provider',
   'source.example_reseller': 'example — confirm with a reseller',

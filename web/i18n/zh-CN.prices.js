@@ -96,6 +96,8 @@ Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
   'priceunit.fraction of hours busy': '忙碌小时占比',
   'priceunit.months': '月',
   'priceunit.kW per rack (the class used)': 'kW/机柜（所用档位）',
+  'source.your_input': '您的输入',
+  'source.default_was': '默认 {value}，来源：',
   'source.brief': '项目原始需求说明',
   'source.example_provider': '示例值，请向供应商确认',
   'source.example_reseller': '示例值，请向经销商确认',

@@ -123,6 +123,7 @@
     // A notice still on screen was written in the other language.
     const notice = document.getElementById('toast');
     if (notice) notice.hidden = true;
+    document.querySelectorAll('.banner[role="status"]').forEach(function (n) { n.hidden = true; });
     document.title = t('app.title');
     document.querySelectorAll('[data-i18n]').forEach(function (node) {
       node.textContent = t(node.getAttribute('data-i18n'));

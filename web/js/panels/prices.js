@@ -90,6 +90,12 @@
 
   /** A source: links by their site's name, known notes in words, the brief by name; other text as written. */
   function sourceNodes(source) {
+    // An entry the request set: "your input", or "your input (default <value>, <its source>)".
+    const own = /^your input(?: \(default ([^,]+), (.+)\))?$/.exec(String(source || ''));
+    if (own) {
+      return [h('span', { text: t('source.your_input') }),
+        own[1] ? [' (', t('source.default_was', { value: own[1] }), ' ', sourceNodes(own[2]), ')'] : null];
+    }
     const parts = String(source || '').split(/;\s+/).filter(Boolean);
     return parts.map(function (part, i) {
       const sep = i ? ' · ' : null;
