@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "io/recommend_json.hpp"
 
+#include <cmath>
+#include <cstdint>
+
+#include "types/limits.hpp"
+
 namespace advisor {
 
 namespace {
@@ -70,7 +75,12 @@ void write_params(JsonWriter& w, const std::vector<ReasonParam>& params) {
   w.begin_object();
   for (const ReasonParam& p : params) {
     w.key(p.name);
-    if (p.number) w.value(*p.number);
+    // A byte count is whole, as everywhere else in the result (the engines compute bands in
+    // double; limits::kMaxBytes keeps every byte figure within int64 and exact in a double).
+    if (p.number && p.name.size() > 6 && p.name.compare(p.name.size() - 6, 6, "_bytes") == 0 &&
+        std::fabs(*p.number) <= limits::kMaxBytes)
+      w.value(static_cast<std::int64_t>(std::llround(*p.number)));
+    else if (p.number) w.value(*p.number);
     else w.value(p.text);
   }
   w.end_object();

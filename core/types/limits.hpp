@@ -16,6 +16,9 @@ constexpr std::size_t kMaxRequestBytes = 1 << 20;  // 1 MiB
 /// One provider data file (gpus.json, models.json, assumptions.json, performance.json,
 /// prices.json); the built-in ones are under 50 KB.
 constexpr std::size_t kMaxCatalogFileBytes = 4 << 20;  // 4 MiB
+/// A validation-result.json read back (90_summary.sh writes a few KB of summary; raw
+/// nvidia-smi CSV logs are read line by line, not as JSON).
+constexpr std::size_t kMaxValidationResultBytes = 4 << 20;  // 4 MiB
 /// The {"gpus": …, "prices": …} object of advise_with_data_text: up to five files.
 constexpr std::size_t kMaxDataBytes = 5 * kMaxCatalogFileBytes;
 /// Arrays and objects nested in one another. Our own documents need 7 levels; the limit is

@@ -109,6 +109,12 @@ TEST_CASE("result files: another plan's, wrong units, cut short", "[validation][
   CHECK(error_of([&] { read_measurements(sample("result_truncated.json"), "validation-result.json", p); }) ==
         "json_invalid /validation-result.json");
   CHECK(error_of([&] { read_measurements("{\"schema\": 1}", "x.json", p); }) == "not_a_validation_result /x.json/kind");
+  // Read as strictly as a request (a fuzz finding: 1e400 was an internal error without a path).
+  CHECK(error_of([&] { read_measurements("{\"schema\": 1, \"gpu_id\": 1e400}", "r.json", p); }) ==
+        "out_of_range /r.json/gpu_id");
+  CHECK(error_of([&] { read_measurements("{\"schema\": 1, \"schema\": 1}", "r.json", p); }) == "duplicate /r.json/schema");
+  CHECK(error_of([&] { read_measurements(std::string(70, '[') + std::string(70, ']'), "r.json", p); })
+            .rfind("limit_exceeded /r.json", 0) == 0);
   CHECK(error_of([&] { read_measurements(result(p, {{"gpu.0.power_limit_w", true}}), "r.json", p); }) ==
         "bad_value /r.json/measured/gpu.0.power_limit_w");
   // A raw CSV names no plan: any plan reads it.
