@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Fuzzing with libFuzzer + AddressSanitizer + UndefinedBehaviorSanitizer (Debian's clang 14:
-# clang-14 and libclang-rt-14-dev). Five targets over the text API (tests/fuzz/targets.cpp):
+# clang-14 and libclang-rt-14-dev). Six targets over the text API (tests/fuzz/targets.cpp):
 #   advise     a request text
 #   data       a request and a provider's data object (advise_with_data_text)
 #   jobs_csv   a job-history CSV inside a request
 #   hf_config  a pasted config.json inside a request
 #   validation a validation read-back file (validation-result.json or nvidia-smi CSV)
+#   provider   a provider catalog document (advise_with_provider_text, provider_text)
 #
 #   bash scripts/fuzz.sh short                  # 6 s per target (the fuzz_short test)
 #   bash scripts/fuzz.sh 1800                   # 30 minutes per target
@@ -22,7 +23,7 @@ cd "$(dirname "$0")/.."
 mode="${1:-short}"
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(advise data jobs_csv hf_config validation)
+[ ${#targets[@]} -eq 0 ] && targets=(advise data jobs_csv hf_config validation provider)
 seconds="$mode"
 [ "$mode" = short ] && seconds=6
 case "$seconds" in ''|*[!0-9]*) echo "usage: fuzz.sh short|SECONDS [TARGET...]" >&2; exit 2 ;; esac
@@ -52,6 +53,8 @@ seed() {
   case "$t" in
     validation)
       cp -n tests/validation/samples/* "$dir"/ 2>/dev/null || true ;;
+    provider)
+      cp -n data/examples/*.json "$dir"/ 2>/dev/null || true ;;
     advise)
       for f in tests/golden/*.request.json tests/requests/*.json; do
         cp -n "$f" "$dir/$(basename "$f")"

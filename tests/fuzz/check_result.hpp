@@ -10,7 +10,9 @@ namespace fuzz {
 
 /// How strictly to judge: the advice API (documented codes, non-negative figures), or the
 /// validation read-back (its own codes, documented with it; measured differences may be negative).
-enum class Api { kAdvise, kValidation };
+/// Which error codes an answer may carry: advise's documented list (docs/api.md), or any
+/// snake_case code (the validation read-back; a provider document's per-field codes).
+enum class Api { kAdvise, kValidation, kProvider };
 
 /// Empty when `answer` is acceptable, else what is wrong with it.
 std::string check_answer(const std::string& answer, Api api = Api::kAdvise);

@@ -58,12 +58,25 @@ void validation(const std::string& input) {
                        input, "validation", Api::kValidation);
 }
 
+void provider(const std::string& input) {
+  // A provider's document against one of the golden-like requests (the first byte picks which).
+  static const std::string requests[] = {
+      R"({"schema": 1, "task": "full_finetune", "model": {"preset": "llama-3.1-8b"}})",
+      R"({"schema": 1, "task": "inference", "model": {"preset": "qwen2.5-72b"}, "inference": {"target_users": 50}})",
+      R"({"schema": 1, "task": "pretrain", "model": {"preset": "llama-2-13b"}, "hardware": {"gpu": "h100-sxm-80gb", "count": 16}})"};
+  const unsigned first = input.empty() ? 0 : static_cast<unsigned char>(input[0]);
+  const std::string& request = requests[first % 3];
+  require_valid_answer(advisor::advise_with_provider_text(request, input), input, "provider", Api::kProvider);
+  require_valid_answer(advisor::provider_text(input), input, "provider_text", Api::kProvider);
+}
+
 Target target_named(const std::string& name) {
   if (name == "advise") return advise;
   if (name == "data") return advise_with_data;
   if (name == "jobs_csv") return jobs_csv;
   if (name == "hf_config") return hf_config;
   if (name == "validation") return validation;
+  if (name == "provider") return provider;
   return nullptr;
 }
 

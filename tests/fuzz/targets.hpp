@@ -20,6 +20,8 @@ void hf_config(const std::string& input);
 /// A validation read-back file (a validation-result.json when it starts with '{', else an
 /// nvidia-smi CSV) checked against a pinned 8 x H100 fine-tune (validation_check_text).
 void validation(const std::string& input);
+/// A provider catalog document (data/provider.schema.json) with one of three requests.
+void provider(const std::string& input);
 
 inline constexpr const char* kDataSeparator = "\n#data\n";
 
