@@ -12,8 +12,8 @@
 
   /**
    * Adds a result section. panel = {id, titleKey, render(body, result, ctx), applies?(result),
-   * collapsed? (starts folded: the deep dives), fixed? (never folds: the answer), lazy? (built only
-   * while open)}.
+   * collapsed? (starts folded: the deep dives), fixed? (never folds: the answer)}. A folded
+   * panel is built when it is opened.
    * render builds the panel's content inside `body` (already emptied) with DOM calls only.
    */
   function registerPanel(panel) {
@@ -32,7 +32,7 @@
     p.section.classList.toggle('collapsed', folded);
     p.toggle.setAttribute('aria-expanded', String(!folded));
     p.toggle.setAttribute('aria-label', t(folded ? 'nav.expand' : 'nav.collapse') + ': ' + p.title.textContent);
-    if (!folded && p.stale && p.lazy && state.lastResult) renderOne(p);
+    if (!folded && p.stale && state.lastResult) renderOne(p);
     if (UI.reportStale) UI.reportStale();
   }
 
@@ -64,11 +64,20 @@
       p.title.textContent = t(p.titleKey);
       setCollapsed(p, isCollapsed(p));
       p.stale = true;
-      // A lazy panel (costly to build) is built when it is open, or when it is opened.
-      if (!p.lazy || !isCollapsed(p)) renderOne(p, ctx);
+      // A folded panel is built when it is opened (issue 13: an input change re-renders within
+      // a frame only if the folded deep dives are not rebuilt each time); until then it is empty,
+      // never showing an earlier result's figures.
+      if (!isCollapsed(p)) renderOne(p, ctx);
+      else { clear(p.body); clear(p.actions); }
     });
     renderNav();
     if (UI.reportStale) UI.reportStale();
+  }
+
+  /** Builds a panel that is still to be built for the current result (the print report). */
+  function renderIfStale(id) {
+    const p = PANELS.find(function (x) { return x.id === id; });
+    if (p && p.section && !p.section.hidden && p.stale && state.lastResult) renderOne(p);
   }
 
   function renderOne(p, ctx) {
@@ -186,6 +195,6 @@
     return box;
   }
 
-  Object.assign(UI, { PANELS, assumptionList, foldAll, gpuName, kpi, noteBanner, optionLabel, registerPanel, renderInterconnect, renderPanels,
+  Object.assign(UI, { PANELS, assumptionList, foldAll, gpuName, kpi, noteBanner, optionLabel, registerPanel, renderIfStale, renderInterconnect, renderPanels,
     sectionTitle, showPanel });
 })();

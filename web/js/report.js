@@ -87,6 +87,7 @@
       }
     }
     // The cost panel's chart, when it costs the plan the report recommends (or the pinned hardware).
+    UI.renderIfStale('cost'); // a folded panel is built only when opened
     const cost = document.querySelector('#panel-cost figure.chart');
     const hw = r.cost && r.cost.hardware;
     const best = r.recommendation && r.recommendation.best;
