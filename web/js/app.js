@@ -263,7 +263,7 @@
     window.addEventListener('resize', function () {
       clearTimeout(resizeTimer);
       resizeTimer = setTimeout(function () {
-        const w = Math.max(320, Math.min(1100, (el.panels.clientWidth || 800) - 36));
+        const w = Math.max(320, Math.min(1100, UI.panelsWidth() - 36));
         if (Math.abs(w - (state.chartWidth || 0)) > 40) renderPanels();
       }, 150);
     });

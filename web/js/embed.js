@@ -93,7 +93,7 @@
     }
     postState();
     while (waiting.length) postState(waiting.shift());
-    reportHeight();
+    if (!window.ResizeObserver) reportHeight(); // else the observer reports, after the layout the browser does anyway
   }
 
   function setRequest(request) {
@@ -196,6 +196,7 @@
 
   /** The frame's content height, so that the widget can size the iframe to it. */
   function reportHeight() {
+    if (!framed) return; // measuring forces a layout: only a frame has a host to tell
     const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
     if (height && height !== lastHeight) {
       lastHeight = height;

@@ -9,8 +9,22 @@
 
   const GIB = 1024 * 1024 * 1024;
 
+  // One Intl.NumberFormat per language and options: constructing one costs about a hundred
+  // format() calls, and a render formats thousands of figures (issue 13: one frame per change).
+  const formatters = new Map();
+  function formatter(options) {
+    const locale = state.lang === 'en' ? 'en-US' : 'zh-CN';
+    const key = locale + JSON.stringify(options);
+    let f = formatters.get(key);
+    if (!f) {
+      f = new Intl.NumberFormat(locale, options);
+      formatters.set(key, f);
+    }
+    return f;
+  }
+
   function numberFormat(value, decimals) {
-    return new Intl.NumberFormat(state.lang === 'en' ? 'en-US' : 'zh-CN', {
+    return formatter({
       minimumFractionDigits: decimals, maximumFractionDigits: decimals,
     }).format(value);
   }
@@ -27,7 +41,7 @@
 
   /** A capacity in GiB without trailing zeros ("80", "94", "141"). */
   function gibCompact(bytes) {
-    return new Intl.NumberFormat(state.lang === 'en' ? 'en-US' : 'zh-CN', { maximumFractionDigits: 2 })
+    return formatter({ maximumFractionDigits: 2 })
       .format(bytes / GIB);
   }
 
@@ -146,7 +160,7 @@
 
   /** Axis tick text: no trailing zeros. */
   function tickNum(v) {
-    return new Intl.NumberFormat(state.lang === 'en' ? 'en-US' : 'zh-CN', { maximumFractionDigits: Math.abs(v) < 1 ? 3 : Math.abs(v) < 10 ? 1 : 0 }).format(v);
+    return formatter({ maximumFractionDigits: Math.abs(v) < 1 ? 3 : Math.abs(v) < 10 ? 1 : 0 }).format(v);
   }
 
   function watts(v) {
@@ -171,7 +185,7 @@
 
   /** A number as written, grouped, up to 6 decimals (ranges, placeholders). */
   function plain(v) {
-    return new Intl.NumberFormat(state.lang === 'en' ? 'en-US' : 'zh-CN', { maximumFractionDigits: 6 }).format(v);
+    return formatter({ maximumFractionDigits: 6 }).format(v);
   }
 
   // Format factories for fig(): fixed(3) -> "0.612", pct(0) -> "61%".
@@ -220,6 +234,6 @@
     return { value: Number(v.toPrecision(SIGNIFICANT)) };
   }
 
-  Object.assign(UI, { parseNumberInput, halfWidth, asBytes, billions, cny, cnyTick, duration, editable, fixed, gbps, gib, gibAbs, gibCompact, hoursText, integer, isNum,
+  Object.assign(UI, { formatter, parseNumberInput, halfWidth, asBytes, billions, cny, cnyTick, duration, editable, fixed, gbps, gib, gibAbs, gibCompact, hoursText, integer, isNum,
     num3, numberFormat, params, pct, percent, plain, seconds, signed, tickNum, tokensText, watts });
 })();

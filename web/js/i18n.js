@@ -66,7 +66,7 @@
       if (/_bytes$/.test(name) && Math.abs(v) >= 1048576) return UI.gib(v) + ' GiB';
       if (Number.isInteger(v)) return UI.integer(v);
       // Three significant digits, no trailing zeros, in the page's locale.
-      return new Intl.NumberFormat(state.lang === 'en' ? 'en-US' : 'zh-CN', { maximumSignificantDigits: 3 }).format(v);
+      return UI.formatter({ maximumSignificantDigits: 3 }).format(v);
     }
     const s = String(v === undefined || v === null ? '' : v);
     if (hasString('note.value.' + name + '.' + s)) return t('note.value.' + name + '.' + s);

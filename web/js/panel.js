@@ -48,6 +48,19 @@
     el.panels.appendChild(p.section);
   }
 
+  // The results column's width, as the last layout left it: reading clientWidth in a render would
+  // force a layout of the previous render first (~40% of a re-render's time with every panel).
+  let observedWidth = 0;
+  let observer = null;
+  function panelsWidth() {
+    if (!observer && window.ResizeObserver) {
+      observer = new ResizeObserver(function (entries) { observedWidth = entries[0].target.clientWidth; });
+      observer.observe(el.panels);
+    }
+    if (!observedWidth) observedWidth = el.panels.clientWidth; // the first render: nothing to lay out yet
+    return observedWidth || 800;
+  }
+
   function renderPanels() {
     const result = state.lastResult;
     if (!result) return;
@@ -55,7 +68,7 @@
     // What a panel's render() gets besides its body and the result (ui: every helper, formats included).
     const ctx = { request: state.lastRequest, t: t, h: h, fig: fig, ui: UI };
     // Charts are drawn at the panel's width so their text stays at its CSS size.
-    state.chartWidth = Math.max(320, Math.min(1100, (el.panels.clientWidth || 800) - 36));
+    state.chartWidth = Math.max(320, Math.min(1100, panelsWidth() - 36));
     PANELS.forEach(function (p) {
       if (!p.section) makeSection(p);
       const show = !p.applies || p.applies(result);
@@ -195,6 +208,6 @@
     return box;
   }
 
-  Object.assign(UI, { PANELS, assumptionList, foldAll, gpuName, kpi, noteBanner, optionLabel, registerPanel, renderIfStale, renderInterconnect, renderPanels,
+  Object.assign(UI, { PANELS, panelsWidth, assumptionList, foldAll, gpuName, kpi, noteBanner, optionLabel, registerPanel, renderIfStale, renderInterconnect, renderPanels,
     sectionTitle, showPanel });
 })();
