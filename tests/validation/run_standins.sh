@@ -43,8 +43,10 @@ run() {
   set -e
 }
 expect_rc() { if [ "$RC" = "$1" ]; then ok; else bad "exit status $RC, expected $1"; fi; }
-expect() { if printf '%s\n' "$OUT" | grep -qE -- "$1"; then ok; else bad "no line matching: $1"; fi; }
-expect_not() { if printf '%s\n' "$OUT" | grep -qE -- "$1"; then bad "unexpected line matching: $1"; else ok; fi; }
+# A here-string, not a pipe: under pipefail, grep -q leaving at its first match made printf die of
+# SIGPIPE and the pipeline "fail" at random (more often on a loaded machine).
+expect() { if grep -qE -- "$1" <<<"$OUT"; then ok; else bad "no line matching: $1"; fi; }
+expect_not() { if grep -qE -- "$1" <<<"$OUT"; then bad "unexpected line matching: $1"; else ok; fi; }
 check_back() {  # check_back CASE FILE: the read-back report of FILE into OUT
   set +e
   OUT="$("$TOOL" check "$1" "$2" "${@:3}" 2>&1)"

@@ -114,10 +114,10 @@ printf '%s\n' "$PROBE_OUT" > "$VALIDATION_DIR/probe.log"
 devices="$(probe device_count)"
 if ! is_number "$devices"; then
   last="$(printf '%s\n' "$PROBE_OUT" | grep -v '^[[:space:]]*$' | tail -n 1)"
-  if printf '%s\n' "$PROBE_OUT" | grep -qiE 'driver version is insufficient|unsatisfied condition: cuda|driver.*too old'; then
+  if grep -qiE 'driver version is insufficient|unsatisfied condition: cuda|driver.*too old' <<<"$PROBE_OUT"; then
     fail software container_run "the probe runs" "exit $rc: $last" driver_too_old_for_container \
       "the host driver is older than NGC $NGC_TAG needs (>= $MIN_DRIVER): upgrade it (root) or set NGC_TAG to an older tag (00_inventory.sh names one)"
-  elif printf '%s\n' "$PROBE_OUT" | grep -qi 'could not select device driver'; then
+  elif grep -qi 'could not select device driver' <<<"$PROBE_OUT"; then
     fail software container_run "the probe runs" "exit $rc: $last" container_toolkit_missing \
       "install the NVIDIA Container Toolkit and restart docker (root)"
   else

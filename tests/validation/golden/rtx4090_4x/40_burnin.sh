@@ -188,7 +188,7 @@ if [ "$done_s" -lt "$target" ]; then
     if have dcgmi; then
       DIAG="$(dcgmi diag -r 3 2>&1 || true)"
       printf '%s\n' "$DIAG" > "$VALIDATION_DIR/dcgm_diag.txt"
-      if printf '%s\n' "$DIAG" | grep -qiE '\bfail'; then
+      if grep -qiE '\bfail' <<<"$DIAG"; then
         fail health dcgm_diag "dcgmi diag -r 3 passes" "failures" dcgm_diag_failed "see $VALIDATION_DIR/dcgm_diag.txt"
       else
         pass health dcgm_diag "dcgmi diag -r 3 passes" pass ok
