@@ -16,5 +16,5 @@ set(ADVISOR_VALIDATION_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/validation/scripts.cpp
   ${CMAKE_CURRENT_LIST_DIR}/validation/gpu_csv.cpp
   ${CMAKE_CURRENT_LIST_DIR}/validation/check.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/validation/validation_json.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/io/validation_json.cpp
   ${ADVISOR_VALIDATION_EMBEDDED})

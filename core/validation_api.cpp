@@ -8,7 +8,7 @@
 #include "plan/validation_figures.hpp"
 #include "types/errors.hpp"
 #include "validation/check.hpp"
-#include "validation/validation_json.hpp"
+#include "io/validation_json.hpp"
 
 namespace advisor {
 

@@ -1,6 +1,6 @@
 # Writes OUTPUT: a C++ file returning the texts of data/ngc.json and data/validation.json, so
 # the CLI and the wasm module carry them. Run with cmake -P (core/validation.cmake does).
-set(body "// Generated from data/ngc.json and data/validation.json by core/validation/embed_data.cmake. Do not edit.\n#include \"validation/validation_json.hpp\"\n\nnamespace advisor::validation {\n")
+set(body "// Generated from data/ngc.json and data/validation.json by core/validation/embed_data.cmake. Do not edit.\n#include \"io/validation_json.hpp\"\n\nnamespace advisor::validation {\n")
 foreach(name IN ITEMS ngc validation)
   file(READ "${DATA_DIR}/${name}.json" text)
   string(FIND "${text}" ")gpuadv\"" clash)

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "validation/plan.hpp"
-#include "validation/validation_json.hpp"
+#include "io/validation_json.hpp"
 
 namespace vtest {
 

@@ -5,7 +5,7 @@
 #include "cases.hpp"
 #include "types/errors.hpp"
 #include "validation/ngc.hpp"
-#include "validation/validation_json.hpp"
+#include "io/validation_json.hpp"
 
 using namespace advisor::validation;
 

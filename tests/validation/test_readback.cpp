@@ -7,7 +7,7 @@
 #include "cases.hpp"
 #include "types/errors.hpp"
 #include "validation/check.hpp"
-#include "validation/validation_json.hpp"
+#include "io/validation_json.hpp"
 
 using namespace advisor::validation;
 

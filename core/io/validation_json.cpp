@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "validation/validation_json.hpp"
+#include "io/validation_json.hpp"
 
 #include <cctype>
 #include <cstdlib>
