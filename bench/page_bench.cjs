@@ -133,12 +133,7 @@ async function loads(browser, variants) {
 async function adviseInPage({ texts, warmupMs, calls }) {
   const factory = window.createGpuAdvisor;
   const options = {};
-  if (factory.wasmGz) {
-    const bin = atob(factory.wasmGz);
-    const bytes = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    options.wasmBinary = await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
-  }
+  if (factory.wasmGz) options.wasmBinary = await window.GpuAdvisorUI.inflate(factory.wasmGz); // js/core.js
   const m = await factory(options);
   const end = performance.now() + warmupMs;
   for (let i = 0; performance.now() < end; i++) m.advise(texts[i % texts.length]);

@@ -112,5 +112,5 @@
     return callText(core.validateProvider, [String(text)]);
   }
 
-  Object.assign(UI, { loadCore, callCore, validateProvider, callValidationCheck, callValidationScripts, coreReady, hasValidation });
+  Object.assign(UI, { inflate, loadCore, callCore, validateProvider, callValidationCheck, callValidationScripts, coreReady, hasValidation });
 })();
