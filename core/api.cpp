@@ -32,8 +32,9 @@ CatalogTexts read_data_overrides(const std::string& data_json) {
     const nlohmann::json* j = r.raw(kDataFiles[i]);
     if (j == nullptr || j->is_null()) continue;
     *targets[i] = j->is_string() ? j->get<std::string>() : j->dump();
-    require(!targets[i]->empty(), "catalog_invalid", r.path_of(kDataFiles[i]),
-            r.path_of(kDataFiles[i]) + " is empty");
+    if (targets[i]->empty())
+      throw InputError("catalog_invalid", r.path_of(kDataFiles[i]),
+                       r.path_of(kDataFiles[i]) + " is empty");
   }
   r.reject_unknown();
   return texts;

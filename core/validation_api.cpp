@@ -35,9 +35,11 @@ Prepared prepare(const std::string& request_text) {
   if (!req.hardware) {
     // Validate the plan the advisor recommends.
     const Plan first = make_plan(req, catalog);
-    require(first.recommendation && first.recommendation->best, "inconsistent", "/hardware",
-            "/hardware: no GPU is pinned and no plan is recommended, so there is nothing to "
-            "validate: pin the hardware you received");
+    if (!(first.recommendation && first.recommendation->best))
+      throw InputError(
+          "inconsistent", "/hardware",
+          "/hardware: no GPU is pinned and no plan is recommended, so there is nothing to "
+          "validate: pin the hardware you received");
     const CandidatePlan& best = *first.recommendation->best;
     req.hardware = Hardware{best.gpu->id, best.gpus};
   }

@@ -59,10 +59,10 @@ CapacityPlan plan_capacity(const CapacityInputs& in) {
     plan.months = in.months;
   }
   // The readers bound the window (limits::kMaxMonthsSpanned); the result lists each month.
-  require(plan.months >= 1 && plan.months <= limits::kMaxMonthsSpanned, "limit_exceeded",
-          in.jobs_path,
-          in.jobs_path + " spans " + std::to_string(plan.months) + " months; the limit is " +
-              std::to_string(limits::kMaxMonthsSpanned));
+  if (!(plan.months >= 1 && plan.months <= limits::kMaxMonthsSpanned))
+    throw InputError("limit_exceeded", in.jobs_path,
+                     in.jobs_path + " spans " + std::to_string(plan.months) +
+                         " months; the limit is " + std::to_string(limits::kMaxMonthsSpanned));
 
   std::vector<std::string> order;
   std::map<std::string, std::vector<double>> hours;  // type -> per month (or one bucket)

@@ -37,12 +37,7 @@ const SiteDefaults& site_of(const PriceCatalog& prices, const std::string& id) {
   return *s;
 }
 
-
-namespace {
-
-/// The platform for `gpus` GPUs of the part: the form factor's small one when they fit it
-/// (and the count is known), else the full one.
-const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& gpu, int gpus = 0) {
+const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& gpu, int gpus) {
   if (gpus > 0) {
     auto small = prices.platforms.find(gpu.form_factor + "_small");
     if (small != prices.platforms.end() && gpus <= small->second.gpus_per_server.value)
@@ -56,8 +51,6 @@ const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& g
   }
   return it->second;
 }
-
-}  // namespace
 
 int gpus_per_server(const CostRequest& rq, const PriceCatalog& prices, const GpuSpec& gpu,
                     bool pinned, int gpus) {

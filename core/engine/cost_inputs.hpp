@@ -4,12 +4,13 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "types/catalog.hpp"
 #include "engine/cost.hpp"
-#include "types/cost_settings.hpp"
 #include "engine/power.hpp"
+#include "types/catalog.hpp"
+#include "types/cost_settings.hpp"
 #include "types/prices.hpp"
 #include "types/text.hpp"
 
@@ -113,6 +114,10 @@ EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utiliz
 int gpus_per_server(const CostRequest& request, const PriceCatalog& prices, const GpuSpec& gpu,
                     bool pinned, int gpus = 0);
 
+/// The platform for `gpus` GPUs of the part: the form factor's small one when they fit it
+/// (and the count is known), else the full one. catalog_invalid when the form factor has none.
+const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& gpu, int gpus = 0);
+
 /// Rent `gpus` on demand, used `utilization` of the time.
 OptionCost rent_option(const CostScenario& s, int gpus, double utilization, bool describe = true);
 /// Reserve `gpus` by the month (every card paid every month).
@@ -136,7 +141,7 @@ class Recorder {
   double usd_to_cny() const { return usd_override_ ? *usd_override_ : prices_.usd_to_cny.value; }
 
   double take(const PriceEntry& e, const std::optional<double>& override,
-              const std::string& override_path = "") {
+              std::string_view override_path = {}) {
     if (out_ == nullptr) {
       if (override) return *override;
       flagged_ = flagged_ || e.needs_confirmation ||
@@ -149,7 +154,7 @@ class Recorder {
     d.unit = e.unit;
     d.basis = e.basis;
     d.as_of = e.as_of;
-    d.override_path = override_path;
+    d.override_path = std::string(override_path);
     if (override) {
       d.value = *override;
       d.overridden = true;

@@ -100,24 +100,34 @@ std::optional<Layout> layout_for_count(const Request& req, int count, int gpus_p
 
 bool fits(const MemoryEstimate& e, const GpuSpec& gpu) { return e.total() <= gpu.memory_bytes(); }
 
+const std::vector<LayoutTable::Sized>& LayoutTable::sized(int count, int gpus_per_server) {
+  auto [it, added] = by_count_and_server_.try_emplace({count, gpus_per_server});
+  if (added) {
+    for (const Layout& L : candidate_layouts(request_, count, gpus_per_server))
+      it->second.push_back({L, estimate_memory(request_, L, assumptions_, false)});
+  }
+  return it->second;
+}
+
+std::optional<Layout> LayoutTable::choose(int count, const GpuSpec& gpu, int gpus_per_server,
+                                          MemoryEstimate* estimate) {
+  const Sized* best = nullptr;
+  for (const Sized& s : sized(count, gpus_per_server)) {
+    if (fits(s.memory, gpu)) {
+      best = &s;
+      break;
+    }
+    if (!best || s.memory.total() < best->memory.total()) best = &s;
+  }
+  if (!best) return std::nullopt;
+  if (estimate) *estimate = best->memory;
+  return best->layout;
+}
+
 std::optional<Layout> choose_layout(const Request& req, int count, const GpuSpec& gpu,
                                     int gpus_per_server, const MemoryAssumptions& a,
                                     MemoryEstimate* estimate) {
-  std::optional<Layout> best;
-  MemoryEstimate best_estimate;
-  for (const Layout& L : candidate_layouts(req, count, gpus_per_server)) {
-    const MemoryEstimate e = estimate_memory(req, L, a, false);
-    if (fits(e, gpu)) {
-      if (estimate) *estimate = e;
-      return L;
-    }
-    if (!best || e.total() < best_estimate.total()) {
-      best = L;
-      best_estimate = e;
-    }
-  }
-  if (best && estimate) *estimate = best_estimate;
-  return best;
+  return LayoutTable(req, a).choose(count, gpu, gpus_per_server, estimate);
 }
 
 int gpus_per_server(const Request& req, const Catalog& catalog, const GpuSpec& gpu, int gpus) {
@@ -146,6 +156,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
   std::vector<GpuOption> out;
   const MemoryAssumptions& a = catalog.memory;
   std::map<int, std::vector<int>> counts_by_server_size;
+  LayoutTable layouts(req, a);
   // Per-GPU bytes never grow with the count under a fixed sharding scheme (more data-parallel
   // ranks shard ZeRO state further; more tensor/pipeline ranks split weights and activations),
   // so the smallest count that fits is found by bisection over the candidate counts.
@@ -174,7 +185,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
     }
     MemoryEstimate e;
     auto fits_at = [&](int n) {
-      return choose_layout(req, n, gpu, per_server, a, &e).has_value() && fits(e, gpu);
+      return layouts.choose(n, gpu, per_server, &e).has_value() && fits(e, gpu);
     };
     if (!fits_at(counts.back())) {
       const bool replicated = is_training(req.task) && req.parallelism.zero == 0 &&
@@ -196,7 +207,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
       const std::size_t mid = (lo + hi) / 2;
       if (fits_at(counts[mid])) hi = mid; else lo = mid + 1;
     }
-    o.min_layout = choose_layout(req, counts[hi], gpu, per_server, a, &o.at_min);
+    o.min_layout = layouts.choose(counts[hi], gpu, per_server, &o.at_min);
     o.tight_at_min = o.at_min.band_high > gpu.memory_bytes();
     out.push_back(o);
   }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/memory.hpp"
@@ -36,6 +38,29 @@ std::optional<Layout> layout_for_count(const Request& request, int count,
 std::optional<Layout> choose_layout(const Request& request, int count, const GpuSpec& gpu,
                                     int gpus_per_server, const MemoryAssumptions& assumptions,
                                     MemoryEstimate* estimate);
+
+/// The candidate layouts of one request at each (count, GPUs per server), with their memory
+/// per GPU. A layout's memory depends on the request and the layout, not on the GPU, so a search
+/// over the catalog estimates each once and judges every GPU against the same figures (the
+/// search asks the same few counts for ~40 GPUs). Holds `request` and `assumptions` by reference.
+class LayoutTable {
+ public:
+  LayoutTable(const Request& request, const MemoryAssumptions& assumptions)
+      : request_(request), assumptions_(assumptions) {}
+  /// choose_layout()'s answer for `gpu`.
+  std::optional<Layout> choose(int count, const GpuSpec& gpu, int gpus_per_server,
+                               MemoryEstimate* estimate);
+
+ private:
+  struct Sized {
+    Layout layout;
+    MemoryEstimate memory;
+  };
+  const std::vector<Sized>& sized(int count, int gpus_per_server);
+  const Request& request_;
+  const MemoryAssumptions& assumptions_;
+  std::map<std::pair<int, int>, std::vector<Sized>> by_count_and_server_;
+};
 
 /// GPUs in one server of `gpu` for this request (the pinned override, else its platform's).
 /// `gpus` when known: a plan that fits the small platform (4-card workstation, 4-GPU board).

@@ -34,8 +34,8 @@ double fleet_watts_full_load(const ServerPowerInputs& server, int gpus, int gpus
   return total;
 }
 
-RackFit fit_racks(double rack_kw, double server_watts, int rack_units_usable,
-                  int server_rack_units, int servers, const std::string& rack_path) {
+RackFit fit_racks(double rack_kw, double server_watts, int rack_units_usable, int server_rack_units,
+                  int servers, std::string_view rack_path) {
   RackFit f;
   f.rack_kw = rack_kw;
   const int max_units = static_cast<int>(limits::kMaxUnits);

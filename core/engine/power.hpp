@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace advisor {
@@ -31,9 +32,8 @@ struct RackFit {
 
 /// `rack_path` names the input the rack size came from in an error (a count beyond
 /// limits::kMaxUnits, e.g. from a provider catalog's 1e-308 W TDP).
-RackFit fit_racks(double rack_kw, double server_watts, int rack_units_usable,
-                  int server_rack_units, int servers,
-                  const std::string& rack_path = "/power/rack_kw");
+RackFit fit_racks(double rack_kw, double server_watts, int rack_units_usable, int server_rack_units,
+                  int servers, std::string_view rack_path = "/power/rack_kw");
 
 /// "Can our office host this?" against the source's office racks of 3-4 kW.
 /// Whether an office can host the servers, with the figures its reason names. The reason is

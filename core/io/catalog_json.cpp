@@ -33,13 +33,13 @@ constexpr double kMinLinkGbps = 0.01;
 std::vector<std::string> read_sources(FieldReader& r) {
   const nlohmann::json* s = r.raw("source");
   const std::string p = r.path_of("source");
-  require(s != nullptr, "missing_field", p, p + " is required (an array of URLs)");
-  require(s->is_array() && !s->empty(), "wrong_type", p,
-          p + " must be a non-empty array of strings");
+  if (s == nullptr) throw InputError("missing_field", p, p + " is required (an array of URLs)");
+  if (!(s->is_array() && !s->empty()))
+    throw InputError("wrong_type", p, p + " must be a non-empty array of strings");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < s->size(); ++i) {
     const std::string item = p + "/" + std::to_string(i);
-    require((*s)[i].is_string(), "wrong_type", item, item + " must be a string");
+    if (!((*s)[i].is_string())) throw InputError("wrong_type", item, item + " must be a string");
     out.push_back((*s)[i].get<std::string>());
   }
   return out;
@@ -49,13 +49,15 @@ GpuSpec parse_gpu(const nlohmann::json& j, const std::string& path) {
   FieldReader r(j, path);
   GpuSpec g;
   g.id = r.string("id");
-  require(!g.id.empty(), "out_of_range", r.path_of("id"), r.path_of("id") + " must not be empty");
+  if (g.id.empty())
+    throw InputError("out_of_range", r.path_of("id"), r.path_of("id") + " must not be empty");
   g.name = r.string("name");
   g.vendor = r.string("vendor");
   g.architecture = r.string("architecture");
   if (const nlohmann::json* cc = r.raw("compute_capability")) {
-    require(cc->is_string(), "wrong_type", r.path_of("compute_capability"),
-            r.path_of("compute_capability") + " must be a string like \"9.0\" or null");
+    if (!(cc->is_string()))
+      throw InputError("wrong_type", r.path_of("compute_capability"),
+                       r.path_of("compute_capability") + " must be a string like \"9.0\" or null");
     g.compute_capability = cc->get<std::string>();
   }
   g.software_stack = r.choice("software_stack", {"cuda", "rocm", "cann"});
@@ -75,8 +77,9 @@ GpuSpec parse_gpu(const nlohmann::json& j, const std::string& path) {
   g.tdp_watts = r.number("tdp_watts", kMinTdpWatts, kMaxTdpWatts);
   g.form_factor = r.choice("form_factor", {"sxm", "pcie", "oam", "module"});
   const nlohmann::json* link = r.object("scale_up_link");
-  require(link != nullptr, "missing_field", r.path_of("scale_up_link"),
-          r.path_of("scale_up_link") + " is required");
+  if (link == nullptr)
+    throw InputError("missing_field", r.path_of("scale_up_link"),
+                     r.path_of("scale_up_link") + " is required");
   {
     FieldReader l(*link, r.path_of("scale_up_link"));
     g.scale_up_link.name = l.string("name");
@@ -91,8 +94,9 @@ GpuSpec parse_gpu(const nlohmann::json& j, const std::string& path) {
   g.pcie_lanes = static_cast<int>(r.integer("pcie_lanes", 1, 32));
   g.pcie_peer_to_peer = r.boolean("pcie_peer_to_peer");
   const nlohmann::json* china = r.object("china_availability");
-  require(china != nullptr, "missing_field", r.path_of("china_availability"),
-          r.path_of("china_availability") + " is required");
+  if (china == nullptr)
+    throw InputError("missing_field", r.path_of("china_availability"),
+                     r.path_of("china_availability") + " is required");
   {
     FieldReader c(*china, r.path_of("china_availability"));
     g.china_availability.status =
@@ -120,8 +124,9 @@ MemoryAssumptions parse_assumptions(const nlohmann::json& j) {
   root.string("as_of");
   root.string("note", std::string());
   const nlohmann::json* m = root.object("memory");
-  require(m != nullptr, "missing_field", "assumptions.json/memory",
-          "assumptions.json/memory is required");
+  if (m == nullptr)
+    throw InputError("missing_field", "assumptions.json/memory",
+                     "assumptions.json/memory is required");
   root.reject_unknown();
   FieldReader r(*m, "assumptions.json/memory");
   MemoryAssumptions a;
@@ -152,20 +157,22 @@ std::vector<T> parse_list(const nlohmann::json& root, const char* file, const ch
   r.string("note", std::string());
   const nlohmann::json* list = r.raw(key);
   const std::string p = r.path_of(key);
-  require(list != nullptr && list->is_array() && !list->empty(), "catalog_invalid", p,
-          p + " must be a non-empty array");
+  if (!(list != nullptr && list->is_array() && !list->empty()))
+    throw InputError("catalog_invalid", p, p + " must be a non-empty array");
   r.reject_unknown();
   // Every option is judged and written per request: the list's length bounds the work.
-  require(list->size() <= max_items, "limit_exceeded", p,
-          p + " has " + std::to_string(list->size()) + " entries; the limit is " +
-              std::to_string(max_items));
+  if (!(list->size() <= max_items))
+    throw InputError("limit_exceeded", p,
+                     p + " has " + std::to_string(list->size()) + " entries; the limit is " +
+                         std::to_string(max_items));
   std::vector<T> out;
   std::set<std::string> ids;
   for (std::size_t i = 0; i < list->size(); ++i) {
     const std::string item_path = p + "/" + std::to_string(i);
     T item = parse_item((*list)[i], item_path);
-    require(ids.insert(item.id).second, "catalog_invalid", item_path + "/id",
-            item_path + "/id " + in_quotes(item.id) + " appears twice");
+    if (!ids.insert(item.id).second)
+      throw InputError("catalog_invalid", item_path + "/id",
+                       item_path + "/id " + in_quotes(item.id) + " appears twice");
     out.push_back(std::move(item));
   }
   return out;
@@ -199,9 +206,11 @@ Catalog parse_catalog(const CatalogTexts& texts) {
       if (same != c.gpus.end()) *same = g;
       else c.gpus.push_back(g);
     }
-    require(c.gpus.size() <= limits::kMaxCatalogGpus, "limit_exceeded", "gpus.json/additions",
-            "gpus.json/additions: the built-in parts plus the additions exceed the limit of " +
-                std::to_string(limits::kMaxCatalogGpus) + " GPUs");
+    if (!(c.gpus.size() <= limits::kMaxCatalogGpus))
+      throw InputError(
+          "limit_exceeded", "gpus.json/additions",
+          "gpus.json/additions: the built-in parts plus the additions exceed the limit of " +
+              std::to_string(limits::kMaxCatalogGpus) + " GPUs");
   } else {
     c.gpus = parse_list<GpuSpec>(gpus_doc, "gpus.json", "gpus", limits::kMaxCatalogGpus,
                                  &c.gpus_as_of, parse_gpu);

@@ -135,17 +135,20 @@ CostSettings read_cost(const nlohmann::json* j, const Catalog& catalog) {
   s.tokens_per_second = r.nullable_number("tokens_per_second", kMinTokensPerSecond, 1e12);
   if (const nlohmann::json* d = r.raw("monthly_demand_gpu_hours")) {
     const std::string p = r.path_of("monthly_demand_gpu_hours");
-    require(d->is_array() && d->size() == 12, "wrong_type", p,
-            p + " must be a list of 12 numbers (GPU-hours in each month of a year)");
+    if (!(d->is_array() && d->size() == 12))
+      throw InputError("wrong_type", p,
+                       p + " must be a list of 12 numbers (GPU-hours in each month of a year)");
     std::array<double, 12> months{};
     for (std::size_t i = 0; i < 12; ++i) {
       const std::string ip = p + "/" + std::to_string(i);
       const nlohmann::json& v = (*d)[i];
-      require(v.is_number(), "wrong_type", ip, ip + " must be a number, got " + v.type_name());
+      if (!v.is_number())
+        throw InputError("wrong_type", ip, ip + " must be a number, got " + v.type_name());
       const double x = v.get<double>();
-      require(std::isfinite(x) && x >= 0 && x <= kMaxMonthlyGpuHours, "out_of_range", ip,
-              ip + " must be >= 0 and <= " + format_number(kMaxMonthlyGpuHours) + ", got " +
-                  format_number(x));
+      if (!(std::isfinite(x) && x >= 0 && x <= kMaxMonthlyGpuHours))
+        throw InputError("out_of_range", ip,
+                         ip + " must be >= 0 and <= " + format_number(kMaxMonthlyGpuHours) +
+                             ", got " + format_number(x));
       months[i] = x;
     }
     s.monthly_demand_gpu_hours = months;
@@ -253,18 +256,21 @@ std::string month_of(const std::string& text, bool with_day) {
 }
 
 double job_gpus(double v, const std::string& p) {
-  require(std::floor(v) == v, "not_integer", p, p + " must be a whole number of GPUs, got " +
-                                                    format_number(v));
-  require(v >= 1 && v <= kMaxJobGpus, "out_of_range", p,
-          p + " must be between 1 and " + format_number(kMaxJobGpus) + ", got " +
-              format_number(v));
+  if (std::floor(v) != v)
+    throw InputError("not_integer", p,
+                     p + " must be a whole number of GPUs, got " + format_number(v));
+  if (!(v >= 1 && v <= kMaxJobGpus))
+    throw InputError(
+        "out_of_range", p,
+        p + " must be between 1 and " + format_number(kMaxJobGpus) + ", got " + format_number(v));
   return v;
 }
 
 double job_hours(double v, const std::string& p) {
-  require(v > 0 && v <= kMaxJobHours, "out_of_range", p,
-          p + " must be > 0 and <= " + format_number(kMaxJobHours) + " hours, got " +
-              format_number(v));
+  if (!(v > 0 && v <= kMaxJobHours))
+    throw InputError("out_of_range", p,
+                     p + " must be > 0 and <= " + format_number(kMaxJobHours) + " hours, got " +
+                         format_number(v));
   return v;
 }
 
@@ -274,14 +280,16 @@ class HistoryBounds {
  public:
   void add(const JobRow& row, const std::string& row_path, const std::string& type_path,
            const std::string& month_path) {
-    require(++rows_ <= limits::kMaxJobRows, "limit_exceeded", row_path,
-            row_path + ": more than " + std::to_string(limits::kMaxJobRows) +
-                " job rows, the limit (sum the small jobs of a month into one row)");
+    if (!(++rows_ <= limits::kMaxJobRows))
+      throw InputError("limit_exceeded", row_path,
+                       row_path + ": more than " + std::to_string(limits::kMaxJobRows) +
+                           " job rows, the limit (sum the small jobs of a month into one row)");
     if (types_.insert(row.gpu_type).second) {
-      require(types_.size() <= limits::kMaxJobGpuTypes, "limit_exceeded", type_path,
-              type_path + " " + in_quotes(row.gpu_type) + " is GPU type number " +
-                  std::to_string(types_.size()) + "; the limit is " +
-                  std::to_string(limits::kMaxJobGpuTypes) + " types in one history");
+      if (!(types_.size() <= limits::kMaxJobGpuTypes))
+        throw InputError("limit_exceeded", type_path,
+                         type_path + " " + in_quotes(row.gpu_type) + " is GPU type number " +
+                             std::to_string(types_.size()) + "; the limit is " +
+                             std::to_string(limits::kMaxJobGpuTypes) + " types in one history");
     }
     if (row.month.empty()) return;
     const int m = std::stoi(row.month.substr(0, 4)) * 12 + std::stoi(row.month.substr(5, 2)) - 1;
@@ -290,10 +298,12 @@ class HistoryBounds {
     first_ = std::min(first_, m);
     last_ = std::max(last_, m);
     const int span = last_ - first_ + 1;
-    require(span <= limits::kMaxMonthsSpanned, "limit_exceeded", month_path,
-            month_path + " " + row.month + " makes the history span " + std::to_string(span) +
-                " months; the limit is " + std::to_string(limits::kMaxMonthsSpanned) +
-                " (the result lists every month of the window)");
+    if (!(span <= limits::kMaxMonthsSpanned))
+      throw InputError("limit_exceeded", month_path,
+                       month_path + " " + row.month + " makes the history span " +
+                           std::to_string(span) + " months; the limit is " +
+                           std::to_string(limits::kMaxMonthsSpanned) +
+                           " (the result lists every month of the window)");
   }
 
  private:
@@ -305,8 +315,10 @@ class HistoryBounds {
 
 std::vector<JobRow> read_jobs_array(const nlohmann::json& list, const std::string& path,
                                     bool* dated) {
-  require(list.is_array() && !list.empty(), "wrong_type", path,
-          path + " must be a non-empty list of {job, gpu_type, gpus, hours[, month | date]}");
+  if (!(list.is_array() && !list.empty()))
+    throw InputError(
+        "wrong_type", path,
+        path + " must be a non-empty list of {job, gpu_type, gpus, hours[, month | date]}");
   std::vector<JobRow> rows;
   HistoryBounds bounds;
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -315,28 +327,32 @@ std::vector<JobRow> read_jobs_array(const nlohmann::json& list, const std::strin
     JobRow row;
     row.job = r.string("job", std::string());
     row.gpu_type = r.string("gpu_type");
-    require(!trim(row.gpu_type).empty(), "missing_field", r.path_of("gpu_type"),
-            r.path_of("gpu_type") + " must name the GPU type");
+    if (trim(row.gpu_type).empty())
+      throw InputError("missing_field", r.path_of("gpu_type"),
+                       r.path_of("gpu_type") + " must name the GPU type");
     row.gpu_type = trim(row.gpu_type);
     row.gpu_type_path = r.path_of("gpu_type");
     row.gpus = job_gpus(r.number("gpus", -1e300, 1e300), r.path_of("gpus"));
     row.hours = job_hours(r.number("hours", -1e300, 1e300), r.path_of("hours"));
-    require(!(r.has("month") && r.has("date")), "inconsistent", r.path_of("date"),
-            p + " gives both month and date; keep one");
+    if (r.has("month") && r.has("date"))
+      throw InputError("inconsistent", r.path_of("date"),
+                       p + " gives both month and date; keep one");
     if (r.has("month") || r.has("date")) {
       const bool is_date = r.has("date");
       const char* key = is_date ? "date" : "month";
       const std::string text = r.string(key);
       row.month = month_of(text, is_date);
-      require(!row.month.empty(), "bad_date", r.path_of(key),
-              r.path_of(key) + " must be " + (is_date ? "YYYY-MM-DD" : "YYYY-MM") + ", got " +
-                  in_quotes(text));
+      if (row.month.empty())
+        throw InputError("bad_date", r.path_of(key),
+                         r.path_of(key) + " must be " + (is_date ? "YYYY-MM-DD" : "YYYY-MM") +
+                             ", got " + in_quotes(text));
     }
     r.reject_unknown();
     if (i == 0) *dated = !row.month.empty();
-    require(*dated == !row.month.empty(), "inconsistent", p,
-            p + (*dated ? " lacks the month or date the first row has"
-                        : " has a month or date but the first row has none"));
+    if (*dated != !row.month.empty())
+      throw InputError("inconsistent", p,
+                       p + (*dated ? " lacks the month or date the first row has"
+                                   : " has a month or date but the first row has none"));
     bounds.add(row, p, r.path_of("gpu_type"), r.path_of(r.has("date") ? "date" : "month"));
     rows.push_back(row);
   }
@@ -349,11 +365,13 @@ CapacitySettings read_capacity(const nlohmann::json* j) {
   FieldReader r(*j, "/capacity");
   const nlohmann::json* csv = r.raw("jobs_csv");
   const nlohmann::json* jobs = r.raw("jobs");
-  require(!(csv && jobs), "inconsistent", "/capacity/jobs",
-          "/capacity takes jobs_csv or jobs, not both");
+  if (csv && jobs)
+    throw InputError("inconsistent", "/capacity/jobs",
+                     "/capacity takes jobs_csv or jobs, not both");
   if (csv) {
-    require(csv->is_string(), "wrong_type", "/capacity/jobs_csv",
-            "/capacity/jobs_csv must be the CSV text");
+    if (!(csv->is_string()))
+      throw InputError("wrong_type", "/capacity/jobs_csv",
+                       "/capacity/jobs_csv must be the CSV text");
     s.jobs = parse_jobs_csv(csv->get<std::string>(), "/capacity/jobs_csv", &s.dated);
   } else if (jobs) {
     s.jobs = read_jobs_array(*jobs, "/capacity/jobs", &s.dated);
@@ -364,8 +382,9 @@ CapacitySettings read_capacity(const nlohmann::json* j) {
   s.target_utilization = r.nullable_number("target_utilization", kMinTargetUtilization, 1);
   s.buffer = r.nullable_number("buffer", 0, 10);
   r.reject_unknown();
-  require(s.given || !(s.months || s.target_utilization || s.buffer), "missing_field",
-          "/capacity/jobs_csv", "/capacity needs the job history: jobs_csv (text) or jobs (rows)");
+  if (!(s.given || !(s.months || s.target_utilization || s.buffer)))
+    throw InputError("missing_field", "/capacity/jobs_csv",
+                     "/capacity needs the job history: jobs_csv (text) or jobs (rows)");
   if (s.months && s.dated) {
     throw InputError("inconsistent", "/capacity/months",
                      "/capacity/months applies when the jobs carry no month or date (the window "
@@ -393,8 +412,10 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
       start = end + 1;
     }
   }
-  require(!lines.empty(), "missing_field", path,
-          path + " is empty: paste a header row (job,gpu_type,gpus,hours[,month]) and the jobs");
+  if (lines.empty())
+    throw InputError(
+        "missing_field", path,
+        path + " is empty: paste a header row (job,gpu_type,gpus,hours[,month]) and the jobs");
   const std::string header_line = lines.front().second;
   const std::string header_path = path + "/row " + std::to_string(lines.front().first);
   // Spreadsheets paste tab-separated text; files are comma-separated.
@@ -404,25 +425,29 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
           : ',';
   bool bad_quote = false;
   std::vector<std::string> header = split_line(header_line, delimiter, &bad_quote);
-  require(!bad_quote, "bad_csv", header_path, header_path + " has an unclosed quote");
+  if (bad_quote) throw InputError("bad_csv", header_path, header_path + " has an unclosed quote");
   std::map<std::string, std::size_t> column;
   for (std::size_t i = 0; i < header.size(); ++i) {
     const std::string name = lower(header[i]);
-    require(column.count(name) == 0 || name.empty(), "bad_csv", header_path,
-            header_path + " names the column " + in_quotes(name) + " twice");
+    if (!(column.count(name) == 0 || name.empty()))
+      throw InputError("bad_csv", header_path,
+                       header_path + " names the column " + in_quotes(name) + " twice");
     column[name] = i;
   }
   std::string found;
   for (const std::string& h : header) found += (found.empty() ? "" : ", ") + h;
   for (const char* required : {"job", "gpu_type", "gpus", "hours"}) {
-    require(column.count(required) != 0, "missing_column", header_path + "/" + required,
-            header_path + "/" + required + ": the header (" +
-                header_path.substr(path.size() + 1) + ") lacks the column \"" + required +
-                "\"; needed: job, gpu_type, gpus, hours (and optionally month or date); found: " +
-                in_quotes(found));
+    if (column.count(required) == 0)
+      throw InputError(
+          "missing_column", header_path + "/" + required,
+          header_path + "/" + required + ": the header (" + header_path.substr(path.size() + 1) +
+              ") lacks the column \"" + required +
+              "\"; needed: job, gpu_type, gpus, hours (and optionally month or date); found: " +
+              in_quotes(found));
   }
-  require(!(column.count("month") && column.count("date")), "inconsistent", header_path,
-          header_path + " has both month and date columns; keep one");
+  if (column.count("month") && column.count("date"))
+    throw InputError("inconsistent", header_path,
+                     header_path + " has both month and date columns; keep one");
   const bool has_month = column.count("month") != 0;
   const bool has_date = column.count("date") != 0;
   *dated = has_month || has_date;
@@ -433,26 +458,30 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
   for (std::size_t n = 1; n < lines.size(); ++n) {
     const std::string row_path = path + "/row " + std::to_string(lines[n].first);
     std::vector<std::string> f = split_line(lines[n].second, delimiter, &bad_quote);
-    require(!bad_quote, "bad_csv", row_path, row_path + " has an unclosed quote");
-    require(f.size() == width, "bad_csv", row_path,
-            row_path + " has " + std::to_string(f.size()) + " fields; the header has " +
-                std::to_string(width));
+    if (bad_quote) throw InputError("bad_csv", row_path, row_path + " has an unclosed quote");
+    if (f.size() != width)
+      throw InputError("bad_csv", row_path,
+                       row_path + " has " + std::to_string(f.size()) + " fields; the header has " +
+                           std::to_string(width));
     auto cell = [&](const char* name) -> const std::string& { return f[column.at(name)]; };
     auto cell_path = [&](const char* name) { return row_path + "/" + name; };
     auto number = [&](const char* name) {
       double v = 0;
       const std::string& t = cell(name);
-      require(!t.empty(), "missing_field", cell_path(name),
-              cell_path(name) + " is empty; it must be a number");
-      require(parse_decimal(t, &v), "wrong_type", cell_path(name),
-              cell_path(name) + " must be a number, got " + in_quotes(t));
+      if (t.empty())
+        throw InputError("missing_field", cell_path(name),
+                         cell_path(name) + " is empty; it must be a number");
+      if (!parse_decimal(t, &v))
+        throw InputError("wrong_type", cell_path(name),
+                         cell_path(name) + " must be a number, got " + in_quotes(t));
       return v;
     };
     JobRow row;
     row.job = cell("job");
     row.gpu_type = cell("gpu_type");
-    require(!row.gpu_type.empty(), "missing_field", cell_path("gpu_type"),
-            cell_path("gpu_type") + " is empty; it must name the GPU type");
+    if (row.gpu_type.empty())
+      throw InputError("missing_field", cell_path("gpu_type"),
+                       cell_path("gpu_type") + " is empty; it must name the GPU type");
     row.gpu_type_path = cell_path("gpu_type");
     row.gpus = job_gpus(number("gpus"), cell_path("gpus"));
     row.hours = job_hours(number("hours"), cell_path("hours"));
@@ -460,15 +489,15 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
       const char* name = has_month ? "month" : "date";
       const std::string& t = cell(name);
       row.month = month_of(t, has_date);
-      require(!row.month.empty(), "bad_date", cell_path(name),
-              cell_path(name) + " must be " + (has_date ? "YYYY-MM-DD" : "YYYY-MM") +
-                  ", got " + in_quotes(t));
+      if (row.month.empty())
+        throw InputError("bad_date", cell_path(name),
+                         cell_path(name) + " must be " + (has_date ? "YYYY-MM-DD" : "YYYY-MM") +
+                             ", got " + in_quotes(t));
     }
     bounds.add(row, row_path, cell_path("gpu_type"), cell_path(has_date ? "date" : "month"));
     rows.push_back(row);
   }
-  require(!rows.empty(), "missing_field", path,
-          path + " has a header but no job rows");
+  if (rows.empty()) throw InputError("missing_field", path, path + " has a header but no job rows");
   return rows;
 }
 

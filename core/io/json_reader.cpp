@@ -33,9 +33,10 @@ void FieldLog::note(FieldSpec spec) {
 
 FieldReader::FieldReader(const nlohmann::json& object, std::string path)
     : object_(object), path_(std::move(path)) {
-  require(object_.is_object(), "wrong_type", path_.empty() ? "/" : path_,
-          (path_.empty() ? std::string("the document") : path_) + " must be a JSON object, got " +
-              type_name(object_));
+  if (!object_.is_object())
+    throw InputError("wrong_type", path_.empty() ? "/" : path_,
+                     (path_.empty() ? std::string("the document") : path_) +
+                         " must be a JSON object, got " + type_name(object_));
 }
 
 bool FieldReader::has(const char* key) const {
@@ -55,8 +56,8 @@ double FieldReader::number(const char* key, double min, double max, std::optiona
   if (FieldLog::recording()) FieldLog::note({path_of(key), "number", min, max, exclusive_min, default_of(fallback), {}});
   const nlohmann::json* j = find(key);
   if (j == nullptr || j->is_null()) {
-    require(fallback.has_value(), "missing_field", path_of(key),
-            path_of(key) + " is required (a number)");
+    if (!fallback.has_value())
+      throw InputError("missing_field", path_of(key), path_of(key) + " is required (a number)");
     return *fallback;
   }
   auto value = nullable_number(key, min, max, exclusive_min);
@@ -69,13 +70,15 @@ std::optional<double> FieldReader::nullable_number(const char* key, double min, 
   const nlohmann::json* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
   const std::string p = path_of(key);
-  require(j->is_number(), "wrong_type", p, p + " must be a number, got " + type_name(*j));
+  if (!(j->is_number()))
+    throw InputError("wrong_type", p, p + " must be a number, got " + type_name(*j));
   const double value = j->get<double>();
-  require(std::isfinite(value), "out_of_range", p, p + " must be a finite number");
+  if (!std::isfinite(value)) throw InputError("out_of_range", p, p + " must be a finite number");
   const bool above_min = exclusive_min ? value > min : value >= min;
-  require(above_min && value <= max, "out_of_range", p,
-          p + " must be " + (exclusive_min ? "> " : ">= ") + format_number(min) + " and <= " +
-              format_number(max) + ", got " + format_number(value));
+  if (!(above_min && value <= max))
+    throw InputError("out_of_range", p,
+                     p + " must be " + (exclusive_min ? "> " : ">= ") + format_number(min) +
+                         " and <= " + format_number(max) + ", got " + format_number(value));
   return value;
 }
 
@@ -85,8 +88,9 @@ std::int64_t FieldReader::integer(const char* key, std::int64_t min, std::int64_
                   false, default_of(fallback), {}});
   auto value = nullable_integer(key, min, max);
   if (!value) {
-    require(fallback.has_value(), "missing_field", path_of(key),
-            path_of(key) + " is required (a whole number)");
+    if (!fallback.has_value())
+      throw InputError("missing_field", path_of(key),
+                       path_of(key) + " is required (a whole number)");
     return *fallback;
   }
   return *value;
@@ -99,14 +103,15 @@ std::optional<std::int64_t> FieldReader::nullable_integer(const char* key, std::
   const nlohmann::json* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
   const std::string p = path_of(key);
-  require(j->is_number(), "wrong_type", p, p + " must be a whole number, got " + type_name(*j));
+  if (!(j->is_number()))
+    throw InputError("wrong_type", p, p + " must be a whole number, got " + type_name(*j));
   const double value = j->get<double>();
-  require(std::isfinite(value) && std::floor(value) == value, "not_integer", p,
-          p + " must be a whole number, got " + format_number(value));
-  require(value >= static_cast<double>(min) && value <= static_cast<double>(max), "out_of_range",
-          p,
-          p + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
-              ", got " + format_number(value));
+  if (!(std::isfinite(value) && std::floor(value) == value))
+    throw InputError("not_integer", p, p + " must be a whole number, got " + format_number(value));
+  if (!(value >= static_cast<double>(min) && value <= static_cast<double>(max)))
+    throw InputError("out_of_range", p,
+                     p + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                         ", got " + format_number(value));
   return static_cast<std::int64_t>(value);
 }
 
@@ -115,10 +120,12 @@ bool FieldReader::boolean(const char* key, std::optional<bool> fallback) {
   const nlohmann::json* j = find(key);
   const std::string p = path_of(key);
   if (j == nullptr || j->is_null()) {
-    require(fallback.has_value(), "missing_field", p, p + " is required (true or false)");
+    if (!fallback.has_value())
+      throw InputError("missing_field", p, p + " is required (true or false)");
     return *fallback;
   }
-  require(j->is_boolean(), "wrong_type", p, p + " must be true or false, got " + type_name(*j));
+  if (!(j->is_boolean()))
+    throw InputError("wrong_type", p, p + " must be true or false, got " + type_name(*j));
   return j->get<bool>();
 }
 
@@ -127,10 +134,11 @@ std::string FieldReader::string(const char* key, std::optional<std::string> fall
   const nlohmann::json* j = find(key);
   const std::string p = path_of(key);
   if (j == nullptr || j->is_null()) {
-    require(fallback.has_value(), "missing_field", p, p + " is required (a string)");
+    if (!fallback.has_value()) throw InputError("missing_field", p, p + " is required (a string)");
     return *fallback;
   }
-  require(j->is_string(), "wrong_type", p, p + " must be a string, got " + type_name(*j));
+  if (!(j->is_string()))
+    throw InputError("wrong_type", p, p + " must be a string, got " + type_name(*j));
   return j->get<std::string>();
 }
 
@@ -160,8 +168,9 @@ void FieldReader::unknown_value(const char* key, const std::string& allowed,
 const nlohmann::json* FieldReader::object(const char* key) {
   const nlohmann::json* j = find(key);
   if (j == nullptr || j->is_null()) return nullptr;
-  require(j->is_object(), "wrong_type", path_of(key),
-          path_of(key) + " must be a JSON object, got " + type_name(*j));
+  if (!(j->is_object()))
+    throw InputError("wrong_type", path_of(key),
+                     path_of(key) + " must be a JSON object, got " + type_name(*j));
   return j;
 }
 
@@ -181,7 +190,8 @@ void FieldReader::reject_unknown() const {
 
 FieldReader required_object(FieldReader& r, const char* key) {
   const nlohmann::json* o = r.object(key);
-  require(o != nullptr, "missing_field", r.path_of(key), r.path_of(key) + " is required");
+  if (o == nullptr)
+    throw InputError("missing_field", r.path_of(key), r.path_of(key) + " is required");
   return FieldReader(*o, r.path_of(key));
 }
 

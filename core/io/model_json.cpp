@@ -39,9 +39,9 @@ ModelArch parse_model_fields(const nlohmann::json& j, const std::string& path,
   a.ffn_hidden = r.integer("ffn_hidden", 1, kMaxWidth);
   a.heads = static_cast<int>(r.integer("heads", 1, kMaxHeads));
   a.kv_heads = static_cast<int>(r.integer("kv_heads", 1, kMaxHeads, opt(std::int64_t{a.heads})));
-  require(catalog_entry || a.hidden % a.heads == 0 || r.has("head_dim"), "inconsistent",
-          path + "/head_dim",
-          path + "/hidden is not divisible by heads: give head_dim explicitly");
+  if (!(catalog_entry || a.hidden % a.heads == 0 || r.has("head_dim")))
+    throw InputError("inconsistent", path + "/head_dim",
+                     path + "/hidden is not divisible by heads: give head_dim explicitly");
   a.head_dim = static_cast<int>(
       r.integer("head_dim", 1, kMaxWidth, opt(std::int64_t{a.hidden / a.heads})));
   a.vocab = r.integer("vocab", 1, kMaxVocab);
@@ -67,8 +67,9 @@ ModelArch parse_model_fields(const nlohmann::json& j, const std::string& path,
     m.reject_unknown();
     a.moe = s;
   } else if (catalog_entry) {
-    require(j.contains("moe"), "missing_field", r.path_of("moe"),
-            r.path_of("moe") + " is required (an object or null)");
+    if (!j.contains("moe"))
+      throw InputError("missing_field", r.path_of("moe"),
+                       r.path_of("moe") + " is required (an object or null)");
   }
   if (const nlohmann::json* mla = r.object("mla")) {
     FieldReader m(*mla, r.path_of("mla"));
@@ -81,8 +82,9 @@ ModelArch parse_model_fields(const nlohmann::json& j, const std::string& path,
     m.reject_unknown();
     a.mla = s;
   } else if (catalog_entry) {
-    require(j.contains("mla"), "missing_field", r.path_of("mla"),
-            r.path_of("mla") + " is required (an object or null)");
+    if (!j.contains("mla"))
+      throw InputError("missing_field", r.path_of("mla"),
+                       r.path_of("mla") + " is required (an object or null)");
   }
   a.params_total_b_published = r.number("params_total_b", 0, 1e6, opt(0.0));
   a.params_active_b_published =
@@ -116,10 +118,12 @@ ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path) {
                                      "deepseek_v2"};
   bool supported = false;
   for (const char* s : kSupported) supported = supported || type == s;
-  require(supported, "unsupported_model_type", path + "/model_type",
-          path + "/model_type " + in_quotes(type) +
-              " is not supported; supported: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, "
-              "qwen3_moe, deepseek_v2, deepseek_v3 (or give the architecture fields instead)");
+  if (!supported)
+    throw InputError(
+        "unsupported_model_type", path + "/model_type",
+        path + "/model_type " + in_quotes(type) +
+            " is not supported; supported: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, "
+            "qwen3_moe, deepseek_v2, deepseek_v3 (or give the architecture fields instead)");
   ModelArch a;
   a.id = "custom";
   a.family = type;

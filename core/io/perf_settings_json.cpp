@@ -30,20 +30,24 @@ void read_training_perf(FieldReader& t, TrainingPerfSettings& out) {
   out.dataset_tokens = t.nullable_number("dataset_tokens", 0, kMaxTokens, true);
   out.global_batch_size = t.nullable_integer("global_batch_size", 1, kMaxGlobalBatch);
   if (out.tokens) {
-    require(!out.epochs && !out.dataset_tokens, "inconsistent", t.path_of("tokens"),
-            t.path_of("tokens") + " and epochs/dataset_tokens both give the token budget: set "
-                                  "one or the other");
+    if (!(!out.epochs && !out.dataset_tokens))
+      throw InputError("inconsistent", t.path_of("tokens"),
+                       t.path_of("tokens") +
+                           " and epochs/dataset_tokens both give the token budget: set "
+                           "one or the other");
   }
   if (out.epochs) {
-    require(out.dataset_tokens.has_value(), "missing_field", t.path_of("dataset_tokens"),
-            t.path_of("dataset_tokens") + " is required with " + t.path_of("epochs") +
-                " (tokens in one pass over the data)");
+    if (!out.dataset_tokens.has_value())
+      throw InputError("missing_field", t.path_of("dataset_tokens"),
+                       t.path_of("dataset_tokens") + " is required with " + t.path_of("epochs") +
+                           " (tokens in one pass over the data)");
   }
   if (out.tokens || out.dataset_tokens) {
     const double budget = out.tokens ? *out.tokens : *out.dataset_tokens * out.epochs.value_or(1);
-    require(budget <= kMaxTokens, "out_of_range", t.path_of(out.tokens ? "tokens" : "epochs"),
-            "the token budget (" + format_number(budget) + ") must be <= " +
-                format_number(kMaxTokens));
+    if (!(budget <= kMaxTokens))
+      throw InputError("out_of_range", t.path_of(out.tokens ? "tokens" : "epochs"),
+                       "the token budget (" + format_number(budget) +
+                           ") must be <= " + format_number(kMaxTokens));
   }
 }
 
@@ -56,9 +60,10 @@ void read_inference_perf(FieldReader& r, InferencePerfSettings& out) {
   out.target_tokens_per_second_per_user =
       r.nullable_number("target_tokens_per_second_per_user", 0, kMaxTokensPerSecondPerUser, true);
   if (out.target_tokens_per_second_per_user) {
-    require(out.target_users.has_value(), "missing_field", r.path_of("target_users"),
-            r.path_of("target_users") + " is required with " +
-                r.path_of("target_tokens_per_second_per_user"));
+    if (!out.target_users.has_value())
+      throw InputError("missing_field", r.path_of("target_users"),
+                       r.path_of("target_users") + " is required with " +
+                           r.path_of("target_tokens_per_second_per_user"));
   }
 }
 
@@ -85,15 +90,19 @@ ClusterSettings read_cluster(const nlohmann::json* cluster) {
   if (const auto old = old_given && !old_given->is_null()
                            ? c.nullable_number(kOldKey, kMinNetworkGbps, kMaxNetworkGbps)
                            : std::nullopt) {
-    require(!s.inter_node_gbit_per_s_per_gpu, "inconsistent", c.path_of(kOldKey),
-            c.path_of(kOldKey) + " is the old name of " + c.path_of(kKey) + ": give one");
+    if (s.inter_node_gbit_per_s_per_gpu)
+      throw InputError(
+          "inconsistent", c.path_of(kOldKey),
+          c.path_of(kOldKey) + " is the old name of " + c.path_of(kKey) + ": give one");
     s.inter_node_gbit_per_s_per_gpu = old;
     s.deprecated_gbps_key = true;
   }
   const std::string given = c.path_of(s.deprecated_gbps_key ? kOldKey : kKey);
-  require(!(s.inter_node_network && s.inter_node_gbit_per_s_per_gpu), "inconsistent", given,
-          given + " and /cluster/inter_node_network both describe the network between "
-                  "servers: set one or the other");
+  if (s.inter_node_network && s.inter_node_gbit_per_s_per_gpu)
+    throw InputError("inconsistent", given,
+                     given +
+                         " and /cluster/inter_node_network both describe the network between "
+                         "servers: set one or the other");
   s.nvlink_bridges = c.boolean("nvlink_bridges", false);
   s.storage_read_gbps = c.nullable_number("storage_read_gbps", 0, kMaxStorageGBps, true);
   c.reject_unknown();

@@ -48,10 +48,12 @@ namespace {
 std::vector<std::string> gpu_list(FieldReader& m) {
   std::vector<std::string> out;
   const nlohmann::json* ids = m.raw("gpus");
-  require(ids != nullptr && ids->is_array() && !ids->empty(), "wrong_type", m.path_of("gpus"),
-          m.path_of("gpus") + " must be a non-empty array of GPU ids");
+  if (!(ids != nullptr && ids->is_array() && !ids->empty()))
+    throw InputError("wrong_type", m.path_of("gpus"),
+                     m.path_of("gpus") + " must be a non-empty array of GPU ids");
   for (const auto& id : *ids) {
-    require(id.is_string(), "wrong_type", m.path_of("gpus"), m.path_of("gpus") + " must hold strings");
+    if (!id.is_string())
+      throw InputError("wrong_type", m.path_of("gpus"), m.path_of("gpus") + " must hold strings");
     out.push_back(id.get<std::string>());
   }
   return out;
@@ -78,7 +80,8 @@ PerformanceConstants parse_performance(const std::string& text) {
   {
     const nlohmann::json* list = root.raw("matmul_fraction");
     const std::string p = root.path_of("matmul_fraction");
-    require(list != nullptr && list->is_array(), "wrong_type", p, p + " must be an array");
+    if (!(list != nullptr && list->is_array()))
+      throw InputError("wrong_type", p, p + " must be an array");
     for (std::size_t i = 0; i < list->size(); ++i) {
       FieldReader m((*list)[i], p + "/" + std::to_string(i));
       MatmulFraction f;
@@ -95,7 +98,8 @@ PerformanceConstants parse_performance(const std::string& text) {
   {
     const nlohmann::json* list = root.raw("attention_fraction");
     const std::string p = root.path_of("attention_fraction");
-    require(list != nullptr && list->is_array(), "wrong_type", p, p + " must be an array");
+    if (!(list != nullptr && list->is_array()))
+      throw InputError("wrong_type", p, p + " must be an array");
     for (std::size_t i = 0; i < list->size(); ++i) {
       FieldReader m((*list)[i], p + "/" + std::to_string(i));
       AttentionFraction f;
@@ -122,8 +126,8 @@ PerformanceConstants parse_performance(const std::string& text) {
   {
     const nlohmann::json* list = root.raw("networks");
     const std::string p = root.path_of("networks");
-    require(list != nullptr && list->is_array() && !list->empty(), "wrong_type", p,
-            p + " must be a non-empty array");
+    if (!(list != nullptr && list->is_array() && !list->empty()))
+      throw InputError("wrong_type", p, p + " must be a non-empty array");
     for (std::size_t i = 0; i < list->size(); ++i) {
       FieldReader n((*list)[i], p + "/" + std::to_string(i));
       NetworkKind kind;

@@ -36,8 +36,9 @@ class EntryParser {
     e.key = dotted(path);
     e.value = r.number("value", min, max);
     if (integer) {
-      require(std::floor(e.value) == e.value, "not_integer", r.path_of("value"),
-              r.path_of("value") + " must be a whole number");
+      if (std::floor(e.value) != e.value)
+        throw InputError("not_integer", r.path_of("value"),
+                         r.path_of("value") + " must be a whole number");
     }
     const std::string currency = r.choice("currency", {"CNY", "USD"}, std::string("CNY"));
     e.unit = r.string("unit");
@@ -46,17 +47,21 @@ class EntryParser {
     e.as_of = r.string("as_of");
     e.needs_confirmation = r.boolean("needs_confirmation");
     r.reject_unknown();
-    require(!e.source.empty(), "catalog_invalid", r.path_of("source"),
-            r.path_of("source") + " must name a source (or say it is an example)");
-    require(!e.as_of.empty(), "catalog_invalid", r.path_of("as_of"),
-            r.path_of("as_of") + " must give a date");
+    if (e.source.empty())
+      throw InputError("catalog_invalid", r.path_of("source"),
+                       r.path_of("source") + " must name a source (or say it is an example)");
+    if (e.as_of.empty())
+      throw InputError("catalog_invalid", r.path_of("as_of"),
+                       r.path_of("as_of") + " must give a date");
     if (currency == "USD") {
-      require(usd_ != nullptr, "catalog_invalid", r.path_of("currency"),
-              r.path_of("currency") + ": USD needs exchange_rates.USD");
+      if (usd_ == nullptr)
+        throw InputError("catalog_invalid", r.path_of("currency"),
+                         r.path_of("currency") + ": USD needs exchange_rates.USD");
       // `value` is converted at the catalog's rate; a request may set another rate, so the
       // USD figure is kept (see cost_api.cpp) and needs_confirmation stays the entry's own.
-      require(e.unit.rfind("USD ", 0) == 0, "catalog_invalid", r.path_of("unit"),
-              r.path_of("unit") + " must start with \"USD \" for a USD price");
+      if (e.unit.rfind("USD ", 0) != 0)
+        throw InputError("catalog_invalid", r.path_of("unit"),
+                         r.path_of("unit") + " must start with \"USD \" for a USD price");
       e.original_currency = "USD";
       e.original_value = e.value;
       e.value *= usd_->value;
@@ -73,7 +78,8 @@ const nlohmann::json& member(const nlohmann::json& parent, const std::string& pa
                              const char* key) {
   FieldReader r(parent, path);
   const nlohmann::json* j = r.raw(key);
-  require(j != nullptr, "missing_field", path + "/" + key, path + "/" + key + " is required");
+  if (j == nullptr)
+    throw InputError("missing_field", path + "/" + key, path + "/" + key + " is required");
   return *j;
 }
 
@@ -116,7 +122,8 @@ PriceCatalog parse_price_catalog(const std::string& text) {
   {
     const std::string gp = p + "/gpus";
     const nlohmann::json& gpus = member(doc, p, "gpus");
-    require(gpus.is_object(), "wrong_type", gp, gp + " must be an object keyed by GPU id");
+    if (!gpus.is_object())
+      throw InputError("wrong_type", gp, gp + " must be an object keyed by GPU id");
     for (auto it = gpus.begin(); it != gpus.end(); ++it) {
       const std::string path = gp + "/" + pointer_token(it.key());
       FieldReader g(*it, path);
@@ -126,8 +133,9 @@ PriceCatalog parse_price_catalog(const std::string& text) {
       auto not_offered = [&](const nlohmann::json& j, const std::string& at) {
         FieldReader n(j, at);
         std::string text = n.string("not_offered");
-        require(!text.empty(), "catalog_invalid", n.path_of("not_offered"),
-                n.path_of("not_offered") + " must say why the part is not offered");
+        if (text.empty())
+          throw InputError("catalog_invalid", n.path_of("not_offered"),
+                           n.path_of("not_offered") + " must say why the part is not offered");
         text += " (" + n.string("source") + ", " + n.string("as_of") + ")";
         n.reject_unknown();
         return text;
@@ -221,8 +229,9 @@ PriceCatalog parse_price_catalog(const std::string& text) {
     const std::string cp = r.path_of("idc_rack_classes_kw");
     FieldReader cr(classes, cp);
     const nlohmann::json* list = cr.raw("value");
-    require(list != nullptr && list->is_array() && !list->empty(), "catalog_invalid",
-            cr.path_of("value"), cr.path_of("value") + " must be a non-empty list of kW");
+    if (!(list != nullptr && list->is_array() && !list->empty()))
+      throw InputError("catalog_invalid", cr.path_of("value"),
+                       cr.path_of("value") + " must be a non-empty list of kW");
     c.rack_classes_entry.key = dotted(cp);
     c.rack_classes_entry.unit = cr.string("unit");
     c.rack_classes_entry.basis = cr.string("basis");
@@ -234,18 +243,18 @@ PriceCatalog parse_price_catalog(const std::string& text) {
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string ip = cr.path_of("value") + "/" + std::to_string(i);
       const nlohmann::json& v = (*list)[i];
-      require(v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0.1 &&
-                  v.get<double>() <= 1000,
-              "catalog_invalid", ip, ip + " must be a rack power in kW (0.1-1000)");
-      require(kws.empty() || v.get<double>() > kws.back(), "catalog_invalid", ip,
-              ip + " must be larger than the class before it");
+      if (!(v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0.1 &&
+            v.get<double>() <= 1000))
+        throw InputError("catalog_invalid", ip, ip + " must be a rack power in kW (0.1-1000)");
+      if (!(kws.empty() || v.get<double>() > kws.back()))
+        throw InputError("catalog_invalid", ip, ip + " must be larger than the class before it");
       kws.push_back(v.get<double>());
     }
     r.raw("idc_rack_classes_kw");
     r.reject_unknown();
-    require(c.at("power.office_rack_kw_high").value >= c.at("power.office_rack_kw_low").value,
-            "catalog_invalid", r.path_of("office_rack_kw_high"),
-            r.path_of("office_rack_kw_high") + " must be >= office_rack_kw_low");
+    if (!(c.at("power.office_rack_kw_high").value >= c.at("power.office_rack_kw_low").value))
+      throw InputError("catalog_invalid", r.path_of("office_rack_kw_high"),
+                       r.path_of("office_rack_kw_high") + " must be >= office_rack_kw_low");
 
     // Colocation: one price per rack class, plus a per-kW price.
     const std::string colp = p + "/colocation";
@@ -256,8 +265,10 @@ PriceCatalog parse_price_catalog(const std::string& text) {
     for (double kw : kws) {
       const std::string k = format_number(kw);
       const nlohmann::json* j = pr.raw(k.c_str());
-      require(j != nullptr, "catalog_invalid", pr.path_of(k.c_str()),
-              pr.path_of(k.c_str()) + " is required: every rack class needs a monthly price");
+      if (j == nullptr)
+        throw InputError(
+            "catalog_invalid", pr.path_of(k.c_str()),
+            pr.path_of(k.c_str()) + " is required: every rack class needs a monthly price");
       c.rack_classes.emplace_back(kw, money.read(*j, pr.path_of(k.c_str()), 0, kMaxMoney));
     }
     pr.reject_unknown();
@@ -292,25 +303,28 @@ PriceCatalog parse_price_catalog(const std::string& text) {
     r.reject_unknown();
     const double hours = c.at("tariff.peak_hours").value + c.at("tariff.flat_hours").value +
                          c.at("tariff.valley_hours").value;
-    require(std::fabs(hours - 24) < 1e-9, "catalog_invalid", r.path_of("valley_hours"),
-            "prices.json/tariff: peak, flat and valley hours must add up to 24, got " +
-                format_number(hours));
-    require(c.at("tariff.critical_peak_hours_per_day").value <= c.at("tariff.peak_hours").value,
-            "catalog_invalid", r.path_of("critical_peak_hours_per_day"),
-            r.path_of("critical_peak_hours_per_day") + " must be within the peak hours");
+    if (!(std::fabs(hours - 24) < 1e-9))
+      throw InputError("catalog_invalid", r.path_of("valley_hours"),
+                       "prices.json/tariff: peak, flat and valley hours must add up to 24, got " +
+                           format_number(hours));
+    if (!(c.at("tariff.critical_peak_hours_per_day").value <= c.at("tariff.peak_hours").value))
+      throw InputError("catalog_invalid", r.path_of("critical_peak_hours_per_day"),
+                       r.path_of("critical_peak_hours_per_day") + " must be within the peak hours");
   }
   {
     const std::string sp = p + "/sites";
     const nlohmann::json& sites = member(doc, p, "sites");
-    require(sites.is_array() && !sites.empty(), "catalog_invalid", sp,
-            sp + " must be a non-empty list of sites (the first is the reference site)");
+    if (!(sites.is_array() && !sites.empty()))
+      throw InputError("catalog_invalid", sp,
+                       sp + " must be a non-empty list of sites (the first is the reference site)");
     for (std::size_t i = 0; i < sites.size(); ++i) {
       const std::string path = sp + "/" + std::to_string(i);
       FieldReader s(sites[i], path);
       SiteDefaults d;
       d.id = s.string("id");
-      require(c.find_site(d.id) == nullptr, "catalog_invalid", s.path_of("id"),
-              s.path_of("id") + " repeats the site \"" + d.id + "\"");
+      if (c.find_site(d.id) != nullptr)
+        throw InputError("catalog_invalid", s.path_of("id"),
+                         s.path_of("id") + " repeats the site \"" + d.id + "\"");
       d.name = s.string("name");
       d.name_zh = s.string("name_zh");
       // Entry keys name the site, not its position: "sites.shenzhen.electricity_flat_cny_per_kwh".

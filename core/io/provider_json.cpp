@@ -40,14 +40,15 @@ std::size_t utf8_chars(const std::string& s) {
 std::string read_text(FieldReader& r, const char* key, std::size_t max_chars, bool required) {
   const std::string p = r.path_of(key);
   const std::string v = required ? r.string(key) : r.string(key, std::string());
-  require(!required || !v.empty(), "missing_field", p, p + " must not be empty");
-  require(utf8_chars(v) <= max_chars, "limit_exceeded", p,
-          p + " has " + std::to_string(utf8_chars(v)) + " characters; the limit is " +
-              std::to_string(max_chars));
+  if (!(!required || !v.empty())) throw InputError("missing_field", p, p + " must not be empty");
+  if (!(utf8_chars(v) <= max_chars))
+    throw InputError("limit_exceeded", p,
+                     p + " has " + std::to_string(utf8_chars(v)) + " characters; the limit is " +
+                         std::to_string(max_chars));
   for (char c : v) {
     const auto u = static_cast<unsigned char>(c);
-    require(u >= 0x20 && u != 0x7F, "out_of_range", p,
-            p + " must be plain text without control characters");
+    if (!(u >= 0x20 && u != 0x7F))
+      throw InputError("out_of_range", p, p + " must be plain text without control characters");
   }
   return v;
 }
@@ -65,7 +66,7 @@ std::string read_date(FieldReader& r, const char* key) {
   constexpr int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   const bool real = shaped && m >= 1 && m <= 12 && d >= 1 && d <= kDays[m - 1] &&
                     !(m == 2 && d == 29 && !leap(y));
-  require(real, "bad_date", p, p + " must be a date YYYY-MM-DD, got " + in_quotes(v));
+  if (!real) throw InputError("bad_date", p, p + " must be a date YYYY-MM-DD, got " + in_quotes(v));
   return v;
 }
 
@@ -74,9 +75,11 @@ const nlohmann::json* read_list(FieldReader& r, const char* key, std::size_t max
   const nlohmann::json* list = r.raw(key);
   const std::string p = r.path_of(key);
   if (list == nullptr || list->is_null()) return nullptr;
-  require(list->is_array(), "wrong_type", p, p + " must be an array");
-  require(list->size() <= max, "limit_exceeded", p,
-          p + " has " + std::to_string(list->size()) + " entries; the limit is " + std::to_string(max));
+  if (!(list->is_array())) throw InputError("wrong_type", p, p + " must be an array");
+  if (!(list->size() <= max))
+    throw InputError("limit_exceeded", p,
+                     p + " has " + std::to_string(list->size()) + " entries; the limit is " +
+                         std::to_string(max));
   return list;
 }
 
@@ -96,9 +99,9 @@ ProviderOffer read_offer(const nlohmann::json& j, const std::string& path, std::
   if (auto n = r.nullable_integer("gpus_per_node", 1, kMaxGpusPerNode)) o.gpus_per_node = static_cast<int>(*n);
   o.cny_per_gpu_hour = r.nullable_number("price_cny_per_gpu_hour", 0, kMaxCnyPerGpuHour, true);
   o.cny_per_gpu_month = r.nullable_number("price_cny_per_gpu_month", 0, kMaxCnyPerGpuMonth, true);
-  require(o.cny_per_gpu_hour || o.cny_per_gpu_month, "missing_field",
-          r.path_of("price_cny_per_gpu_hour"),
-          path + " needs price_cny_per_gpu_hour or price_cny_per_gpu_month (CNY)");
+  if (!(o.cny_per_gpu_hour || o.cny_per_gpu_month))
+    throw InputError("missing_field", r.path_of("price_cny_per_gpu_hour"),
+                     path + " needs price_cny_per_gpu_hour or price_cny_per_gpu_month (CNY)");
   o.region = read_text(r, "region", limits::kMaxProviderLabelChars, false);
   o.availability =
       r.choice("availability", {"in_stock", "limited", "on_request", "sold_out"}, std::string("in_stock"));
@@ -125,8 +128,9 @@ ColocationPackage read_package(const nlohmann::json& j, const std::string& path,
 /// additions reader ("gpus.json/additions/0/name") are located in the document ("/gpus/0/name").
 Catalog base_catalog(const nlohmann::json* gpus, const std::string& as_of, CatalogTexts texts) {
   if (gpus == nullptr || gpus->empty()) return parse_catalog(texts);
-  require(texts.gpus.empty(), "catalog_invalid", "/gpus",
-          "/gpus: a provider's own GPUs cannot be combined with a replaced gpus.json");
+  if (!texts.gpus.empty())
+    throw InputError("catalog_invalid", "/gpus",
+                     "/gpus: a provider's own GPUs cannot be combined with a replaced gpus.json");
   texts.gpus = nlohmann::json{{"schema", 1}, {"as_of", as_of}, {"additions", *gpus}}.dump();
   try {
     return parse_catalog(texts);
@@ -161,10 +165,12 @@ void fold_into(Catalog& c, ProviderCatalog& p) {
   for (const GpuSpec& g : c.gpus) c.prices.gpus.try_emplace(g.id);
   for (const ProviderOffer& o : p.offers) {
     if (o.availability == "sold_out") continue;
-    auto cheaper = [&](std::map<std::string, std::size_t>& by_gpu, std::optional<double> ProviderOffer::*price) {
+    auto cheaper = [&](std::map<std::string, std::size_t>& by_gpu,
+                       std::optional<double> ProviderOffer::*price) {
       if (!(o.*price)) return;
       auto it = by_gpu.find(o.gpu);
-      if (it == by_gpu.end() || *(o.*price) < *(p.offers[it->second].*price)) by_gpu[o.gpu] = o.index;
+      if (it == by_gpu.end() || *(o.*price) < *(p.offers[it->second].*price))
+        by_gpu[o.gpu] = o.index;
     };
     cheaper(p.hourly_offer, &ProviderOffer::cny_per_gpu_hour);
     cheaper(p.monthly_offer, &ProviderOffer::cny_per_gpu_month);
@@ -230,18 +236,21 @@ Catalog catalog_with_provider(const std::string& provider_text, const CatalogTex
   r.integer("schema", 1, 1);
   p.name = read_text(r, "name", limits::kMaxProviderNameChars, true);
   p.url = read_text(r, "url", limits::kMaxProviderUrlChars, false);
-  require(p.url.empty() || p.url.rfind("https://", 0) == 0 || p.url.rfind("http://", 0) == 0,
-          "out_of_range", "/url", "/url must be an http:// or https:// address");
+  if (!(p.url.empty() || p.url.rfind("https://", 0) == 0 || p.url.rfind("http://", 0) == 0))
+    throw InputError("out_of_range", "/url", "/url must be an http:// or https:// address");
   p.as_of = read_date(r, "as_of");
   p.currency = r.choice("currency", {"CNY"});
   read_text(r, "note", limits::kMaxProviderNoteChars, false);
   const nlohmann::json* offers = read_list(r, "offers", limits::kMaxProviderOffers);
   const nlohmann::json* packages = read_list(r, "colocation", limits::kMaxProviderPackages);
   const nlohmann::json* gpus = read_list(r, "gpus", limits::kMaxCatalogGpus);
-  require(offers != nullptr, "missing_field", "/offers",
-          "/offers is required (an array; empty when the provider rents out no GPUs)");
-  require(!offers->empty() || (packages != nullptr && !packages->empty()), "missing_field", "/offers",
-          "/offers is empty and there are no /colocation packages: the document offers nothing");
+  if (offers == nullptr)
+    throw InputError("missing_field", "/offers",
+                     "/offers is required (an array; empty when the provider rents out no GPUs)");
+  if (!(!offers->empty() || (packages != nullptr && !packages->empty())))
+    throw InputError(
+        "missing_field", "/offers",
+        "/offers is empty and there are no /colocation packages: the document offers nothing");
   r.reject_unknown();
 
   Catalog c = base_catalog(gpus, p.as_of, base);

@@ -39,18 +39,22 @@ std::vector<std::string> lora_target_names(const nlohmann::json* j, const std::s
                      path + " must be \"all_linear\", \"attention\" or a list of q,k,v,o,gate,up,"
                             "down; got \"" + s + "\"");
   }
-  require(j->is_array() && !j->empty(), "wrong_type", path,
-          path + " must be \"all_linear\", \"attention\" or a non-empty list of module names");
+  if (!(j->is_array() && !j->empty()))
+    throw InputError(
+        "wrong_type", path,
+        path + " must be \"all_linear\", \"attention\" or a non-empty list of module names");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < j->size(); ++i) {
     const std::string p = path + "/" + std::to_string(i);
-    require((*j)[i].is_string(), "wrong_type", p, p + " must be a string");
+    if (!((*j)[i].is_string())) throw InputError("wrong_type", p, p + " must be a string");
     const std::string name = (*j)[i].get<std::string>();
-    require(std::find(all.begin(), all.end(), name) != all.end(), "unknown_value", p,
-            p + " must be one of q, k, v, o, gate, up, down (gate only for gated MLPs); got \"" +
-                name + "\"");
-    require(std::find(out.begin(), out.end(), name) == out.end(), "duplicate", p,
-            p + " lists \"" + name + "\" twice");
+    if (std::find(all.begin(), all.end(), name) == all.end())
+      throw InputError(
+          "unknown_value", p,
+          p + " must be one of q, k, v, o, gate, up, down (gate only for gated MLPs); got \"" +
+              name + "\"");
+    if (std::find(out.begin(), out.end(), name) != out.end())
+      throw InputError("duplicate", p, p + " lists \"" + name + "\" twice");
     out.push_back(name);
   }
   return out;
@@ -71,9 +75,11 @@ LoraTargets parse_lora_targets(const nlohmann::json* j, const std::string& path,
 }
 
 ModelArch resolve_model(const nlohmann::json* j, const Catalog& catalog, std::string* source) {
-  require(j != nullptr, "missing_field", "/model",
-          "/model is required: {\"preset\": id}, the architecture fields, or {\"hf_config\": {...}}");
-  require(j->is_object(), "wrong_type", "/model", "/model must be a JSON object");
+  if (j == nullptr)
+    throw InputError(
+        "missing_field", "/model",
+        "/model is required: {\"preset\": id}, the architecture fields, or {\"hf_config\": {...}}");
+  if (!(j->is_object())) throw InputError("wrong_type", "/model", "/model must be a JSON object");
   if (j->contains("preset")) {
     FieldReader r(*j, "/model");
     const std::string id = r.string("preset");
@@ -92,7 +98,8 @@ ModelArch resolve_model(const nlohmann::json* j, const Catalog& catalog, std::st
     FieldReader r(*j, "/model");
     const nlohmann::json* raw = r.raw("hf_config");
     r.reject_unknown();
-    require(raw != nullptr, "missing_field", "/model/hf_config", "/model/hf_config is empty");
+    if (raw == nullptr)
+      throw InputError("missing_field", "/model/hf_config", "/model/hf_config is empty");
     // Accept both a parsed object and the pasted text.
     const nlohmann::json parsed =
         raw->is_string() ? parse_json_text(raw->get<std::string>(), "/model/hf_config") : *raw;
@@ -122,10 +129,11 @@ void read_accounting(FieldReader& t, TrainingSettings& s, const StackProfile& st
   s.accounting.logits_bytes_per_element =
       s.accounting.fused_cross_entropy ? 0 : stack.logits_bytes_per_element;
   a.reject_unknown();
-  require(!(fp32 && s.accounting.master_weights), "inconsistent",
-          a.path_of("master_weights"),
-          a.path_of("master_weights") + " makes no sense with fp32 training (weights are already "
-                                        "fp32); set it to false");
+  if (fp32 && s.accounting.master_weights)
+    throw InputError("inconsistent", a.path_of("master_weights"),
+                     a.path_of("master_weights") +
+                         " makes no sense with fp32 training (weights are already "
+                         "fp32); set it to false");
 }
 
 /// /stack: a catalog stack of the task's kind (training or serving); absent = the task's
@@ -148,11 +156,13 @@ StackProfile read_stack(FieldReader& root, Task task, const PerformanceConstants
     for (const std::string& i : ids) list += (list.empty() ? "" : ", ") + i;
     root.unknown_value("stack", list, id);
   }
-  require(s->serving == serving, "inconsistent", "/stack",
-          "/stack \"" + id + "\" is a " + (s->serving ? "serving engine" : "training stack") +
-              "; task " + name_of(task) + " needs a " +
-              (serving ? "serving engine (vllm, sglang, tensorrt_llm, llama_cpp)"
-                       : "training stack"));
+  if (!(s->serving == serving))
+    throw InputError("inconsistent", "/stack",
+                     "/stack \"" + id + "\" is a " +
+                         (s->serving ? "serving engine" : "training stack") + "; task " +
+                         name_of(task) + " needs a " +
+                         (serving ? "serving engine (vllm, sglang, tensorrt_llm, llama_cpp)"
+                                  : "training stack"));
   return *s;
 }
 
@@ -179,13 +189,13 @@ TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelAr
                                       model.mlp_gated);
   s.base_quantization = t.choice("base_quantization", kBaseQuantizationNames,
                                  qlora ? BaseQuantization::kNf4 : s.base_quantization);
-  require(s.base_quantization == BaseQuantization::kNone || qlora, "inconsistent",
-          t.path_of("base_quantization"),
-          t.path_of("base_quantization") +
-              " applies to QLoRA only (a quantised base cannot be trained in full)");
-  require(!qlora || s.base_quantization != BaseQuantization::kNone, "inconsistent",
-          t.path_of("base_quantization"),
-          t.path_of("base_quantization") + " must be nf4 or int8 for QLoRA");
+  if (!(s.base_quantization == BaseQuantization::kNone || qlora))
+    throw InputError("inconsistent", t.path_of("base_quantization"),
+                     t.path_of("base_quantization") +
+                         " applies to QLoRA only (a quantised base cannot be trained in full)");
+  if (!(!qlora || s.base_quantization != BaseQuantization::kNone))
+    throw InputError("inconsistent", t.path_of("base_quantization"),
+                     t.path_of("base_quantization") + " must be nf4 or int8 for QLoRA");
   const nlohmann::json* offload = t.object("cpu_offload");
   const nlohmann::json none = nlohmann::json::object();
   FieldReader o(offload ? *offload : none, t.path_of("cpu_offload"));
@@ -234,15 +244,17 @@ GoalSettings read_goal(const nlohmann::json* j, Task task) {
   g.budget_cny = r.nullable_number("budget_cny", 0, kMaxBudgetCny, true);
   g.china_only = r.boolean("china_only", g.china_only);
   r.reject_unknown();
-  require(!g.deadline_hours || is_training(task), "inconsistent", "/goal/deadline_hours",
-          "/goal/deadline_hours is the time of a training run; for serving set the per-user "
-          "speed target (/inference/target_tokens_per_second_per_user)");
-  require(g.objective != Objective::kCheapestWithinDeadline || g.deadline_hours.has_value(),
-          "missing_field", "/goal/deadline_hours",
-          "/goal/deadline_hours is required with objective cheapest_within_deadline");
-  require(g.objective != Objective::kFastestWithinBudget || g.budget_cny.has_value(),
-          "missing_field", "/goal/budget_cny",
-          "/goal/budget_cny is required with objective fastest_within_budget");
+  if (!(!g.deadline_hours || is_training(task)))
+    throw InputError(
+        "inconsistent", "/goal/deadline_hours",
+        "/goal/deadline_hours is the time of a training run; for serving set the per-user "
+        "speed target (/inference/target_tokens_per_second_per_user)");
+  if (!(g.objective != Objective::kCheapestWithinDeadline || g.deadline_hours.has_value()))
+    throw InputError("missing_field", "/goal/deadline_hours",
+                     "/goal/deadline_hours is required with objective cheapest_within_deadline");
+  if (!(g.objective != Objective::kFastestWithinBudget || g.budget_cny.has_value()))
+    throw InputError("missing_field", "/goal/budget_cny",
+                     "/goal/budget_cny is required with objective fastest_within_budget");
   return g;
 }
 
@@ -262,9 +274,10 @@ ValidationSettings read_validation(const nlohmann::json* j) {
     const bool ok = !s.empty() && s.size() <= max &&
                     s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                         "0123456789._-/:") == std::string::npos;
-    require(ok, "out_of_range", r.path_of(key),
-            r.path_of(key) + " must be 1-" + std::to_string(max) +
-                " characters of letters, digits and . _ - / :");
+    if (!ok)
+      throw InputError("out_of_range", r.path_of(key),
+                       r.path_of(key) + " must be 1-" + std::to_string(max) +
+                           " characters of letters, digits and . _ - / :");
     return s;
   };
   v.host_driver = plain("host_driver", 32);
@@ -277,21 +290,28 @@ ValidationSettings read_validation(const nlohmann::json* j) {
 }
 
 void check_parallel_against_model(const Parallelism& p, const ModelArch& m) {
-  require(m.heads % p.tp == 0, "inconsistent", "/parallelism/tp",
-          "/parallelism/tp " + std::to_string(p.tp) + " must divide the attention heads (" +
-              std::to_string(m.heads) + ")");
-  require(m.kv_heads % p.tp == 0 || p.tp % m.kv_heads == 0, "inconsistent", "/parallelism/tp",
-          "/parallelism/tp " + std::to_string(p.tp) + " must divide, or be a multiple of, the KV "
-          "heads (" + std::to_string(m.kv_heads) + ")");
-  require(p.pp <= m.layers, "inconsistent", "/parallelism/pp",
-          "/parallelism/pp " + std::to_string(p.pp) + " exceeds the model's layers (" +
-              std::to_string(m.layers) + ")");
+  if (m.heads % p.tp != 0)
+    throw InputError("inconsistent", "/parallelism/tp",
+                     "/parallelism/tp " + std::to_string(p.tp) +
+                         " must divide the attention heads (" + std::to_string(m.heads) + ")");
+  if (!(m.kv_heads % p.tp == 0 || p.tp % m.kv_heads == 0))
+    throw InputError("inconsistent", "/parallelism/tp",
+                     "/parallelism/tp " + std::to_string(p.tp) +
+                         " must divide, or be a multiple of, the KV "
+                         "heads (" +
+                         std::to_string(m.kv_heads) + ")");
+  if (!(p.pp <= m.layers))
+    throw InputError("inconsistent", "/parallelism/pp",
+                     "/parallelism/pp " + std::to_string(p.pp) + " exceeds the model's layers (" +
+                         std::to_string(m.layers) + ")");
   if (p.ep > 1) {
-    require(m.moe.has_value(), "inconsistent", "/parallelism/ep",
-            "/parallelism/ep > 1 needs a mixture-of-experts model");
-    require(m.moe->experts % p.ep == 0, "inconsistent", "/parallelism/ep",
-            "/parallelism/ep " + std::to_string(p.ep) + " must divide the experts (" +
-                std::to_string(m.moe->experts) + ")");
+    if (!m.moe.has_value())
+      throw InputError("inconsistent", "/parallelism/ep",
+                       "/parallelism/ep > 1 needs a mixture-of-experts model");
+    if (!(m.moe->experts % p.ep == 0))
+      throw InputError("inconsistent", "/parallelism/ep",
+                       "/parallelism/ep " + std::to_string(p.ep) + " must divide the experts (" +
+                           std::to_string(m.moe->experts) + ")");
   }
 }
 
@@ -347,29 +367,35 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
   check_parallel_against_model(req.parallelism, req.model);
   if (req.parallelism.virtual_stages > 1) {
     const Parallelism& pl = req.parallelism;
-    require(pl.pp > 1, "inconsistent", "/parallelism/virtual_stages",
-            "/parallelism/virtual_stages needs pipeline parallelism (/parallelism/pp > 1)");
-    require(req.model.layers >= pl.pp * pl.virtual_stages, "inconsistent",
-            "/parallelism/virtual_stages",
-            "/parallelism/virtual_stages " + std::to_string(pl.virtual_stages) + " x pp " +
-                std::to_string(pl.pp) + " exceeds the model's layers (" +
-                std::to_string(req.model.layers) + "): each model chunk needs a layer");
+    if (!(pl.pp > 1))
+      throw InputError(
+          "inconsistent", "/parallelism/virtual_stages",
+          "/parallelism/virtual_stages needs pipeline parallelism (/parallelism/pp > 1)");
+    if (!(req.model.layers >= pl.pp * pl.virtual_stages))
+      throw InputError("inconsistent", "/parallelism/virtual_stages",
+                       "/parallelism/virtual_stages " + std::to_string(pl.virtual_stages) +
+                           " x pp " + std::to_string(pl.pp) + " exceeds the model's layers (" +
+                           std::to_string(req.model.layers) + "): each model chunk needs a layer");
   }
   const TrainingSettings& ts = req.training;
   if (ts.offload_parameters) {
-    require(req.parallelism.zero == 3, "inconsistent", "/training/cpu_offload/parameters",
-            "/training/cpu_offload/parameters needs ZeRO stage 3 (/parallelism/zero = 3)");
+    if (req.parallelism.zero != 3)
+      throw InputError(
+          "inconsistent", "/training/cpu_offload/parameters",
+          "/training/cpu_offload/parameters needs ZeRO stage 3 (/parallelism/zero = 3)");
   }
   if (req.hardware) {
     const int model_parallel = req.parallelism.tp * req.parallelism.pp;
-    require(req.hardware->count % model_parallel == 0, "inconsistent", "/hardware/count",
-            "/hardware/count " + std::to_string(req.hardware->count) +
-                " must be a multiple of tp x pp (" + std::to_string(model_parallel) + ")");
+    if (!(req.hardware->count % model_parallel == 0))
+      throw InputError("inconsistent", "/hardware/count",
+                       "/hardware/count " + std::to_string(req.hardware->count) +
+                           " must be a multiple of tp x pp (" + std::to_string(model_parallel) +
+                           ")");
     const int dp = req.hardware->count / model_parallel;
-    require(dp % req.parallelism.ep == 0 || req.parallelism.ep == 1, "inconsistent",
-            "/parallelism/ep",
-            "/parallelism/ep " + std::to_string(req.parallelism.ep) +
-                " must divide the data-parallel size (" + std::to_string(dp) + ")");
+    if (!(dp % req.parallelism.ep == 0 || req.parallelism.ep == 1))
+      throw InputError("inconsistent", "/parallelism/ep",
+                       "/parallelism/ep " + std::to_string(req.parallelism.ep) +
+                           " must divide the data-parallel size (" + std::to_string(dp) + ")");
   }
   return req;
 }

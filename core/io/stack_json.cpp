@@ -14,9 +14,11 @@ namespace {
 const nlohmann::json& sourced(FieldReader& r, const char* key) {
   const nlohmann::json* object = r.raw(key);
   const std::string path = r.path_of(key);
-  require(object != nullptr && object->is_object(), "missing_field", path,
-          path + " is required: {\"value\", \"basis\", \"source\"}");
-  require(object->contains("value"), "missing_field", path + "/value", path + "/value is required");
+  if (!(object != nullptr && object->is_object()))
+    throw InputError("missing_field", path,
+                     path + " is required: {\"value\", \"basis\", \"source\"}");
+  if (!(object->contains("value")))
+    throw InputError("missing_field", path + "/value", path + "/value is required");
   FieldReader a(*object, path);
   a.raw("value");
   a.string("basis");
@@ -28,12 +30,13 @@ const nlohmann::json& sourced(FieldReader& r, const char* key) {
 std::vector<std::string> strings(FieldReader& r, const char* key, bool allow_empty) {
   const nlohmann::json* list = r.raw(key);
   const std::string p = r.path_of(key);
-  require(list != nullptr && list->is_array() && (allow_empty || !list->empty()), "wrong_type", p,
-          p + " must be an array of strings");
+  if (!(list != nullptr && list->is_array() && (allow_empty || !list->empty())))
+    throw InputError("wrong_type", p, p + " must be an array of strings");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < list->size(); ++i) {
-    require((*list)[i].is_string(), "wrong_type", p + "/" + std::to_string(i),
-            p + "/" + std::to_string(i) + " must be a string");
+    if (!((*list)[i].is_string()))
+      throw InputError("wrong_type", p + "/" + std::to_string(i),
+                       p + "/" + std::to_string(i) + " must be a string");
     out.push_back((*list)[i].get<std::string>());
   }
   return out;
@@ -43,24 +46,28 @@ StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
   FieldReader r(j, path);
   StackProfile s;
   s.id = r.string("id");
-  require(!s.id.empty(), "catalog_invalid", r.path_of("id"), r.path_of("id") + " must not be empty");
+  if (s.id.empty())
+    throw InputError("catalog_invalid", r.path_of("id"), r.path_of("id") + " must not be empty");
   s.name = r.string("name");
   s.serving = r.choice("kind", {"training", "serving"}) == "serving";
   for (const std::string& t : strings(r, "default_for", true)) {
     const auto task = value_in(kTaskNames, t);
-    require(task.has_value(), "catalog_invalid", r.path_of("default_for"),
-            r.path_of("default_for") + ": unknown task \"" + t + "\"");
-    require((*task == Task::kInference) == s.serving, "catalog_invalid", r.path_of("default_for"),
-            r.path_of("default_for") + ": a " + (s.serving ? "serving" : "training") +
-                " stack cannot be the default for " + t);
+    if (!task.has_value())
+      throw InputError("catalog_invalid", r.path_of("default_for"),
+                       r.path_of("default_for") + ": unknown task \"" + t + "\"");
+    if ((*task == Task::kInference) != s.serving)
+      throw InputError("catalog_invalid", r.path_of("default_for"),
+                       r.path_of("default_for") + ": a " + (s.serving ? "serving" : "training") +
+                           " stack cannot be the default for " + t);
     s.default_for.push_back(*task);
   }
   s.source = strings(r, "source", false);
   if (s.serving) {
     s.gpu_memory_utilization = read_sourced_value(r, "gpu_memory_utilization", 0.05, 1);
     const nlohmann::json& free = sourced(r, "kv_of_free_memory");
-    require(free.is_boolean(), "wrong_type", r.path_of("kv_of_free_memory") + "/value",
-            r.path_of("kv_of_free_memory") + "/value must be true or false");
+    if (!free.is_boolean())
+      throw InputError("wrong_type", r.path_of("kv_of_free_memory") + "/value",
+                       r.path_of("kv_of_free_memory") + "/value must be true or false");
     s.kv_of_free_memory = free.get<bool>();
     s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
     r.reject_unknown();
@@ -80,8 +87,9 @@ StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
     const nlohmann::json& keep = sourced(r, "selective_keep_fraction");
     const std::string p = r.path_of("selective_keep_fraction") + "/value";
     if (!keep.is_null()) {
-      require(keep.is_number() && keep.get<double>() > 0 && keep.get<double>() <= 1, "out_of_range",
-              p, p + " must be null (Megatron's selective recompute) or in (0, 1]");
+      if (!(keep.is_number() && keep.get<double>() > 0 && keep.get<double>() <= 1))
+        throw InputError("out_of_range", p,
+                         p + " must be null (Megatron's selective recompute) or in (0, 1]");
       s.selective_keep_fraction = keep.get<double>();
     }
   }
@@ -91,28 +99,34 @@ StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
     if (!ckpt.is_null()) {
       const auto c = ckpt.is_string() ? value_in(kCheckpointingNames, ckpt.get<std::string>())
                                       : std::nullopt;
-      require(c.has_value(), "unknown_value", p, p + " must be null, \"none\", \"selective\" or \"full\"");
+      if (!c.has_value())
+        throw InputError("unknown_value", p,
+                         p + " must be null, \"none\", \"selective\" or \"full\"");
       s.default_checkpointing = *c;
     }
   }
   {
     const nlohmann::json& off = sourced(r, "offload_activations");
-    require(off.is_boolean(), "wrong_type", r.path_of("offload_activations") + "/value",
-            r.path_of("offload_activations") + "/value must be true or false");
+    if (!off.is_boolean())
+      throw InputError("wrong_type", r.path_of("offload_activations") + "/value",
+                       r.path_of("offload_activations") + "/value must be true or false");
     s.offload_activations = off.get<bool>();
   }
   {
     const nlohmann::json& up = sourced(r, "kbit_fp32_other_weights");
-    require(up.is_boolean(), "wrong_type", r.path_of("kbit_fp32_other_weights") + "/value",
-            r.path_of("kbit_fp32_other_weights") + "/value must be true or false");
+    if (!up.is_boolean())
+      throw InputError("wrong_type", r.path_of("kbit_fp32_other_weights") + "/value",
+                       r.path_of("kbit_fp32_other_weights") + "/value must be true or false");
     s.kbit_fp32_other_weights = up.get<bool>();
   }
   s.dispatch_us_per_op = read_sourced_value(r, "dispatch_us_per_op", 0, 1000);
   s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
   {
     const nlohmann::json& once = sourced(r, "zero3_gather_once_per_step_with_pp");
-    require(once.is_boolean(), "wrong_type", r.path_of("zero3_gather_once_per_step_with_pp") + "/value",
-            r.path_of("zero3_gather_once_per_step_with_pp") + "/value must be true or false");
+    if (!once.is_boolean())
+      throw InputError(
+          "wrong_type", r.path_of("zero3_gather_once_per_step_with_pp") + "/value",
+          r.path_of("zero3_gather_once_per_step_with_pp") + "/value must be true or false");
     s.zero3_gather_once_per_step_with_pp = once.get<bool>();
   }
   r.reject_unknown();
@@ -125,8 +139,8 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
   {
     const nlohmann::json* list = root.raw("protocols");
     const std::string p = root.path_of("protocols");
-    require(list != nullptr && list->is_array() && !list->empty(), "wrong_type", p,
-            p + " must be a non-empty array");
+    if (!(list != nullptr && list->is_array() && !list->empty()))
+      throw InputError("wrong_type", p, p + " must be a non-empty array");
     for (std::size_t i = 0; i < list->size(); ++i) {
       FieldReader r((*list)[i], p + "/" + std::to_string(i));
       CollectiveProtocol c;
@@ -167,24 +181,27 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
   {
     const nlohmann::json* list = root.raw("stacks");
     const std::string p = root.path_of("stacks");
-    require(list != nullptr && list->is_array() && !list->empty(), "wrong_type", p,
-            p + " must be a non-empty array");
+    if (!(list != nullptr && list->is_array() && !list->empty()))
+      throw InputError("wrong_type", p, p + " must be a non-empty array");
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string item = p + "/" + std::to_string(i);
       StackProfile s = parse_stack((*list)[i], item);
-      require(k.find_stack(s.id) == nullptr, "catalog_invalid", item + "/id",
-              item + "/id \"" + s.id + "\" appears twice");
+      if (k.find_stack(s.id) != nullptr)
+        throw InputError("catalog_invalid", item + "/id",
+                         item + "/id \"" + s.id + "\" appears twice");
       k.stacks.push_back(std::move(s));
     }
     for (Task t : {Task::kPretrain, Task::kFullFinetune, Task::kLora, Task::kQlora,
                    Task::kInference}) {
-      require(k.default_stack(t) != nullptr, "catalog_invalid", p,
-              p + ": no stack is the default for " + std::string(name_of(t)));
+      if (k.default_stack(t) == nullptr)
+        throw InputError("catalog_invalid", p,
+                         p + ": no stack is the default for " + std::string(name_of(t)));
       const auto defaults = std::count_if(k.stacks.begin(), k.stacks.end(), [&](const StackProfile& s) {
         return std::find(s.default_for.begin(), s.default_for.end(), t) != s.default_for.end();
       });
-      require(defaults == 1, "catalog_invalid", p,
-              p + ": more than one stack is the default for " + std::string(name_of(t)));
+      if (defaults != 1)
+        throw InputError("catalog_invalid", p,
+                         p + ": more than one stack is the default for " + std::string(name_of(t)));
     }
   }
 }

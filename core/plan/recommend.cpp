@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <tuple>
 
 #include "engine/comm.hpp"
 #include "engine/cost_inputs.hpp"
@@ -86,20 +88,43 @@ bool meets_goal(const CandidatePlan& p, const GoalSettings& g) {
   return true;
 }
 
-/// The request with `gpu` x `count` costed at the place the plan uses.
-CostScenario scenario_for(const Request& req, const Catalog& catalog, const GpuSpec& gpu, int count,
-                          bool office) {
-  const bool pinned = req.hardware && req.hardware->gpu == gpu.id;
-  if (!office) return resolve_scenario(req.cost, catalog.prices, gpu, count, pinned, req.cost.cost.site, false);
-  CostRequest in_office = req.cost;
-  in_office.power.facility = Facility::kOffice;
-  in_office.power.rack_kw.reset();
-  return resolve_scenario(in_office, catalog.prices, gpu, count, pinned, req.cost.cost.site, false);
-}
+/// The cost inputs of each GPU at each place, resolved once per search (the recommendation and
+/// its levers share it: levers change the job, never the cost inputs). What a scenario depends
+/// on besides the request's cost settings is the GPU, the place and the platform the count
+/// needs (small or full); with_count() adapts the rest (the count, the demand's utilisation).
+class ScenarioCache {
+ public:
+  ScenarioCache(const Request& req, const Catalog& catalog) : req_(req), catalog_(catalog) {}
+
+  /// The request with `gpu` x `count` costed at the place the plan uses.
+  CostScenario at(const GpuSpec& gpu, int count, bool office) {
+    const PlatformDefaults* platform = &platform_of(catalog_.prices, gpu, count);
+    auto [it, added] = resolved_.try_emplace({&gpu, platform, office});
+    if (added) it->second = resolve(gpu, count, office);
+    return with_count(it->second, count, req_.cost);
+  }
+
+ private:
+  CostScenario resolve(const GpuSpec& gpu, int count, bool office) const {
+    const bool pinned = req_.hardware && req_.hardware->gpu == gpu.id;
+    const std::string& site = req_.cost.cost.site;
+    if (!office)
+      return resolve_scenario(req_.cost, catalog_.prices, gpu, count, pinned, site, false);
+    CostRequest in_office = req_.cost;
+    in_office.power.facility = Facility::kOffice;
+    in_office.power.rack_kw.reset();
+    return resolve_scenario(in_office, catalog_.prices, gpu, count, pinned, site, false);
+  }
+
+  const Request& req_;  // its cost settings and pinned hardware: the same for every lever
+  const Catalog& catalog_;
+  std::map<std::tuple<const GpuSpec*, const PlatformDefaults*, bool>, CostScenario> resolved_;
+};
 
 class Search {
  public:
-  Search(const Request& req, const Catalog& catalog) : req_(req), catalog_(catalog) {}
+  Search(const Request& req, const Catalog& catalog, ScenarioCache& scenarios)
+      : req_(req), catalog_(catalog), scenarios_(scenarios), layouts_(req, catalog.memory) {}
 
   /// The GPU's cost inputs in an IDC and in the office, resolved once per GPU (with_count()
   /// adapts them to each count).
@@ -109,7 +134,7 @@ class Search {
     mutable std::optional<CostScenario> office;  // resolved when an office can host a plan
   };
   Places places(const GpuSpec& gpu, int count) const {
-    return {&gpu, scenario_for(req_, catalog_, gpu, count, false), std::nullopt};
+    return {&gpu, scenarios_.at(gpu, count, false), std::nullopt};
   }
 
   /// Every deployment of `gpu` x `count`, appended to `out` (hours/perf filled by the caller's
@@ -161,7 +186,7 @@ class Search {
       // Bought: the job's amortised share of owning the cards, busy `busy` of the hours.
       for (const bool office : {false, true}) {
         if (office && (!p.office.can_host || req_.cost.power.facility == Facility::kOffice)) continue;
-        if (office && !at.office) at.office = scenario_for(req_, catalog_, *at.gpu, at.idc.gpus, true);
+        if (office && !at.office) at.office = scenarios_.at(*at.gpu, at.idc.gpus, true);
         const CostScenario placed = office ? with_count(*at.office, count, req_.cost) : s;
         const OptionCost b = buy_option(placed, count, busy, nullptr, false);
         const std::optional<double> rate = cost_per_gpu_hour(b.average_yearly_cny, count * kHoursPerYear * busy);
@@ -185,7 +210,7 @@ class Search {
     const std::int64_t job_batch = global_batch_for(req_, one, k, nullptr);
     for (int step = 0; step <= kCountDoublings && n <= max_count; ++step, n *= 2) {
       MemoryEstimate e;
-      const auto L = choose_layout(req_, n, gpu, per_server, catalog_.memory, &e);
+      const auto L = layouts_.choose(n, gpu, per_server, &e);
       if (!L || !fits(e, gpu)) continue;
       const Fabric f = make_fabric(gpu, req_.cluster, k, per_server);
       const TrainingPerf t = estimate_training(req_, gpu, *L, f, k);
@@ -251,6 +276,8 @@ class Search {
 
   const Request& req_;
   const Catalog& catalog_;
+  ScenarioCache& scenarios_;
+  mutable LayoutTable layouts_;  // memory per layout, shared by every GPU of the search
 };
 
 /// Plans on the time-vs-cost front: none is both faster and cheaper. Fastest first; equal plans
@@ -344,14 +371,17 @@ bool china_purchasable(const GpuSpec& gpu) {
                    gpu.china_availability.status) != std::end(kPurchasableStatuses);
 }
 
-Recommendation recommend(const Request& req, const Catalog& catalog,
-                         const std::vector<OptionRow>& options, bool with_levers) {
+namespace {
+
+Recommendation recommend_with(const Request& req, const Catalog& catalog,
+                              const std::vector<OptionRow>& options, bool with_levers,
+                              ScenarioCache& scenarios) {
   Recommendation r;
   r.objective = resolve_objective(req.goal);
   r.deadline_hours = req.goal.deadline_hours;
   r.budget_cny = req.goal.budget_cny;
   r.china_only = req.goal.china_only;
-  const Search search(req, catalog);
+  const Search search(req, catalog, scenarios);
   std::vector<CandidatePlan> all;
   for (const OptionRow& row : options) {
     const GpuSpec& gpu = *row.judged.gpu;
@@ -438,7 +468,7 @@ Recommendation recommend(const Request& req, const Catalog& catalog,
         cheaper.push_back(&g);
         continue;
       }
-      const CostScenario s = scenario_for(req, catalog, g, 1, false);
+      const CostScenario s = scenarios.at(g, 1, false);
       std::optional<double> rate = s.rent_cny_per_gpu_hour;
       if (s.gpu_price_cny && (!req.goal.china_only || china_purchasable(g))) {
         const std::optional<double> own = cost_per_gpu_hour(
@@ -452,8 +482,8 @@ Recommendation recommend(const Request& req, const Catalog& catalog,
       if (cheaper.empty()) break;
       Request changed = req;
       if (!change.apply(changed)) continue;
-      const Recommendation alt =
-          recommend(changed, catalog, judge_options(changed, catalog, cheaper), false);
+      const Recommendation alt = recommend_with(
+          changed, catalog, judge_options(changed, catalog, cheaper), false, scenarios);
       if (!alt.best) continue;
       const bool better = !base || alt.best->cost_cny < base->cost_cny * (1 - kLeverSaving) ||
                           alt.best->gpus < base->gpus;
@@ -474,6 +504,14 @@ Recommendation recommend(const Request& req, const Catalog& catalog,
   for (RunnerUp& u : r.runners_up) u.plan.reasons = explain(u.plan, req);
   for (Lever& l : r.levers) l.plan.reasons = explain(l.plan, req);
   return r;
+}
+
+}  // namespace
+
+Recommendation recommend(const Request& req, const Catalog& catalog,
+                         const std::vector<OptionRow>& options, bool with_levers) {
+  ScenarioCache scenarios(req, catalog);
+  return recommend_with(req, catalog, options, with_levers, scenarios);
 }
 
 }  // namespace advisor

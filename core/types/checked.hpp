@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "types/errors.hpp"
@@ -16,39 +17,41 @@
 namespace advisor {
 
 /// `value` if finite; else out_of_range at `path` ("<what> is not a finite number ...").
-inline double checked_finite(double value, const std::string& path, const std::string& what) {
+// Paths and names are views: the checks run in the hot loops of the search, and a literal
+// passed as a std::string would be built (and often allocated) on every call, not just on error.
+inline double checked_finite(double value, std::string_view path, std::string_view what) {
   if (std::isfinite(value)) return value;
-  throw InputError("out_of_range", path,
-                   what + " is beyond the range of numbers the advisor computes with (" +
-                       format_number(value) + "); check " + path);
+  throw InputError("out_of_range", std::string(path),
+                   std::string(what) +
+                       " is beyond the range of numbers the advisor computes with (" +
+                       format_number(value) + "); check " + std::string(path));
 }
 
 /// `value` (already rounded as the caller wants: std::ceil, std::floor, std::round) as an
 /// integer in [min, max]; out_of_range at `path` otherwise, naming the limit. A non-finite value
 /// is refused the same way (a cast of it would be undefined behaviour).
 template <typename Int>
-Int checked_integer(double value, Int min, Int max, const std::string& path,
-                    const std::string& what) {
+Int checked_integer(double value, Int min, Int max, std::string_view path, std::string_view what) {
   static_assert(std::is_integral_v<Int>);
   if (std::isfinite(value) && value >= static_cast<double>(min) &&
       value <= static_cast<double>(max)) {
     return static_cast<Int>(value);
   }
-  throw InputError("out_of_range", path,
-                   what + " would be " + format_number(value) + ", outside the limit [" +
-                       std::to_string(min) + ", " + std::to_string(max) + "]; check " + path);
+  throw InputError("out_of_range", std::string(path),
+                   std::string(what) + " would be " + format_number(value) +
+                       ", outside the limit [" + std::to_string(min) + ", " + std::to_string(max) +
+                       "]; check " + std::string(path));
 }
 
 /// checked_integer into an int, with [0, INT_MAX] as the default range.
-inline int checked_int(double value, const std::string& path, const std::string& what,
-                       int min = 0, int max = std::numeric_limits<int>::max()) {
+inline int checked_int(double value, std::string_view path, std::string_view what, int min = 0,
+                       int max = std::numeric_limits<int>::max()) {
   return checked_integer<int>(value, min, max, path, what);
 }
 
 /// checked_integer into an int64, with [0, 2^53] as the default range (exact in a double).
-inline std::int64_t checked_int64(double value, const std::string& path, const std::string& what,
-                                  std::int64_t min = 0,
-                                  std::int64_t max = std::int64_t{1} << 53) {
+inline std::int64_t checked_int64(double value, std::string_view path, std::string_view what,
+                                  std::int64_t min = 0, std::int64_t max = std::int64_t{1} << 53) {
   return checked_integer<std::int64_t>(value, min, max, path, what);
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace advisor {
@@ -52,6 +53,12 @@ struct GpuPrices {
   std::optional<std::int64_t> rental_gpus_available, reserved_gpus_available;
 };
 
+/// Hashes a key by its characters, so a lookup by string_view builds no string.
+struct KeyHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view key) const { return std::hash<std::string_view>{}(key); }
+};
+
 /// data/prices.json, validated. Lookups of required keys never fail after parsing.
 struct PriceCatalog {
   std::string as_of;
@@ -63,7 +70,8 @@ struct PriceCatalog {
   std::vector<std::pair<double, PriceEntry>> rack_classes;  // kW, price per rack-month (ascending)
   PriceEntry rack_classes_entry;                            // source of the class list
   std::map<std::string, PriceEntry> pue;                    // office | idc | idc_new | hub_node
-  std::map<std::string, PriceEntry, std::less<>> scalars;   // every other entry, by dotted key
+  // every other entry, by dotted key (hashed: the cost model reads ~30 per plan priced)
+  std::unordered_map<std::string, PriceEntry, KeyHash, std::equal_to<>> scalars;
   std::string siting_note_zh, siting_note_en, data_note_zh, data_note_en, notes_source;
 
   const PriceEntry& at(std::string_view key) const;  // a scalar; throws if absent
