@@ -373,9 +373,13 @@ bool china_purchasable(const GpuSpec& gpu) {
 
 namespace {
 
+/// What a search reports: everything, or only the best plan (a lever's what-if reads nothing
+/// else, so it skips the front, the runners-up and the reasons).
+enum class Report { kAll, kBestOnly };
+
 Recommendation recommend_with(const Request& req, const Catalog& catalog,
                               const std::vector<OptionRow>& options, bool with_levers,
-                              ScenarioCache& scenarios) {
+                              Report report, ScenarioCache& scenarios) {
   Recommendation r;
   r.objective = resolve_objective(req.goal);
   r.deadline_hours = req.goal.deadline_hours;
@@ -432,6 +436,8 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
     r.no_plan = reason_nothing_fits();
   }
 
+  if (report == Report::kBestOnly) return r;
+
   std::vector<CandidatePlan> feasible;
   for (const CandidatePlan& p : all)
     if (meets(p)) feasible.push_back(p);
@@ -483,7 +489,8 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
       Request changed = req;
       if (!change.apply(changed)) continue;
       const Recommendation alt = recommend_with(
-          changed, catalog, judge_options(changed, catalog, cheaper), false, scenarios);
+          changed, catalog, judge_options(changed, catalog, cheaper), false, Report::kBestOnly,
+          scenarios);
       if (!alt.best) continue;
       const bool better = !base || alt.best->cost_cny < base->cost_cny * (1 - kLeverSaving) ||
                           alt.best->gpus < base->gpus;
@@ -511,7 +518,7 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
 Recommendation recommend(const Request& req, const Catalog& catalog,
                          const std::vector<OptionRow>& options, bool with_levers) {
   ScenarioCache scenarios(req, catalog);
-  return recommend_with(req, catalog, options, with_levers, scenarios);
+  return recommend_with(req, catalog, options, with_levers, Report::kAll, scenarios);
 }
 
 }  // namespace advisor
