@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <map>
 
+#include "engine/comm.hpp"
 #include "engine/cost_inputs.hpp"
+#include "engine/training.hpp"
 #include "types/checked.hpp"
 
 namespace advisor {
@@ -118,6 +120,28 @@ std::optional<Layout> choose_layout(const Request& req, int count, const GpuSpec
   }
   if (best && estimate) *estimate = best_estimate;
   return best;
+}
+
+std::optional<Layout> choose_fastest_layout(const Request& req, int count, const GpuSpec& gpu,
+                                            int gpus_per_server, const MemoryAssumptions& a,
+                                            const PerformanceConstants& k) {
+  std::optional<Layout> first = choose_layout(req, count, gpu, gpus_per_server, a, nullptr);
+  if (!is_training(req.task) || (req.parallelism.tp_pinned && req.parallelism.pp_pinned))
+    return first;
+  const Fabric f = make_fabric(gpu, req.cluster, k, gpus_per_server);
+  std::optional<Layout> best;
+  double best_rate = 0;
+  for (const Layout& L : candidate_layouts(req, count, gpus_per_server)) {
+    if (!fits(estimate_memory(req, L, a, false), gpu)) continue;
+    const TrainingPerf t = estimate_training(req, gpu, L, f, k);
+    if (!t.available) return first;
+    // Strictly faster only: between equals the earlier (simpler) split stays.
+    if (!best || t.tokens_per_second > best_rate * (1 + 1e-9)) {
+      best = L;
+      best_rate = t.tokens_per_second;
+    }
+  }
+  return best ? best : first;
 }
 
 int gpus_per_server(const Request& req, const Catalog& catalog, const GpuSpec& gpu, int gpus) {

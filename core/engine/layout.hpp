@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/memory.hpp"
+#include "types/perf_constants.hpp"
 
 namespace advisor {
 
@@ -36,6 +37,15 @@ std::optional<Layout> layout_for_count(const Request& request, int count,
 std::optional<Layout> choose_layout(const Request& request, int count, const GpuSpec& gpu,
                                     int gpus_per_server, const MemoryAssumptions& assumptions,
                                     MemoryEstimate* estimate);
+
+/// Training with tp/pp left to the advisor: of the candidates that fit on `gpu`, the one with
+/// the most training tokens/s (a team tunes the split for speed: e.g. pipeline stages instead
+/// of ZeRO-3 traffic over one NIC per GPU); choose_layout's answer when none fits or the
+/// request pins tp and pp.
+std::optional<Layout> choose_fastest_layout(const Request& request, int count, const GpuSpec& gpu,
+                                            int gpus_per_server,
+                                            const MemoryAssumptions& assumptions,
+                                            const PerformanceConstants& k);
 
 /// GPUs in one server of `gpu` for this request (the pinned override, else its platform's).
 /// `gpus` when known: a plan that fits the small platform (4-card workstation, 4-GPU board).
