@@ -126,7 +126,10 @@ std::optional<Layout> choose_fastest_layout(const Request& req, int count, const
                                             int gpus_per_server, const MemoryAssumptions& a,
                                             const PerformanceConstants& k) {
   std::optional<Layout> first = choose_layout(req, count, gpu, gpus_per_server, a, nullptr);
-  if (!is_training(req.task) || (req.parallelism.tp_pinned && req.parallelism.pp_pinned))
+  // Pretraining stacks (Megatron, torchtitan) tune the 3D split; fine-tuning stacks
+  // (Transformers/PEFT, TRL, LLaMA-Factory) run data parallel + ZeRO unless memory forces a
+  // split, which choose_layout's order already gives.
+  if (req.task != Task::kPretrain || (req.parallelism.tp_pinned && req.parallelism.pp_pinned))
     return first;
   const Fabric f = make_fabric(gpu, req.cluster, k, gpus_per_server);
   std::optional<Layout> best;

@@ -38,10 +38,10 @@ std::optional<Layout> choose_layout(const Request& request, int count, const Gpu
                                     int gpus_per_server, const MemoryAssumptions& assumptions,
                                     MemoryEstimate* estimate);
 
-/// Training with tp/pp left to the advisor: of the candidates that fit on `gpu`, the one with
-/// the most training tokens/s (a team tunes the split for speed: e.g. pipeline stages instead
-/// of ZeRO-3 traffic over one NIC per GPU); choose_layout's answer when none fits or the
-/// request pins tp and pp.
+/// Pretraining with tp/pp left to the advisor: of the candidates that fit on `gpu`, the one
+/// with the most training tokens/s (a pretraining team tunes the split for speed: e.g. pipeline
+/// stages instead of ZeRO-3 traffic over one NIC per GPU); choose_layout's answer for other
+/// tasks, when none fits, or when the request pins tp and pp.
 std::optional<Layout> choose_fastest_layout(const Request& request, int count, const GpuSpec& gpu,
                                             int gpus_per_server,
                                             const MemoryAssumptions& assumptions,

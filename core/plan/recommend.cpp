@@ -185,8 +185,12 @@ class Search {
     const std::int64_t job_batch = global_batch_for(req_, one, k, nullptr);
     for (int step = 0; step <= kCountDoublings && n <= max_count; ++step, n *= 2) {
       MemoryEstimate e;
-      const auto L = choose_layout(req_, n, gpu, per_server, catalog_.memory, &e);
-      if (!L || !fits(e, gpu)) continue;
+      const auto first = choose_layout(req_, n, gpu, per_server, catalog_.memory, &e);
+      if (!first || !fits(e, gpu)) continue;
+      // Pretraining: the split a team would tune for speed (choose_fastest_layout).
+      const auto L = choose_fastest_layout(req_, n, gpu, per_server, catalog_.memory, k);
+      if (!L) continue;
+      if (L->tp != first->tp || L->pp != first->pp) e = estimate_memory(req_, *L, catalog_.memory, false);
       const Fabric f = make_fabric(gpu, req_.cluster, k, per_server);
       const TrainingPerf t = estimate_training(req_, gpu, *L, f, k);
       if (!t.available) {
