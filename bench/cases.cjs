@@ -661,7 +661,7 @@ function moreBusbwRows(more) {
  *  split key) per table line. */
 function moreDecodeRows(more) {
   const rows = [];
-  for (const c of more.filter((x) => x.category === 'inference')) {
+  for (const c of more.filter((x) => x.category === 'inference' && !/^trtv1-/.test(x.id))) {
     for (const m of c.measured) {
       const id = `${c.id}-${m.metric}`;
       if (m.gpu) {
@@ -691,8 +691,8 @@ function moreDecodeRows(more) {
 function allRows(calibration, more = []) {
   // Memory-only cases are expressed as MEMORY_ROWS below.
   // Training cases of the extra sources go through the same rules (llm-foundry table lines,
-  // rows with a `stated` setup).
-  const training = more.filter((c) => /^train_/.test(c.category));
+  // rows with a `stated` setup), and so do further cells of TensorRT-LLM's table.
+  const training = more.filter((c) => /^train_/.test(c.category) || /^trtv1-/.test(c.id));
   const rows = allCases(calibration.concat(training))
     .filter((r) => !(r.skip && /^memory case/.test(r.skip)));
   for (const r of rows) {
