@@ -77,6 +77,13 @@ function trainRequest(c, o) {
     parallelism: { zero: o.zero === undefined ? 3 : o.zero, tp: o.tp || 1, pp: o.pp || 1,
                    ep: o.ep || 1 },
   };
+  if (o.layout === 'advisor') {
+    // The source does not state the layout: the advisor chooses TP/PP/ZeRO, checkpointing and
+    // the micro-batch, as it would for a user who gives the same facts.
+    delete req.parallelism;
+    delete training.activation_checkpointing;
+    if (!o.micro_batch) delete training.micro_batch_size;
+  }
   if (o.cluster) req.cluster = o.cluster;
   if (o.stack) req.stack = o.stack;
   if (o.vp) req.parallelism.virtual_stages = o.vp;
@@ -106,9 +113,45 @@ const tpsTotal = (r) => r.training.tokens_per_second;
  * Case rules. Each returns {metric, measured, request, read(result, request), assumed} or
  * {skip}. `pre` (optional): a request whose result sets the main request (max concurrency).
  */
+/**
+ * Rows of calibration_more.json that carry `stated`: the request holds exactly what the source
+ * states (model, GPU, count, tokens, sequence, batch, and a layout only where the source gives
+ * one); everything else is the advisor's default, as for a user who knows the same facts.
+ */
+function statedRule(c) {
+  const st = c.stated;
+  const training = { sequence_length: st.seq, flash_attention: true };
+  if (st.precision) training.precision = st.precision;
+  if (st.tokens) training.tokens = st.tokens;
+  if (st.global_batch) training.global_batch_size = st.global_batch;
+  if (st.micro_batch) training.micro_batch_size = st.micro_batch;
+  if (st.ckpt) training.activation_checkpointing = st.ckpt;
+  const req = {
+    schema: 1, task: st.task || 'pretrain',
+    model: st.preset ? { preset: st.preset } : st.model, training,
+    hardware: { gpu: st.gpu },
+  };
+  if (st.count) req.hardware.count = st.count;
+  if (st.parallelism) req.parallelism = st.parallelism;
+  if (st.cluster) req.cluster = st.cluster;
+  if (st.stack) req.stack = st.stack;
+  const meas = c.measured[0];
+  const read = {
+    gpu_hours: (r) => r.training.gpu_hours,
+    tokens_per_sec_per_gpu: tpsPerGpu,
+  }[meas.metric];
+  if (!read) return { skip: `no reader for ${meas.metric}` };
+  return {
+    metric: meas.metric, measured: meas.value, request: req, read,
+    assumed: `as stated by the source: ${Object.keys(st).join(', ')}; the rest advisor defaults`
+      + (st.count ? '' : ' (GPU count not stated)'),
+  };
+}
+
 function rule(c) {
   const id = c.id;
   const m = c.method;
+  if (c.stated) return statedRule(c);
   // llm-foundry throughput tables: FSDP FULL_SHARD, stated micro/global batch and checkpointing.
   if (id.startsWith('foundry-')) {
     const meas = measured(c, 'tokens_per_sec_per_gpu');
@@ -292,40 +335,38 @@ function rule(c) {
         + 'overlap not modelled',
     },
     'llama1-65b-gpuhours': {
-      metric: 'gpu_hours', tokens: 1.4e12, count: 2048, tp: 8, zero: 1, micro_batch: 1,
-      global_batch: 2048, ckpt: 'selective', seq: 2048, stack: 'megatron',
-      assumed: 'TP8 x DP256, selective recompute, 4M-token batch (paper); network default; '
-        + 'Megatron semantics (the paper, sec. 2.4: model and sequence parallelism and saved '
-        + 'activations as in Korthikanti et al. 2022)',
+      metric: 'gpu_hours', tokens: 1.4e12, count: 2048, global_batch: 2048, seq: 2048,
+      layout: 'advisor',
+      assumed: '2048 GPUs and a 4M-token batch (paper); the layout is not published (the paper, '
+        + 'sec. 2.4, names model and sequence parallelism but no sizes): the advisor chooses it',
     },
     'llama2-7b-gpuhours': {
-      metric: 'gpu_hours', tokens: 2e12, count: 1024, zero: 3, micro_batch: 1,
-      global_batch: 1024, ckpt: 'none', seq: 4096, gpu: 'a100-sxm-80gb',
-      assumed: '1024 GPUs, FSDP, micro-batch 1, 4M-token batch; count and layout not published',
+      metric: 'gpu_hours', tokens: 2e12, count: 1024, global_batch: 1024, seq: 4096,
+      gpu: 'a100-sxm-80gb', layout: 'advisor',
+      assumed: '1024 GPUs (count not published), 4M-token batch; the advisor chooses the layout',
     },
     'llama2-13b-gpuhours': {
-      metric: 'gpu_hours', tokens: 2e12, count: 1024, zero: 3, micro_batch: 1,
-      global_batch: 1024, ckpt: 'none', seq: 4096, gpu: 'a100-sxm-80gb',
-      assumed: '1024 GPUs, FSDP, micro-batch 1, 4M-token batch; count and layout not published',
+      metric: 'gpu_hours', tokens: 2e12, count: 1024, global_batch: 1024, seq: 4096,
+      gpu: 'a100-sxm-80gb', layout: 'advisor',
+      assumed: '1024 GPUs (count not published), 4M-token batch; the advisor chooses the layout',
     },
     'llama2-70b-gpuhours': {
-      metric: 'gpu_hours', tokens: 2e12, count: 2048, tp: 8, zero: 1, micro_batch: 1,
-      global_batch: 1024, ckpt: 'selective', seq: 4096, gpu: 'a100-sxm-80gb', stack: 'megatron',
-      assumed: '2048 GPUs, TP8 x DP256, selective recompute, 4M-token batch; layout not '
-        + 'published; Megatron semantics (Llama 2 keeps Llama 1\'s training set-up)',
+      metric: 'gpu_hours', tokens: 2e12, count: 2048, global_batch: 1024, seq: 4096,
+      gpu: 'a100-sxm-80gb', layout: 'advisor',
+      assumed: '2048 GPUs (count not published), 4M-token batch; the advisor chooses the layout',
     },
     'llama3-70b-gpuhours': {
-      metric: 'gpu_hours', tokens: 15e12, count: 4096, tp: 8, zero: 1, micro_batch: 1,
-      global_batch: 2048, ckpt: 'selective', seq: 8192, gpu: 'h100-sxm-80gb',
-      cluster: { inter_node_gbit_per_s_per_gpu: 400 }, stack: 'megatron',
-      assumed: '4096 GPUs, TP8 x DP512, 16M-token batch; layout not published; Meta 4D '
-        + 'parallelism as the megatron profile',
+      metric: 'gpu_hours', tokens: 15e12, count: 4096, global_batch: 2048, seq: 8192,
+      gpu: 'h100-sxm-80gb', cluster: { inter_node_gbit_per_s_per_gpu: 400 }, layout: 'advisor',
+      assumed: '4096 GPUs (count not published), 16M-token batch (the paper\'s, for 405B), '
+        + '400 Gb/s RoCE per GPU (paper); the advisor chooses the layout',
     },
     'mpt-7b-walltime': {
-      metric: 'wall_clock', tokens: 1e12, count: 440, zero: 3, micro_batch: 4, ckpt: 'none',
-      seq: 2048, read: (r) => r.training.hours / 24, unitScale: 1,
+      metric: 'wall_clock', tokens: 1e12, count: 440, micro_batch: 8, ckpt: 'full', zero: 3,
+      seq: 2048, global_batch: 1760, read: (r) => r.training.hours / 24, unitScale: 1,
       cluster: { inter_node_network: 'roce_200' }, stack: 'hf_peft',
-      assumed: 'FSDP over 440 A100-40GB, micro-batch 4, default batch; predicted days',
+      assumed: 'FSDP over 440 A100-40GB, batch 1760 x 2048 (model card); micro-batch 8 and full '
+        + 'checkpointing from llm-foundry\'s published mpt-7b.yaml; predicted days',
     },
   }[id];
   if (hours) {
@@ -620,7 +661,7 @@ function moreBusbwRows(more) {
  *  split key) per table line. */
 function moreDecodeRows(more) {
   const rows = [];
-  for (const c of more.filter((x) => x.category === 'inference')) {
+  for (const c of more.filter((x) => x.category === 'inference' && !/^trtv1-/.test(x.id))) {
     for (const m of c.measured) {
       const id = `${c.id}-${m.metric}`;
       if (m.gpu) {
@@ -649,7 +690,11 @@ function moreDecodeRows(more) {
  *  and the extra sources of calibration_more.json. */
 function allRows(calibration, more = []) {
   // Memory-only cases are expressed as MEMORY_ROWS below.
-  const rows = allCases(calibration).filter((r) => !(r.skip && /^memory case/.test(r.skip)));
+  // Training cases of the extra sources go through the same rules (llm-foundry table lines,
+  // rows with a `stated` setup), and so do further cells of TensorRT-LLM's table.
+  const training = more.filter((c) => /^train_/.test(c.category) || /^trtv1-/.test(c.id));
+  const rows = allCases(calibration.concat(training))
+    .filter((r) => !(r.skip && /^memory case/.test(r.skip)));
   for (const r of rows) {
     if (r.id === 'hf2b-8xh200-sxm-ring') {
       // A ring-only measurement: the ring's bus bandwidth, not NVLS.

@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <map>
 
+#include "engine/comm.hpp"
 #include "engine/cost_inputs.hpp"
+#include "engine/training.hpp"
 #include "types/checked.hpp"
 
 namespace advisor {
@@ -128,6 +130,39 @@ std::optional<Layout> choose_layout(const Request& req, int count, const GpuSpec
                                     int gpus_per_server, const MemoryAssumptions& a,
                                     MemoryEstimate* estimate) {
   return LayoutTable(req, a).choose(count, gpu, gpus_per_server, estimate);
+}
+
+std::optional<Layout> LayoutTable::fastest(int count, const GpuSpec& gpu, int gpus_per_server,
+                                           const PerformanceConstants& k,
+                                           MemoryEstimate* estimate) {
+  std::optional<Layout> first = choose(count, gpu, gpus_per_server, estimate);
+  // Pretraining stacks (Megatron, torchtitan) tune the 3D split; fine-tuning stacks
+  // (Transformers/PEFT, TRL, LLaMA-Factory) run data parallel + ZeRO unless memory forces a
+  // split, which choose_layout's order already gives.
+  const Parallelism& p = request_.parallelism;
+  if (request_.task != Task::kPretrain || (p.tp_pinned && p.pp_pinned)) return first;
+  const Fabric f = make_fabric(gpu, request_.cluster, k, gpus_per_server);
+  const Sized* best = nullptr;
+  double best_rate = 0;
+  for (const Sized& s : sized(count, gpus_per_server)) {
+    if (!fits(s.memory, gpu)) continue;
+    const TrainingPerf t = estimate_training(request_, gpu, s.layout, f, k);
+    if (!t.available) return first;
+    // Strictly faster only: between equals the earlier (simpler) split stays.
+    if (!best || t.tokens_per_second > best_rate * (1 + 1e-9)) {
+      best = &s;
+      best_rate = t.tokens_per_second;
+    }
+  }
+  if (!best) return first;
+  if (estimate) *estimate = best->memory;
+  return best->layout;
+}
+
+std::optional<Layout> choose_fastest_layout(const Request& req, int count, const GpuSpec& gpu,
+                                            int gpus_per_server, const MemoryAssumptions& a,
+                                            const PerformanceConstants& k) {
+  return LayoutTable(req, a).fastest(count, gpu, gpus_per_server, k, nullptr);
 }
 
 int gpus_per_server(const Request& req, const Catalog& catalog, const GpuSpec& gpu, int gpus) {

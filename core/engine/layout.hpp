@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/memory.hpp"
+#include "types/perf_constants.hpp"
 
 namespace advisor {
 
@@ -39,6 +40,15 @@ std::optional<Layout> choose_layout(const Request& request, int count, const Gpu
                                     int gpus_per_server, const MemoryAssumptions& assumptions,
                                     MemoryEstimate* estimate);
 
+/// Pretraining with tp/pp left to the advisor: of the candidates that fit on `gpu`, the one
+/// with the most training tokens/s (a pretraining team tunes the split for speed: e.g. pipeline
+/// stages instead of ZeRO-3 traffic over one NIC per GPU); choose_layout's answer for other
+/// tasks, when none fits, or when the request pins tp and pp.
+std::optional<Layout> choose_fastest_layout(const Request& request, int count, const GpuSpec& gpu,
+                                            int gpus_per_server,
+                                            const MemoryAssumptions& assumptions,
+                                            const PerformanceConstants& k);
+
 /// The candidate layouts of one request at each (count, GPUs per server), with their memory
 /// per GPU. A layout's memory depends on the request and the layout, not on the GPU, so a search
 /// over the catalog estimates each once and judges every GPU against the same figures (the
@@ -50,6 +60,9 @@ class LayoutTable {
   /// choose_layout()'s answer for `gpu`.
   std::optional<Layout> choose(int count, const GpuSpec& gpu, int gpus_per_server,
                                MemoryEstimate* estimate);
+  /// choose_fastest_layout()'s answer for `gpu`; `estimate` receives its memory.
+  std::optional<Layout> fastest(int count, const GpuSpec& gpu, int gpus_per_server,
+                                const PerformanceConstants& k, MemoryEstimate* estimate);
 
  private:
   struct Sized {

@@ -270,6 +270,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   double dp_mb = 0;    // per micro-batch, overlappable with that micro-batch's compute
   double dp_step = 0;  // per step, overlappable with the last micro-batch's backward
   double dp_step_exposed_fixed = 0;  // per step, not overlapped (ZeRO-2 parameter all-gather)
+  double dp_param_gather = 0;        // per step, overlappable with the first micro-batch's forward
   if (L.dp > 1) {
     const double expert_params = c.moe_layers * c.moe_expert_per_layer;
     const double dense_gpu = (c.total - expert_params) / (L.tp * L.pp);
@@ -295,7 +296,11 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
       const double count = std::max(1.0, std::ceil(bytes / message));
       return count * collective(bytes / count, n, per_node, fabric, k);
     };
-    const double bucket = kBucketBytes;
+    // Megatron-LM scales its buckets with the data-parallel size (max(40M, 1M x dp)
+    // elements): a ring collective over dp ranks pays dp-1 steps of latency per message, so
+    // small buckets over hundreds of ranks would be latency-bound.
+    const double bucket =
+        std::max(kBucketBytes, req.stack.dp_bucket_elements_per_rank * L.dp * grad_b);
     const double unit = std::max(1.0, dense_gpu * weight_b / std::max(1, layers_stage));
     auto ar = [&](double dense_bytes, double expert_bytes) {
       return split(dense_bytes, bucket, allreduce_time_s, L.dp, place.dp_per_node) +
@@ -305,10 +310,19 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
       return split(dense_bytes, message, reduce_scatter_time_s, L.dp, place.dp_per_node) +
              split(expert_bytes, message, reduce_scatter_time_s, expert_dp, expert_per_node);
     };
-    if (L.zero <= 1) {
-      // DDP bucketed all-reduce (ZeRO-1: reduce-scatter + all-gather, the same volume), once
-      // per step after gradient accumulation (Rajbhandari et al. 2020, sec. 7: 2 x params).
+    if (L.zero == 0) {
+      // DDP bucketed all-reduce, once per step after gradient accumulation (Rajbhandari et
+      // al. 2020, sec. 7: 2 x params), overlapped with the last micro-batch's backward.
       dp_step = ar(trainable_dense * grad_b, trainable_expert * grad_b);
+    } else if (L.zero == 1) {
+      // ZeRO-1 / Megatron's distributed optimizer: the gradients are reduce-scattered (in the
+      // gradient dtype) during the last micro-batch's backward, and the updated 16-bit
+      // weights all-gathered during the next step's first forward, one layer's chunk at a
+      // time (NVIDIA Megatron Bridge, "Communication Overlap": reduce-scatter of gradients
+      // and all-gather of updated parameters, each overlapped with compute).
+      dp_step = rs(trainable_dense * grad_b, trainable_expert * grad_b, bucket);
+      const double updated_b = adapter ? 2 : weight_b;  // adapters are 16-bit
+      dp_param_gather = rs(trainable_dense * updated_b, trainable_expert * updated_b, bucket);
     } else if (L.zero == 2) {
       // Gradients reduce-scattered in every backward, parameters all-gathered after the step.
       dp_mb = rs(trainable_dense * grad_b, trainable_expert * grad_b, bucket);
@@ -330,8 +344,10 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   }
   const double dp_mb_exposed = std::max(0.0, dp_mb - k.overlap_fraction * t_compute_mb);
   const double backward_last = t_compute_mb * (adapter ? 0.5 : kBackwardShare);
+  const double forward_first = t_compute_mb - backward_last;
   const double dp_step_exposed =
-      std::max(0.0, dp_step - k.overlap_fraction * backward_last) + dp_step_exposed_fixed;
+      std::max(0.0, dp_step - k.overlap_fraction * backward_last) +
+      std::max(0.0, dp_param_gather - k.overlap_fraction * forward_first) + dp_step_exposed_fixed;
 
   // Optimizer step over this GPU's shard of the trainable parameters (bandwidth-bound).
   const double trainable_gpu =
@@ -362,7 +378,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   r.tensor_parallel_s = m_count * t_tp_mb;
   r.expert_parallel_s = m_count * t_ep_mb;
   r.pipeline_p2p_s = m_count * t_pp_mb;
-  r.data_parallel_s = m_count * dp_mb + dp_step + dp_step_exposed_fixed;
+  r.data_parallel_s = m_count * dp_mb + dp_step + dp_param_gather + dp_step_exposed_fixed;
   r.data_parallel_exposed_s = m_count * dp_mb_exposed + dp_step_exposed;
   r.exposed_communication_s = r.tensor_parallel_s + r.expert_parallel_s + r.pipeline_p2p_s +
                               r.data_parallel_exposed_s;

@@ -121,6 +121,8 @@ StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
   }
   s.dispatch_us_per_op = read_sourced_value(r, "dispatch_us_per_op", 0, 1000);
   s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
+  if (r.raw("dp_bucket_elements_per_rank"))
+    s.dp_bucket_elements_per_rank = read_sourced_value(r, "dp_bucket_elements_per_rank", 0, 1e9);
   {
     const nlohmann::json& once = sourced(r, "zero3_gather_once_per_step_with_pp");
     if (!once.is_boolean())

@@ -37,7 +37,8 @@ Layout main_layout(const Request& req, const Catalog& catalog) {
   if (req.hardware) {
     const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
     per_server = gpus_per_server(req, catalog, gpu, req.hardware->count);
-    if (auto L = choose_layout(req, req.hardware->count, gpu, per_server, catalog.memory, nullptr)) {
+    if (auto L = choose_fastest_layout(req, req.hardware->count, gpu, per_server, catalog.memory,
+                                       catalog.performance)) {
       return *L;
     }
   }

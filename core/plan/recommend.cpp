@@ -210,7 +210,8 @@ class Search {
     const std::int64_t job_batch = global_batch_for(req_, one, k, nullptr);
     for (int step = 0; step <= kCountDoublings && n <= max_count; ++step, n *= 2) {
       MemoryEstimate e;
-      const auto L = layouts_.choose(n, gpu, per_server, &e);
+      // Pretraining: the split a team would tune for speed (choose_fastest_layout).
+      const auto L = layouts_.fastest(n, gpu, per_server, k, &e);
       if (!L || !fits(e, gpu)) continue;
       const Fabric f = make_fabric(gpu, req_.cluster, k, per_server);
       const TrainingPerf t = estimate_training(req_, gpu, *L, f, k);

@@ -46,6 +46,11 @@ struct StackProfile {
   /// With pipeline parallelism, ZeRO-3/FSDP weights are gathered once per step and kept for
   /// every micro-batch (torchtitan: reshard_after_forward off under PP), not per micro-batch.
   bool zero3_gather_once_per_step_with_pp = false;
+  /// Data-parallel gradient buckets grow with the data-parallel size: elements per rank (0: a
+  /// fixed 25 MB bucket, PyTorch DDP's bucket_cap_mb). Megatron-LM sizes buckets as
+  /// max(40M, 1M x dp) elements so that ring reduce-scatters over many ranks stay
+  /// bandwidth-bound.
+  double dp_bucket_elements_per_rank = 0;
 
   // ---- serving
   /// Share of the card's memory the engine takes (vLLM gpu_memory_utilization, SGLang
