@@ -75,6 +75,13 @@ double trainable_params(const Request& request);
 /// plus an fp8 copy for the GEMMs.
 double training_weight_bytes(Precision precision);
 
+/// True when the gradients and the activations never peak together: one micro-batch per
+/// optimizer step (the request's global batch is micro-batch x data parallel), no pipeline and
+/// gradients freed after each step (PyTorch's zero_grad(set_to_none=True), the default since
+/// 2.0). The backward frees each layer's activations as it allocates that layer's gradients, so
+/// the peak holds the larger of (activations + the LM head's gradient) and all gradients.
+bool gradients_apart_from_activations(const Request& request, const Layout& layout);
+
 /// Fills `estimate.assumptions`: one line per term, as a code with parameters and in English.
 void explain_memory(const Request& request, const Layout& layout, const MemoryAssumptions& a,
                     MemoryEstimate& estimate);
@@ -90,6 +97,9 @@ struct ActivationInputs {
   double micro_batch = 0;
   int tp = 1;
   bool sequence_parallel = true;
+  /// The QKV and MLP inputs are kept all-gathered (full sequence) under sequence parallelism
+  /// (the stack's tp_keeps_gathered_inputs).
+  bool gathered_inputs = false;
   bool flash_attention = true;
   bool recompute_attention = false;  // selective recompute (Korthikanti sec. 4.2)
   double bytes_per_value = 2;

@@ -55,7 +55,7 @@ Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
   // ---- memory, one line per term (engine/memory_explain.cpp)
   'memnote.weights_adapter': '冻结底座为 {base}（线性层{nf4?，NF4 + 双重量化 = 4.127 位}；嵌入与归一化层为 bf16），另加 LoRA 适配器（秩 {lora_rank}，作用于 {lora_modules} 类模块），每参数 {adapter_bytes} 字节。{zero3?在数据并行组内分片（ZeRO-3）。}{offloaded?卸载到主机内存。}',
   'memnote.weights_training': '每参数 {bytes_per_param} 字节（{precision} 权重{fp8_copy?，保留 bf16 并另存 fp8 副本}）。{zero3?在数据并行组内分片（ZeRO-3）。}{offloaded?卸载到主机内存。}',
-  'memnote.gradients': '每个可训练参数 {bytes_per_param} 字节（{fp32?fp32 }{fp32!16 位}梯度）{zero2?，在数据并行内分片（ZeRO-2 及以上）}{offloaded?；使用 ZeRO-Offload 时梯度移到主机内存，GPU 上最多保留一个归约桶（5e8 个元素）}。',
+  'memnote.gradients': '每个可训练参数 {bytes_per_param} 字节（{fp32?fp32 }{fp32!16 位}梯度）{zero2?，在数据并行内分片（ZeRO-2 及以上）}{offloaded?；使用 ZeRO-Offload 时梯度移到主机内存，GPU 上最多保留一个归约桶（5e8 个元素）}{in_backward?；优化器在反向传播中逐个参数更新，同一时刻只保留最大一个张量的梯度}{apart?；每步只有一个微批次：反向传播一边释放激活一边分配梯度，峰值只计超出激活的那部分梯度（至少 LM head 的梯度）}。',
   'memnote.optimizer': '{optimizer}：{states} 个状态 × {bytes_per_state} 字节 + {master_bytes} 字节 fp32 主权重 = 每个可训练参数 {bytes_per_param} 字节{zero1?，在数据并行内分片（ZeRO-1 及以上）}{offloaded?；卸载到主机内存（ZeRO-Offload）}。按 ZeRO 论文，混合精度 AdamW 合计 2 + 2 + 12 = 16 字节/参数。',
   'memnote.activations_training': '按 Korthikanti 等（2022）的逐层激活公式并推广（GQA、{gated?门控}{gated!普通} MLP{moe?、MoE top-k}、{flash?FlashAttention}{flash!显式注意力}），序列 {sequence} × 微批次 {micro_batch}，重计算：{checkpointing}；1F1B 流水线在第 {stage} 段保留 {in_flight} 个在途微批次。{fused_cross_entropy?融合交叉熵：不保存完整 logits 张量。}软件栈：{stack}（{stack_given?由 /stack 指定}{stack_given!任务默认值；可在 /stack 设置}）{logits_bytes?：损失函数对每个 token 的每个词表项保留 {logits_bytes} 字节}{selective_keep_share?；选择性重计算保留每层 {selective_keep_share} 的激活}{selective?{selective_keep_share!；选择性重计算只重算注意力核心（Megatron）}}。',
   'memnote.kv_cache_training': '训练不使用 KV 缓存。',
