@@ -208,10 +208,12 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   const bool selective = t.activation_checkpointing == Checkpointing::kSelective;
   const std::optional<double> keep = req.stack.selective_keep_fraction;
   in.recompute_attention = selective && !keep;
+  const bool fp32_stream = fp32_residual_stream(req);
   in.bytes_per_value = t.precision == Precision::kFp32 ? 4 : 2;
   const double sb = in.sequence_length * in.micro_batch;
   const double sharded_by = (t.sequence_parallel && L.tp > 1) ? L.tp : 1;
-  const double residual = in.bytes_per_value * sb * static_cast<double>(m.hidden) / sharded_by;
+  const double residual =
+      (fp32_stream ? 4 : in.bytes_per_value) * sb * static_cast<double>(m.hidden) / sharded_by;
 
   in.moe_layer = false;
   const double dense_layer = layer_activation_bytes(m, in);
@@ -409,6 +411,10 @@ double layer_activation_bytes(const ModelArch& m, const ActivationInputs& in) {
     gathered = 0;
   }
   return replicated / replicated_divisor + gathered + sharded / t;
+}
+
+bool fp32_residual_stream(const Request& req) {
+  return req.task == Task::kQlora && req.stack.kbit_fp32_other_weights;
 }
 
 bool gradients_apart_from_activations(const Request& req, const Layout& L) {

@@ -75,6 +75,13 @@ double trainable_params(const Request& request);
 /// plus an fp8 copy for the GEMMs.
 double training_weight_bytes(Precision precision);
 
+/// QLoRA through PEFT (the stack's kbit_fp32_other_weights: prepare_model_for_kbit_training
+/// casts embeddings and norms to fp32): the embedding output is fp32 and so is the residual
+/// stream each layer passes on (bitsandbytes' 4-bit layers return their input's dtype;
+/// Transformers warns "The input hidden states seems to be silently casted in float32"), so the
+/// layer inputs that checkpointing keeps take 4 bytes per value.
+bool fp32_residual_stream(const Request& request);
+
 /// True when the gradients and the activations never peak together: one micro-batch per
 /// optimizer step (the request's global batch is micro-batch x data parallel), no pipeline and
 /// gradients freed after each step (PyTorch's zero_grad(set_to_none=True), the default since

@@ -107,7 +107,8 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
         param("in_flight", L.pp - best.heaviest_stage), param("stage", best.heaviest_stage),
         param("fused_cross_entropy", flag(t.accounting.fused_cross_entropy)),
         param("stack", req.stack.name), param("stack_given", flag(req.stack_given)),
-        param("selective", flag(t.activation_checkpointing == Checkpointing::kSelective))};
+        param("selective", flag(t.activation_checkpointing == Checkpointing::kSelective)),
+        param("fp32_stream", flag(fp32_residual_stream(req)))};
     if (!t.accounting.fused_cross_entropy) {
       stack_text += ": the loss keeps " + format_number(t.accounting.logits_bytes_per_element) +
                     " bytes per vocabulary entry per token";
@@ -121,6 +122,9 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
                         : "; selective checkpointing recomputes the attention core (Megatron)";
       if (req.stack.selective_keep_fraction)
         params.push_back(param("selective_keep_share", *req.stack.selective_keep_fraction));
+    }
+    if (fp32_residual_stream(req)) {
+      stack_text += "; PEFT's fp32 embeddings and norms make the layer inputs fp32";
     }
     add("activations", "activations_training", std::move(params), line + stack_text + ".");
     add("kv_cache", "kv_cache_training", {}, "No KV cache in training.");
