@@ -71,6 +71,8 @@ function trainRequest(c, o) {
   if (o.lora_rank) training.lora_rank = o.lora_rank;
   if (o.lora_targets) training.lora_targets = o.lora_targets;
   if (o.optimizer) training.optimizer = o.optimizer;
+  if (o.optimizer_in_backward) training.optimizer_in_backward = true;
+  if (o.accounting) training.accounting = o.accounting;
   const req = {
     schema: 1, task: o.task || 'pretrain', model: model(c), training,
     hardware: { gpu: o.gpu || gpuId(c.hardware.gpu), count: o.count || num(c.hardware.count) },
@@ -220,10 +222,12 @@ function rule(c) {
       request: trainRequest(c, {
         precision: 'fp8', micro_batch: 16, global_batch: 512, tp: 8, zero: 3, ckpt: 'full',
         cluster: { inter_node_network: 'ib_ndr400' }, stack: 'fsdp_compile',
+        accounting: { logits_bytes_per_element: 12 },
       }),
       read: tpsPerGpu,
       assumed: 'H100 96GB/500W mapped to H100 SXM 80GB; local batch 16 per data-parallel rank '
-        + '(32 ranks x 16 = 512)' + (/asynctp/.test(id) ? '; async TP overlap not modelled' : ''),
+        + '(32 ranks x 16 = 512); torch.compile on the blocks but the loss eager (torchtitan '
+        + '9dec370 train.py: loss compile commented out) = 12 bytes per logit' + (/asynctp/.test(id) ? '; async TP overlap not modelled' : ''),
     };
   }
   if (id === 'titan-l31-8b-8xh100-cp8-262k') return { skip: 'context parallelism (cp=8)' };
@@ -231,9 +235,10 @@ function rule(c) {
     return {
       metric: 'tokens_per_sec_per_gpu', measured: measured(c, 'tokens_per_sec_per_gpu').value,
       request: trainRequest(c, { micro_batch: 2, global_batch: 16, zero: 3, ckpt: 'selective',
-                                 stack: 'fsdp_compile' }),
+                                 stack: 'fsdp_eager' }),
       read: tpsPerGpu,
-      assumed: 'H100 96GB/500W mapped to H100 SXM 80GB',
+      assumed: 'H100 96GB/500W mapped to H100 SXM 80GB; the FSDP row of Table 1 runs without '
+        + 'torch.compile (the next rows add it): eager FSDP2 profile',
     };
   }
   if (id === 'titan-trainy-l31-8b-64xh200') {
@@ -286,7 +291,8 @@ function rule(c) {
       metric: 'tokens_per_second', measured: measured(c, 'training_throughput').value,
       request: trainRequest(c, {
         task: 'full_finetune', micro_batch: 2, global_batch: 2, zero: 0, ckpt: 'full',
-        seq: 2048, optimizer: 'adamw_8bit', count: 1, stack: 'torchtune',
+        seq: 2048, optimizer: 'adamw_8bit', optimizer_in_backward: true, count: 1,
+        stack: 'torchtune',
       }),
       read: tpsTotal,
       assumed: 'packed 2048-token sequences; paged 8-bit AdamW stepped in the backward '
@@ -312,7 +318,8 @@ function rule(c) {
         task: qlora ? 'qlora' : 'full_finetune', micro_batch: 2, global_batch: 2, zero: 0,
         ckpt: m.activation_checkpointing ? 'full' : 'none', gpu: 'a100-sxm-80gb', count: 1,
         optimizer: /8-bit/.test(m.optimizer || '') ? 'adamw_8bit' : undefined,
-        lora_rank: qlora ? 8 : undefined, stack: 'torchtune',
+        lora_rank: qlora ? 64 : undefined, lora_targets: qlora ? TT32_LORA_TARGETS : undefined,
+        stack: 'torchtune',
       }),
       read: tpsTotal,
       assumed: 'A100 80GB SXM; one optimizer step per micro-batch; packed 4096-token sequences',
@@ -526,35 +533,66 @@ function memoryRequest(task, preset, training, extra = {}) {
            training, parallelism: { zero: 0 }, ...extra };
 }
 
+// Qwen's Q-LoRA script (finetune/finetune_qlora_single_gpu.sh: --fp16 --deepspeed
+// ds_config_zero2.json, so no autocast) runs the model's own loss (modeling_qwen.py
+// QWenLMHeadModel.forward): CrossEntropyLoss on the fp16 logits, no fp32 upcast: the logits (2),
+// their shifted contiguous copy (2) and the fp16 log-softmax (2) = 6 bytes per logit.
+const QWEN_QLORA_ASSUMED = 'Qwen-7B v1 as fields, int4 base treated as NF4, rank 64 on all '
+  + 'linear, checkpointing; loss on the fp16 logits (modeling_qwen.py, DeepSpeed fp16): 6 bytes';
+function qwenQloraRequest(seq) {
+  return memoryRequest('qlora', { layers: 32, hidden: 4096, heads: 32, ffn_hidden: 11008,
+    vocab: 151936, max_position_embeddings: 8192 },
+  { sequence_length: seq, micro_batch_size: 1, lora_rank: 64, activation_checkpointing: 'full',
+    accounting: { logits_bytes_per_element: 6 } }, { stack: 'hf_peft' });
+}
+
+// llama3_2/3B_lora_single_device and 3B_qlora_single_device at torchtune 1814feb (the commit
+// of the 'Optimization flags' table): lora_attn_modules [q_proj, v_proj, output_proj],
+// apply_lora_to_mlp: True, lora_rank: 64.
+const TT32_LORA_TARGETS = ['q', 'v', 'o', 'gate', 'up', 'down'];
+
 const MEMORY_ROWS = [
+  // README 'Optimization flags': batch size 2, one optimizer step per batch (gradient
+  // accumulation 1); "each technique is added on top of the previous one".
   { id: 'tt-l32-3b-flags-packed/mem', unit: GIB, measured: 60.0,
-    assumed: 'torchtune recipe, no checkpointing, unfused loss (compile off)',
+    assumed: 'torchtune recipe, no checkpointing, standard cross-entropy (chunked CE is added two '
+      + 'rows later): the decoder upcasts the logits (self.output(h).float()) and the recipe '
+      + 'deletes them before the backward = 12 bytes per logit',
     request: memoryRequest('full_finetune', 'llama-3.2-3b',
-      { sequence_length: 4096, micro_batch_size: 2, activation_checkpointing: 'none',
-        accounting: { fused_cross_entropy: false } }, { stack: 'torchtune' }) },
+      { sequence_length: 4096, micro_batch_size: 2, global_batch_size: 2,
+        activation_checkpointing: 'none',
+        accounting: { fused_cross_entropy: false, logits_bytes_per_element: 12 } },
+      { stack: 'torchtune' }) },
   { id: 'tt-l32-3b-flags-activation-ckpt/mem', unit: GIB, measured: 24.9,
     assumed: 'torchtune, full checkpointing, compiled chunked loss (fused)',
     request: memoryRequest('full_finetune', 'llama-3.2-3b',
-      { sequence_length: 4096, micro_batch_size: 2, activation_checkpointing: 'full',
-        accounting: { fused_cross_entropy: true } }, { stack: 'torchtune' }) },
+      { sequence_length: 4096, micro_batch_size: 2, global_batch_size: 2,
+        activation_checkpointing: 'full', accounting: { fused_cross_entropy: true } },
+      { stack: 'torchtune' }) },
   { id: 'tt-l32-3b-flags-activation-offload/mem', unit: GIB, measured: 21.8,
-    assumed: 'torchtune, full checkpointing with activations offloaded, fused loss',
+    assumed: 'torchtune, full checkpointing with activations offloaded, fused loss, optimizer '
+      + 'step fused into the backward (the row before)',
     request: memoryRequest('full_finetune', 'llama-3.2-3b',
-      { sequence_length: 4096, micro_batch_size: 2, activation_checkpointing: 'full',
+      { sequence_length: 4096, micro_batch_size: 2, global_batch_size: 2,
+        activation_checkpointing: 'full', optimizer_in_backward: true,
         cpu_offload: { activations: true }, accounting: { fused_cross_entropy: true } },
       { stack: 'torchtune' }) },
   { id: 'tt-l32-3b-flags-adamw8bit/mem', unit: GIB, measured: 17.6,
-    assumed: 'torchtune, 8-bit AdamW, offloaded full checkpointing, fused loss',
+    assumed: 'torchtune, 8-bit AdamW, offloaded full checkpointing, fused loss, optimizer step '
+      + 'fused into the backward',
     request: memoryRequest('full_finetune', 'llama-3.2-3b',
-      { sequence_length: 4096, micro_batch_size: 2, activation_checkpointing: 'full',
-        optimizer: 'adamw_8bit', cpu_offload: { activations: true },
-        accounting: { fused_cross_entropy: true } }, { stack: 'torchtune' }) },
+      { sequence_length: 4096, micro_batch_size: 2, global_batch_size: 2,
+        activation_checkpointing: 'full', optimizer: 'adamw_8bit', optimizer_in_backward: true,
+        cpu_offload: { activations: true }, accounting: { fused_cross_entropy: true } },
+      { stack: 'torchtune' }) },
   { id: 'tt-l32-3b-flags-qlora/mem', unit: GIB, measured: 4.6,
-    assumed: 'torchtune QLoRA rank 8 on q,v (recipe default), offloaded checkpointing, fused loss',
+    assumed: 'torchtune QLoRA as recipe llama3_2/3B_qlora_single_device at the table\'s commit '
+      + '1814feb (rank 64 on q, v, output_proj and the MLP), offloaded checkpointing, fused loss',
     request: memoryRequest('qlora', 'llama-3.2-3b',
-      { sequence_length: 4096, micro_batch_size: 2, lora_rank: 8, lora_targets: ['q', 'v'],
-        activation_checkpointing: 'full', cpu_offload: { activations: true },
-        accounting: { fused_cross_entropy: true } }, { stack: 'torchtune' }) },
+      { sequence_length: 4096, micro_batch_size: 2, global_batch_size: 2, lora_rank: 64,
+        lora_targets: TT32_LORA_TARGETS, activation_checkpointing: 'full',
+        cpu_offload: { activations: true }, accounting: { fused_cross_entropy: true } },
+      { stack: 'torchtune' }) },
   { id: 'tt-l31-8b-qlora-4090/mem', unit: GIB, measured: 7.4,
     assumed: 'torchtune rank 8 on attention + MLP, full checkpointing, compiled loss',
     request: memoryRequest('qlora', 'llama-3.1-8b',
@@ -580,13 +618,10 @@ const MEMORY_ROWS = [
     assumed: 'torchtune full fine-tune, 8-bit AdamW stepped in the backward, checkpointing',
     request: memoryRequest('full_finetune', 'llama-3.1-8b',
       { sequence_length: 2048, micro_batch_size: 2, activation_checkpointing: 'full',
-        optimizer: 'adamw_8bit' }, { stack: 'torchtune' }) },
+        optimizer: 'adamw_8bit', optimizer_in_backward: true }, { stack: 'torchtune' }) },
   { id: 'qwen-readme-qwen7b-qlora-8192/mem', unit: GB, measured: 23.5,
-    assumed: 'Qwen-7B v1 as fields, int4 base treated as NF4, rank 64 on all linear, checkpointing',
-    request: memoryRequest('qlora', { layers: 32, hidden: 4096, heads: 32, ffn_hidden: 11008,
-      vocab: 151936, max_position_embeddings: 8192 },
-      { sequence_length: 8192, micro_batch_size: 1, lora_rank: 64,
-        activation_checkpointing: 'full' }, { stack: 'hf_peft' }) },
+    assumed: QWEN_QLORA_ASSUMED,
+    request: qwenQloraRequest(8192) },
   { id: 'qlora-65b-single-48gb/mem', unit: GIB, bound: 48,
     assumed: 'QLoRA paper: rank 64 all linear, sequence 512, batch 1, full checkpointing',
     request: memoryRequest('qlora', 'llama-65b',
@@ -606,19 +641,109 @@ const MEMORY_ROWS = [
       { micro_batch_size: 1, lora_rank: 32, activation_checkpointing: 'full' }, { stack: 'hf_peft' }) },
 ];
 
-/** Memory rows of the extra sources (calibration_more.json): largest context per card size. */
+/** Peak-memory rows of the extra sources (calibration_more.json), each with the request its
+ *  source's stated setup maps to. */
+const TITAN_EAGER_LOSS = { logits_bytes_per_element: 12 };
+function titanRequest(c, o) {
+  return {
+    schema: 1, task: 'pretrain', model: { preset: 'llama-3.1-8b' },
+    training: { precision: o.fp8 ? 'fp8' : 'bf16', sequence_length: c.model.seq_len,
+                micro_batch_size: c.method.micro_batch, global_batch_size: c.method.global_batch,
+                activation_checkpointing: o.ckpt || 'selective', flash_attention: true,
+                accounting: o.compile ? TITAN_EAGER_LOSS : undefined },
+    hardware: { gpu: 'h100-sxm-80gb', count: c.hardware.count },
+    parallelism: { zero: 3, tp: 1, pp: 1, ep: 1 },
+    cluster: c.hardware.count > 8 ? { inter_node_network: 'ib_ndr400' } : undefined,
+    stack: o.compile ? 'fsdp_compile' : 'fsdp_eager',
+  };
+}
+const MORE_PEAK_ROWS = {
+  'titan-l31-8b-8xh100-fsdp-compile': (c) => ({
+    request: titanRequest(c, { compile: true }),
+    assumed: 'blocks compiled, loss eager (12 bytes per logit); H100 96GB mapped to H100 80GB' }),
+  'titan-l31-8b-8xh100-fsdp-compile-float8': (c) => ({
+    request: titanRequest(c, { compile: true, fp8: true }),
+    assumed: 'blocks compiled with Float8 linears, loss eager (12 bytes per logit)' }),
+  'titan-l31-8b-128xh100-fsdp': (c) => ({
+    request: titanRequest(c, {}), assumed: 'eager FSDP2 (no torch.compile)' }),
+  'titan-l31-8b-128xh100-fsdp-compile': (c) => ({
+    request: titanRequest(c, { compile: true }),
+    assumed: 'blocks compiled, loss eager (12 bytes per logit)' }),
+  'titan-l31-8b-128xh100-fsdp-compile-float8': (c) => ({
+    request: titanRequest(c, { compile: true, fp8: true }),
+    assumed: 'blocks compiled with Float8 linears, loss eager (12 bytes per logit)' }),
+  'titan-l31-8b-8xh100-fsdp8-cp1-32k': (c) => ({
+    request: titanRequest(c, { compile: true, fp8: true, ckpt: 'full' }),
+    assumed: 'CP 1 (no context parallelism), local batch 1 x 32768, full checkpointing; blocks '
+      + 'compiled, loss eager' }),
+  'tt-l32-3b-flags-chunked-ce': () => ({
+    request: memoryRequest('full_finetune', 'llama-3.2-3b',
+      { sequence_length: 4096, micro_batch_size: 2, global_batch_size: 2,
+        activation_checkpointing: 'none', accounting: { fused_cross_entropy: true } },
+      { stack: 'torchtune' }),
+    assumed: 'packed, compiled, chunked cross-entropy compiled (as the later rows: fused), no '
+      + 'checkpointing yet' }),
+  'tt-l32-3b-flags-optimizer-in-bwd': () => ({
+    request: memoryRequest('full_finetune', 'llama-3.2-3b',
+      { sequence_length: 4096, micro_batch_size: 2, global_batch_size: 2,
+        activation_checkpointing: 'full', optimizer_in_backward: true,
+        accounting: { fused_cross_entropy: true } }, { stack: 'torchtune' }),
+    assumed: 'the checkpointing row plus the optimizer step fused into the backward' }),
+  'tt-l32-3b-flags-lora': () => ({
+    request: memoryRequest('lora', 'llama-3.2-3b',
+      { sequence_length: 4096, micro_batch_size: 2, global_batch_size: 2, lora_rank: 64,
+        lora_targets: TT32_LORA_TARGETS, activation_checkpointing: 'full',
+        cpu_offload: { activations: true }, accounting: { fused_cross_entropy: true } },
+      { stack: 'torchtune' }),
+    assumed: 'recipe llama3_2/3B_lora_single_device at 1814feb (rank 64 on q, v, output_proj and '
+      + 'the MLP); packed, compiled, chunked loss, offloaded checkpointing; no optimizer_in_bwd' }),
+  'tt-l31-8b-lora-4090': () => ({
+    request: memoryRequest('lora', 'llama-3.1-8b',
+      { sequence_length: 2048, micro_batch_size: 2, global_batch_size: 2, lora_rank: 8,
+        lora_targets: ['q', 'v'], activation_checkpointing: 'full' }, { stack: 'torchtune' }),
+    assumed: 'recipe config llama3_1/8B_lora_single_device (rank 8 on q,v, checkpointing, chunked '
+      + 'loss); batch 2 without accumulation, packed 2048 (README)' }),
+  'tt-l31-70b-lora-8xa100': () => ({
+    request: memoryRequest('lora', 'llama-3.1-70b',
+      { sequence_length: 2048, micro_batch_size: 2, global_batch_size: 16, lora_rank: 16,
+        lora_targets: ['q', 'k', 'v'], activation_checkpointing: 'full' },
+      { stack: 'torchtune', hardware: { gpu: 'a100-sxm-80gb', count: 8 },
+        parallelism: { zero: 3, tp: 1, pp: 1 } }),
+    assumed: 'recipe config llama3_1/70B_lora (rank 16 on q,k,v, FSDP over 8, checkpointing, '
+      + 'chunked loss); batch 2 per GPU without accumulation, packed 2048 (README)' }),
+};
+
+/** Memory rows of the extra sources (calibration_more.json): largest context per card size, and
+ *  peak memory per GPU (MORE_PEAK_ROWS). */
 function moreMemoryRows(more) {
   const rows = [];
-  for (const c of more.filter((x) => x.category === 'memory')) {
+  for (const c of more.filter((x) => x.category === 'memory' && MORE_PEAK_ROWS[x.id])) {
+    const m = c.measured[0];
+    rows.push({ id: `${c.id}/mem`, unit: m.unit === 'GiB' ? GIB : GB, measured: m.value,
+                ambiguous: !!c.ambiguous, source: c.source.url, ...MORE_PEAK_ROWS[c.id](c) });
+  }
+  for (const c of more.filter((x) => x.id === 'qwen-readme-qwen7b-qlora-lengths')) {
+    for (const m of c.measured) {
+      rows.push({ id: `${c.id}/${m.metric}`, unit: GB, measured: m.value, ambiguous: true,
+                  source: c.source.url, assumed: QWEN_QLORA_ASSUMED,
+                  request: qwenQloraRequest(m.seq_len) });
+    }
+  }
+  for (const c of more.filter((x) => x.category === 'memory' && x.id.startsWith('unsloth-'))) {
     const preset = /70B/.test(c.model.name) ? 'llama-3.1-70b' : 'llama-3.1-8b';
     for (const m of c.measured) {
+      const training = { micro_batch_size: 1, lora_rank: 32, activation_checkpointing: 'full' };
+      // The release before Cut Cross-Entropy materialised the logits (its own kernel).
+      if (m.logits_bytes_per_element !== undefined) {
+        training.accounting = { logits_bytes_per_element: m.logits_bytes_per_element };
+      }
+      const what = m.logits_bytes_per_element !== undefined
+        ? `Unsloth before CCE (offloaded checkpointing, ${m.logits_bytes_per_element} bytes per logit)`
+        : m.stack === 'unsloth' ? 'Unsloth (offloaded checkpointing, CCE)' : 'HF + FA2';
       rows.push({
         id: `${c.id}/${m.metric}`, capacity_gib: m.capacity_gb, measured_context: m.value,
-        assumed: `${m.stack === 'unsloth' ? 'Unsloth (offloaded checkpointing, CCE)' : 'HF + FA2'}, `
-          + 'rank 32 all linear, batch 1; card size as GiB',
-        request: memoryRequest('qlora', preset,
-          { micro_batch_size: 1, lora_rank: 32, activation_checkpointing: 'full' },
-          { stack: m.stack }),
+        assumed: `${what}, rank 32 all linear, batch 1; card size as GiB`,
+        request: memoryRequest('qlora', preset, training, { stack: m.stack }),
         source: c.source.url,
       });
     }

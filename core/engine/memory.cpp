@@ -178,6 +178,18 @@ StageParams stage_params(const Request& req, const ParamCounts& c, const StageLa
   return p;
 }
 
+/// Elements of the largest trainable tensor on this GPU: for a full fine-tune the embedding,
+/// the LM head or one MLP matrix; for adapters one LoRA factor (r x the widest dimension).
+double largest_trainable_tensor(const Request& req, const ParamCounts& c, const Layout& L) {
+  const ModelArch& m = req.model;
+  const double h = static_cast<double>(m.hidden);
+  double widest = std::max<double>({h, static_cast<double>(q_width(m)),
+                                    static_cast<double>(m.ffn_hidden),
+                                    m.moe ? static_cast<double>(m.moe->expert_ffn_hidden) : 0.0});
+  if (is_adapter(req.task)) return req.training.lora_rank * widest / L.tp;
+  return std::max({c.embedding, c.lm_head, h * widest}) / L.tp;
+}
+
 double activations_for_stage(const Request& req, const StageLayers& s, const Layout& L,
                              const MemoryAssumptions& /*a: the logits term is the stack's*/,
                              double* host_bytes) {
@@ -188,6 +200,7 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   in.micro_batch = static_cast<double>(t.micro_batch_size);
   in.tp = L.tp;
   in.sequence_parallel = t.sequence_parallel;
+  in.gathered_inputs = req.stack.tp_keeps_gathered_inputs;
   in.flash_attention = t.flash_attention;
   // "selective": Megatron's recompute of the attention core, unless the stack checkpoints
   // selectively another way (PyTorch op-level policies, every other layer): then it keeps a
@@ -195,10 +208,12 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   const bool selective = t.activation_checkpointing == Checkpointing::kSelective;
   const std::optional<double> keep = req.stack.selective_keep_fraction;
   in.recompute_attention = selective && !keep;
+  const bool fp32_stream = fp32_residual_stream(req);
   in.bytes_per_value = t.precision == Precision::kFp32 ? 4 : 2;
   const double sb = in.sequence_length * in.micro_batch;
   const double sharded_by = (t.sequence_parallel && L.tp > 1) ? L.tp : 1;
-  const double residual = in.bytes_per_value * sb * static_cast<double>(m.hidden) / sharded_by;
+  const double residual =
+      (fp32_stream ? 4 : in.bytes_per_value) * sb * static_cast<double>(m.hidden) / sharded_by;
 
   in.moe_layer = false;
   const double dense_layer = layer_activation_bytes(m, in);
@@ -248,6 +263,10 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   }
   if (s.last) {
     total += 2 * residual;  // final norm input and output
+    if (in.gathered_inputs && sharded_by > 1) {
+      // The LM head (column-parallel) keeps its all-gathered input for the backward.
+      total += in.bytes_per_value * sb * static_cast<double>(m.hidden) * (1 - 1 / sharded_by);
+    }
     // The loss's logits: bytes per vocabulary entry per token as the stack keeps them (eager
     // 14: bf16 logits, fp32 upcast, fp32 log-softmax, fp32 gradient; 0 with a fused loss).
     total += sb * static_cast<double>(m.vocab) / L.tp * t.accounting.logits_bytes_per_element;
@@ -361,9 +380,10 @@ double layer_activation_bytes(const ModelArch& m, const ActivationInputs& in) {
   const double t = in.tp;
   // Tensors every TP rank holds in full unless sequence parallelism shards them
   // (Korthikanti et al. 2022, eq. 2 vs eq. 4).
-  double replicated = 2 * a * sb * h  // inputs of the two norms
-                      + a * sb * h    // input of the QKV projection
-                      + a * sb * h;   // input of the MLP
+  double replicated = 2 * a * sb * h;  // inputs of the two norms
+  // Inputs of the QKV projection and of the MLP: sharded with sequence parallelism unless the
+  // stack keeps them all-gathered (PyTorch DTensor TP), then held in full on every TP rank.
+  double gathered = 2 * a * sb * h;
   if (m.dropout) replicated += 2 * kDropoutMaskBytes * sb * h;  // attention and MLP dropout
   if (m.mla) {
     replicated += a * sb * (m.mla->q_lora_rank + m.mla->kv_lora_rank + m.mla->qk_rope_head_dim);
@@ -386,7 +406,22 @@ double layer_activation_bytes(const ModelArch& m, const ActivationInputs& in) {
     sharded += matrices * a * sb * static_cast<double>(m.ffn_hidden);
   }
   const double replicated_divisor = (in.sequence_parallel && t > 1) ? t : 1;
-  return replicated / replicated_divisor + sharded / t;
+  if (!in.gathered_inputs) {
+    replicated += gathered;
+    gathered = 0;
+  }
+  return replicated / replicated_divisor + gathered + sharded / t;
+}
+
+bool fp32_residual_stream(const Request& req) {
+  return req.task == Task::kQlora && req.stack.kbit_fp32_other_weights;
+}
+
+bool gradients_apart_from_activations(const Request& req, const Layout& L) {
+  const TrainingSettings& t = req.training;
+  if (!is_training(req.task) || L.pp > 1 || t.optimizer_in_backward) return false;
+  const std::optional<std::int64_t>& global = t.perf.global_batch_size;
+  return global && *global <= t.micro_batch_size * static_cast<std::int64_t>(L.dp);
 }
 
 double trainable_params(const Request& req) {
@@ -446,6 +481,12 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
         e.weights = 0;
       }
       e.gradients = trainable_here * t.accounting.gradient_bytes / grad_shard;
+      if (t.optimizer_in_backward) {
+        // Each gradient is freed as soon as its parameter is stepped (torchtune
+        // optimizer_in_bwd): at most the largest trainable tensor's gradient is held.
+        e.gradients = std::min(e.gradients, largest_trainable_tensor(req, c, L) *
+                                                t.accounting.gradient_bytes / grad_shard);
+      }
       e.optimizer = trainable_here * optimizer_state(t).bytes_per_param() / optimizer_shard;
       if (t.offload_optimizer) {
         // ZeRO-Offload keeps optimizer states, the fp32 master copy and fp32 gradients on the
@@ -455,6 +496,13 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
         if (L.zero >= 2) e.gradients = std::min(e.gradients, kOffloadGradientBucketBytes);
       }
       e.activations = activations_for_stage(req, s, L, a, &host_per_gpu);
+      if (gradients_apart_from_activations(req, L)) {
+        // The activation peak (start of the backward) holds only the first gradients (the LM
+        // head's); the end of the backward holds all gradients and hardly any activations.
+        const double head = std::min(e.gradients, largest_trainable_tensor(req, c, L) *
+                                                      t.accounting.gradient_bytes / grad_shard);
+        e.gradients = std::max(head, e.gradients - e.activations);
+      }
     } else {
       const double bits = weight_bits_for(req.inference.weight_format);
       e.weights = p.linear * bits / kBitsPerByte + (p.all - p.linear) * 2;

@@ -75,6 +75,20 @@ double trainable_params(const Request& request);
 /// plus an fp8 copy for the GEMMs.
 double training_weight_bytes(Precision precision);
 
+/// QLoRA through PEFT (the stack's kbit_fp32_other_weights: prepare_model_for_kbit_training
+/// casts embeddings and norms to fp32): the embedding output is fp32 and so is the residual
+/// stream each layer passes on (bitsandbytes' 4-bit layers return their input's dtype;
+/// Transformers warns "The input hidden states seems to be silently casted in float32"), so the
+/// layer inputs that checkpointing keeps take 4 bytes per value.
+bool fp32_residual_stream(const Request& request);
+
+/// True when the gradients and the activations never peak together: one micro-batch per
+/// optimizer step (the request's global batch is micro-batch x data parallel), no pipeline and
+/// gradients freed after each step (PyTorch's zero_grad(set_to_none=True), the default since
+/// 2.0). The backward frees each layer's activations as it allocates that layer's gradients, so
+/// the peak holds the larger of (activations + the LM head's gradient) and all gradients.
+bool gradients_apart_from_activations(const Request& request, const Layout& layout);
+
 /// Fills `estimate.assumptions`: one line per term, as a code with parameters and in English.
 void explain_memory(const Request& request, const Layout& layout, const MemoryAssumptions& a,
                     MemoryEstimate& estimate);
@@ -90,6 +104,9 @@ struct ActivationInputs {
   double micro_batch = 0;
   int tp = 1;
   bool sequence_parallel = true;
+  /// The QKV and MLP inputs are kept all-gathered (full sequence) under sequence parallelism
+  /// (the stack's tp_keeps_gathered_inputs).
+  bool gathered_inputs = false;
   bool flash_attention = true;
   bool recompute_attention = false;  // selective recompute (Korthikanti sec. 4.2)
   double bytes_per_value = 2;

@@ -54,16 +54,25 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
     }
     const bool zero2 = L.zero >= 2 && L.dp > 1;
     const bool grad_offload = t.offload_optimizer && L.zero >= 2;
-    std::snprintf(line, sizeof line, "%.0f bytes per trainable parameter (%s gradients)%s%s.",
+    const bool apart = gradients_apart_from_activations(req, L);
+    std::snprintf(line, sizeof line, "%.0f bytes per trainable parameter (%s gradients)%s%s%s%s.",
                   t.accounting.gradient_bytes, t.accounting.gradient_bytes == 4 ? "fp32" : "16-bit",
                   zero2 ? ", sharded over data parallel (ZeRO-2+)" : "",
                   grad_offload ? "; with ZeRO-Offload they move to host RAM and the GPU keeps at most "
                                  "one reduce bucket (5e8 elements)"
-                               : "");
+                               : "",
+                  t.optimizer_in_backward ? "; the optimizer steps in the backward pass, so only "
+                                            "the largest tensor's gradient is held at once"
+                                          : "",
+                  apart ? "; one micro-batch per step: the backward frees activations as it "
+                          "allocates gradients, so the peak counts only the gradients beyond the "
+                          "activations (at least the LM head's)"
+                        : "");
     add("gradients", "gradients",
         {param("bytes_per_param", t.accounting.gradient_bytes),
          param("fp32", flag(t.accounting.gradient_bytes == 4)), param("zero2", flag(zero2)),
-         param("offloaded", flag(grad_offload))},
+         param("offloaded", flag(grad_offload)), param("in_backward", flag(t.optimizer_in_backward)),
+         param("apart", flag(apart))},
         line);
     const OptimizerState o = optimizer_state(t);
     const bool zero1 = L.zero >= 1 && L.dp > 1;
@@ -98,7 +107,8 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
         param("in_flight", L.pp - best.heaviest_stage), param("stage", best.heaviest_stage),
         param("fused_cross_entropy", flag(t.accounting.fused_cross_entropy)),
         param("stack", req.stack.name), param("stack_given", flag(req.stack_given)),
-        param("selective", flag(t.activation_checkpointing == Checkpointing::kSelective))};
+        param("selective", flag(t.activation_checkpointing == Checkpointing::kSelective)),
+        param("fp32_stream", flag(fp32_residual_stream(req)))};
     if (!t.accounting.fused_cross_entropy) {
       stack_text += ": the loss keeps " + format_number(t.accounting.logits_bytes_per_element) +
                     " bytes per vocabulary entry per token";
@@ -112,6 +122,9 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
                         : "; selective checkpointing recomputes the attention core (Megatron)";
       if (req.stack.selective_keep_fraction)
         params.push_back(param("selective_keep_share", *req.stack.selective_keep_fraction));
+    }
+    if (fp32_residual_stream(req)) {
+      stack_text += "; PEFT's fp32 embeddings and norms make the layer inputs fp32";
     }
     add("activations", "activations_training", std::move(params), line + stack_text + ".");
     add("kv_cache", "kv_cache_training", {}, "No KV cache in training.");

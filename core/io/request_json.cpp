@@ -126,8 +126,11 @@ void read_accounting(FieldReader& t, TrainingSettings& s, const StackProfile& st
                                       std::string(stack.optimizer_state_bytes == 4 ? "fp32" : "bf16"));
   s.accounting.optimizer_state_bytes = states == "fp32" ? 4 : 2;
   s.accounting.fused_cross_entropy = a.boolean("fused_cross_entropy", false);
-  s.accounting.logits_bytes_per_element =
-      s.accounting.fused_cross_entropy ? 0 : stack.logits_bytes_per_element;
+  // Bytes the loss keeps per vocabulary entry per token: the stack's unless the request says
+  // how its own loss code keeps the logits (a fused loss keeps none).
+  const double logits_bytes =
+      a.number("logits_bytes_per_element", 0, 64, stack.logits_bytes_per_element);
+  s.accounting.logits_bytes_per_element = s.accounting.fused_cross_entropy ? 0 : logits_bytes;
   a.reject_unknown();
   if (fp32 && s.accounting.master_weights)
     throw InputError("inconsistent", a.path_of("master_weights"),
@@ -183,6 +186,7 @@ TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelAr
       qlora ? Checkpointing::kFull
             : stack.default_checkpointing.value_or(s.activation_checkpointing));
   s.flash_attention = t.boolean("flash_attention", s.flash_attention);
+  s.optimizer_in_backward = t.boolean("optimizer_in_backward", s.optimizer_in_backward);
   s.sequence_parallel = t.boolean("sequence_parallel", s.sequence_parallel);
   s.lora_rank = static_cast<int>(t.integer("lora_rank", 1, kMaxLoraRank, s.lora_rank));
   s.lora_targets = parse_lora_targets(t.raw("lora_targets"), t.path_of("lora_targets"),

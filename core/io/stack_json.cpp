@@ -131,6 +131,12 @@ StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
           r.path_of("zero3_gather_once_per_step_with_pp") + "/value must be true or false");
     s.zero3_gather_once_per_step_with_pp = once.get<bool>();
   }
+  {
+    const nlohmann::json& gathered = sourced(r, "tp_keeps_gathered_inputs");
+    if (!gathered.is_boolean()) throw InputError("wrong_type", r.path_of("tp_keeps_gathered_inputs") + "/value",
+            r.path_of("tp_keeps_gathered_inputs") + "/value must be true or false");
+    s.tp_keeps_gathered_inputs = gathered.get<bool>();
+  }
   r.reject_unknown();
   return s;
 }

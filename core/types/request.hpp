@@ -53,6 +53,10 @@ struct TrainingSettings {
   /// Checkpointed layer inputs kept in host RAM and brought back for the backward (Unsloth's
   /// offloaded gradient checkpointing, torchtune enable_activation_offloading).
   bool offload_activations = false;
+  /// The optimizer steps each parameter as soon as its gradient is ready in the backward pass
+  /// and frees that gradient (torchtune optimizer_in_bwd, PyTorch's
+  /// register_post_accumulate_grad_hook): the GPU holds one tensor's gradient, not all of them.
+  bool optimizer_in_backward = false;
   Accounting accounting;
   TrainingPerfSettings perf;
 };

@@ -11,8 +11,8 @@
 namespace advisor {
 
 struct StackProfile {
-  std::string id;    // hf_peft | llamafactory | unsloth | torchtune | fsdp_compile | deepspeed |
-                     // megatron | vllm | sglang | tensorrt_llm | llama_cpp
+  std::string id;    // hf_peft | llamafactory | unsloth | torchtune | fsdp_compile | fsdp_eager |
+                     // deepspeed | megatron | vllm | sglang | tensorrt_llm | llama_cpp
   std::string name;  // shown in the assumption line
   bool serving = false;            // a serving engine (inference) rather than a training stack
   std::vector<Task> default_for;   // tasks for which this is the default stack
@@ -51,6 +51,11 @@ struct StackProfile {
   /// max(40M, 1M x dp) elements so that ring reduce-scatters over many ranks stay
   /// bandwidth-bound.
   double dp_bucket_elements_per_rank = 0;
+  /// Sequence-parallel tensor parallelism keeps, for the backward, the all-gathered (full
+  /// sequence) input of the column-parallel layers (QKV, MLP up/gate, LM head), as PyTorch
+  /// DTensor TP does (PrepareModuleInput to Replicate, then ColwiseParallel), instead of the
+  /// 1/t shard that Megatron keeps and all-gathers again in the backward.
+  bool tp_keeps_gathered_inputs = false;
 
   // ---- serving
   /// Share of the card's memory the engine takes (vLLM gpu_memory_utilization, SGLang
