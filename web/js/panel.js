@@ -62,9 +62,8 @@
     watchNear(p);
   }
 
-  // Which sections are on screen or near it (within half a screen), as the last layout left them
-  // (an IntersectionObserver: asking in a render would force a layout). Until it has answered,
-  // a section counts as near.
+  // Which sections are on screen (p.near), as the last layout left them (an IntersectionObserver:
+  // asking in a render would force a layout). Until it has answered, a section counts as on screen.
   let nearObserver = null;
   function watchNear(p) {
     p.near = true;
@@ -78,7 +77,7 @@
           // Scrolled to before its turn came: now.
           if (q.near && q.stale && !q.section.hidden && !isCollapsed(q) && state.lastResult) renderOne(q);
         });
-      }, { rootMargin: '50% 0px' });
+      }, { rootMargin: '0px' });
     }
     p.section.__panel = p;
     nearObserver.observe(p.section);
@@ -107,17 +106,19 @@
     requestAnimationFrame(go);
   }
 
+  // Each run starts the sections' turns afresh after its own frame (a run while earlier turns
+  // are still coming must not have them drawn before its frame).
+  let generation = 0;
   function scheduleDeferred() {
-    if (deferred) return;
     deferred = true;
-    afterFrame(deferredStep);
-  }
-
-  function deferredStep() {
-    const p = PANELS.find(function (q) { return q.section && !q.section.hidden && q.stale && !isCollapsed(q); });
-    if (!p || !state.lastResult) { deferred = false; return; }
-    renderOne(p);
-    nextTask(deferredStep);
+    const mine = ++generation;
+    afterFrame(function step() {
+      if (mine !== generation) return;
+      const p = PANELS.find(function (q) { return q.section && !q.section.hidden && q.stale && !isCollapsed(q); });
+      if (!p || !state.lastResult) { deferred = false; return; }
+      renderOne(p);
+      nextTask(step);
+    });
   }
 
   function panelsPending() { return deferred; }
@@ -165,7 +166,6 @@
       if (folded) { clear(p.body); clear(p.actions); } else if (!defer || p.fixed || p.near) renderOne(p, ctx);
       else later = true;
     });
-    if (!renderPanels.done) { renderPanels.done = true; measureAll(); }
     const t0 = UI.timing.now();
     renderNav();
     UI.timing.mark('nav', t0);
@@ -231,24 +231,10 @@
     if (!p || !p.section) return;
     setCollapsed(p, false);
     renderNav();
-    measureAll(); // every section at its real height: the scroll lands on the section
     p.section.scrollIntoView({ block: 'start' });
     p.toggle.focus({ preventScroll: true });
   }
 
-  /**
-   * Lays every section out for one frame. Off screen, a section's content is skipped
-   * (content-visibility: auto in style.css) and counts with the height it had when last drawn;
-   * this frame records those heights (at start-up, none is known yet) and makes a scroll to a
-   * section exact.
-   */
-  let measuring = false;
-  function measureAll() {
-    if (measuring || !el.panels) return;
-    measuring = true;
-    el.panels.classList.add('measure');
-    afterFrame(function () { el.panels.classList.remove('measure'); measuring = false; });
-  }
 
   function foldAll(folded) {
     PANELS.forEach(function (p) { if (p.section && !p.fixed) setCollapsed(p, folded); });
