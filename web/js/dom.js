@@ -218,6 +218,8 @@
     toast.timer = setTimeout(function () { el.toast.hidden = true; }, 2200);
   }
 
+  const NO_OPTS = Object.freeze({});
+
   /**
    * One figure of the result, written once: reads the value at `pointer` in `result` and writes
    * the text, data-field = pointer, and the raw value (data-bytes when the format takes bytes,
@@ -228,17 +230,21 @@
    * opts.none or "—". opts: extra classes as a string, or {cls, none, unit} (unit: a <span
    * class="unit"> after the figure).
    */
-  function fig() {
-    const args = Array.prototype.slice.call(arguments);
-    const given = args[0] && args[0].nodeType === 1 ? args.shift() : null;
-    const result = args[0], pointer = args[1], format = args[2];
-    const opts = typeof args[3] === 'string' ? { cls: args[3] } : (args[3] || {});
+  function fig(a0, a1, a2, a3, a4) {
+    const given = a0 && a0.nodeType === 1;
+    const result = given ? a1 : a0, pointer = given ? a2 : a1, format = given ? a3 : a2;
+    const o = given ? a4 : a3;
+    const opts = typeof o === 'string' ? { cls: o } : (o || NO_OPTS);
     const value = pointerGet(result, pointer);
     const none = value === null || value === undefined;
-    const node = given || h('span', { class: opts.cls ? 'fig ' + opts.cls : 'fig' });
-    node.dataset.field = pointer;
-    if (format && format.bytes) node.dataset.bytes = String(value);
-    else node.dataset.value = none ? 'null' : String(value);
+    let node = a0;
+    if (!given) {
+      node = document.createElement('span');
+      node.className = opts.cls ? 'fig ' + opts.cls : 'fig';
+    }
+    node.setAttribute('data-field', pointer);
+    if (format && format.bytes) node.setAttribute('data-bytes', String(value));
+    else node.setAttribute('data-value', none ? 'null' : String(value));
     append(node, none ? (opts.none || '—') : format ? format(value) : String(value));
     if (opts.unit && !none) node.appendChild(h('span', { class: 'unit', text: opts.unit }));
     return node;
@@ -275,6 +281,19 @@
     return true;
   }
 
+  // A pointer's segments, unescaped, kept per pointer text: a render reads the same few thousand
+  // pointers each time.
+  const partsCache = new Map();
+  function pointerParts(path) {
+    let parts = partsCache.get(path);
+    if (!parts) {
+      parts = path.split('/').slice(1).map(function (p) { return p.replace(/~1/g, '/').replace(/~0/g, '~'); });
+      if (partsCache.size > 20000) partsCache.clear();
+      partsCache.set(path, parts);
+    }
+    return parts;
+  }
+
   // An array's elements by their gpu (the first of each), built once per array: a table reads
   // every figure of every option through /options/@id/... .
   const gpuIndex = new WeakMap();
@@ -293,11 +312,11 @@
    * element of an array whose gpu is id (/options/@h100-sxm-80gb/min_count). undefined if absent.
    */
   function pointerGet(obj, path) {
-    const parts = path.split('/').slice(1);
+    const parts = pointerParts(path);
     let o = obj;
     for (let i = 0; i < parts.length; i++) {
       if (o === null || typeof o !== 'object') return undefined;
-      const key = parts[i].replace(/~1/g, '/').replace(/~0/g, '~');
+      const key = parts[i];
       if (key.charAt(0) === '@' && Array.isArray(o)) {
         o = byGpu(o).get(key.slice(1));
       } else if (Object.prototype.hasOwnProperty.call(o, key) && !unsafeKey(key)) {
