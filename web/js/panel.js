@@ -150,10 +150,11 @@
     const ctx = { request: state.lastRequest, t: t, h: h, fig: fig, ui: UI };
     // Charts are drawn at the panel's width so their text stays at its CSS size.
     state.chartWidth = Math.max(320, Math.min(1100, panelsWidth() - 36));
-    let later = false;
+    const later = [];
     PANELS.forEach(function (p) {
       if (!p.section) makeSection(p);
       const show = !p.applies || p.applies(result);
+      const appears = show && p.section.hidden; // its body still holds an earlier result
       if (p.section.hidden !== !show) p.section.hidden = !show;
       if (!show) return;
       setText(p.title, t(p.titleKey));
@@ -163,13 +164,26 @@
       // A folded panel is built when it is opened (issue 13: an input change re-renders within
       // a frame only if the folded deep dives are not rebuilt each time); until then it is empty,
       // never showing an earlier result's figures. An open one off screen is drawn after the frame.
-      if (folded) { clear(p.body); clear(p.actions); } else if (!defer || p.fixed || p.near) renderOne(p, ctx);
-      else later = true;
+      if (folded) { clear(p.body); clear(p.actions); } else if (!defer || p.fixed || p.near || appears) renderOne(p, ctx);
+      else later.push(p);
     });
+    if (later.length) {
+      // Where the sections stand now that the answer and those on screen are drawn (what moved
+      // into view, e.g. under an answer that got shorter, is drawn now too). The layout this
+      // forces is the one the frame needs anyway: all reads first, then the writes.
+      const t0 = UI.timing.now();
+      const bottom = window.innerHeight;
+      const inView = later.filter(function (p) {
+        const r = p.section.getBoundingClientRect();
+        return r.bottom > 0 && r.top < bottom;
+      });
+      UI.timing.mark('layout', t0);
+      inView.forEach(function (p) { renderOne(p, ctx); });
+      if (inView.length < later.length) scheduleDeferred();
+    }
     const t0 = UI.timing.now();
     renderNav();
     UI.timing.mark('nav', t0);
-    if (later) scheduleDeferred();
     if (UI.reportStale) UI.reportStale();
   }
 
