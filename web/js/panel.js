@@ -15,8 +15,8 @@
    * collapsed? (starts folded: the deep dives), fixed? (never folds: the answer), rebuild? (drawn
    * from scratch each time: its nodes carry listeners added with addEventListener)}. A folded
    * panel is built when it is opened.
-   * render builds the panel's content inside `body` (empty, and detached unless rebuild) with DOM
-   * calls only; listeners through h()'s on* properties or UI.on(), so that they follow the node
+   * render builds the panel's content inside `body` (empty; a detached element, except for the
+   * first drawing and with rebuild) with DOM calls only; listeners through h()'s on* properties or UI.on(), so that they follow the node
    * the page keeps (see patchChildren in js/dom.js).
    */
   function registerPanel(panel) {
