@@ -9,10 +9,19 @@
 //   advise     advise() in Chromium after a 4 s warm-up (V8 tiers up), median and p95 per request,
 //              beside the native figure for the same request texts (bench_native, with its
 //              allocations per call)
-//   rerender   an input change to the re-rendered page: the synchronous run (core + DOM) and the
-//              next animation frame, median and p95 (the goal: within one 16 ms frame)
+//   rerender   an input change to the re-rendered page (the goal: within one 16 ms frame), with
+//              the page scrolled to the top and scrolled to the GPU table, median and p95 of:
+//              the synchronous run (core + DOM), the next animation frame (its callbacks run),
+//              the frame drawn (style, layout and paint done: a message posted from that
+//              frame's callback), and settled (the sections off screen drawn after the frame and
+//              the address written: gpuAdvisor.pending false); per component (the page's own
+//              UI.onTiming marks): the core call, the form, each section drawn in the run or
+//              after the frame, the section navigation; and, from a second series under a trace,
+//              the main thread's CPU time for the run's task and for the next frame
 //
-// Usage: node bench/page_bench.cjs <dist dir> <bench_native> <request.json>... [--runs N]
+// Usage: node bench/page_bench.cjs <dist dir> <bench_native | -> <request.json>... [--runs N]
+//          [--only size,load,advise,rerender]
+// With - for bench_native the advise part prints Chromium's figures alone.
 // bench/bench.sh runs it on the build's outputs. The machine: whatever runs it (the README
 // records where its figures came from).
 'use strict';
@@ -31,9 +40,11 @@ const RERENDER_SAMPLES = 40;
 const argv = process.argv.slice(2);
 const runsAt = argv.indexOf('--runs');
 const RUNS = runsAt >= 0 ? Number(argv.splice(runsAt, 2)[1]) : 7;
+const onlyAt = argv.indexOf('--only');
+const PARTS = new Set((onlyAt >= 0 ? argv.splice(onlyAt, 2)[1] : 'size,load,advise,rerender').split(','));
 const [distArg, nativeBench, ...requestFiles] = argv;
-if (!distArg || !nativeBench || !requestFiles.length) {
-  console.error('usage: node bench/page_bench.cjs <dist dir> <bench_native> <request.json>... [--runs N]');
+if (!distArg || !nativeBench || (!requestFiles.length && PARTS.has('advise'))) {
+  console.error('usage: node bench/page_bench.cjs <dist dir> <bench_native | -> <request.json>... [--runs N] [--only size,load,advise,rerender]');
   process.exit(2);
 }
 const dist = path.resolve(distArg);
@@ -148,25 +159,81 @@ async function adviseInPage({ texts, warmupMs, calls }) {
   });
 }
 
-/** Inside the page: input change -> synchronous run -> next frame. */
-async function rerenderInPage(samples) {
+/**
+ * Inside the page: input changes, each timed to the end of the synchronous run, to the next
+ * animation frame, to that frame drawn, and to settled; the page's own marks per component.
+ * scrollTo: 'top' or a section id to scroll to first.
+ */
+async function rerenderInPage({ samples, scrollTo }) {
   const api = window.gpuAdvisor;
+  const UI = window.GpuAdvisorUI;
+  if (scrollTo === 'top') window.scrollTo(0, 0);
+  else document.getElementById(scrollTo).scrollIntoView({ block: 'start' });
+  await new Promise((r) => setTimeout(r, 500)); // the observers see the new scroll position
   const box = document.getElementById('in-seq') || document.querySelector('input[data-key="t.sequence_length"]');
   const values = ['2048', '4096'];
-  const sync = [], frame = [];
+  const totals = { sync: [], frame: [], drawn: [], settled: [] };
+  const parts = {}; // 'run core' / 'after panel:options' -> ms per change
+  let phase = 'run', at = 0;
+  UI.onTiming = (name, ms) => {
+    const k = phase + ' ' + name;
+    const list = parts[k] || (parts[k] = []);
+    list[at] = (list[at] || 0) + ms;
+  };
+  const nextMessage = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = () => r(); ch.port2.postMessage(0); });
   for (let i = 0; i < samples; i++) {
+    at = i;
+    phase = 'run';
     const t0 = performance.now();
     box.value = values[i % 2];
     box.dispatchEvent(new Event('input', { bubbles: true }));
+    console.timeStamp('gpu-advisor-change'); // where the trace (cpuTimes) finds each change
     api.recompute();
-    sync.push(performance.now() - t0);
-    await new Promise((r) => requestAnimationFrame(() => r()));
-    frame.push(performance.now() - t0);
+    totals.sync.push(performance.now() - t0);
+    phase = 'after';
+    await new Promise((r) => requestAnimationFrame(() => { totals.frame.push(performance.now() - t0); r(); }));
+    await nextMessage();
+    totals.drawn.push(performance.now() - t0);
+    while (api.pending) await new Promise((r) => setTimeout(r, 2));
+    totals.settled.push(performance.now() - t0);
+    await new Promise((r) => setTimeout(r, 250)); // the address is written at most every 200 ms
   }
-  return { sync, frame };
+  UI.onTiming = null;
+  for (const k of Object.keys(parts)) parts[k] = Array.from({ length: samples }, (_, i) => parts[k][i] || 0);
+  return { totals, parts };
+}
+
+/**
+ * Thread CPU time (the trace's tdur; what other work on a shared machine does not inflate) per
+ * change, from a trace of rerenderInPage: the task that ran the change, and the first frame
+ * after it (style, layout, pre-paint, paint: WebFrameWidgetImpl::UpdateLifecycle).
+ */
+async function traced(page, fn, arg) {
+  const cdp = await page.context().newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => { for (const x of e.value) events.push(x); });
+  const complete = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink'] }, transferMode: 'ReportEvents' });
+  const out = await page.evaluate(fn, arg);
+  await cdp.send('Tracing.end');
+  await complete;
+  await cdp.detach();
+  const stamps = events.filter((e) => e.name === 'TimeStamp' && e.args && e.args.data && e.args.data.message === 'gpu-advisor-change');
+  const tasks = events.filter((e) => e.ph === 'X' && e.name === 'RunTask');
+  const frames = events.filter((e) => e.ph === 'X' && e.name === 'WebFrameWidgetImpl::UpdateLifecycle').sort((a, b) => a.ts - b.ts);
+  const cpu = { run: [], frame: [] };
+  for (const m of stamps) {
+    const task = tasks.find((e) => e.tid === m.tid && e.ts <= m.ts && m.ts <= e.ts + e.dur);
+    const frame = frames.find((e) => e.tid === m.tid && e.ts > m.ts);
+    if (task && task.tdur !== undefined) cpu.run.push(task.tdur / 1000);
+    if (frame && frame.tdur !== undefined) cpu.frame.push(frame.tdur / 1000);
+  }
+  cpu.sum = cpu.run.map((x, i) => x + (cpu.frame[i] || 0));
+  return Object.assign(out, { cpu });
 }
 
 function nativeFigures() {
+  if (nativeBench === '-') return {};
   const out = execFileSync(nativeBench, requestFiles).toString();
   const rows = {};
   for (const line of out.trim().split('\n')) {
@@ -179,45 +246,66 @@ function nativeFigures() {
 (async () => {
   const { chromium } = require('playwright-core');
   const single = path.join(dist, 'gpu-advisor.html');
-  const variants = [
-    { name: 'single file (pre-rendered)', file: single, live: true },
-    { name: 'single file, PRERENDER=0', file: unrenderedCopy(), live: true },
-    { name: 'same HTML, no script (static)', file: staticCopy(single), live: false },
-  ].filter((v) => v.file);
-
-  console.log(`machine: ${os.cpus()[0].model}, ${os.cpus().length} cores, ${os.platform()} ${os.release()}; node ${process.version}`);
-  console.log('\nsize');
-  for (const r of sizes()) console.log(`  ${r.variant.padEnd(38)} raw ${kb(r.raw_bytes).padStart(11)}  gzip ${kb(r.gzip_bytes).padStart(10)}`);
+  console.log(`machine: ${os.cpus()[0].model}, ${os.cpus().length} cores, ${os.platform()} ${os.release()}; node ${process.version}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  if (PARTS.has('size')) {
+    console.log('\nsize');
+    for (const r of sizes()) console.log(`  ${r.variant.padEnd(38)} raw ${kb(r.raw_bytes).padStart(11)}  gzip ${kb(r.gzip_bytes).padStart(10)}`);
+  }
 
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
   console.log(`chromium ${browser.version()}`);
-  console.log(`\nload (file://, 1366x768, medians of ${RUNS} interleaved runs; ms from navigation start)`);
-  const loadRows = await loads(browser, variants);
-  const staticRow = loadRows.find((r) => /static/.test(r.variant));
-  for (const r of loadRows) {
-    // The yardstick: the same answer element painted by the same HTML with no script.
-    const ratio = staticRow && Number.isFinite(r.first_result_ms) ? `  = ${(r.first_result_ms / staticRow.first_result_ms).toFixed(2)}x static` : '';
-    console.log(`  ${r.variant.padEnd(32)} FCP ${ms(r.fcp_ms).padStart(7)}  first result ${ms(r.first_result_ms).padStart(7)}  core ready ${ms(r.core_ready_ms).padStart(7)}${ratio}`);
+  if (PARTS.has('load')) {
+    const variants = [
+      { name: 'single file (pre-rendered)', file: single, live: true },
+      { name: 'single file, PRERENDER=0', file: unrenderedCopy(), live: true },
+      { name: 'same HTML, no script (static)', file: staticCopy(single), live: false },
+    ].filter((v) => v.file);
+    console.log(`\nload (file://, 1366x768, medians of ${RUNS} interleaved runs; ms from navigation start)`);
+    const loadRows = await loads(browser, variants);
+    const staticRow = loadRows.find((r) => /static/.test(r.variant));
+    for (const r of loadRows) {
+      // The yardstick: the same answer element painted by the same HTML with no script.
+      const ratio = staticRow && Number.isFinite(r.first_result_ms) ? `  = ${(r.first_result_ms / staticRow.first_result_ms).toFixed(2)}x static` : '';
+      console.log(`  ${r.variant.padEnd(32)} FCP ${ms(r.fcp_ms).padStart(7)}  first result ${ms(r.first_result_ms).padStart(7)}  core ready ${ms(r.core_ready_ms).padStart(7)}${ratio}`);
+    }
   }
 
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, bypassCSP: true });
   const page = await context.newPage();
   await page.goto('file://' + single);
   await page.waitForFunction(() => window.gpuAdvisor && window.gpuAdvisor.ready && window.gpuAdvisor.lastResult, null, { timeout: 30000 });
-  const texts = requestFiles.map((f) => fs.readFileSync(f, 'utf8'));
-  const inPage = await page.evaluate(adviseInPage, { texts, warmupMs: WARMUP_MS, calls: TIMED_CALLS });
-  const native = nativeFigures();
-  console.log(`\nadvise() per call (µs; Chromium after ${WARMUP_MS / 1000} s warm-up, ${TIMED_CALLS} calls; native: bench_native)`);
-  requestFiles.forEach((f, i) => {
-    const n = native[f] || {};
-    const med = median(inPage[i]);
-    console.log(`  ${path.basename(f).padEnd(44)} chromium median ${med.toFixed(0).padStart(6)} p95 ${pct(inPage[i], 0.95).toFixed(0).padStart(6)}`
-                + `  native median ${String(n.median_us).padStart(6)} p95 ${String(n.p95_us).padStart(6)}  = ${(med / n.median_us).toFixed(2)}x`
-                + `  allocations/call ${n.allocations_per_call}`);
-  });
-  const rr = await page.evaluate(rerenderInPage, RERENDER_SAMPLES);
-  console.log(`\nrerender after an input change (ms, ${RERENDER_SAMPLES} changes of the sequence length)`);
-  console.log(`  run (core + DOM, synchronous)   median ${ms(median(rr.sync))}  p95 ${ms(pct(rr.sync, 0.95))}`);
-  console.log(`  to the next animation frame     median ${ms(median(rr.frame))}  p95 ${ms(pct(rr.frame, 0.95))}`);
+  if (PARTS.has('advise')) {
+    const texts = requestFiles.map((f) => fs.readFileSync(f, 'utf8'));
+    const inPage = await page.evaluate(adviseInPage, { texts, warmupMs: WARMUP_MS, calls: TIMED_CALLS });
+    const native = nativeFigures();
+    console.log(`\nadvise() per call (µs; Chromium after ${WARMUP_MS / 1000} s warm-up, ${TIMED_CALLS} calls; native: bench_native)`);
+    requestFiles.forEach((f, i) => {
+      const n = native[f] || {};
+      const med = median(inPage[i]);
+      console.log(`  ${path.basename(f).padEnd(44)} chromium median ${med.toFixed(0).padStart(6)} p95 ${pct(inPage[i], 0.95).toFixed(0).padStart(6)}`
+                  + (n.median_us ? `  native median ${String(n.median_us).padStart(6)} p95 ${String(n.p95_us).padStart(6)}  = ${(med / n.median_us).toFixed(2)}x`
+                  + `  allocations/call ${n.allocations_per_call}` : ''));
+    });
+  }
+  if (PARTS.has('rerender')) {
+    const cell = (xs) => `${ms(median(xs)).padStart(6)} ${ms(pct(xs, 0.95)).padStart(6)}`;
+    for (const [where, scrollTo] of [['scrolled to the top (the answer on screen)', 'top'], ['scrolled to the GPU table', 'panel-options']]) {
+      // Twice: untraced for the wall times and the marks (tracing slows the page), traced for CPU.
+      const { totals, parts } = await page.evaluate(rerenderInPage, { samples: RERENDER_SAMPLES, scrollTo });
+      const { cpu } = await traced(page, rerenderInPage, { samples: RERENDER_SAMPLES, scrollTo });
+      console.log(`\nrerender after an input change, ${where} (ms, ${RERENDER_SAMPLES} changes of the sequence length; median, p95)`);
+      console.log(`  run (core + DOM, synchronous)             ${cell(totals.sync)}`);
+      console.log(`  to the next animation frame               ${cell(totals.frame)}`);
+      console.log(`  that frame drawn (style, layout, paint)   ${cell(totals.drawn)}`);
+      console.log(`  settled (sections off screen, address)    ${cell(totals.settled)}`);
+      console.log('  main-thread CPU time (a second, traced series; other load on the machine does not inflate it):');
+      console.log(`    the run's task                          ${cell(cpu.run)}`);
+      console.log(`    the next frame (style, layout, paint)   ${cell(cpu.frame)}`);
+      console.log(`    both: the change on screen              ${cell(cpu.sum)}`);
+      console.log('  per component (wall time; the page\'s own marks): in the run / after the frame');
+      const keys = Object.keys(parts).sort((a, b) => (a.startsWith('run') === b.startsWith('run') ? 0 : a.startsWith('run') ? -1 : 1));
+      for (const k of keys) console.log(`    ${k.padEnd(38)}${cell(parts[k])}`);
+    }
+  }
   await browser.close();
 })().catch((e) => { console.error(e); process.exit(1); });

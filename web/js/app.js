@@ -36,7 +36,6 @@
   // The handle tests and embedders use. lastRequest is a copy of the request last sent.
   const api = {
     ready: false,
-    pending: false,
     runs: 0,
     lastRequest: null,
     lastResult: null,
@@ -52,21 +51,55 @@
     setProvider: function (text) { return UI.setProvider(text); },
     clearProvider: function () { UI.clearProvider(); },
   };
+  // pending: a run is scheduled, or what the last one changes is not all on the page yet (the
+  // sections off screen, drawn after the frame; the address, written after it).
+  Object.defineProperty(api, 'pending', { enumerable: true, get: function () {
+    return Boolean(state.runScheduled || UI.panelsPending() || hashDue);
+  } });
   window.gpuAdvisor = api;
 
   function schedule(delay) {
     clearTimeout(state.timer);
-    api.pending = true;
+    state.runScheduled = true;
     state.timer = setTimeout(run, delay === undefined ? DEBOUNCE_MS : delay);
+  }
+
+  // The address (#req=...) follows the request after the frame that shows its answer, at most
+  // every HASH_MS: history.replaceState costs milliseconds (and browsers throttle it), so it is
+  // kept out of the run. The share button and a language switch write it at once.
+  const HASH_MS = 200;
+  let hashDue = false;
+  let hashTimer = null;
+  let hashWritten = -Infinity;
+  function writeHashSoon() {
+    if (hashDue) return;
+    hashDue = true;
+    hashTimer = setTimeout(function () { UI.afterFrame(flushHash); }, Math.max(0, hashWritten + HASH_MS - performance.now()));
+  }
+
+  function flushHash() {
+    if (!hashDue) return;
+    cancelHash();
+    hashWritten = performance.now();
+    if (state.lastRequest) writeHash(state.lastRequest);
+  }
+
+  function cancelHash() {
+    clearTimeout(hashTimer);
+    hashDue = false;
   }
 
   function run() {
     clearTimeout(state.timer);
-    api.pending = false;
+    state.runScheduled = false;
     if (!api.ready) return;
+    const timing = UI.timing;
+    let t0 = timing.now();
     updateVisibility();
     const request = buildRequest();
+    t0 = timing.mark('form', t0);
     const answer = callCore(request);
+    t0 = timing.mark('core', t0);
     state.lastRequest = request;
     api.lastRequest = JSON.parse(JSON.stringify(request));
     if (answer.error) {
@@ -92,13 +125,17 @@
       api.lastResult = result;
       updatePlaceholders(result);
       renderError();
-      renderPanels();
+      t0 = timing.mark('form', t0);
+      renderPanels({ defer: true });
     }
-    writeHash(request);
+    t0 = timing.now();
+    writeHashSoon();
     api.runs += 1;
-    document.body.setAttribute('data-state', state.lastError ? 'error' : 'ready');
+    const dataState = state.lastError ? 'error' : 'ready';
+    if (document.body.getAttribute('data-state') !== dataState) document.body.setAttribute('data-state', dataState);
     if (UI.providerAfterRun) UI.providerAfterRun(); // js/provider.js: the provider banner
     if (UI.embedAfterRun) UI.embedAfterRun(); // js/embed.js: ready, result and error messages to a host
+    timing.mark('other', t0);
   }
 
   function exportJson() {
@@ -122,7 +159,7 @@
     renderError();
     renderPanels();
     if (UI.renderProvider) UI.renderProvider();
-    if (state.lastRequest) writeHash(state.lastRequest);
+    if (state.lastRequest) { cancelHash(); writeHash(state.lastRequest); }
   }
 
   /** The scenario chips: one click puts the scenario's request into the form. */
@@ -242,6 +279,7 @@
       b.addEventListener('click', function () { setLanguage(b.getAttribute('data-lang')); });
     });
     document.getElementById('btn-share').addEventListener('click', function () {
+      cancelHash();
       writeHash(state.lastRequest);
       // From file:// the path means nothing to a colleague: copy the fragment, to paste after
       // their own copy of the page or the site's address.
@@ -267,8 +305,10 @@
         if (Math.abs(w - (state.chartWidth || 0)) > 40) renderPanels();
       }, 150);
     });
+    window.addEventListener('pagehide', flushHash);
     window.addEventListener('hashchange', function () {
       if (location.hash === state.ownHash) return;
+      cancelHash(); // the visitor's address wins over the one still to be written
       const fromHash = readHash();
       if (fromHash.lang) setLanguage(fromHash.lang);
       if (fromHash.bad) {

@@ -169,15 +169,15 @@
           class: 'point' + (p.hollow ? ' hollow' : '') + (p.big ? ' big' : '') + (p.cls ? ' ' + p.cls : '') + (p.onclick ? ' clickable' : ''),
           stroke: se.color, fill: p.hollow ? '#fff' : se.color });
         if (p.field) { c.setAttribute('data-field', p.field); c.setAttribute('data-value', String(p.value)); }
-        if (p.key) c.setAttribute('data-key', p.key);
+        if (p.key) { c.setAttribute('data-key', p.key); UI.markKey(c); }
         if (p.tip) { const tip = svg('title'); tip.textContent = p.tip; c.appendChild(tip); }
         if (p.onclick) {
           // A point that does something: a button for the keyboard too.
           c.setAttribute('tabindex', '0');
           c.setAttribute('role', 'button');
           if (p.tip) c.setAttribute('aria-label', p.tip);
-          c.addEventListener('click', p.onclick);
-          c.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); p.onclick(e); } });
+          UI.on(c, 'click', p.onclick);
+          UI.on(c, 'keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); p.onclick(e); } });
         }
         root.appendChild(c);
         if (p.label) {

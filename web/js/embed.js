@@ -184,7 +184,7 @@
     }
     if (kind === 'set-request') setRequest(data.request);
     else if (kind === 'get-result') {
-      if (api.pending) waiting.push(data.id);
+      if (UI.state.runScheduled) waiting.push(data.id); // the answer comes with the run
       else postState(data.id);
     } else if (kind === 'set-provider') setProvider(data.catalog);
     else if (kind === 'set-theme') setTheme(data.theme);

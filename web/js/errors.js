@@ -34,7 +34,10 @@
     return true;
   }
 
+  let fieldMarked = false; // renderError marked a field: there is something to clear
   function clearFieldErrors() {
+    if (!fieldMarked) return;
+    fieldMarked = false;
     document.querySelectorAll('.invalid').forEach(function (n) { n.classList.remove('invalid'); });
     document.querySelectorAll('.field-error').forEach(function (n) { n.remove(); });
     document.querySelectorAll('[aria-invalid]').forEach(function (n) { n.removeAttribute('aria-invalid'); });
@@ -95,8 +98,8 @@
     const banner = el.errorBanner;
     clear(banner);
     if (!err) {
-      banner.hidden = true;
-      el.panels.classList.remove('stale');
+      if (!banner.hidden) banner.hidden = true;
+      if (el.panels.classList.contains('stale')) el.panels.classList.remove('stale');
       return;
     }
     const path = err.path || '';
@@ -118,6 +121,7 @@
     if (field) {
       banner.appendChild(h('button', { type: 'button', class: 'btn btn-small', text: t('error.go_to_field'),
         onclick: function () { focusField(field); } }));
+      fieldMarked = true;
       field.classList.add('invalid');
       const control = field.querySelector('input:not([type=radio]), select, textarea');
       if (control) control.setAttribute('aria-invalid', 'true');

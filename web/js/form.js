@@ -240,6 +240,11 @@
     return req;
   }
 
+  /** node.hidden = hidden, written only when it changes (each write costs a style invalidation). */
+  function setHidden(node, hidden) {
+    if (node.hidden !== hidden) node.hidden = hidden;
+  }
+
   /** Shows the inputs of the current task, model mode and budget mode; a group with none left is hidden. */
   function updateVisibility() {
     const task = currentTask();
@@ -247,20 +252,21 @@
     const budget = input('t.budget_mode').value;
     document.querySelectorAll(FORMS.map(function (f) { return f + ' .field[data-path]'; }).join(', ')).forEach(function (node) {
       const b = node.getAttribute('data-budget');
-      node.hidden = !appliesTo(node.getAttribute('data-path'), task) || Boolean(b && b !== budget);
+      setHidden(node, !appliesTo(node.getAttribute('data-path'), task) || Boolean(b && b !== budget));
     });
     document.querySelectorAll('#inputs .group').forEach(function (group) {
       const known = Array.prototype.filter.call(group.querySelectorAll('.field[data-path]'), function (n) {
         return schemaFor(n.getAttribute('data-path'));
       });
-      group.hidden = known.length > 0 && known.every(function (n) { return n.hidden; });
+      setHidden(group, known.length > 0 && known.every(function (n) { return n.hidden; }));
     });
     document.querySelectorAll('.mode-pane').forEach(function (node) {
-      node.hidden = node.getAttribute('data-mode') !== mode;
+      setHidden(node, node.getAttribute('data-mode') !== mode);
     });
-    el.loraChecks.hidden = input('t.lora_targets_mode').value !== CUSTOM_TARGETS;
-    input('hw.count').disabled = !el.gpu.value;
-    document.body.setAttribute('data-task', task);
+    setHidden(el.loraChecks, input('t.lora_targets_mode').value !== CUSTOM_TARGETS);
+    const count = input('hw.count');
+    if (count.disabled !== !el.gpu.value) count.disabled = !el.gpu.value;
+    if (document.body.getAttribute('data-task') !== task) document.body.setAttribute('data-task', task);
   }
 
   Object.assign(UI, { FORMS, applyRequest, buildRequest, fieldFor, fields, input, kindOf, mayOmitField, readInt, setUpFields, startRequest,

@@ -114,7 +114,7 @@
         const u = used[f.path];
         text = t(own ? 'common.auto_current' : 'common.default_placeholder', { value: u && typeof u === 'object' ? display(f.path, u.value) : u });
       }
-      node.placeholder = text;
+      if (node.placeholder !== text) node.placeholder = text;
     });
     // A select on its "Auto" entry names the value the core chose ("Auto (now full)").
     const resolved = state.resolvedInputs || {};
@@ -122,8 +122,9 @@
       const auto = f.widget === 'select' ? f.node.querySelector('option[value=""]') : null;
       if (!auto) return;
       const v = resolved[f.path];
-      auto.textContent = v === undefined || v === null || f.node.value !== '' ? auto.getAttribute('data-base')
+      const text = v === undefined || v === null || f.node.value !== '' ? auto.getAttribute('data-base')
         : t('common.auto_current', { value: choiceLabel(f.node, v) });
+      if (auto.textContent !== text) auto.textContent = text;
     });
   }
 

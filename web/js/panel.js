@@ -6,19 +6,27 @@
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
   const el = UI.el;
-  const { clear, fig, findGpu, h, integer, isNum, labelOf, num3, t, tNodes } = UI;
+  const { clear, fig, findGpu, h, integer, isNum, labelOf, num3, patchChildren, setText, t, tNodes } = UI;
 
   const PANELS = [];
 
   /**
    * Adds a result section. panel = {id, titleKey, render(body, result, ctx), applies?(result),
-   * collapsed? (starts folded: the deep dives), fixed? (never folds: the answer)}. A folded
+   * collapsed? (starts folded: the deep dives), fixed? (never folds: the answer), rebuild? (drawn
+   * from scratch each time: its nodes carry listeners added with addEventListener)}. A folded
    * panel is built when it is opened.
-   * render builds the panel's content inside `body` (already emptied) with DOM calls only.
+   * render builds the panel's content inside `body` (empty; a detached element, except for the
+   * first drawing and with rebuild) with DOM calls only; listeners through h()'s on* properties or UI.on(), so that they follow the node
+   * the page keeps (see patchChildren in js/dom.js).
    */
   function registerPanel(panel) {
     PANELS.push(panel);
     if (state.lastResult) renderPanels();
+  }
+
+  /** Sets an attribute only when it changes (an equal write still costs a style invalidation). */
+  function setAttr(node, name, value) {
+    if (node.getAttribute(name) !== value) node.setAttribute(name, value);
   }
 
   function isCollapsed(p) {
@@ -29,11 +37,16 @@
 
   function setCollapsed(p, folded) {
     (state.collapsed || (state.collapsed = Object.create(null)))[p.id] = folded;
-    p.section.classList.toggle('collapsed', folded);
-    p.toggle.setAttribute('aria-expanded', String(!folded));
-    p.toggle.setAttribute('aria-label', t(folded ? 'nav.expand' : 'nav.collapse') + ': ' + p.title.textContent);
+    showFold(p, folded);
     if (!folded && p.stale && state.lastResult) renderOne(p);
     if (UI.reportStale) UI.reportStale();
+  }
+
+  /** The fold's look: the section's class, the toggle's state and name. */
+  function showFold(p, folded) {
+    if (p.section.classList.contains('collapsed') !== folded) p.section.classList.toggle('collapsed', folded);
+    setAttr(p.toggle, 'aria-expanded', String(!folded));
+    setAttr(p.toggle, 'aria-label', t(folded ? 'nav.expand' : 'nav.collapse') + ': ' + p.title.textContent);
   }
 
   function makeSection(p) {
@@ -46,7 +59,69 @@
     p.section = h('section', { class: 'panel' + (p.fixed ? ' panel-fixed' : ''), id: 'panel-' + p.id, 'aria-labelledby': 'panel-' + p.id + '-title' },
       h('header', { class: 'panel-head' }, p.fixed ? null : p.toggle, p.title, p.actions), p.body);
     el.panels.appendChild(p.section);
+    watchNear(p);
   }
+
+  // Which sections are on screen (p.near), as the last layout left them (an IntersectionObserver:
+  // asking in a render would force a layout). Until it has answered, a section counts as on screen.
+  let nearObserver = null;
+  function watchNear(p) {
+    p.near = true;
+    if (!window.IntersectionObserver) return;
+    if (!nearObserver) {
+      nearObserver = new IntersectionObserver(function (entries) {
+        entries.forEach(function (e) {
+          const q = e.target.__panel;
+          if (!q) return;
+          q.near = e.isIntersecting;
+          // Scrolled to before its turn came: now.
+          if (q.near && q.stale && !q.section.hidden && !isCollapsed(q) && state.lastResult) renderOne(q);
+        });
+      }, { rootMargin: '0px' });
+    }
+    p.section.__panel = p;
+    nearObserver.observe(p.section);
+  }
+
+  /**
+   * After an input change the answer and the sections on screen are drawn at once, in the frame
+   * the change is shown in; the open sections further down follow one per task after that frame
+   * (issue 13: a change re-rendered within one frame). gpuAdvisor.pending stays true until the
+   * last one is drawn.
+   */
+  let deferred = false;
+  const channel = window.MessageChannel ? new MessageChannel() : null;
+  const posted = [];
+  if (channel) channel.port1.onmessage = function () { const f = posted.shift(); if (f) f(); };
+  /** f in a task of its own, soon (a message: no 4 ms clamp as with nested timers). */
+  function nextTask(f) {
+    if (channel) { posted.push(f); channel.port2.postMessage(0); } else setTimeout(f, 0);
+  }
+
+  /** f in a task after the next frame (or after 100 ms when no frame comes: a hidden page). */
+  function afterFrame(f) {
+    let done = false;
+    const go = function () { if (done) return; done = true; clearTimeout(timer); nextTask(f); };
+    const timer = setTimeout(go, 100);
+    requestAnimationFrame(go);
+  }
+
+  // Each run starts the sections' turns afresh after its own frame (a run while earlier turns
+  // are still coming must not have them drawn before its frame).
+  let generation = 0;
+  function scheduleDeferred() {
+    deferred = true;
+    const mine = ++generation;
+    afterFrame(function step() {
+      if (mine !== generation) return;
+      const p = PANELS.find(function (q) { return q.section && !q.section.hidden && q.stale && !isCollapsed(q); });
+      if (!p || !state.lastResult) { deferred = false; return; }
+      renderOne(p);
+      nextTask(step);
+    });
+  }
+
+  function panelsPending() { return deferred; }
 
   // The results column's width, as the last layout left it: reading clientWidth in a render would
   // force a layout of the previous render first (~40% of a re-render's time with every panel).
@@ -61,29 +136,54 @@
     return observedWidth || 800;
   }
 
-  function renderPanels() {
+  /**
+   * Draws the open sections for the current result. opts.defer (an input change: app.js run()):
+   * the sections off screen follow after the frame; otherwise (a language switch, a sort, ...)
+   * all at once.
+   */
+  function renderPanels(opts) {
+    const defer = Boolean(opts && opts.defer);
     const result = state.lastResult;
     if (!result) return;
-    el.loading.hidden = true;
+    if (!el.loading.hidden) el.loading.hidden = true;
     // What a panel's render() gets besides its body and the result (ui: every helper, formats included).
     const ctx = { request: state.lastRequest, t: t, h: h, fig: fig, ui: UI };
     // Charts are drawn at the panel's width so their text stays at its CSS size.
     state.chartWidth = Math.max(320, Math.min(1100, panelsWidth() - 36));
+    const later = [];
     PANELS.forEach(function (p) {
       if (!p.section) makeSection(p);
       const show = !p.applies || p.applies(result);
-      p.section.hidden = !show;
+      const appears = show && p.section.hidden; // its body still holds an earlier result
+      if (p.section.hidden !== !show) p.section.hidden = !show;
       if (!show) return;
-      p.title.textContent = t(p.titleKey);
-      setCollapsed(p, isCollapsed(p));
+      setText(p.title, t(p.titleKey));
+      const folded = isCollapsed(p);
+      showFold(p, folded);
       p.stale = true;
       // A folded panel is built when it is opened (issue 13: an input change re-renders within
       // a frame only if the folded deep dives are not rebuilt each time); until then it is empty,
-      // never showing an earlier result's figures.
-      if (!isCollapsed(p)) renderOne(p, ctx);
-      else { clear(p.body); clear(p.actions); }
+      // never showing an earlier result's figures. An open one off screen is drawn after the frame.
+      if (folded) { clear(p.body); clear(p.actions); } else if (!defer || p.fixed || p.near || appears) renderOne(p, ctx);
+      else later.push(p);
     });
+    if (later.length) {
+      // Where the sections stand now that the answer and those on screen are drawn (what moved
+      // into view, e.g. under an answer that got shorter, is drawn now too). The layout this
+      // forces is the one the frame needs anyway: all reads first, then the writes.
+      const t0 = UI.timing.now();
+      const bottom = window.innerHeight;
+      const inView = later.filter(function (p) {
+        const r = p.section.getBoundingClientRect();
+        return r.bottom > 0 && r.top < bottom;
+      });
+      UI.timing.mark('layout', t0);
+      inView.forEach(function (p) { renderOne(p, ctx); });
+      if (inView.length < later.length) scheduleDeferred();
+    }
+    const t0 = UI.timing.now();
     renderNav();
+    UI.timing.mark('nav', t0);
     if (UI.reportStale) UI.reportStale();
   }
 
@@ -93,35 +193,50 @@
     if (p && p.section && !p.section.hidden && p.stale && state.lastResult) renderOne(p);
   }
 
+  /**
+   * Builds a panel for the current result. The panel's render() draws into detached containers;
+   * patchChildren() then changes in the page only what differs from what it shows (issue 13: the
+   * nodes, their style and layout are kept, a figure's text is replaced in place). A panel with
+   * rebuild: true (listeners of its own on long-lived nodes) is emptied and drawn again instead.
+   */
   function renderOne(p, ctx) {
+    const t0 = UI.timing.now();
     p.stale = false;
-    clear(p.body);
-    clear(p.actions);
+    const whole = p.rebuild || !p.body.firstChild;
+    const body = whole ? p.body : h('div');
+    const actions = whole ? p.actions : h('div');
+    if (whole) { clear(p.body); clear(p.actions); }
     try {
-      p.render(p.body, state.lastResult, Object.assign({ actions: p.actions }, ctx || { request: state.lastRequest, t: t, h: h, fig: fig, ui: UI }));
+      p.render(body, state.lastResult, Object.assign({ actions: actions }, ctx || { request: state.lastRequest, t: t, h: h, fig: fig, ui: UI }));
     } catch (e) {
-      p.body.appendChild(h('p', { class: 'banner banner-error', text: String(e && e.message || e) }));
+      body.appendChild(h('p', { class: 'banner banner-error', text: String(e && e.message || e) }));
       if (window.console) console.error(e);
     }
+    if (!whole) {
+      patchChildren(p.body, body);
+      patchChildren(p.actions, actions);
+    }
+    UI.timing.mark('panel:' + p.id, t0);
   }
 
   /** The section navigation: one button per shown panel (opens and scrolls to it), fold/unfold all. */
   function renderNav() {
     const nav = document.getElementById('section-nav');
     if (!nav) return;
-    clear(nav);
-    nav.setAttribute('aria-label', t('nav.label'));
+    setAttr(nav, 'aria-label', t('nav.label'));
+    const fresh = h('div');
     const list = h('div', { class: 'nav-list' });
     PANELS.forEach(function (p) {
       if (!p.section || p.section.hidden) return;
       list.appendChild(h('button', { type: 'button', class: 'nav-item' + (isCollapsed(p) ? ' folded' : ''), dataset: { panel: p.id },
         onclick: function () { showPanel(p.id); } }, t(p.navKey || p.titleKey)));
     });
-    nav.appendChild(list);
-    nav.appendChild(h('div', { class: 'nav-actions' },
+    fresh.appendChild(list);
+    fresh.appendChild(h('div', { class: 'nav-actions' },
       h('button', { type: 'button', class: 'link-btn small', id: 'nav-expand-all', text: t('nav.expand_all'), onclick: function () { foldAll(false); } }),
       h('button', { type: 'button', class: 'link-btn small', id: 'nav-collapse-all', text: t('nav.collapse_all'), onclick: function () { foldAll(true); } })));
-    nav.hidden = false;
+    patchChildren(nav, fresh);
+    if (nav.hidden) nav.hidden = false;
   }
 
   /** Unfolds a panel and scrolls to it. */
@@ -133,6 +248,7 @@
     p.section.scrollIntoView({ block: 'start' });
     p.toggle.focus({ preventScroll: true });
   }
+
 
   function foldAll(folded) {
     PANELS.forEach(function (p) { if (p.section && !p.fixed) setCollapsed(p, folded); });
@@ -208,6 +324,6 @@
     return box;
   }
 
-  Object.assign(UI, { PANELS, panelsWidth, assumptionList, foldAll, gpuName, kpi, noteBanner, optionLabel, registerPanel, renderIfStale, renderInterconnect, renderPanels,
+  Object.assign(UI, { PANELS, afterFrame, panelsPending, panelsWidth, assumptionList, foldAll, gpuName, kpi, noteBanner, optionLabel, registerPanel, renderIfStale, renderInterconnect, renderPanels,
     sectionTitle, showPanel });
 })();

@@ -201,6 +201,6 @@
     }
   }
 
-  UI.registerPanel({ id: 'validation', titleKey: 'panel.validation', collapsed: true, render: renderValidation });
+  UI.registerPanel({ id: 'validation', titleKey: 'panel.validation', collapsed: true, rebuild: true, render: renderValidation });
   Object.assign(UI, { validationBundle: bundle });
 })();
