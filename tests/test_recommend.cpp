@@ -152,7 +152,8 @@ TEST_CASE("pretraining without /hardware/count runs on the count the search reac
   // exceeds it or saves less than 10% (or lies past the search limit).
   const json& layout = r["memory"]["layout"];
   const json& perf = r["training"];
-  CHECK(layout["dp"].get<int>() * 1 <= perf["global_batch_size"].get<int>());
+  CHECK(layout["dp"].get<int>() * note["params"]["micro_batch"].get<int>() <=
+        note["params"]["global_batch"].get<int>());
   json pinned = job;
   pinned["hardware"]["count"] = gpus;
   const json same = advise_json(pinned);

@@ -90,7 +90,8 @@ Note count_chosen_note(const ChosenCount& c, const GpuSpec& gpu, const Layout& L
       why = "doubling again would cut the run by less than 10%";
       break;
     case TrainingCounts::Stop::kSearchLimit:
-      why = "the search limit of doublings is reached";
+      why = "the search limit is reached (2^8 x the minimum, at most the catalog's "
+            "max_gpus_searched)";
       break;
     case TrainingCounts::Stop::kUnavailable:
       why = "no speed is estimated for this GPU, so the minimum that fits is kept";
@@ -273,6 +274,7 @@ void append(std::vector<Warning>& to, std::vector<Warning>&& from) {
 }  // namespace
 
 Plan make_plan(const Request& request, const Catalog& catalog) {
+  validate_speed(request, catalog);  // reads the pinned GPU, not its count
   // A pretraining run without /hardware/count: the count a pretraining team would run.
   const std::optional<ChosenCount> chosen = choose_pretraining_count(request, catalog);
   Request with_count;
@@ -281,7 +283,6 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
     with_count.hardware->count = chosen->gpus;
   }
   const Request& req = chosen ? with_count : request;
-  validate_speed(req, catalog);
   Plan plan;
   plan.task = req.task;
   plan.model = model_result(req);
