@@ -146,7 +146,7 @@ function statedRule(c) {
   return {
     metric: meas.metric, measured: meas.value, request: req, read,
     assumed: `as stated by the source: ${Object.keys(st).join(', ')}; the rest advisor defaults`
-      + (st.count ? '' : ' (GPU count not stated)'),
+      + (st.count ? '' : ' (GPU count not stated: the advisor chooses the pretraining count)'),
   };
 }
 

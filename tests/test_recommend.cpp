@@ -131,3 +131,71 @@ TEST_CASE("an impossible goal names the nearest plan, never an empty answer", "[
   CHECK_FALSE(ok);
   CHECK(bad["error"]["path"] == "/goal/budget_cny");
 }
+
+TEST_CASE("pretraining without /hardware/count runs on the count the search reaches",
+          "[recommend][hardware_count]") {
+  // Issue 11: a model card states the GPU and the GPU-hours, not the count.
+  const json job = test::request(
+      "pretrain", "llama-2-13b",
+      {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}},
+       {"hardware", {{"gpu", "h100-sxm-80gb"}}}});
+  const json r = advise_json(job);
+  const int gpus = r["memory"]["layout"]["count"].get<int>();
+  CHECK(gpus > 1);
+  const json& note = r["training"]["assumption_notes"][0];
+  CHECK(note["code"] == "hardware_count_chosen");
+  CHECK(note["params"]["gpus"].get<int>() == gpus);
+  CHECK(note["params"]["min_gpus"].get<int>() <= gpus);
+  CHECK(r["resolved_inputs"]["/hardware/count"].get<int>() == gpus);
+  CHECK(r["cost"]["hardware"]["count"].get<int>() == gpus);
+  // The rule: data parallel x micro-batch within the global batch, and the next doubling either
+  // exceeds it or saves less than 10% (or lies past the search limit).
+  const json& layout = r["memory"]["layout"];
+  const json& perf = r["training"];
+  CHECK(layout["dp"].get<int>() * note["params"]["micro_batch"].get<int>() <=
+        note["params"]["global_batch"].get<int>());
+  json pinned = job;
+  pinned["hardware"]["count"] = gpus;
+  const json same = advise_json(pinned);
+  CHECK(same["training"]["gpu_hours"].get<double>() == Approx(perf["gpu_hours"].get<double>()));
+  for (const auto& n : same["training"]["assumption_notes"]) CHECK(n["code"] != "hardware_count_chosen");
+  const std::string stop = note["params"]["stop"].get<std::string>();
+  if (stop == "small_saving") {
+    pinned["hardware"]["count"] = 2 * gpus;
+    const json doubled = advise_json(pinned);
+    CHECK(doubled["training"]["hours"].get<double>() >
+          0.9 * perf["hours"].get<double>());
+  } else {
+    CHECK(stop == "global_batch");
+  }
+}
+
+TEST_CASE("fine-tuning and serving without /hardware/count stay on one GPU",
+          "[recommend][hardware_count]") {
+  for (const json& job :
+       {test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", "rtx4090-24gb"}}}}),
+        test::request("qlora", "llama-3.1-8b", {{"hardware", {{"gpu", "rtx4090-24gb"}}}}),
+        test::request("full_finetune", "qwen2.5-7b", {{"hardware", {{"gpu", "h100-sxm-80gb"}}}}),
+        test::request("inference", "qwen2.5-7b", {{"hardware", {{"gpu", "rtx4090-24gb"}}}})}) {
+    INFO(job.dump());
+    const json r = advise_json(job);
+    CHECK(r["memory"]["layout"]["count"] == 1);
+    CHECK_FALSE(r["resolved_inputs"].contains("/hardware/count"));
+    for (const char* sec : {"training", "inference"}) {
+      if (!r[sec].is_object()) continue;
+      for (const auto& n : r[sec]["assumption_notes"]) CHECK(n["code"] != "hardware_count_chosen");
+    }
+  }
+}
+
+TEST_CASE("pretraining that fits no count up to the limit is a located error",
+          "[recommend][hardware_count]") {
+  const json job = test::request("pretrain", "llama-3.1-405b",
+                                 {{"training", {{"sequence_length", 131072}, {"micro_batch_size", 64}}},
+                                  {"hardware", {{"gpu", "rtx4090-24gb"}}}});
+  bool ok = true;
+  const json out = json::parse(advisor::advise_text(job.dump(), &ok));
+  CHECK_FALSE(ok);
+  INFO(out.dump());
+  CHECK(out.dump().find("/hardware/count") != std::string::npos);
+}

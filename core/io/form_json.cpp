@@ -26,6 +26,9 @@ constexpr std::string_view kAdvisorDecides[] = {
     // Follow the precision (fp32 training has no master copy and fp32 gradients).
     "/training/accounting/master_weights", "/training/accounting/gradient_dtype",
     "/training/accounting/optimizer_state_dtype", "/training/accounting/fused_cross_entropy"};
+// Inputs the advisor decides for one task only: a pretraining run without /hardware/count runs on
+// the count it chooses (plan/plan.cpp); the other tasks on one GPU.
+constexpr std::pair<std::string_view, Task> kAdvisorDecidesFor[] = {{"/hardware/count", Task::kPretrain}};
 // Units a page formats by (token counts in 亿/万, say).
 constexpr std::pair<std::string_view, const char*> kUnits[] = {
     {"/training/tokens", "tokens"},        {"/training/dataset_tokens", "tokens"},
@@ -118,6 +121,8 @@ nlohmann::json form_schema(const Catalog& catalog) {
         it = entries.end() - 1;
       }
       it->default_by_task[task.name] = f.default_value;
+      for (const auto& [path, decided] : kAdvisorDecidesFor)
+        if (f.path == path && task.value == decided) it->default_by_task[task.name] = nullptr;
     }
   }
   nlohmann::json out = nlohmann::json::array();

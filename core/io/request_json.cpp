@@ -343,6 +343,7 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
                        "/hardware/gpu \"" + pinned.gpu + "\" is not in the GPU catalog; known: " +
                            known);
     }
+    pinned.count_given = h.has("count");
     pinned.count = static_cast<int>(h.integer("count", 1, kMaxGpuCount, 1));
     h.reject_unknown();
     req.hardware = pinned;
@@ -388,7 +389,9 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
           "inconsistent", "/training/cpu_offload/parameters",
           "/training/cpu_offload/parameters needs ZeRO stage 3 (/parallelism/zero = 3)");
   }
-  if (req.hardware) {
+  // A pretraining run without /hardware/count gets a count compatible with tp x pp (chosen in
+  // plan/plan.cpp); the other tasks run on one GPU and are checked as if it were given.
+  if (req.hardware && (req.hardware->count_given || req.task != Task::kPretrain)) {
     const int model_parallel = req.parallelism.tp * req.parallelism.pp;
     if (!(req.hardware->count % model_parallel == 0))
       throw InputError("inconsistent", "/hardware/count",

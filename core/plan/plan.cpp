@@ -9,6 +9,7 @@
 #include "plan/recommend.hpp"
 #include "plan/speed_results.hpp"
 #include "plan/validate.hpp"
+#include "types/errors.hpp"
 #include "types/text.hpp"
 
 namespace advisor {
@@ -28,6 +29,84 @@ ModelResult model_result(const Request& req) {
   m.trainable_params = trainable_params(req);
   if (req.model.params_total_b_published > 0) m.published_total_b = req.model.params_total_b_published;
   return m;
+}
+
+/// The count a pretraining run without /hardware/count runs on, and why.
+struct ChosenCount {
+  int gpus = 1;
+  int min_gpus = 1;
+  TrainingCounts::Stop stop = TrainingCounts::Stop::kSearchLimit;
+  std::int64_t global_batch = 0;  // the job's global batch, sequences (global_batch_for)
+  int micro_batch = 1;
+};
+
+const char* stop_name(TrainingCounts::Stop stop) {
+  switch (stop) {
+    case TrainingCounts::Stop::kGlobalBatch: return "global_batch";
+    case TrainingCounts::Stop::kSmallSaving: return "small_saving";
+    case TrainingCounts::Stop::kSearchLimit: return "search_limit";
+    case TrainingCounts::Stop::kUnavailable: return "unavailable";
+  }
+  return "?";
+}
+
+/// Pretraining on /hardware/gpu with /hardware/count absent: as many GPUs as the recipe's global
+/// batch can feed, as a pretraining team runs it. The recommendation's count search on that GPU
+/// (training_counts: the minimum count that fits, doublings while data parallel x micro-batch
+/// stays within the global batch and a doubling still cuts the run by 10%, up to the search
+/// limit); its last count. Nothing fitting up to the limit is a located error (there is no
+/// count to show). Other tasks, or a given count: nothing to choose.
+std::optional<ChosenCount> choose_pretraining_count(const Request& req, const Catalog& catalog) {
+  if (!req.hardware || req.hardware->count_given || req.task != Task::kPretrain) return std::nullopt;
+  const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
+  const GpuOption o = evaluate_options(req, catalog, {&gpu}).front();
+  if (!o.min_layout) {
+    throw InputError("inconsistent", "/hardware/count",
+                     "/hardware/count is not given, so the advisor looks for the count a "
+                     "pretraining team would run on " + gpu.name + ", but no count fits: " +
+                         o.reason + "; give /hardware/count to see the memory at that count");
+  }
+  ChosenCount c;
+  c.min_gpus = o.min_layout->count;
+  c.gpus = c.min_gpus;
+  c.micro_batch = static_cast<int>(req.training.micro_batch_size);
+  c.global_batch = global_batch_for(req, Layout{}, catalog.performance, nullptr);
+  LayoutTable layouts(req, catalog.memory);
+  const TrainingCounts counts = training_counts(req, catalog, gpu, c.min_gpus, layouts);
+  c.stop = counts.stop;
+  if (!counts.steps.empty()) c.gpus = counts.steps.back().count;
+  return c;
+}
+
+/// `L`: the plan's layout on the chosen count.
+Note count_chosen_note(const ChosenCount& c, const GpuSpec& gpu, const Layout& L) {
+  std::string why;
+  switch (c.stop) {
+    case TrainingCounts::Stop::kGlobalBatch:
+      why = "twice as many would need more data-parallel ranks x micro-batch than the global batch of " +
+            std::to_string(c.global_batch) + " sequences";
+      break;
+    case TrainingCounts::Stop::kSmallSaving:
+      why = "doubling again would cut the run by less than 10%";
+      break;
+    case TrainingCounts::Stop::kSearchLimit:
+      why = "the search limit is reached (2^8 x the minimum, at most the catalog's "
+            "max_gpus_searched)";
+      break;
+    case TrainingCounts::Stop::kUnavailable:
+      why = "no speed is estimated for this GPU, so the minimum that fits is kept";
+      break;
+  }
+  return {"hardware_count_chosen",
+          {param("gpus", c.gpus), param("gpu", gpu.name), param("min_gpus", c.min_gpus),
+           param("stop", stop_name(c.stop)), param("global_batch", static_cast<double>(c.global_batch)),
+           param("micro_batch", c.micro_batch), param("dp", L.dp), param("tp", L.tp), param("pp", L.pp)},
+          "No /hardware/count given for pretraining: " + std::to_string(c.gpus) + "x " + gpu.name +
+              " (tp " + std::to_string(L.tp) + " x pp " + std::to_string(L.pp) +
+              " x dp " + std::to_string(L.dp) + "), as a pretraining team runs it: from the "
+              "minimum that fits (" + std::to_string(c.min_gpus) + "), doubled while the global "
+              "batch feeds the data-parallel ranks and a doubling cuts the run by 10% or more; "
+              "stopped because " + why + ". Set /hardware/count to plan another count."};
 }
 
 Layout main_layout(const Request& req, const Catalog& catalog) {
@@ -132,7 +211,8 @@ MemoryResult memory_result(const Request& req, const Catalog& catalog, const Lay
 }
 
 /// The values used for inputs left blank, in the request's units, for the form's placeholders.
-std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan) {
+std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan,
+                                           bool count_chosen) {
   std::vector<ResolvedInput> out;
   auto number = [&](const std::string& path, double v) {
     out.push_back({path, v, std::nullopt, std::nullopt});
@@ -142,6 +222,7 @@ std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan)
   };
   const Layout& L = plan.memory.layout;
   text("/stack", req.stack.id);
+  if (count_chosen) number("/hardware/count", req.hardware->count);
   number("/parallelism/tp", L.tp);
   number("/parallelism/pp", L.pp);
   if (is_training(req.task)) {
@@ -192,8 +273,16 @@ void append(std::vector<Warning>& to, std::vector<Warning>&& from) {
 
 }  // namespace
 
-Plan make_plan(const Request& req, const Catalog& catalog) {
-  validate_speed(req, catalog);
+Plan make_plan(const Request& request, const Catalog& catalog) {
+  validate_speed(request, catalog);  // reads the pinned GPU, not its count
+  // A pretraining run without /hardware/count: the count a pretraining team would run.
+  const std::optional<ChosenCount> chosen = choose_pretraining_count(request, catalog);
+  Request with_count;
+  if (chosen) {
+    with_count = request;
+    with_count.hardware->count = chosen->gpus;
+  }
+  const Request& req = chosen ? with_count : request;
   Plan plan;
   plan.task = req.task;
   plan.model = model_result(req);
@@ -259,9 +348,13 @@ Plan make_plan(const Request& req, const Catalog& catalog) {
   plan.capacity = std::move(power_cost.capacity);
   append(plan.warnings, std::move(power_cost.warnings));
   plan.training = std::move(speed.training);
+  if (chosen && plan.training) {
+    auto& notes = plan.training->assumptions;
+    notes.insert(notes.begin(), count_chosen_note(*chosen, *catalog.find_gpu(req.hardware->gpu), L));
+  }
   plan.inference = std::move(speed.inference);
   plan.interconnect = std::move(speed.interconnect);
-  plan.resolved_inputs = resolved_inputs(req, plan);
+  plan.resolved_inputs = resolved_inputs(req, plan, chosen.has_value());
   plan.gpus_as_of = catalog.gpus_as_of;
   plan.models_as_of = catalog.models_as_of;
   return plan;

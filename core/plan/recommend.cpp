@@ -121,6 +121,50 @@ class ScenarioCache {
   std::map<std::tuple<const GpuSpec*, const PlatformDefaults*, bool>, CostScenario> resolved_;
 };
 
+}  // namespace
+
+TrainingCounts training_counts(const Request& req, const Catalog& catalog, const GpuSpec& gpu,
+                               int min_count, LayoutTable& layouts) {
+  TrainingCounts out;
+  const PerformanceConstants& k = catalog.performance;
+  const int per_server = gpus_per_server(req, catalog, gpu);
+  const int max_count = catalog.memory.max_gpus_searched;
+  std::optional<double> previous_hours;
+  Layout one;
+  const std::int64_t job_batch = global_batch_for(req, one, k, nullptr);
+  out.stop = TrainingCounts::Stop::kSearchLimit;
+  int n = min_count;
+  for (int step = 0; step <= kCountDoublings && n <= max_count; ++step, n *= 2) {
+    MemoryEstimate e;
+    // Pretraining: the split a team would tune for speed (choose_fastest_layout).
+    const auto L = layouts.fastest(n, gpu, per_server, k, &e);
+    if (!L || !fits(e, gpu)) continue;
+    const Fabric f = make_fabric(gpu, req.cluster, k, per_server);
+    const TrainingPerf t = estimate_training(req, gpu, *L, f, k);
+    if (!t.available) {
+      out.steps.clear();
+      out.stop = TrainingCounts::Stop::kUnavailable;
+      out.unavailable_reason = t.reason;
+      return out;
+    }
+    // Data parallelism ends where the job's global batch does: more ranks would change the
+    // recipe (the batch), not just the hardware. And doubling that saves little is not tried.
+    if (step > 0 && L->dp * req.training.micro_batch_size > job_batch) {
+      out.stop = TrainingCounts::Stop::kGlobalBatch;
+      break;
+    }
+    if (step > 0 && previous_hours && t.hours > *previous_hours * (1 - kWorthwhileSpeedup)) {
+      out.stop = TrainingCounts::Stop::kSmallSaving;
+      break;
+    }
+    previous_hours = t.hours;
+    out.steps.push_back({n, *L, e, f, t});
+  }
+  return out;
+}
+
+namespace {
+
 class Search {
  public:
   Search(const Request& req, const Catalog& catalog, ScenarioCache& scenarios)
@@ -197,43 +241,27 @@ class Search {
     }
   }
 
-  /// Training plans of one GPU: its minimum count and doublings.
+  /// Training plans of one GPU: its minimum count and doublings (training_counts()).
   void training_plans(const OptionRow& row, std::vector<CandidatePlan>& out, Reason* failed) const {
     const GpuSpec& gpu = *row.judged.gpu;
-    const PerformanceConstants& k = catalog_.performance;
-    const int per_server = gpus_per_server(req_, catalog_, gpu);
-    const int max_count = catalog_.memory.max_gpus_searched;
-    int n = row.judged.min_layout->count;
+    const int n = row.judged.min_layout->count;
+    const TrainingCounts counts = training_counts(req_, catalog_, gpu, n, layouts_);
+    if (counts.stop == TrainingCounts::Stop::kUnavailable) {
+      *failed = reason_unavailable(counts.unavailable_reason);
+      return;
+    }
     Places at = places(gpu, n);
-    std::optional<double> previous_hours;
-    Layout one;
-    const std::int64_t job_batch = global_batch_for(req_, one, k, nullptr);
-    for (int step = 0; step <= kCountDoublings && n <= max_count; ++step, n *= 2) {
-      MemoryEstimate e;
-      // Pretraining: the split a team would tune for speed (choose_fastest_layout).
-      const auto L = layouts_.fastest(n, gpu, per_server, k, &e);
-      if (!L || !fits(e, gpu)) continue;
-      const Fabric f = make_fabric(gpu, req_.cluster, k, per_server);
-      const TrainingPerf t = estimate_training(req_, gpu, *L, f, k);
-      if (!t.available) {
-        *failed = reason_unavailable(t.reason);
-        return;
-      }
-      // Data parallelism ends where the job's global batch does: more ranks would change the
-      // recipe (the batch), not just the hardware. And doubling that saves little is not tried.
-      if (step > 0 && (L->dp * req_.training.micro_batch_size > job_batch ||
-                       (previous_hours && t.hours > *previous_hours * (1 - kWorthwhileSpeedup))))
-        break;
-      previous_hours = t.hours;
-      CandidatePlan base = base_plan(gpu, n, *L, e, f);
+    for (const TrainingCounts::Step& s : counts.steps) {
+      const TrainingPerf& t = s.perf;
+      CandidatePlan base = base_plan(gpu, s.count, s.layout, s.memory, s.fabric);
       base.hours = t.hours;
       base.gpu_hours = t.gpu_hours;
       base.mfu = t.mfu;
       base.tokens = t.tokens;
       base.exposed_communication_share = t.step_time_s > 0 ? t.exposed_communication_s / t.step_time_s : 0;
       // A count past the small platform (4-card workstation, 4-GPU board) needs the full one.
-      if (n > at.idc.gpus_per_server && at.idc.gpus <= at.idc.gpus_per_server) at = places(gpu, n);
-      price(base, n, at, out);
+      if (s.count > at.idc.gpus_per_server && at.idc.gpus <= at.idc.gpus_per_server) at = places(gpu, s.count);
+      price(base, s.count, at, out);
     }
   }
 

@@ -83,6 +83,9 @@ struct Parallelism {
 struct Hardware {
   std::string gpu;
   int count = 1;
+  // False when /hardware/count is absent: pretraining then runs on the count the advisor
+  // chooses (plan/plan.cpp), every other task on one GPU.
+  bool count_given = true;
 };
 
 /// /goal: what the recommendation looks for.
