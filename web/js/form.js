@@ -132,9 +132,16 @@
         el.loraChecks.appendChild(h('label', null, h('input', { type: 'checkbox', value: String(m), checked: Boolean(checked[m]) }), String(m)));
       });
     }
+    countPlaceholder();
+  }
+
+  /** The GPU-count box says what an empty box means for the task: 1, or the advisor's choice (pretraining). */
+  function countPlaceholder() {
     const count = input('hw.count');
-    const d = defaultFor('/hardware/count');
-    if (count && typeof d === 'number') count.placeholder = t('common.default_placeholder', { value: d });
+    if (!count) return;
+    const d = defaultFor('/hardware/count', currentTask());
+    const text = typeof d === 'number' ? t('common.default_placeholder', { value: d }) : t('common.auto_placeholder');
+    if (count.placeholder !== text) count.placeholder = text;
   }
 
   function currentTask() { return checkedValue('task') || (state.defaults && state.defaults.task) || ''; }
@@ -266,6 +273,7 @@
     setHidden(el.loraChecks, input('t.lora_targets_mode').value !== CUSTOM_TARGETS);
     const count = input('hw.count');
     if (count.disabled !== !el.gpu.value) count.disabled = !el.gpu.value;
+    countPlaceholder();
     if (document.body.getAttribute('data-task') !== task) document.body.setAttribute('data-task', task);
   }
 
