@@ -199,3 +199,32 @@ TEST_CASE("pretraining that fits no count up to the limit is a located error",
   INFO(out.dump());
   CHECK(out.dump().find("/hardware/count") != std::string::npos);
 }
+
+TEST_CASE("pretraining without a count turns full checkpointing on only when nothing fits without it",
+          "[recommend][hardware_count]") {
+  // Llama 3.1 405B at 8k tokens: under PyTorch TP one micro-batch's activations fit an H100 at no
+  // count without checkpointing; the model card states neither the count nor the recipe.
+  const json job = test::request(
+      "pretrain", "llama-3.1-405b",
+      {{"training", {{"tokens", 1.56e13}, {"sequence_length", 8192}}},
+       {"hardware", {{"gpu", "h100-sxm-80gb"}}}});
+  const json r = advise_json(job);
+  const json& note = r["training"]["assumption_notes"][0];
+  CHECK(note["code"] == "hardware_count_chosen");
+  CHECK(note["params"]["full_checkpointing"] == 1);
+  CHECK(r["resolved_inputs"]["/training/activation_checkpointing"] == "full");
+  CHECK(r["memory"]["per_gpu_bytes"].get<double>() <= r["memory"]["gpu_memory_bytes"].get<double>());
+  // Stated checkpointing is kept (and then nothing fits: the located error).
+  json stated = job;
+  stated["training"]["activation_checkpointing"] = "none";
+  bool ok = true;
+  const json out = json::parse(advisor::advise_text(stated.dump(), &ok));
+  CHECK_FALSE(ok);
+  CHECK(out["error"]["path"] == "/hardware/count");
+  // A model that fits without it keeps the stack's choice.
+  const json small = advise_json(test::request(
+      "pretrain", "llama-2-13b",
+      {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}},
+       {"hardware", {{"gpu", "h100-sxm-80gb"}}}}));
+  CHECK(small["training"]["assumption_notes"][0]["params"]["full_checkpointing"] == 0);
+}

@@ -11,7 +11,6 @@
 namespace advisor {
 
 namespace {
-double flag(bool b) { return b ? 1 : 0; }
 double num(long long v) { return static_cast<double>(v); }
 }  // namespace
 

@@ -185,6 +185,7 @@ TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelAr
       "activation_checkpointing", kCheckpointingNames,
       qlora ? Checkpointing::kFull
             : stack.default_checkpointing.value_or(s.activation_checkpointing));
+  s.checkpointing_stated = t.has("activation_checkpointing") || stack.default_checkpointing;
   s.flash_attention = t.boolean("flash_attention", s.flash_attention);
   s.optimizer_in_backward = t.boolean("optimizer_in_backward", s.optimizer_in_backward);
   s.sequence_parallel = t.boolean("sequence_parallel", s.sequence_parallel);

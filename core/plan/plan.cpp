@@ -38,6 +38,10 @@ struct ChosenCount {
   TrainingCounts::Stop stop = TrainingCounts::Stop::kSearchLimit;
   std::int64_t global_batch = 0;  // the job's global batch, sequences (global_batch_for)
   int micro_batch = 1;
+  // Nothing fits without checkpointing and the request did not say: full activation
+  // checkpointing on, as pretraining recipes at that size run (torchtitan's 70B and 405B
+  // configs: activation_checkpoint mode "full").
+  bool full_checkpointing = false;
 };
 
 const char* stop_name(TrainingCounts::Stop stop) {
@@ -59,7 +63,20 @@ const char* stop_name(TrainingCounts::Stop stop) {
 std::optional<ChosenCount> choose_pretraining_count(const Request& req, const Catalog& catalog) {
   if (!req.hardware || req.hardware->count_given || req.task != Task::kPretrain) return std::nullopt;
   const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
-  const GpuOption o = evaluate_options(req, catalog, {&gpu}).front();
+  GpuOption o = evaluate_options(req, catalog, {&gpu}).front();
+  Request checkpointed;
+  bool full_checkpointing = false;
+  if (!o.min_layout && !req.training.checkpointing_stated &&
+      req.training.activation_checkpointing != Checkpointing::kFull) {
+    checkpointed = req;
+    checkpointed.training.activation_checkpointing = Checkpointing::kFull;
+    GpuOption with = evaluate_options(checkpointed, catalog, {&gpu}).front();
+    if (with.min_layout) {
+      o = std::move(with);
+      full_checkpointing = true;
+    }
+  }
+  const Request& job = full_checkpointing ? checkpointed : req;
   if (!o.min_layout) {
     throw InputError("inconsistent", "/hardware/count",
                      "/hardware/count is not given, so the advisor looks for the count a "
@@ -67,12 +84,13 @@ std::optional<ChosenCount> choose_pretraining_count(const Request& req, const Ca
                          o.reason + "; give /hardware/count to see the memory at that count");
   }
   ChosenCount c;
+  c.full_checkpointing = full_checkpointing;
   c.min_gpus = o.min_layout->count;
   c.gpus = c.min_gpus;
-  c.micro_batch = static_cast<int>(req.training.micro_batch_size);
-  c.global_batch = global_batch_for(req, Layout{}, catalog.performance, nullptr);
-  LayoutTable layouts(req, catalog.memory);
-  const TrainingCounts counts = training_counts(req, catalog, gpu, c.min_gpus, layouts);
+  c.micro_batch = static_cast<int>(job.training.micro_batch_size);
+  c.global_batch = global_batch_for(job, Layout{}, catalog.performance, nullptr);
+  LayoutTable layouts(job, catalog.memory);
+  const TrainingCounts counts = training_counts(job, catalog, gpu, c.min_gpus, layouts);
   c.stop = counts.stop;
   if (!counts.steps.empty()) c.gpus = counts.steps.back().count;
   return c;
@@ -100,13 +118,20 @@ Note count_chosen_note(const ChosenCount& c, const GpuSpec& gpu, const Layout& L
   return {"hardware_count_chosen",
           {param("gpus", c.gpus), param("gpu", gpu.name), param("min_gpus", c.min_gpus),
            param("stop", stop_name(c.stop)), param("global_batch", static_cast<double>(c.global_batch)),
-           param("micro_batch", c.micro_batch), param("dp", L.dp), param("tp", L.tp), param("pp", L.pp)},
+           param("micro_batch", c.micro_batch), param("dp", L.dp), param("tp", L.tp), param("pp", L.pp),
+           param("full_checkpointing", flag(c.full_checkpointing))},
           "No /hardware/count given for pretraining: " + std::to_string(c.gpus) + "x " + gpu.name +
               " (tp " + std::to_string(L.tp) + " x pp " + std::to_string(L.pp) +
               " x dp " + std::to_string(L.dp) + "), as a pretraining team runs it: from the "
               "minimum that fits (" + std::to_string(c.min_gpus) + "), doubled while the global "
               "batch feeds the data-parallel ranks and a doubling cuts the run by 10% or more; "
-              "stopped because " + why + ". Set /hardware/count to plan another count."};
+              "stopped because " + why + "." +
+              (c.full_checkpointing
+                   ? " Nothing fits at any count without activation checkpointing, so full "
+                     "checkpointing is on, as pretraining recipes at this size run "
+                     "(set /training/activation_checkpointing to choose)."
+                   : "") +
+              " Set /hardware/count to plan another count."};
 }
 
 Layout main_layout(const Request& req, const Catalog& catalog) {
@@ -281,6 +306,8 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
   if (chosen) {
     with_count = request;
     with_count.hardware->count = chosen->gpus;
+    if (chosen->full_checkpointing)
+      with_count.training.activation_checkpointing = Checkpointing::kFull;
   }
   const Request& req = chosen ? with_count : request;
   Plan plan;

@@ -16,7 +16,6 @@ constexpr double kGiga = 1e9;
 constexpr double kGoodputShown = 0.995;  // goodput below this gets its own line
 
 double num(std::int64_t v) { return static_cast<double>(v); }
-double flag(bool b) { return b ? 1 : 0; }
 
 /// How the token budget was chosen (engine/training token_budget_text), as a note.
 Note token_budget_note(const Request& req, const PerformanceConstants& k) {

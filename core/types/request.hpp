@@ -43,6 +43,9 @@ struct TrainingSettings {
   std::int64_t sequence_length = 2048;
   std::int64_t micro_batch_size = 1;  // sequences per GPU per forward pass
   Checkpointing activation_checkpointing = Checkpointing::kNone;  // QLoRA: full
+  // Set by the request or the stack's default (not the task's): a pretraining run on a count the
+  // advisor chooses may turn full checkpointing on when nothing fits without it (plan/plan.cpp).
+  bool checkpointing_stated = false;
   bool flash_attention = true;
   bool sequence_parallel = true;     // Megatron sequence parallelism when tp > 1
   int lora_rank = 16;
