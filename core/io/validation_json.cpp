@@ -139,28 +139,14 @@ class ResultReader {
   std::string base_;
 };
 
-GpuInventory& inventory_for(Measurements& m, int index) {
-  for (auto& g : m.gpus)
-    if (g.index == index) return g;
-  m.gpus.push_back({});
-  m.gpus.back().index = index;
-  return m.gpus.back();
-}
-
-GpuPowerStats& power_for(Measurements& m, int index) {
-  for (auto& g : m.power)
-    if (g.index == index) return g;
-  m.power.push_back({});
-  m.power.back().index = index;
-  return m.power.back();
-}
-
-NvlinkState& nvlink_for(Measurements& m, int index) {
-  for (auto& g : m.nvlink)
-    if (g.index == index) return g;
-  m.nvlink.push_back({});
-  m.nvlink.back().index = index;
-  return m.nvlink.back();
+/// The entry of `list` for GPU `index`, appended when the file has not named that GPU yet.
+template <typename Entry>
+Entry& entry_for(std::vector<Entry>& list, int index) {
+  for (Entry& e : list)
+    if (e.index == index) return e;
+  list.push_back({});
+  list.back().index = index;
+  return list.back();
 }
 
 /// "gpu.3.memory_total_mib" -> (3, "memory_total_mib"); false when not of that form.
@@ -343,33 +329,33 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
     int i = 0;
     std::string f;
     if (split_indexed(key, "gpu", i, f)) {
-      if (f == "name") inventory_for(m, i).name = r.text(key);
-      else if (f == "pci_bus_id") inventory_for(m, i).pci_bus_id = r.text(key);
-      else if (f == "memory_total_mib") inventory_for(m, i).memory_total_mib = r.num(key);
-      else if (f == "power_limit_w") inventory_for(m, i).power_limit_w = r.num(key);
-      else if (f == "pcie_gen_max") inventory_for(m, i).pcie_gen_max = r.integer(key);
-      else if (f == "pcie_width_max") inventory_for(m, i).pcie_width_max = r.integer(key);
-      else if (f == "compute_cap") inventory_for(m, i).compute_cap = r.text(key);
-      else if (f == "ecc_mode") inventory_for(m, i).ecc_mode = r.text(key);
+      if (f == "name") entry_for(m.gpus, i).name = r.text(key);
+      else if (f == "pci_bus_id") entry_for(m.gpus, i).pci_bus_id = r.text(key);
+      else if (f == "memory_total_mib") entry_for(m.gpus, i).memory_total_mib = r.num(key);
+      else if (f == "power_limit_w") entry_for(m.gpus, i).power_limit_w = r.num(key);
+      else if (f == "pcie_gen_max") entry_for(m.gpus, i).pcie_gen_max = r.integer(key);
+      else if (f == "pcie_width_max") entry_for(m.gpus, i).pcie_width_max = r.integer(key);
+      else if (f == "compute_cap") entry_for(m.gpus, i).compute_cap = r.text(key);
+      else if (f == "ecc_mode") entry_for(m.gpus, i).ecc_mode = r.text(key);
       else if (f == "gemm_tflops") {
         if (auto v = r.num(key)) m.gemm_tflops.emplace_back(i, *v);
-      } else if (f == "samples") power_for(m, i).samples = r.integer(key).value_or(0);
-      else if (f == "power_draw_w_p50") power_for(m, i).power_draw_w_p50 = r.num(key);
-      else if (f == "power_draw_w_p99") power_for(m, i).power_draw_w_p99 = r.num(key);
-      else if (f == "power_limit_w_logged") power_for(m, i).power_limit_w = r.num(key);
-      else if (f == "temperature_c_max") power_for(m, i).temperature_c_max = r.num(key);
+      } else if (f == "samples") entry_for(m.power, i).samples = r.integer(key).value_or(0);
+      else if (f == "power_draw_w_p50") entry_for(m.power, i).power_draw_w_p50 = r.num(key);
+      else if (f == "power_draw_w_p99") entry_for(m.power, i).power_draw_w_p99 = r.num(key);
+      else if (f == "power_limit_w_logged") entry_for(m.power, i).power_limit_w = r.num(key);
+      else if (f == "temperature_c_max") entry_for(m.power, i).temperature_c_max = r.num(key);
       else if (f == "thermal_throttle_fraction" || f == "power_brake_fraction" || f == "power_cap_fraction") {
         auto v = r.num(key);
         fraction_in_range(v, r.path(key), key);
-        double& slot = f == "thermal_throttle_fraction" ? power_for(m, i).thermal_throttle_fraction
-                       : f == "power_brake_fraction"    ? power_for(m, i).power_brake_fraction
-                                                        : power_for(m, i).power_cap_fraction;
+        double& slot = f == "thermal_throttle_fraction" ? entry_for(m.power, i).thermal_throttle_fraction
+                       : f == "power_brake_fraction"    ? entry_for(m.power, i).power_brake_fraction
+                                                        : entry_for(m.power, i).power_cap_fraction;
         slot = v.value_or(0);
-      } else if (f == "ecc_uncorrected_max") power_for(m, i).ecc_uncorrected_max = r.num(key);
-      else if (f == "pcie_gen_min_busy") power_for(m, i).pcie_gen_min_busy = r.integer(key);
+      } else if (f == "ecc_uncorrected_max") entry_for(m.power, i).ecc_uncorrected_max = r.num(key);
+      else if (f == "pcie_gen_min_busy") entry_for(m.power, i).pcie_gen_min_busy = r.integer(key);
     } else if (split_indexed(key, "nvlink", i, f)) {
-      if (f == "active_links") nvlink_for(m, i).active_links = r.integer(key).value_or(0);
-      else if (f == "min_link_gbps") nvlink_for(m, i).min_link_gbps = r.num(key);
+      if (f == "active_links") entry_for(m.nvlink, i).active_links = r.integer(key).value_or(0);
+      else if (f == "min_link_gbps") entry_for(m.nvlink, i).min_link_gbps = r.num(key);
       else if (f == "inactive_links") {
         std::string list = r.text(key);
         std::size_t a = 0;
@@ -380,7 +366,7 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
             char* end = nullptr;
             long link = std::strtol(item.c_str(), &end, 10);
             if (*end != '\0') throw InputError("bad_value", r.path(key), key + " must list link numbers, got \"" + list + "\"");
-            nvlink_for(m, i).inactive_links.push_back(static_cast<int>(link));
+            entry_for(m.nvlink, i).inactive_links.push_back(static_cast<int>(link));
           }
           if (b == std::string::npos) break;
           a = b + 1;

@@ -11,6 +11,7 @@
     callCore, clear, copyText, DEFAULT_LANG, fillFieldsFromPreset, foldAll, FORMS, h, input, labelMonths, loadCore, loadSchema,
     populateCatalogInputs, readHash, registerPanel, renderError, renderPanels, renderPresetFacts, SCENARIOS,
     startRequest, STRINGS, t, toast, updatePlaceholders, updateVisibility, writeHash } = UI;
+  const { badHashText, cancelHash, flushHash, hashPending, showHashNote, writeHashSoon } = UI;
 
   const DEBOUNCE_MS = 30;
 
@@ -54,7 +55,7 @@
   // pending: a run is scheduled, or what the last one changes is not all on the page yet (the
   // sections off screen, drawn after the frame; the address, written after it).
   Object.defineProperty(api, 'pending', { enumerable: true, get: function () {
-    return Boolean(state.runScheduled || UI.panelsPending() || hashDue);
+    return Boolean(state.runScheduled || UI.panelsPending() || hashPending());
   } });
   window.gpuAdvisor = api;
 
@@ -62,31 +63,6 @@
     clearTimeout(state.timer);
     state.runScheduled = true;
     state.timer = setTimeout(run, delay === undefined ? DEBOUNCE_MS : delay);
-  }
-
-  // The address (#req=...) follows the request after the frame that shows its answer, at most
-  // every HASH_MS: history.replaceState costs milliseconds (and browsers throttle it), so it is
-  // kept out of the run. The share button and a language switch write it at once.
-  const HASH_MS = 200;
-  let hashDue = false;
-  let hashTimer = null;
-  let hashWritten = -Infinity;
-  function writeHashSoon() {
-    if (hashDue) return;
-    hashDue = true;
-    hashTimer = setTimeout(function () { UI.afterFrame(flushHash); }, Math.max(0, hashWritten + HASH_MS - performance.now()));
-  }
-
-  function flushHash() {
-    if (!hashDue) return;
-    cancelHash();
-    hashWritten = performance.now();
-    if (state.lastRequest) writeHash(state.lastRequest);
-  }
-
-  function cancelHash() {
-    clearTimeout(hashTimer);
-    hashDue = false;
   }
 
   function run() {
@@ -187,25 +163,6 @@
     el.hashNote.hidden = true;
     run();
     toast(t('scenario.applied', { name: t('scenario.' + id) }));
-  }
-
-  /** A note above the results (a link that could not be read, a restored link). */
-  function showHashNote(text, persistent) {
-    clear(el.hashNote);
-    el.hashNote.appendChild(h('span', { text: text }));
-    el.hashNote.appendChild(h('button', { type: 'button', class: 'link-btn small note-close', text: t('hash.dismiss'),
-      onclick: function () { el.hashNote.hidden = true; } }));
-    el.hashNote.setAttribute('role', persistent ? 'alert' : 'status');
-    el.hashNote.className = 'banner ' + (persistent ? 'banner-warn' : 'banner-muted');
-    el.hashNote.hidden = false;
-    clearTimeout(showHashNote.timer);
-    if (!persistent) showHashNote.timer = setTimeout(function () { el.hashNote.hidden = true; }, 4000);
-  }
-
-  /** Why a link could not be read, in words. */
-  function badHashText(fromHash, kept) {
-    const why = t('hash.why.' + (fromHash.why || 'not_json'), { key: fromHash.key || '' });
-    return t(kept ? 'hash.invalid_kept' : 'hash.invalid', { why: why });
   }
 
   function setDrawer(open) {

@@ -12,7 +12,7 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { DEFAULT_LANG, STRINGS } = UI;
+  const { clear, DEFAULT_LANG, h, STRINGS, t } = UI;
 
   // The core takes requests up to 1 MiB nested 64 deep (core/types/limits.hpp); a link is
   // refused before that, with room for base64 (4/3).
@@ -175,5 +175,56 @@
     }
   }
 
-  Object.assign(UI, { FORBIDDEN_KEYS, encodeBase64Url, parseUntrustedJson, readHash, writeHash });
+  // The address (#req=...) follows the request after the frame that shows its answer, at most
+  // every HASH_MS: history.replaceState costs milliseconds (and browsers throttle it), so it is
+  // kept out of the run. The share button and a language switch write it at once.
+  const HASH_MS = 200;
+  let hashDue = false;
+  let hashTimer = null;
+  let hashWritten = -Infinity;
+  function writeHashSoon() {
+    if (hashDue) return;
+    hashDue = true;
+    hashTimer = setTimeout(function () { UI.afterFrame(flushHash); }, Math.max(0, hashWritten + HASH_MS - performance.now()));
+  }
+
+  function flushHash() {
+    if (!hashDue) return;
+    cancelHash();
+    hashWritten = performance.now();
+    if (state.lastRequest) writeHash(state.lastRequest);
+  }
+
+  function cancelHash() {
+    clearTimeout(hashTimer);
+    hashDue = false;
+  }
+
+  /** True while an address is still to be written (window.gpuAdvisor.pending counts it). */
+  function hashPending() { return hashDue; }
+
+  const NOTE_MS = 4000; // how long a passing note (a restored link) stays
+
+  /** A note above the results (a link that could not be read, a restored link). */
+  function showHashNote(text, persistent) {
+    const note = UI.el.hashNote;
+    clear(note);
+    note.appendChild(h('span', { text: text }));
+    note.appendChild(h('button', { type: 'button', class: 'link-btn small note-close', text: t('hash.dismiss'),
+      onclick: function () { note.hidden = true; } }));
+    note.setAttribute('role', persistent ? 'alert' : 'status');
+    note.className = 'banner ' + (persistent ? 'banner-warn' : 'banner-muted');
+    note.hidden = false;
+    clearTimeout(showHashNote.timer);
+    if (!persistent) showHashNote.timer = setTimeout(function () { note.hidden = true; }, NOTE_MS);
+  }
+
+  /** Why a link could not be read, in words. */
+  function badHashText(fromHash, kept) {
+    const why = t('hash.why.' + (fromHash.why || 'not_json'), { key: fromHash.key || '' });
+    return t(kept ? 'hash.invalid_kept' : 'hash.invalid', { why: why });
+  }
+
+  Object.assign(UI, { FORBIDDEN_KEYS, badHashText, cancelHash, encodeBase64Url, flushHash, hashPending, parseUntrustedJson,
+    readHash, showHashNote, writeHash, writeHashSoon });
 })();
