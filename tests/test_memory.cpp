@@ -36,6 +36,11 @@ TEST_CASE("each accounting switch moves only its own term", "[memory][reference]
   // bitsandbytes 8-bit AdamW: 2 + 2 + (1 + 1) + 4 master = 10.
   CHECK(training_state_bytes_per_param({{"training", {{"optimizer", "adamw_8bit"}}}}) ==
         Approx(10));
+  // Paged AdamW (bitsandbytes) holds the same states as its unpaged twin while they fit.
+  CHECK(training_state_bytes_per_param({{"training", {{"optimizer", "paged_adamw_8bit"}}}}) ==
+        Approx(10));
+  CHECK(training_state_bytes_per_param({{"training", {{"optimizer", "paged_adamw_32bit"}}}}) ==
+        Approx(16));
   // SGD with momentum: 2 + 2 + 4 + 4 master = 12.
   CHECK(training_state_bytes_per_param({{"training", {{"optimizer", "sgd"}}}}) == Approx(12));
   // Pure fp32 AdamW: 4 + 4 + 8 = 16, without a master copy.

@@ -210,10 +210,15 @@ TEST_CASE("weight formats: GGUF k-quants and the others", "[speed][reference]") 
   CHECK(advisor::weight_bits_for("gguf_q8_0") == Approx(8.5));
   CHECK(advisor::weight_bits_for("gguf_q4_k_m") == Approx(4.84));
   CHECK(advisor::weight_bits_for("nf4") == Approx(4.127));
+  // The legacy blocks: 32 weights + fp16 scale (+ fp16 min, + fifth bits), ggml-common.h.
+  CHECK(advisor::weight_bits_for("gguf_q4_0") == Approx(4.5));
+  CHECK(advisor::weight_bits_for("gguf_q4_1") == Approx(5.0));
+  CHECK(advisor::weight_bits_for("gguf_q5_0") == Approx(5.5));
+  CHECK(advisor::weight_bits_for("gguf_q5_1") == Approx(6.0));
   // Fewer bits read per step: faster bandwidth-bound decode, in order.
   double last = 0;
-  for (const char* f : {"bf16", "gguf_q8_0", "gguf_q6_k", "gguf_q5_k_m", "gguf_q4_k_m",
-                        "gguf_q3_k_m", "gguf_q2_k"}) {
+  for (const char* f : {"bf16", "gguf_q8_0", "gguf_q6_k", "gguf_q5_1", "gguf_q5_k_m",
+                        "gguf_q4_1", "gguf_q4_k_m", "gguf_q4_0", "gguf_q3_k_m", "gguf_q2_k"}) {
     INFO(f);
     const auto r = advise_ok(pinned("inference", "llama-3.1-8b", "rtx4090-24gb", 1,
                                     {{"inference", {{"weight_format", f}}}}));

@@ -49,10 +49,16 @@ double weight_bits_for(const std::string& format) {
   if (format == "fp8") return kFp8BitsPerParam;
   if (format == "fp32") return 32;
   // GGUF (llama.cpp): Q8_0 is 32 int8 + one fp16 scale per block = 8.5 bits (ggml-common.h
-  // block_q8_0). The k-quant mixes are whole-file bits per weight measured on Llama 2 7B by
+  // block_q8_0); the legacy 4/5-bit blocks likewise: Q4_0 16 bytes of nibbles + fp16 scale per
+  // 32 weights = 4.5 bits, Q4_1 + fp16 min = 5.0, Q5_0 + 4 bytes of fifth bits = 5.5, Q5_1 6.0
+  // (block_q4_0 ... block_q5_1; llama.cpp's README table, 7B bits/weight 4.5/5.0/5.5/6.0). The k-quant mixes are whole-file bits per weight measured on Llama 2 7B by
   // llama.cpp's examples/quantize/README.md (they mix block types, e.g. Q2_K uses Q4_K for
   // attention.wv and feed_forward.w2, so they exceed the pure block sizes 2.625-6.5625).
   if (format == "gguf_q8_0") return 8.5;
+  if (format == "gguf_q5_1") return 6.0;
+  if (format == "gguf_q5_0") return 5.5;
+  if (format == "gguf_q4_1") return 5.0;
+  if (format == "gguf_q4_0") return 4.5;
   if (format == "gguf_q6_k") return 6.56;
   if (format == "gguf_q5_k_m") return 5.68;
   if (format == "gguf_q4_k_m") return 4.84;
@@ -64,7 +70,10 @@ double weight_bits_for(const std::string& format) {
 OptimizerState optimizer_state(const TrainingSettings& t) {
   OptimizerState s;
   s.states = t.optimizer == Optimizer::kSgd ? 1 : 2;
-  s.bytes_per_state = t.optimizer == Optimizer::kAdamW8bit ? 1 : t.accounting.optimizer_state_bytes;
+  // Paged states are the same bytes; they leave the GPU only under memory pressure, and a plan
+  // that needs that eviction is not offered (bitsandbytes pages them over PCIe every step).
+  const bool eight_bit = t.optimizer == Optimizer::kAdamW8bit || t.optimizer == Optimizer::kPagedAdamW8bit;
+  s.bytes_per_state = eight_bit ? 1 : t.accounting.optimizer_state_bytes;
   s.master_bytes = (t.accounting.master_weights && t.precision != Precision::kFp32) ? 4 : 0;
   return s;
 }

@@ -77,16 +77,19 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
     const bool zero1 = L.zero >= 1 && L.dp > 1;
     std::snprintf(line, sizeof line,
                   "%s: %d state(s) x %.0f bytes + %.0f bytes fp32 master weights = %.0f bytes "
-                  "per trainable parameter%s%s. Mixed-precision AdamW by the ZeRO paper is "
+                  "per trainable parameter%s%s%s. Mixed-precision AdamW by the ZeRO paper is "
                   "2 + 2 + 12 = 16 bytes/param in all.",
                   name_of(t.optimizer), o.states, o.bytes_per_state, o.master_bytes, o.bytes_per_param(),
                   zero1 ? ", sharded over data parallel (ZeRO-1+)" : "",
-                  t.offload_optimizer ? "; offloaded to host RAM (ZeRO-Offload)" : "");
+                  t.offload_optimizer ? "; offloaded to host RAM (ZeRO-Offload)" : "",
+                  is_paged(t.optimizer) ? "; paged (bitsandbytes): evicted to host RAM only when "
+                                          "the GPU runs out, which no plan here relies on"
+                                        : "");
     add("optimizer", "optimizer",
         {param("optimizer", std::string(name_of(t.optimizer))), param("states", o.states),
          param("bytes_per_state", o.bytes_per_state), param("master_bytes", o.master_bytes),
          param("bytes_per_param", o.bytes_per_param()), param("zero1", flag(zero1)),
-         param("offloaded", flag(t.offload_optimizer))},
+         param("offloaded", flag(t.offload_optimizer)), param("paged", flag(is_paged(t.optimizer)))},
         line);
     std::snprintf(line, sizeof line,
                   "Korthikanti et al. 2022 per-layer activations, generalised (GQA, %s MLP%s, "

@@ -227,7 +227,8 @@ InferenceSettings read_inference(const nlohmann::json* j, const StackProfile& st
   if (stack.serving) s.perf.gpu_memory_utilization = stack.gpu_memory_utilization;
   s.weight_format =
       r.choice("weight_format", {"bf16", "fp16", "fp8", "int8", "int4", "nf4", "gguf_q8_0",
-                                 "gguf_q6_k", "gguf_q5_k_m", "gguf_q4_k_m", "gguf_q3_k_m",
+                                 "gguf_q6_k", "gguf_q5_1", "gguf_q5_0", "gguf_q5_k_m", "gguf_q4_1",
+                                 "gguf_q4_0", "gguf_q4_k_m", "gguf_q3_k_m",
                                  "gguf_q2_k"},
                std::string("bf16"));
   s.kv_cache_precision =

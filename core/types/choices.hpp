@@ -30,10 +30,19 @@ inline constexpr Named<Precision> kPrecisionNames[] = {{Precision::kBf16, "bf16"
                                                        {Precision::kFp32, "fp32"},
                                                        {Precision::kFp8, "fp8"}};
 
-enum class Optimizer { kAdamW, kAdamW8bit, kSgd };  // SGD with momentum
-inline constexpr Named<Optimizer> kOptimizerNames[] = {{Optimizer::kAdamW, "adamw"},
-                                                       {Optimizer::kAdamW8bit, "adamw_8bit"},
-                                                       {Optimizer::kSgd, "sgd"}};
+// SGD with momentum. The paged AdamWs (bitsandbytes, the QLoRA recipe's paged_adamw_8bit /
+// paged_adamw_32bit) hold the same states in unified memory, evicted to host RAM only when the
+// GPU runs out: core/engine/memory.cpp counts them as their unpaged twins.
+enum class Optimizer { kAdamW, kAdamW8bit, kSgd, kPagedAdamW, kPagedAdamW8bit };
+inline constexpr Named<Optimizer> kOptimizerNames[] = {
+    {Optimizer::kAdamW, "adamw"},
+    {Optimizer::kAdamW8bit, "adamw_8bit"},
+    {Optimizer::kSgd, "sgd"},
+    {Optimizer::kPagedAdamW, "paged_adamw_32bit"},
+    {Optimizer::kPagedAdamW8bit, "paged_adamw_8bit"}};
+inline bool is_paged(Optimizer o) {
+  return o == Optimizer::kPagedAdamW || o == Optimizer::kPagedAdamW8bit;
+}
 
 enum class Checkpointing { kNone, kSelective, kFull };
 inline constexpr Named<Checkpointing> kCheckpointingNames[] = {{Checkpointing::kNone, "none"},
