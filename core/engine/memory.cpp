@@ -433,14 +433,17 @@ bool gradients_apart_from_activations(const Request& req, const Layout& L) {
   return global && *global <= t.micro_batch_size * static_cast<std::int64_t>(L.dp);
 }
 
-double trainable_params(const Request& req) {
+namespace {
+double trainable_params(const Request& req, const ParamCounts& c) {
   if (!is_training(req.task)) return 0;
-  const ParamCounts c = count_params(req.model);
   if (!is_adapter(req.task)) return c.total;
   const auto& t = req.training;
   return c.dense_layers * lora_params_per_layer(req.model, t.lora_targets, t.lora_rank, false) +
          c.moe_layers * lora_params_per_layer(req.model, t.lora_targets, t.lora_rank, true);
 }
+}  // namespace
+
+double trainable_params(const Request& req) { return trainable_params(req, count_params(req.model)); }
 
 MemoryEstimate estimate_memory(const Request& req, const Layout& L, const MemoryAssumptions& a,
                                bool explain) {
@@ -453,8 +456,11 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
   double best_total = -1;
   // The first stage holds the most in-flight activations, the last the LM head and logits:
   // evaluate both and report the heavier.
+  const double trainable = trainable_params(req, c);
   const int stages[] = {0, L.pp - 1};
-  for (int stage : stages) {
+  const int distinct_stages = L.pp > 1 ? 2 : 1;
+  for (int i = 0; i < distinct_stages; ++i) {
+    const int stage = stages[i];
     const StageLayers s = stage_layers(m, c, L.pp, stage);
     const StageParams p = stage_params(req, c, s, L);
     MemoryEstimate e;
@@ -527,7 +533,7 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
     e.band_high = fixed + e.activations * (1 + a.activation_band_high) +
                   e.overhead * a.overhead_band_high_factor;
     e.host_ram_per_node = host_per_gpu * std::min(L.count, L.gpus_per_server);
-    e.trainable_params = trainable_params(req);
+    e.trainable_params = trainable;
     if (e.total() > best_total) {
       best_total = e.total();
       best = e;

@@ -14,6 +14,17 @@ namespace {
 constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
 constexpr char kHex[] = "0123456789abcdef";
 
+/// Bytes that JSON lets through a string as they are: printable ASCII but the quote and the
+/// backslash. The writer skips runs of them with one table lookup per byte (most of a result's
+/// text), and looks closer only at control bytes and UTF-8.
+struct PlainBytes {
+  bool plain[256] = {};
+  constexpr PlainBytes() {
+    for (int c = 0x20; c < 0x7F; ++c) plain[c] = c != '"' && c != '\\';
+  }
+};
+constexpr PlainBytes kPlain;
+
 /// Length of the valid UTF-8 sequence at s[i], or 0 when it is not one.
 std::size_t utf8_length(std::string_view s, std::size_t i) {
   const auto c = static_cast<unsigned char>(s[i]);
@@ -112,12 +123,11 @@ void JsonWriter::value(std::string_view s) {
 void JsonWriter::string(std::string_view s) {
   out_ += '"';
   std::size_t run = 0;  // start of the pending run of characters that need no escaping
-  for (std::size_t i = 0; i < s.size();) {
+  const std::size_t size = s.size();
+  for (std::size_t i = 0; i < size;) {
+    while (i < size && kPlain.plain[static_cast<unsigned char>(s[i])]) ++i;
+    if (i == size) break;
     const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {
-      ++i;
-      continue;
-    }
     std::size_t n = 0;
     if (c >= 0x80 && (n = utf8_length(s, i)) > 0) {
       i += n;  // valid UTF-8 stays in the run
