@@ -782,8 +782,10 @@ function moreBusbwRows(more) {
   return rows;
 }
 
-/** Decode rows of the extra sources (gpt-fast's tables): batch-1 tokens/s, one row (and one
- *  split key) per table line. */
+/** Decode rows of the extra sources (gpt-fast's tables, llama.cpp's llama-bench rows): batch-1
+ *  tokens/s, one row (and one split key) per table line. A line naming `gpu_id` runs on that
+ *  card with the source's stack (llama.cpp: 512 tokens one at a time after `context` tokens);
+ *  the others are gpt-fast's A100 lines. */
 function moreDecodeRows(more) {
   const rows = [];
   for (const c of more.filter((x) => x.category === 'inference' && !/^trtv1-/.test(x.id))) {
@@ -791,6 +793,21 @@ function moreDecodeRows(more) {
       const id = `${c.id}-${m.metric}`;
       if (m.gpu) {
         rows.push({ id, category: 'inference', skip: `${m.gpu} is not in the catalog` });
+        continue;
+      }
+      if (m.gpu_id) {
+        rows.push({
+          id, category: 'inference', metric: 'decode_tokens_per_sec', measured: m.value,
+          ambiguous: false, source: c.source.url,
+          assumed: `llama.cpp stack; ${m.context} tokens of context, then 512 decoded one at a time`,
+          request: {
+            schema: 1, task: 'inference', model: { preset: m.model }, stack: 'llama_cpp',
+            inference: { weight_format: m.format, kv_cache_precision: 'fp16', concurrency: 1,
+                         prompt_tokens: Math.max(1, m.context), output_tokens: 512 },
+            hardware: { gpu: m.gpu_id, count: 1 },
+          },
+          read: (r) => r.inference.decode_tokens_per_second,
+        });
         continue;
       }
       rows.push({

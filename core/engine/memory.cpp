@@ -67,6 +67,19 @@ double weight_bits_for(const std::string& format) {
   return 16;  // bf16 / fp16
 }
 
+EdgeWeightBits edge_weight_bits_for(const std::string& format) {
+  if (format.rfind("gguf_", 0) != 0) return {};
+  // The k-quant mixes' figures are whole-file averages that already include the embedding and
+  // the output tensor. The pure block formats keep the embedding in their own block and store
+  // the output tensor as Q6_K (256 weights in 210 bytes = 6.5625 bits), Q8_0 files as Q8_0
+  // (llama.cpp src/llama-quant.cpp, llama_tensor_get_type). Check: Llama 3 8B Q4_0 comes to
+  // 4.33 GiB, the size llama-bench prints for it.
+  constexpr double kQ6KBits = 210.0 * 8 / 256;
+  const double bits = weight_bits_for(format);
+  const bool mix = format.find("_k") != std::string::npos;
+  return {bits, mix || format == "gguf_q8_0" ? bits : kQ6KBits};
+}
+
 OptimizerState optimizer_state(const TrainingSettings& t) {
   OptimizerState s;
   s.states = t.optimizer == Optimizer::kSgd ? 1 : 2;
@@ -520,7 +533,15 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
       }
     } else {
       const double bits = weight_bits_for(req.inference.weight_format);
-      e.weights = p.linear * bits / kBitsPerByte + (p.all - p.linear) * 2;
+      const EdgeWeightBits edge = edge_weight_bits_for(req.inference.weight_format);
+      // A tied embedding is also the output tensor, stored as the output tensor is.
+      const bool tied = c.lm_head == 0;
+      const double embedding = s.first ? c.embedding / L.tp : 0;
+      const double head = s.last ? (tied ? (L.pp > 1 ? c.embedding : 0) : c.lm_head) / L.tp : 0;
+      const double other = p.all - p.linear - embedding - head;  // norms, biases, router
+      e.weights = (p.linear * bits + embedding * (tied ? edge.lm_head : edge.embedding) +
+                   head * edge.lm_head) / kBitsPerByte +
+                  other * 2;
       e.kv_cache = kv_cache_bytes(req, s, L);
       e.activations = inference_activations(req, L, a);
     }

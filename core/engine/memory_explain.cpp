@@ -132,12 +132,17 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
     add("kv_cache", "kv_cache_training", {}, "No KV cache in training.");
   } else {
     const InferenceSettings& inf = req.inference;
+    const EdgeWeightBits edge = edge_weight_bits_for(inf.weight_format);
+    const bool gguf = inf.weight_format.rfind("gguf_", 0) == 0;
     std::snprintf(line, sizeof line,
-                  "Linear layers in %s (%.3f bits/param); embeddings, LM head and norms in "
-                  "16-bit; split over tensor parallel %d.",
-                  inf.weight_format.c_str(), weight_bits_for(inf.weight_format), L.tp);
+                  "Linear layers in %s (%.3f bits/param); embeddings %.4g-bit, LM head %.4g-bit%s, "
+                  "norms 16-bit; split over tensor parallel %d.",
+                  inf.weight_format.c_str(), weight_bits_for(inf.weight_format), edge.embedding,
+                  edge.lm_head, gguf ? " (GGUF quantises both)" : "", L.tp);
     add("weights", "weights_inference",
         {param("weight_format", inf.weight_format), param("bits", weight_bits_for(inf.weight_format)),
+         param("embedding_bits", edge.embedding), param("head_bits", edge.lm_head),
+         param("gguf", flag(gguf)),
          param("tp", L.tp)},
         line);
     std::snprintf(line, sizeof line, "%lld sequences x (%lld prompt + %lld output) tokens x %s per element%s%s.",

@@ -46,14 +46,18 @@ ServingModel::ServingModel(const Request& req, const GpuSpec& gpu, const Layout&
   const double bits = weight_bits_for(inf.weight_format);
   // Weight-only quantised GEMVs (dequantise in the kernel) stream their bytes less efficiently
   // than bf16 (gpt-fast's A100 tables; factors fitted in bench/fit.cjs).
-  if (!fp8 && bits < 16) weight_bandwidth_factor_ = weight_stream_factor(bits, k);
+  if (!fp8 && bits < 16)
+    weight_bandwidth_factor_ =
+        req.stack.quantized_decode_bandwidth_factor.value_or(weight_stream_factor(bits, k));
   const double expert_linear_all = c.moe_layers * c.moe_expert_per_layer;  // routed experts
   const double dense_linear = c.block_linear - expert_linear_all;  // incl. shared experts
   // Read per step: the quantised linear layers, the 16-bit LM head and norms (the embedding
   // is a row lookup, not read in full).
   const double head = c.lm_head > 0 ? c.lm_head : c.embedding;
   const double norms = m.layers * c.norms_per_layer + c.final_norm;
-  dense_weight_bytes_ = (dense_linear * bits / 8 + (head + norms) * 2) / tp;
+  dense_weight_bytes_ =
+      (dense_linear * bits / 8 + head * edge_weight_bits_for(inf.weight_format).lm_head / 8 +
+       norms * 2) / tp;
   if (m.moe && m.moe->experts > 0) {
     expert_bytes_ = c.moe_expert_per_layer / m.moe->experts * bits / 8 / tp;
     moe_layers_ = c.moe_layers;
@@ -100,8 +104,9 @@ DecodeStep ServingModel::decode(double batch, double context) const {
   const double bw = gpu_.memory_bandwidth_tbps * kTera * k_.memory_bandwidth_efficiency;
   // Weights stream at the format's kernel efficiency; the KV cache is read by paged-attention
   // kernels in scattered blocks, at a lower share of the bandwidth.
-  s.memory_s = s.weight_bytes / (bw * weight_bandwidth_factor_) +
-               s.kv_bytes / (bw * k_.kv_read_bandwidth_factor);
+  s.weight_stream_share = weight_bandwidth_factor_;
+  s.kv_read_share = req_.stack.kv_read_bandwidth_factor.value_or(k_.kv_read_bandwidth_factor);
+  s.memory_s = s.weight_bytes / (bw * s.weight_stream_share) + s.kv_bytes / (bw * s.kv_read_share);
   const double flops =
       batch * (matmul_flops_token_ + head_flops_token_ +
                attention_forward_flops(m, span) / layout_.tp);
@@ -121,7 +126,8 @@ DecodeStep ServingModel::decode(double batch, double context) const {
   }
   // Each layer's kernels (GEMVs, attention, norms, rotary, residual adds) start and drain once
   // per step whatever the batch: a fixed time per layer that the bytes do not carry.
-  s.launch_s = m.layers * k_.decode_layer_floor_us * 1e-6;
+  s.layer_floor_us = req_.stack.decode_layer_floor_us.value_or(k_.decode_layer_floor_us);
+  s.launch_s = m.layers * s.layer_floor_us * 1e-6;
   s.step_s = std::max(s.memory_s, s.compute_s) + s.communication_s + s.launch_s;
   return s;
 }

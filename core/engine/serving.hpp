@@ -23,6 +23,10 @@ struct DecodeStep {
   double launch_s = 0;         // per-layer kernel floor (layers x decode_layer_floor_us)
   double weight_bytes = 0;     // read per GPU per step
   double kv_bytes = 0;
+  // The kernel terms used (the stack's where it states them, else the fitted constants).
+  double weight_stream_share = 1;  // quantised weights' share of the bf16 streaming rate
+  double kv_read_share = 1;        // KV-cache reads' share of it
+  double layer_floor_us = 0;       // fixed time per layer per step
 };
 
 /// A model served on one layout of one GPU type: everything that does not change with load.

@@ -70,6 +70,13 @@ StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
                        r.path_of("kv_of_free_memory") + "/value must be true or false");
     s.kv_of_free_memory = free.get<bool>();
     s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
+    if (r.raw("quantized_decode_bandwidth_factor"))
+      s.quantized_decode_bandwidth_factor =
+          read_sourced_value(r, "quantized_decode_bandwidth_factor", 0.1, 1);
+    if (r.raw("kv_read_bandwidth_factor"))
+      s.kv_read_bandwidth_factor = read_sourced_value(r, "kv_read_bandwidth_factor", 0.1, 1);
+    if (r.raw("decode_layer_floor_us"))
+      s.decode_layer_floor_us = read_sourced_value(r, "decode_layer_floor_us", 0, 1000);
     r.reject_unknown();
     return s;
   }

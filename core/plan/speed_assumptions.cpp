@@ -233,14 +233,14 @@ std::vector<Note> inference_assumptions(const Request& req, const GpuSpec& gpu,
                   param("bandwidth_share", k.memory_bandwidth_efficiency),
                   param("bandwidth_tbps", gpu.memory_bandwidth_tbps),
                   param("weight_only", flag(weight_only)),
-                  param("weight_factor", weight_only ? weight_stream_factor(bits, k) : 1.0),
-                  param("kv_factor", k.kv_read_bandwidth_factor),
+                  param("weight_factor", weight_only ? p.step.weight_stream_share : 1.0),
+                  param("kv_factor", p.step.kv_read_share),
                   param("memory_ms", p.step.memory_s * 1e3), param("compute_ms", p.step.compute_s * 1e3),
                   param("tensor_parallel", flag(L.tp > 1)),
                   param("communication_ms", p.step.communication_s * 1e3),
                   param("kernel_floor", flag(p.step.launch_s > 0)),
                   param("launch_ms", p.step.launch_s * 1e3), param("layers", req.model.layers),
-                  param("floor_us", k.decode_layer_floor_us)},
+                  param("floor_us", p.step.layer_floor_us)},
                 "Decode step (bandwidth-bound unless the batch is large): read " +
                 format_with("%.2f", p.step.weight_bytes / kGiga) + " GB of weights (" +
                 inf.weight_format + ") and " + format_with("%.2f", p.step.kv_bytes / kGiga) +
@@ -248,14 +248,10 @@ std::vector<Note> inference_assumptions(const Request& req, const GpuSpec& gpu,
                 std::to_string(inf.concurrency) + " sequences at a mean context of prompt + "
                 "output/2) per GPU at " + format_with("%.0f%%", k.memory_bandwidth_efficiency * 100) +
                 " of " + format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s" +
-                (weight_bits_for(inf.weight_format) < 16 && inf.weight_format != "fp8"
-                     ? " (weight-only " + inf.weight_format + " kernels at x" +
-                           format_with("%.2f",
-                                       weight_stream_factor(weight_bits_for(inf.weight_format), k)) +
-                           " of it)"
-                     : std::string()) +
-                ", the KV cache at x" + format_with("%.2f", k.kv_read_bandwidth_factor) +
-                " of it (paged-attention reads) = " +
+                (weight_only ? " (weight-only " + inf.weight_format + " kernels at x" +
+                                   format_with("%.2f", p.step.weight_stream_share) + " of it)"
+                             : std::string()) +
+                ", the KV cache at x" + format_with("%.2f", p.step.kv_read_share) + " of it = " +
                 format_with("%.2f", p.step.memory_s * 1e3) + " ms, vs compute " +
                 format_with("%.2f", p.step.compute_s * 1e3) + " ms; the slower sets the step" +
                 (L.tp > 1 ? ", plus " + format_with("%.2f", p.step.communication_s * 1e3) +
@@ -265,7 +261,7 @@ std::vector<Note> inference_assumptions(const Request& req, const GpuSpec& gpu,
                 (p.step.launch_s > 0
                      ? ", plus " + format_with("%.2f", p.step.launch_s * 1e3) +
                            " ms of per-layer kernel floor (" + std::to_string(req.model.layers) +
-                           " layers x " + format_with("%.0f", k.decode_layer_floor_us) + " us)"
+                           " layers x " + format_with("%.0f", p.step.layer_floor_us) + " us)"
                      : std::string()) +
                 "."});
   out.push_back({"time_to_first_token",

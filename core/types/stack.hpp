@@ -63,6 +63,14 @@ struct StackProfile {
   /// and activations (TensorRT-LLM kv_cache_free_gpu_mem_fraction).
   double gpu_memory_utilization = 0.9;
   bool kv_of_free_memory = false;
+  /// Decode kernels of this engine where they differ from the fitted defaults
+  /// (performance.json constants): the share of the bf16 streaming rate at which quantised
+  /// weights stream (1: the GEMV dequantises in registers at no bandwidth cost, llama.cpp's
+  /// MMVQ), the share at which the KV cache is read (1: one contiguous cache, not paged
+  /// blocks), and the fixed time per layer per decode step.
+  std::optional<double> quantized_decode_bandwidth_factor;
+  std::optional<double> kv_read_bandwidth_factor;
+  std::optional<double> decode_layer_floor_us;
 };
 
 }  // namespace advisor

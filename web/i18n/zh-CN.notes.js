@@ -27,7 +27,7 @@ Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
   'assume.no_hardware_training': '未指定硬件：速度按每个候选 GPU 的最少卡数给出（见 GPU 对比表）；指定 /hardware 可查看完整分解。',
   'assume.no_hardware_serving': '未指定硬件：速度按每个候选 GPU 的最少卡数给出（见 GPU 对比表）；指定 /hardware 可查看完整分解。',
   // ---- serving speed
-  'assume.decode_step': '解码步（除非批量很大，否则受带宽限制）：每卡读取 {weight_gb} GB 权重（{weight_format}）和 {kv_gb} GB KV 缓存（{kv_precision}，{concurrency} 条序列，平均上下文 = 提示 + 输出/2），按 {bandwidth_tbps} TB/s 的 {bandwidth_share} 计{weight_only?（仅权重 {weight_format} 内核按其 ×{weight_factor}）}，KV 缓存按其 ×{kv_factor}（分页注意力读取）= {memory_ms} 毫秒，计算 {compute_ms} 毫秒；较慢者决定步长{tensor_parallel?，另加 {communication_ms} 毫秒张量并行 all-reduce（每层 2 次，以延迟为主）}{kernel_floor?，另加 {launch_ms} 毫秒每层内核下限（{layers} 层 × {floor_us} 微秒）}。',
+  'assume.decode_step': '解码步（除非批量很大，否则受带宽限制）：每卡读取 {weight_gb} GB 权重（{weight_format}）和 {kv_gb} GB KV 缓存（{kv_precision}，{concurrency} 条序列，平均上下文 = 提示 + 输出/2），按 {bandwidth_tbps} TB/s 的 {bandwidth_share} 计{weight_only?（仅权重 {weight_format} 内核按其 ×{weight_factor}）}，KV 缓存按其 ×{kv_factor} = {memory_ms} 毫秒，计算 {compute_ms} 毫秒；较慢者决定步长{tensor_parallel?，另加 {communication_ms} 毫秒张量并行 all-reduce（每层 2 次，以延迟为主）}{kernel_floor?，另加 {launch_ms} 毫秒每层内核下限（{layers} 层 × {floor_us} 微秒）}。',
   'assume.time_to_first_token': '首 token 时间：一条 {prompt_tokens} token 的提示在空闲副本上预填充（受计算限制）；{concurrency} 条提示同时到达时预填充需 {batch_prefill_s} 秒。',
   'assume.serving_stack': '推理栈：{stack}（{stack_given?由 /stack 指定}{stack_given!默认值；可在 /stack 设置}）。KV 缓存按其方式计算：{gpu_memory_utilization}{of_free_memory? × （显存 − 权重 − 激活峰值 − CUDA 上下文/NCCL）= }{of_free_memory! × 显存 − 权重 − 激活峰值 − CUDA 上下文/NCCL = }每卡 {kv_gib} GiB；可容纳 {max_concurrency} 条 max_model_len 为 {max_model_len} 的序列。',
   'assume.serving_target': '目标：{target_users} 个用户；一个 {replica_gpus} 卡副本在每用户速度目标下服务 {users_per_replica} 人，因此 {replicas} 个副本 = {gpus_needed} 张卡。',
@@ -64,7 +64,7 @@ Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
   'memnote.optimizer': '{optimizer}：{states} 个状态 × {bytes_per_state} 字节 + {master_bytes} 字节 fp32 主权重 = 每个可训练参数 {bytes_per_param} 字节{zero1?，在数据并行内分片（ZeRO-1 及以上）}{offloaded?；卸载到主机内存（ZeRO-Offload）}{paged?；分页优化器（bitsandbytes）：仅在显存耗尽时才换出到主机内存，这里的方案都不依赖换出}。按 ZeRO 论文，混合精度 AdamW 合计 2 + 2 + 12 = 16 字节/参数。',
   'memnote.activations_training': '按 Korthikanti 等（2022）的逐层激活公式并推广（GQA、{gated?门控}{gated!普通} MLP{moe?、MoE top-k}、{flash?FlashAttention}{flash!显式注意力}），序列 {sequence} × 微批次 {micro_batch}，重计算：{checkpointing}；1F1B 流水线在第 {stage} 段保留 {in_flight} 个在途微批次。{fused_cross_entropy?融合交叉熵：不保存完整 logits 张量。}软件栈：{stack}（{stack_given?由 /stack 指定}{stack_given!任务默认值；可在 /stack 设置}）{logits_bytes?：损失函数对每个 token 的每个词表项保留 {logits_bytes} 字节}{selective_keep_share?；选择性重计算保留每层 {selective_keep_share} 的激活}{selective?{selective_keep_share!；选择性重计算只重算注意力核心（Megatron）}}{fp32_stream?；PEFT 把嵌入层和归一化层升为 fp32，各层输入因此为 fp32}。',
   'memnote.kv_cache_training': '训练不使用 KV 缓存。',
-  'memnote.weights_inference': '线性层为 {weight_format}（每参数 {bits} 位）；嵌入、输出层（lm_head）与归一化层为 16 位；按张量并行 {tp} 切分。',
+  'memnote.weights_inference': '线性层为 {weight_format}（每参数 {bits} 位）；嵌入层 {embedding_bits} 位、输出层（lm_head）{head_bits} 位{gguf?（GGUF 对两者也量化）}，归一化层 16 位；按张量并行 {tp} 切分。',
   'memnote.kv_cache_inference': '{concurrency} 条序列 × （{prompt_tokens} 提示 + {output_tokens} 输出）token × 每元素 {kv_precision}{mla?；MLA 每层每 token 只缓存一个潜向量}{sliding_window?；滑动窗口限制缓存的 token 数}。',
   'memnote.activations_inference': '一层的预填充工作区，最多 {chunk_tokens} 个 token（分块预填充），另加采样用的 fp32 logits。',
   'memnote.overhead': 'CUDA 上下文 {context_gib} GiB（PyTorch 的 CUDA 上下文与 cuBLAS/cuDNN 句柄；nvidia-smi 读数包含它）{multi_gpu?；通信缓冲 {communication_gib} GiB}；分配器碎片为激活与梯度的 {fragmentation_share}。',
