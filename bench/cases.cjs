@@ -89,6 +89,7 @@ function trainRequest(c, o) {
   if (o.cluster) req.cluster = o.cluster;
   if (o.stack) req.stack = o.stack;
   if (o.vp) req.parallelism.virtual_stages = o.vp;
+  if (o.cp) req.parallelism.cp = o.cp;
   return req;
 }
 
@@ -185,7 +186,20 @@ function rule(c) {
     };
   }
   if (id.startsWith('mbridge2511')) {
-    return { skip: 'context parallelism (cp=2) is not expressible' };
+    // The row's own layout: TP8 x PP8 x CP2 (dp 8), VP8, micro-batch 1, global batch 512, FP8
+    // current scaling; Megatron's distributed optimizer = ZeRO-1; DGX-H100: one 400 Gb/s
+    // ConnectX-7 InfiniBand port per GPU (DGX H100 data sheet).
+    return {
+      metric: 'tokens_per_sec_per_gpu', measured: measured(c, 'tokens_per_sec_per_gpu').value,
+      request: trainRequest(c, {
+        precision: 'fp8', micro_batch: m.micro_batch, global_batch: m.global_batch, tp: m.tp,
+        pp: m.pp, cp: m.cp, vp: m.vp, zero: 1, ckpt: 'none',
+        cluster: { inter_node_network: 'ib_ndr400' }, stack: 'megatron',
+      }),
+      read: tpsPerGpu,
+      assumed: 'Megatron distributed optimizer = ZeRO-1; no recompute (not stated); DGX-H100 '
+        + 'NDR400 InfiniBand per GPU',
+    };
   }
   if (id.startsWith('mbridge2602')) return { skip: 'GPT-OSS 120B architecture not in the case' };
   if (id === 'mlperf40-llama2-70b-lora-1xdgxh100') {
@@ -230,7 +244,20 @@ function rule(c) {
         + '9dec370 train.py: loss compile commented out) = 12 bytes per logit' + (/asynctp/.test(id) ? '; async TP overlap not modelled' : ''),
     };
   }
-  if (id === 'titan-l31-8b-8xh100-cp8-262k') return { skip: 'context parallelism (cp=8)' };
+  if (id === 'titan-l31-8b-8xh100-cp8-262k') {
+    // Table 2's row: FSDP 1 x CP 8 on one 8-GPU host, sequence 262144, local batch 1, full
+    // checkpointing, torch.compile + Float8 linears (the loss eager at that commit).
+    return {
+      metric: 'tokens_per_sec_per_gpu', measured: measured(c, 'tokens_per_sec_per_gpu').value,
+      request: trainRequest(c, {
+        precision: 'fp8', micro_batch: m.micro_batch, global_batch: m.micro_batch, zero: 3,
+        ckpt: 'full', cp: m.cp, stack: 'fsdp_compile', accounting: TITAN_EAGER_LOSS,
+      }),
+      read: tpsPerGpu,
+      assumed: 'H100 96GB/500W mapped to H100 SXM 80GB; FSDP shards over the 8 CP ranks '
+        + '(torchtitan\'s dp_shard_cp mesh); blocks compiled, loss eager (12 bytes per logit)',
+    };
+  }
   if (id === 'titan-l31-8b-8xh100-fsdp') {
     return {
       metric: 'tokens_per_sec_per_gpu', measured: measured(c, 'tokens_per_sec_per_gpu').value,
@@ -846,6 +873,7 @@ function allRows(calibration, more = []) {
   // Peak memory the throughput cases also report, on the same request.
   const PEAKS = { 'titan-l31-70b-256xh100-2d': [71.9, GIB], 'titan-l31-70b-256xh100-2d-asynctp': [67.6, GIB],
                   'titan-l31-8b-8xh100-fsdp': [82.4, GIB], 'titan-trainy-l31-8b-64xh200': [46.97, GIB],
+                  'titan-l31-8b-8xh100-cp8-262k': [84.5, GIB],
                   'tt-l2-70b-lora-8xa100': [26.4, GB] };
   for (const r of rows.filter((x) => PEAKS[x.id] && x.request)) {
     const [value, unit] = PEAKS[r.id];

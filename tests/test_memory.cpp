@@ -232,3 +232,44 @@ TEST_CASE("LoRA trains a small fraction of the parameters", "[memory]") {
                                {{"training", {{"lora_rank", 8}, {"lora_targets", {"q", "v"}}}}});
   CHECK(advisor::trainable_params(test::parse(j)) == Approx(4194304));
 }
+
+TEST_CASE("context parallelism divides the activations and shards ZeRO state over dp x cp",
+          "[memory][context_parallel]") {
+  // Llama 3.1 8B pretraining at 128k tokens, full checkpointing, FSDP over 8 GPUs.
+  const auto base = test::request(
+      "pretrain", "llama-3.1-8b",
+      {{"training", {{"sequence_length", 131072}, {"activation_checkpointing", "full"}}},
+       {"parallelism", {{"cp", 8}}}});
+  advisor::Layout with_cp = test::layout(8, 3);
+  with_cp.cp = 8;
+  with_cp.dp = 1;
+  const auto cp8 = test::memory(base, with_cp);
+  // The same sequence on one GPU's share of 1/8 of the tokens without cp: the activations
+  // of 16k tokens, plus the ring's K/V buffers.
+  auto short_seq = base;
+  short_seq["training"]["sequence_length"] = 131072 / 8;
+  short_seq["parallelism"].erase("cp");
+  const auto local = test::memory(short_seq, test::layout(8, 3));
+  const auto& m = *advisor::builtin_catalog().find_model("llama-3.1-8b");
+  const double ring = 4 * 2.0 * (131072 / 8) * 2 * m.kv_heads * m.head_dim;
+  CHECK(cp8.activations == Approx(local.activations + ring));
+  // ZeRO-3 over dp x cp = 8 ranks: weights, gradients and optimizer states as with dp 8.
+  CHECK(cp8.weights == Approx(local.weights));
+  CHECK(cp8.optimizer == Approx(local.optimizer));
+  // And far below the whole sequence on each rank (plain data parallel).
+  auto whole = base;
+  whole["parallelism"].erase("cp");
+  const auto no_cp = test::memory(whole, test::layout(8, 3));
+  CHECK(cp8.activations < no_cp.activations / 6);
+}
+
+TEST_CASE("cp = 1 is the model without context parallelism", "[memory][context_parallel]") {
+  const auto plain =
+      test::request("pretrain", "llama-3.1-8b", {{"training", {{"sequence_length", 8192}}}});
+  auto stated = plain;
+  stated["parallelism"] = {{"cp", 1}};
+  const auto a = test::memory(plain, test::layout(8, 3));
+  const auto b = test::memory(stated, test::layout(8, 3));
+  CHECK(a.total() == b.total());
+  CHECK(a.activations == b.activations);
+}

@@ -154,3 +154,53 @@ TEST_CASE("the form schema is the parser's own record: defaults parse, ranges ar
     CHECK(out["error"]["path"] == path);
   }
 }
+
+TEST_CASE("context parallelism is checked where it is stated",
+          "[request][errors][context_parallel]") {
+  using nlohmann::json;
+  const json pretrain_h100 = {{"hardware", {{"gpu", "h100-sxm-80gb"}, {"count", 16}}}};
+  auto with = [&](json patch, const char* task = "pretrain") {
+    json j = test::request(task, "llama-3.1-8b", pretrain_h100);
+    j.merge_patch(patch);
+    return j;
+  };
+  struct Case {
+    json request;
+    const char* code;
+    const char* needle;  // a phrase the message must hold
+  };
+  const Case cases[] = {
+      // The sequence must split into 2 x cp load-balanced chunks.
+      {with({{"training", {{"sequence_length", 8192 + 4}}}, {"parallelism", {{"cp", 4}}}}),
+       "inconsistent", "2 x cp = 8"},
+      // tp x pp x cp must divide the count.
+      {with({{"parallelism", {{"cp", 8}, {"tp", 4}}}}), "inconsistent",
+       "must divide /hardware/count"},
+      // Training only.
+      {with({{"parallelism", {{"cp", 2}}}}, "inference"), "inconsistent", "training only"},
+      // Ring attention runs in FlashAttention-style kernels.
+      {with({{"training", {{"flash_attention", false}}}, {"parallelism", {{"cp", 2}}}}),
+       "inconsistent", "flash_attention"},
+      {with({{"parallelism", {{"cp", 0}}}}), "out_of_range", "/parallelism/cp"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.request.dump());
+    const auto e = error_of(c.request);
+    CHECK(e["path"] == "/parallelism/cp");
+    CHECK(e["code"] == c.code);
+    CHECK(e["message"].get<std::string>().find(c.needle) != std::string::npos);
+  }
+  // Stated and valid: the layout shows it, dp = count / (tp x pp x cp).
+  bool ok = false;
+  const auto out = json::parse(advisor::advise_text(
+      with({{"training", {{"sequence_length", 65536}}}, {"parallelism", {{"cp", 4}, {"tp", 2}}}})
+          .dump(),
+      &ok));
+  REQUIRE(ok);
+  CHECK(out["memory"]["layout"]["cp"] == 4);
+  CHECK(out["memory"]["layout"]["dp"] == 2);
+  // Without cp the layout has no cp field (the result reads as before cp existed).
+  const auto plain = json::parse(advisor::advise_text(with(json::object()).dump(), &ok));
+  REQUIRE(ok);
+  CHECK_FALSE(plain["memory"]["layout"].contains("cp"));
+}

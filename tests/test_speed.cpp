@@ -653,3 +653,56 @@ TEST_CASE("_gbps is GB/s everywhere: the Gbit/s line rate is _gbit_per_s, the ol
   request["cluster"] = {{"inter_node_gbps_per_gpu", 200}, {"inter_node_gbit_per_s_per_gpu", 200}};
   CHECK(error_path(request) == "/cluster/inter_node_gbps_per_gpu");
 }
+
+TEST_CASE("context parallelism: same compute per GPU, a ring exchange hidden by attention",
+          "[speed][context_parallel]") {
+  // Llama 3.1 8B at 128k tokens on 64 H100s: cp 8 (each sequence over one server, dp 8) vs
+  // cp 1 (dp 64), the same sequence and global batch.
+  const nlohmann::json patch = {{"training",
+                                 {{"sequence_length", 131072},
+                                  {"activation_checkpointing", "full"},
+                                  {"global_batch_size", 8}}}};
+  auto cp8 = pinned("pretrain", "llama-3.1-8b", "h100-sxm-80gb", 64, patch);
+  cp8["parallelism"] = {{"cp", 8}, {"tp", 1}, {"pp", 1}};
+  auto cp1 = pinned("pretrain", "llama-3.1-8b", "h100-sxm-80gb", 64, patch);
+  cp1["parallelism"] = {{"tp", 1}, {"pp", 1}};
+  const auto a = train(cp8);
+  const auto b = train(cp1);
+  // Compute per GPU is the total over the GPUs (balanced causal chunks), up to the GEMM
+  // shapes: 16k-token micro-batches are about as efficient as 128k ones.
+  CHECK(a.compute_s / a.tokens_per_step == Approx(b.compute_s / b.tokens_per_step).epsilon(0.02));
+  // The ring runs inside the server (tp x cp = 8) and hides behind the attention at 128k.
+  CHECK(a.context_parallel_s > 0);
+  CHECK(a.context_parallel_exposed_s == 0);
+  CHECK(b.context_parallel_s == 0);
+  // Gradients reduce over dp x cp = 64 ranks, as without cp.
+  CHECK(a.dp_busbw_gbps == Approx(b.dp_busbw_gbps));
+}
+
+TEST_CASE("context parallelism over the network is exposed when attention is short",
+          "[speed][context_parallel]") {
+  // A short sequence cut 16 ways with tp 8: cp crosses servers and each chunk's attention is
+  // too short to hide the ring; the exposed part adds to the step.
+  auto j = pinned("pretrain", "llama-3.1-8b", "h100-sxm-80gb", 128,
+                  {{"training", {{"sequence_length", 4096}, {"global_batch_size", 8}}},
+                   {"parallelism", {{"cp", 16}, {"tp", 8}, {"pp", 1}}},
+                   {"cluster", {{"inter_node_gbit_per_s_per_gpu", 100}}}});
+  const auto t = train(j);
+  CHECK(t.context_parallel_exposed_s > 0);
+  CHECK(t.context_parallel_exposed_s <= t.context_parallel_s);
+  CHECK(t.exposed_communication_s >= t.context_parallel_exposed_s);
+  const auto out = advise_ok(j);
+  CHECK(out["training"]["communication"]["context_parallel_exposed_s"].get<double>() ==
+        Approx(t.context_parallel_exposed_s));
+  bool noted = false;
+  for (const auto& n : out["training"]["assumption_notes"])
+    if (n["code"] == "training_context_parallel") noted = n["params"]["cross_server"] == 1;
+  CHECK(noted);
+}
+
+TEST_CASE("cp = 1 is the speed model without context parallelism", "[speed][context_parallel]") {
+  auto plain = pinned("pretrain", "llama-3.1-8b", "h100-sxm-80gb", 16);
+  auto stated = plain;
+  stated["parallelism"] = {{"cp", 1}};
+  CHECK(advise_ok(plain).dump() == advise_ok(stated).dump());
+}

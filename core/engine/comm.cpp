@@ -257,8 +257,10 @@ GroupPlacement place_groups(const Layout& L, int G) {
   GroupPlacement g;
   g.tp_per_node = std::min(L.tp, G);
   g.tp_crosses = L.tp > G;
-  g.dp_per_node = L.tp >= G ? 1 : std::min(L.dp, std::max(1, G / L.tp));
-  g.dp_crosses = L.dp > g.dp_per_node;
+  g.cp_per_node = L.tp >= G ? 1 : std::min(L.cp, std::max(1, G / L.tp));
+  g.cp_crosses = L.cp > g.cp_per_node;
+  g.dp_per_node = L.tp >= G ? 1 : std::min(L.shard_ranks(), std::max(1, G / L.tp));
+  g.dp_crosses = L.shard_ranks() > g.dp_per_node;
   g.pp_crosses = L.pp > 1 && L.count > G;
   return g;
 }

@@ -94,11 +94,13 @@ double p2p_time_s(double bytes, bool crosses_nodes, const Fabric& f, const Perfo
 double allreduce_busbw_at(double bytes, int n, int per_node, const Fabric& f,
                           const PerformanceConstants& k);
 
-/// Where the groups of a layout sit (Megatron order: TP innermost, then DP, then PP).
+/// Where the groups of a layout sit (Megatron order: TP innermost, then CP, then DP, then PP).
 struct GroupPlacement {
   int tp_per_node = 1;
-  int dp_per_node = 1;
+  int cp_per_node = 1;
+  int dp_per_node = 1;  // of the gradient group, data x context parallel (Layout::shard_ranks)
   bool tp_crosses = false;
+  bool cp_crosses = false;
   bool dp_crosses = false;
   bool pp_crosses = false;
 };

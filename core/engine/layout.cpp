@@ -27,17 +27,21 @@ bool tp_valid(const ModelArch& m, int tp) {
 std::optional<Layout> make_layout(const Request& req, int count, int gpus_per_server, int tp,
                                   int pp) {
   const ModelArch& m = req.model;
-  if (tp < 1 || pp < 1 || count % (tp * pp) != 0) return std::nullopt;
+  // Context parallelism is the request's (parse_request allows it for training only).
+  const int cp = is_training(req.task) ? req.parallelism.cp : 1;
+  if (tp < 1 || pp < 1 || count % (tp * pp * cp) != 0) return std::nullopt;
   if (!tp_valid(m, tp) || pp > m.layers) return std::nullopt;
   Layout L;
   L.count = count;
   L.tp = tp;
   L.pp = pp;
-  L.dp = count / (tp * pp);
+  L.cp = cp;
+  L.dp = count / (tp * pp * cp);
   L.zero = is_training(req.task) ? req.parallelism.zero : 0;
   L.ep = req.parallelism.ep;
   L.gpus_per_server = gpus_per_server;
-  if (L.ep > 1 && L.dp % L.ep != 0) return std::nullopt;
+  // Megatron forms the expert-parallel groups from the data- and context-parallel ranks.
+  if (L.ep > 1 && L.shard_ranks() % L.ep != 0) return std::nullopt;
   return L;
 }
 
@@ -46,7 +50,8 @@ std::vector<int> candidate_counts(const Request& req, int max_count, int gpus_pe
   std::vector<int> valid;
   // Unpinned training always admits pure data parallel (unless EP must divide it).
   const bool any_count = is_training(req.task) && !req.parallelism.tp_pinned &&
-                         !req.parallelism.pp_pinned && req.parallelism.ep == 1;
+                         !req.parallelism.pp_pinned && req.parallelism.ep == 1 &&
+                         req.parallelism.cp == 1;
   auto consider = [&](int n) {
     if (n <= max_count && (any_count || !candidate_layouts(req, n, gpus_per_server).empty()))
       valid.push_back(n);

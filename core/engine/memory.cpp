@@ -38,6 +38,12 @@ constexpr double kSamplingLogitBytes = 4;
 // DeepSpeed ZeRO-Offload keeps gradient reduce buckets on the GPU: reduce_bucket_size
 // defaults to 5e8 elements (DeepSpeed config docs), 2 bytes each in bf16.
 constexpr double kOffloadGradientBucketBytes = 5e8 * 2;
+// Context parallelism (ring attention): each rank keeps only its own chunk's K and V for the
+// backward; the chunks of the other ranks pass through communication buffers. At the peak, a
+// layer's backward holds the K/V chunk and its dK/dV being sent and the pair being received:
+// 4 buffers of the local K and V (Transformer Engine AttnFuncWithCPAndKVP2P.backward,
+// p2p_comm_buffers = [[kv, dkv], [kv, dkv]]); the forward holds 2, fewer.
+constexpr double kRingKvBuffersBackward = 4;
 
 
 }  // namespace
@@ -218,7 +224,9 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   const ModelArch& m = req.model;
   const TrainingSettings& t = req.training;
   ActivationInputs in;
-  in.sequence_length = static_cast<double>(t.sequence_length);
+  // Context parallelism: each rank holds 1/cp of every sequence's tokens (and of the logits);
+  // with FlashAttention every stored tensor is linear in the tokens.
+  in.sequence_length = static_cast<double>(t.sequence_length) / L.cp;
   in.micro_batch = static_cast<double>(t.micro_batch_size);
   in.tp = L.tp;
   in.sequence_parallel = t.sequence_parallel;
@@ -304,6 +312,11 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
     }
     total += in.bytes_per_value * sb *
              (kBackwardMlpGradients * mlp_width / L.tp + 2 * static_cast<double>(m.hidden) / sharded_by);
+  }
+  if (L.cp > 1) {
+    // The ring's K/V (and dK/dV) chunks in flight during one layer's backward: transient, one
+    // layer at a time.
+    total += kRingKvBuffersBackward * in.bytes_per_value * sb * ring_kv_elements_per_token(m, L.tp);
   }
   if (req.task == Task::kQlora) {
     // The 4-bit base is dequantised one matrix at a time into a bf16 buffer.
@@ -435,6 +448,15 @@ double layer_activation_bytes(const ModelArch& m, const ActivationInputs& in) {
   return replicated / replicated_divisor + gathered + sharded / t;
 }
 
+double ring_kv_elements_per_token(const ModelArch& m, int tp) {
+  if (m.mla) {
+    // MLA attends with full per-head keys and values, split over the TP ranks by head.
+    return static_cast<double>(kv_width(m) + attn_out_width(m)) / tp;
+  }
+  const double kv_heads_here = std::ceil(double(m.kv_heads) / tp);  // replicated if tp > kv
+  return 2 * kv_heads_here * m.head_dim;
+}
+
 bool fp32_residual_stream(const Request& req) {
   return req.task == Task::kQlora && req.stack.kbit_fp32_other_weights;
 }
@@ -483,9 +505,11 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
     // stage's weights and its accumulated gradients unsharded between micro-batches.
     const bool gathered = training && L.zero >= 3 && L.pp > 1 &&
                           req.stack.zero3_gather_once_per_step_with_pp;
-    const double weight_shard = (training && L.zero >= 3 && !gathered) ? L.dp : 1;
-    const double grad_shard = (L.zero >= 2 && !gathered) ? L.dp : 1;
-    const double optimizer_shard = L.zero >= 1 ? L.dp : 1;
+    // ZeRO/FSDP shard over every rank holding the same weights: data x context parallel.
+    const double shard_ranks = L.shard_ranks();
+    const double weight_shard = (training && L.zero >= 3 && !gathered) ? shard_ranks : 1;
+    const double grad_shard = (L.zero >= 2 && !gathered) ? shard_ranks : 1;
+    const double optimizer_shard = L.zero >= 1 ? shard_ranks : 1;
     double host_per_gpu = 0;
     if (training) {
       const double wbytes = training_weight_bytes(t.precision);

@@ -9,16 +9,22 @@
 
 namespace advisor {
 
-/// How a job is laid out over `count` GPUs: count = dp x tp x pp.
+/// How a job is laid out over `count` GPUs: count = dp x tp x pp x cp.
 struct Layout {
   int count = 1;
   int tp = 1;
   int pp = 1;
-  int dp = 1;
+  int dp = 1;  // data-parallel replicas: each takes its own sequences of the global batch
+  int cp = 1;  // context parallel: the GPUs one sequence is split over (ring attention)
   int ep = 1;
   int zero = 0;
   int gpus_per_server = 1;  // GPUs in one server (engine/cost_inputs gpus_per_server())
   int servers() const { return (count + gpus_per_server - 1) / gpus_per_server; }
+  /// GPUs holding the same weights: the gradient reduction and ZeRO/FSDP sharding run over
+  /// them. Context-parallel ranks see different tokens of the same sequences, so Megatron's
+  /// distributed optimizer and FSDP shard and reduce across dp x cp (Megatron-LM
+  /// parallel_state: the "data-parallel group with context parallel").
+  int shard_ranks() const { return dp * cp; }
 };
 
 /// One line of "why this many bytes": the term, what was assumed, and the switch that moves it.
@@ -120,6 +126,10 @@ struct ActivationInputs {
   bool moe_layer = false;
 };
 double layer_activation_bytes(const ModelArch& model, const ActivationInputs& in);
+
+/// Elements of K and V of one token in one layer on one tensor-parallel rank: what a
+/// context-parallel ring passes between ranks (GQA's KV heads, replicated when tp exceeds them).
+double ring_kv_elements_per_token(const ModelArch& model, int tp);
 
 
 }  // namespace advisor

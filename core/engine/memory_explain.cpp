@@ -25,7 +25,7 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
   char line[512];
   if (is_training(req.task)) {
     const double wbytes = training_weight_bytes(t.precision);
-    const bool zero3 = L.zero >= 3 && L.dp > 1;
+    const bool zero3 = L.zero >= 3 && L.shard_ranks() > 1;
     const std::string tail = std::string(zero3 ? " Sharded over the data-parallel group (ZeRO-3)." : "") +
                              (t.offload_parameters ? " Offloaded to host RAM." : "");
     if (is_adapter(req.task)) {
@@ -51,7 +51,7 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
            param("offloaded", flag(t.offload_parameters))},
           line + tail);
     }
-    const bool zero2 = L.zero >= 2 && L.dp > 1;
+    const bool zero2 = L.zero >= 2 && L.shard_ranks() > 1;
     const bool grad_offload = t.offload_optimizer && L.zero >= 2;
     const bool apart = gradients_apart_from_activations(req, L);
     std::snprintf(line, sizeof line, "%.0f bytes per trainable parameter (%s gradients)%s%s%s%s.",
@@ -74,7 +74,7 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
          param("apart", flag(apart))},
         line);
     const OptimizerState o = optimizer_state(t);
-    const bool zero1 = L.zero >= 1 && L.dp > 1;
+    const bool zero1 = L.zero >= 1 && L.shard_ranks() > 1;
     std::snprintf(line, sizeof line,
                   "%s: %d state(s) x %.0f bytes + %.0f bytes fp32 master weights = %.0f bytes "
                   "per trainable parameter%s%s%s. Mixed-precision AdamW by the ZeRO paper is "
@@ -127,6 +127,15 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
     }
     if (fp32_residual_stream(req)) {
       stack_text += "; PEFT's fp32 embeddings and norms make the layer inputs fp32";
+    }
+    if (L.cp > 1) {
+      // Only with cp > 1, so a request without context parallelism reads as before.
+      stack_text += "; context parallel " + std::to_string(L.cp) + ": each GPU holds " +
+                    std::to_string(t.sequence_length / L.cp) +
+                    " tokens of each sequence (activations and logits), the other ranks' K and V "
+                    "pass through 4 ring buffers of its chunk in a layer's backward";
+      params.push_back(param("cp", L.cp));
+      params.push_back(param("local_tokens", num(t.sequence_length / L.cp)));
     }
     add("activations", "activations_training", std::move(params), line + stack_text + ".");
     add("kv_cache", "kv_cache_training", {}, "No KV cache in training.");

@@ -27,6 +27,10 @@ constexpr double kOpsPerLoraModule = 12;
 // Gradient bucket of PyTorch DDP (bucket_cap_mb = 25; DeepSpeed's reduce buckets are similar):
 // data-parallel traffic goes out in messages of this size.
 constexpr double kBucketBytes = 25e6;
+// Context-parallel ring (Liu et al. 2023, "Ring Attention"; Megatron-LM / Transformer Engine
+// AttnFuncWithCPAndKVP2P): every layer's forward passes each rank's K and V chunk around the
+// ring; the backward passes K and V again plus their gradients dK and dV: twice the forward.
+constexpr double kRingBackwardPerForward = 2;
 
 /// Bytes the optimizer step reads and writes per trainable parameter.
 double optimizer_step_bytes_per_param(const TrainingSettings& t) {
@@ -155,7 +159,10 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   r.global_batch = global_batch_for(req, L, k, &r.batch_adjusted);
   r.microbatches = static_cast<int>(r.global_batch / (t.micro_batch_size * L.dp));
   const double seq = static_cast<double>(t.sequence_length);
-  const double mb_tokens = static_cast<double>(t.micro_batch_size) * seq;
+  // Tokens of one micro-batch on one GPU: context parallelism gives each of its cp ranks
+  // 1/cp of every sequence (Megatron's load-balanced causal chunks give each the same share of
+  // the attention work, so compute per GPU is the total over the GPUs, as without cp).
+  const double mb_tokens = static_cast<double>(t.micro_batch_size) * seq / L.cp;
   r.tokens_per_step = static_cast<double>(r.global_batch) * seq;
   const double m_count = r.microbatches;
 
@@ -255,6 +262,25 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
     t_ep_mb = moe_stage * count * reduce_scatter_time_s(bytes, L.ep, ep_per_node, fabric, k);
   }
 
+  // Context parallel: each layer's forward passes every rank's K and V chunk around the ring of
+  // cp ranks ((cp-1)/cp of the sequence's K and V reach each rank, an all-gather's volume), the
+  // backward K, V, dK and dV (twice that), a recompute the forward's again. The ring sends the
+  // next chunk while the attention kernel works on the current one (Liu et al. 2023, "Ring
+  // Attention", sec. 3; Megatron-LM's context parallelism overlaps the P2P exchange with
+  // attention compute the same way), so per micro-batch only what exceeds the attention time of
+  // the cp-1 chunks that arrive is exposed. Inside a server when tp x cp fits in it (Megatron
+  // order: tp innermost, then cp), else over the network.
+  double t_cp_mb = 0, t_cp_exposed_mb = 0;
+  if (L.cp > 1) {
+    r.cp_busbw_gbps = group_busbw(fabric, L.cp, place.cp_per_node, k);
+    const double local_kv = mb_tokens * ring_kv_elements_per_token(m, L.tp) * act_bytes;
+    const bool recompute = t.activation_checkpointing != Checkpointing::kNone;
+    const double passes = 1 + kRingBackwardPerForward + (recompute ? 1 : 0);
+    t_cp_mb = layers_stage * passes *
+              reduce_scatter_time_s(local_kv * L.cp, L.cp, place.cp_per_node, fabric, k);
+    t_cp_exposed_mb = std::max(0.0, t_cp_mb - t_attention * (L.cp - 1) / L.cp);
+  }
+
   // Pipeline: point-to-point activations forward and gradients backward per micro-batch; the
   // interleaved schedule sends v times as often (each model chunk's boundary).
   double t_pp_mb = 0;
@@ -271,12 +297,14 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   double dp_step = 0;  // per step, overlappable with the last micro-batch's backward
   double dp_step_exposed_fixed = 0;  // per step, not overlapped (ZeRO-2 parameter all-gather)
   double dp_param_gather = 0;        // per step, overlappable with the first micro-batch's forward
-  if (L.dp > 1) {
+  // Gradients are reduced (and ZeRO state sharded) over data x context parallel.
+  const int dp_group = L.shard_ranks();
+  if (dp_group > 1) {
     const double expert_params = c.moe_layers * c.moe_expert_per_layer;
     const double dense_gpu = (c.total - expert_params) / (L.tp * L.pp);
     const double expert_gpu = expert_params / (L.tp * L.pp * L.ep);
-    const int expert_dp = std::max(1, L.dp / L.ep);
-    r.dp_busbw_gbps = group_busbw(fabric, L.dp, place.dp_per_node, k);
+    const int expert_dp = std::max(1, dp_group / L.ep);
+    r.dp_busbw_gbps = group_busbw(fabric, dp_group, place.dp_per_node, k);
     const int expert_per_node = std::max(1, place.dp_per_node / L.ep);
     const double grad_b = t.accounting.gradient_bytes;
     // Bytes per parameter gathered under ZeRO-3: the weights as stored (QLoRA: 4-bit base).
@@ -300,14 +328,14 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
     // elements): a ring collective over dp ranks pays dp-1 steps of latency per message, so
     // small buckets over hundreds of ranks would be latency-bound.
     const double bucket =
-        std::max(kBucketBytes, req.stack.dp_bucket_elements_per_rank * L.dp * grad_b);
+        std::max(kBucketBytes, req.stack.dp_bucket_elements_per_rank * dp_group * grad_b);
     const double unit = std::max(1.0, dense_gpu * weight_b / std::max(1, layers_stage));
     auto ar = [&](double dense_bytes, double expert_bytes) {
-      return split(dense_bytes, bucket, allreduce_time_s, L.dp, place.dp_per_node) +
+      return split(dense_bytes, bucket, allreduce_time_s, dp_group, place.dp_per_node) +
              split(expert_bytes, bucket, allreduce_time_s, expert_dp, expert_per_node);
     };
     auto rs = [&](double dense_bytes, double expert_bytes, double message) {
-      return split(dense_bytes, message, reduce_scatter_time_s, L.dp, place.dp_per_node) +
+      return split(dense_bytes, message, reduce_scatter_time_s, dp_group, place.dp_per_node) +
              split(expert_bytes, message, reduce_scatter_time_s, expert_dp, expert_per_node);
     };
     if (L.zero == 0) {
@@ -350,8 +378,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
       std::max(0.0, dp_param_gather - k.overlap_fraction * forward_first) + dp_step_exposed_fixed;
 
   // Optimizer step over this GPU's shard of the trainable parameters (bandwidth-bound).
-  const double trainable_gpu =
-      trainable_params(req) / (L.tp * L.pp) / (L.zero >= 1 ? L.dp : 1);
+  const double trainable_gpu = trainable_params(req) / (L.tp * L.pp) / (L.zero >= 1 ? dp_group : 1);
   const double opt_bytes = optimizer_step_bytes_per_param(t);
   if (t.offload_optimizer) {
     // ZeRO-Offload: fp32 gradients down and 16-bit weights up over PCIe, Adam on the CPU
@@ -367,7 +394,8 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   // the pipeline fill/drain bubble ((pp-1)/(m+pp-1) of the step for 1F1B, Narayanan et al.
   // 2021; 1/v of that with v interleaved model chunks per stage, ibid. sec. 2.2), unhidden
   // traffic, the optimizer.
-  const double gpu_mb = t_compute_mb + t_tp_mb + t_ep_mb + t_dequant_mb + t_offload_mb;
+  const double gpu_mb =
+      t_compute_mb + t_tp_mb + t_ep_mb + t_cp_exposed_mb + t_dequant_mb + t_offload_mb;
   r.activation_offload_s = m_count * t_offload_mb;
   const double launch_mb = std::max(0.0, r.host_s_per_microbatch - gpu_mb);
   const double per_mb_busy = gpu_mb + launch_mb;
@@ -377,10 +405,13 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   r.pipeline_bubble_s = (L.pp - 1) * per_mb_busy / vp;
   r.tensor_parallel_s = m_count * t_tp_mb;
   r.expert_parallel_s = m_count * t_ep_mb;
+  r.context_parallel_s = m_count * t_cp_mb;
+  r.context_parallel_exposed_s = m_count * t_cp_exposed_mb;
   r.pipeline_p2p_s = m_count * t_pp_mb;
   r.data_parallel_s = m_count * dp_mb + dp_step + dp_param_gather + dp_step_exposed_fixed;
   r.data_parallel_exposed_s = m_count * dp_mb_exposed + dp_step_exposed;
-  r.exposed_communication_s = r.tensor_parallel_s + r.expert_parallel_s + r.pipeline_p2p_s +
+  r.exposed_communication_s = r.tensor_parallel_s + r.expert_parallel_s +
+                              r.context_parallel_exposed_s + r.pipeline_p2p_s +
                               r.data_parallel_exposed_s;
   r.step_time_s = r.compute_s + r.dequantization_s + r.launch_overhead_s +
                   r.activation_offload_s + r.pipeline_bubble_s + r.exposed_communication_s +

@@ -69,6 +69,11 @@ struct TrainingPerf {
   double tensor_parallel_s = 0;
   double pipeline_p2p_s = 0;
   double expert_parallel_s = 0;
+  // Context parallel: the ring's K/V (forward) and K/V + dK/dV (backward) exchange per step,
+  // and the part the attention kernels running beside it do not hide.
+  double context_parallel_s = 0;
+  double context_parallel_exposed_s = 0;
+  double cp_busbw_gbps = 0;
   double dp_busbw_gbps = 0;
   double tp_busbw_gbps = 0;
   TokenFlops flops;

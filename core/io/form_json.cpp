@@ -51,7 +51,7 @@ std::vector<Task> tasks_for(std::string_view path) {
   if (path == "/training/lora_rank" || path == "/training/lora_targets")
     return {Task::kLora, Task::kQlora};
   if (path == "/training/base_quantization") return {Task::kQlora};
-  if (starts_with(path, "/training/") || path == "/parallelism/zero" ||
+  if (starts_with(path, "/training/") || path == "/parallelism/zero" || path == "/parallelism/cp" ||
       path == "/cluster/storage_read_gbps" || path == "/goal/deadline_hours")
     return training;
   if (starts_with(path, "/inference/")) return {Task::kInference};

@@ -21,6 +21,7 @@ void layout(W& w, const Layout& L, const std::optional<std::string>& gpu) {
   w.field("tp", L.tp);
   w.field("pp", L.pp);
   w.field("dp", L.dp);
+  if (L.cp > 1) w.field("cp", L.cp);  // absent: 1 (no context parallelism), as before it existed
   w.field("ep", L.ep);
   w.field("zero", L.zero);
   w.field("servers", L.servers());
@@ -184,6 +185,10 @@ void training(W& w, const TrainingResult& r) {
   w.field("tensor_parallel_s", t.tensor_parallel_s);
   w.field("pipeline_p2p_s", t.pipeline_p2p_s);
   w.field("expert_parallel_s", t.expert_parallel_s);
+  if (t.context_parallel_s > 0) {  // only under context parallelism (cp > 1)
+    w.field("context_parallel_s", t.context_parallel_s);
+    w.field("context_parallel_exposed_s", t.context_parallel_exposed_s);
+  }
   w.end_object();
   w.field("global_batch_size", t.global_batch);
   w.field("microbatches_per_step", t.microbatches);

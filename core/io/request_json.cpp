@@ -17,6 +17,10 @@ constexpr std::int64_t kMaxMicroBatch = 1'000'000;
 constexpr std::int64_t kMaxConcurrency = 1'000'000;
 constexpr std::int64_t kMaxLoraRank = 65'536;
 constexpr std::int64_t kMaxParallel = 4096;
+// Megatron-LM's context parallelism splits a causal sequence into 2 x cp chunks and gives
+// rank i chunks i and 2cp-1-i, so every rank has the same share of the unmasked scores
+// (Megatron-LM docs, "context_parallel"; megatron/training/utils.py get_batch_on_this_cp_rank).
+constexpr std::int64_t kContextParallelChunksPerRank = 2;
 constexpr double kMaxDeadlineHours = 1e6;  // a century: beyond it a typo
 constexpr double kMaxBudgetCny = 1e12;
 
@@ -321,6 +325,34 @@ void check_parallel_against_model(const Parallelism& p, const ModelArch& m) {
   }
 }
 
+/// Context parallelism splits each training sequence over cp GPUs (ring attention).
+/// Megatron's load-balanced causal split cuts the sequence into 2 x cp chunks (rank i takes
+/// chunks i and 2cp-1-i), so the length must divide into them; the ring runs inside
+/// FlashAttention-style kernels (Transformer Engine, PyTorch SDPA), which never hold the s x s
+/// scores; serving here has no context-parallel prefill model.
+void check_context_parallel(const Request& req) {
+  const int cp = req.parallelism.cp;
+  if (cp == 1) return;
+  const std::string what = "/parallelism/cp " + std::to_string(cp);
+  if (!is_training(req.task))
+    throw InputError("inconsistent", "/parallelism/cp",
+                     what +
+                         ": context parallelism is modelled for training only; serving "
+                         "splits the model (tp, pp), not the sequence");
+  const std::int64_t chunks = kContextParallelChunksPerRank * cp;
+  if (req.training.sequence_length % chunks != 0)
+    throw InputError("inconsistent", "/parallelism/cp",
+                     what + " needs /training/sequence_length (" +
+                         std::to_string(req.training.sequence_length) +
+                         ") divisible by 2 x cp = " + std::to_string(chunks) +
+                         " (load-balanced causal chunks, Megatron-LM context parallelism)");
+  if (!req.training.flash_attention)
+    throw InputError("inconsistent", "/parallelism/cp",
+                     what +
+                         " needs /training/flash_attention: ring attention runs in "
+                         "FlashAttention-style kernels");
+}
+
 }  // namespace
 
 
@@ -361,6 +393,7 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
   req.parallelism.pp = static_cast<int>(p.integer("pp", 1, kMaxParallel, 1));
   req.parallelism.ep = static_cast<int>(p.integer("ep", 1, kMaxParallel, 1));
   req.parallelism.virtual_stages = static_cast<int>(p.integer("virtual_stages", 1, 64, 1));
+  req.parallelism.cp = static_cast<int>(p.integer("cp", 1, kMaxParallel, 1));
   p.reject_unknown();
   req.cluster = read_cluster(root.object("cluster"));
   nlohmann::json cost_sections = nlohmann::json::object();
@@ -384,6 +417,7 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
                            " x pp " + std::to_string(pl.pp) + " exceeds the model's layers (" +
                            std::to_string(req.model.layers) + "): each model chunk needs a layer");
   }
+  check_context_parallel(req);
   const TrainingSettings& ts = req.training;
   if (ts.offload_parameters) {
     if (req.parallelism.zero != 3)
@@ -400,11 +434,19 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
                        "/hardware/count " + std::to_string(req.hardware->count) +
                            " must be a multiple of tp x pp (" + std::to_string(model_parallel) +
                            ")");
-    const int dp = req.hardware->count / model_parallel;
-    if (!(dp % req.parallelism.ep == 0 || req.parallelism.ep == 1))
+    const int cp = req.parallelism.cp;
+    if (!(req.hardware->count % (model_parallel * cp) == 0))
+      throw InputError("inconsistent", "/parallelism/cp",
+                       "/parallelism/cp " + std::to_string(cp) + ": tp x pp x cp (" +
+                           std::to_string(model_parallel * cp) + ") must divide /hardware/count (" +
+                           std::to_string(req.hardware->count) + ")");
+    // Megatron builds the expert-parallel groups out of the data- and context-parallel ranks.
+    const int dp_cp = req.hardware->count / model_parallel;
+    if (!(dp_cp % req.parallelism.ep == 0 || req.parallelism.ep == 1))
       throw InputError("inconsistent", "/parallelism/ep",
                        "/parallelism/ep " + std::to_string(req.parallelism.ep) +
-                           " must divide the data-parallel size (" + std::to_string(dp) + ")");
+                           " must divide the data-parallel size (" + std::to_string(dp_cp) +
+                           (cp > 1 ? " with context parallel" : "") + ")");
   }
   return req;
 }

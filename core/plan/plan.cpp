@@ -115,13 +115,16 @@ Note count_chosen_note(const ChosenCount& c, const GpuSpec& gpu, const Layout& L
       why = "no speed is estimated for this GPU, so the minimum that fits is kept";
       break;
   }
-  return {"hardware_count_chosen",
-          {param("gpus", c.gpus), param("gpu", gpu.name), param("min_gpus", c.min_gpus),
-           param("stop", stop_name(c.stop)), param("global_batch", static_cast<double>(c.global_batch)),
-           param("micro_batch", c.micro_batch), param("dp", L.dp), param("tp", L.tp), param("pp", L.pp),
-           param("full_checkpointing", flag(c.full_checkpointing))},
+  std::vector<ReasonParam> params{
+      param("gpus", c.gpus), param("gpu", gpu.name), param("min_gpus", c.min_gpus),
+      param("stop", stop_name(c.stop)), param("global_batch", static_cast<double>(c.global_batch)),
+      param("micro_batch", c.micro_batch), param("dp", L.dp), param("tp", L.tp), param("pp", L.pp),
+      param("full_checkpointing", flag(c.full_checkpointing))};
+  if (L.cp > 1) params.push_back(param("cp", L.cp));  // the request's context parallelism
+  return {"hardware_count_chosen", std::move(params),
           "No /hardware/count given for pretraining: " + std::to_string(c.gpus) + "x " + gpu.name +
               " (tp " + std::to_string(L.tp) + " x pp " + std::to_string(L.pp) +
+              (L.cp > 1 ? " x cp " + std::to_string(L.cp) : std::string()) +
               " x dp " + std::to_string(L.dp) + "), as a pretraining team runs it: from the "
               "minimum that fits (" + std::to_string(c.min_gpus) + "), doubled while the global "
               "batch feeds the data-parallel ranks and a doubling cuts the run by 10% or more; "
@@ -146,12 +149,14 @@ Layout main_layout(const Request& req, const Catalog& catalog) {
       return *L;
     }
   }
-  const int count = req.parallelism.tp * req.parallelism.pp;
+  const int cp = is_training(req.task) ? req.parallelism.cp : 1;
+  const int count = req.parallelism.tp * req.parallelism.pp * cp;
   if (auto L = layout_for_count(req, count, per_server)) return *L;
   Layout L;
   L.count = count;
   L.tp = req.parallelism.tp;
   L.pp = req.parallelism.pp;
+  L.cp = cp;
   L.dp = 1;
   L.ep = req.parallelism.ep;
   L.zero = is_training(req.task) ? req.parallelism.zero : 0;

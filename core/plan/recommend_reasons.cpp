@@ -24,6 +24,7 @@ std::string cost_text(const CandidatePlan& p) {
 std::string layout_text(const Layout& L) {
   std::string s = "TP " + std::to_string(L.tp) + ", PP " + std::to_string(L.pp) + ", DP " +
                   std::to_string(L.dp);
+  if (L.cp > 1) s += ", CP " + std::to_string(L.cp);
   if (L.zero > 0) s += ", ZeRO-" + std::to_string(L.zero);
   return s;
 }

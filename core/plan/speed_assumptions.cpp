@@ -83,7 +83,9 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
                   param("matmul_fraction", t.matmul_fraction),
                   param("gemm_efficiency", t.gemm_efficiency),
                   param("micro_batch", ts.micro_batch_size),
-                  param("sequence", ts.sequence_length),
+                  // Tokens of a micro-batch on one GPU: 1/cp of each sequence under context
+                  // parallelism.
+                  param("sequence", ts.sequence_length / L.cp),
                   param("width", num(req.model.hidden / L.tp)),
                   param("achieved_tflops", t.achieved_tflops_per_gpu),
                   param("mfu_share", t.mfu)},
@@ -92,7 +94,7 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
                 " TFLOPS x measured max achievable matmul fraction " +
                 format_with("%.3f", t.matmul_fraction) + " x framework and GEMM-shape efficiency " +
                 format_with("%.2f", t.gemm_efficiency) + " (" + std::to_string(ts.micro_batch_size) +
-                " x " + std::to_string(ts.sequence_length) + " tokens per micro-batch, width " +
+                " x " + std::to_string(ts.sequence_length / L.cp) + " tokens per micro-batch, width " +
                 std::to_string(req.model.hidden / L.tp) + ") = achieved " +
                 format_with("%.0f", t.achieved_tflops_per_gpu) + " model TFLOPS per GPU (MFU " +
                 format_with("%.1f%%", t.mfu * 100) + ")."});
@@ -146,8 +148,13 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
                               (f.network_auto ? " (assumed; set /cluster)" : "")
                         : std::string("; one server")) +
                    ".";
-  if (L.dp > 1) {
-    dp += " Data parallel over " + std::to_string(L.dp) + " GPUs at " +
+  // Gradients are reduced over data x context parallel (Layout::shard_ranks).
+  const int dp_group = L.shard_ranks();
+  if (dp_group > 1) {
+    dp += " Data parallel over " + std::to_string(dp_group) + " GPUs" +
+          (L.cp > 1 ? " (" + std::to_string(L.dp) + " x context parallel " + std::to_string(L.cp) + ")"
+                    : std::string()) +
+          " at " +
           format_with("%.0f", t.dp_busbw_gbps) + " GB/s bus bandwidth: " +
           (L.zero >= 3 ? "ZeRO-3 all-gathers the weights twice and reduce-scatters the gradients "
                          "every micro-batch (3 x parameter bytes)"
@@ -162,7 +169,7 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
                  {param("link", std::string(intra_link_name(f.intra))),
                   param("multi_server", flag(L.count > f.gpus_per_node)),
                   param("network", f.network_name), param("network_assumed", flag(f.network_auto)),
-                  param("data_parallel", flag(L.dp > 1)), param("dp", L.dp),
+                  param("data_parallel", flag(dp_group > 1)), param("dp", dp_group),
                   param("dp_busbw_gbps", t.dp_busbw_gbps),
                   param("sharding", std::string(L.zero >= 3 ? "zero3" : L.zero == 2 ? "zero2" : "allreduce")),
                   param("overlap_share", k.overlap_fraction),
@@ -175,6 +182,25 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
                   "micro-batch (2 forward, 2 backward; +2 with full recompute) of micro-batch x "
                   "sequence x hidden x 2 bytes at " + format_with("%.0f", t.tp_busbw_gbps) +
                   " GB/s, not overlapped (Megatron-LM)."});
+  }
+  if (L.cp > 1) {
+    out.push_back({"training_context_parallel",
+                   {param("cp", L.cp), param("local_tokens", num(ts.sequence_length / L.cp)),
+                    param("cross_server", flag(place_groups(L, f.gpus_per_node).cp_crosses)),
+                    param("cp_busbw_gbps", t.cp_busbw_gbps), param("cp_s", t.context_parallel_s),
+                    param("exposed_s", t.context_parallel_exposed_s)},
+                   "Context parallel " + std::to_string(L.cp) + ": each GPU takes " +
+                       std::to_string(ts.sequence_length / L.cp) +
+                       " tokens of every sequence (2 x cp load-balanced causal chunks); per layer "
+                       "the ring passes each chunk's K and V to the other ranks in the forward and "
+                       "K, V, dK, dV in the backward (x2; a recompute repeats the forward) " +
+                       (place_groups(L, f.gpus_per_node).cp_crosses ? "across servers"
+                                                                     : "inside a server") +
+                       " at " + format_with("%.0f", t.cp_busbw_gbps) +
+                       " GB/s, overlapped with the attention of the chunk in hand (Ring Attention, "
+                       "Liu et al. 2023; Megatron-LM): " +
+                       format_with("%.3g", t.context_parallel_exposed_s) + " s of " +
+                       format_with("%.3g", t.context_parallel_s) + " s per step exposed."});
   }
   if (L.pp > 1) {
     const int vp = req.parallelism.virtual_stages;

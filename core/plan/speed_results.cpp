@@ -94,7 +94,8 @@ InterconnectResult interconnect(const GpuSpec& gpu, const Layout& L, const Fabri
                   intra_node_busbw(f, in_node, k), f.link_gbps > 0 ? f.link_gbps : f.pcie_gbps};
   j.inter_node = {f.network_id, f.network_name, f.network_gbps * kBitsPerByte,
                   network_busbw(f, all_per_node), L.count > G, f.network_auto};
-  if (L.dp > 1) j.data_parallel_busbw_gbps = group_busbw(f, L.dp, place.dp_per_node, k);
+  if (L.shard_ranks() > 1)
+    j.data_parallel_busbw_gbps = group_busbw(f, L.shard_ranks(), place.dp_per_node, k);
   if (L.tp > 1) j.tensor_parallel_busbw_gbps = group_busbw(f, L.tp, place.tp_per_node, k);
   j.gpus_per_node = G;
   if (L.count > 1) {

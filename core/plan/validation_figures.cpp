@@ -70,12 +70,13 @@ validation::PlanFigures validation_figures(const Request& req, const Catalog& ca
   p.head_dim = static_cast<int>(m.head_dim);
   p.ffn = per_rank(m.ffn_hidden, L.tp);
   p.vocab = per_rank(m.vocab, L.tp);
-  p.sequence_length = static_cast<int>(
-      p.training ? req.training.sequence_length
-                 : req.inference.prompt_tokens + req.inference.output_tokens);
+  // Context parallelism: one GPU holds 1/cp of each training sequence.
+  p.sequence_length =
+      static_cast<int>(p.training ? req.training.sequence_length / L.cp
+                                  : req.inference.prompt_tokens + req.inference.output_tokens);
   p.micro_batch = static_cast<int>(p.training ? req.training.micro_batch_size : 1);
   p.activation_checkpointing = req.training.activation_checkpointing != Checkpointing::kNone;
-  const double shards = L.zero >= 1 ? L.dp : 1;
+  const double shards = L.zero >= 1 ? L.shard_ranks() : 1;
   p.state_bytes_per_param =
       p.training && !is_adapter(req.task) ? optimizer_state(req.training).bytes_per_param() / shards : 0;
 

@@ -78,6 +78,10 @@ struct Parallelism {
   int tp = 1;    // tensor parallel
   int pp = 1;    // pipeline stages
   int ep = 1;    // expert parallel (MoE)
+  // Context parallel (ring attention; Megatron --context-parallel-size, torchtitan
+  // context_parallel_degree): each sequence is split into cp chunks on cp GPUs. Stated by the
+  // request, never chosen by the advisor.
+  int cp = 1;
   bool tp_pinned = false;  // false: the advisor picks tp (inference) when searching counts
   bool pp_pinned = false;
   int virtual_stages = 1;  // interleaved 1F1B: model chunks per pipeline stage (Megatron vp)

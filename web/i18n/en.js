@@ -159,6 +159,7 @@
   'parallelism.tp': 'Tensor parallel TP',
   'parallelism.pp': 'Pipeline parallel PP',
   'parallelism.ep': 'Expert parallel EP',
+  'parallelism.cp': 'Context parallel CP (ring attention)',
   'parallelism.hint': 'Blank TP/PP = auto: for the GPU count, data parallel first; if that does not fit, tensor parallel inside a server, then pipeline stages.',
 
   'offload.optimizer': 'Offload optimizer states to host RAM',
@@ -231,6 +232,7 @@
   'options.tight_title': 'Fits by the estimate, but the top of the error band exceeds the card: out-of-memory risk',
   'options.layout_value': 'TP{tp}×PP{pp}×DP{dp}',
   'options.layout_ep': ' · EP{ep}',
+  'options.layout_cp': ' · CP{cp}',
   'options.servers': '{n} server(s)',
   'options.as_of': 'as of {date}',
   'options.pinned': 'pinned',

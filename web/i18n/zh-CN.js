@@ -159,6 +159,7 @@
   'parallelism.tp': '张量并行 TP',
   'parallelism.pp': '流水线并行 PP',
   'parallelism.ep': '专家并行 EP',
+  'parallelism.cp': '上下文并行 CP（环形注意力）',
   'parallelism.hint': 'TP/PP 留空 = 自动：按卡数先试纯数据并行，放不下再在服务器内用张量并行，最后加流水线并行。',
 
   'offload.optimizer': '优化器状态卸载到内存',
@@ -231,6 +232,7 @@
   'options.tight_title': '估算放得下，但误差上限超出显存：有 OOM 风险',
   'options.layout_value': 'TP{tp}×PP{pp}×DP{dp}',
   'options.layout_ep': ' · EP{ep}',
+  'options.layout_cp': ' · CP{cp}',
   'options.servers': '{n} 台',
   'options.as_of': '截至 {date}',
   'options.pinned': '已指定',

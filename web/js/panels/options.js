@@ -143,7 +143,8 @@
             tp: fig(r, base + '/min_layout/tp', integer),
             pp: fig(r, base + '/min_layout/pp', integer),
             dp: fig(r, base + '/min_layout/dp', integer),
-          }), L.ep > 1 ? tNodes('options.layout_ep', { ep: fig(r, base + '/min_layout/ep', integer) }) : null),
+          }), L.ep > 1 ? tNodes('options.layout_ep', { ep: fig(r, base + '/min_layout/ep', integer) }) : null,
+          L.cp > 1 ? tNodes('options.layout_cp', { cp: fig(r, base + '/min_layout/cp', integer) }) : null),
           h('div', null, tNodes('options.servers', { n: fig(r, base + '/min_layout/servers', integer) })),
         ] : null)));
       // per GPU at min
