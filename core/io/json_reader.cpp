@@ -32,7 +32,7 @@ void FieldLog::note(FieldSpec spec) {
 }
 
 FieldReader::FieldReader(const JsonValue& object, std::string path)
-    : object_(object), path_(std::move(path)) {
+    : object_(object), path_(std::move(path)), seen_(object.size(), false) {
   if (!object_.is_object())
     throw InputError("wrong_type", path_.empty() ? "/" : path_,
                      (path_.empty() ? std::string("the document") : path_) +
@@ -44,9 +44,16 @@ bool FieldReader::has(const char* key) const {
   return j != nullptr && !j->is_null();
 }
 
+std::string FieldReader::path_of(const char* key) const { return path_ + "/" + key; }
+
 const JsonValue* FieldReader::find(const char* key) {
-  seen_.insert(key);
-  return object_.find(key);
+  for (std::size_t i = 0; i < object_.size(); ++i) {
+    if (object_.key(i) == key) {
+      seen_[i] = true;
+      return &object_[i];
+    }
+  }
+  return nullptr;
 }
 
 double FieldReader::number(const char* key, double min, double max, std::optional<double> fallback,
@@ -179,7 +186,7 @@ const JsonValue* FieldReader::raw(const char* key) {
 
 void FieldReader::reject_unknown() const {
   for (std::size_t i = 0; i < object_.size(); ++i) {  // key order: the first in it is named
-    if (seen_.count(object_.key(i)) == 0) {
+    if (!seen_[i]) {
       const std::string p = path_ + "/" + pointer_token(object_.key(i));
       throw InputError("unknown_field", p, p + " is not a known field here (check its spelling)");
     }

@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
-#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -53,7 +52,7 @@ class FieldReader {
   FieldReader(const JsonValue& object, std::string path);
 
   bool has(const char* key) const;
-  std::string path_of(const char* key) const { return path_ + "/" + key; }
+  std::string path_of(const char* key) const;  // out of line: called at every read site
   const std::string& path() const { return path_; }
 
   /// A finite number in [min, max] (min excluded when `exclusive_min`); `fallback` when absent.
@@ -104,7 +103,7 @@ class FieldReader {
   const JsonValue* find(const char* key);
   const JsonValue& object_;
   std::string path_;
-  std::set<std::string> seen_;
+  std::vector<bool> seen_;  // per member of object_: a read asked for it
 };
 
 /// The member object `key` of `r` (required), as a reader.
