@@ -24,14 +24,14 @@ constexpr const char* kDataFiles[] = {"gpus", "models", "assumptions", "performa
 CatalogTexts read_data_overrides(const std::string& data_json) {
   CatalogTexts texts;
   if (data_json.empty()) return texts;
-  const nlohmann::json doc = parse_json_text(data_json, "data", limits::kMaxDataBytes);
+  const JsonValue doc = parse_json_text(data_json, "data", limits::kMaxDataBytes);
   FieldReader r(doc, "data");
   std::string* targets[] = {&texts.gpus, &texts.models, &texts.assumptions, &texts.performance,
                             &texts.prices};
   for (std::size_t i = 0; i < std::size(kDataFiles); ++i) {
-    const nlohmann::json* j = r.raw(kDataFiles[i]);
+    const JsonValue* j = r.raw(kDataFiles[i]);
     if (j == nullptr || j->is_null()) continue;
-    *targets[i] = j->is_string() ? j->get<std::string>() : j->dump();
+    *targets[i] = j->is_string() ? j->string() : j->dump();
     if (targets[i]->empty())
       throw InputError("catalog_invalid", r.path_of(kDataFiles[i]),
                        r.path_of(kDataFiles[i]) + " is empty");
@@ -53,11 +53,16 @@ const Catalog& builtin_catalog() {
   return catalog;
 }
 
-nlohmann::json error_envelope(const std::string& code, const std::string& message,
-                              const std::string& path) {
+JsonValue error_envelope(const std::string& code, const std::string& message,
+                         const std::string& path) {
   // Writable whatever a message echoes (a file name, a raw key): never a second exception.
-  return {{"error",
-           {{"code", code}, {"message", valid_utf8(message)}, {"path", valid_utf8(path)}}}};
+  JsonValue error = JsonValue::object();
+  error.set("code", code);
+  error.set("message", valid_utf8(message));
+  error.set("path", valid_utf8(path));
+  JsonValue envelope = JsonValue::object();
+  envelope.set("error", std::move(error));
+  return envelope;
 }
 
 std::string advise_text(const std::string& request_text, const Catalog& catalog, bool* ok) {

@@ -4,9 +4,8 @@
 #pragma once
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "io/catalog_json.hpp"
+#include "io/json_value.hpp"
 #include "types/catalog.hpp"
 
 namespace advisor {
@@ -46,8 +45,8 @@ std::string advise_with_provider_text(const std::string& request_text,
 std::string provider_text(const std::string& provider_text, bool* ok = nullptr);
 
 /// {"error": {"code", "message", "path"}}
-nlohmann::json error_envelope(const std::string& code, const std::string& message,
-                              const std::string& path);
+JsonValue error_envelope(const std::string& code, const std::string& message,
+                         const std::string& path);
 
 /// The catalogs, the default request, the task list and the form schema, for the page's
 /// pickers and form (JSON text).

@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
-#include "types/catalog.hpp"
-#include "engine/memory.hpp"
-#include "types/request.hpp"
 #include "api.hpp"
+#include "engine/memory.hpp"
 #include "io/catalog_json.hpp"
 #include "io/form_json.hpp"
+#include "io/json_reader.hpp"
 #include "io/model_json.hpp"
 #include "io/request_json.hpp"
+#include "types/catalog.hpp"
+#include "types/request.hpp"
 
 namespace test {
 
@@ -36,8 +36,18 @@ inline nlohmann::json request(const std::string& task, const std::string& preset
   return j;
 }
 
+/// A test's nlohmann document as the core's own JSON value (the core does not use nlohmann).
+inline advisor::JsonValue value_of(const nlohmann::json& j) {
+  return advisor::parse_json_text(j.dump(), "", std::size_t{1} << 30);
+}
+
+/// A core JSON value (a form schema, a default request) as nlohmann, to inspect.
+inline nlohmann::json to_nlohmann(const advisor::JsonValue& j) {
+  return nlohmann::json::parse(j.dump());
+}
+
 inline advisor::Request parse(const nlohmann::json& j) {
-  return advisor::parse_request(j, advisor::builtin_catalog());
+  return advisor::parse_request(value_of(j), advisor::builtin_catalog());
 }
 
 inline advisor::Layout layout(int count, int zero, int tp = 1, int pp = 1) {

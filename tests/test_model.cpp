@@ -48,7 +48,7 @@ TEST_CASE("pasted Hugging Face config.json files resolve to the same architectur
       "intermediate_size": 14336, "num_attention_heads": 32, "num_hidden_layers": 32,
       "num_key_value_heads": 8, "vocab_size": 128256, "max_position_embeddings": 131072,
       "rope_theta": 500000.0, "tie_word_embeddings": false, "torch_dtype": "bfloat16"})");
-    const auto a = advisor::parse_hf_config(j, "/model/hf_config");
+    const auto a = advisor::parse_hf_config(test::value_of(j), "/model/hf_config");
     CHECK(count_params(a).total == Approx(count_params(*cat.find_model("llama-3.1-8b")).total));
   }
   SECTION("Qwen3 MoE") {
@@ -58,7 +58,7 @@ TEST_CASE("pasted Hugging Face config.json files resolve to the same architectur
       "head_dim": 128, "num_hidden_layers": 48, "num_experts": 128, "num_experts_per_tok": 8,
       "vocab_size": 151936, "tie_word_embeddings": false, "mlp_only_layers": [],
       "max_position_embeddings": 40960, "use_sliding_window": false, "sliding_window": null})");
-    const auto a = advisor::parse_hf_config(j, "/model/hf_config");
+    const auto a = advisor::parse_hf_config(test::value_of(j), "/model/hf_config");
     CHECK(count_params(a).total == Approx(count_params(*cat.find_model("qwen3-30b-a3b")).total));
     CHECK(a.sliding_window == 0);
   }
@@ -70,7 +70,7 @@ TEST_CASE("pasted Hugging Face config.json files resolve to the same architectur
       "num_experts_per_tok": 8, "first_k_dense_replace": 3, "q_lora_rank": 1536,
       "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64, "v_head_dim": 128,
       "vocab_size": 129280, "max_position_embeddings": 163840, "tie_word_embeddings": false})");
-    const auto a = advisor::parse_hf_config(j, "/model/hf_config");
+    const auto a = advisor::parse_hf_config(test::value_of(j), "/model/hf_config");
     CHECK(count_params(a).total == Approx(count_params(*cat.find_model("deepseek-v3")).total));
   }
   SECTION("Mixtral 8x7B: 46.7B total, 12.9B active (Mistral AI)") {
@@ -79,7 +79,7 @@ TEST_CASE("pasted Hugging Face config.json files resolve to the same architectur
       "num_attention_heads": 32, "num_key_value_heads": 8, "num_hidden_layers": 32,
       "num_local_experts": 8, "num_experts_per_tok": 2, "vocab_size": 32000,
       "sliding_window": null, "max_position_embeddings": 32768})");
-    const auto c = count_params(advisor::parse_hf_config(j, "/model/hf_config"));
+    const auto c = count_params(advisor::parse_hf_config(test::value_of(j), "/model/hf_config"));
     CHECK(c.total / 1e9 == Approx(46.7).epsilon(0.01));
     CHECK(c.active / 1e9 == Approx(12.9).epsilon(0.01));
   }
@@ -88,16 +88,16 @@ TEST_CASE("pasted Hugging Face config.json files resolve to the same architectur
       "model_type": "mistral", "hidden_size": 4096, "intermediate_size": 14336,
       "num_attention_heads": 32, "num_key_value_heads": 8, "num_hidden_layers": 32,
       "vocab_size": 32000, "sliding_window": 4096, "max_position_embeddings": 32768})");
-    CHECK(advisor::parse_hf_config(j, "/model/hf_config").sliding_window == 4096);
+    CHECK(advisor::parse_hf_config(test::value_of(j), "/model/hf_config").sliding_window == 4096);
   }
   SECTION("an unsupported family is a located error") {
     const auto j = nlohmann::json::parse(R"({"model_type": "t5", "d_model": 512})");
-    CHECK_THROWS_WITH(advisor::parse_hf_config(j, "/model/hf_config"),
+    CHECK_THROWS_WITH(advisor::parse_hf_config(test::value_of(j), "/model/hf_config"),
                       Catch::Contains("/model/hf_config/model_type"));
   }
   SECTION("a missing key is a located error") {
     const auto j = nlohmann::json::parse(R"({"model_type": "llama", "hidden_size": 4096})");
-    CHECK_THROWS_WITH(advisor::parse_hf_config(j, "/model/hf_config"),
+    CHECK_THROWS_WITH(advisor::parse_hf_config(test::value_of(j), "/model/hf_config"),
                       Catch::Contains("/model/hf_config/num_hidden_layers"));
   }
 }

@@ -129,10 +129,10 @@ TEST_CASE("a pasted config.json may come as text or as an object", "[request]") 
 TEST_CASE("the form schema is the parser's own record: defaults parse, ranges are enforced",
           "[request][form]") {
   const auto& catalog = advisor::builtin_catalog();
-  const nlohmann::json form = advisor::form_schema(catalog);
+  const nlohmann::json form = test::to_nlohmann(advisor::form_schema(catalog));
   REQUIRE(form.size() > 60);
   // The default request, derived from the same defaults, is a valid request.
-  const nlohmann::json defaults = advisor::default_request(catalog);
+  const nlohmann::json defaults = test::to_nlohmann(advisor::default_request(catalog));
   bool ok = false;
   advisor::advise_text(defaults.dump(), &ok);
   CHECK(ok);

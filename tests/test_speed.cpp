@@ -581,7 +581,7 @@ TEST_CASE("impossible speed requests get located errors", "[speed][errors]") {
 }
 
 TEST_CASE("the default request parses with the speed keys", "[speed][api]") {
-  const auto d = advisor::default_request(advisor::builtin_catalog());
+  const auto d = test::to_nlohmann(advisor::default_request(advisor::builtin_catalog()));
   CHECK(d["training"].contains("tokens"));
   CHECK(d["training"].contains("global_batch_size"));
   CHECK(d["inference"]["gpu_memory_utilization"] == 0.9);

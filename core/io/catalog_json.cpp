@@ -31,7 +31,7 @@ constexpr double kMinTdpWatts = 1;
 constexpr double kMinLinkGbps = 0.01;
 
 std::vector<std::string> read_sources(FieldReader& r) {
-  const nlohmann::json* s = r.raw("source");
+  const JsonValue* s = r.raw("source");
   const std::string p = r.path_of("source");
   if (s == nullptr) throw InputError("missing_field", p, p + " is required (an array of URLs)");
   if (!(s->is_array() && !s->empty()))
@@ -40,12 +40,12 @@ std::vector<std::string> read_sources(FieldReader& r) {
   for (std::size_t i = 0; i < s->size(); ++i) {
     const std::string item = p + "/" + std::to_string(i);
     if (!((*s)[i].is_string())) throw InputError("wrong_type", item, item + " must be a string");
-    out.push_back((*s)[i].get<std::string>());
+    out.push_back((*s)[i].string());
   }
   return out;
 }
 
-GpuSpec parse_gpu(const nlohmann::json& j, const std::string& path) {
+GpuSpec parse_gpu(const JsonValue& j, const std::string& path) {
   FieldReader r(j, path);
   GpuSpec g;
   g.id = r.string("id");
@@ -54,11 +54,11 @@ GpuSpec parse_gpu(const nlohmann::json& j, const std::string& path) {
   g.name = r.string("name");
   g.vendor = r.string("vendor");
   g.architecture = r.string("architecture");
-  if (const nlohmann::json* cc = r.raw("compute_capability")) {
+  if (const JsonValue* cc = r.raw("compute_capability")) {
     if (!(cc->is_string()))
       throw InputError("wrong_type", r.path_of("compute_capability"),
                        r.path_of("compute_capability") + " must be a string like \"9.0\" or null");
-    g.compute_capability = cc->get<std::string>();
+    g.compute_capability = cc->string();
   }
   g.software_stack = r.choice("software_stack", {"cuda", "rocm", "cann"});
   g.memory_gib = r.number("memory_gib", kMinGpuMemoryGib, kMaxGpuMemoryGib);
@@ -76,7 +76,7 @@ GpuSpec parse_gpu(const nlohmann::json& j, const std::string& path) {
   g.fp32_tflops = r.nullable_number("fp32_tflops", kMinTflops, kMaxTflops);
   g.tdp_watts = r.number("tdp_watts", kMinTdpWatts, kMaxTdpWatts);
   g.form_factor = r.choice("form_factor", {"sxm", "pcie", "oam", "module"});
-  const nlohmann::json* link = r.object("scale_up_link");
+  const JsonValue* link = r.object("scale_up_link");
   if (link == nullptr)
     throw InputError("missing_field", r.path_of("scale_up_link"),
                      r.path_of("scale_up_link") + " is required");
@@ -93,7 +93,7 @@ GpuSpec parse_gpu(const nlohmann::json& j, const std::string& path) {
   g.pcie_generation = static_cast<int>(r.integer("pcie_generation", 3, 6));
   g.pcie_lanes = static_cast<int>(r.integer("pcie_lanes", 1, 32));
   g.pcie_peer_to_peer = r.boolean("pcie_peer_to_peer");
-  const nlohmann::json* china = r.object("china_availability");
+  const JsonValue* china = r.object("china_availability");
   if (china == nullptr)
     throw InputError("missing_field", r.path_of("china_availability"),
                      r.path_of("china_availability") + " is required");
@@ -118,12 +118,12 @@ double assumption(FieldReader& r, const char* key, double min, double max, std::
   return read_sourced_value(r, key, min, max, basis);
 }
 
-MemoryAssumptions parse_assumptions(const nlohmann::json& j) {
+MemoryAssumptions parse_assumptions(const JsonValue& j) {
   FieldReader root(j, "assumptions.json");
   root.integer("schema", 1, 1);
   root.string("as_of");
   root.string("note", std::string());
-  const nlohmann::json* m = root.object("memory");
+  const JsonValue* m = root.object("memory");
   if (m == nullptr)
     throw InputError("missing_field", "assumptions.json/memory",
                      "assumptions.json/memory is required");
@@ -149,13 +149,13 @@ MemoryAssumptions parse_assumptions(const nlohmann::json& j) {
 }
 
 template <typename T, typename Parse>
-std::vector<T> parse_list(const nlohmann::json& root, const char* file, const char* key,
+std::vector<T> parse_list(const JsonValue& root, const char* file, const char* key,
                           std::size_t max_items, std::string* as_of, Parse parse_item) {
   FieldReader r(root, file);
   r.integer("schema", 1, 1);
   *as_of = r.string("as_of");
   r.string("note", std::string());
-  const nlohmann::json* list = r.raw(key);
+  const JsonValue* list = r.raw(key);
   const std::string p = r.path_of(key);
   if (!(list != nullptr && list->is_array() && !list->empty()))
     throw InputError("catalog_invalid", p, p + " must be a non-empty array");
@@ -189,7 +189,7 @@ Catalog parse_catalog(const CatalogTexts& texts) {
   const std::string assumptions_json = text(texts.assumptions, builtin_assumptions_json());
   constexpr std::size_t kFileLimit = limits::kMaxCatalogFileBytes;
   Catalog c;
-  const nlohmann::json gpus_doc = parse_json_text(gpus_json, "gpus.json", kFileLimit);
+  const JsonValue gpus_doc = parse_json_text(gpus_json, "gpus.json", kFileLimit);
   if (!texts.gpus.empty() && gpus_doc.is_object() && gpus_doc.contains("additions")) {
     // A provider's few parts on top of the built-in catalog: {"schema", "as_of", "additions":
     // [gpu, ...]}; an addition with a built-in id replaces that part.
@@ -218,7 +218,7 @@ Catalog parse_catalog(const CatalogTexts& texts) {
   c.models = parse_list<ModelArch>(
       parse_json_text(models_json, "models.json", kFileLimit), "models.json", "models",
       limits::kMaxCatalogModels, &c.models_as_of,
-      [](const nlohmann::json& j, const std::string& p) { return parse_model_fields(j, p, true); });
+      [](const JsonValue& j, const std::string& p) { return parse_model_fields(j, p, true); });
   c.memory = parse_assumptions(parse_json_text(assumptions_json, "assumptions.json", kFileLimit));
   c.performance = parse_performance(text(texts.performance, builtin_performance_json()));
   c.prices = parse_price_catalog(text(texts.prices, builtin_prices_json()));

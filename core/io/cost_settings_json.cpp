@@ -36,8 +36,8 @@ std::optional<int> opt_int(FieldReader& r, const char* key, std::int64_t min, st
   return static_cast<int>(*v);
 }
 
-PowerSettings read_power(const nlohmann::json* j) {
-  const nlohmann::json empty = nlohmann::json::object();
+PowerSettings read_power(const JsonValue* j) {
+  const JsonValue empty = JsonValue::object();
   FieldReader r(j ? *j : empty, "/power");
   PowerSettings s;
   s.facility = r.choice("facility", kFacilityNames, s.facility);
@@ -59,8 +59,8 @@ PowerSettings read_power(const nlohmann::json* j) {
   return s;
 }
 
-PriceOverrides read_prices(const nlohmann::json* j, const Catalog& catalog) {
-  const nlohmann::json empty = nlohmann::json::object();
+PriceOverrides read_prices(const JsonValue* j, const Catalog& catalog) {
+  const JsonValue empty = JsonValue::object();
   FieldReader r(j ? *j : empty, "/cost/prices");
   PriceOverrides p;
   p.gpu_purchase_cny = r.nullable_number("gpu_purchase_cny", 0, kMaxMoney);
@@ -76,27 +76,28 @@ PriceOverrides read_prices(const nlohmann::json* j, const Catalog& catalog) {
   p.egress_cny_per_tb = r.nullable_number("egress_cny_per_tb", 0, 1e9);
   p.staff_cny_per_year = r.nullable_number("staff_cny_per_year", 0, kMaxMoney);
   p.usd_to_cny = r.nullable_number("usd_to_cny", 0, 1000, true);
-  if (const nlohmann::json* gpus = r.object("gpus")) {
-    for (auto it = gpus->begin(); it != gpus->end(); ++it) {
-      const std::string path = r.path_of("gpus") + "/" + pointer_token(it.key());
-      if (catalog.find_gpu(it.key()) == nullptr) {
+  if (const JsonValue* gpus = r.object("gpus")) {
+    for (std::size_t i = 0; i < gpus->size(); ++i) {
+      const std::string& id = gpus->key(i);
+      const std::string path = r.path_of("gpus") + "/" + pointer_token(id);
+      if (catalog.find_gpu(id) == nullptr) {
         throw InputError("unknown_gpu", path,
-                         path + ": " + in_quotes(it.key()) + " is not a GPU id in the catalog");
+                         path + ": " + in_quotes(id) + " is not a GPU id in the catalog");
       }
-      FieldReader g(*it, path);
+      FieldReader g((*gpus)[i], path);
       PriceOverrides::Gpu o;
       o.purchase_cny = g.nullable_number("purchase_cny", 0, kMaxMoney);
       o.rental_cny_per_gpu_hour = g.nullable_number("rental_cny_per_gpu_hour", 0, 1e6);
       g.reject_unknown();
-      p.gpus[it.key()] = o;
+      p.gpus[id] = o;
     }
   }
   r.reject_unknown();
   return p;
 }
 
-CostSettings read_cost(const nlohmann::json* j, const Catalog& catalog) {
-  const nlohmann::json empty = nlohmann::json::object();
+CostSettings read_cost(const JsonValue* j, const Catalog& catalog) {
+  const JsonValue empty = JsonValue::object();
   FieldReader r(j ? *j : empty, "/cost");
   CostSettings s;
   s.site = r.string("site", std::string("shenzhen"));
@@ -133,7 +134,7 @@ CostSettings read_cost(const nlohmann::json* j, const Catalog& catalog) {
       r.nullable_number("owned_max_utilization", kMinTargetUtilization, 1);
   s.run_gpu_hours = r.nullable_number("run_gpu_hours", 0, 1e12, true);
   s.tokens_per_second = r.nullable_number("tokens_per_second", kMinTokensPerSecond, 1e12);
-  if (const nlohmann::json* d = r.raw("monthly_demand_gpu_hours")) {
+  if (const JsonValue* d = r.raw("monthly_demand_gpu_hours")) {
     const std::string p = r.path_of("monthly_demand_gpu_hours");
     if (!(d->is_array() && d->size() == 12))
       throw InputError("wrong_type", p,
@@ -141,10 +142,10 @@ CostSettings read_cost(const nlohmann::json* j, const Catalog& catalog) {
     std::array<double, 12> months{};
     for (std::size_t i = 0; i < 12; ++i) {
       const std::string ip = p + "/" + std::to_string(i);
-      const nlohmann::json& v = (*d)[i];
+      const JsonValue& v = (*d)[i];
       if (!v.is_number())
         throw InputError("wrong_type", ip, ip + " must be a number, got " + v.type_name());
-      const double x = v.get<double>();
+      const double x = v.number();
       if (!(std::isfinite(x) && x >= 0 && x <= kMaxMonthlyGpuHours))
         throw InputError("out_of_range", ip,
                          ip + " must be >= 0 and <= " + format_number(kMaxMonthlyGpuHours) +
@@ -313,8 +314,7 @@ class HistoryBounds {
   int first_ = 0, last_ = 0;
 };
 
-std::vector<JobRow> read_jobs_array(const nlohmann::json& list, const std::string& path,
-                                    bool* dated) {
+std::vector<JobRow> read_jobs_array(const JsonValue& list, const std::string& path, bool* dated) {
   if (!(list.is_array() && !list.empty()))
     throw InputError(
         "wrong_type", path,
@@ -359,12 +359,12 @@ std::vector<JobRow> read_jobs_array(const nlohmann::json& list, const std::strin
   return rows;
 }
 
-CapacitySettings read_capacity(const nlohmann::json* j) {
+CapacitySettings read_capacity(const JsonValue* j) {
   CapacitySettings s;
   if (j == nullptr) return s;
   FieldReader r(*j, "/capacity");
-  const nlohmann::json* csv = r.raw("jobs_csv");
-  const nlohmann::json* jobs = r.raw("jobs");
+  const JsonValue* csv = r.raw("jobs_csv");
+  const JsonValue* jobs = r.raw("jobs");
   if (csv && jobs)
     throw InputError("inconsistent", "/capacity/jobs",
                      "/capacity takes jobs_csv or jobs, not both");
@@ -372,7 +372,7 @@ CapacitySettings read_capacity(const nlohmann::json* j) {
     if (!(csv->is_string()))
       throw InputError("wrong_type", "/capacity/jobs_csv",
                        "/capacity/jobs_csv must be the CSV text");
-    s.jobs = parse_jobs_csv(csv->get<std::string>(), "/capacity/jobs_csv", &s.dated);
+    s.jobs = parse_jobs_csv(csv->string(), "/capacity/jobs_csv", &s.dated);
   } else if (jobs) {
     s.jobs = read_jobs_array(*jobs, "/capacity/jobs", &s.dated);
     s.path = "/capacity/jobs";
@@ -501,7 +501,7 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
   return rows;
 }
 
-CostRequest parse_cost_request(const nlohmann::json& sections, const Catalog& catalog) {
+CostRequest parse_cost_request(const JsonValue& sections, const Catalog& catalog) {
   FieldReader r(sections, "");
   CostRequest c;
   c.power = read_power(r.object("power"));

@@ -39,6 +39,35 @@ constexpr std::string_view kNotInputs[] = {"/schema", "/task", "/model/preset", 
                                            "/model/family", "/model/source", "/model/as_of",
                                            "/model/params_total_b", "/model/params_active_b"};
 
+/// An object of `members` (in key order, as every object).
+JsonValue object_of(std::initializer_list<std::pair<const char*, JsonValue>> members) {
+  JsonValue out = JsonValue::object();
+  for (const auto& [key, value] : members) out.set(key, value);
+  return out;
+}
+
+JsonValue array_of(const std::vector<std::string>& items) {
+  JsonValue out = JsonValue::array();
+  for (const std::string& item : items) out.push_back(item);
+  return out;
+}
+
+/// Sets the member at JSON pointer `path` (no escapes in our paths), creating the objects on
+/// the way.
+void set_at(JsonValue& root, std::string_view path, JsonValue value) {
+  JsonValue* at = &root;
+  std::size_t begin = 1;
+  for (std::size_t slash = path.find('/', begin); slash != std::string_view::npos;
+       slash = path.find('/', begin)) {
+    const std::string token(path.substr(begin, slash - begin));
+    JsonValue* next = at->find(token);
+    if (next == nullptr || next->is_null()) next = &at->set(token, JsonValue::object());
+    at = next;
+    begin = slash + 1;
+  }
+  at->set(std::string(path.substr(begin)), std::move(value));
+}
+
 bool starts_with(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
@@ -60,30 +89,40 @@ std::vector<Task> tasks_for(std::string_view path) {
 
 /// Requests that make the parser read every input once for `task`: the bare request, pinned
 /// hardware, a model given by its fields (with MoE and MLA blocks) and a capacity section.
-std::vector<nlohmann::json> examples(Task task, const Catalog& catalog) {
-  const nlohmann::json base = {{"schema", 1}, {"task", name_of(task)}, {"model", {{"preset", kDefaultPreset}}}};
-  std::vector<nlohmann::json> out = {base};
+std::vector<JsonValue> examples(Task task, const Catalog& catalog) {
+  const JsonValue base = object_of(
+      {{"schema", 1}, {"task", name_of(task)}, {"model", object_of({{"preset", kDefaultPreset}})}});
+  std::vector<JsonValue> out = {base};
   if (!catalog.gpus.empty()) {
-    nlohmann::json pinned = base;
-    pinned["hardware"] = {{"gpu", catalog.gpus.front().id}};
+    JsonValue pinned = base;
+    pinned.set("hardware", object_of({{"gpu", catalog.gpus.front().id}}));
     out.push_back(pinned);
   }
-  nlohmann::json fields = base;
-  fields["model"] = {{"name", "custom"}, {"layers", 2}, {"hidden", 64}, {"ffn_hidden", 128},
-                     {"heads", 4}, {"vocab", 100},
-                     {"moe", {{"experts", 4}, {"experts_per_token", 2}, {"expert_ffn_hidden", 32}}},
-                     {"mla", {{"kv_lora_rank", 16}, {"qk_nope_head_dim", 16},
-                              {"qk_rope_head_dim", 8}, {"v_head_dim", 16}}}};
+  JsonValue fields = base;
+  fields.set(
+      "model",
+      object_of({{"name", "custom"},
+                 {"layers", 2},
+                 {"hidden", 64},
+                 {"ffn_hidden", 128},
+                 {"heads", 4},
+                 {"vocab", 100},
+                 {"moe",
+                  object_of({{"experts", 4}, {"experts_per_token", 2}, {"expert_ffn_hidden", 32}})},
+                 {"mla", object_of({{"kv_lora_rank", 16},
+                                    {"qk_nope_head_dim", 16},
+                                    {"qk_rope_head_dim", 8},
+                                    {"v_head_dim", 16}})}}));
   out.push_back(fields);
-  nlohmann::json capacity = base;
-  capacity["capacity"] = {{"jobs_csv", "job,gpu_type,gpus,hours\nexample,any,1,1\n"}};
+  JsonValue capacity = base;
+  capacity.set("capacity", object_of({{"jobs_csv", "job,gpu_type,gpus,hours\nexample,any,1,1\n"}}));
   out.push_back(capacity);
   return out;
 }
 
 std::vector<FieldSpec> fields_read(Task task, const Catalog& catalog) {
   FieldLog log;
-  for (const nlohmann::json& example : examples(task, catalog)) {
+  for (const JsonValue& example : examples(task, catalog)) {
     try {
       parse_request(example, catalog);
     } catch (const std::exception&) {
@@ -96,18 +135,19 @@ std::vector<FieldSpec> fields_read(Task task, const Catalog& catalog) {
 
 }  // namespace
 
-nlohmann::json task_list() {
-  nlohmann::json out = nlohmann::json::array();
+JsonValue task_list() {
+  JsonValue out = JsonValue::array();
   for (const Named<Task>& t : kTaskNames) {
-    out.push_back({{"id", t.name}, {"training", is_training(t.value)}, {"adapter", is_adapter(t.value)}});
+    out.push_back(object_of(
+        {{"id", t.name}, {"training", is_training(t.value)}, {"adapter", is_adapter(t.value)}}));
   }
   return out;
 }
 
-nlohmann::json form_schema(const Catalog& catalog) {
+JsonValue form_schema(const Catalog& catalog) {
   struct Entry {
     FieldSpec spec;
-    std::map<std::string, nlohmann::json> default_by_task;
+    std::map<std::string, JsonValue> default_by_task;
   };
   std::vector<Entry> entries;
   for (const Named<Task>& task : kTaskNames) {
@@ -122,62 +162,63 @@ nlohmann::json form_schema(const Catalog& catalog) {
       }
       it->default_by_task[task.name] = f.default_value;
       for (const auto& [path, decided] : kAdvisorDecidesFor)
-        if (f.path == path && task.value == decided) it->default_by_task[task.name] = nullptr;
+        if (f.path == path && task.value == decided) it->default_by_task[task.name] = JsonValue();
     }
   }
-  nlohmann::json out = nlohmann::json::array();
+  JsonValue out = JsonValue::array();
   for (Entry& e : entries) {
     const FieldSpec& f = e.spec;
-    nlohmann::json j = {{"path", f.path}, {"kind", f.kind}};
-    if (!f.choices.empty()) j["choices"] = f.choices;
+    JsonValue j = object_of({{"path", f.path}, {"kind", f.kind}});
+    if (!f.choices.empty()) j.set("choices", array_of(f.choices));
     // Choices that are catalog ids (checked against the catalog after reading).
     if (f.path == "/cost/site" || f.path == "/hardware/gpu") {
-      nlohmann::json ids = nlohmann::json::array();
+      JsonValue ids = JsonValue::array();
       if (f.path == "/cost/site") {
         for (const SiteDefaults& s : catalog.prices.sites) ids.push_back(s.id);
       } else {
         for (const GpuSpec& g : catalog.gpus) ids.push_back(g.id);
       }
-      j["kind"] = "choice";
-      j["choices"] = std::move(ids);
+      j.set("kind", "choice");
+      j.set("choices", std::move(ids));
     }
-    if (f.min) j["min"] = *f.min;
-    if (f.max) j["max"] = *f.max;
-    if (f.exclusive_min) j["exclusive_min"] = true;
+    if (f.min) j.set("min", *f.min);
+    if (f.max) j.set("max", *f.max);
+    if (f.exclusive_min) j.set("exclusive_min", true);
     for (const auto& [path, unit] : kUnits)
-      if (f.path == path) j["unit"] = unit;
-    nlohmann::json tasks = nlohmann::json::array();
+      if (f.path == path) j.set("unit", unit);
+    JsonValue tasks = JsonValue::array();
     for (Task t : tasks_for(f.path)) tasks.push_back(name_of(t));
-    j["tasks"] = tasks;
+    j.set("tasks", std::move(tasks));
     // The default of the default task, and the tasks where it differs (QLoRA's checkpointing).
-    nlohmann::json fallback = e.default_by_task.count(name_of(kDefaultTask))
-                                  ? e.default_by_task[name_of(kDefaultTask)]
-                                  : e.default_by_task.begin()->second;
+    JsonValue fallback = e.default_by_task.count(name_of(kDefaultTask))
+                             ? e.default_by_task[name_of(kDefaultTask)]
+                             : e.default_by_task.begin()->second;
     for (std::string_view decides : kAdvisorDecides)
-      if (f.path == decides) fallback = nullptr;
-    j["default"] = fallback;
-    nlohmann::json differs = nlohmann::json::object();
+      if (f.path == decides) fallback = JsonValue();
+    j.set("default", fallback);
+    JsonValue differs = JsonValue::object();
     for (const auto& [task, value] : e.default_by_task)
-      if (value != fallback && !j["default"].is_null()) differs[task] = value;
-    if (!differs.empty()) j["default_by_task"] = differs;
+      if (!(value == fallback) && !fallback.is_null()) differs.set(task, value);
+    if (!differs.empty()) j.set("default_by_task", std::move(differs));
     out.push_back(std::move(j));
   }
   return out;
 }
 
-nlohmann::json default_request(const Catalog& catalog) {
-  nlohmann::json request = {{"schema", 1}, {"task", name_of(kDefaultTask)},
-                            {"model", {{"preset", kDefaultPreset}}}};
+JsonValue default_request(const Catalog& catalog) {
+  JsonValue request = object_of({{"schema", 1},
+                                 {"task", name_of(kDefaultTask)},
+                                 {"model", object_of({{"preset", kDefaultPreset}})}});
   for (const FieldSpec& f : fields_read(kDefaultTask, catalog)) {
     // The sections a request usually states; cost, power and capacity defaults come from the
     // price catalog and are listed in the result (cost.defaults_used) instead.
     const bool stated = starts_with(f.path, "/training/") || starts_with(f.path, "/inference/") ||
                         starts_with(f.path, "/parallelism/") || starts_with(f.path, "/cluster/");
     if (!stated) continue;
-    nlohmann::json value = f.default_value;
+    JsonValue value = f.default_value;
     for (std::string_view decides : kAdvisorDecides)
-      if (f.path == decides) value = nullptr;
-    request[nlohmann::json::json_pointer(f.path)] = value;
+      if (f.path == decides) value = JsonValue();
+    set_at(request, f.path, std::move(value));
   }
   return request;
 }

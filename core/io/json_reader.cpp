@@ -10,12 +10,12 @@
 namespace advisor {
 
 namespace {
-std::string type_name(const nlohmann::json& j) { return j.type_name(); }
+std::string type_name(const JsonValue& j) { return j.type_name(); }
 thread_local FieldLog* active_log = nullptr;
 
 template <typename T>
-nlohmann::json default_of(const std::optional<T>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json();
+JsonValue default_of(const std::optional<T>& v) {
+  return v ? JsonValue(*v) : JsonValue();
 }
 }  // namespace
 
@@ -31,8 +31,8 @@ void FieldLog::note(FieldSpec spec) {
   active_log->fields_.push_back(std::move(spec));
 }
 
-FieldReader::FieldReader(const nlohmann::json& object, std::string path)
-    : object_(object), path_(std::move(path)) {
+FieldReader::FieldReader(const JsonValue& object, std::string path)
+    : object_(object), path_(std::move(path)), seen_(object.size(), false) {
   if (!object_.is_object())
     throw InputError("wrong_type", path_.empty() ? "/" : path_,
                      (path_.empty() ? std::string("the document") : path_) +
@@ -40,21 +40,26 @@ FieldReader::FieldReader(const nlohmann::json& object, std::string path)
 }
 
 bool FieldReader::has(const char* key) const {
-  auto it = object_.find(key);
-  return it != object_.end() && !it->is_null();
+  const JsonValue* j = object_.find(key);
+  return j != nullptr && !j->is_null();
 }
 
-const nlohmann::json* FieldReader::find(const char* key) {
-  seen_.insert(key);
-  auto it = object_.find(key);
-  if (it == object_.end()) return nullptr;
-  return &*it;
+std::string FieldReader::path_of(const char* key) const { return path_ + "/" + key; }
+
+const JsonValue* FieldReader::find(const char* key) {
+  for (std::size_t i = 0; i < object_.size(); ++i) {
+    if (object_.key(i) == key) {
+      seen_[i] = true;
+      return &object_[i];
+    }
+  }
+  return nullptr;
 }
 
 double FieldReader::number(const char* key, double min, double max, std::optional<double> fallback,
                            bool exclusive_min) {
   if (FieldLog::recording()) FieldLog::note({path_of(key), "number", min, max, exclusive_min, default_of(fallback), {}});
-  const nlohmann::json* j = find(key);
+  const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) {
     if (!fallback.has_value())
       throw InputError("missing_field", path_of(key), path_of(key) + " is required (a number)");
@@ -67,12 +72,12 @@ double FieldReader::number(const char* key, double min, double max, std::optiona
 std::optional<double> FieldReader::nullable_number(const char* key, double min, double max,
                                                    bool exclusive_min) {
   if (FieldLog::recording()) FieldLog::note({path_of(key), "number", min, max, exclusive_min, {}, {}});
-  const nlohmann::json* j = find(key);
+  const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
   const std::string p = path_of(key);
   if (!(j->is_number()))
     throw InputError("wrong_type", p, p + " must be a number, got " + type_name(*j));
-  const double value = j->get<double>();
+  const double value = j->number();
   if (!std::isfinite(value)) throw InputError("out_of_range", p, p + " must be a finite number");
   const bool above_min = exclusive_min ? value > min : value >= min;
   if (!(above_min && value <= max))
@@ -100,12 +105,12 @@ std::optional<std::int64_t> FieldReader::nullable_integer(const char* key, std::
                                                           std::int64_t max) {
   if (FieldLog::recording()) FieldLog::note({path_of(key), "integer", static_cast<double>(min), static_cast<double>(max),
                   false, {}, {}});
-  const nlohmann::json* j = find(key);
+  const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
   const std::string p = path_of(key);
   if (!(j->is_number()))
     throw InputError("wrong_type", p, p + " must be a whole number, got " + type_name(*j));
-  const double value = j->get<double>();
+  const double value = j->number();
   if (!(std::isfinite(value) && std::floor(value) == value))
     throw InputError("not_integer", p, p + " must be a whole number, got " + format_number(value));
   if (!(value >= static_cast<double>(min) && value <= static_cast<double>(max)))
@@ -117,7 +122,7 @@ std::optional<std::int64_t> FieldReader::nullable_integer(const char* key, std::
 
 bool FieldReader::boolean(const char* key, std::optional<bool> fallback) {
   if (FieldLog::recording()) FieldLog::note({path_of(key), "boolean", {}, {}, false, default_of(fallback), {}});
-  const nlohmann::json* j = find(key);
+  const JsonValue* j = find(key);
   const std::string p = path_of(key);
   if (j == nullptr || j->is_null()) {
     if (!fallback.has_value())
@@ -126,12 +131,12 @@ bool FieldReader::boolean(const char* key, std::optional<bool> fallback) {
   }
   if (!(j->is_boolean()))
     throw InputError("wrong_type", p, p + " must be true or false, got " + type_name(*j));
-  return j->get<bool>();
+  return j->boolean();
 }
 
 std::string FieldReader::string(const char* key, std::optional<std::string> fallback) {
   if (FieldLog::recording()) FieldLog::note({path_of(key), "text", {}, {}, false, default_of(fallback), {}});
-  const nlohmann::json* j = find(key);
+  const JsonValue* j = find(key);
   const std::string p = path_of(key);
   if (j == nullptr || j->is_null()) {
     if (!fallback.has_value()) throw InputError("missing_field", p, p + " is required (a string)");
@@ -139,7 +144,7 @@ std::string FieldReader::string(const char* key, std::optional<std::string> fall
   }
   if (!(j->is_string()))
     throw InputError("wrong_type", p, p + " must be a string, got " + type_name(*j));
-  return j->get<std::string>();
+  return j->string();
 }
 
 std::string FieldReader::choice(const char* key, std::initializer_list<const char*> allowed,
@@ -165,8 +170,8 @@ void FieldReader::unknown_value(const char* key, const std::string& allowed,
                    path_of(key) + " must be one of: " + allowed + "; got " + in_quotes(got));
 }
 
-const nlohmann::json* FieldReader::object(const char* key) {
-  const nlohmann::json* j = find(key);
+const JsonValue* FieldReader::object(const char* key) {
+  const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) return nullptr;
   if (!(j->is_object()))
     throw InputError("wrong_type", path_of(key),
@@ -174,22 +179,22 @@ const nlohmann::json* FieldReader::object(const char* key) {
   return j;
 }
 
-const nlohmann::json* FieldReader::raw(const char* key) {
-  const nlohmann::json* j = find(key);
+const JsonValue* FieldReader::raw(const char* key) {
+  const JsonValue* j = find(key);
   return (j == nullptr || j->is_null()) ? nullptr : j;
 }
 
 void FieldReader::reject_unknown() const {
-  for (auto it = object_.begin(); it != object_.end(); ++it) {
-    if (seen_.count(it.key()) == 0) {
-      const std::string p = path_ + "/" + pointer_token(it.key());
+  for (std::size_t i = 0; i < object_.size(); ++i) {  // key order: the first in it is named
+    if (!seen_[i]) {
+      const std::string p = path_ + "/" + pointer_token(object_.key(i));
       throw InputError("unknown_field", p, p + " is not a known field here (check its spelling)");
     }
   }
 }
 
 FieldReader required_object(FieldReader& r, const char* key) {
-  const nlohmann::json* o = r.object(key);
+  const JsonValue* o = r.object(key);
   if (o == nullptr)
     throw InputError("missing_field", r.path_of(key), r.path_of(key) + " is required");
   return FieldReader(*o, r.path_of(key));

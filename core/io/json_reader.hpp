@@ -3,13 +3,11 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
-#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "io/json_value.hpp"
 #include "types/choices.hpp"
 #include "types/limits.hpp"
 #include "types/text.hpp"
@@ -25,7 +23,7 @@ struct FieldSpec {
   std::string kind;  // integer | number | boolean | choice | text
   std::optional<double> min, max;
   bool exclusive_min = false;
-  nlohmann::json default_value;  // null: none (the advisor decides, or the field is required)
+  JsonValue default_value;  // null: none (the advisor decides, or the field is required)
   std::vector<std::string> choices;
 };
 
@@ -51,10 +49,10 @@ class FieldLog {
 class FieldReader {
  public:
   /// `path` is the JSON pointer of `object` itself ("" for the document root).
-  FieldReader(const nlohmann::json& object, std::string path);
+  FieldReader(const JsonValue& object, std::string path);
 
   bool has(const char* key) const;
-  std::string path_of(const char* key) const { return path_ + "/" + key; }
+  std::string path_of(const char* key) const;  // out of line: called at every read site
   const std::string& path() const { return path_; }
 
   /// A finite number in [min, max] (min excluded when `exclusive_min`); `fallback` when absent.
@@ -92,9 +90,9 @@ class FieldReader {
     unknown_value(key, list, value);
   }
   /// The member `key` if present (must be an object), else nullptr.
-  const nlohmann::json* object(const char* key);
+  const JsonValue* object(const char* key);
   /// The member `key` if present (any type), else nullptr. Marks it as read.
-  const nlohmann::json* raw(const char* key);
+  const JsonValue* raw(const char* key);
   /// Throws unknown_value naming the allowed values.
   [[noreturn]] void unknown_value(const char* key, const std::string& allowed,
                                   const std::string& got) const;
@@ -102,10 +100,10 @@ class FieldReader {
   void reject_unknown() const;
 
  private:
-  const nlohmann::json* find(const char* key);
-  const nlohmann::json& object_;
+  const JsonValue* find(const char* key);
+  const JsonValue& object_;
   std::string path_;
-  std::set<std::string> seen_;
+  std::vector<bool> seen_;  // per member of object_: a read asked for it
 };
 
 /// The member object `key` of `r` (required), as a reader.
@@ -120,7 +118,7 @@ double read_sourced_value(FieldReader& r, const char* key, double min, double ma
 /// the parser's position; text over `max_bytes`, nesting beyond limits::kMaxNestingDepth, a NUL
 /// byte, a duplicate key, a number beyond a double and an array over limits::kMaxArrayLength
 /// are located errors that name the limit or the place.
-nlohmann::json parse_json_text(const std::string& text, const std::string& path,
-                               std::size_t max_bytes = limits::kMaxRequestBytes);
+JsonValue parse_json_text(const std::string& text, const std::string& path,
+                          std::size_t max_bytes = limits::kMaxRequestBytes);
 
 }  // namespace advisor

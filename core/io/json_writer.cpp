@@ -5,7 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
+#include "io/json_number.hpp"
 
 namespace advisor {
 
@@ -100,8 +100,8 @@ void JsonWriter::value(double v) {
   if (!std::isfinite(v)) refuse("non-finite value");
   before_value();
   char buffer[64];
-  // nlohmann's shortest round-trip formatting (Grisu2), as the result always had.
-  const char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, v);
+  // Shortest round-trip digits (Grisu2) in the layout the result always had.
+  const char* end = format_double(buffer, v);
   out_.append(buffer, static_cast<std::size_t>(end - buffer));
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // A streaming JSON writer: the result is written straight to text, with no document in between
-// (no per-value allocation; numbers formatted once, as nlohmann formats them, so every figure
+// (no per-value allocation; numbers formatted once, by io/json_number.cpp, so every figure
 // reads back to the same double). Non-finite numbers and integers beyond 2^53 are refused:
 // the result promises finite, exact numbers.
 #pragma once

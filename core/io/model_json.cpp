@@ -22,8 +22,7 @@ constexpr std::int64_t kMaxContext = 100'000'000;
 constexpr std::int64_t kMaxExperts = 100'000;
 }  // namespace
 
-ModelArch parse_model_fields(const nlohmann::json& j, const std::string& path,
-                             bool catalog_entry) {
+ModelArch parse_model_fields(const JsonValue& j, const std::string& path, bool catalog_entry) {
   FieldReader r(j, path);
   ModelArch a;
   // Optional in a request; every key is required in a catalog entry.
@@ -56,7 +55,7 @@ ModelArch parse_model_fields(const nlohmann::json& j, const std::string& path,
   a.layernorm = r.choice("norm", {"rmsnorm", "layernorm"}, opt(std::string("rmsnorm"))) ==
                 "layernorm";
   a.dropout = r.boolean("dropout", opt(false));
-  if (const nlohmann::json* moe = r.object("moe")) {
+  if (const JsonValue* moe = r.object("moe")) {
     FieldReader m(*moe, r.path_of("moe"));
     MoeSpec s;
     s.experts = static_cast<int>(m.integer("experts", 1, kMaxExperts));
@@ -71,7 +70,7 @@ ModelArch parse_model_fields(const nlohmann::json& j, const std::string& path,
       throw InputError("missing_field", r.path_of("moe"),
                        r.path_of("moe") + " is required (an object or null)");
   }
-  if (const nlohmann::json* mla = r.object("mla")) {
+  if (const JsonValue* mla = r.object("mla")) {
     FieldReader m(*mla, r.path_of("mla"));
     MlaSpec s;
     s.q_lora_rank = static_cast<int>(m.integer("q_lora_rank", 0, kMaxWidth, 0));
@@ -99,18 +98,18 @@ ModelArch parse_model_fields(const nlohmann::json& j, const std::string& path,
 namespace {
 // Reads an HF config key that may be absent; HF configs carry many keys we do not need, so
 // unknown keys are allowed here (unlike our own schema).
-std::int64_t hf_int(const nlohmann::json& j, const std::string& path, const char* key,
-                    std::int64_t min, std::int64_t max, std::optional<std::int64_t> fallback) {
+std::int64_t hf_int(const JsonValue& j, const std::string& path, const char* key, std::int64_t min,
+                    std::int64_t max, std::optional<std::int64_t> fallback) {
   FieldReader r(j, path);
   return r.integer(key, min, max, fallback);
 }
-bool hf_bool(const nlohmann::json& j, const std::string& path, const char* key, bool fallback) {
+bool hf_bool(const JsonValue& j, const std::string& path, const char* key, bool fallback) {
   FieldReader r(j, path);
   return r.boolean(key, fallback);
 }
 }  // namespace
 
-ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path) {
+ModelArch parse_hf_config(const JsonValue& j, const std::string& path) {
   FieldReader root(j, path);
   const std::string type = root.string("model_type");
   static const char* kSupported[] = {"llama",     "mistral",  "mixtral",  "qwen2",
@@ -160,7 +159,8 @@ ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path) {
   const bool sliding_on = (type == "mistral" || type == "mixtral")
                               ? true
                               : hf_bool(j, path, "use_sliding_window", false);
-  if (sliding_on && j.contains("sliding_window") && !j["sliding_window"].is_null()) {
+  if (const JsonValue* window = j.find("sliding_window");
+      sliding_on && window && !window->is_null()) {
     a.sliding_window = hf_int(j, path, "sliding_window", 1, kMaxContext, {});
   }
   // Errors name the config.json keys the user pasted.
@@ -192,8 +192,8 @@ ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path) {
     m.shared_experts = shared > 0 ? static_cast<int>((shared + m.expert_ffn_hidden - 1) /
                                                      m.expert_ffn_hidden)
                                   : 0;
-    if (j.contains("mlp_only_layers") && j["mlp_only_layers"].is_array()) {
-      m.dense_layers = static_cast<int>(j["mlp_only_layers"].size());
+    if (const JsonValue* dense = j.find("mlp_only_layers"); dense && dense->is_array()) {
+      m.dense_layers = static_cast<int>(dense->size());
     }
     a.moe = m;
   } else if (type == "deepseek_v3" || type == "deepseek_v2") {
@@ -223,6 +223,5 @@ ModelArch parse_hf_config(const nlohmann::json& j, const std::string& path) {
   validate_arch(a, path, keys);
   return a;
 }
-
 
 }  // namespace advisor

@@ -67,8 +67,8 @@ void read_inference_perf(FieldReader& r, InferencePerfSettings& out) {
   }
 }
 
-ClusterSettings read_cluster(const nlohmann::json* cluster) {
-  const nlohmann::json empty = nlohmann::json::object();
+ClusterSettings read_cluster(const JsonValue* cluster) {
+  const JsonValue empty = JsonValue::object();
   FieldReader c(cluster ? *cluster : empty, "/cluster");
   ClusterSettings s;
   if (c.has("inter_node_network")) {
@@ -86,7 +86,7 @@ ClusterSettings read_cluster(const nlohmann::json* cluster) {
   constexpr const char* kKey = "inter_node_gbit_per_s_per_gpu";
   constexpr const char* kOldKey = "inter_node_gbps_per_gpu";
   s.inter_node_gbit_per_s_per_gpu = c.nullable_number(kKey, kMinNetworkGbps, kMaxNetworkGbps);
-  const nlohmann::json* old_given = c.raw(kOldKey);  // not a form input: read only when given
+  const JsonValue* old_given = c.raw(kOldKey);  // not a form input: read only when given
   if (const auto old = old_given && !old_given->is_null()
                            ? c.nullable_number(kOldKey, kMinNetworkGbps, kMaxNetworkGbps)
                            : std::nullopt) {

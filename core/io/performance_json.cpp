@@ -47,22 +47,21 @@ double PerformanceConstants::attention_fraction(const std::string& gpu_id) const
 namespace {
 std::vector<std::string> gpu_list(FieldReader& m) {
   std::vector<std::string> out;
-  const nlohmann::json* ids = m.raw("gpus");
+  const JsonValue* ids = m.raw("gpus");
   if (!(ids != nullptr && ids->is_array() && !ids->empty()))
     throw InputError("wrong_type", m.path_of("gpus"),
                      m.path_of("gpus") + " must be a non-empty array of GPU ids");
-  for (const auto& id : *ids) {
+  for (const JsonValue& id : ids->elements()) {
     if (!id.is_string())
       throw InputError("wrong_type", m.path_of("gpus"), m.path_of("gpus") + " must hold strings");
-    out.push_back(id.get<std::string>());
+    out.push_back(id.string());
   }
   return out;
 }
 }  // namespace
 
 PerformanceConstants parse_performance(const std::string& text) {
-  const nlohmann::json doc =
-      parse_json_text(text, "performance.json", limits::kMaxCatalogFileBytes);
+  const JsonValue doc = parse_json_text(text, "performance.json", limits::kMaxCatalogFileBytes);
   FieldReader root(doc, "performance.json");
   root.integer("schema", 1, 1);
   root.string("as_of");
@@ -78,7 +77,7 @@ PerformanceConstants parse_performance(const std::string& text) {
     c.reject_unknown();
   }
   {
-    const nlohmann::json* list = root.raw("matmul_fraction");
+    const JsonValue* list = root.raw("matmul_fraction");
     const std::string p = root.path_of("matmul_fraction");
     if (!(list != nullptr && list->is_array()))
       throw InputError("wrong_type", p, p + " must be an array");
@@ -96,7 +95,7 @@ PerformanceConstants parse_performance(const std::string& text) {
     }
   }
   {
-    const nlohmann::json* list = root.raw("attention_fraction");
+    const JsonValue* list = root.raw("attention_fraction");
     const std::string p = root.path_of("attention_fraction");
     if (!(list != nullptr && list->is_array()))
       throw InputError("wrong_type", p, p + " must be an array");
@@ -124,7 +123,7 @@ PerformanceConstants parse_performance(const std::string& text) {
     c.reject_unknown();
   }
   {
-    const nlohmann::json* list = root.raw("networks");
+    const JsonValue* list = root.raw("networks");
     const std::string p = root.path_of("networks");
     if (!(list != nullptr && list->is_array() && !list->empty()))
       throw InputError("wrong_type", p, p + " must be a non-empty array");

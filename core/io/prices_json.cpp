@@ -29,7 +29,7 @@ class EntryParser {
   explicit EntryParser(const PriceEntry* usd) : usd_(usd) {}
 
   /// Reads {"value", "unit", "basis", "source", "as_of", "needs_confirmation"[, "currency"]}.
-  PriceEntry read(const nlohmann::json& j, const std::string& path, double min, double max,
+  PriceEntry read(const JsonValue& j, const std::string& path, double min, double max,
                   bool integer = false) const {
     FieldReader r(j, path);
     PriceEntry e;
@@ -74,10 +74,9 @@ class EntryParser {
   const PriceEntry* usd_;
 };
 
-const nlohmann::json& member(const nlohmann::json& parent, const std::string& path,
-                             const char* key) {
+const JsonValue& member(const JsonValue& parent, const std::string& path, const char* key) {
   FieldReader r(parent, path);
-  const nlohmann::json* j = r.raw(key);
+  const JsonValue* j = r.raw(key);
   if (j == nullptr)
     throw InputError("missing_field", path + "/" + key, path + "/" + key + " is required");
   return *j;
@@ -99,7 +98,7 @@ const SiteDefaults* PriceCatalog::find_site(const std::string& id) const {
 }
 
 PriceCatalog parse_price_catalog(const std::string& text) {
-  const nlohmann::json doc = parse_json_text(text, kFile, limits::kMaxCatalogFileBytes);
+  const JsonValue doc = parse_json_text(text, kFile, limits::kMaxCatalogFileBytes);
   FieldReader root(doc, kFile);
   PriceCatalog c;
   root.integer("schema", 1, 1);
@@ -110,7 +109,7 @@ PriceCatalog parse_price_catalog(const std::string& text) {
   const EntryParser plain(nullptr);
   const std::string p = kFile;
   {
-    const nlohmann::json& rates = member(doc, p, "exchange_rates");
+    const JsonValue& rates = member(doc, p, "exchange_rates");
     FieldReader r(rates, p + "/exchange_rates");
     c.usd_to_cny = plain.read(member(rates, r.path(), "USD"), r.path_of("USD"), 0.01, 1000);
     r.raw("USD");
@@ -121,16 +120,16 @@ PriceCatalog parse_price_catalog(const std::string& text) {
   // GPUs: purchase and on-demand rental per GPU id (null = not known).
   {
     const std::string gp = p + "/gpus";
-    const nlohmann::json& gpus = member(doc, p, "gpus");
+    const JsonValue& gpus = member(doc, p, "gpus");
     if (!gpus.is_object())
       throw InputError("wrong_type", gp, gp + " must be an object keyed by GPU id");
-    for (auto it = gpus.begin(); it != gpus.end(); ++it) {
-      const std::string path = gp + "/" + pointer_token(it.key());
-      FieldReader g(*it, path);
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      const std::string path = gp + "/" + pointer_token(gpus.key(i));
+      FieldReader g(gpus[i], path);
       GpuPrices prices;
       // {"not_offered": reason, "source", "as_of"}: the part is not sold (or rented) in this
       // market, which the cost says instead of "no price".
-      auto not_offered = [&](const nlohmann::json& j, const std::string& at) {
+      auto not_offered = [&](const JsonValue& j, const std::string& at) {
         FieldReader n(j, at);
         std::string text = n.string("not_offered");
         if (text.empty())
@@ -140,27 +139,27 @@ PriceCatalog parse_price_catalog(const std::string& text) {
         n.reject_unknown();
         return text;
       };
-      if (const nlohmann::json* j = g.raw("purchase")) {
+      if (const JsonValue* j = g.raw("purchase")) {
         if (j->is_object() && j->contains("not_offered"))
           prices.purchase_not_offered = not_offered(*j, g.path_of("purchase"));
         else
           prices.purchase_cny = money.read(*j, g.path_of("purchase"), 0, kMaxMoney);
       }
-      if (const nlohmann::json* j = g.raw("rental")) {
+      if (const JsonValue* j = g.raw("rental")) {
         if (j->is_object() && j->contains("not_offered"))
           prices.rental_not_offered = not_offered(*j, g.path_of("rental"));
         else
           prices.rental_cny_per_gpu_hour = money.read(*j, g.path_of("rental"), 0, 1e6);
       }
       g.reject_unknown();
-      c.gpus[it.key()] = prices;
+      c.gpus[gpus.key(i)] = prices;
     }
   }
 
   // Server platforms by GPU form factor.
   {
     const std::string pp = p + "/platforms";
-    const nlohmann::json& platforms = member(doc, p, "platforms");
+    const JsonValue& platforms = member(doc, p, "platforms");
     FieldReader all(platforms, pp);
     for (const char* form : {"sxm", "pcie", "oam", "module", "sxm_small", "pcie_small",
                              "oam_small", "module_small"}) {
@@ -170,7 +169,7 @@ PriceCatalog parse_price_catalog(const std::string& text) {
         continue;
       }
       const std::string path = all.path_of(form);
-      const nlohmann::json& j = member(platforms, pp, form);
+      const JsonValue& j = member(platforms, pp, form);
       FieldReader f(j, path);
       PlatformDefaults d;
       d.price_cny = money.read(member(j, path, "price_cny"), f.path_of("price_cny"), 0, kMaxMoney);
@@ -205,7 +204,7 @@ PriceCatalog parse_price_catalog(const std::string& text) {
   };
   auto section = [&](const char* name, std::initializer_list<Range> ranges, bool is_money) {
     const std::string sp = p + "/" + name;
-    const nlohmann::json& s = member(doc, p, name);
+    const JsonValue& s = member(doc, p, name);
     FieldReader r(s, sp);
     for (const Range& range : ranges) {
       const PriceEntry e = (is_money ? money : plain)
@@ -225,10 +224,10 @@ PriceCatalog parse_price_catalog(const std::string& text) {
                              {"rack_units_usable", 1, 100, true}},
                             false);
     // The rack class list: an entry whose value is an array of kW.
-    const nlohmann::json& classes = member(doc[("power")], r.path(), "idc_rack_classes_kw");
+    const JsonValue& classes = member(*doc.find("power"), r.path(), "idc_rack_classes_kw");
     const std::string cp = r.path_of("idc_rack_classes_kw");
     FieldReader cr(classes, cp);
-    const nlohmann::json* list = cr.raw("value");
+    const JsonValue* list = cr.raw("value");
     if (!(list != nullptr && list->is_array() && !list->empty()))
       throw InputError("catalog_invalid", cr.path_of("value"),
                        cr.path_of("value") + " must be a non-empty list of kW");
@@ -242,13 +241,12 @@ PriceCatalog parse_price_catalog(const std::string& text) {
     std::vector<double> kws;
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string ip = cr.path_of("value") + "/" + std::to_string(i);
-      const nlohmann::json& v = (*list)[i];
-      if (!(v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0.1 &&
-            v.get<double>() <= 1000))
+      const JsonValue& v = (*list)[i];
+      if (!(v.is_number() && std::isfinite(v.number()) && v.number() >= 0.1 && v.number() <= 1000))
         throw InputError("catalog_invalid", ip, ip + " must be a rack power in kW (0.1-1000)");
-      if (!(kws.empty() || v.get<double>() > kws.back()))
+      if (!(kws.empty() || v.number() > kws.back()))
         throw InputError("catalog_invalid", ip, ip + " must be larger than the class before it");
-      kws.push_back(v.get<double>());
+      kws.push_back(v.number());
     }
     r.raw("idc_rack_classes_kw");
     r.reject_unknown();
@@ -258,13 +256,13 @@ PriceCatalog parse_price_catalog(const std::string& text) {
 
     // Colocation: one price per rack class, plus a per-kW price.
     const std::string colp = p + "/colocation";
-    const nlohmann::json& col = member(doc, p, "colocation");
+    const JsonValue& col = member(doc, p, "colocation");
     FieldReader cl(col, colp);
-    const nlohmann::json& per_rack = member(col, colp, "per_rack_month_cny");
+    const JsonValue& per_rack = member(col, colp, "per_rack_month_cny");
     FieldReader pr(per_rack, cl.path_of("per_rack_month_cny"));
     for (double kw : kws) {
       const std::string k = format_number(kw);
-      const nlohmann::json* j = pr.raw(k.c_str());
+      const JsonValue* j = pr.raw(k.c_str());
       if (j == nullptr)
         throw InputError(
             "catalog_invalid", pr.path_of(k.c_str()),
@@ -281,7 +279,7 @@ PriceCatalog parse_price_catalog(const std::string& text) {
   }
   {
     const std::string pp = p + "/pue";
-    const nlohmann::json& pue = member(doc, p, "pue");
+    const JsonValue& pue = member(doc, p, "pue");
     FieldReader r(pue, pp);
     for (const char* type : {"office", "idc", "idc_new", "hub_node"}) {
       c.pue[type] = plain.read(member(pue, pp, type), r.path_of(type), 1, 5);
@@ -313,7 +311,7 @@ PriceCatalog parse_price_catalog(const std::string& text) {
   }
   {
     const std::string sp = p + "/sites";
-    const nlohmann::json& sites = member(doc, p, "sites");
+    const JsonValue& sites = member(doc, p, "sites");
     if (!(sites.is_array() && !sites.empty()))
       throw InputError("catalog_invalid", sp,
                        sp + " must be a non-empty list of sites (the first is the reference site)");

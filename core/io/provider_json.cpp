@@ -71,8 +71,8 @@ std::string read_date(FieldReader& r, const char* key) {
 }
 
 /// The list `key` of the document (an array, at most `max` items); empty when absent.
-const nlohmann::json* read_list(FieldReader& r, const char* key, std::size_t max) {
-  const nlohmann::json* list = r.raw(key);
+const JsonValue* read_list(FieldReader& r, const char* key, std::size_t max) {
+  const JsonValue* list = r.raw(key);
   const std::string p = r.path_of(key);
   if (list == nullptr || list->is_null()) return nullptr;
   if (!(list->is_array())) throw InputError("wrong_type", p, p + " must be an array");
@@ -83,7 +83,7 @@ const nlohmann::json* read_list(FieldReader& r, const char* key, std::size_t max
   return list;
 }
 
-ProviderOffer read_offer(const nlohmann::json& j, const std::string& path, std::size_t index,
+ProviderOffer read_offer(const JsonValue& j, const std::string& path, std::size_t index,
                          const Catalog& catalog) {
   FieldReader r(j, path);
   ProviderOffer o;
@@ -111,7 +111,7 @@ ProviderOffer read_offer(const nlohmann::json& j, const std::string& path, std::
   return o;
 }
 
-ColocationPackage read_package(const nlohmann::json& j, const std::string& path, std::size_t index) {
+ColocationPackage read_package(const JsonValue& j, const std::string& path, std::size_t index) {
   FieldReader r(j, path);
   ColocationPackage c;
   c.index = index;
@@ -126,12 +126,16 @@ ColocationPackage read_package(const nlohmann::json& j, const std::string& path,
 
 /// The built-in catalog (or `base`) with the document's GPUs as additions; errors of the
 /// additions reader ("gpus.json/additions/0/name") are located in the document ("/gpus/0/name").
-Catalog base_catalog(const nlohmann::json* gpus, const std::string& as_of, CatalogTexts texts) {
+Catalog base_catalog(const JsonValue* gpus, const std::string& as_of, CatalogTexts texts) {
   if (gpus == nullptr || gpus->empty()) return parse_catalog(texts);
   if (!texts.gpus.empty())
     throw InputError("catalog_invalid", "/gpus",
                      "/gpus: a provider's own GPUs cannot be combined with a replaced gpus.json");
-  texts.gpus = nlohmann::json{{"schema", 1}, {"as_of", as_of}, {"additions", *gpus}}.dump();
+  JsonValue additions = JsonValue::object();
+  additions.set("schema", 1);
+  additions.set("as_of", as_of);
+  additions.set("additions", *gpus);
+  texts.gpus = additions.dump();
   try {
     return parse_catalog(texts);
   } catch (const InputError& e) {
@@ -230,7 +234,7 @@ void fold_into(Catalog& c, ProviderCatalog& p) {
 }  // namespace
 
 Catalog catalog_with_provider(const std::string& provider_text, const CatalogTexts& base) {
-  const nlohmann::json doc = parse_json_text(provider_text, "", limits::kMaxProviderBytes);
+  const JsonValue doc = parse_json_text(provider_text, "", limits::kMaxProviderBytes);
   FieldReader r(doc, "");
   ProviderCatalog p;
   r.integer("schema", 1, 1);
@@ -241,9 +245,9 @@ Catalog catalog_with_provider(const std::string& provider_text, const CatalogTex
   p.as_of = read_date(r, "as_of");
   p.currency = r.choice("currency", {"CNY"});
   read_text(r, "note", limits::kMaxProviderNoteChars, false);
-  const nlohmann::json* offers = read_list(r, "offers", limits::kMaxProviderOffers);
-  const nlohmann::json* packages = read_list(r, "colocation", limits::kMaxProviderPackages);
-  const nlohmann::json* gpus = read_list(r, "gpus", limits::kMaxCatalogGpus);
+  const JsonValue* offers = read_list(r, "offers", limits::kMaxProviderOffers);
+  const JsonValue* packages = read_list(r, "colocation", limits::kMaxProviderPackages);
+  const JsonValue* gpus = read_list(r, "gpus", limits::kMaxCatalogGpus);
   if (offers == nullptr)
     throw InputError("missing_field", "/offers",
                      "/offers is required (an array; empty when the provider rents out no GPUs)");
@@ -255,7 +259,7 @@ Catalog catalog_with_provider(const std::string& provider_text, const CatalogTex
 
   Catalog c = base_catalog(gpus, p.as_of, base);
   if (gpus != nullptr)
-    for (const nlohmann::json& g : *gpus) p.gpus_added.push_back(g.at("id").get<std::string>());
+    for (const JsonValue& g : gpus->elements()) p.gpus_added.push_back(g.find("id")->string());
   for (std::size_t i = 0; i < offers->size(); ++i)
     p.offers.push_back(read_offer((*offers)[i], "/offers/" + std::to_string(i), i, c));
   if (packages != nullptr)

@@ -26,7 +26,7 @@ constexpr double kMaxBudgetCny = 1e12;
 
 const char* const kLoraTargetNames[] = {"q", "k", "v", "o", "gate", "up", "down"};
 
-std::vector<std::string> lora_target_names(const nlohmann::json* j, const std::string& path,
+std::vector<std::string> lora_target_names(const JsonValue* j, const std::string& path,
                                            bool gated) {
   std::vector<std::string> all(std::begin(kLoraTargetNames), std::end(kLoraTargetNames));
   if (FieldLog::recording()) {
@@ -36,7 +36,7 @@ std::vector<std::string> lora_target_names(const nlohmann::json* j, const std::s
   if (!gated) all.erase(std::remove(all.begin(), all.end(), "gate"), all.end());
   if (j == nullptr) return all;  // QLoRA paper: adapters on every linear layer
   if (j->is_string()) {
-    const std::string s = j->get<std::string>();
+    const std::string s = j->string();
     if (s == "all_linear") return all;
     if (s == "attention") return {"q", "k", "v", "o"};
     throw InputError("unknown_value", path,
@@ -51,7 +51,7 @@ std::vector<std::string> lora_target_names(const nlohmann::json* j, const std::s
   for (std::size_t i = 0; i < j->size(); ++i) {
     const std::string p = path + "/" + std::to_string(i);
     if (!((*j)[i].is_string())) throw InputError("wrong_type", p, p + " must be a string");
-    const std::string name = (*j)[i].get<std::string>();
+    const std::string name = (*j)[i].string();
     if (std::find(all.begin(), all.end(), name) == all.end())
       throw InputError(
           "unknown_value", p,
@@ -64,7 +64,7 @@ std::vector<std::string> lora_target_names(const nlohmann::json* j, const std::s
   return out;
 }
 
-LoraTargets parse_lora_targets(const nlohmann::json* j, const std::string& path, bool gated) {
+LoraTargets parse_lora_targets(const JsonValue* j, const std::string& path, bool gated) {
   LoraTargets t{false, false, false, false, false, false, false};
   for (const std::string& name : lora_target_names(j, path, gated)) {
     t.q |= name == "q";
@@ -78,7 +78,7 @@ LoraTargets parse_lora_targets(const nlohmann::json* j, const std::string& path,
   return t;
 }
 
-ModelArch resolve_model(const nlohmann::json* j, const Catalog& catalog, std::string* source) {
+ModelArch resolve_model(const JsonValue* j, const Catalog& catalog, std::string* source) {
   if (j == nullptr)
     throw InputError(
         "missing_field", "/model",
@@ -100,13 +100,13 @@ ModelArch resolve_model(const nlohmann::json* j, const Catalog& catalog, std::st
   }
   if (j->contains("hf_config")) {
     FieldReader r(*j, "/model");
-    const nlohmann::json* raw = r.raw("hf_config");
+    const JsonValue* raw = r.raw("hf_config");
     r.reject_unknown();
     if (raw == nullptr)
       throw InputError("missing_field", "/model/hf_config", "/model/hf_config is empty");
     // Accept both a parsed object and the pasted text.
-    const nlohmann::json parsed =
-        raw->is_string() ? parse_json_text(raw->get<std::string>(), "/model/hf_config") : *raw;
+    const JsonValue parsed =
+        raw->is_string() ? parse_json_text(raw->string(), "/model/hf_config") : *raw;
     *source = "hf_config";
     return parse_hf_config(parsed, "/model/hf_config");
   }
@@ -116,8 +116,8 @@ ModelArch resolve_model(const nlohmann::json* j, const Catalog& catalog, std::st
 
 void read_accounting(FieldReader& t, TrainingSettings& s, const StackProfile& stack) {
   const bool fp32 = s.precision == Precision::kFp32;
-  const nlohmann::json* j = t.object("accounting");
-  const nlohmann::json empty = nlohmann::json::object();
+  const JsonValue* j = t.object("accounting");
+  const JsonValue empty = JsonValue::object();
   FieldReader a(j ? *j : empty, t.path_of("accounting"));
   // Defaults: the stack's recipe (pure-bf16 torchtune keeps no fp32 master and bf16 states;
   // Megatron keeps fp32 main gradients).
@@ -173,9 +173,9 @@ StackProfile read_stack(FieldReader& root, Task task, const PerformanceConstants
   return *s;
 }
 
-TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelArch& model,
+TrainingSettings read_training(const JsonValue* j, Task task, const ModelArch& model,
                                const StackProfile& stack) {
-  const nlohmann::json empty = nlohmann::json::object();
+  const JsonValue empty = JsonValue::object();
   FieldReader t(j ? *j : empty, "/training");
   // Defaults are the member initializers (types/request.hpp), except QLoRA's, which trains
   // with full checkpointing on an NF4 base as the QLoRA paper does.
@@ -205,8 +205,8 @@ TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelAr
   if (!(!qlora || s.base_quantization != BaseQuantization::kNone))
     throw InputError("inconsistent", t.path_of("base_quantization"),
                      t.path_of("base_quantization") + " must be nf4 or int8 for QLoRA");
-  const nlohmann::json* offload = t.object("cpu_offload");
-  const nlohmann::json none = nlohmann::json::object();
+  const JsonValue* offload = t.object("cpu_offload");
+  const JsonValue none = JsonValue::object();
   FieldReader o(offload ? *offload : none, t.path_of("cpu_offload"));
   s.offload_optimizer = o.boolean("optimizer", s.offload_optimizer);
   s.offload_parameters = o.boolean("parameters", s.offload_parameters);
@@ -224,8 +224,8 @@ TrainingSettings read_training(const nlohmann::json* j, Task task, const ModelAr
   return s;
 }
 
-InferenceSettings read_inference(const nlohmann::json* j, const StackProfile& stack) {
-  const nlohmann::json empty = nlohmann::json::object();
+InferenceSettings read_inference(const JsonValue* j, const StackProfile& stack) {
+  const JsonValue empty = JsonValue::object();
   FieldReader r(j ? *j : empty, "/inference");
   InferenceSettings s;
   if (stack.serving) s.perf.gpu_memory_utilization = stack.gpu_memory_utilization;
@@ -245,8 +245,8 @@ InferenceSettings read_inference(const nlohmann::json* j, const StackProfile& st
   return s;
 }
 
-GoalSettings read_goal(const nlohmann::json* j, Task task) {
-  const nlohmann::json empty = nlohmann::json::object();
+GoalSettings read_goal(const JsonValue* j, Task task) {
+  const JsonValue empty = JsonValue::object();
   FieldReader r(j ? *j : empty, "/goal");
   GoalSettings g;
   g.objective = r.choice("objective", kObjectiveNames, g.objective);
@@ -268,8 +268,8 @@ GoalSettings read_goal(const nlohmann::json* j, Task task) {
   return g;
 }
 
-ValidationSettings read_validation(const nlohmann::json* j) {
-  const nlohmann::json empty = nlohmann::json::object();
+ValidationSettings read_validation(const JsonValue* j) {
+  const JsonValue empty = JsonValue::object();
   FieldReader r(j ? *j : empty, "/validation");
   ValidationSettings v;
   // Versions and registry names are short, plain text (they are pasted into shell scripts,
@@ -355,8 +355,7 @@ void check_context_parallel(const Request& req) {
 
 }  // namespace
 
-
-Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
+Request parse_request(const JsonValue& document, const Catalog& catalog) {
   FieldReader root(document, "");
   Request req;
   root.integer("schema", 1, 1);
@@ -366,7 +365,7 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
   req.training = read_training(root.object("training"), req.task, req.model, req.stack);
   req.inference = read_inference(root.object("inference"), req.stack);
 
-  if (const nlohmann::json* hw = root.object("hardware")) {
+  if (const JsonValue* hw = root.object("hardware")) {
     FieldReader h(*hw, "/hardware");
     Hardware pinned;
     pinned.gpu = h.string("gpu");
@@ -383,8 +382,8 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
     req.hardware = pinned;
   }
 
-  const nlohmann::json empty = nlohmann::json::object();
-  const nlohmann::json* par = root.object("parallelism");
+  const JsonValue empty = JsonValue::object();
+  const JsonValue* par = root.object("parallelism");
   FieldReader p(par ? *par : empty, "/parallelism");
   req.parallelism.zero = static_cast<int>(p.integer("zero", 0, 3, 3));
   req.parallelism.tp_pinned = p.has("tp");
@@ -396,9 +395,9 @@ Request parse_request(const nlohmann::json& document, const Catalog& catalog) {
   req.parallelism.cp = static_cast<int>(p.integer("cp", 1, kMaxParallel, 1));
   p.reject_unknown();
   req.cluster = read_cluster(root.object("cluster"));
-  nlohmann::json cost_sections = nlohmann::json::object();
+  JsonValue cost_sections = JsonValue::object();
   for (const char* key : {"power", "cost", "capacity"})
-    if (const nlohmann::json* section = root.raw(key)) cost_sections[key] = *section;
+    if (const JsonValue* section = root.raw(key)) cost_sections.set(key, *section);
   req.cost = parse_cost_request(cost_sections, catalog);
   req.goal = read_goal(root.object("goal"), req.task);
   req.validation = read_validation(root.object("validation"));

@@ -11,8 +11,8 @@ namespace advisor {
 namespace {
 
 /// {"value": v, "basis", "source"} where v may be null, a boolean or a string.
-const nlohmann::json& sourced(FieldReader& r, const char* key) {
-  const nlohmann::json* object = r.raw(key);
+const JsonValue& sourced(FieldReader& r, const char* key) {
+  const JsonValue* object = r.raw(key);
   const std::string path = r.path_of(key);
   if (!(object != nullptr && object->is_object()))
     throw InputError("missing_field", path,
@@ -24,11 +24,11 @@ const nlohmann::json& sourced(FieldReader& r, const char* key) {
   a.string("basis");
   a.string("source");
   a.reject_unknown();
-  return object->at("value");
+  return *object->find("value");
 }
 
 std::vector<std::string> strings(FieldReader& r, const char* key, bool allow_empty) {
-  const nlohmann::json* list = r.raw(key);
+  const JsonValue* list = r.raw(key);
   const std::string p = r.path_of(key);
   if (!(list != nullptr && list->is_array() && (allow_empty || !list->empty())))
     throw InputError("wrong_type", p, p + " must be an array of strings");
@@ -37,12 +37,12 @@ std::vector<std::string> strings(FieldReader& r, const char* key, bool allow_emp
     if (!((*list)[i].is_string()))
       throw InputError("wrong_type", p + "/" + std::to_string(i),
                        p + "/" + std::to_string(i) + " must be a string");
-    out.push_back((*list)[i].get<std::string>());
+    out.push_back((*list)[i].string());
   }
   return out;
 }
 
-StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
+StackProfile parse_stack(const JsonValue& j, const std::string& path) {
   FieldReader r(j, path);
   StackProfile s;
   s.id = r.string("id");
@@ -64,11 +64,11 @@ StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
   s.source = strings(r, "source", false);
   if (s.serving) {
     s.gpu_memory_utilization = read_sourced_value(r, "gpu_memory_utilization", 0.05, 1);
-    const nlohmann::json& free = sourced(r, "kv_of_free_memory");
+    const JsonValue& free = sourced(r, "kv_of_free_memory");
     if (!free.is_boolean())
       throw InputError("wrong_type", r.path_of("kv_of_free_memory") + "/value",
                        r.path_of("kv_of_free_memory") + "/value must be true or false");
-    s.kv_of_free_memory = free.get<bool>();
+    s.kv_of_free_memory = free.boolean();
     s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
     if (r.raw("quantized_decode_bandwidth_factor"))
       s.quantized_decode_bandwidth_factor =
@@ -91,21 +91,20 @@ StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
     a.reject_unknown();
   }
   {
-    const nlohmann::json& keep = sourced(r, "selective_keep_fraction");
+    const JsonValue& keep = sourced(r, "selective_keep_fraction");
     const std::string p = r.path_of("selective_keep_fraction") + "/value";
     if (!keep.is_null()) {
-      if (!(keep.is_number() && keep.get<double>() > 0 && keep.get<double>() <= 1))
+      if (!(keep.is_number() && keep.number() > 0 && keep.number() <= 1))
         throw InputError("out_of_range", p,
                          p + " must be null (Megatron's selective recompute) or in (0, 1]");
-      s.selective_keep_fraction = keep.get<double>();
+      s.selective_keep_fraction = keep.number();
     }
   }
   {
-    const nlohmann::json& ckpt = sourced(r, "default_checkpointing");
+    const JsonValue& ckpt = sourced(r, "default_checkpointing");
     const std::string p = r.path_of("default_checkpointing") + "/value";
     if (!ckpt.is_null()) {
-      const auto c = ckpt.is_string() ? value_in(kCheckpointingNames, ckpt.get<std::string>())
-                                      : std::nullopt;
+      const auto c = ckpt.is_string() ? value_in(kCheckpointingNames, ckpt.string()) : std::nullopt;
       if (!c.has_value())
         throw InputError("unknown_value", p,
                          p + " must be null, \"none\", \"selective\" or \"full\"");
@@ -113,36 +112,36 @@ StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
     }
   }
   {
-    const nlohmann::json& off = sourced(r, "offload_activations");
+    const JsonValue& off = sourced(r, "offload_activations");
     if (!off.is_boolean())
       throw InputError("wrong_type", r.path_of("offload_activations") + "/value",
                        r.path_of("offload_activations") + "/value must be true or false");
-    s.offload_activations = off.get<bool>();
+    s.offload_activations = off.boolean();
   }
   {
-    const nlohmann::json& up = sourced(r, "kbit_fp32_other_weights");
+    const JsonValue& up = sourced(r, "kbit_fp32_other_weights");
     if (!up.is_boolean())
       throw InputError("wrong_type", r.path_of("kbit_fp32_other_weights") + "/value",
                        r.path_of("kbit_fp32_other_weights") + "/value must be true or false");
-    s.kbit_fp32_other_weights = up.get<bool>();
+    s.kbit_fp32_other_weights = up.boolean();
   }
   s.dispatch_us_per_op = read_sourced_value(r, "dispatch_us_per_op", 0, 1000);
   s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
   if (r.raw("dp_bucket_elements_per_rank"))
     s.dp_bucket_elements_per_rank = read_sourced_value(r, "dp_bucket_elements_per_rank", 0, 1e9);
   {
-    const nlohmann::json& once = sourced(r, "zero3_gather_once_per_step_with_pp");
+    const JsonValue& once = sourced(r, "zero3_gather_once_per_step_with_pp");
     if (!once.is_boolean())
       throw InputError(
           "wrong_type", r.path_of("zero3_gather_once_per_step_with_pp") + "/value",
           r.path_of("zero3_gather_once_per_step_with_pp") + "/value must be true or false");
-    s.zero3_gather_once_per_step_with_pp = once.get<bool>();
+    s.zero3_gather_once_per_step_with_pp = once.boolean();
   }
   {
-    const nlohmann::json& gathered = sourced(r, "tp_keeps_gathered_inputs");
+    const JsonValue& gathered = sourced(r, "tp_keeps_gathered_inputs");
     if (!gathered.is_boolean()) throw InputError("wrong_type", r.path_of("tp_keeps_gathered_inputs") + "/value",
             r.path_of("tp_keeps_gathered_inputs") + "/value must be true or false");
-    s.tp_keeps_gathered_inputs = gathered.get<bool>();
+    s.tp_keeps_gathered_inputs = gathered.boolean();
   }
   r.reject_unknown();
   return s;
@@ -152,7 +151,7 @@ StackProfile parse_stack(const nlohmann::json& j, const std::string& path) {
 
 void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
   {
-    const nlohmann::json* list = root.raw("protocols");
+    const JsonValue* list = root.raw("protocols");
     const std::string p = root.path_of("protocols");
     if (!(list != nullptr && list->is_array() && !list->empty()))
       throw InputError("wrong_type", p, p + " must be a non-empty array");
@@ -194,7 +193,7 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
     w.reject_unknown();
   }
   {
-    const nlohmann::json* list = root.raw("stacks");
+    const JsonValue* list = root.raw("stacks");
     const std::string p = root.path_of("stacks");
     if (!(list != nullptr && list->is_array() && !list->empty()))
       throw InputError("wrong_type", p, p + " must be a non-empty array");

@@ -3,8 +3,7 @@
 
 #include <cctype>
 #include <cstdlib>
-
-#include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "io/json_reader.hpp"
 #include "types/errors.hpp"
@@ -13,8 +12,7 @@
 namespace advisor::validation {
 namespace {
 
-using json = nlohmann::json;
-using ordered = nlohmann::ordered_json;
+using json = JsonValue;
 
 // Strictly, as every other JSON input (io/json_text.cpp): bounded size and depth, duplicate
 // keys, NUL bytes and numbers beyond a double are located errors (a read-back with 1e400 was an
@@ -30,34 +28,56 @@ json parse(const std::string& text, const std::string& file) {
 }
 
 const json& field(const json& obj, const std::string& key, const std::string& path) {
-  if (!obj.is_object() || !obj.contains(key))
-    throw InputError("catalog_invalid", path + "/" + key, "missing field " + key);
-  return obj.at(key);
+  const json* v = obj.find(key);
+  if (v == nullptr) throw InputError("catalog_invalid", path + "/" + key, "missing field " + key);
+  return *v;
 }
+
+/// The string member `key` of an object, "" when absent; a member of another type is refused
+/// with the message the result files were always refused with (an internal error).
+std::string text_or_empty(const json& obj, const char* key) {
+  const json* v = obj.find(key);
+  if (v == nullptr) return "";
+  if (!v->is_string())
+    throw std::runtime_error(
+        std::string("[json.exception.type_error.302] type must be string, but is ") +
+        v->type_name());
+  return v->string();
+}
+
+/// Sets `key` in an object written in insertion order (a repeated key keeps its first place).
+void put(json& object, const std::string& key, json value) {
+  if (json* v = object.find(key))
+    *v = std::move(value);
+  else
+    object.append(key, std::move(value));
+}
+
+json optional_number(const std::optional<double>& v) { return v ? json(*v) : json(); }
 
 std::string str(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
   if (!v.is_string()) throw InputError("catalog_invalid", path + "/" + key, key + " must be a string");
-  return v.get<std::string>();
+  return v.string();
 }
 
 std::string str_or_empty(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
   if (v.is_null()) return "";
   if (!v.is_string()) throw InputError("catalog_invalid", path + "/" + key, key + " must be a string or null");
-  return v.get<std::string>();
+  return v.string();
 }
 
 double number(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
   if (!v.is_number()) throw InputError("catalog_invalid", path + "/" + key, key + " must be a number");
-  return v.get<double>();
+  return v.number();
 }
 
 bool boolean(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
   if (!v.is_boolean()) throw InputError("catalog_invalid", path + "/" + key, key + " must be true or false");
-  return v.get<bool>();
+  return v.boolean();
 }
 
 std::vector<std::string> strings(const json& obj, const std::string& key, const std::string& path) {
@@ -67,7 +87,7 @@ std::vector<std::string> strings(const json& obj, const std::string& key, const 
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (!v[i].is_string())
       throw InputError("catalog_invalid", path + "/" + key + "/" + std::to_string(i), "must be a string");
-    out.push_back(v[i].get<std::string>());
+    out.push_back(v[i].string());
   }
   return out;
 }
@@ -87,12 +107,13 @@ class ResultReader {
 
   /// A number, or nullopt when absent or reported as N/A.
   std::optional<double> num(const std::string& key) const {
-    if (!m_.contains(key)) return std::nullopt;
-    const json& v = m_.at(key);
+    const json* found = m_.find(key);
+    if (found == nullptr) return std::nullopt;
+    const json& v = *found;
     if (v.is_null()) return std::nullopt;
-    if (v.is_number()) return v.get<double>();
+    if (v.is_number()) return v.number();
     if (v.is_string()) {
-      std::string s = v.get<std::string>();
+      std::string s = v.string();
       if (s.empty() || s == "[N/A]" || s == "N/A" || s == "[Not Supported]") return std::nullopt;
       char* end = nullptr;
       std::strtod(s.c_str(), &end);
@@ -110,9 +131,10 @@ class ResultReader {
     return static_cast<int>(*v);
   }
   std::string text(const std::string& key) const {
-    if (!m_.contains(key) || m_.at(key).is_null()) return "";
-    const json& v = m_.at(key);
-    if (v.is_string()) return v.get<std::string>();
+    const json* found = m_.find(key);
+    if (found == nullptr || found->is_null()) return "";
+    const json& v = *found;
+    if (v.is_string()) return v.string();
     if (v.is_number()) return v.dump();
     throw InputError("bad_value", path(key), key + " must be text");
   }
@@ -211,9 +233,9 @@ std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
   const json& parts = field(doc, "parts", base);
   if (!parts.is_object()) throw InputError("catalog_invalid", base + "/parts", "parts must be an object");
   std::map<std::string, PartFacts> out;
-  for (auto it = parts.begin(); it != parts.end(); ++it) {
-    const std::string p = base + "/parts/" + it.key();
-    const json& j = it.value();
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::string p = base + "/parts/" + parts.key(i);
+    const json& j = parts[i];
     PartFacts f;
     f.supported = boolean(j, "supported", p);
     f.product = product_class(str(j, "product_class", p), p + "/product_class");
@@ -232,12 +254,18 @@ std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
     f.ecc_expected = boolean(j, "ecc_expected", p);
     const json& obs = field(j, "power_limit_w_observed", p);
     if (obs.is_array())
-      for (const auto& w : obs) f.power_limit_w_observed.push_back(w.get<double>());
+      for (const json& w : obs.elements()) {
+        if (!w.is_number())
+          throw std::runtime_error(
+              std::string("[json.exception.type_error.302] type must be number, but is ") +
+              w.type_name());
+        f.power_limit_w_observed.push_back(w.number());
+      }
     f.confirmed = boolean(j, "confirmed", p);
     f.notes = str(j, "notes", p);
     f.source = strings(j, "source", p);
     f.as_of = str(j, "as_of", p);
-    out[it.key()] = std::move(f);
+    out[parts.key(i)] = std::move(f);
   }
   return out;
 }
@@ -247,7 +275,7 @@ GpuFacts gpu_facts_from_catalog_json(const std::string& gpus_json, const std::st
   const json& gpus = field(doc, "gpus", "gpus.json");
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     const json& g = gpus[i];
-    if (!g.is_object() || g.value("id", "") != gpu_id) continue;
+    if (!g.is_object() || text_or_empty(g, "id") != gpu_id) continue;
     const std::string p = "gpus.json/gpus/" + std::to_string(i);
     GpuFacts f;
     f.id = gpu_id;
@@ -269,22 +297,27 @@ GpuFacts gpu_facts_from_catalog_json(const std::string& gpus_json, const std::st
 Measurements parse_result_file(const std::string& text, const std::string& file) {
   const std::string base = "/" + file;
   json doc = parse(text, file);
-  if (!doc.is_object() || doc.value("kind", "") != "gpu-advisor-validation-result")
+  if (!doc.is_object() || text_or_empty(doc, "kind") != "gpu-advisor-validation-result")
     throw InputError("not_a_validation_result", base + "/kind",
                      file + " is not a validation-result.json written by 90_summary.sh");
-  if (!doc.contains("schema") || !doc["schema"].is_number_integer() || doc["schema"].get<int>() != 1)
+  const json* schema = doc.find("schema");
+  // As an int, as it was always read (a 64-bit integer wraps).
+  if (!(schema && schema->is_integer() &&
+        static_cast<int>(static_cast<std::int64_t>(schema->number())) == 1))
     throw InputError("unsupported_schema", base + "/schema", file + " has a schema this version cannot read (expected 1)");
-  if (!doc.contains("plan_id") || !doc["plan_id"].is_string())
+  const json* plan_id = doc.find("plan_id");
+  if (!(plan_id && plan_id->is_string()))
     throw InputError("bad_value", base + "/plan_id", file + " names no plan_id");
-  if (!doc.contains("measured") || !doc["measured"].is_object())
+  const json* measured_object = doc.find("measured");
+  if (!(measured_object && measured_object->is_object()))
     throw InputError("bad_value", base + "/measured", file + " has no measured object");
 
   Measurements m;
   m.file_name = file;
-  m.plan_id = doc["plan_id"].get<std::string>();
-  m.gpu_id = doc.value("gpu_id", "");
-  m.host = doc.value("host", "");
-  const json& measured = doc["measured"];
+  m.plan_id = plan_id->string();
+  m.gpu_id = text_or_empty(doc, "gpu_id");
+  m.host = text_or_empty(doc, "host");
+  const json& measured = *measured_object;
   ResultReader r(measured, base);
 
   m.gpu_count = r.integer("gpu_count");
@@ -324,8 +357,8 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
   m.wall_power_w_p50 = r.num("wall_power_w_p50");
   m.job_tokens_per_second_per_server = r.num("job.tokens_per_second_per_server");
 
-  for (auto it = measured.begin(); it != measured.end(); ++it) {
-    const std::string& key = it.key();
+  for (std::size_t k = 0; k < measured.size(); ++k) {
+    const std::string& key = measured.key(k);
     int i = 0;
     std::string f;
     if (split_indexed(key, "gpu", i, f)) {
@@ -374,12 +407,13 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
       }
     }
   }
-  if (doc.contains("checks") && doc["checks"].is_array()) {
-    for (const auto& c : doc["checks"]) {
+  if (const json* checks = doc.find("checks"); checks && checks->is_array()) {
+    for (const json& c : checks->elements()) {
       if (!c.is_object()) continue;
-      m.script_checks.push_back({c.value("script", ""), c.value("status", ""), c.value("area", ""),
-                                 c.value("check", ""), c.value("expected", ""), c.value("measured", ""),
-                                 c.value("code", ""), c.value("detail", "")});
+      m.script_checks.push_back({text_or_empty(c, "script"), text_or_empty(c, "status"),
+                                 text_or_empty(c, "area"), text_or_empty(c, "check"),
+                                 text_or_empty(c, "expected"), text_or_empty(c, "measured"),
+                                 text_or_empty(c, "code"), text_or_empty(c, "detail")});
     }
   }
   return m;
@@ -412,64 +446,93 @@ Measurements read_measurements(const std::string& text, const std::string& file,
   return m;
 }
 
+namespace {
+/// {"code", "params", "message"} of a reason, params in their order.
+json reason_json(const Reason& reason) {
+  json params = json::object();
+  for (const auto& [k, v] : reason.params) put(params, k, v);
+  json out = json::object();
+  out.append("code", reason.code);
+  out.append("params", std::move(params));
+  out.append("message", reason.message);
+  return out;
+}
+}  // namespace
+
 std::string check_report_json(const CheckReport& r) {
-  ordered out;
-  out["schema"] = 1;
-  out["plan_id"] = r.plan_id;
-  out["file"] = r.file_name;
-  out["overall"] = to_string(r.overall);
-  out["counts"] = {{"pass", r.passed}, {"warn", r.warned}, {"fail", r.failed}};
-  ordered items = ordered::array();
+  json out = json::object();
+  out.append("schema", 1);
+  out.append("plan_id", r.plan_id);
+  out.append("file", r.file_name);
+  out.append("overall", to_string(r.overall));
+  json counts = json::object();
+  counts.append("pass", r.passed);
+  counts.append("warn", r.warned);
+  counts.append("fail", r.failed);
+  out.append("counts", std::move(counts));
+  json items = json::array();
   for (const auto& i : r.items) {
-    ordered j;
-    j["area"] = to_string(i.area);
-    j["item"] = i.item;
-    j["status"] = to_string(i.status);
-    j["expected"] = i.expected ? ordered(*i.expected) : ordered(nullptr);
-    j["measured"] = i.measured ? ordered(*i.measured) : ordered(nullptr);
-    j["unit"] = i.unit;
-    j["deviation"] = i.deviation ? ordered(*i.deviation) : ordered(nullptr);
-    ordered params = ordered::object();
-    for (const auto& [k, v] : i.reason.params) params[k] = v;
-    j["reason"] = {{"code", i.reason.code}, {"params", params}, {"message", i.reason.message}};
-    items.push_back(j);
+    json j = json::object();
+    j.append("area", to_string(i.area));
+    j.append("item", i.item);
+    j.append("status", to_string(i.status));
+    j.append("expected", optional_number(i.expected));
+    j.append("measured", optional_number(i.measured));
+    j.append("unit", i.unit);
+    j.append("deviation", optional_number(i.deviation));
+    j.append("reason", reason_json(i.reason));
+    items.push_back(std::move(j));
   }
-  out["items"] = items;
-  ordered checks = ordered::array();
-  for (const auto& c : r.script_checks)
-    checks.push_back({{"script", c.script}, {"status", c.status}, {"area", c.area}, {"check", c.check},
-                      {"expected", c.expected}, {"measured", c.measured}, {"code", c.code}, {"detail", c.detail}});
-  out["script_checks"] = checks;
+  out.append("items", std::move(items));
+  json checks = json::array();
+  for (const auto& c : r.script_checks) {
+    json j = json::object();
+    j.append("script", c.script);
+    j.append("status", c.status);
+    j.append("area", c.area);
+    j.append("check", c.check);
+    j.append("expected", c.expected);
+    j.append("measured", c.measured);
+    j.append("code", c.code);
+    j.append("detail", c.detail);
+    checks.push_back(std::move(j));
+  }
+  out.append("script_checks", std::move(checks));
   return out.dump(1);
 }
 
 std::string scripts_json(const ValidationPlan& plan, const std::vector<ScriptFile>& files) {
-  ordered out;
-  out["schema"] = 1;
-  out["plan_id"] = plan_id(plan);
-  ordered params = ordered::object();
-  for (const auto& [k, v] : plan.ngc_reason.params) params[k] = v;
-  out["ngc"] = {{"tag", plan.ngc_tag},
-                {"image", plan.registry + "/nvidia/pytorch:" + plan.ngc_tag + "-py3"},
-                {"min_driver", plan.ngc_min_driver},
-                {"reason", {{"code", plan.ngc_reason.code}, {"params", params}, {"message", plan.ngc_reason.message}}}};
-  ordered list = ordered::array();
-  for (const auto& f : files)
-    list.push_back({{"name", f.name}, {"executable", f.executable}, {"purpose", f.purpose}, {"root", f.root}, {"text", f.text}});
-  out["files"] = list;
+  json out = json::object();
+  out.append("schema", 1);
+  out.append("plan_id", plan_id(plan));
+  json ngc = json::object();
+  ngc.append("tag", plan.ngc_tag);
+  ngc.append("image", plan.registry + "/nvidia/pytorch:" + plan.ngc_tag + "-py3");
+  ngc.append("min_driver", plan.ngc_min_driver);
+  ngc.append("reason", reason_json(plan.ngc_reason));
+  out.append("ngc", std::move(ngc));
+  json list = json::array();
+  for (const auto& f : files) {
+    json j = json::object();
+    j.append("name", f.name);
+    j.append("executable", f.executable);
+    j.append("purpose", f.purpose);
+    j.append("root", f.root);
+    j.append("text", f.text);
+    list.push_back(std::move(j));
+  }
+  out.append("files", std::move(list));
   return out.dump(1);
 }
 
 std::string tag_choice_json(const TagChoice& c) {
-  ordered params = ordered::object();
-  for (const auto& [k, v] : c.reason.params) params[k] = v;
-  ordered out;
-  out["found"] = c.found;
-  out["tag"] = c.tag;
-  out["min_driver"] = c.min_driver;
-  out["forward_compat"] = c.forward_compat;
-  out["status"] = to_string(c.status);
-  out["reason"] = {{"code", c.reason.code}, {"params", params}, {"message", c.reason.message}};
+  json out = json::object();
+  out.append("found", c.found);
+  out.append("tag", c.tag);
+  out.append("min_driver", c.min_driver);
+  out.append("forward_compat", c.forward_compat);
+  out.append("status", to_string(c.status));
+  out.append("reason", reason_json(c.reason));
   return out.dump(1);
 }
 

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+#include "io/json_value.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <stdexcept>
+
+#include "io/json_number.hpp"
+
+namespace advisor {
+
+namespace {
+constexpr char kHex[] = "0123456789abcdef";
+// Integers up to 15 digits print exactly from their double; longer ones keep their digits.
+constexpr std::size_t kExactDigits = 15;
+
+/// Length of the valid UTF-8 sequence at s[i] (s[i] >= 0x80), or 0 when it is not one.
+std::size_t utf8_sequence(std::string_view s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  std::size_t n = 0;
+  unsigned min = 0;
+  unsigned cp = 0;
+  if (c >= 0xC2 && c <= 0xDF) {
+    n = 2, cp = c & 0x1F, min = 0x80;
+  } else if (c >= 0xE0 && c <= 0xEF) {
+    n = 3, cp = c & 0x0F, min = 0x800;
+  } else if (c >= 0xF0 && c <= 0xF4) {
+    n = 4, cp = c & 0x07, min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto b = static_cast<unsigned char>(s[i + k]);
+    if ((b & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (b & 0x3F);
+  }
+  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  return n;
+}
+
+void newline_indent(std::string& out, int width) {
+  out += '\n';
+  out.append(static_cast<std::size_t>(width), ' ');
+}
+}  // namespace
+
+JsonValue::JsonValue(bool v) : kind_(Kind::kBoolean), boolean_(v) {}
+JsonValue::JsonValue(double v) : kind_(Kind::kNumber), number_(v) {}
+JsonValue::JsonValue(int v) : kind_(Kind::kNumber), integer_(true), number_(v) {}
+JsonValue::JsonValue(std::int64_t v)
+    : kind_(Kind::kNumber), integer_(true), number_(static_cast<double>(v)) {
+  if (v > 999'999'999'999'999 || v < -999'999'999'999'999) text_ = std::to_string(v);
+}
+JsonValue::JsonValue(std::string v) : kind_(Kind::kString), text_(std::move(v)) {}
+JsonValue::JsonValue(const char* v) : kind_(Kind::kString), text_(v) {}
+
+JsonValue JsonValue::number_literal(double value, std::string_view literal, bool integer) {
+  JsonValue j(value);
+  j.integer_ = integer;
+  if (integer) {
+    if (value == 0) j.number_ = 0;  // "-0" is the integer 0
+    const std::size_t digits = literal.size() - (literal[0] == '-' ? 1 : 0);
+    if (digits > kExactDigits) j.text_ = std::string(literal);
+  }
+  return j;
+}
+
+JsonValue JsonValue::array() {
+  JsonValue j;
+  j.kind_ = Kind::kArray;
+  return j;
+}
+
+JsonValue JsonValue::object() {
+  JsonValue j;
+  j.kind_ = Kind::kObject;
+  return j;
+}
+
+const char* JsonValue::type_name() const {
+  switch (kind_) {
+    case Kind::kNull:
+      return "null";
+    case Kind::kBoolean:
+      return "boolean";
+    case Kind::kNumber:
+      return "number";
+    case Kind::kString:
+      return "string";
+    case Kind::kArray:
+      return "array";
+    case Kind::kObject:
+      return "object";
+  }
+  return "null";
+}
+
+const JsonValue* JsonValue::find(std::string_view key) const {
+  if (kind_ != Kind::kObject) return nullptr;
+  for (std::size_t i = 0; i < keys_.size(); ++i)
+    if (keys_[i] == key) return &items_[i];
+  return nullptr;
+}
+
+JsonValue* JsonValue::find(std::string_view key) {
+  return const_cast<JsonValue*>(static_cast<const JsonValue*>(this)->find(key));
+}
+
+std::string JsonValue::string_or(std::string_view key, const std::string& fallback) const {
+  const JsonValue* v = find(key);
+  return v != nullptr && v->is_string() ? v->text_ : fallback;
+}
+
+void JsonValue::push_back(JsonValue v) { items_.push_back(std::move(v)); }
+
+std::size_t JsonValue::lower_bound(std::string_view key, bool* found) const {
+  const auto it = std::lower_bound(keys_.begin(), keys_.end(), key,
+                                   [](const std::string& a, std::string_view b) { return a < b; });
+  *found = it != keys_.end() && *it == key;
+  return static_cast<std::size_t>(it - keys_.begin());
+}
+
+JsonValue& JsonValue::insert_at(std::size_t position, std::string key, JsonValue v) {
+  keys_.insert(keys_.begin() + static_cast<std::ptrdiff_t>(position), std::move(key));
+  return *items_.insert(items_.begin() + static_cast<std::ptrdiff_t>(position), std::move(v));
+}
+
+JsonValue& JsonValue::set(std::string key, JsonValue v) {
+  bool found = false;
+  const std::size_t at = lower_bound(key, &found);
+  if (found) return items_[at] = std::move(v);
+  return insert_at(at, std::move(key), std::move(v));
+}
+
+JsonValue& JsonValue::append(std::string key, JsonValue v) {
+  keys_.push_back(std::move(key));
+  items_.push_back(std::move(v));
+  return items_.back();
+}
+
+std::string JsonValue::dump(int indent) const {
+  std::string out;
+  dump_to(out, indent, 0);
+  return out;
+}
+
+void JsonValue::dump_to(std::string& out, int indent, int level) const {
+  switch (kind_) {
+    case Kind::kNull:
+      out += "null";
+      return;
+    case Kind::kBoolean:
+      out += boolean_ ? "true" : "false";
+      return;
+    case Kind::kNumber: {
+      if (!text_.empty()) {  // an integer beyond what its double prints exactly
+        out += text_;
+        return;
+      }
+      char buffer[40];
+      const char* end = nullptr;
+      if (!std::isfinite(number_)) {
+        out += "null";
+        return;
+      }
+      if (integer_) {
+        end = std::to_chars(buffer, buffer + sizeof buffer, static_cast<std::int64_t>(number_)).ptr;
+      } else {
+        end = format_double(buffer, number_);
+      }
+      out.append(buffer, static_cast<std::size_t>(end - buffer));
+      return;
+    }
+    case Kind::kString:
+      append_json_string(out, text_);
+      return;
+    case Kind::kArray:
+    case Kind::kObject: {
+      const bool object = kind_ == Kind::kObject;
+      out += object ? '{' : '[';
+      if (items_.empty()) {
+        out += object ? '}' : ']';
+        return;
+      }
+      const int inner = (level + 1) * indent;
+      for (std::size_t i = 0; i < items_.size(); ++i) {
+        if (i > 0) out += ',';
+        if (indent >= 0) newline_indent(out, inner);
+        if (object) {
+          append_json_string(out, keys_[i]);
+          out += indent >= 0 ? ": " : ":";
+        }
+        items_[i].dump_to(out, indent, level + 1);
+      }
+      if (indent >= 0) newline_indent(out, level * indent);
+      out += object ? '}' : ']';
+      return;
+    }
+  }
+}
+
+bool JsonValue::operator==(const JsonValue& other) const {
+  if (kind_ != other.kind_) return false;
+  switch (kind_) {
+    case Kind::kNull:
+      return true;
+    case Kind::kBoolean:
+      return boolean_ == other.boolean_;
+    case Kind::kNumber:
+      return number_ == other.number_;
+    case Kind::kString:
+      return text_ == other.text_;
+    case Kind::kArray:
+      return items_ == other.items_;
+    case Kind::kObject: {
+      if (items_.size() != other.items_.size()) return false;
+      for (std::size_t i = 0; i < items_.size(); ++i) {
+        const JsonValue* v = other.find(keys_[i]);
+        if (v == nullptr || !(*v == items_[i])) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += '"';
+  std::size_t run = 0;  // start of the pending run of characters that need no escaping
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') {
+      if (c < 0x80) {
+        ++i;
+        continue;
+      }
+      const std::size_t n = utf8_sequence(s, i);
+      if (n == 0)
+        throw std::runtime_error("invalid UTF-8 byte at index " + std::to_string(i) +
+                                 " of a string to write as JSON");
+      i += n;
+      continue;
+    }
+    out.append(s.data() + run, i - run);
+    out += '\\';
+    switch (c) {
+      case '"':
+        out += '"';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case '\b':
+        out += 'b';
+        break;
+      case '\f':
+        out += 'f';
+        break;
+      case '\n':
+        out += 'n';
+        break;
+      case '\r':
+        out += 'r';
+        break;
+      case '\t':
+        out += 't';
+        break;
+      default:
+        out += "u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xF];
+    }
+    run = ++i;
+  }
+  out.append(s.data() + run, s.size() - run);
+  out += '"';
+}
+
+}  // namespace advisor
