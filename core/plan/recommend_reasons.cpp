@@ -39,6 +39,7 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
                   num("tp", L.tp), num("pp", L.pp), num("dp", L.dp)},
                  gib(p.per_gpu_bytes) + " per GPU of " + gib(p.gpu_memory_bytes) + " (" +
                      layout_text(L) + ")"});
+  if (L.cp > 1) out.back().params.push_back(num("cp", L.cp));      // only when stated
   if (L.zero > 0) out.back().params.push_back(num("zero", L.zero));  // training only
   if (p.gpus == 1) {
     out.push_back({"interconnect", "single_gpu", {}, "one GPU: no GPU-to-GPU traffic"});

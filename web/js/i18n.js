@@ -28,7 +28,12 @@
 
   /** Like t(), but a value may be a DOM node: returns the pieces to append, in order. */
   function tNodes(key, vars) {
-    const parts = t(key).split(/\{(\w+)\}/);
+    // A [[...]] part is kept only when every {name} in it is given (as in reasons, plans.js).
+    const parts = t(key).replace(/\[\[([^\]]*)\]\]/g, function (m, part) {
+      return (part.match(/\{(\w+)\}/g) || []).every(function (x) {
+        return Object.prototype.hasOwnProperty.call(vars, x.slice(1, -1));
+      }) ? part : '';
+    }).split(/\{(\w+)\}/);
     return parts.map(function (part, i) {
       if (i % 2 === 0) return part;
       return Object.prototype.hasOwnProperty.call(vars, part) ? vars[part] : '{' + part + '}';

@@ -128,7 +128,7 @@
     { key: 'layout', label: 'compare.row.layout', cell: function (r, p) {
       return UI.tNodes('summary.topology', ['tp', 'pp', 'dp', 'ep', 'zero', 'servers'].reduce(function (o, k) {
         o[k] = fig(r, p + (k === 'servers' ? '/servers' : '/layout/' + k), integer); return o;
-      }, {}));
+      }, UI.pointerGet(r, p + '/layout/cp') > 1 ? { cp: fig(r, p + '/layout/cp', integer) } : {}));
     } },
     { key: 'deployment', label: 'compare.row.deployment', cell: function (r, p) { return fig(h('span'), r, p + '/deployment', deploymentLabel); } },
     { key: 'facility', label: 'compare.row.facility', cell: function (r, p) { return fig(h('span'), r, p + '/facility', labelOf('power.facility.')); } },

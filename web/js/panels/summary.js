@@ -64,6 +64,7 @@
   function topology(r, base) {
     const vars = {};
     ['tp', 'pp', 'dp', 'ep', 'zero', 'servers'].forEach(function (k) { vars[k] = fig(r, base + '/' + k, integer); });
+    if (UI.pointerGet(r, base + '/cp') > 1) vars.cp = fig(r, base + '/cp', integer);  // only where stated
     return tNodes('summary.topology', vars);
   }
 
