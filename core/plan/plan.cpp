@@ -214,7 +214,9 @@ MemoryResult memory_result(const Request& req, const Catalog& catalog, const Lay
     } else if (e.band_high > gpu.memory_bytes()) {
       warnings.push_back({"tight_fit",
                           "fits by the estimate, but the upper end of the error band "
-                          "exceeds the card: expect out-of-memory risk",
+                          "exceeds the card: expect out-of-memory risk, and near the ceiling "
+                          "PyTorch's caching allocator frees and retries (or a paged optimizer "
+                          "pages to host RAM), which can run several times slower than shown",
                           "/hardware",
                           {param("band_high_bytes", e.band_high), param("gpu_memory_bytes", gpu.memory_bytes())}});
     }

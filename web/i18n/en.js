@@ -257,7 +257,7 @@
   'warning.param_count_mismatch': 'The derived parameter count differs from the published one: check the architecture.',
   'warning.beyond_trained_context': 'The sequence is longer than the model was trained for: memory is still estimated, quality is not.',
   'warning.does_not_fit': 'The plan needs more memory per GPU than the pinned GPU has.',
-  'warning.tight_fit': 'Fits by the estimate, but the top of the error band exceeds the card: out-of-memory risk.',
+  'warning.tight_fit': 'Fits by the estimate, but the top of the error band exceeds the card: out-of-memory risk, and near the ceiling the allocator retries (or a paged optimizer pages to host RAM), which can run several times slower than shown.',
   'warning.no_peer_to_peer': 'No PCIe peer-to-peer on this card: GPU-to-GPU traffic goes through host memory, which slows multi-GPU training.',
   'warning.non_cuda_stack': 'This card does not run CUDA: framework overheads may differ from the estimate.',
   'warning.host_ram_needed': 'CPU offload needs extra host RAM.',

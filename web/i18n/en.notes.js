@@ -90,7 +90,7 @@ Object.assign(window.GPU_ADVISOR_I18N.en, {
   'warnmsg.param_count_mismatch': 'Derived parameter count {derived_b}B differs from the published {published_b}B.',
   'warnmsg.beyond_trained_context': 'The sequence ({tokens} tokens) is longer than the model\'s max_position_embeddings ({max_position_embeddings}); memory is still estimated, quality is not guaranteed.',
   'warnmsg.does_not_fit': 'The plan needs {per_gpu_bytes} per GPU; {gpu} has {gpu_memory_bytes}.',
-  'warnmsg.tight_fit': 'Fits by the estimate, but the upper end of the error band ({band_high_bytes}) exceeds the card\'s {gpu_memory_bytes}: expect out-of-memory risk.',
+  'warnmsg.tight_fit': 'Fits by the estimate, but the upper end of the error band ({band_high_bytes}) exceeds the card\'s {gpu_memory_bytes}: expect out-of-memory risk, and near the ceiling PyTorch\'s caching allocator frees and retries (or a paged optimizer pages to host RAM), which can run several times slower than shown.',
   'warnmsg.no_peer_to_peer': '{gpu} has no PCIe peer-to-peer: GPU-to-GPU traffic goes through host memory.',
   'warnmsg.non_cuda_stack': '{gpu} runs {stack}, not CUDA: framework overheads may differ from this estimate.',
   'warnmsg.host_ram_needed': 'CPU offload needs {host_ram_bytes} of host RAM per server (plus the OS and data loaders).',

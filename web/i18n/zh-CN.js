@@ -257,7 +257,7 @@
   'warning.param_count_mismatch': '推导出的参数量与官方公布值不一致，请核对模型结构。',
   'warning.beyond_trained_context': '序列长度超过模型训练时的最大上下文：显存照常估算，但效果无保证。',
   'warning.does_not_fit': '当前方案每卡所需显存超过所选 GPU 的容量。',
-  'warning.tight_fit': '按估算放得下，但误差上限超出显存，存在 OOM 风险。',
+  'warning.tight_fit': '按估算放得下，但误差上限超出显存，存在 OOM 风险；贴近显存上限时 PyTorch 缓存分配器会反复释放重试（分页优化器会换出到主机内存），实际速度可能比这里显示的慢数倍。',
   'warning.no_peer_to_peer': '该卡不支持 PCIe 点对点：GPU 间通信需经主机内存中转，多卡训练会明显变慢。',
   'warning.non_cuda_stack': '该卡不使用 CUDA 软件栈，框架开销可能与估算不同。',
   'warning.host_ram_needed': 'CPU 卸载需要额外的主机内存。',

@@ -91,7 +91,7 @@ Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
   'warnmsg.param_count_mismatch': '推导出的参数量 {derived_b}B 与官方公布的 {published_b}B 不一致。',
   'warnmsg.beyond_trained_context': '序列（{tokens} token）超过模型的 max_position_embeddings（{max_position_embeddings}）；显存仍可估算，效果无法保证。',
   'warnmsg.does_not_fit': '此方案每卡需要 {per_gpu_bytes}，{gpu} 只有 {gpu_memory_bytes}。',
-  'warnmsg.tight_fit': '按估算放得下，但误差范围上限 {band_high_bytes} 超过显存 {gpu_memory_bytes}：有显存溢出风险。',
+  'warnmsg.tight_fit': '按估算放得下，但误差范围上限 {band_high_bytes} 超过显存 {gpu_memory_bytes}：有显存溢出风险；贴近显存上限时 PyTorch 缓存分配器会反复释放重试（分页优化器会换出到主机内存），实际速度可能比这里显示的慢数倍。',
   'warnmsg.no_peer_to_peer': '{gpu} 不支持 PCIe 点对点：卡间通信经过主机内存。',
   'warnmsg.non_cuda_stack': '{gpu} 使用 {stack} 而非 CUDA：框架开销可能与本估算不同。',
   'warnmsg.host_ram_needed': 'CPU 卸载需要每台服务器 {host_ram_bytes} 主机内存（另加操作系统与数据加载）。',
