@@ -57,7 +57,8 @@ double weight_bits_for(const std::string& format) {
   // GGUF (llama.cpp): Q8_0 is 32 int8 + one fp16 scale per block = 8.5 bits (ggml-common.h
   // block_q8_0); the legacy 4/5-bit blocks likewise: Q4_0 16 bytes of nibbles + fp16 scale per
   // 32 weights = 4.5 bits, Q4_1 + fp16 min = 5.0, Q5_0 + 4 bytes of fifth bits = 5.5, Q5_1 6.0
-  // (block_q4_0 ... block_q5_1; llama.cpp's README table, 7B bits/weight 4.5/5.0/5.5/6.0). The k-quant mixes are whole-file bits per weight measured on Llama 2 7B by
+  // (block_q4_0 ... block_q5_1; llama.cpp's README table, 7B bits/weight 4.5/5.0/5.5/6.0).
+  // The k-quant mixes are whole-file bits per weight measured on Llama 2 7B by
   // llama.cpp's examples/quantize/README.md (they mix block types, e.g. Q2_K uses Q4_K for
   // attention.wv and feed_forward.w2, so they exceed the pure block sizes 2.625-6.5625).
   if (format == "gguf_q8_0") return 8.5;
