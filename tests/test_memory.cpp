@@ -273,3 +273,38 @@ TEST_CASE("cp = 1 is the model without context parallelism", "[memory][context_p
   CHECK(a.total() == b.total());
   CHECK(a.activations == b.activations);
 }
+
+TEST_CASE("hybrid sharding divides ZeRO state by the shard group, not dp x cp",
+          "[memory][shard_group]") {
+  // Llama 3.1 8B pretraining on 64 GPUs, ZeRO-3 (FSDP): HSDP with shard groups of 8 holds 8x
+  // the weights, gradients and optimizer states of full sharding over 64 ranks.
+  const auto plain = test::request("pretrain", "llama-3.1-8b", nlohmann::json::object());
+  auto whole = plain;
+  whole["parallelism"] = {{"shard_group", 64}};
+  auto hybrid = plain;
+  hybrid["parallelism"] = {{"shard_group", 8}};
+  advisor::Layout full = test::layout(64, 3);
+  advisor::Layout g64 = full;
+  g64.shard_group = 64;
+  advisor::Layout g8 = full;
+  g8.shard_group = 8;
+  const auto a = test::memory(plain, full);
+  const auto b = test::memory(whole, g64);
+  const auto c = test::memory(hybrid, g8);
+  // A shard group of all dp x cp ranks is today's full sharding.
+  CHECK(b.total() == a.total());
+  CHECK(b.weights == a.weights);
+  // A smaller group: the sharded terms grow by dp / g = 8; activations do not change.
+  CHECK(c.weights == Approx(a.weights * 8));
+  CHECK(c.gradients == Approx(a.gradients * 8));
+  CHECK(c.optimizer == Approx(a.optimizer * 8));
+  CHECK(c.activations == Approx(a.activations));
+  // With context parallel the group divides dp x cp: cp 2 x dp 4 with g 8 is full sharding.
+  advisor::Layout cp_full = full;
+  cp_full.dp = 32;
+  cp_full.cp = 2;
+  advisor::Layout cp_g = cp_full;
+  cp_g.shard_group = 16;
+  CHECK(cp_g.shard_replicas() == 4);
+  CHECK(test::memory(plain, cp_g).optimizer == Approx(a.optimizer * 4));
+}

@@ -204,3 +204,75 @@ TEST_CASE("context parallelism is checked where it is stated",
   REQUIRE(ok);
   CHECK_FALSE(plain["memory"]["layout"].contains("cp"));
 }
+
+TEST_CASE("a hybrid-sharding group is checked where it is stated",
+          "[request][errors][shard_group]") {
+  using nlohmann::json;
+  const json h100_16 = {{"hardware", {{"gpu", "h100-sxm-80gb"}, {"count", 16}}}};
+  auto with = [&](json patch, const char* task = "pretrain") {
+    json j = test::request(task, "llama-3.1-8b", h100_16);
+    j.merge_patch(patch);
+    return j;
+  };
+  struct Case {
+    json request;
+    const char* code;
+    const char* needle;
+  };
+  const Case cases[] = {
+      // It must divide dp x cp: 16 / (tp 2) = 8 data-parallel ranks.
+      {with({{"parallelism", {{"tp", 2}, {"shard_group", 16}}}}), "inconsistent",
+       "must divide the data-parallel size (8)"},
+      {with({{"parallelism", {{"shard_group", 3}}}}), "inconsistent", "data-parallel size (16)"},
+      // dp x cp: cp 2 leaves 16 ranks with context parallel, 6 does not divide them.
+      {with({{"training", {{"sequence_length", 8192}}},
+             {"parallelism", {{"cp", 2}, {"shard_group", 6}}}}),
+       "inconsistent", "with context parallel"},
+      {with({{"parallelism", {{"zero", 0}, {"shard_group", 4}}}}), "inconsistent", "zero >= 1"},
+      {with({{"parallelism", {{"shard_group", 2}}}}, "inference"), "inconsistent", "serving"},
+      {with({{"parallelism", {{"shard_group", 0}}}}), "out_of_range", "/parallelism/shard_group"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.request.dump());
+    const auto e = error_of(c.request);
+    CHECK(e["path"] == "/parallelism/shard_group");
+    CHECK(e["code"] == c.code);
+    CHECK(e["message"].get<std::string>().find(c.needle) != std::string::npos);
+  }
+  // null is the default (shard over all of dp x cp); a valid group shows in the layout.
+  bool ok = false;
+  const auto null_group = json::parse(
+      advisor::advise_text(with({{"parallelism", {{"shard_group", nullptr}}}}).dump(), &ok));
+  REQUIRE(ok);
+  CHECK_FALSE(null_group["memory"]["layout"].contains("shard_group"));
+  const auto out =
+      json::parse(advisor::advise_text(with({{"parallelism", {{"shard_group", 8}}}}).dump(), &ok));
+  REQUIRE(ok);
+  CHECK(out["memory"]["layout"]["shard_group"] == 8);
+}
+
+TEST_CASE("a stated shard group is kept when the advisor picks the count",
+          "[request][shard_group]") {
+  // Pretraining without /hardware/count: every count searched keeps dp x cp a multiple of 8.
+  auto j = test::request(
+      "pretrain", "llama-3.1-8b",
+      {{"hardware", {{"gpu", "h100-sxm-80gb"}}}, {"parallelism", {{"shard_group", 8}}}});
+  bool ok = false;
+  const auto out = nlohmann::json::parse(advisor::advise_text(j.dump(), &ok));
+  REQUIRE(ok);
+  const auto& L = out["memory"]["layout"];
+  CHECK(L["shard_group"] == 8);
+  CHECK((L["dp"].get<int>() * L.value("cp", 1)) % 8 == 0);
+  // The recommendation's count search keeps it too (never chooses one itself).
+  j.erase("hardware");
+  const auto rec = nlohmann::json::parse(advisor::advise_text(j.dump(), &ok));
+  REQUIRE(ok);
+  const auto& best = rec["recommendation"]["best"]["layout"];
+  CHECK(best["shard_group"] == 8);
+  CHECK(best["dp"].get<int>() % 8 == 0);
+  auto plain = j;
+  plain.erase("parallelism");
+  const auto none = nlohmann::json::parse(advisor::advise_text(plain.dump(), &ok));
+  REQUIRE(ok);
+  CHECK_FALSE(none["recommendation"]["best"]["layout"].contains("shard_group"));
+}

@@ -706,3 +706,61 @@ TEST_CASE("cp = 1 is the speed model without context parallelism", "[speed][cont
   stated["parallelism"] = {{"cp", 1}};
   CHECK(advise_ok(plain).dump() == advise_ok(stated).dump());
 }
+
+TEST_CASE(
+    "hybrid sharding: ZeRO collectives inside the shard group, one all-reduce across "
+    "replicas",
+    "[speed][shard_group]") {
+  // Llama 3.1 8B on 32 H100s (4 servers), FSDP (ZeRO-3).
+  auto plain =
+      pinned("pretrain", "llama-3.1-8b", "h100-sxm-80gb", 32,
+             {{"training", {{"global_batch_size", 64}}}, {"parallelism", {{"tp", 1}, {"pp", 1}}}});
+  auto whole = plain;
+  whole["parallelism"]["shard_group"] = 32;
+  auto hybrid = plain;
+  hybrid["parallelism"]["shard_group"] = 8;
+  const auto a = train(plain);
+  const auto b = train(whole);
+  const auto c = train(hybrid);
+  // A group of all dp ranks is full sharding: the same figures, no replica all-reduce.
+  CHECK(b.step_time_s == a.step_time_s);
+  CHECK(b.data_parallel_s == a.data_parallel_s);
+  CHECK(b.shard_replica_s == 0);
+  CHECK(a.shard_replica_s == 0);
+  // Shard groups of one server: the all-gathers and reduce-scatters run over NVLink, the
+  // replicas (4, one per server) all-reduce each GPU's 1/8 gradient shard over the network.
+  CHECK(c.shard_replica_s > 0);
+  CHECK(c.dp_busbw_gbps > a.dp_busbw_gbps);
+  CHECK(c.replica_busbw_gbps < c.dp_busbw_gbps);
+  // The ZeRO traffic alone is cheaper inside a server than over 32 ranks ...
+  CHECK(c.data_parallel_s - c.shard_replica_s < a.data_parallel_s);
+  // ... and the replica all-reduce is a ring over 4 ranks of each GPU's 1/8 gradient shard:
+  // 2 x 3/4 x params/8 x gradient bytes at the replica bus bandwidth (plus latencies).
+  const advisor::Request r = test::parse(hybrid);
+  const double shard_bytes =
+      advisor::trainable_params(r) / 8 * r.training.accounting.gradient_bytes;
+  CHECK(c.shard_replica_s ==
+        Approx(2.0 * 3 / 4 * shard_bytes / (c.replica_busbw_gbps * 1e9)).epsilon(0.1));
+  // Over a slow network (100 Gbit/s per GPU) hybrid sharding wins overall: the full shard's
+  // per-micro-batch gathers cross servers, the replica all-reduce moves 1/8 of a gradient once.
+  auto slow_full = plain;
+  slow_full["cluster"] = {{"inter_node_gbit_per_s_per_gpu", 100}};
+  auto slow_hybrid = hybrid;
+  slow_hybrid["cluster"] = slow_full["cluster"];
+  CHECK(train(slow_hybrid).data_parallel_s < train(slow_full).data_parallel_s);
+  const auto out = advise_ok(hybrid);
+  CHECK(out["memory"]["layout"]["shard_group"] == 8);
+  CHECK(out["training"]["communication"]["shard_replica_allreduce_s"].get<double>() ==
+        Approx(c.shard_replica_s));
+  bool noted = false;
+  for (const auto& n : out["training"]["assumption_notes"])
+    if (n["code"] == "training_shard_group")
+      noted = n["params"]["replicas"] == 4 && n["params"]["replica_cross_server"] == 1 &&
+              n["params"]["shard_cross_server"] == 0;
+  CHECK(noted);
+  // Without a shard group the answer has no shard-group fields or notes.
+  const auto before = advise_ok(plain);
+  CHECK_FALSE(before["memory"]["layout"].contains("shard_group"));
+  CHECK_FALSE(before["training"]["communication"].contains("shard_replica_allreduce_s"));
+  CHECK(advise_ok(whole)["training"]["communication"] == before["training"]["communication"]);
+}

@@ -262,6 +262,9 @@ GroupPlacement place_groups(const Layout& L, int G) {
   g.dp_per_node = L.tp >= G ? 1 : std::min(L.shard_ranks(), std::max(1, G / L.tp));
   g.dp_crosses = L.shard_ranks() > g.dp_per_node;
   g.pp_crosses = L.pp > 1 && L.count > G;
+  g.shard_per_node = std::min(L.zero_shards(), g.dp_per_node);
+  g.replica_per_node = std::max(1, g.dp_per_node / L.zero_shards());
+  g.replica_crosses = L.shard_replicas() > g.replica_per_node;
   return g;
 }
 

@@ -103,6 +103,12 @@ struct GroupPlacement {
   bool cp_crosses = false;
   bool dp_crosses = false;
   bool pp_crosses = false;
+  // Hybrid sharding (Layout::shard_group): the shard group is the innermost part of the
+  // data-parallel ranks (FSDP's HSDP device mesh (replicate, shard) puts shard last), so it
+  // sits inside a server when it fits; the replica group joins ranks a shard group apart.
+  int shard_per_node = 1;    // of the ZeRO shard group (Layout::zero_shards)
+  int replica_per_node = 1;  // of the group of replicas of one shard (Layout::shard_replicas)
+  bool replica_crosses = false;
 };
 GroupPlacement place_groups(const Layout& layout, int gpus_per_node);
 

@@ -42,6 +42,12 @@ std::optional<Layout> make_layout(const Request& req, int count, int gpus_per_se
   L.gpus_per_server = gpus_per_server;
   // Megatron forms the expert-parallel groups from the data- and context-parallel ranks.
   if (L.ep > 1 && L.shard_ranks() % L.ep != 0) return std::nullopt;
+  // A stated hybrid-sharding group must divide dp x cp (parse_request checks a given count;
+  // a searched count whose dp x cp it does not divide is no candidate, like cp).
+  if (is_training(req.task) && req.parallelism.shard_group > 0) {
+    if (L.shard_ranks() % req.parallelism.shard_group != 0) return std::nullopt;
+    L.shard_group = req.parallelism.shard_group;
+  }
   return L;
 }
 
@@ -51,7 +57,7 @@ std::vector<int> candidate_counts(const Request& req, int max_count, int gpus_pe
   // Unpinned training always admits pure data parallel (unless EP must divide it).
   const bool any_count = is_training(req.task) && !req.parallelism.tp_pinned &&
                          !req.parallelism.pp_pinned && req.parallelism.ep == 1 &&
-                         req.parallelism.cp == 1;
+                         req.parallelism.cp == 1 && req.parallelism.shard_group == 0;
   auto consider = [&](int n) {
     if (n <= max_count && (any_count || !candidate_layouts(req, n, gpus_per_server).empty()))
       valid.push_back(n);

@@ -506,8 +506,9 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
     // stage's weights and its accumulated gradients unsharded between micro-batches.
     const bool gathered = training && L.zero >= 3 && L.pp > 1 &&
                           req.stack.zero3_gather_once_per_step_with_pp;
-    // ZeRO/FSDP shard over every rank holding the same weights: data x context parallel.
-    const double shard_ranks = L.shard_ranks();
+    // ZeRO/FSDP shard over every rank holding the same weights (data x context parallel), or
+    // over the stated hybrid-sharding group (FSDP HYBRID_SHARD, ZeRO++ hpZ).
+    const double shard_ranks = L.zero_shards();
     const double weight_shard = (training && L.zero >= 3 && !gathered) ? shard_ranks : 1;
     const double grad_shard = (L.zero >= 2 && !gathered) ? shard_ranks : 1;
     const double optimizer_shard = L.zero >= 1 ? shard_ranks : 1;

@@ -25,6 +25,14 @@ struct Layout {
   /// distributed optimizer and FSDP shard and reduce across dp x cp (Megatron-LM
   /// parallel_state: the "data-parallel group with context parallel").
   int shard_ranks() const { return dp * cp; }
+  /// Hybrid sharding (FSDP HYBRID_SHARD / HSDP, ZeRO++ hpZ): the request's shard group, 0 when
+  /// ZeRO shards over all of shard_ranks().
+  int shard_group = 0;
+  /// Ranks one ZeRO/FSDP shard set is spread over: the stated shard group, else shard_ranks().
+  int zero_shards() const { return shard_group > 0 ? shard_group : shard_ranks(); }
+  /// Copies of each shard set (1 without a shard group): the gradient shards are all-reduced
+  /// across them once per step.
+  int shard_replicas() const { return shard_ranks() / zero_shards(); }
 };
 
 /// One line of "why this many bytes": the term, what was assumed, and the switch that moves it.

@@ -22,12 +22,23 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
                  std::string text) {
     best.assumptions.push_back({term, std::move(text), code, std::move(params)});
   };
-  char line[512];
+  char line[1024];  // the longest combination of clauses below fits
   if (is_training(req.task)) {
     const double wbytes = training_weight_bytes(t.precision);
-    const bool zero3 = L.zero >= 3 && L.shard_ranks() > 1;
-    const std::string tail = std::string(zero3 ? " Sharded over the data-parallel group (ZeRO-3)." : "") +
-                             (t.offload_parameters ? " Offloaded to host RAM." : "");
+    const bool zero3 = L.zero >= 3 && L.zero_shards() > 1;
+    // Hybrid sharding: the sharded terms say their group (and carry it as a param) only when
+    // the request states one, so other answers read as before.
+    const bool hybrid = L.shard_group > 0;
+    const std::string groups = hybrid ? " in shard groups of " + std::to_string(L.shard_group) +
+                                            " GPUs, replicated across the groups (hybrid sharding)"
+                                      : std::string();
+    auto with_group = [&](std::vector<ReasonParam> params) {
+      if (hybrid) params.push_back(param("shard_group", L.shard_group));
+      return params;
+    };
+    const std::string tail =
+        std::string(zero3 ? " Sharded over the data-parallel group" + groups + " (ZeRO-3)." : "") +
+        (t.offload_parameters ? " Offloaded to host RAM." : "");
     if (is_adapter(req.task)) {
       const char* base = t.base_quantization == BaseQuantization::kNone ? "bf16" : name_of(t.base_quantization);
       std::snprintf(line, sizeof line,
@@ -38,28 +49,35 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
                                                                   : "",
                     t.lora_rank, static_cast<std::size_t>(t.lora_targets.count()), wbytes);
       add("weights", "weights_adapter",
-          {param("base", std::string(base)), param("nf4", flag(t.base_quantization == BaseQuantization::kNf4)),
-           param("lora_rank", t.lora_rank), param("lora_modules", static_cast<double>(t.lora_targets.count())),
-           param("adapter_bytes", wbytes), param("zero3", flag(zero3)), param("offloaded", flag(t.offload_parameters))},
+          with_group({param("base", std::string(base)),
+                      param("nf4", flag(t.base_quantization == BaseQuantization::kNf4)),
+                      param("lora_rank", t.lora_rank),
+                      param("lora_modules", static_cast<double>(t.lora_targets.count())),
+                      param("adapter_bytes", wbytes), param("zero3", flag(zero3)),
+                      param("offloaded", flag(t.offload_parameters))}),
           line + tail);
     } else {
       std::snprintf(line, sizeof line, "%.0f bytes/param (%s weights%s).", wbytes,
                     name_of(t.precision), t.precision == Precision::kFp8 ? " kept in bf16 + fp8 copy" : "");
       add("weights", "weights_training",
-          {param("bytes_per_param", wbytes), param("precision", std::string(name_of(t.precision))),
-           param("fp8_copy", flag(t.precision == Precision::kFp8)), param("zero3", flag(zero3)),
-           param("offloaded", flag(t.offload_parameters))},
+          with_group({param("bytes_per_param", wbytes),
+                      param("precision", std::string(name_of(t.precision))),
+                      param("fp8_copy", flag(t.precision == Precision::kFp8)),
+                      param("zero3", flag(zero3)), param("offloaded", flag(t.offload_parameters))}),
           line + tail);
     }
-    const bool zero2 = L.zero >= 2 && L.shard_ranks() > 1;
+    const bool zero2 = L.zero >= 2 && L.zero_shards() > 1;
     const bool grad_offload = t.offload_optimizer && L.zero >= 2;
     const bool apart = gradients_apart_from_activations(req, L);
+    const std::string zero2_text =
+        zero2 ? ", sharded over data parallel" + groups + " (ZeRO-2+)" : "";
     std::snprintf(line, sizeof line, "%.0f bytes per trainable parameter (%s gradients)%s%s%s%s.",
                   t.accounting.gradient_bytes, t.accounting.gradient_bytes == 4 ? "fp32" : "16-bit",
-                  zero2 ? ", sharded over data parallel (ZeRO-2+)" : "",
-                  grad_offload ? "; with ZeRO-Offload they move to host RAM and the GPU keeps at most "
-                                 "one reduce bucket (5e8 elements)"
-                               : "",
+                  zero2_text.c_str(),
+                  grad_offload
+                      ? "; with ZeRO-Offload they move to host RAM and the GPU keeps at most "
+                        "one reduce bucket (5e8 elements)"
+                      : "",
                   t.optimizer_in_backward ? "; the optimizer steps in the backward pass, so only "
                                             "the largest tensor's gradient is held at once"
                                           : "",
@@ -68,28 +86,33 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
                           "activations (at least the LM head's)"
                         : "");
     add("gradients", "gradients",
-        {param("bytes_per_param", t.accounting.gradient_bytes),
-         param("fp32", flag(t.accounting.gradient_bytes == 4)), param("zero2", flag(zero2)),
-         param("offloaded", flag(grad_offload)), param("in_backward", flag(t.optimizer_in_backward)),
-         param("apart", flag(apart))},
+        with_group({param("bytes_per_param", t.accounting.gradient_bytes),
+                    param("fp32", flag(t.accounting.gradient_bytes == 4)),
+                    param("zero2", flag(zero2)), param("offloaded", flag(grad_offload)),
+                    param("in_backward", flag(t.optimizer_in_backward)),
+                    param("apart", flag(apart))}),
         line);
     const OptimizerState o = optimizer_state(t);
-    const bool zero1 = L.zero >= 1 && L.shard_ranks() > 1;
+    const bool zero1 = L.zero >= 1 && L.zero_shards() > 1;
+    const std::string zero1_text =
+        zero1 ? ", sharded over data parallel" + groups + " (ZeRO-1+)" : "";
     std::snprintf(line, sizeof line,
                   "%s: %d state(s) x %.0f bytes + %.0f bytes fp32 master weights = %.0f bytes "
                   "per trainable parameter%s%s%s. Mixed-precision AdamW by the ZeRO paper is "
                   "2 + 2 + 12 = 16 bytes/param in all.",
-                  name_of(t.optimizer), o.states, o.bytes_per_state, o.master_bytes, o.bytes_per_param(),
-                  zero1 ? ", sharded over data parallel (ZeRO-1+)" : "",
+                  name_of(t.optimizer), o.states, o.bytes_per_state, o.master_bytes,
+                  o.bytes_per_param(), zero1_text.c_str(),
                   t.offload_optimizer ? "; offloaded to host RAM (ZeRO-Offload)" : "",
                   is_paged(t.optimizer) ? "; paged (bitsandbytes): evicted to host RAM only when "
                                           "the GPU runs out, which no plan here relies on"
                                         : "");
     add("optimizer", "optimizer",
-        {param("optimizer", std::string(name_of(t.optimizer))), param("states", o.states),
-         param("bytes_per_state", o.bytes_per_state), param("master_bytes", o.master_bytes),
-         param("bytes_per_param", o.bytes_per_param()), param("zero1", flag(zero1)),
-         param("offloaded", flag(t.offload_optimizer)), param("paged", flag(is_paged(t.optimizer)))},
+        with_group({param("optimizer", std::string(name_of(t.optimizer))),
+                    param("states", o.states), param("bytes_per_state", o.bytes_per_state),
+                    param("master_bytes", o.master_bytes),
+                    param("bytes_per_param", o.bytes_per_param()), param("zero1", flag(zero1)),
+                    param("offloaded", flag(t.offload_optimizer)),
+                    param("paged", flag(is_paged(t.optimizer)))}),
         line);
     std::snprintf(line, sizeof line,
                   "Korthikanti et al. 2022 per-layer activations, generalised (GQA, %s MLP%s, "

@@ -297,15 +297,23 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   double dp_step = 0;  // per step, overlappable with the last micro-batch's backward
   double dp_step_exposed_fixed = 0;  // per step, not overlapped (ZeRO-2 parameter all-gather)
   double dp_param_gather = 0;        // per step, overlappable with the first micro-batch's forward
-  // Gradients are reduced (and ZeRO state sharded) over data x context parallel.
+  // Gradients are reduced (and ZeRO state sharded) over data x context parallel; under hybrid
+  // sharding (PyTorch FSDP ShardingStrategy.HYBRID_SHARD, torchtitan data_parallel_shard_degree
+  // x data_parallel_replicate_degree, ZeRO++ hpZ: Wang et al. 2023) the ZeRO collectives run
+  // inside a shard group of `shards` ranks and each rank's gradient shard is all-reduced across
+  // the `replicas` copies of its group once per step.
   const int dp_group = L.shard_ranks();
+  const int shards = L.zero_shards();  // dp_group without a shard group
+  const int replicas = L.shard_replicas();
   if (dp_group > 1) {
     const double expert_params = c.moe_layers * c.moe_expert_per_layer;
     const double dense_gpu = (c.total - expert_params) / (L.tp * L.pp);
     const double expert_gpu = expert_params / (L.tp * L.pp * L.ep);
     const int expert_dp = std::max(1, dp_group / L.ep);
-    r.dp_busbw_gbps = group_busbw(fabric, dp_group, place.dp_per_node, k);
+    const int expert_shards = std::max(1, shards / L.ep);  // expert_dp without a shard group
+    r.dp_busbw_gbps = group_busbw(fabric, shards, place.shard_per_node, k);
     const int expert_per_node = std::max(1, place.dp_per_node / L.ep);
+    const int expert_shard_per_node = std::max(1, place.shard_per_node / L.ep);
     const double grad_b = t.accounting.gradient_bytes;
     // Bytes per parameter gathered under ZeRO-3: the weights as stored (QLoRA: 4-bit base).
     double weight_b = t.precision == Precision::kFp32 ? 4 : 2;
@@ -328,15 +336,17 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
     // elements): a ring collective over dp ranks pays dp-1 steps of latency per message, so
     // small buckets over hundreds of ranks would be latency-bound.
     const double bucket =
-        std::max(kBucketBytes, req.stack.dp_bucket_elements_per_rank * dp_group * grad_b);
+        std::max(kBucketBytes, req.stack.dp_bucket_elements_per_rank * shards * grad_b);
     const double unit = std::max(1.0, dense_gpu * weight_b / std::max(1, layers_stage));
     auto ar = [&](double dense_bytes, double expert_bytes) {
       return split(dense_bytes, bucket, allreduce_time_s, dp_group, place.dp_per_node) +
              split(expert_bytes, bucket, allreduce_time_s, expert_dp, expert_per_node);
     };
+    // ZeRO's reduce-scatters and all-gathers (same volume and time) over the shard group.
     auto rs = [&](double dense_bytes, double expert_bytes, double message) {
-      return split(dense_bytes, message, reduce_scatter_time_s, dp_group, place.dp_per_node) +
-             split(expert_bytes, message, reduce_scatter_time_s, expert_dp, expert_per_node);
+      return split(dense_bytes, message, reduce_scatter_time_s, shards, place.shard_per_node) +
+             split(expert_bytes, message, reduce_scatter_time_s, expert_shards,
+                   expert_shard_per_node);
     };
     if (L.zero == 0) {
       // DDP bucketed all-reduce, once per step after gradient accumulation (Rajbhandari et
@@ -369,6 +379,20 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
       const double gathers = 2 * rs(dense_gpu * weight_b, expert_gpu * weight_b, unit);
       dp_mb = gathers + rs(trainable_dense * grad_b, trainable_expert * grad_b, unit);
     }
+    if (replicas > 1) {
+      // Hybrid sharding: after the reduce-scatter inside the shard group, each rank all-reduces
+      // its gradient shard (params / shard group x gradient bytes) with the ranks holding the
+      // same shard in the other groups (PyTorch FSDP docs, HYBRID_SHARD: "Apply FULL_SHARD within
+      // a node, and replicate parameters across nodes"; the all-gathers and reduce-scatters stay
+      // inside the group), once per step, overlapped like the other per-step data-parallel
+      // traffic with the last micro-batch's backward.
+      r.replica_busbw_gbps = group_busbw(fabric, replicas, place.replica_per_node, k);
+      r.shard_replica_s = split(trainable_dense * grad_b / shards, bucket, allreduce_time_s,
+                                replicas, place.replica_per_node) +
+                          split(trainable_expert * grad_b / expert_shards, bucket, allreduce_time_s,
+                                replicas, place.replica_per_node);
+      dp_step += r.shard_replica_s;
+    }
   }
   const double dp_mb_exposed = std::max(0.0, dp_mb - k.overlap_fraction * t_compute_mb);
   const double backward_last = t_compute_mb * (adapter ? 0.5 : kBackwardShare);
@@ -378,7 +402,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
       std::max(0.0, dp_param_gather - k.overlap_fraction * forward_first) + dp_step_exposed_fixed;
 
   // Optimizer step over this GPU's shard of the trainable parameters (bandwidth-bound).
-  const double trainable_gpu = trainable_params(req) / (L.tp * L.pp) / (L.zero >= 1 ? dp_group : 1);
+  const double trainable_gpu = trainable_params(req) / (L.tp * L.pp) / (L.zero >= 1 ? shards : 1);
   const double opt_bytes = optimizer_step_bytes_per_param(t);
   if (t.offload_optimizer) {
     // ZeRO-Offload: fp32 gradients down and 16-bit weights up over PCIe, Adam on the CPU

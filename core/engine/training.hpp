@@ -75,6 +75,10 @@ struct TrainingPerf {
   double context_parallel_exposed_s = 0;
   double cp_busbw_gbps = 0;
   double dp_busbw_gbps = 0;
+  // Hybrid sharding (Layout::shard_group with replicas): the once-per-step all-reduce of each
+  // rank's gradient shard across the replicas (part of data_parallel_s), and its bus bandwidth.
+  double shard_replica_s = 0;
+  double replica_busbw_gbps = 0;
   double tp_busbw_gbps = 0;
   TokenFlops flops;
   double peak_tflops = 0;            // dense peak at the precision used

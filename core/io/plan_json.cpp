@@ -22,6 +22,8 @@ void layout(W& w, const Layout& L, const std::optional<std::string>& gpu) {
   w.field("pp", L.pp);
   w.field("dp", L.dp);
   if (L.cp > 1) w.field("cp", L.cp);  // absent: 1 (no context parallelism), as before it existed
+  // Only when the request states one: absent means ZeRO shards over all of dp x cp.
+  if (L.shard_group > 0) w.field("shard_group", L.shard_group);
   w.field("ep", L.ep);
   w.field("zero", L.zero);
   w.field("servers", L.servers());
@@ -189,6 +191,8 @@ void training(W& w, const TrainingResult& r) {
     w.field("context_parallel_s", t.context_parallel_s);
     w.field("context_parallel_exposed_s", t.context_parallel_exposed_s);
   }
+  // Only under hybrid sharding with replicas: the replica all-reduce within data_parallel_s.
+  if (t.shard_replica_s > 0) w.field("shard_replica_allreduce_s", t.shard_replica_s);
   w.end_object();
   w.field("global_batch_size", t.global_batch);
   w.field("microbatches_per_step", t.microbatches);

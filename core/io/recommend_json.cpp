@@ -32,6 +32,8 @@ void plan(JsonWriter& w, const CandidatePlan& p) {
   w.field("tp", p.layout.tp);
   w.field("pp", p.layout.pp);
   w.field("dp", p.layout.dp);
+  // Only when the request states one (the recommendation never chooses it).
+  if (p.layout.shard_group > 0) w.field("shard_group", p.layout.shard_group);
   w.field("ep", p.layout.ep);
   w.field("zero", p.layout.zero);
   w.end_object();

@@ -353,6 +353,24 @@ void check_context_parallel(const Request& req) {
                          "FlashAttention-style kernels");
 }
 
+/// Hybrid sharding (FSDP HYBRID_SHARD, ZeRO++ hpZ) shards ZeRO state inside a group and
+/// replicates across groups: it needs ZeRO sharding and a training job.
+void check_shard_group(const Request& req) {
+  const int g = req.parallelism.shard_group;
+  if (g == 0) return;
+  const std::string what = "/parallelism/shard_group " + std::to_string(g);
+  if (!is_training(req.task))
+    throw InputError("inconsistent", "/parallelism/shard_group",
+                     what +
+                         ": hybrid sharding shards training state (weights, gradients, "
+                         "optimizer); serving holds no such state");
+  if (req.parallelism.zero == 0)
+    throw InputError("inconsistent", "/parallelism/shard_group",
+                     what +
+                         " needs ZeRO sharding (/parallelism/zero >= 1): with zero = 0 "
+                         "every rank holds everything");
+}
+
 }  // namespace
 
 Request parse_request(const JsonValue& document, const Catalog& catalog) {
@@ -393,6 +411,8 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   req.parallelism.ep = static_cast<int>(p.integer("ep", 1, kMaxParallel, 1));
   req.parallelism.virtual_stages = static_cast<int>(p.integer("virtual_stages", 1, 64, 1));
   req.parallelism.cp = static_cast<int>(p.integer("cp", 1, kMaxParallel, 1));
+  if (auto g = p.nullable_integer("shard_group", 1, kMaxParallel))
+    req.parallelism.shard_group = static_cast<int>(*g);
   p.reject_unknown();
   req.cluster = read_cluster(root.object("cluster"));
   JsonValue cost_sections = JsonValue::object();
@@ -417,6 +437,7 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
                            std::to_string(req.model.layers) + "): each model chunk needs a layer");
   }
   check_context_parallel(req);
+  check_shard_group(req);
   const TrainingSettings& ts = req.training;
   if (ts.offload_parameters) {
     if (req.parallelism.zero != 3)
@@ -441,6 +462,14 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
                            std::to_string(req.hardware->count) + ")");
     // Megatron builds the expert-parallel groups out of the data- and context-parallel ranks.
     const int dp_cp = req.hardware->count / model_parallel;
+    const int g = req.parallelism.shard_group;
+    if (g > 0 && !(dp_cp % g == 0))
+      throw InputError("inconsistent", "/parallelism/shard_group",
+                       "/parallelism/shard_group " + std::to_string(g) +
+                           " must divide the data-parallel size (" + std::to_string(dp_cp) +
+                           (cp > 1 ? " with context parallel" : "") +
+                           "): ZeRO shards inside groups of that many ranks and replicates "
+                           "across them");
     if (!(dp_cp % req.parallelism.ep == 0 || req.parallelism.ep == 1))
       throw InputError("inconsistent", "/parallelism/ep",
                        "/parallelism/ep " + std::to_string(req.parallelism.ep) +

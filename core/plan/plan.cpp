@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "plan/cost_results.hpp"
 #include "plan/fleet.hpp"
@@ -150,14 +151,18 @@ Layout main_layout(const Request& req, const Catalog& catalog) {
     }
   }
   const int cp = is_training(req.task) ? req.parallelism.cp : 1;
-  const int count = req.parallelism.tp * req.parallelism.pp * cp;
+  // A stated shard group needs dp x cp to be a multiple of it: the least such dp x cp.
+  const int shard_group = is_training(req.task) ? req.parallelism.shard_group : 0;
+  const int dp_cp = shard_group > 0 ? std::lcm(cp, shard_group) : cp;
+  const int count = req.parallelism.tp * req.parallelism.pp * dp_cp;
   if (auto L = layout_for_count(req, count, per_server)) return *L;
   Layout L;
   L.count = count;
   L.tp = req.parallelism.tp;
   L.pp = req.parallelism.pp;
   L.cp = cp;
-  L.dp = 1;
+  L.dp = dp_cp / cp;
+  L.shard_group = shard_group;
   L.ep = req.parallelism.ep;
   L.zero = is_training(req.task) ? req.parallelism.zero : 0;
   L.gpus_per_server = per_server;

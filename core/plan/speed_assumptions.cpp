@@ -175,6 +175,29 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
                   param("overlap_share", k.overlap_fraction),
                   param("exposed_s", t.data_parallel_exposed_s), param("dp_s", t.data_parallel_s)},
                  dp});
+  if (L.shard_group > 0 && dp_group > 1) {
+    // Only when the request states a shard group, so other answers read as before.
+    const GroupPlacement place = place_groups(L, f.gpus_per_node);
+    out.push_back(
+        {"training_shard_group",
+         {param("shard_group", L.zero_shards()), param("replicas", L.shard_replicas()),
+          param("shard_busbw_gbps", t.dp_busbw_gbps),
+          param("shard_cross_server", flag(L.zero_shards() > place.shard_per_node)),
+          param("replica_cross_server", flag(place.replica_crosses)),
+          param("replica_busbw_gbps", t.replica_busbw_gbps), param("replica_s", t.shard_replica_s)},
+         "Hybrid sharding: weights, gradients and optimizer states sharded over groups of " +
+             std::to_string(L.zero_shards()) + " GPUs" +
+             (L.zero_shards() > place.shard_per_node ? " (across servers)" : " (inside a server)") +
+             ", replicated " + std::to_string(L.shard_replicas()) +
+             " times (FSDP HYBRID_SHARD, ZeRO++ hpZ)" +
+             (L.shard_replicas() > 1
+                  ? "; each GPU's gradient shard is all-reduced across the replicas once per "
+                    "step" +
+                        std::string(place.replica_crosses ? " over the network" : "") + " at " +
+                        format_with("%.0f", t.replica_busbw_gbps) +
+                        " GB/s: " + format_with("%.3g", t.shard_replica_s) + " s per step."
+                  : ".")});
+  }
   if (L.tp > 1) {
     out.push_back({"training_tensor_parallel",
                    {param("tp", L.tp), param("tp_busbw_gbps", t.tp_busbw_gbps)},

@@ -76,7 +76,7 @@ validation::PlanFigures validation_figures(const Request& req, const Catalog& ca
                                   : req.inference.prompt_tokens + req.inference.output_tokens);
   p.micro_batch = static_cast<int>(p.training ? req.training.micro_batch_size : 1);
   p.activation_checkpointing = req.training.activation_checkpointing != Checkpointing::kNone;
-  const double shards = L.zero >= 1 ? L.shard_ranks() : 1;
+  const double shards = L.zero >= 1 ? L.zero_shards() : 1;
   p.state_bytes_per_param =
       p.training && !is_adapter(req.task) ? optimizer_state(req.training).bytes_per_param() / shards : 0;
 

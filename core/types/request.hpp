@@ -82,6 +82,11 @@ struct Parallelism {
   // context_parallel_degree): each sequence is split into cp chunks on cp GPUs. Stated by the
   // request, never chosen by the advisor.
   int cp = 1;
+  // Hybrid sharding (PyTorch FSDP ShardingStrategy.HYBRID_SHARD, FSDP2 HSDP with torchtitan
+  // data_parallel_shard_degree, DeepSpeed ZeRO++ hpZ / MiCS): ZeRO state is sharded inside
+  // groups of this many ranks and replicated across the groups. 0: one group over all of
+  // dp x cp (the ZeRO default). Stated by the request, never chosen by the advisor.
+  int shard_group = 0;
   bool tp_pinned = false;  // false: the advisor picks tp (inference) when searching counts
   bool pp_pinned = false;
   int virtual_stages = 1;  // interleaved 1F1B: model chunks per pipeline stage (Megatron vp)

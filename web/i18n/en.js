@@ -160,6 +160,7 @@
   'parallelism.pp': 'Pipeline parallel PP',
   'parallelism.ep': 'Expert parallel EP',
   'parallelism.cp': 'Context parallel CP (ring attention)',
+  'parallelism.shard_group': 'Shard group (HSDP; empty = whole data parallel)',
   'parallelism.hint': 'Blank TP/PP = auto: for the GPU count, data parallel first; if that does not fit, tensor parallel inside a server, then pipeline stages.',
 
   'offload.optimizer': 'Offload optimizer states to host RAM',

@@ -160,6 +160,7 @@
   'parallelism.pp': '流水线并行 PP',
   'parallelism.ep': '专家并行 EP',
   'parallelism.cp': '上下文并行 CP（环形注意力）',
+  'parallelism.shard_group': '混合分片组大小（HSDP，留空 = 全部数据并行）',
   'parallelism.hint': 'TP/PP 留空 = 自动：按卡数先试纯数据并行，放不下再在服务器内用张量并行，最后加流水线并行。',
 
   'offload.optimizer': '优化器状态卸载到内存',
