@@ -26,6 +26,7 @@ std::string layout_text(const Layout& L) {
                   std::to_string(L.dp);
   if (L.cp > 1) s += ", CP " + std::to_string(L.cp);
   if (L.zero > 0) s += ", ZeRO-" + std::to_string(L.zero);
+  if (L.shard_group > 0) s += ", HSDP group " + std::to_string(L.shard_group);
   return s;
 }
 
@@ -40,6 +41,7 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
                  gib(p.per_gpu_bytes) + " per GPU of " + gib(p.gpu_memory_bytes) + " (" +
                      layout_text(L) + ")"});
   if (L.cp > 1) out.back().params.push_back(num("cp", L.cp));      // only when stated
+  if (L.shard_group > 0) out.back().params.push_back(num("shard_group", L.shard_group));
   if (L.zero > 0) out.back().params.push_back(num("zero", L.zero));  // training only
   if (p.gpus == 1) {
     out.push_back({"interconnect", "single_gpu", {}, "one GPU: no GPU-to-GPU traffic"});

@@ -644,7 +644,7 @@
   'step.power': 'Power',
   'step.cost': 'Cost',
   'step.other': 'Other',
-  'reason.fits_per_gpu': '{per_gpu_bytes} per GPU of {gpu_memory_bytes} (TP {tp} · PP {pp} · DP {dp}[[ · CP {cp}]] · ZeRO-{zero})',
+  'reason.fits_per_gpu': '{per_gpu_bytes} per GPU of {gpu_memory_bytes} (TP {tp} · PP {pp} · DP {dp}[[ · CP {cp}]] · ZeRO-{zero}[[ · HSDP group {shard_group}]])',
   'reason.single_gpu': 'one GPU: no GPU-to-GPU traffic',
   'reason.link': 'inside a server: {link}[[, all-reduce {allreduce_busbw_gbps}]][[; communication adds {exposed_communication_share} to each step]]',
   'reason.run_time': '{hours} for {tokens} tokens at {mfu} MFU',

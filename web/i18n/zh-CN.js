@@ -644,7 +644,7 @@
   'step.power': '电力',
   'step.cost': '成本',
   'step.other': '其他',
-  'reason.fits_per_gpu': '每卡 {per_gpu_bytes}，卡上 {gpu_memory_bytes}（TP {tp} · PP {pp} · DP {dp}[[ · CP {cp}]] · ZeRO-{zero}）',
+  'reason.fits_per_gpu': '每卡 {per_gpu_bytes}，卡上 {gpu_memory_bytes}（TP {tp} · PP {pp} · DP {dp}[[ · CP {cp}]] · ZeRO-{zero}[[ · HSDP 分片组 {shard_group}]]）',
   'reason.single_gpu': '单卡，没有卡间通信',
   'reason.link': '服务器内走 {link}[[，all-reduce {allreduce_busbw_gbps}]][[；通信使每步多 {exposed_communication_share}]]',
   'reason.run_time': '{hours} 跑完 {tokens} tokens，MFU {mfu}',
