@@ -15,7 +15,13 @@ constexpr char kHex[] = "0123456789abcdef";
 // Integers up to 15 digits print exactly from their double; longer ones keep their digits.
 constexpr std::size_t kExactDigits = 15;
 
-/// Length of the valid UTF-8 sequence at s[i] (s[i] >= 0x80), or 0 when it is not one.
+
+void newline_indent(std::string& out, int width) {
+  out += '\n';
+  out.append(static_cast<std::size_t>(width), ' ');
+}
+}  // namespace
+
 std::size_t utf8_sequence(std::string_view s, std::size_t i) {
   const auto c = static_cast<unsigned char>(s[i]);
   std::size_t n = 0;
@@ -39,12 +45,6 @@ std::size_t utf8_sequence(std::string_view s, std::size_t i) {
   if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
   return n;
 }
-
-void newline_indent(std::string& out, int width) {
-  out += '\n';
-  out.append(static_cast<std::size_t>(width), ' ');
-}
-}  // namespace
 
 JsonValue::JsonValue(bool v) : kind_(Kind::kBoolean), boolean_(v) {}
 JsonValue::JsonValue(double v) : kind_(Kind::kNumber), number_(v) {}

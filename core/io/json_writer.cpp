@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "io/json_number.hpp"
+#include "io/json_value.hpp"
 
 namespace advisor {
 
@@ -25,25 +26,6 @@ struct PlainBytes {
 };
 constexpr PlainBytes kPlain;
 
-/// Length of the valid UTF-8 sequence at s[i], or 0 when it is not one.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  std::size_t n = 0;
-  unsigned min = 0;
-  unsigned cp = 0;
-  if (c >= 0xC2 && c <= 0xDF) { n = 2; cp = c & 0x1F; min = 0x80; }
-  else if (c >= 0xE0 && c <= 0xEF) { n = 3; cp = c & 0x0F; min = 0x800; }
-  else if (c >= 0xF0 && c <= 0xF4) { n = 4; cp = c & 0x07; min = 0x10000; }
-  else return 0;
-  if (i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
-}
 }  // namespace
 
 void JsonWriter::before_value() {
@@ -129,7 +111,7 @@ void JsonWriter::string(std::string_view s) {
     if (i == size) break;
     const auto c = static_cast<unsigned char>(s[i]);
     std::size_t n = 0;
-    if (c >= 0x80 && (n = utf8_length(s, i)) > 0) {
+    if (c >= 0x80 && (n = utf8_sequence(s, i)) > 0) {
       i += n;  // valid UTF-8 stays in the run
       continue;
     }
