@@ -33,15 +33,14 @@ const json& field(const json& obj, const std::string& key, const std::string& pa
   return *v;
 }
 
-/// The string member `key` of an object, "" when absent; a member of another type is refused
-/// with the message the result files were always refused with (an internal error).
-std::string text_or_empty(const json& obj, const char* key) {
+/// The string member `key` of the object at `path`, "" when absent; a member of another type
+/// is a located error (a hand-edited or damaged result file is input, never an internal error).
+std::string text_or_empty(const json& obj, const char* key, const std::string& path) {
   const json* v = obj.find(key);
   if (v == nullptr) return "";
   if (!v->is_string())
-    throw std::runtime_error(
-        std::string("[json.exception.type_error.302] type must be string, but is ") +
-        v->type_name());
+    throw InputError("wrong_type", path + "/" + key,
+                     path + "/" + key + " must be a string, not " + v->type_name());
   return v->string();
 }
 
@@ -256,9 +255,8 @@ std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
     if (obs.is_array())
       for (const json& w : obs.elements()) {
         if (!w.is_number())
-          throw std::runtime_error(
-              std::string("[json.exception.type_error.302] type must be number, but is ") +
-              w.type_name());
+          throw InputError("catalog_invalid", p + "/power_limit_w_observed",
+                           p + "/power_limit_w_observed must hold numbers, not " + w.type_name());
         f.power_limit_w_observed.push_back(w.number());
       }
     f.confirmed = boolean(j, "confirmed", p);
@@ -275,8 +273,8 @@ GpuFacts gpu_facts_from_catalog_json(const std::string& gpus_json, const std::st
   const json& gpus = field(doc, "gpus", "gpus.json");
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     const json& g = gpus[i];
-    if (!g.is_object() || text_or_empty(g, "id") != gpu_id) continue;
     const std::string p = "gpus.json/gpus/" + std::to_string(i);
+    if (!g.is_object() || text_or_empty(g, "id", p) != gpu_id) continue;
     GpuFacts f;
     f.id = gpu_id;
     f.name = str(g, "name", p);
@@ -297,7 +295,7 @@ GpuFacts gpu_facts_from_catalog_json(const std::string& gpus_json, const std::st
 Measurements parse_result_file(const std::string& text, const std::string& file) {
   const std::string base = "/" + file;
   json doc = parse(text, file);
-  if (!doc.is_object() || text_or_empty(doc, "kind") != "gpu-advisor-validation-result")
+  if (!doc.is_object() || text_or_empty(doc, "kind", base) != "gpu-advisor-validation-result")
     throw InputError("not_a_validation_result", base + "/kind",
                      file + " is not a validation-result.json written by 90_summary.sh");
   const json* schema = doc.find("schema");
@@ -315,8 +313,8 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
   Measurements m;
   m.file_name = file;
   m.plan_id = plan_id->string();
-  m.gpu_id = text_or_empty(doc, "gpu_id");
-  m.host = text_or_empty(doc, "host");
+  m.gpu_id = text_or_empty(doc, "gpu_id", base);
+  m.host = text_or_empty(doc, "host", base);
   const json& measured = *measured_object;
   ResultReader r(measured, base);
 
@@ -408,12 +406,14 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
     }
   }
   if (const json* checks = doc.find("checks"); checks && checks->is_array()) {
-    for (const json& c : checks->elements()) {
+    for (std::size_t i = 0; i < checks->size(); ++i) {
+      const json& c = (*checks)[i];
       if (!c.is_object()) continue;
-      m.script_checks.push_back({text_or_empty(c, "script"), text_or_empty(c, "status"),
-                                 text_or_empty(c, "area"), text_or_empty(c, "check"),
-                                 text_or_empty(c, "expected"), text_or_empty(c, "measured"),
-                                 text_or_empty(c, "code"), text_or_empty(c, "detail")});
+      const std::string at = base + "/checks/" + std::to_string(i);
+      m.script_checks.push_back({text_or_empty(c, "script", at), text_or_empty(c, "status", at),
+                                 text_or_empty(c, "area", at), text_or_empty(c, "check", at),
+                                 text_or_empty(c, "expected", at), text_or_empty(c, "measured", at),
+                                 text_or_empty(c, "code", at), text_or_empty(c, "detail", at)});
     }
   }
   return m;
