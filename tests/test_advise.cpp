@@ -159,6 +159,8 @@ TEST_CASE("a provider's own prices replace the built-in ones and move the cost",
 TEST_CASE("every preset and task gives a finite result", "[advise][property]") {
   for (const auto& m : advisor::builtin_catalog().models) {
     for (const char* task : {"pretrain", "full_finetune", "lora", "qlora", "inference"}) {
+      // Serving an encoder-decoder is a located error (test_encoder_decoder.cpp).
+      if (m.encoder_decoder() && std::string(task) == "inference") continue;
       INFO(m.id << " " << task);
       const auto r = advise(test::request(task, m.id));
       check_no_nonfinite(r);

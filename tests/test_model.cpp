@@ -91,7 +91,7 @@ TEST_CASE("pasted Hugging Face config.json files resolve to the same architectur
     CHECK(advisor::parse_hf_config(test::value_of(j), "/model/hf_config").sliding_window == 4096);
   }
   SECTION("an unsupported family is a located error") {
-    const auto j = nlohmann::json::parse(R"({"model_type": "t5", "d_model": 512})");
+    const auto j = nlohmann::json::parse(R"({"model_type": "bert", "hidden_size": 512})");
     CHECK_THROWS_WITH(advisor::parse_hf_config(test::value_of(j), "/model/hf_config"),
                       Catch::Contains("/model/hf_config/model_type"));
   }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// FLOPs per token of a decoder-only transformer.
+// FLOPs per token of a decoder-only transformer (and of an encoder-decoder, per token of its
+// source + target).
 //
 // Convention (PaLM, Chowdhery et al. 2022, appendix B): a matmul of a token with a d_in x d_out
 // weight costs 2 d_in d_out FLOPs; attention adds 2 x 2 x s x d_attn per layer per token for
@@ -32,6 +33,11 @@ struct TokenFlops {
   double hardware_linear = 0;    // of which in weight GEMMs (run at FP8 under fp8 training)
   double hardware_attention = 0; // of which in the attention core (and LoRA adapters)
 };
+
+/// Tokens one training example counts: its sequence, plus an encoder-decoder's target tokens
+/// (the decoder's; the sequence is then the encoder's input). Throughput, budgets and steps
+/// count these.
+double tokens_per_example(const TrainingSettings& training);
 
 /// Training FLOPs per token for the request (task, LoRA, recompute, sequence length).
 /// Full training: backward = 2 x forward. LoRA/QLoRA: the frozen base needs input gradients

@@ -31,6 +31,7 @@ std::optional<Layout> make_layout(const Request& req, int count, int gpus_per_se
   const int cp = is_training(req.task) ? req.parallelism.cp : 1;
   if (tp < 1 || pp < 1 || count % (tp * pp * cp) != 0) return std::nullopt;
   if (!tp_valid(m, tp) || pp > m.layers) return std::nullopt;
+  if (pp > 1 && m.encoder_decoder()) return std::nullopt;  // modelled on one stage
   Layout L;
   L.count = count;
   L.tp = tp;

@@ -24,11 +24,6 @@ constexpr double kInt8BitsPerParam = 8;
 constexpr double kInt4GroupedBitsPerParam = 4 + (16.0 + 4.0) / 128.0;
 // FP8 (E4M3) weights with per-tensor or per-channel scales.
 constexpr double kFp8BitsPerParam = 8;
-// Dropout masks are stored one byte per element (Korthikanti et al. 2022, sec. 4.1).
-constexpr double kDropoutMaskBytes = 1;
-// FlashAttention keeps one fp32 log-sum-exp per query row and head for the backward pass
-// (Dao et al. 2022, Algorithm 2) instead of the s x s score matrix.
-constexpr double kSoftmaxStatBytes = 4;
 // Gradient tensors of the MLP's width a layer's backward holds at once: the two branches of a
 // gated MLP (dL/d gate, dL/d up; autograd of silu(gate) * up), one for a plain MLP's output
 // is folded into the same count.
@@ -99,8 +94,15 @@ OptimizerState optimizer_state(const TrainingSettings& t) {
 }
 
 double base_weight_bits(const TrainingSettings& t) {
-  return weight_bits_for(t.base_quantization == BaseQuantization::kNone ? "bf16"
-                                                                        : name_of(t.base_quantization));
+  return weight_bits_for(t.base_quantization != BaseQuantization::kNone
+                             ? name_of(t.base_quantization)
+                             : (t.precision == Precision::kFp32 ? "fp32" : "bf16"));
+}
+
+double adapter_other_weight_bytes(const Request& req) {
+  const bool fp32 = req.training.precision == Precision::kFp32 ||
+                    (req.task == Task::kQlora && req.stack.kbit_fp32_other_weights);
+  return fp32 ? 4 : 2;
 }
 
 double training_weight_bytes(Precision precision) {
@@ -145,6 +147,16 @@ double lora_params_per_layer(const ModelArch& m, const LoraTargets& t, int rank,
   return total * rank;
 }
 
+/// LoRA adapters an encoder-decoder adds to the decoder's: the encoder's layers and each
+/// decoder layer's cross-attention (PEFT's T5 targets q/k/v/o match EncDecAttention's too).
+double encoder_decoder_lora(const ModelArch& m, const TrainingSettings& t) {
+  if (!m.encoder_decoder()) return 0;
+  LoraTargets attention = t.lora_targets;
+  attention.gate = attention.up = attention.down = false;
+  return m.encoder_layers * lora_params_per_layer(m, t.lora_targets, t.lora_rank, false) +
+         m.layers * lora_params_per_layer(m, attention, t.lora_rank, false);
+}
+
 /// Layers of each kind that one pipeline stage holds.
 struct StageLayers {
   int dense = 0;
@@ -184,6 +196,12 @@ StageParams stage_params(const Request& req, const ParamCounts& c, const StageLa
   p.all += s.moe * (common + c.moe_shared_per_layer) / tp;
   p.all += s.moe * c.moe_expert_per_layer / (tp * L.ep);
   p.linear += s.dense * (c.attention_linear_per_layer + c.dense_mlp_linear_per_layer) / tp;
+  if (m.encoder_decoder()) {
+    // One stage holds both stacks (parse_request refuses pp > 1 for encoder-decoders).
+    p.all += (c.encoder_layers * c.encoder_layer + s.dense * c.cross_attention_per_layer) / tp;
+    p.linear += (c.encoder_layers * (c.attention_linear_per_layer + c.dense_mlp_linear_per_layer) +
+                 s.dense * c.attention_linear_per_layer) / tp;
+  }
   if (m.moe) {
     const double expert_linear = c.moe_linear_per_layer;
     const double routed_share =
@@ -201,7 +219,8 @@ StageParams stage_params(const Request& req, const ParamCounts& c, const StageLa
   if (is_adapter(req.task)) {
     const auto& t = req.training;
     p.lora = (s.dense * lora_params_per_layer(m, t.lora_targets, t.lora_rank, false) +
-              s.moe * lora_params_per_layer(m, t.lora_targets, t.lora_rank, true)) /
+              s.moe * lora_params_per_layer(m, t.lora_targets, t.lora_rank, true) +
+              encoder_decoder_lora(m, t)) /
              tp;
   }
   return p;
@@ -227,7 +246,10 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   ActivationInputs in;
   // Context parallelism: each rank holds 1/cp of every sequence's tokens (and of the logits);
   // with FlashAttention every stored tensor is linear in the tokens.
-  in.sequence_length = static_cast<double>(t.sequence_length) / L.cp;
+  // An encoder-decoder's decoder layers (and its logits) see the target tokens.
+  const bool encoder_decoder = m.encoder_decoder();
+  in.sequence_length = encoder_decoder ? static_cast<double>(t.target_length)
+                                       : static_cast<double>(t.sequence_length) / L.cp;
   in.micro_batch = static_cast<double>(t.micro_batch_size);
   in.tp = L.tp;
   in.sequence_parallel = t.sequence_parallel;
@@ -251,29 +273,48 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   in.moe_layer = true;
   const double moe_layer = s.moe > 0 ? layer_activation_bytes(m, in) : 0;
 
-  double lora_extra = 0;
-  if (is_adapter(req.task)) {
-    // Each adapter keeps its rank-r intermediate (x A) for the backward pass.
-    const double per_module = in.bytes_per_value * sb * t.lora_rank / L.tp;
-    lora_extra = per_module * static_cast<double>(t.lora_targets.count());
+  // Each adapter keeps its rank-r intermediate (x A) for the backward pass.
+  const double lora_per_token = is_adapter(req.task) ? in.bytes_per_value * t.lora_rank / L.tp : 0;
+  const double lora_modules = static_cast<double>(t.lora_targets.count());
+  const double lora_extra = lora_per_token * sb * lora_modules;
+  // An encoder-decoder's encoder layers (source tokens) and each decoder layer's
+  // cross-attention; the encoder's output is kept once for every cross-attention's backward.
+  double encoder_layer = 0, residual_encoder = 0, encoder_output = 0, cross = 0;
+  double encoder_lora = 0, cross_lora = 0;
+  const double sb_source = static_cast<double>(t.sequence_length) * in.micro_batch;
+  if (encoder_decoder) {
+    ActivationInputs source = in;
+    source.sequence_length = static_cast<double>(t.sequence_length);
+    encoder_layer = layer_activation_bytes(m, source);
+    residual_encoder = residual * sb_source / sb;
+    encoder_output = in.bytes_per_value * sb_source * static_cast<double>(m.hidden);
+    cross = cross_attention_activation_bytes(m, in, static_cast<double>(t.sequence_length));
+    encoder_lora = lora_per_token * sb_source * lora_modules;
+    const LoraTargets& lt = t.lora_targets;
+    cross_lora = lora_per_token * (sb * (lt.q + lt.o) + sb_source * (lt.k + lt.v));
   }
+  const int encoder_layers = encoder_decoder ? m.encoder_layers : 0;
+  const double layers = s.dense + s.moe + encoder_layers;
+  const double kept_inputs = (s.dense + s.moe) * residual + encoder_layers * residual_encoder;
   double per_microbatch = 0;
   double recompute_peak = 0;
   if (t.activation_checkpointing == Checkpointing::kFull) {
     // Only each layer's input is kept; one layer is re-run at a time in the backward pass.
-    per_microbatch = (s.dense + s.moe) * residual;
+    per_microbatch = kept_inputs + encoder_output;
     ActivationInputs one = in;
     one.recompute_attention = false;
     one.moe_layer = s.moe > 0;
-    recompute_peak = layer_activation_bytes(m, one) + lora_extra;
+    recompute_peak = std::max(layer_activation_bytes(m, one) + lora_extra + cross + cross_lora,
+                              encoder_layer + encoder_lora);
   } else {
-    per_microbatch = s.dense * (dense_layer + lora_extra) + s.moe * (moe_layer + lora_extra);
+    per_microbatch = s.dense * (dense_layer + lora_extra) + s.moe * (moe_layer + lora_extra) +
+                     s.dense * (cross + cross_lora) +
+                     encoder_layers * (encoder_layer + encoder_lora) + encoder_output;
     if (selective && keep) {
       // Keep a share of each layer's activations and recompute the rest from its input; the
       // recomputed part of one layer is live at a time in the backward pass.
-      const double layers = s.dense + s.moe;
       const double full = per_microbatch;
-      per_microbatch = *keep * full + (1 - *keep) * layers * residual;
+      per_microbatch = *keep * full + (1 - *keep) * kept_inputs;
       recompute_peak = layers > 0 ? (1 - *keep) * full / layers : 0;
     }
   }
@@ -288,9 +329,8 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
     // The checkpointed layer inputs wait in host RAM; the GPU keeps the one being brought back
     // for the layer it recomputes.
     const double kept = per_microbatch * in_flight;
-    const double layers = std::max(1, s.dense + s.moe);
     if (host_bytes) *host_bytes += kept;
-    total -= kept - kept / (layers * in_flight);
+    total -= kept - kept / (std::max(1.0, layers) * in_flight);
   }
   if (s.last) {
     total += 2 * residual;  // final norm input and output
@@ -311,7 +351,7 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
       mlp_width = std::max(mlp_width, static_cast<double>(m.moe->expert_ffn_hidden) *
                                           (m.moe->experts_per_token + m.moe->shared_experts));
     }
-    total += in.bytes_per_value * sb *
+    total += in.bytes_per_value * std::max(sb, encoder_decoder ? sb_source : 0.0) *
              (kBackwardMlpGradients * mlp_width / L.tp + 2 * static_cast<double>(m.hidden) / sharded_by);
   }
   if (L.cp > 1) {
@@ -409,55 +449,6 @@ double kv_cache_bytes(const Request& req, const StageLayers& s, const Layout& L)
 }  // namespace
 
 
-double layer_activation_bytes(const ModelArch& m, const ActivationInputs& in) {
-  const double a = in.bytes_per_value;
-  const double sb = in.sequence_length * in.micro_batch;
-  const double h = static_cast<double>(m.hidden);
-  const double t = in.tp;
-  // Tensors every TP rank holds in full unless sequence parallelism shards them
-  // (Korthikanti et al. 2022, eq. 2 vs eq. 4).
-  double replicated = 2 * a * sb * h;  // inputs of the two norms
-  // Inputs of the QKV projection and of the MLP: sharded with sequence parallelism unless the
-  // stack keeps them all-gathered (PyTorch DTensor TP), then held in full on every TP rank.
-  double gathered = 2 * a * sb * h;
-  if (m.dropout) replicated += 2 * kDropoutMaskBytes * sb * h;  // attention and MLP dropout
-  if (m.mla) {
-    replicated += a * sb * (m.mla->q_lora_rank + m.mla->kv_lora_rank + m.mla->qk_rope_head_dim);
-  }
-  double sharded = a * sb * static_cast<double>(q_width(m) + 2 * kv_width(m))  // Q, K, V
-                   + a * sb * static_cast<double>(attn_out_width(m));  // input of output proj.
-  const double scores = in.micro_batch * m.heads * in.sequence_length * in.sequence_length;
-  if (in.flash_attention) {
-    sharded += kSoftmaxStatBytes * in.micro_batch * m.heads * in.sequence_length;
-  } else if (!in.recompute_attention) {
-    sharded += a * scores;  // softmax output
-    if (m.dropout) sharded += kDropoutMaskBytes * scores + a * scores;  // mask, dropout output
-  }
-  const double matrices = m.mlp_gated ? 3 : 2;  // gate, up, act(gate)*up  |  fc1 out, act out
-  if (in.moe_layer && m.moe) {
-    const double routed = m.moe->experts_per_token + m.moe->shared_experts;
-    sharded += matrices * a * sb * static_cast<double>(m.moe->expert_ffn_hidden) * routed;
-    replicated += a * sb * h * m.moe->experts_per_token;  // tokens permuted to their experts
-  } else {
-    sharded += matrices * a * sb * static_cast<double>(m.ffn_hidden);
-  }
-  const double replicated_divisor = (in.sequence_parallel && t > 1) ? t : 1;
-  if (!in.gathered_inputs) {
-    replicated += gathered;
-    gathered = 0;
-  }
-  return replicated / replicated_divisor + gathered + sharded / t;
-}
-
-double ring_kv_elements_per_token(const ModelArch& m, int tp) {
-  if (m.mla) {
-    // MLA attends with full per-head keys and values, split over the TP ranks by head.
-    return static_cast<double>(kv_width(m) + attn_out_width(m)) / tp;
-  }
-  const double kv_heads_here = std::ceil(double(m.kv_heads) / tp);  // replicated if tp > kv
-  return 2 * kv_heads_here * m.head_dim;
-}
-
 bool fp32_residual_stream(const Request& req) {
   return req.task == Task::kQlora && req.stack.kbit_fp32_other_weights;
 }
@@ -475,7 +466,8 @@ double trainable_params(const Request& req, const ParamCounts& c) {
   if (!is_adapter(req.task)) return c.total;
   const auto& t = req.training;
   return c.dense_layers * lora_params_per_layer(req.model, t.lora_targets, t.lora_rank, false) +
-         c.moe_layers * lora_params_per_layer(req.model, t.lora_targets, t.lora_rank, true);
+         c.moe_layers * lora_params_per_layer(req.model, t.lora_targets, t.lora_rank, true) +
+         encoder_decoder_lora(req.model, t);
 }
 }  // namespace
 
@@ -519,10 +511,8 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
       double trainable_here;
       if (is_adapter(req.task)) {
         const double base_bits = base_weight_bits(t);
-        // QLoRA through PEFT upcasts the unquantised weights (embeddings, head, norms) to fp32.
-        const double other_bytes =
-            req.task == Task::kQlora && req.stack.kbit_fp32_other_weights ? 4 : 2;
-        base_weights = p.linear * base_bits / kBitsPerByte + (p.all - p.linear) * other_bytes;
+        base_weights = p.linear * base_bits / kBitsPerByte +
+                       (p.all - p.linear) * adapter_other_weight_bytes(req);
         trainable_here = p.lora;
         base_weights += p.lora * wbytes;
       } else {

@@ -86,8 +86,13 @@ struct OptimizerState {
 };
 OptimizerState optimizer_state(const TrainingSettings& training);
 
-/// Bits per weight of the frozen linear layers (QLoRA's quantised base; 16 otherwise).
+/// Bits per weight of the frozen linear layers (QLoRA's quantised base; else the training
+/// precision's: 16, or 32 in fp32).
 double base_weight_bits(const TrainingSettings& training);
+/// Bytes per weight of an adapter run's unquantised frozen weights (embeddings, head, norms):
+/// 4 in fp32 training, and under QLoRA through PEFT (prepare_model_for_kbit_training upcasts
+/// them to fp32); else 2.
+double adapter_other_weight_bytes(const Request& request);
 
 /// Trainable parameters of the whole model for the task (all of them, or the LoRA adapters).
 double trainable_params(const Request& request);
@@ -134,6 +139,10 @@ struct ActivationInputs {
   bool moe_layer = false;
 };
 double layer_activation_bytes(const ModelArch& model, const ActivationInputs& in);
+/// What one decoder layer's cross-attention adds for `in.sequence_length` target tokens
+/// attending to `source_length` encoder tokens (encoder-decoder models).
+double cross_attention_activation_bytes(const ModelArch& model, const ActivationInputs& in,
+                                        double source_length);
 
 /// Elements of K and V of one token in one layer on one tensor-parallel rank: what a
 /// context-parallel ring passes between ranks (GQA's KV heads, replicated when tp exceeds them).

@@ -40,16 +40,18 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
         std::string(zero3 ? " Sharded over the data-parallel group" + groups + " (ZeRO-3)." : "") +
         (t.offload_parameters ? " Offloaded to host RAM." : "");
     if (is_adapter(req.task)) {
-      const char* base = t.base_quantization == BaseQuantization::kNone ? "bf16" : name_of(t.base_quantization);
+      const char* fp = t.precision == Precision::kFp32 ? "fp32" : "bf16";
+      const char* base = t.base_quantization == BaseQuantization::kNone ? fp : name_of(t.base_quantization);
+      const char* other = adapter_other_weight_bytes(req) == 4 ? "fp32" : "bf16";
       std::snprintf(line, sizeof line,
-                    "Frozen base in %s (linear layers%s; embeddings and norms in bf16) plus "
+                    "Frozen base in %s (linear layers%s; embeddings and norms in %s) plus "
                     "LoRA adapters (rank %d on %zu module types) at %.0f bytes/param.",
                     base,
                     t.base_quantization == BaseQuantization::kNf4 ? ", NF4 + double quantisation = 4.127 bits"
                                                                   : "",
-                    t.lora_rank, static_cast<std::size_t>(t.lora_targets.count()), wbytes);
+                    other, t.lora_rank, static_cast<std::size_t>(t.lora_targets.count()), wbytes);
       add("weights", "weights_adapter",
-          with_group({param("base", std::string(base)),
+          with_group({param("base", std::string(base)), param("other", std::string(other)),
                       param("nf4", flag(t.base_quantization == BaseQuantization::kNf4)),
                       param("lora_rank", t.lora_rank),
                       param("lora_modules", static_cast<double>(t.lora_targets.count())),
@@ -159,6 +161,16 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
                     "pass through 4 ring buffers of its chunk in a layer's backward";
       params.push_back(param("cp", L.cp));
       params.push_back(param("local_tokens", num(t.sequence_length / L.cp)));
+    }
+    if (m.encoder_decoder()) {
+      stack_text += "; encoder-decoder: " + std::to_string(m.encoder_layers) +
+                    " encoder layers on the " + std::to_string(t.sequence_length) +
+                    " input tokens, " + std::to_string(m.layers) + " decoder layers on " +
+                    std::to_string(t.target_length) +
+                    " target tokens, each with cross-attention to the encoder's output (kept once)";
+      params.push_back(param("encoder_layers", m.encoder_layers));
+      params.push_back(param("decoder_layers", m.layers));
+      params.push_back(param("target_tokens", num(t.target_length)));
     }
     add("activations", "activations_training", std::move(params), line + stack_text + ".");
     add("kv_cache", "kv_cache_training", {}, "No KV cache in training.");

@@ -10,6 +10,11 @@
 
 namespace advisor {
 
+namespace {
+// T5's relative position bias: one table of 32 buckets x heads in the first layer of each
+// stack (transformers T5Config.relative_attention_num_buckets = 32).
+constexpr double kRelativePositionBuckets = 32;
+}  // namespace
 
 std::int64_t q_width(const ModelArch& a) {
   if (a.mla) return std::int64_t{a.heads} * (a.mla->qk_nope_head_dim + a.mla->qk_rope_head_dim);
@@ -80,26 +85,42 @@ ParamCounts count_params(const ModelArch& a) {
   if (a.position == "learned") c.embedding += static_cast<double>(a.max_position_embeddings) * h;
   c.lm_head = a.tied_embeddings ? 0 : static_cast<double>(a.vocab) * h;
   c.final_norm = norm_params;
+  const double stacks = a.encoder_decoder() ? 2 : 1;
+  if (a.position == "relative") c.embedding += stacks * kRelativePositionBuckets * a.heads;
 
   const double common = c.attention_per_layer + c.norms_per_layer;
   const double dense_block = common + c.dense_mlp_per_layer;
   const double moe_block = common + c.moe_shared_per_layer + c.moe_expert_per_layer;
+  double encoder_decoder_extra = 0;
+  if (a.encoder_decoder()) {
+    // T5Stack: encoder layers are decoder layers without cross-attention; each decoder layer
+    // attends to the encoder's output with its own q/k/v/o and a third norm. The encoder's
+    // final norm sits with the embedding (the first thing the input meets).
+    c.encoder_layers = a.encoder_layers;
+    c.encoder_layer = dense_block;
+    c.cross_attention_per_layer = c.attention_per_layer + norm_params;
+    c.embedding += norm_params;
+    encoder_decoder_extra =
+        c.encoder_layers * c.encoder_layer + a.layers * c.cross_attention_per_layer;
+  }
   c.total = c.dense_layers * dense_block + c.moe_layers * moe_block + c.embedding + c.lm_head +
-            c.final_norm;
+            c.final_norm + encoder_decoder_extra;
   double active_moe_block = moe_block;
   if (a.moe && a.moe->experts > 0) {
     active_moe_block = common + c.moe_shared_per_layer +
                        c.moe_expert_per_layer * a.moe->experts_per_token / a.moe->experts;
   }
   c.active = c.dense_layers * dense_block + c.moe_layers * active_moe_block + c.embedding +
-             c.lm_head + c.final_norm;
+             c.lm_head + c.final_norm + encoder_decoder_extra;
   c.attention_linear_per_layer = attention_linear;
   c.dense_mlp_linear_per_layer = matrices * h * f;
   c.moe_linear_per_layer = a.moe ? matrices * h * static_cast<double>(a.moe->expert_ffn_hidden) *
                                        (a.moe->experts + a.moe->shared_experts)
                                  : 0;
   c.block_linear = a.layers * attention_linear + c.dense_layers * c.dense_mlp_linear_per_layer +
-                   c.moe_layers * c.moe_linear_per_layer;
+                   c.moe_layers * c.moe_linear_per_layer +
+                   c.encoder_layers * (attention_linear + c.dense_mlp_linear_per_layer) +
+                   (a.encoder_decoder() ? a.layers * attention_linear : 0);
   return c;
 }
 
@@ -126,6 +147,12 @@ void validate_arch(const ModelArch& a, const std::string& path, const ArchKeys& 
       throw InputError("inconsistent", dense,
                        dense + " (" + std::to_string(a.moe->dense_layers) + ") must not exceed " +
                            path + "/" + keys.layers + " (" + std::to_string(a.layers) + ")");
+  }
+  if (a.encoder_decoder() && (a.moe || a.mla)) {
+    const std::string p = path + "/" + keys.encoder_layers;
+    throw InputError("inconsistent", p,
+                     p + ": encoder-decoder models are modelled with dense layers and "
+                         "multi-head attention (T5); experts or latent attention are not");
   }
   if (a.position == "learned") {
     const std::string p = path + "/" + keys.max_position_embeddings;

@@ -78,7 +78,7 @@ std::int64_t global_batch_for(const Request& req, const Layout& L, const Perform
     target = *req.training.perf.global_batch_size;
   } else if (req.task == Task::kPretrain) {
     target = checked_int64(std::ceil(k.auto_global_batch_tokens_pretrain /
-                                     double(req.training.sequence_length)),
+                                     tokens_per_example(req.training)),
                            "performance.json/defaults/auto_global_batch_tokens_pretrain",
                            "the global batch");
   } else {
@@ -158,7 +158,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   // Micro-batches and the global batch.
   r.global_batch = global_batch_for(req, L, k, &r.batch_adjusted);
   r.microbatches = static_cast<int>(r.global_batch / (t.micro_batch_size * L.dp));
-  const double seq = static_cast<double>(t.sequence_length);
+  const double seq = tokens_per_example(t);
   // Tokens of one micro-batch on one GPU: context parallelism gives each of its cp ranks
   // 1/cp of every sequence (Megatron's load-balanced causal chunks give each the same share of
   // the attention work, so compute per GPU is the total over the GPUs, as without cp).
@@ -169,8 +169,10 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   // Compute per micro-batch on the heaviest (last) pipeline stage: its share of the layers
   // plus the LM head.
   const ParamCounts c = count_params(m);
-  const int layers_stage = (m.layers + L.pp - 1) / L.pp;
-  const double layer_share = double(layers_stage) / m.layers;
+  const int decoder_layers_stage = (m.layers + L.pp - 1) / L.pp;
+  const double layer_share = double(decoder_layers_stage) / m.layers;
+  // Every layer the stage runs: an encoder-decoder's encoder too (it has one stage).
+  const int layers_stage = decoder_layers_stage + m.encoder_layers;
   const bool adapter = is_adapter(req.task);
   const double head_hw = r.flops.head_forward * (adapter ? 2 : 3);
   const double stage_linear = (r.flops.hardware_linear - head_hw) * layer_share + head_hw;
@@ -205,9 +207,8 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   // The host launches every operator of the micro-batch; the GPU cannot finish before the last
   // launch (eager PyTorch ~10 us per op, compiled graphs far less): small models, short
   // sequences and eager LoRA adapters are launch-bound.
-  const int layers_here = (m.layers + L.pp - 1) / L.pp;
   r.host_s_per_microbatch =
-      layers_here * ops_per_layer(req) * req.stack.dispatch_us_per_op * 1e-6;
+      layers_stage * ops_per_layer(req) * req.stack.dispatch_us_per_op * 1e-6;
 
   const double bw = gpu.memory_bandwidth_tbps * kTera * k.memory_bandwidth_efficiency;
   // QLoRA: the 4-bit base is dequantised to bf16 before each GEMM, in every pass over it

@@ -34,6 +34,7 @@ ModelArch parse_model_fields(const JsonValue& j, const std::string& path, bool c
   a.name = r.string("name", opt(std::string("Custom model")));
   a.family = r.string("family", opt(std::string("custom")));
   a.layers = static_cast<int>(r.integer("layers", 1, kMaxLayers));
+  a.encoder_layers = static_cast<int>(r.integer("encoder_layers", 0, kMaxLayers, std::int64_t{0}));
   a.hidden = r.integer("hidden", 1, kMaxWidth);
   a.ffn_hidden = r.integer("ffn_hidden", 1, kMaxWidth);
   a.heads = static_cast<int>(r.integer("heads", 1, kMaxHeads));
@@ -48,7 +49,7 @@ ModelArch parse_model_fields(const JsonValue& j, const std::string& path, bool c
   a.tied_embeddings = r.boolean("tied_embeddings", opt(false));
   a.attention_bias = r.boolean("attention_bias", opt(false));
   a.linear_bias = r.boolean("linear_bias", opt(false));
-  a.position = r.choice("position", {"rope", "learned", "alibi"}, opt(std::string("rope")));
+  a.position = r.choice("position", {"rope", "learned", "alibi", "relative"}, opt(std::string("rope")));
   a.max_position_embeddings =
       r.integer("max_position_embeddings", 1, kMaxContext, opt(std::int64_t{4096}));
   a.sliding_window = r.nullable_integer("sliding_window", 1, kMaxContext).value_or(0);
@@ -107,11 +108,48 @@ bool hf_bool(const JsonValue& j, const std::string& path, const char* key, bool 
   FieldReader r(j, path);
   return r.boolean(key, fallback);
 }
+
+/// T5, mT5 (mT0) and UMT5 configs: an encoder-decoder with its own key names (T5Config).
+ModelArch parse_t5_config(const JsonValue& j, const std::string& path, const std::string& type) {
+  FieldReader root(j, path);
+  ModelArch a;
+  a.id = "custom";
+  a.family = type;
+  a.name = root.string("_name_or_path", std::string("Pasted config.json (") + type + ")");
+  if (a.name.empty()) a.name = "Pasted config.json (" + type + ")";
+  a.encoder_layers = static_cast<int>(hf_int(j, path, "num_layers", 1, kMaxLayers, {}));
+  a.layers = static_cast<int>(
+      hf_int(j, path, "num_decoder_layers", 1, kMaxLayers, std::int64_t{a.encoder_layers}));
+  a.hidden = hf_int(j, path, "d_model", 1, kMaxWidth, {});
+  a.ffn_hidden = hf_int(j, path, "d_ff", 1, kMaxWidth, {});
+  a.heads = static_cast<int>(hf_int(j, path, "num_heads", 1, kMaxHeads, {}));
+  a.kv_heads = a.heads;
+  a.head_dim = static_cast<int>(hf_int(j, path, "d_kv", 1, kMaxWidth, {}));
+  a.vocab = hf_int(j, path, "vocab_size", 1, kMaxVocab, {});
+  // T5Config's defaults: tied embeddings, a ReLU MLP ("gated-gelu" in T5 v1.1, mT5, FLAN-T5).
+  a.tied_embeddings = hf_bool(j, path, "tie_word_embeddings", true);
+  a.mlp_gated = root.string("feed_forward_proj", std::string("relu")).rfind("gated-", 0) == 0;
+  a.position = "relative";
+  a.max_position_embeddings = hf_int(j, path, "n_positions", 1, kMaxContext, std::int64_t{512});
+  a.layernorm = false;  // T5LayerNorm: a scale, no mean, no bias
+  FieldReader rates(j, path);
+  a.dropout = rates.number("dropout_rate", 0, 1, 0.1) > 0;
+  ArchKeys keys;
+  keys.layers = "num_decoder_layers";
+  keys.encoder_layers = "num_layers";
+  keys.heads = "num_heads";
+  keys.kv_heads = "num_heads";
+  keys.max_position_embeddings = "n_positions";
+  a.source = "pasted config.json";
+  validate_arch(a, path, keys);
+  return a;
+}
 }  // namespace
 
 ModelArch parse_hf_config(const JsonValue& j, const std::string& path) {
   FieldReader root(j, path);
   const std::string type = root.string("model_type");
+  if (type == "t5" || type == "mt5" || type == "umt5") return parse_t5_config(j, path, type);
   static const char* kSupported[] = {"llama",     "mistral",  "mixtral",  "qwen2",
                                      "qwen2_moe", "qwen3",    "qwen3_moe", "deepseek_v3",
                                      "deepseek_v2"};
@@ -122,7 +160,8 @@ ModelArch parse_hf_config(const JsonValue& j, const std::string& path) {
         "unsupported_model_type", path + "/model_type",
         path + "/model_type " + in_quotes(type) +
             " is not supported; supported: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, "
-            "qwen3_moe, deepseek_v2, deepseek_v3 (or give the architecture fields instead)");
+            "qwen3_moe, deepseek_v2, deepseek_v3, t5, mt5, umt5 (or give the architecture "
+            "fields instead)");
   ModelArch a;
   a.id = "custom";
   a.family = type;

@@ -413,6 +413,7 @@ void write_arch_fields(JsonWriter& w, const ModelArch& a) {
   w.field("name", a.name);
   w.field("family", a.family);
   w.field("layers", a.layers);
+  w.field("encoder_layers", a.encoder_layers);
   w.field("hidden", a.hidden);
   w.field("ffn_hidden", a.ffn_hidden);
   w.field("heads", a.heads);

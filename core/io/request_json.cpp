@@ -2,6 +2,7 @@
 #include "types/request.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "types/errors.hpp"
 #include "io/json_reader.hpp"
@@ -13,6 +14,10 @@ namespace advisor {
 namespace {
 // Upper bounds that are generous for any real job but keep every product finite.
 constexpr std::int64_t kMaxSequenceLength = 10'000'000;
+// An encoder-decoder's target tokens per example when the request does not say: T5's
+// span-corruption ratio, 114 target tokens per 512 input tokens (Raffel et al. 2020 sec. 3.1.4;
+// transformers' run_t5_mlm_flax.py compute_input_and_target_lengths).
+constexpr double kDefaultTargetShare = 114.0 / 512.0;
 constexpr std::int64_t kMaxMicroBatch = 1'000'000;
 constexpr std::int64_t kMaxConcurrency = 1'000'000;
 constexpr std::int64_t kMaxLoraRank = 65'536;
@@ -184,6 +189,17 @@ TrainingSettings read_training(const JsonValue* j, Task task, const ModelArch& m
   s.precision = t.choice("precision", kPrecisionNames, s.precision);
   s.optimizer = t.choice("optimizer", kOptimizerNames, s.optimizer);
   s.sequence_length = t.integer("sequence_length", 1, kMaxSequenceLength, s.sequence_length);
+  const std::optional<std::int64_t> target =
+      t.nullable_integer("target_length", 1, kMaxSequenceLength);
+  if (model.encoder_decoder()) {
+    s.target_length = target.value_or(static_cast<std::int64_t>(
+        std::ceil(static_cast<double>(s.sequence_length) * kDefaultTargetShare)));
+  } else if (target) {
+    throw InputError("inconsistent", t.path_of("target_length"),
+                     t.path_of("target_length") +
+                         " applies to encoder-decoder models (/model/encoder_layers > 0); a "
+                         "decoder-only model's tokens are /training/sequence_length");
+  }
   s.micro_batch_size = t.integer("micro_batch_size", 1, kMaxMicroBatch, s.micro_batch_size);
   s.activation_checkpointing = t.choice(
       "activation_checkpointing", kCheckpointingNames,
@@ -325,6 +341,26 @@ void check_parallel_against_model(const Parallelism& p, const ModelArch& m) {
   }
 }
 
+/// Encoder-decoder models (T5) are modelled for training on one pipeline stage: serving them
+/// (encoder once, decoder per token with a cross-attention cache) and splitting the two stacks
+/// over pipeline stages or a sequence over context-parallel ranks are not.
+void check_encoder_decoder(const Request& req) {
+  if (!req.model.encoder_decoder()) return;
+  if (!is_training(req.task))
+    throw InputError("inconsistent", "/task",
+                     "/task inference: serving encoder-decoder models (/model/encoder_layers > 0) "
+                     "is not modelled; training is");
+  if (req.parallelism.pp > 1)
+    throw InputError("inconsistent", "/parallelism/pp",
+                     "/parallelism/pp " + std::to_string(req.parallelism.pp) +
+                         ": encoder-decoder models are modelled on one pipeline stage "
+                         "(tensor and data parallel)");
+  if (req.parallelism.cp > 1)
+    throw InputError("inconsistent", "/parallelism/cp",
+                     "/parallelism/cp " + std::to_string(req.parallelism.cp) +
+                         ": context parallelism is modelled for decoder-only models");
+}
+
 /// Context parallelism splits each training sequence over cp GPUs (ring attention).
 /// Megatron's load-balanced causal split cuts the sequence into 2 x cp chunks (rank i takes
 /// chunks i and 2cp-1-i), so the length must divide into them; the ring runs inside
@@ -438,6 +474,7 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   }
   check_context_parallel(req);
   check_shard_group(req);
+  check_encoder_decoder(req);
   const TrainingSettings& ts = req.training;
   if (ts.offload_parameters) {
     if (req.parallelism.zero != 3)

@@ -270,6 +270,8 @@ std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan,
     text("/training/accounting/optimizer_state_dtype", a.optimizer_state_bytes == 4 ? "fp32" : "bf16");
     out.push_back({"/training/accounting/fused_cross_entropy", std::nullopt, std::nullopt,
                    a.fused_cross_entropy});
+    if (req.model.encoder_decoder())
+      number("/training/target_length", static_cast<double>(req.training.target_length));
     if (plan.training) number("/training/tokens", plan.training->tokens);
     if (plan.training && plan.training->perf)
       number("/training/global_batch_size", static_cast<double>(plan.training->perf->global_batch));

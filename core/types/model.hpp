@@ -25,12 +25,16 @@ struct MlaSpec {
   int v_head_dim = 0;
 };
 
-/// A decoder-only transformer's architecture, as published in its config.
+/// A transformer's architecture, as published in its config: decoder-only, or an
+/// encoder-decoder (T5, mT5/mT0, FLAN-T5) when encoder_layers > 0.
 struct ModelArch {
   std::string id;  // preset id, or "custom"
   std::string name;
   std::string family;
-  int layers = 0;
+  int layers = 0;  // decoder layers
+  /// Encoder layers of an encoder-decoder (0: decoder-only). The encoder has the decoder's
+  /// widths; each decoder layer adds cross-attention over the encoder's output (T5Stack).
+  int encoder_layers = 0;
   std::int64_t hidden = 0;
   std::int64_t ffn_hidden = 0;  // dense MLP intermediate size
   int heads = 0;
@@ -41,7 +45,7 @@ struct ModelArch {
   bool tied_embeddings = false;
   bool attention_bias = false;  // bias on q/k/v projections (Qwen2)
   bool linear_bias = false;     // bias on every linear layer (GPT-3)
-  std::string position = "rope";  // rope | learned | alibi
+  std::string position = "rope";  // rope | learned | alibi | relative (T5's bucketed bias)
   std::int64_t max_position_embeddings = 0;
   std::int64_t sliding_window = 0;  // 0 = full attention
   bool layernorm = false;           // LayerNorm (weight+bias) vs RMSNorm (weight)
@@ -52,6 +56,8 @@ struct ModelArch {
   double params_active_b_published = 0;
   std::string source;
   std::string as_of;
+
+  bool encoder_decoder() const { return encoder_layers > 0; }
 };
 
 /// Parameter counts derived from the architecture (not the published figure).
@@ -66,6 +72,12 @@ struct ParamCounts {
   double final_norm = 0;
   int dense_layers = 0;
   int moe_layers = 0;
+  /// Encoder-decoder: one encoder layer (attention, MLP, norms), and what each decoder layer
+  /// adds for cross-attention (its q/k/v/o and norm); the encoder's final norm and relative
+  /// position tables are in `embedding`.
+  int encoder_layers = 0;
+  double encoder_layer = 0;
+  double cross_attention_per_layer = 0;
   double total = 0;
   double active = 0;  // per token: routed experts counted top-k of n
   /// Weights inside linear (matmul) layers: what 4-/8-bit quantisers convert.
@@ -89,6 +101,7 @@ std::int64_t kv_cache_elements_per_token_layer(const ModelArch& arch);
 /// (num_key_value_heads, num_experts_per_tok, ...). Relative to the model object's path.
 struct ArchKeys {
   std::string layers = "layers";
+  std::string encoder_layers = "encoder_layers";
   std::string heads = "heads";
   std::string kv_heads = "kv_heads";
   std::string experts = "moe/experts";

@@ -40,7 +40,9 @@ struct Accounting {
 struct TrainingSettings {
   Precision precision = Precision::kBf16;  // compute and weight dtype
   Optimizer optimizer = Optimizer::kAdamW;
-  std::int64_t sequence_length = 2048;
+  std::int64_t sequence_length = 2048;  // an encoder-decoder's input (encoder) tokens
+  /// Decoder (target) tokens per example of an encoder-decoder; 0 for a decoder-only model.
+  std::int64_t target_length = 0;
   std::int64_t micro_batch_size = 1;  // sequences per GPU per forward pass
   Checkpointing activation_checkpointing = Checkpointing::kNone;  // QLoRA: full
   // Set by the request or the stack's default (not the task's): a pretraining run on a count the

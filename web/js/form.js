@@ -148,6 +148,22 @@
 
   function modelMode() { return checkedValue('model_mode') || 'preset'; }
 
+  // An encoder-decoder's decoder tokens: an input for T5-style models only (the core refuses it
+  // for a decoder-only model).
+  const TARGET_LENGTH = '/training/target_length';
+
+  /** Whether the model in the form is an encoder-decoder (a preset's, typed or pasted fields). */
+  function encoderDecoder() {
+    const mode = modelMode();
+    if (mode === 'preset') {
+      const m = ((state.catalog && state.catalog.models) || []).filter(function (x) { return x.id === el.preset.value; })[0];
+      return Boolean(m && m.encoder_layers > 0);
+    }
+    if (mode === 'hf_config') return /"model_type"\s*:\s*"u?m?t5"/.test(el.hf.value);
+    const layers = input('m.encoder_layers');
+    return Boolean(layers && Number(layers.value) > 0);
+  }
+
   function buildRequest() {
     const task = currentTask();
     const mode = modelMode();
@@ -160,6 +176,7 @@
       if (f.mode && f.mode !== mode) return;
       if (!appliesTo(f.path, task)) return;
       if (f.budget && f.budget !== budget) return;
+      if (f.path === TARGET_LENGTH && !encoderDecoder()) return;
       const v = readField(f);
       if (v !== undefined) pointerSet(req, f.path, v);
     });
@@ -257,9 +274,11 @@
     const task = currentTask();
     const mode = modelMode();
     const budget = input('t.budget_mode').value;
+    const seq2seq = encoderDecoder();
     document.querySelectorAll(FORMS.map(function (f) { return f + ' .field[data-path]'; }).join(', ')).forEach(function (node) {
       const b = node.getAttribute('data-budget');
-      setHidden(node, !appliesTo(node.getAttribute('data-path'), task) || Boolean(b && b !== budget));
+      const path = node.getAttribute('data-path');
+      setHidden(node, !appliesTo(path, task) || Boolean(b && b !== budget) || (path === TARGET_LENGTH && !seq2seq));
     });
     document.querySelectorAll('#inputs .group').forEach(function (group) {
       const known = Array.prototype.filter.call(group.querySelectorAll('.field[data-path]'), function (n) {
