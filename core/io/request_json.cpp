@@ -439,7 +439,7 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   const JsonValue empty = JsonValue::object();
   const JsonValue* par = root.object("parallelism");
   FieldReader p(par ? *par : empty, "/parallelism");
-  req.parallelism.zero = static_cast<int>(p.integer("zero", 0, 3, 3));
+  req.parallelism.zero = static_cast<int>(p.integer("zero", 0, 3, std::int64_t{req.stack.default_zero}));
   req.parallelism.tp_pinned = p.has("tp");
   req.parallelism.pp_pinned = p.has("pp");
   req.parallelism.tp = static_cast<int>(p.integer("tp", 1, kMaxParallel, 1));

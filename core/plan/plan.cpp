@@ -264,6 +264,7 @@ std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan,
   number("/parallelism/pp", L.pp);
   if (is_training(req.task)) {
     text("/training/activation_checkpointing", name_of(req.training.activation_checkpointing));
+    number("/parallelism/zero", L.zero);
     const Accounting& a = req.training.accounting;
     out.push_back({"/training/accounting/master_weights", std::nullopt, std::nullopt, a.master_weights});
     text("/training/accounting/gradient_dtype", a.gradient_bytes == 4 ? "fp32" : "bf16");

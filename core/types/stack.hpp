@@ -31,6 +31,9 @@ struct StackProfile {
   /// saves nothing beyond FlashAttention); else the share of a layer's activations kept by
   /// PyTorch op-level selective checkpointing or every-other-layer checkpointing.
   std::optional<double> selective_keep_fraction;
+  /// ZeRO/FSDP stage when the request gives none (/parallelism/zero; 3 otherwise): Megatron's
+  /// distributed optimizer shards the optimizer states only (ZeRO-1).
+  int default_zero = 3;
   /// Activation checkpointing when the request gives none (nullopt: the task's default).
   std::optional<Checkpointing> default_checkpointing;
   /// Checkpointed layer inputs offloaded to host RAM by default (Unsloth's checkpointing).
