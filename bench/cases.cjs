@@ -782,7 +782,8 @@ function moreMemoryRows(more) {
 function moreBusbwRows(more) {
   const rows = [];
   for (const c of more.filter((x) => x.category === 'allreduce_bw')) {
-    const gpu = /MI300X/.test(c.hardware.gpu) ? 'mi300x-192gb' : 'a100-pcie-80gb';
+    const gpu = c.hardware.gpu_id
+      || (/MI300X/.test(c.hardware.gpu) ? 'mi300x-192gb' : 'a100-pcie-80gb');
     for (const m of c.measured) {
       rows.push({
         id: `${c.id}/${m.metric}`, category: 'allreduce_bw', metric: m.metric, measured: m.value,
@@ -823,14 +824,19 @@ function moreDecodeRows(more) {
         continue;
       }
       if (m.gpu_id) {
+        // `output` tokens (512 unless the line says) decoded after `context` tokens; a line
+        // without `context` states neither, and the advisor's defaults apply.
+        const stated = m.context !== undefined;
+        const output = m.output || 512;
+        const inference = { weight_format: m.format, kv_cache_precision: 'fp16', concurrency: 1 };
+        if (stated) Object.assign(inference, { prompt_tokens: Math.max(1, m.context), output_tokens: output });
         rows.push({
           id, category: 'inference', metric: 'decode_tokens_per_sec', measured: m.value,
-          ambiguous: false, source: c.source.url,
-          assumed: `llama.cpp stack; ${m.context} tokens of context, then 512 decoded one at a time`,
+          ambiguous: !!m.ambiguous, source: c.source.url,
+          assumed: stated ? `llama.cpp stack; ${m.context} tokens of context, then ${output} decoded one at a time`
+            : 'llama.cpp stack; prompt and output lengths not stated (advisor defaults)',
           request: {
-            schema: 1, task: 'inference', model: { preset: m.model }, stack: 'llama_cpp',
-            inference: { weight_format: m.format, kv_cache_precision: 'fp16', concurrency: 1,
-                         prompt_tokens: Math.max(1, m.context), output_tokens: 512 },
+            schema: 1, task: 'inference', model: { preset: m.model }, stack: 'llama_cpp', inference,
             hardware: { gpu: m.gpu_id, count: 1 },
           },
           read: (r) => r.inference.decode_tokens_per_second,
