@@ -138,11 +138,17 @@ function statedRule(c) {
   if (st.parallelism) req.parallelism = st.parallelism;
   if (st.cluster) req.cluster = st.cluster;
   if (st.stack) req.stack = st.stack;
+  if (st.cpu_offload) training.cpu_offload = st.cpu_offload;
   const meas = c.measured[0];
   const read = {
     gpu_hours: (r) => r.training.gpu_hours,
     tokens_per_sec_per_gpu: tpsPerGpu,
   }[meas.metric];
+  if (meas.metric === 'peak_gpu_memory_gib') {
+    // Compared as memory rows are (calibrate.cjs evaluate): per_gpu_bytes in the source's unit.
+    return { metric: 'peak_memory', unit: 2 ** 30, measured: meas.value, request: req,
+             assumed: `as stated by the source: ${Object.keys(st).join(', ')}; the rest advisor defaults` };
+  }
   if (!read) return { skip: `no reader for ${meas.metric}` };
   return {
     metric: meas.metric, measured: meas.value, request: req, read,
@@ -867,7 +873,8 @@ function allRows(calibration, more = []) {
   // Memory-only cases are expressed as MEMORY_ROWS below.
   // Training cases of the extra sources go through the same rules (llm-foundry table lines,
   // rows with a `stated` setup), and so do further cells of TensorRT-LLM's table.
-  const training = more.filter((c) => /^train_/.test(c.category) || /^trtv1-/.test(c.id));
+  const training = more.filter((c) => /^train_/.test(c.category) || /^trtv1-/.test(c.id)
+    || (c.stated && c.category === 'memory'));
   const rows = allCases(calibration.concat(training))
     .filter((r) => !(r.skip && /^memory case/.test(r.skip)));
   for (const r of rows) {
