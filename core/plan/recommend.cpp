@@ -132,6 +132,8 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
   std::optional<double> previous_hours;
   Layout one;
   const std::int64_t job_batch = global_batch_for(req, one, k, nullptr);
+  // The GPU's links: the same at every count (the server size does not change with it).
+  const Fabric f = make_fabric(gpu, req.cluster, k, per_server);
   out.stop = TrainingCounts::Stop::kSearchLimit;
   int n = min_count;
   for (int step = 0; step <= kCountDoublings && n <= max_count; ++step, n *= 2) {
@@ -139,7 +141,6 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
     // Pretraining: the split a team would tune for speed (choose_fastest_layout).
     const auto L = layouts.fastest(n, gpu, per_server, k, &e);
     if (!L || !fits(e, gpu)) continue;
-    const Fabric f = make_fabric(gpu, req.cluster, k, per_server);
     const TrainingPerf t = estimate_training(req, gpu, *L, f, k);
     if (!t.available) {
       out.steps.clear();
