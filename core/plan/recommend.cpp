@@ -5,13 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
-#include <tuple>
 
 #include "engine/comm.hpp"
 #include "engine/cost_inputs.hpp"
 #include "plan/fleet.hpp"
 #include "plan/recommend_reasons.hpp"
+#include "plan/search_prices.hpp"
 
 namespace advisor {
 
@@ -88,39 +87,6 @@ bool meets_goal(const CandidatePlan& p, const GoalSettings& g) {
   return true;
 }
 
-/// The cost inputs of each GPU at each place, resolved once per search (the recommendation and
-/// its levers share it: levers change the job, never the cost inputs). What a scenario depends
-/// on besides the request's cost settings is the GPU, the place and the platform the count
-/// needs (small or full); with_count() adapts the rest (the count, the demand's utilisation).
-class ScenarioCache {
- public:
-  ScenarioCache(const Request& req, const Catalog& catalog) : req_(req), catalog_(catalog) {}
-
-  /// The request with `gpu` x `count` costed at the place the plan uses.
-  CostScenario at(const GpuSpec& gpu, int count, bool office) {
-    const PlatformDefaults* platform = &platform_of(catalog_.prices, gpu, count);
-    auto [it, added] = resolved_.try_emplace({&gpu, platform, office});
-    if (added) it->second = resolve(gpu, count, office);
-    return with_count(it->second, count, req_.cost);
-  }
-
- private:
-  CostScenario resolve(const GpuSpec& gpu, int count, bool office) const {
-    const bool pinned = req_.hardware && req_.hardware->gpu == gpu.id;
-    const std::string& site = req_.cost.cost.site;
-    if (!office)
-      return resolve_scenario(req_.cost, catalog_.prices, gpu, count, pinned, site, false);
-    CostRequest in_office = req_.cost;
-    in_office.power.facility = Facility::kOffice;
-    in_office.power.rack_kw.reset();
-    return resolve_scenario(in_office, catalog_.prices, gpu, count, pinned, site, false);
-  }
-
-  const Request& req_;  // its cost settings and pinned hardware: the same for every lever
-  const Catalog& catalog_;
-  std::map<std::tuple<const GpuSpec*, const PlatformDefaults*, bool>, CostScenario> resolved_;
-};
-
 }  // namespace
 
 TrainingCounts training_counts(const Request& req, const Catalog& catalog, const GpuSpec& gpu,
@@ -168,47 +134,35 @@ namespace {
 
 class Search {
  public:
-  Search(const Request& req, const Catalog& catalog, ScenarioCache& scenarios)
-      : req_(req), catalog_(catalog), scenarios_(scenarios), layouts_(req, catalog.memory) {}
+  Search(const Request& req, const Catalog& catalog, SearchPrices& prices)
+      : req_(req), catalog_(catalog), prices_(prices), layouts_(req, catalog.memory) {}
 
-  /// The GPU's cost inputs in an IDC and in the office, resolved once per GPU (with_count()
-  /// adapts them to each count).
-  struct Places {
-    const GpuSpec* gpu = nullptr;
-    CostScenario idc;
-    mutable std::optional<CostScenario> office;  // resolved when an office can host a plan
-  };
-  Places places(const GpuSpec& gpu, int count) const {
-    return {&gpu, scenarios_.at(gpu, count, false), std::nullopt};
-  }
+  using Places = SearchPrices::Places;
 
   /// Every deployment of `gpu` x `count`, appended to `out` (hours/perf filled by the caller's
   /// template `base`).
   void price(const CandidatePlan& base, int count, const Places& at,
              std::vector<CandidatePlan>& out) const {
-    const CostScenario s = with_count(at.idc, count, req_.cost);
-    const PowerPlan p = plan_power(s, count);
-    CandidatePlan plan = base;
-    plan.servers = p.servers;
-    plan.server_watts_full_load = p.server_watts_full_load;
-    plan.office_can_host = p.office.can_host;
-    plan.life_years = s.life_years;
     const bool training = is_training(req_.task);
-    // Serving runs around the clock unless the request says otherwise.
-    const double busy = training ? s.utilization : req_.cost.cost.utilization.value_or(1.0);
+    const bool buy = !req_.goal.china_only || base.china_purchasable;
+    const CountPrices& q = prices_.prices(at, count, training, buy);
+    CandidatePlan plan = base;
+    plan.servers = q.servers;
+    plan.server_watts_full_load = q.server_watts_full_load;
+    plan.office_can_host = q.office_can_host;
+    plan.life_years = q.life_years;
     auto add = [&](Deployment d, Facility facility, double cost, std::optional<double> rate) {
-      CandidatePlan c = plan;
+      CandidatePlan& c = out.emplace_back(plan);
       c.deployment = d;
       c.facility = facility;
       c.cost_cny = cost;
       c.rate_cny_per_gpu_hour = rate;
-      c.utilization = d == Deployment::kBuy ? busy : 1;
+      c.utilization = d == Deployment::kBuy ? q.busy : 1;
       if (!training && c.users > 0 && c.per_user_tokens_per_second) {
         const double tokens_per_month =
             c.users * *c.per_user_tokens_per_second * 3600 * kHoursPerMonth;
         c.cost_per_million_tokens_cny = cost / (tokens_per_month / 1e6);
       }
-      out.push_back(std::move(c));
     };
     const double gpu_hours = training ? plan.gpu_hours.value_or(0) : count * kHoursPerMonth;
     // A provider's offers cap the GPUs it can rent out (types/provider.hpp).
@@ -217,28 +171,20 @@ class Search {
       return listed == catalog_.prices.gpus.end() || !(listed->second.*cap) ||
              count <= *(listed->second.*cap);
     };
-    if (s.rent_cny_per_gpu_hour && supplies(&GpuPrices::rental_gpus_available)) {
-      add(Deployment::kRent, Facility::kIdc, gpu_hours * *s.rent_cny_per_gpu_hour,
-          s.rent_cny_per_gpu_hour);
+    if (q.rent_cny_per_gpu_hour && supplies(&GpuPrices::rental_gpus_available)) {
+      add(Deployment::kRent, Facility::kIdc, gpu_hours * *q.rent_cny_per_gpu_hour,
+          q.rent_cny_per_gpu_hour);
     }
-    if (s.reserved_cny_per_gpu_month && supplies(&GpuPrices::reserved_gpus_available)) {
+    if (q.reserved_cny_per_gpu_month && supplies(&GpuPrices::reserved_gpus_available)) {
       // Reserved cards are paid by the whole month for as long as the job needs them.
       const double months = training ? std::max(1.0, std::ceil(plan.hours.value_or(0) / kHoursPerMonth)) : 1;
-      const double cost = count * months * *s.reserved_cny_per_gpu_month;
+      const double cost = count * months * *q.reserved_cny_per_gpu_month;
       add(Deployment::kReserved, Facility::kIdc, cost, gpu_hours > 0 ? std::optional<double>(cost / gpu_hours) : std::nullopt);
     }
-    if (s.gpu_price_cny && (!req_.goal.china_only || plan.china_purchasable)) {
-      // Bought: the job's amortised share of owning the cards, busy `busy` of the hours.
-      for (const bool office : {false, true}) {
-        if (office && (!p.office.can_host || req_.cost.power.facility == Facility::kOffice)) continue;
-        if (office && !at.office) at.office = scenarios_.at(*at.gpu, at.idc.gpus, true);
-        const CostScenario placed = office ? with_count(*at.office, count, req_.cost) : s;
-        const OptionCost b = buy_option(placed, count, busy, nullptr, false);
-        const std::optional<double> rate = cost_per_gpu_hour(b.average_yearly_cny, count * kHoursPerYear * busy);
-        if (!rate) continue;
-        const double cost = training ? gpu_hours * *rate : b.average_yearly_cny / 12;
-        add(Deployment::kBuy, office ? Facility::kOffice : placed.facility, cost, rate);
-      }
+    // Bought: the job's amortised share of owning the cards.
+    for (const CountPrices::Owned& o : q.owned) {
+      const double cost = training ? gpu_hours * o.cny_per_gpu_hour : o.average_yearly_cny / 12;
+      add(Deployment::kBuy, o.facility, cost, o.cny_per_gpu_hour);
     }
   }
 
@@ -251,7 +197,7 @@ class Search {
       *failed = reason_unavailable(counts.unavailable_reason);
       return;
     }
-    Places at = places(gpu, n);
+    Places at = prices_.places(gpu, n);
     for (const TrainingCounts::Step& s : counts.steps) {
       const TrainingPerf& t = s.perf;
       CandidatePlan base = base_plan(gpu, s.count, s.layout, s.memory, s.fabric);
@@ -261,7 +207,8 @@ class Search {
       base.tokens = t.tokens;
       base.exposed_communication_share = t.step_time_s > 0 ? t.exposed_communication_s / t.step_time_s : 0;
       // A count past the small platform (4-card workstation, 4-GPU board) needs the full one.
-      if (s.count > at.idc.gpus_per_server && at.idc.gpus <= at.idc.gpus_per_server) at = places(gpu, s.count);
+      if (s.count > at.idc->gpus_per_server && at.count <= at.idc->gpus_per_server)
+        at = prices_.places(gpu, s.count);
       price(base, s.count, at, out);
     }
   }
@@ -285,7 +232,7 @@ class Search {
                                                      fleet.perf.per_user_tokens_per_second)
                                           : fleet.perf.per_user_tokens_per_second;
     base.time_to_first_token_s = fleet.perf.time_to_first_token_s;
-    price(base, count, places(gpu, count), out);
+    price(base, count, prices_.places(gpu, count), out);
   }
 
  private:
@@ -306,7 +253,7 @@ class Search {
 
   const Request& req_;
   const Catalog& catalog_;
-  ScenarioCache& scenarios_;
+  SearchPrices& prices_;         // shared by the recommendation and its levers
   mutable LayoutTable layouts_;  // memory per layout, shared by every GPU of the search
 };
 
@@ -409,13 +356,13 @@ enum class Report { kAll, kBestOnly };
 
 Recommendation recommend_with(const Request& req, const Catalog& catalog,
                               const std::vector<OptionRow>& options, bool with_levers,
-                              Report report, ScenarioCache& scenarios) {
+                              Report report, SearchPrices& prices) {
   Recommendation r;
   r.objective = resolve_objective(req.goal);
   r.deadline_hours = req.goal.deadline_hours;
   r.budget_cny = req.goal.budget_cny;
   r.china_only = req.goal.china_only;
-  const Search search(req, catalog, scenarios);
+  const Search search(req, catalog, prices);
   std::vector<CandidatePlan> all;
   for (const OptionRow& row : options) {
     const GpuSpec& gpu = *row.judged.gpu;
@@ -504,7 +451,7 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
         cheaper.push_back(&g);
         continue;
       }
-      const CostScenario s = scenarios.at(g, 1, false);
+      const CostScenario s = prices.at(g, 1, false);
       std::optional<double> rate = s.rent_cny_per_gpu_hour;
       if (s.gpu_price_cny && (!req.goal.china_only || china_purchasable(g))) {
         const std::optional<double> own = cost_per_gpu_hour(
@@ -518,9 +465,9 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
       if (cheaper.empty()) break;
       Request changed = req;
       if (!change.apply(changed)) continue;
-      const Recommendation alt = recommend_with(
-          changed, catalog, judge_options(changed, catalog, cheaper), false, Report::kBestOnly,
-          scenarios);
+      const Recommendation alt =
+          recommend_with(changed, catalog, judge_options(changed, catalog, cheaper), false,
+                         Report::kBestOnly, prices);
       if (!alt.best) continue;
       const bool better = !base || alt.best->cost_cny < base->cost_cny * (1 - kLeverSaving) ||
                           alt.best->gpus < base->gpus;
@@ -547,8 +494,8 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
 
 Recommendation recommend(const Request& req, const Catalog& catalog,
                          const std::vector<OptionRow>& options, bool with_levers) {
-  ScenarioCache scenarios(req, catalog);
-  return recommend_with(req, catalog, options, with_levers, Report::kAll, scenarios);
+  SearchPrices prices(req, catalog);
+  return recommend_with(req, catalog, options, with_levers, Report::kAll, prices);
 }
 
 }  // namespace advisor
