@@ -65,20 +65,27 @@ bool identity_before(const CandidatePlan& a, const CandidatePlan& b) {
   return a.facility < b.facility;
 }
 
+/// A plan with its time and cost as ranked: ranked() once per plan, not per comparison.
+struct Ranked {
+  const CandidatePlan* plan = nullptr;
+  double time = 0, cost = 0;
+};
+
+Ranked as_ranked(const CandidatePlan& p) { return {&p, ranked(time_of(p)), ranked(p.cost_cny)}; }
+
 /// True when `a` ranks before `b` for the objective.
-bool better(const CandidatePlan& a, const CandidatePlan& b, Objective objective) {
-  const bool fastest = objective == Objective::kFastest || objective == Objective::kFastestWithinBudget;
-  const double ta = ranked(time_of(a)), tb = ranked(time_of(b));
-  const double ca = ranked(a.cost_cny), cb = ranked(b.cost_cny);
+bool better(const Ranked& a, const Ranked& b, Objective objective) {
+  const bool fastest =
+      objective == Objective::kFastest || objective == Objective::kFastestWithinBudget;
   if (fastest) {
-    if (ta != tb) return ta < tb;
-    if (ca != cb) return ca < cb;
-    return identity_before(a, b);
+    if (a.time != b.time) return a.time < b.time;
+    if (a.cost != b.cost) return a.cost < b.cost;
+    return identity_before(*a.plan, *b.plan);
   }
-  if (std::fabs(ca - cb) > kSameCost * std::min(ca, cb)) return ca < cb;
-  if (a.gpus != b.gpus) return a.gpus < b.gpus;
-  if (ta != tb) return ta < tb;
-  return identity_before(a, b);
+  if (std::fabs(a.cost - b.cost) > kSameCost * std::min(a.cost, b.cost)) return a.cost < b.cost;
+  if (a.plan->gpus != b.plan->gpus) return a.plan->gpus < b.plan->gpus;
+  if (a.time != b.time) return a.time < b.time;
+  return identity_before(*a.plan, *b.plan);
 }
 
 bool meets_goal(const CandidatePlan& p, const GoalSettings& g) {
@@ -260,27 +267,29 @@ class Search {
 /// Plans on the time-vs-cost front: none is both faster and cheaper. Fastest first; equal plans
 /// (H100 and H800 SXM often are) in identity order, so the front depends neither on the
 /// catalog's order nor on the platform.
-std::vector<CandidatePlan> pareto_front(std::vector<CandidatePlan> plans) {
-  std::sort(plans.begin(), plans.end(), [](const CandidatePlan& a, const CandidatePlan& b) {
-    const double ta = ranked(time_of(a)), tb = ranked(time_of(b));
-    if (ta != tb) return ta < tb;
-    const double ca = ranked(a.cost_cny), cb = ranked(b.cost_cny);
-    if (ca != cb) return ca < cb;
-    return identity_before(a, b);
+std::vector<CandidatePlan> pareto_front(std::vector<Ranked> plans) {
+  std::sort(plans.begin(), plans.end(), [](const Ranked& a, const Ranked& b) {
+    if (a.time != b.time) return a.time < b.time;
+    if (a.cost != b.cost) return a.cost < b.cost;
+    return identity_before(*a.plan, *b.plan);
   });
   std::vector<CandidatePlan> front;
-  for (CandidatePlan& p : plans)
-    if (front.empty() || ranked(p.cost_cny) < ranked(front.back().cost_cny))
-      front.push_back(std::move(p));
+  double front_cost = 0;  // the last plan's, as ranked
+  for (const Ranked& p : plans) {
+    if (front.empty() || p.cost < front_cost) {
+      front.push_back(*p.plan);
+      front_cost = p.cost;
+    }
+  }
   return front;
 }
 
-const CandidatePlan* best_of(const std::vector<CandidatePlan>& plans, Objective objective,
-                             const std::function<bool(const CandidatePlan&)>& keep) {
-  const CandidatePlan* best = nullptr;
-  for (const CandidatePlan& p : plans)
-    if (keep(p) && (!best || better(p, *best, objective))) best = &p;
-  return best;
+template <typename Keep>
+const CandidatePlan* best_of(const std::vector<Ranked>& plans, Objective objective, Keep keep) {
+  const Ranked* best = nullptr;
+  for (const Ranked& p : plans)
+    if (keep(*p.plan) && (!best || better(p, *best, objective))) best = &p;
+  return best ? best->plan : nullptr;
 }
 
 /// The request with one memory lever applied, or nothing when it does not apply.
@@ -391,8 +400,12 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
     if (!any) r.rejected.push_back({gpu.id, reason_goal_missed(*fastest, *cheapest, req.goal)});
   }
   r.candidates = static_cast<int>(all.size());
-  auto meets = [&](const CandidatePlan& p) { return meets_goal(p, req.goal); };
-  if (const CandidatePlan* best = best_of(all, r.objective, meets)) {
+  std::vector<Ranked> feasible;  // the plans that meet the goal, in the search's order
+  feasible.reserve(all.size());
+  for (const CandidatePlan& p : all)
+    if (meets_goal(p, req.goal)) feasible.push_back(as_ranked(p));
+  auto any = [](const CandidatePlan&) { return true; };
+  if (const CandidatePlan* best = best_of(feasible, r.objective, any)) {
     r.best = *best;
   } else if (!all.empty()) {
     // Nothing meets the deadline or the budget: name the plan closest to it.
@@ -415,9 +428,6 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
 
   if (report == Report::kBestOnly) return r;
 
-  std::vector<CandidatePlan> feasible;
-  for (const CandidatePlan& p : all)
-    if (meets(p)) feasible.push_back(p);
   r.pareto = pareto_front(feasible);
   if (r.best) {
     const CandidatePlan& best = *r.best;
@@ -425,14 +435,13 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
       return a.gpu == b.gpu && a.gpus == b.gpus && a.deployment == b.deployment &&
              a.facility == b.facility;
     };
-    auto runner = [&](const char* wins_on, Objective by, const std::function<bool(const CandidatePlan&)>& keep) {
+    auto runner = [&](const char* wins_on, Objective by, auto keep) {
       const CandidatePlan* p = best_of(feasible, by, keep);
       if (!p || same(*p, best)) return;
       for (const RunnerUp& u : r.runners_up)
         if (same(u.plan, *p)) return;
       r.runners_up.push_back({wins_on, *p, reason_why_not(*p, best, wins_on)});
     };
-    auto any = [](const CandidatePlan&) { return true; };
     runner("cheapest", Objective::kCheapest, any);
     runner("fastest", Objective::kFastest, any);
     if (!best.china_purchasable)
