@@ -159,11 +159,12 @@ std::optional<Layout> LayoutTable::fastest(int count, const GpuSpec& gpu, int gp
   const Parallelism& p = request_.parallelism;
   if (request_.task != Task::kPretrain || (p.tp_pinned && p.pp_pinned)) return first;
   const Fabric f = make_fabric(gpu, request_.cluster, k, gpus_per_server);
+  const TrainingJob job = training_job(request_, k);
   const Sized* best = nullptr;
   double best_rate = 0;
   for (Sized& s : sized(count, gpus_per_server)) {
     if (!fits(memory_of(s), gpu)) continue;
-    const TrainingPerf t = estimate_training(request_, gpu, s.layout, f, k);
+    const TrainingPerf t = estimate_training(request_, gpu, s.layout, f, k, job);
     if (!t.available) return first;
     // Strictly faster only: between equals the earlier (simpler) split stays.
     if (!best || t.tokens_per_second > best_rate * (1 + 1e-9)) {

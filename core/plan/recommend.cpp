@@ -107,6 +107,7 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
   const std::int64_t job_batch = global_batch_for(req, one, k, nullptr);
   // The GPU's links: the same at every count (the server size does not change with it).
   const Fabric f = make_fabric(gpu, req.cluster, k, per_server);
+  const TrainingJob job = training_job(req, k);
   out.stop = TrainingCounts::Stop::kSearchLimit;
   int n = min_count;
   for (int step = 0; step <= kCountDoublings && n <= max_count; ++step, n *= 2) {
@@ -114,7 +115,7 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
     // Pretraining: the split a team would tune for speed (choose_fastest_layout).
     const auto L = layouts.fastest(n, gpu, per_server, k, &e);
     if (!L || !fits(e, gpu)) continue;
-    const TrainingPerf t = estimate_training(req, gpu, *L, f, k);
+    const TrainingPerf t = estimate_training(req, gpu, *L, f, k, job);
     if (!t.available) {
       out.steps.clear();
       out.stop = TrainingCounts::Stop::kUnavailable;
