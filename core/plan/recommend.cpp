@@ -148,13 +148,12 @@ class Search {
   using Places = SearchPrices::Places;
 
   /// Every deployment of `gpu` x `count`, appended to `out` (hours/perf filled by the caller's
-  /// template `base`).
-  void price(const CandidatePlan& base, int count, const Places& at,
+  /// template `plan`).
+  void price(CandidatePlan plan, int count, const Places& at,
              std::vector<CandidatePlan>& out) const {
     const bool training = is_training(req_.task);
-    const bool buy = !req_.goal.china_only || base.china_purchasable;
+    const bool buy = !req_.goal.china_only || plan.china_purchasable;
     const CountPrices& q = prices_.prices(at, count, training, buy);
-    CandidatePlan plan = base;
     plan.servers = q.servers;
     plan.server_watts_full_load = q.server_watts_full_load;
     plan.office_can_host = q.office_can_host;
@@ -173,17 +172,11 @@ class Search {
       }
     };
     const double gpu_hours = training ? plan.gpu_hours.value_or(0) : count * kHoursPerMonth;
-    // A provider's offers cap the GPUs it can rent out (types/provider.hpp).
-    const auto listed = catalog_.prices.gpus.find(at.gpu->id);
-    auto supplies = [&](std::optional<std::int64_t> GpuPrices::*cap) {
-      return listed == catalog_.prices.gpus.end() || !(listed->second.*cap) ||
-             count <= *(listed->second.*cap);
-    };
-    if (q.rent_cny_per_gpu_hour && supplies(&GpuPrices::rental_gpus_available)) {
+    if (q.rent_cny_per_gpu_hour) {
       add(Deployment::kRent, Facility::kIdc, gpu_hours * *q.rent_cny_per_gpu_hour,
           q.rent_cny_per_gpu_hour);
     }
-    if (q.reserved_cny_per_gpu_month && supplies(&GpuPrices::reserved_gpus_available)) {
+    if (q.reserved_cny_per_gpu_month) {
       // Reserved cards are paid by the whole month for as long as the job needs them.
       const double months = training ? std::max(1.0, std::ceil(plan.hours.value_or(0) / kHoursPerMonth)) : 1;
       const double cost = count * months * *q.reserved_cny_per_gpu_month;
@@ -217,7 +210,7 @@ class Search {
       // A count past the small platform (4-card workstation, 4-GPU board) needs the full one.
       if (s.count > at.idc->gpus_per_server && at.count <= at.idc->gpus_per_server)
         at = prices_.places(gpu, s.count);
-      price(base, s.count, at, out);
+      price(std::move(base), s.count, at, out);
     }
   }
 
@@ -240,7 +233,7 @@ class Search {
                                                      fleet.perf.per_user_tokens_per_second)
                                           : fleet.perf.per_user_tokens_per_second;
     base.time_to_first_token_s = fleet.perf.time_to_first_token_s;
-    price(base, count, prices_.places(gpu, count), out);
+    price(std::move(base), count, prices_.places(gpu, count), out);
   }
 
  private:

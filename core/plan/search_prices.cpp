@@ -43,8 +43,15 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
   q.life_years = s.life_years;
   // Serving runs around the clock unless the request says otherwise.
   q.busy = training ? s.utilization : req_.cost.cost.utilization.value_or(1.0);
-  q.rent_cny_per_gpu_hour = s.rent_cny_per_gpu_hour;
-  q.reserved_cny_per_gpu_month = s.reserved_cny_per_gpu_month;
+  const auto listed = catalog_.prices.gpus.find(at.gpu->id);
+  auto supplies = [&](std::optional<std::int64_t> GpuPrices::*cap) {
+    return listed == catalog_.prices.gpus.end() || !(listed->second.*cap) ||
+           count <= *(listed->second.*cap);
+  };
+  if (supplies(&GpuPrices::rental_gpus_available))
+    q.rent_cny_per_gpu_hour = s.rent_cny_per_gpu_hour;
+  if (supplies(&GpuPrices::reserved_gpus_available))
+    q.reserved_cny_per_gpu_month = s.reserved_cny_per_gpu_month;
   if (!buy || !s.gpu_price_cny) return q;
   // Bought: the job's amortised share of owning the cards, busy `busy` of the hours.
   for (const bool office : {false, true}) {

@@ -22,6 +22,8 @@ struct CountPrices {
   bool office_can_host = false;
   int life_years = 0;
   double busy = 0;  // bought cards: the share of hours they are busy (amortisation)
+  // Renting and reserving, when offered for `count` GPUs (a provider's offers cap the GPUs it
+  // can rent out: types/provider.hpp).
   std::optional<double> rent_cny_per_gpu_hour, reserved_cny_per_gpu_month;
   /// Owning the cards at one place (an IDC, then the office when it can host them).
   struct Owned {
