@@ -105,17 +105,18 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
   std::optional<double> previous_hours;
   Layout one;
   const std::int64_t job_batch = global_batch_for(req, one, k, nullptr);
-  // The GPU's links: the same at every count (the server size does not change with it).
-  const Fabric f = make_fabric(gpu, req.cluster, k, per_server);
+  out.fabric = make_fabric(gpu, req.cluster, k, per_server);
+  const Fabric& f = out.fabric;
   const TrainingJob job = training_job(req, k);
   out.stop = TrainingCounts::Stop::kSearchLimit;
   int n = min_count;
+  out.steps.reserve(kCountDoublings + 1);
   for (int step = 0; step <= kCountDoublings && n <= max_count; ++step, n *= 2) {
     MemoryEstimate e;
     // Pretraining: the split a team would tune for speed (choose_fastest_layout).
     const auto L = layouts.fastest(n, gpu, per_server, k, &e);
     if (!L || !fits(e, gpu)) continue;
-    const TrainingPerf t = estimate_training(req, gpu, *L, f, k, job);
+    TrainingPerf t = estimate_training(req, gpu, *L, f, k, job);
     if (!t.available) {
       out.steps.clear();
       out.stop = TrainingCounts::Stop::kUnavailable;
@@ -133,7 +134,7 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
       break;
     }
     previous_hours = t.hours;
-    out.steps.push_back({n, *L, e, f, t});
+    out.steps.push_back({n, *L, std::move(e), std::move(t)});
   }
   return out;
 }
@@ -201,7 +202,7 @@ class Search {
     Places at = prices_.places(gpu, n);
     for (const TrainingCounts::Step& s : counts.steps) {
       const TrainingPerf& t = s.perf;
-      CandidatePlan base = base_plan(gpu, s.count, s.layout, s.memory, s.fabric);
+      CandidatePlan base = base_plan(gpu, s.count, s.layout, s.memory, counts.fabric);
       base.hours = t.hours;
       base.gpu_hours = t.gpu_hours;
       base.mfu = t.mfu;
