@@ -368,6 +368,9 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
   r.china_only = req.goal.china_only;
   const Search search(req, catalog, prices);
   std::vector<CandidatePlan> all;
+  // Room for one count per GPU in each deployment (rent, reserved, bought in an IDC or the
+  // office); training's further counts grow it from there.
+  all.reserve(options.size() * 4);
   for (const OptionRow& row : options) {
     const GpuSpec& gpu = *row.judged.gpu;
     if (!row.judged.min_layout) {
