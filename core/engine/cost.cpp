@@ -100,6 +100,8 @@ OptionCost finish_option(std::vector<LineItem> items, int years, double capex_cn
   const double hardware_per_year = (capex_cny - residual_cny) / years;
   const double running = c.average_yearly_cny - hardware_per_year;
   double total = 0;
+  c.yearly_cny.reserve(std::max(years, 0));
+  c.cumulative_cny.reserve(std::max(years, 0));
   for (int y = 1; y <= years; ++y) {
     double v = running;
     if (y == 1) v += capex_cny;

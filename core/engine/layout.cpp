@@ -114,27 +114,33 @@ std::optional<Layout> layout_for_count(const Request& req, int count, int gpus_p
 
 bool fits(const MemoryEstimate& e, const GpuSpec& gpu) { return e.total() <= gpu.memory_bytes(); }
 
-const std::vector<LayoutTable::Sized>& LayoutTable::sized(int count, int gpus_per_server) {
+std::vector<LayoutTable::Sized>& LayoutTable::sized(int count, int gpus_per_server) {
   auto [it, added] = by_count_and_server_.try_emplace({count, gpus_per_server});
   if (added) {
     for (const Layout& L : candidate_layouts(request_, count, gpus_per_server))
-      it->second.push_back({L, estimate_memory(request_, L, assumptions_, false)});
+      it->second.push_back({L, std::nullopt});
   }
   return it->second;
+}
+
+const MemoryEstimate& LayoutTable::memory_of(Sized& candidate) {
+  if (!candidate.memory)
+    candidate.memory = estimate_memory(request_, candidate.layout, assumptions_, false);
+  return *candidate.memory;
 }
 
 std::optional<Layout> LayoutTable::choose(int count, const GpuSpec& gpu, int gpus_per_server,
                                           MemoryEstimate* estimate) {
   const Sized* best = nullptr;
-  for (const Sized& s : sized(count, gpus_per_server)) {
-    if (fits(s.memory, gpu)) {
+  for (Sized& s : sized(count, gpus_per_server)) {
+    if (fits(memory_of(s), gpu)) {
       best = &s;
       break;
     }
-    if (!best || s.memory.total() < best->memory.total()) best = &s;
+    if (!best || s.memory->total() < best->memory->total()) best = &s;
   }
   if (!best) return std::nullopt;
-  if (estimate) *estimate = best->memory;
+  if (estimate) *estimate = *best->memory;
   return best->layout;
 }
 
@@ -154,11 +160,12 @@ std::optional<Layout> LayoutTable::fastest(int count, const GpuSpec& gpu, int gp
   const Parallelism& p = request_.parallelism;
   if (request_.task != Task::kPretrain || (p.tp_pinned && p.pp_pinned)) return first;
   const Fabric f = make_fabric(gpu, request_.cluster, k, gpus_per_server);
+  const TrainingJob job = training_job(request_, k);
   const Sized* best = nullptr;
   double best_rate = 0;
-  for (const Sized& s : sized(count, gpus_per_server)) {
-    if (!fits(s.memory, gpu)) continue;
-    const TrainingPerf t = estimate_training(request_, gpu, s.layout, f, k);
+  for (Sized& s : sized(count, gpus_per_server)) {
+    if (!fits(memory_of(s), gpu)) continue;
+    const TrainingPerf t = estimate_training(request_, gpu, s.layout, f, k, job);
     if (!t.available) return first;
     // Strictly faster only: between equals the earlier (simpler) split stays.
     if (!best || t.tokens_per_second > best_rate * (1 + 1e-9)) {
@@ -167,7 +174,7 @@ std::optional<Layout> LayoutTable::fastest(int count, const GpuSpec& gpu, int gp
     }
   }
   if (!best) return first;
-  if (estimate) *estimate = best->memory;
+  if (estimate) *estimate = *best->memory;
   return best->layout;
 }
 

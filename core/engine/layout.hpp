@@ -65,11 +65,14 @@ class LayoutTable {
                                 const PerformanceConstants& k, MemoryEstimate* estimate);
 
  private:
+  /// A candidate layout and its memory, estimated when first asked for: choose() reads the
+  /// candidates in order only up to the first that fits the GPU.
   struct Sized {
     Layout layout;
-    MemoryEstimate memory;
+    std::optional<MemoryEstimate> memory;
   };
-  const std::vector<Sized>& sized(int count, int gpus_per_server);
+  std::vector<Sized>& sized(int count, int gpus_per_server);
+  const MemoryEstimate& memory_of(Sized& candidate);
   const Request& request_;
   const MemoryAssumptions& assumptions_;
   std::map<std::pair<int, int>, std::vector<Sized>> by_count_and_server_;

@@ -118,12 +118,30 @@ double expert_matmul_share(const ModelArch& m) {
   return routed / active_matmul_params(m);
 }
 
+TrainingJob training_job(const Request& req, const PerformanceConstants& k) {
+  TrainingJob job;
+  job.tokens = token_budget(req, k);
+  job.flops = training_flops_per_token(req);
+  job.params = count_params(req.model);
+  job.trainable_params = trainable_params(req);
+  job.expert_share = expert_matmul_share(req.model);
+  job.ops_per_layer = ops_per_layer(req);
+  job.base_weight_bits = base_weight_bits(req.training);
+  return job;
+}
+
 TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Layout& L,
                                const Fabric& fabric, const PerformanceConstants& k) {
+  return estimate_training(req, gpu, L, fabric, k, training_job(req, k));
+}
+
+TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Layout& L,
+                               const Fabric& fabric, const PerformanceConstants& k,
+                               const TrainingJob& job) {
   TrainingPerf r;
   const ModelArch& m = req.model;
   const TrainingSettings& t = req.training;
-  r.tokens = token_budget(req, k);
+  r.tokens = job.tokens;
 
   // Peak rates at the precision used (dense, never sparse).
   double peak_linear = 0, peak_attention = 0, mamf_linear = 0;
@@ -153,7 +171,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   r.available = true;
   r.peak_tflops = peak_linear;
   r.matmul_fraction = mamf_linear;
-  r.flops = training_flops_per_token(req);
+  r.flops = job.flops;
 
   // Micro-batches and the global batch.
   r.global_batch = global_batch_for(req, L, k, &r.batch_adjusted);
@@ -168,7 +186,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
 
   // Compute per micro-batch on the heaviest (last) pipeline stage: its share of the layers
   // plus the LM head.
-  const ParamCounts c = count_params(m);
+  const ParamCounts& c = job.params;
   const int decoder_layers_stage = (m.layers + L.pp - 1) / L.pp;
   const double layer_share = double(decoder_layers_stage) / m.layers;
   // Every layer the stage runs: an encoder-decoder's encoder too (it has one stage).
@@ -185,7 +203,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   const double width = double(m.hidden) / L.tp;
   const double dense_eff = gemm_shape_efficiency(
       mb_tokens, width, double(m.ffn_hidden) / L.tp, ridge);
-  const double expert_share = expert_matmul_share(m);
+  const double expert_share = job.expert_share;
   double expert_eff = dense_eff;
   if (expert_share > 0) {
     const double rows = mb_tokens * m.moe->experts_per_token * L.ep / m.moe->experts;
@@ -207,15 +225,14 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   // The host launches every operator of the micro-batch; the GPU cannot finish before the last
   // launch (eager PyTorch ~10 us per op, compiled graphs far less): small models, short
   // sequences and eager LoRA adapters are launch-bound.
-  r.host_s_per_microbatch =
-      layers_stage * ops_per_layer(req) * req.stack.dispatch_us_per_op * 1e-6;
+  r.host_s_per_microbatch = layers_stage * job.ops_per_layer * req.stack.dispatch_us_per_op * 1e-6;
 
   const double bw = gpu.memory_bandwidth_tbps * kTera * k.memory_bandwidth_efficiency;
   // QLoRA: the 4-bit base is dequantised to bf16 before each GEMM, in every pass over it
   // (forward, backward, and the recomputed forward): read 4.127 bits, write 16 per weight.
   double t_dequant_mb = 0;
   if (req.task == Task::kQlora) {
-    const double base_bits = base_weight_bits(t);
+    const double base_bits = job.base_weight_bits;
     const double expert_linear = c.moe_layers * c.moe_linear_per_layer;
     const double linear_gpu =
         ((c.block_linear - expert_linear) + expert_linear / L.ep) * layer_share / L.tp;
@@ -320,10 +337,10 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
     double weight_b = t.precision == Precision::kFp32 ? 4 : 2;
     double trainable_dense = dense_gpu, trainable_expert = expert_gpu;
     if (adapter) {
-      const double bits = base_weight_bits(t);
+      const double bits = job.base_weight_bits;
       const double linear_share = c.total > 0 ? c.block_linear / c.total : 1;
       weight_b = linear_share * bits / 8 + (1 - linear_share) * 2;
-      const double lora = trainable_params(req) / (L.tp * L.pp);
+      const double lora = job.trainable_params / (L.tp * L.pp);
       trainable_dense = lora;
       trainable_expert = 0;
     }
@@ -403,7 +420,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
       std::max(0.0, dp_param_gather - k.overlap_fraction * forward_first) + dp_step_exposed_fixed;
 
   // Optimizer step over this GPU's shard of the trainable parameters (bandwidth-bound).
-  const double trainable_gpu = trainable_params(req) / (L.tp * L.pp) / (L.zero >= 1 ? shards : 1);
+  const double trainable_gpu = job.trainable_params / (L.tp * L.pp) / (L.zero >= 1 ? shards : 1);
   const double opt_bytes = optimizer_step_bytes_per_param(t);
   if (t.offload_optimizer) {
     // ZeRO-Offload: fp32 gradients down and 16-bit weights up over PCIe, Adam on the CPU

@@ -88,8 +88,25 @@ struct TrainingPerf {
   double storage_read_gbps_needed = 0;
 };
 
+/// What estimate_training reads of the request alone (no GPU, count or split changes it): a
+/// search that times many counts and splits of one request works it out once.
+struct TrainingJob {
+  double tokens = 0;  // token_budget()
+  TokenFlops flops;   // training_flops_per_token()
+  ParamCounts params;
+  double trainable_params = 0;
+  double expert_share = 0;  // expert_matmul_share()
+  double ops_per_layer = 0;
+  double base_weight_bits = 0;
+};
+TrainingJob training_job(const Request& request, const PerformanceConstants& k);
+
 /// Training speed of `request` on `count` GPUs of `gpu` laid out as `layout` over `fabric`.
 TrainingPerf estimate_training(const Request& request, const GpuSpec& gpu, const Layout& layout,
                                const Fabric& fabric, const PerformanceConstants& k);
+/// The same, with the request's training_job() already worked out.
+TrainingPerf estimate_training(const Request& request, const GpuSpec& gpu, const Layout& layout,
+                               const Fabric& fabric, const PerformanceConstants& k,
+                               const TrainingJob& job);
 
 }  // namespace advisor

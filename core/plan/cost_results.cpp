@@ -30,6 +30,7 @@ std::optional<double> usable(std::optional<double> v) {
 /// Lifetimes of the options a scenario can price, for ranking and the per-option summary.
 struct Summary {
   std::optional<double> buy, rent, reserved;
+  std::optional<double> buy_average_yearly;  // the bought option's average cost per year
   std::optional<double> break_even;
   std::string cheapest;
   double cheapest_lifetime = 0;
@@ -37,14 +38,19 @@ struct Summary {
   bool over_capacity = false;
 };
 
-Summary summarise(const CostScenario& s) {
+/// `power` is plan_power(s, s.gpus).
+Summary summarise(const CostScenario& s, const PowerPlan& power) {
   Summary m;
   m.needs_confirmation = s.needs_confirmation;
   if (s.utilization > 1) {
     m.over_capacity = true;
     return m;
   }
-  if (s.gpu_price_cny) m.buy = buy_option(s, s.gpus, s.utilization, nullptr, false).lifetime_cny;
+  if (s.gpu_price_cny) {
+    const OptionCost buy = buy_option(s, s.gpus, s.utilization, nullptr, false, &power);
+    m.buy = buy.lifetime_cny;
+    m.buy_average_yearly = buy.average_yearly_cny;
+  }
   if (s.rent_cny_per_gpu_hour)
     m.rent = rent_option(s, s.gpus, s.utilization, false).lifetime_cny;
   if (s.reserved_cny_per_gpu_month) m.reserved = reserved_option(s, s.gpus).lifetime_cny;
@@ -106,7 +112,7 @@ OptionPowerCost option_power_cost(const Request& req, const Catalog& catalog, co
   const CostScenario s =
       resolve_scenario(rq, catalog.prices, gpu, gpus, pinned, rq.cost.site, false);
   const PowerPlan p = plan_power(s, gpus);
-  const Summary m = summarise(s);
+  const Summary m = summarise(s, p);
   OptionPowerCost out;
   out.server_watts_full_load = p.server_watts_full_load;
   out.servers = p.servers;
@@ -128,9 +134,8 @@ OptionPowerCost option_power_cost(const Request& req, const Catalog& catalog, co
     const double used = gpus * kHoursPerYear * s.utilization;
     OptionPowerCost::Run run;
     run.gpu_hours = *run_hours;
-    if (s.gpu_price_cny) {
-      const std::optional<double> buy_hour = cost_per_gpu_hour(
-          buy_option(s, gpus, s.utilization, nullptr, false).average_yearly_cny, used);
+    if (m.buy_average_yearly) {
+      const std::optional<double> buy_hour = cost_per_gpu_hour(*m.buy_average_yearly, used);
       if (buy_hour) run.buy = cost_per_run(*run_hours, *buy_hour);
     }
     if (s.rent_cny_per_gpu_hour) run.rent = cost_per_run(*run_hours, *s.rent_cny_per_gpu_hour);

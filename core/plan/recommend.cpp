@@ -5,13 +5,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <map>
-#include <tuple>
 
 #include "engine/comm.hpp"
 #include "engine/cost_inputs.hpp"
 #include "plan/fleet.hpp"
 #include "plan/recommend_reasons.hpp"
+#include "plan/search_prices.hpp"
 
 namespace advisor {
 
@@ -66,20 +65,27 @@ bool identity_before(const CandidatePlan& a, const CandidatePlan& b) {
   return a.facility < b.facility;
 }
 
+/// A plan with its time and cost as ranked: ranked() once per plan, not per comparison.
+struct Ranked {
+  const CandidatePlan* plan = nullptr;
+  double time = 0, cost = 0;
+};
+
+Ranked as_ranked(const CandidatePlan& p) { return {&p, ranked(time_of(p)), ranked(p.cost_cny)}; }
+
 /// True when `a` ranks before `b` for the objective.
-bool better(const CandidatePlan& a, const CandidatePlan& b, Objective objective) {
-  const bool fastest = objective == Objective::kFastest || objective == Objective::kFastestWithinBudget;
-  const double ta = ranked(time_of(a)), tb = ranked(time_of(b));
-  const double ca = ranked(a.cost_cny), cb = ranked(b.cost_cny);
+bool better(const Ranked& a, const Ranked& b, Objective objective) {
+  const bool fastest =
+      objective == Objective::kFastest || objective == Objective::kFastestWithinBudget;
   if (fastest) {
-    if (ta != tb) return ta < tb;
-    if (ca != cb) return ca < cb;
-    return identity_before(a, b);
+    if (a.time != b.time) return a.time < b.time;
+    if (a.cost != b.cost) return a.cost < b.cost;
+    return identity_before(*a.plan, *b.plan);
   }
-  if (std::fabs(ca - cb) > kSameCost * std::min(ca, cb)) return ca < cb;
-  if (a.gpus != b.gpus) return a.gpus < b.gpus;
-  if (ta != tb) return ta < tb;
-  return identity_before(a, b);
+  if (std::fabs(a.cost - b.cost) > kSameCost * std::min(a.cost, b.cost)) return a.cost < b.cost;
+  if (a.plan->gpus != b.plan->gpus) return a.plan->gpus < b.plan->gpus;
+  if (a.time != b.time) return a.time < b.time;
+  return identity_before(*a.plan, *b.plan);
 }
 
 bool meets_goal(const CandidatePlan& p, const GoalSettings& g) {
@@ -87,39 +93,6 @@ bool meets_goal(const CandidatePlan& p, const GoalSettings& g) {
   if (g.budget_cny && p.cost_cny > *g.budget_cny) return false;
   return true;
 }
-
-/// The cost inputs of each GPU at each place, resolved once per search (the recommendation and
-/// its levers share it: levers change the job, never the cost inputs). What a scenario depends
-/// on besides the request's cost settings is the GPU, the place and the platform the count
-/// needs (small or full); with_count() adapts the rest (the count, the demand's utilisation).
-class ScenarioCache {
- public:
-  ScenarioCache(const Request& req, const Catalog& catalog) : req_(req), catalog_(catalog) {}
-
-  /// The request with `gpu` x `count` costed at the place the plan uses.
-  CostScenario at(const GpuSpec& gpu, int count, bool office) {
-    const PlatformDefaults* platform = &platform_of(catalog_.prices, gpu, count);
-    auto [it, added] = resolved_.try_emplace({&gpu, platform, office});
-    if (added) it->second = resolve(gpu, count, office);
-    return with_count(it->second, count, req_.cost);
-  }
-
- private:
-  CostScenario resolve(const GpuSpec& gpu, int count, bool office) const {
-    const bool pinned = req_.hardware && req_.hardware->gpu == gpu.id;
-    const std::string& site = req_.cost.cost.site;
-    if (!office)
-      return resolve_scenario(req_.cost, catalog_.prices, gpu, count, pinned, site, false);
-    CostRequest in_office = req_.cost;
-    in_office.power.facility = Facility::kOffice;
-    in_office.power.rack_kw.reset();
-    return resolve_scenario(in_office, catalog_.prices, gpu, count, pinned, site, false);
-  }
-
-  const Request& req_;  // its cost settings and pinned hardware: the same for every lever
-  const Catalog& catalog_;
-  std::map<std::tuple<const GpuSpec*, const PlatformDefaults*, bool>, CostScenario> resolved_;
-};
 
 }  // namespace
 
@@ -132,15 +105,18 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
   std::optional<double> previous_hours;
   Layout one;
   const std::int64_t job_batch = global_batch_for(req, one, k, nullptr);
+  out.fabric = make_fabric(gpu, req.cluster, k, per_server);
+  const Fabric& f = out.fabric;
+  const TrainingJob job = training_job(req, k);
   out.stop = TrainingCounts::Stop::kSearchLimit;
   int n = min_count;
+  out.steps.reserve(kCountDoublings + 1);
   for (int step = 0; step <= kCountDoublings && n <= max_count; ++step, n *= 2) {
     MemoryEstimate e;
     // Pretraining: the split a team would tune for speed (choose_fastest_layout).
     const auto L = layouts.fastest(n, gpu, per_server, k, &e);
     if (!L || !fits(e, gpu)) continue;
-    const Fabric f = make_fabric(gpu, req.cluster, k, per_server);
-    const TrainingPerf t = estimate_training(req, gpu, *L, f, k);
+    TrainingPerf t = estimate_training(req, gpu, *L, f, k, job);
     if (!t.available) {
       out.steps.clear();
       out.stop = TrainingCounts::Stop::kUnavailable;
@@ -158,7 +134,7 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
       break;
     }
     previous_hours = t.hours;
-    out.steps.push_back({n, *L, e, f, t});
+    out.steps.push_back({n, *L, std::move(e), std::move(t)});
   }
   return out;
 }
@@ -167,77 +143,50 @@ namespace {
 
 class Search {
  public:
-  Search(const Request& req, const Catalog& catalog, ScenarioCache& scenarios)
-      : req_(req), catalog_(catalog), scenarios_(scenarios), layouts_(req, catalog.memory) {}
+  Search(const Request& req, const Catalog& catalog, SearchPrices& prices)
+      : req_(req), catalog_(catalog), prices_(prices), layouts_(req, catalog.memory) {}
 
-  /// The GPU's cost inputs in an IDC and in the office, resolved once per GPU (with_count()
-  /// adapts them to each count).
-  struct Places {
-    const GpuSpec* gpu = nullptr;
-    CostScenario idc;
-    mutable std::optional<CostScenario> office;  // resolved when an office can host a plan
-  };
-  Places places(const GpuSpec& gpu, int count) const {
-    return {&gpu, scenarios_.at(gpu, count, false), std::nullopt};
-  }
+  using Places = SearchPrices::Places;
 
   /// Every deployment of `gpu` x `count`, appended to `out` (hours/perf filled by the caller's
-  /// template `base`).
-  void price(const CandidatePlan& base, int count, const Places& at,
+  /// template `plan`).
+  void price(CandidatePlan plan, int count, const Places& at,
              std::vector<CandidatePlan>& out) const {
-    const CostScenario s = with_count(at.idc, count, req_.cost);
-    const PowerPlan p = plan_power(s, count);
-    CandidatePlan plan = base;
-    plan.servers = p.servers;
-    plan.server_watts_full_load = p.server_watts_full_load;
-    plan.office_can_host = p.office.can_host;
-    plan.life_years = s.life_years;
     const bool training = is_training(req_.task);
-    // Serving runs around the clock unless the request says otherwise.
-    const double busy = training ? s.utilization : req_.cost.cost.utilization.value_or(1.0);
+    const bool buy = !req_.goal.china_only || plan.china_purchasable;
+    const CountPrices& q = prices_.prices(at, count, training, buy);
+    plan.servers = q.servers;
+    plan.server_watts_full_load = q.server_watts_full_load;
+    plan.office_can_host = q.office_can_host;
+    plan.life_years = q.life_years;
     auto add = [&](Deployment d, Facility facility, double cost, std::optional<double> rate) {
-      CandidatePlan c = plan;
+      CandidatePlan& c = out.emplace_back(plan);
       c.deployment = d;
       c.facility = facility;
       c.cost_cny = cost;
       c.rate_cny_per_gpu_hour = rate;
-      c.utilization = d == Deployment::kBuy ? busy : 1;
+      c.utilization = d == Deployment::kBuy ? q.busy : 1;
       if (!training && c.users > 0 && c.per_user_tokens_per_second) {
         const double tokens_per_month =
             c.users * *c.per_user_tokens_per_second * 3600 * kHoursPerMonth;
         c.cost_per_million_tokens_cny = cost / (tokens_per_month / 1e6);
       }
-      out.push_back(std::move(c));
     };
     const double gpu_hours = training ? plan.gpu_hours.value_or(0) : count * kHoursPerMonth;
-    // A provider's offers cap the GPUs it can rent out (types/provider.hpp).
-    const auto listed = catalog_.prices.gpus.find(at.gpu->id);
-    auto supplies = [&](std::optional<std::int64_t> GpuPrices::*cap) {
-      return listed == catalog_.prices.gpus.end() || !(listed->second.*cap) ||
-             count <= *(listed->second.*cap);
-    };
-    if (s.rent_cny_per_gpu_hour && supplies(&GpuPrices::rental_gpus_available)) {
-      add(Deployment::kRent, Facility::kIdc, gpu_hours * *s.rent_cny_per_gpu_hour,
-          s.rent_cny_per_gpu_hour);
+    if (q.rent_cny_per_gpu_hour) {
+      add(Deployment::kRent, Facility::kIdc, gpu_hours * *q.rent_cny_per_gpu_hour,
+          q.rent_cny_per_gpu_hour);
     }
-    if (s.reserved_cny_per_gpu_month && supplies(&GpuPrices::reserved_gpus_available)) {
+    if (q.reserved_cny_per_gpu_month) {
       // Reserved cards are paid by the whole month for as long as the job needs them.
       const double months = training ? std::max(1.0, std::ceil(plan.hours.value_or(0) / kHoursPerMonth)) : 1;
-      const double cost = count * months * *s.reserved_cny_per_gpu_month;
+      const double cost = count * months * *q.reserved_cny_per_gpu_month;
       add(Deployment::kReserved, Facility::kIdc, cost, gpu_hours > 0 ? std::optional<double>(cost / gpu_hours) : std::nullopt);
     }
-    if (s.gpu_price_cny && (!req_.goal.china_only || plan.china_purchasable)) {
-      // Bought: the job's amortised share of owning the cards, busy `busy` of the hours.
-      for (const bool office : {false, true}) {
-        if (office && (!p.office.can_host || req_.cost.power.facility == Facility::kOffice)) continue;
-        if (office && !at.office) at.office = scenarios_.at(*at.gpu, at.idc.gpus, true);
-        const CostScenario placed = office ? with_count(*at.office, count, req_.cost) : s;
-        const OptionCost b = buy_option(placed, count, busy, nullptr, false);
-        const std::optional<double> rate = cost_per_gpu_hour(b.average_yearly_cny, count * kHoursPerYear * busy);
-        if (!rate) continue;
-        const double cost = training ? gpu_hours * *rate : b.average_yearly_cny / 12;
-        add(Deployment::kBuy, office ? Facility::kOffice : placed.facility, cost, rate);
-      }
+    // Bought: the job's amortised share of owning the cards.
+    for (const CountPrices::Owned& o : q.owned) {
+      const double cost = training ? gpu_hours * o.cny_per_gpu_hour : o.average_yearly_cny / 12;
+      add(Deployment::kBuy, o.facility, cost, o.cny_per_gpu_hour);
     }
   }
 
@@ -250,18 +199,19 @@ class Search {
       *failed = reason_unavailable(counts.unavailable_reason);
       return;
     }
-    Places at = places(gpu, n);
+    Places at = prices_.places(gpu, n);
     for (const TrainingCounts::Step& s : counts.steps) {
       const TrainingPerf& t = s.perf;
-      CandidatePlan base = base_plan(gpu, s.count, s.layout, s.memory, s.fabric);
+      CandidatePlan base = base_plan(gpu, s.count, s.layout, s.memory, counts.fabric);
       base.hours = t.hours;
       base.gpu_hours = t.gpu_hours;
       base.mfu = t.mfu;
       base.tokens = t.tokens;
       base.exposed_communication_share = t.step_time_s > 0 ? t.exposed_communication_s / t.step_time_s : 0;
       // A count past the small platform (4-card workstation, 4-GPU board) needs the full one.
-      if (s.count > at.idc.gpus_per_server && at.idc.gpus <= at.idc.gpus_per_server) at = places(gpu, s.count);
-      price(base, s.count, at, out);
+      if (s.count > at.idc->gpus_per_server && at.count <= at.idc->gpus_per_server)
+        at = prices_.places(gpu, s.count);
+      price(std::move(base), s.count, at, out);
     }
   }
 
@@ -284,7 +234,7 @@ class Search {
                                                      fleet.perf.per_user_tokens_per_second)
                                           : fleet.perf.per_user_tokens_per_second;
     base.time_to_first_token_s = fleet.perf.time_to_first_token_s;
-    price(base, count, places(gpu, count), out);
+    price(std::move(base), count, prices_.places(gpu, count), out);
   }
 
  private:
@@ -305,34 +255,36 @@ class Search {
 
   const Request& req_;
   const Catalog& catalog_;
-  ScenarioCache& scenarios_;
+  SearchPrices& prices_;         // shared by the recommendation and its levers
   mutable LayoutTable layouts_;  // memory per layout, shared by every GPU of the search
 };
 
 /// Plans on the time-vs-cost front: none is both faster and cheaper. Fastest first; equal plans
 /// (H100 and H800 SXM often are) in identity order, so the front depends neither on the
 /// catalog's order nor on the platform.
-std::vector<CandidatePlan> pareto_front(std::vector<CandidatePlan> plans) {
-  std::sort(plans.begin(), plans.end(), [](const CandidatePlan& a, const CandidatePlan& b) {
-    const double ta = ranked(time_of(a)), tb = ranked(time_of(b));
-    if (ta != tb) return ta < tb;
-    const double ca = ranked(a.cost_cny), cb = ranked(b.cost_cny);
-    if (ca != cb) return ca < cb;
-    return identity_before(a, b);
+std::vector<CandidatePlan> pareto_front(std::vector<Ranked> plans) {
+  std::sort(plans.begin(), plans.end(), [](const Ranked& a, const Ranked& b) {
+    if (a.time != b.time) return a.time < b.time;
+    if (a.cost != b.cost) return a.cost < b.cost;
+    return identity_before(*a.plan, *b.plan);
   });
   std::vector<CandidatePlan> front;
-  for (CandidatePlan& p : plans)
-    if (front.empty() || ranked(p.cost_cny) < ranked(front.back().cost_cny))
-      front.push_back(std::move(p));
+  double front_cost = 0;  // the last plan's, as ranked
+  for (const Ranked& p : plans) {
+    if (front.empty() || p.cost < front_cost) {
+      front.push_back(*p.plan);
+      front_cost = p.cost;
+    }
+  }
   return front;
 }
 
-const CandidatePlan* best_of(const std::vector<CandidatePlan>& plans, Objective objective,
-                             const std::function<bool(const CandidatePlan&)>& keep) {
-  const CandidatePlan* best = nullptr;
-  for (const CandidatePlan& p : plans)
-    if (keep(p) && (!best || better(p, *best, objective))) best = &p;
-  return best;
+template <typename Keep>
+const CandidatePlan* best_of(const std::vector<Ranked>& plans, Objective objective, Keep keep) {
+  const Ranked* best = nullptr;
+  for (const Ranked& p : plans)
+    if (keep(*p.plan) && (!best || better(p, *best, objective))) best = &p;
+  return best ? best->plan : nullptr;
 }
 
 /// The request with one memory lever applied, or nothing when it does not apply.
@@ -408,14 +360,17 @@ enum class Report { kAll, kBestOnly };
 
 Recommendation recommend_with(const Request& req, const Catalog& catalog,
                               const std::vector<OptionRow>& options, bool with_levers,
-                              Report report, ScenarioCache& scenarios) {
+                              Report report, SearchPrices& prices) {
   Recommendation r;
   r.objective = resolve_objective(req.goal);
   r.deadline_hours = req.goal.deadline_hours;
   r.budget_cny = req.goal.budget_cny;
   r.china_only = req.goal.china_only;
-  const Search search(req, catalog, scenarios);
+  const Search search(req, catalog, prices);
   std::vector<CandidatePlan> all;
+  // Room for one count per GPU in each deployment (rent, reserved, bought in an IDC or the
+  // office); training's further counts grow it from there.
+  all.reserve(options.size() * 4);
   for (const OptionRow& row : options) {
     const GpuSpec& gpu = *row.judged.gpu;
     if (!row.judged.min_layout) {
@@ -443,8 +398,12 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
     if (!any) r.rejected.push_back({gpu.id, reason_goal_missed(*fastest, *cheapest, req.goal)});
   }
   r.candidates = static_cast<int>(all.size());
-  auto meets = [&](const CandidatePlan& p) { return meets_goal(p, req.goal); };
-  if (const CandidatePlan* best = best_of(all, r.objective, meets)) {
+  std::vector<Ranked> feasible;  // the plans that meet the goal, in the search's order
+  feasible.reserve(all.size());
+  for (const CandidatePlan& p : all)
+    if (meets_goal(p, req.goal)) feasible.push_back(as_ranked(p));
+  auto any = [](const CandidatePlan&) { return true; };
+  if (const CandidatePlan* best = best_of(feasible, r.objective, any)) {
     r.best = *best;
   } else if (!all.empty()) {
     // Nothing meets the deadline or the budget: name the plan closest to it.
@@ -467,9 +426,6 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
 
   if (report == Report::kBestOnly) return r;
 
-  std::vector<CandidatePlan> feasible;
-  for (const CandidatePlan& p : all)
-    if (meets(p)) feasible.push_back(p);
   r.pareto = pareto_front(feasible);
   if (r.best) {
     const CandidatePlan& best = *r.best;
@@ -477,14 +433,13 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
       return a.gpu == b.gpu && a.gpus == b.gpus && a.deployment == b.deployment &&
              a.facility == b.facility;
     };
-    auto runner = [&](const char* wins_on, Objective by, const std::function<bool(const CandidatePlan&)>& keep) {
+    auto runner = [&](const char* wins_on, Objective by, auto keep) {
       const CandidatePlan* p = best_of(feasible, by, keep);
       if (!p || same(*p, best)) return;
       for (const RunnerUp& u : r.runners_up)
         if (same(u.plan, *p)) return;
       r.runners_up.push_back({wins_on, *p, reason_why_not(*p, best, wins_on)});
     };
-    auto any = [](const CandidatePlan&) { return true; };
     runner("cheapest", Objective::kCheapest, any);
     runner("fastest", Objective::kFastest, any);
     if (!best.china_purchasable)
@@ -503,7 +458,7 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
         cheaper.push_back(&g);
         continue;
       }
-      const CostScenario s = scenarios.at(g, 1, false);
+      const CostScenario s = prices.at(g, 1, false);
       std::optional<double> rate = s.rent_cny_per_gpu_hour;
       if (s.gpu_price_cny && (!req.goal.china_only || china_purchasable(g))) {
         const std::optional<double> own = cost_per_gpu_hour(
@@ -517,9 +472,9 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
       if (cheaper.empty()) break;
       Request changed = req;
       if (!change.apply(changed)) continue;
-      const Recommendation alt = recommend_with(
-          changed, catalog, judge_options(changed, catalog, cheaper), false, Report::kBestOnly,
-          scenarios);
+      const Recommendation alt =
+          recommend_with(changed, catalog, judge_options(changed, catalog, cheaper), false,
+                         Report::kBestOnly, prices);
       if (!alt.best) continue;
       const bool better = !base || alt.best->cost_cny < base->cost_cny * (1 - kLeverSaving) ||
                           alt.best->gpus < base->gpus;
@@ -546,8 +501,8 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
 
 Recommendation recommend(const Request& req, const Catalog& catalog,
                          const std::vector<OptionRow>& options, bool with_levers) {
-  ScenarioCache scenarios(req, catalog);
-  return recommend_with(req, catalog, options, with_levers, Report::kAll, scenarios);
+  SearchPrices prices(req, catalog);
+  return recommend_with(req, catalog, options, with_levers, Report::kAll, prices);
 }
 
 }  // namespace advisor

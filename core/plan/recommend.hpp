@@ -36,12 +36,12 @@ struct TrainingCounts {
     int count = 0;
     Layout layout;
     MemoryEstimate memory;
-    Fabric fabric;
     TrainingPerf perf;
   };
   /// Why no further count was tried.
   enum class Stop { kGlobalBatch, kSmallSaving, kSearchLimit, kUnavailable };
   std::vector<Step> steps;
+  Fabric fabric;  // the GPU's links, the same at every count (one server size)
   Stop stop = Stop::kSearchLimit;
   std::string unavailable_reason;  // kUnavailable: why no speed is estimated (steps empty)
 };

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include "plan/search_prices.hpp"
+
+#include "engine/cost.hpp"
+#include "types/units.hpp"
+
+namespace advisor {
+
+const CostScenario& SearchPrices::resolved(const GpuSpec& gpu, int count, bool office) {
+  const PlatformDefaults* platform = &platform_of(catalog_.prices, gpu, count);
+  auto [it, added] = resolved_.try_emplace({&gpu, platform, office});
+  if (!added) return it->second;
+  const bool pinned = req_.hardware && req_.hardware->gpu == gpu.id;
+  const std::string& site = req_.cost.cost.site;
+  if (!office) {
+    it->second = resolve_scenario(req_.cost, catalog_.prices, gpu, count, pinned, site, false);
+  } else {
+    CostRequest in_office = req_.cost;
+    in_office.power.facility = Facility::kOffice;
+    in_office.power.rack_kw.reset();
+    it->second = resolve_scenario(in_office, catalog_.prices, gpu, count, pinned, site, false);
+  }
+  return it->second;
+}
+
+SearchPrices::Places SearchPrices::places(const GpuSpec& gpu, int count) {
+  return {&gpu, count, &resolved(gpu, count, false)};
+}
+
+const CountPrices& SearchPrices::prices(const Places& at, int count, bool training, bool buy) {
+  auto [it, added] = priced_.try_emplace({at.idc, count, training, buy});
+  if (added) it->second = price(at, count, training, buy);
+  return it->second;
+}
+
+CountPrices SearchPrices::price(const Places& at, int count, bool training, bool buy) {
+  const CostScenario s = with_count(*at.idc, count, req_.cost);
+  const PowerPlan p = plan_power(s, count);
+  CountPrices q;
+  q.servers = p.servers;
+  q.server_watts_full_load = p.server_watts_full_load;
+  q.office_can_host = p.office.can_host;
+  q.life_years = s.life_years;
+  // Serving runs around the clock unless the request says otherwise.
+  q.busy = training ? s.utilization : req_.cost.cost.utilization.value_or(1.0);
+  const auto listed = catalog_.prices.gpus.find(at.gpu->id);
+  auto supplies = [&](std::optional<std::int64_t> GpuPrices::*cap) {
+    return listed == catalog_.prices.gpus.end() || !(listed->second.*cap) ||
+           count <= *(listed->second.*cap);
+  };
+  if (supplies(&GpuPrices::rental_gpus_available))
+    q.rent_cny_per_gpu_hour = s.rent_cny_per_gpu_hour;
+  if (supplies(&GpuPrices::reserved_gpus_available))
+    q.reserved_cny_per_gpu_month = s.reserved_cny_per_gpu_month;
+  if (!buy || !s.gpu_price_cny) return q;
+  // Bought: the job's amortised share of owning the cards, busy `busy` of the hours.
+  for (const bool office : {false, true}) {
+    if (office && (!p.office.can_host || req_.cost.power.facility == Facility::kOffice)) continue;
+    const CostScenario placed =
+        office ? with_count(resolved(*at.gpu, at.count, true), count, req_.cost) : s;
+    // The IDC's power plan is the one above; the office's racks differ.
+    const OptionCost b = buy_option(placed, count, q.busy, nullptr, false, office ? nullptr : &p);
+    const std::optional<double> rate =
+        cost_per_gpu_hour(b.average_yearly_cny, count * kHoursPerYear * q.busy);
+    if (!rate) continue;
+    q.owned.push_back({office ? Facility::kOffice : placed.facility, b.average_yearly_cny, *rate});
+  }
+  return q;
+}
+
+}  // namespace advisor

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+// The cost inputs and the prices of a recommendation's search, resolved once per advise(): the
+// recommendation and its levers' what-ifs change the job, never the cost inputs, so every
+// search prices the same GPU x count alike (plan/recommend.cpp).
+#pragma once
+#include <map>
+#include <optional>
+#include <tuple>
+#include <vector>
+
+#include "engine/cost_inputs.hpp"
+#include "types/catalog.hpp"
+#include "types/request.hpp"
+
+namespace advisor {
+
+/// What pricing `count` GPUs of one kind needs, whatever the job: its power plan's figures,
+/// the rates of renting and reserving, and the yearly cost of owning them at each place.
+struct CountPrices {
+  int servers = 0;
+  double server_watts_full_load = 0;
+  bool office_can_host = false;
+  int life_years = 0;
+  double busy = 0;  // bought cards: the share of hours they are busy (amortisation)
+  // Renting and reserving, when offered for `count` GPUs (a provider's offers cap the GPUs it
+  // can rent out: types/provider.hpp).
+  std::optional<double> rent_cny_per_gpu_hour, reserved_cny_per_gpu_month;
+  /// Owning the cards at one place (an IDC, then the office when it can host them).
+  struct Owned {
+    Facility facility = Facility::kIdc;
+    double average_yearly_cny = 0;
+    double cny_per_gpu_hour = 0;
+  };
+  std::vector<Owned> owned;  // empty without a purchase price, or when buying is not asked
+};
+
+/// The cost inputs of each GPU at each place, resolved once (what a scenario depends on besides
+/// the request's cost settings is the GPU, the place and the platform the count needs: small or
+/// full; with_count() adapts the rest), and the prices of each count priced. Holds `request`
+/// and `catalog` by reference: only their cost settings and pinned hardware are read.
+class SearchPrices {
+ public:
+  SearchPrices(const Request& request, const Catalog& catalog) : req_(request), catalog_(catalog) {}
+
+  /// A GPU's cost inputs resolved for `count` (its platform).
+  struct Places {
+    const GpuSpec* gpu = nullptr;
+    int count = 0;                      // the count they were resolved for
+    const CostScenario* idc = nullptr;  // in an IDC (any count: with_count())
+  };
+  Places places(const GpuSpec& gpu, int count);
+
+  /// The request with `gpu` x `count` costed at the place the plan uses.
+  CostScenario at(const GpuSpec& gpu, int count, bool office) {
+    return with_count(resolved(gpu, count, office), count, req_.cost);
+  }
+
+  /// `count` GPUs priced at the places `at`. `training`: bought cards are busy the cost
+  /// inputs' utilisation (serving: the request's, else around the clock). `buy`: whether owning
+  /// them is priced (a China-only search skips parts not sold there).
+  const CountPrices& prices(const Places& at, int count, bool training, bool buy);
+
+ private:
+  const CostScenario& resolved(const GpuSpec& gpu, int count, bool office);
+  CountPrices price(const Places& at, int count, bool training, bool buy);
+
+  const Request& req_;
+  const Catalog& catalog_;
+  std::map<std::tuple<const GpuSpec*, const PlatformDefaults*, bool>, CostScenario> resolved_;
+  std::map<std::tuple<const CostScenario*, int, bool, bool>, CountPrices> priced_;
+};
+
+}  // namespace advisor
