@@ -132,8 +132,7 @@ ModelArch parse_t5_config(const JsonValue& j, const std::string& path, const std
   a.position = "relative";
   a.max_position_embeddings = hf_int(j, path, "n_positions", 1, kMaxContext, std::int64_t{512});
   a.layernorm = false;  // T5LayerNorm: a scale, no mean, no bias
-  FieldReader rates(j, path);
-  a.dropout = rates.number("dropout_rate", 0, 1, 0.1) > 0;
+  a.dropout = root.number("dropout_rate", 0, 1, 0.1) > 0;
   ArchKeys keys;
   keys.layers = "num_decoder_layers";
   keys.encoder_layers = "num_layers";

@@ -63,7 +63,9 @@ validation::PlanFigures validation_figures(const Request& req, const Catalog& ca
   validation::ProbeModel& p = f.probe;
   p.name = m.name;
   p.training = is_training(req.task);
-  p.layers = per_rank(m.layers, L.pp);
+  // An encoder-decoder (one stage) is probed as a decoder-only stack of all its layers: the probe
+  // has no cross-attention, so its step reads low by that share (~15% of T5's weights).
+  p.layers = per_rank(m.layers, L.pp) + m.encoder_layers;
   p.hidden = static_cast<int>(m.hidden);
   p.heads = per_rank(m.heads, L.tp);
   p.kv_heads = per_rank(m.kv_heads, L.tp);
