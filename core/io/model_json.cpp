@@ -109,14 +109,21 @@ bool hf_bool(const JsonValue& j, const std::string& path, const char* key, bool 
   return r.boolean(key, fallback);
 }
 
-/// T5, mT5 (mT0) and UMT5 configs: an encoder-decoder with its own key names (T5Config).
-ModelArch parse_t5_config(const JsonValue& j, const std::string& path, const std::string& type) {
-  FieldReader root(j, path);
+/// A pasted config's identity: "custom", its model type, and its _name_or_path for a name.
+ModelArch pasted_arch(FieldReader& root, const std::string& type) {
   ModelArch a;
   a.id = "custom";
   a.family = type;
   a.name = root.string("_name_or_path", std::string("Pasted config.json (") + type + ")");
   if (a.name.empty()) a.name = "Pasted config.json (" + type + ")";
+  a.source = "pasted config.json";
+  return a;
+}
+
+/// T5, mT5 (mT0) and UMT5 configs: an encoder-decoder with its own key names (T5Config).
+ModelArch parse_t5_config(const JsonValue& j, const std::string& path, const std::string& type) {
+  FieldReader root(j, path);
+  ModelArch a = pasted_arch(root, type);
   a.encoder_layers = static_cast<int>(hf_int(j, path, "num_layers", 1, kMaxLayers, {}));
   a.layers = static_cast<int>(
       hf_int(j, path, "num_decoder_layers", 1, kMaxLayers, std::int64_t{a.encoder_layers}));
@@ -139,7 +146,6 @@ ModelArch parse_t5_config(const JsonValue& j, const std::string& path, const std
   keys.heads = "num_heads";
   keys.kv_heads = "num_heads";
   keys.max_position_embeddings = "n_positions";
-  a.source = "pasted config.json";
   validate_arch(a, path, keys);
   return a;
 }
@@ -161,11 +167,7 @@ ModelArch parse_hf_config(const JsonValue& j, const std::string& path) {
             " is not supported; supported: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, "
             "qwen3_moe, deepseek_v2, deepseek_v3, t5, mt5, umt5 (or give the architecture "
             "fields instead)");
-  ModelArch a;
-  a.id = "custom";
-  a.family = type;
-  a.name = root.string("_name_or_path", std::string("Pasted config.json (") + type + ")");
-  if (a.name.empty()) a.name = "Pasted config.json (" + type + ")";
+  ModelArch a = pasted_arch(root, type);
   a.layers = static_cast<int>(hf_int(j, path, "num_hidden_layers", 1, kMaxLayers, {}));
   a.hidden = hf_int(j, path, "hidden_size", 1, kMaxWidth, {});
   a.ffn_hidden = hf_int(j, path, "intermediate_size", 1, kMaxWidth, {});
@@ -257,7 +259,6 @@ ModelArch parse_hf_config(const JsonValue& j, const std::string& path) {
     a.kv_heads = a.heads;
     a.head_dim = l.qk_nope_head_dim + l.qk_rope_head_dim;
   }
-  a.source = "pasted config.json";
   validate_arch(a, path, keys);
   return a;
 }
