@@ -10,10 +10,17 @@ using nlohmann::json;
 
 namespace {
 // bigscience/mt0-large (mT5-large): the model PEFT's README prints parameters for.
-const json kMt0Large = {{"name", "mt0-large"}, {"encoder_layers", 24}, {"layers", 24},
-                        {"hidden", 1024},       {"ffn_hidden", 2816},    {"heads", 16},
-                        {"head_dim", 64},       {"vocab", 250112},       {"position", "relative"},
-                        {"dropout", true},      {"max_position_embeddings", 512}};
+const json kMt0Large = {{"name", "mt0-large"},
+                        {"encoder_layers", 24},
+                        {"layers", 24},
+                        {"hidden", 1024},
+                        {"ffn_hidden", 2816},
+                        {"heads", 16},
+                        {"head_dim", 64},
+                        {"vocab", 250112},
+                        {"position", "relative"},
+                        {"dropout", true},
+                        {"max_position_embeddings", 512}};
 
 json error_of(const json& request) {
   bool ok = true;

@@ -37,7 +37,7 @@ double layer_activation_bytes(const ModelArch& m, const ActivationInputs& in) {
   if (in.flash_attention) {
     sharded += kSoftmaxStatBytes * in.micro_batch * m.heads * in.sequence_length;
   } else if (!in.recompute_attention) {
-    sharded += a * scores;  // softmax output
+    sharded += a * scores;                                              // softmax output
     if (m.dropout) sharded += kDropoutMaskBytes * scores + a * scores;  // mask, dropout output
   }
   const double matrices = m.mlp_gated ? 3 : 2;  // gate, up, act(gate)*up  |  fc1 out, act out

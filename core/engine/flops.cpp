@@ -54,7 +54,8 @@ void encoder_decoder_forward(const ModelArch& m, const TrainingSettings& t, Toke
   const double decoder = m.layers * ((layer + h * q + o * h) * T + 2 * h * kv * S);
   f.linear_forward = 2 * (encoder + decoder + head * T) / tokens;
   f.head_forward = 2 * head * T / tokens;
-  f.attention_forward = 2 * (q + o) * (c.encoder_layers * S * S + m.layers * (T * T + T * S)) / tokens;
+  f.attention_forward =
+      2 * (q + o) * (c.encoder_layers * S * S + m.layers * (T * T + T * S)) / tokens;
 }
 }  // namespace
 

@@ -200,7 +200,8 @@ StageParams stage_params(const Request& req, const ParamCounts& c, const StageLa
     // One stage holds both stacks (parse_request refuses pp > 1 for encoder-decoders).
     p.all += (c.encoder_layers * c.encoder_layer + s.dense * c.cross_attention_per_layer) / tp;
     p.linear += (c.encoder_layers * (c.attention_linear_per_layer + c.dense_mlp_linear_per_layer) +
-                 s.dense * c.attention_linear_per_layer) / tp;
+                 s.dense * c.attention_linear_per_layer) /
+                tp;
   }
   if (m.moe) {
     const double expert_linear = c.moe_linear_per_layer;
@@ -351,8 +352,9 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
       mlp_width = std::max(mlp_width, static_cast<double>(m.moe->expert_ffn_hidden) *
                                           (m.moe->experts_per_token + m.moe->shared_experts));
     }
-    total += in.bytes_per_value * std::max(sb, encoder_decoder ? sb_source : 0.0) *
-             (kBackwardMlpGradients * mlp_width / L.tp + 2 * static_cast<double>(m.hidden) / sharded_by);
+    total +=
+        in.bytes_per_value * std::max(sb, encoder_decoder ? sb_source : 0.0) *
+        (kBackwardMlpGradients * mlp_width / L.tp + 2 * static_cast<double>(m.hidden) / sharded_by);
   }
   if (L.cp > 1) {
     // The ring's K/V (and dK/dV) chunks in flight during one layer's backward: transient, one
@@ -447,7 +449,6 @@ double kv_cache_bytes(const Request& req, const StageLayers& s, const Layout& L)
 }
 
 }  // namespace
-
 
 bool fp32_residual_stream(const Request& req) {
   return req.task == Task::kQlora && req.stack.kbit_fp32_other_weights;

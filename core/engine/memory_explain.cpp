@@ -41,14 +41,16 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
         (t.offload_parameters ? " Offloaded to host RAM." : "");
     if (is_adapter(req.task)) {
       const char* fp = t.precision == Precision::kFp32 ? "fp32" : "bf16";
-      const char* base = t.base_quantization == BaseQuantization::kNone ? fp : name_of(t.base_quantization);
+      const char* base =
+          t.base_quantization == BaseQuantization::kNone ? fp : name_of(t.base_quantization);
       const char* other = adapter_other_weight_bytes(req) == 4 ? "fp32" : "bf16";
       std::snprintf(line, sizeof line,
                     "Frozen base in %s (linear layers%s; embeddings and norms in %s) plus "
                     "LoRA adapters (rank %d on %zu module types) at %.0f bytes/param.",
                     base,
-                    t.base_quantization == BaseQuantization::kNf4 ? ", NF4 + double quantisation = 4.127 bits"
-                                                                  : "",
+                    t.base_quantization == BaseQuantization::kNf4
+                        ? ", NF4 + double quantisation = 4.127 bits"
+                        : "",
                     other, t.lora_rank, static_cast<std::size_t>(t.lora_targets.count()), wbytes);
       add("weights", "weights_adapter",
           with_group({param("base", std::string(base)), param("other", std::string(other)),

@@ -77,10 +77,9 @@ std::int64_t global_batch_for(const Request& req, const Layout& L, const Perform
   if (req.training.perf.global_batch_size) {
     target = *req.training.perf.global_batch_size;
   } else if (req.task == Task::kPretrain) {
-    target = checked_int64(std::ceil(k.auto_global_batch_tokens_pretrain /
-                                     tokens_per_example(req.training)),
-                           "performance.json/defaults/auto_global_batch_tokens_pretrain",
-                           "the global batch");
+    target = checked_int64(
+        std::ceil(k.auto_global_batch_tokens_pretrain / tokens_per_example(req.training)),
+        "performance.json/defaults/auto_global_batch_tokens_pretrain", "the global batch");
   } else {
     target = checked_int64(std::ceil(k.auto_global_batch_sequences_finetune),
                            "performance.json/defaults/auto_global_batch_sequences_finetune",

@@ -22,7 +22,7 @@ constexpr const char* kDefaultPreset = "llama-3.1-8b";
 // parser falls back to a number while checking them.
 constexpr std::string_view kAdvisorDecides[] = {
     "/parallelism/tp", "/parallelism/pp", "/model/kv_heads", "/model/head_dim",
-    "/parallelism/zero",  // the stack's (Megatron's distributed optimizer: 1), else 3
+    "/parallelism/zero",     // the stack's (Megatron's distributed optimizer: 1), else 3
     "/validation/registry",  // nvcr.io unless a mirror is given
     // Follow the precision (fp32 training has no master copy and fp32 gradients).
     "/training/accounting/master_weights", "/training/accounting/gradient_dtype",

@@ -49,7 +49,8 @@ ModelArch parse_model_fields(const JsonValue& j, const std::string& path, bool c
   a.tied_embeddings = r.boolean("tied_embeddings", opt(false));
   a.attention_bias = r.boolean("attention_bias", opt(false));
   a.linear_bias = r.boolean("linear_bias", opt(false));
-  a.position = r.choice("position", {"rope", "learned", "alibi", "relative"}, opt(std::string("rope")));
+  a.position =
+      r.choice("position", {"rope", "learned", "alibi", "relative"}, opt(std::string("rope")));
   a.max_position_embeddings =
       r.integer("max_position_embeddings", 1, kMaxContext, opt(std::int64_t{4096}));
   a.sliding_window = r.nullable_integer("sliding_window", 1, kMaxContext).value_or(0);

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-#include "types/request.hpp"
+#include "io/request_json.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "types/errors.hpp"
 #include "io/json_reader.hpp"
-#include "io/request_json.hpp"
 #include "io/model_json.hpp"
+#include "types/errors.hpp"
+#include "types/request.hpp"
 
 namespace advisor {
 
@@ -439,7 +439,8 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   const JsonValue empty = JsonValue::object();
   const JsonValue* par = root.object("parallelism");
   FieldReader p(par ? *par : empty, "/parallelism");
-  req.parallelism.zero = static_cast<int>(p.integer("zero", 0, 3, std::int64_t{req.stack.default_zero}));
+  req.parallelism.zero =
+      static_cast<int>(p.integer("zero", 0, 3, std::int64_t{req.stack.default_zero}));
   req.parallelism.tp_pinned = p.has("tp");
   req.parallelism.pp_pinned = p.has("pp");
   req.parallelism.tp = static_cast<int>(p.integer("tp", 1, kMaxParallel, 1));
