@@ -16,7 +16,8 @@
 // speed, cost and capacity panels in both languages.
 // Then the checks in answer.checks.cjs (the answer card above the fold at 1366x768 and 390x844,
 // reasons, pinning the recommended plan, no-plan, goal bar, scenario presets, scatter, side by
-// side, folding, CSV), report.checks.cjs (the print report as an A4 PDF of 1-3 pages, rendered
+// side, folding, CSV), rerender.checks.cjs (a re-render patched into the page equals a fresh
+// render; no GPU row on screen left stale by the run), report.checks.cjs (the print report as an A4 PDF of 1-3 pages, rendered
 // with pdftoppm), hostile.checks.cjs (broken and hostile #req= links, prototype keys) and
 // validation.checks.cjs (the validation scripts, the .sh bundle, the read-back).
 // Prints one line per check and ends with "page: N passed, M failed".
@@ -890,6 +891,7 @@ async function main() {
   }
   const T = { assert, browser, check, cli, close, compareWithCli, context, expectError, lastRequest, native, settle, shot, shotDir, siteDir, url, waitReady, watch, zh };
   await require('./answer.checks.cjs')(T);
+  await require('./rerender.checks.cjs')(T); // a patched re-render equals a fresh one; no stale row on screen
   await require('./report.checks.cjs')(T);
   await require('./hostile.checks.cjs')(T);
   await require('./validation.checks.cjs')(T);

@@ -88,7 +88,8 @@
    * object, focus and scroll kept) and gets the fresh one's attributes, inline style (through the
    * CSSOM), listeners (on()) and children. A form control (input, select, textarea) is taken
    * whole from `fresh` (it carries its own listeners and typed state). A <details> the visitor
-   * opened stays open. What is left of `fresh` is for the garbage collector.
+   * opened stays open. A fresh node made by keep() leaves its match as it is. What is left of
+   * `fresh` is for the garbage collector.
    */
   const WHOLE = { INPUT: true, SELECT: true, TEXTAREA: true };
   // The attributes that name a child among its siblings; h() and svg() copy the first one into
@@ -100,8 +101,21 @@
   }
 
   function patchNode(o, n) {
+    if (n.__keep) return; // keep(): the live node stays as it is
     if (o.nodeType === 1) patchElement(o, n);
     else if (o.data !== n.data) o.data = n.data;
+  }
+
+  /**
+   * A stand-in for `live` (an element of the page, keyed) in a fresh tree: patchChildren keeps
+   * the live node, unpatched. For a renderer that knows the node is already right (node.__memo:
+   * a key of what it was built from, which patchChildren carries over) or that draws it later.
+   */
+  function keep(live) {
+    const stub = document.createElement(live.nodeName);
+    stub.__k = live.__k;
+    stub.__keep = true;
+    return stub;
   }
 
   function patchChildren(live, fresh) {
@@ -145,6 +159,7 @@
         refocus = document.activeElement === match;
         match = null;
       }
+      if (!match && f.__keep) throw new Error('keep(): no live node ' + f.__k);
       let node = f;
       if (match) {
         used.add(match);
@@ -193,6 +208,7 @@
       Object.keys(map).forEach(function (type) { if (!live.__on || !live.__on[type]) live.addEventListener(type, dispatch); });
       live.__on = map;
     }
+    if (live.__memo !== fresh.__memo) live.__memo = fresh.__memo;
     if (live.firstChild || fresh.firstChild) {
       // One text child on both sides (most figures): the text alone.
       const lf = live.firstChild, ff = fresh.firstChild;
@@ -373,5 +389,5 @@
     field.select();
   }
 
-  Object.assign(UI, { append, clear, copyText, markKey, timing, on, patchChildren, setText, showCopyBox, fig, h, pointerGet, pointerSet, svg, toast });
+  Object.assign(UI, { append, clear, copyText, keep, markKey, timing, on, patchChildren, setText, showCopyBox, fig, h, pointerGet, pointerSet, svg, toast });
 })();

@@ -164,8 +164,10 @@
       // A folded panel is built when it is opened (issue 13: an input change re-renders within
       // a frame only if the folded deep dives are not rebuilt each time); until then it is empty,
       // never showing an earlier result's figures. An open one off screen is drawn after the frame.
-      if (folded) { clear(p.body); clear(p.actions); } else if (!defer || p.fixed || p.near || appears) renderOne(p, ctx);
-      else later.push(p);
+      // One on screen may draw part of itself now and the rest after the frame (ctx.defer).
+      if (folded) { clear(p.body); clear(p.actions); } else if (!defer || p.fixed || p.near || appears) {
+        renderOne(p, Object.assign({ defer: defer && p.near && !appears }, ctx));
+      } else later.push(p);
     });
     if (later.length) {
       // Where the sections stand now that the answer and those on screen are drawn (what moved
@@ -179,8 +181,8 @@
       });
       UI.timing.mark('layout', t0);
       inView.forEach(function (p) { renderOne(p, ctx); });
-      if (inView.length < later.length) scheduleDeferred();
     }
+    if (PANELS.some(function (p) { return p.stale && p.section && !p.section.hidden && !isCollapsed(p); })) scheduleDeferred();
     const t0 = UI.timing.now();
     renderNav();
     UI.timing.mark('nav', t0);
@@ -206,8 +208,12 @@
     const body = whole ? p.body : h('div');
     const actions = whole ? p.actions : h('div');
     if (whole) { clear(p.body); clear(p.actions); }
+    let partial = false;
     try {
-      p.render(body, state.lastResult, Object.assign({ actions: actions }, ctx || { request: state.lastRequest, t: t, h: h, fig: fig, ui: UI }));
+      // ctx.live: the body the page shows (to keep() its nodes; null when drawn from scratch);
+      // ctx.defer: parts off screen may wait (ctx.partial(): the rest is drawn after the frame).
+      p.render(body, state.lastResult, Object.assign({ actions: actions, live: whole ? null : p.body, defer: false,
+        partial: function () { partial = true; } }, ctx || { request: state.lastRequest, t: t, h: h, fig: fig, ui: UI }));
     } catch (e) {
       body.appendChild(h('p', { class: 'banner banner-error', text: String(e && e.message || e) }));
       if (window.console) console.error(e);
@@ -216,6 +222,7 @@
       patchChildren(p.body, body);
       patchChildren(p.actions, actions);
     }
+    if (partial) p.stale = true;
     UI.timing.mark('panel:' + p.id, t0);
   }
 

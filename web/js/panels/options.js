@@ -116,58 +116,95 @@
     });
     table.appendChild(h('thead', null, headRow));
     const tbody = h('tbody');
+    const liveRows = ctx.live ? watchRows(ctx.live) : null;
     sortedOptions(r.options || []).forEach(function (o) {
-      const base = '/options/@' + o.gpu;
       const isPinned = pinned === o.gpu;
-      const tr = h('tr', { class: 'verdict-' + o.verdict + (isPinned ? ' pinned' : ''), dataset: { gpu: o.gpu } });
-      // GPU
-      tr.appendChild(h('td', { class: 'gpu-cell', title: String(o.vendor) + ' · ' + String(o.gpu) },
-        h('div', { class: 'gpu-name', text: String(o.name) }),
-        h('div', { class: 'gpu-sub' },
-          o.software_stack && o.software_stack !== 'cuda'
-            ? h('span', { class: 'tag tag-stack', title: t('options.stack', { stack: o.software_stack }), text: String(o.software_stack).toUpperCase() }) : null,
-          isPinned ? h('span', { class: 'tag tag-pinned', text: t('options.pinned') }) : null)));
-      // memory
-      tr.appendChild(h('td', { class: 'num' }, fig(r, base + '/memory_bytes', gibCompact, { unit: ' GiB' })));
-      // on one GPU
-      tr.appendChild(h('td', { class: 'num' },
-        h('div', null,
-          fig(h('span', { class: 'mark ' + (o.fits_on_one ? 'yes' : 'no') }), r, base + '/fits_on_one', function (fits) { return fits ? '✓' : '✗'; }),
-          o.tight_on_one ? fig(h('span', { class: 'tag tag-tight', title: t('options.tight_title') }), r, base + '/tight_on_one', function () { return t('options.tight'); }) : null),
-        h('div', { class: 'sub on-one-need' }, tNodes('options.on_one_needs', { value: fig(r, base + '/per_gpu_bytes_on_one', gib) }))));
-      // min count, with its layout under it
-      const L = o.min_layout;
-      tr.appendChild(h('td', { class: 'num count-cell' },
-        fig(r, base + '/min_count', integer, isNum(o.min_count) ? 'count' : 'muted'), h('div', { class: 'layout-cell sub' }, L ? [
-          h('div', null, tNodes('options.layout_value', {
-            tp: fig(r, base + '/min_layout/tp', integer),
-            pp: fig(r, base + '/min_layout/pp', integer),
-            dp: fig(r, base + '/min_layout/dp', integer),
-          }), L.ep > 1 ? tNodes('options.layout_ep', { ep: fig(r, base + '/min_layout/ep', integer) }) : null,
-          L.cp > 1 ? tNodes('options.layout_cp', { cp: fig(r, base + '/min_layout/cp', integer) }) : null),
-          h('div', null, tNodes('options.servers', { n: fig(r, base + '/min_layout/servers', integer) })),
-        ] : null)));
-      // per GPU at min
-      const perGpu = o.per_gpu_bytes_at_min;
-      tr.appendChild(h('td', { class: 'num' }, perGpu === null || perGpu === undefined
-        ? h('span', { class: 'muted', text: '—' })
-        : [fig(r, base + '/per_gpu_bytes_at_min', gib, { unit: ' GiB' }),
-          h('div', { class: 'usage' }, h('span', { class: 'usage-fill', style: 'width:' + Math.min(100, perGpu / o.memory_bytes * 100).toFixed(1) + '%' }))]));
-      tr.appendChild(speedCell(r, o, base));
-      tr.appendChild(costCell(r, o, base));
-      // China availability
-      const ca = o.china_availability || {};
-      tr.appendChild(h('td', { class: 'china-cell' },
-        fig(h('div', { class: 'china china-' + String(ca.status || 'unknown').replace(/[^a-z-]/g, '') }), r, base + '/china_availability/status', labelOf('china.')),
-        ca.as_of ? h('div', { class: 'sub', text: t('options.as_of', { date: ca.as_of }) }) : null));
-      // verdict
-      tr.appendChild(h('td', { class: 'verdict-cell' },
-        fig(h('span', { class: 'pill pill-' + o.verdict }), r, base + '/verdict', labelOf('verdict.')),
-        o.reason ? UI.noteNode('div', 'optnote.', { code: o.reason_code, params: o.reason_params, text: o.reason }, { class: 'sub reason' }) : null));
+      // A row is drawn from its option alone (and the language, the pin): one that shows the
+      // same is kept as it is; in an input change's frame a row off screen is kept until after it.
+      const memo = state.lang + (isPinned ? '|pinned|' : '||') + JSON.stringify(o);
+      const old = liveRows && liveRows.get(o.gpu);
+      if (liveRows) liveRows.set(o.gpu, null); // a GPU listed twice: the second drawn anew
+      if (old && (old.__memo === memo || (ctx.defer && old.__near === false))) {
+        if (old.__memo !== memo) ctx.partial();
+        tbody.appendChild(UI.keep(old));
+        return;
+      }
+      const tr = optionRow(r, o, isPinned);
+      tr.__memo = memo;
       tbody.appendChild(tr);
     });
     table.appendChild(tbody);
     body.appendChild(h('div', { class: 'table-wrap' }, table));
+  }
+
+  // Which rows of the table are near the screen, as the last layout left them (tr.__near; an
+  // IntersectionObserver, so that a render forces no layout). A row not yet observed counts as near.
+  let rowObserver = null;
+  const watched = new Set();
+  /** The live table's rows by GPU id, each watched. */
+  function watchRows(live) {
+    const rows = new Map();
+    if (!rowObserver && window.IntersectionObserver) {
+      rowObserver = new IntersectionObserver(function (entries) {
+        entries.forEach(function (e) { e.target.__near = e.isIntersecting; });
+      }, { rootMargin: '100px 0px' });
+    }
+    watched.forEach(function (tr) { if (!live.contains(tr)) { watched.delete(tr); if (rowObserver) rowObserver.unobserve(tr); } });
+    live.querySelectorAll('table.options > tbody > tr[data-gpu]').forEach(function (tr) {
+      rows.set(tr.dataset.gpu, rows.has(tr.dataset.gpu) ? null : tr); // a GPU twice: drawn anew
+      if (rowObserver && !watched.has(tr)) { watched.add(tr); rowObserver.observe(tr); }
+    });
+    return rows;
+  }
+
+  function optionRow(r, o, isPinned) {
+    const base = '/options/@' + o.gpu;
+    const tr = h('tr', { class: 'verdict-' + o.verdict + (isPinned ? ' pinned' : ''), dataset: { gpu: o.gpu } });
+    // GPU
+    tr.appendChild(h('td', { class: 'gpu-cell', title: String(o.vendor) + ' · ' + String(o.gpu) },
+      h('div', { class: 'gpu-name', text: String(o.name) }),
+      h('div', { class: 'gpu-sub' },
+        o.software_stack && o.software_stack !== 'cuda'
+          ? h('span', { class: 'tag tag-stack', title: t('options.stack', { stack: o.software_stack }), text: String(o.software_stack).toUpperCase() }) : null,
+        isPinned ? h('span', { class: 'tag tag-pinned', text: t('options.pinned') }) : null)));
+    // memory
+    tr.appendChild(h('td', { class: 'num' }, fig(r, base + '/memory_bytes', gibCompact, { unit: ' GiB' })));
+    // on one GPU
+    tr.appendChild(h('td', { class: 'num' },
+      h('div', null,
+        fig(h('span', { class: 'mark ' + (o.fits_on_one ? 'yes' : 'no') }), r, base + '/fits_on_one', function (fits) { return fits ? '✓' : '✗'; }),
+        o.tight_on_one ? fig(h('span', { class: 'tag tag-tight', title: t('options.tight_title') }), r, base + '/tight_on_one', function () { return t('options.tight'); }) : null),
+      h('div', { class: 'sub on-one-need' }, tNodes('options.on_one_needs', { value: fig(r, base + '/per_gpu_bytes_on_one', gib) }))));
+    // min count, with its layout under it
+    const L = o.min_layout;
+    tr.appendChild(h('td', { class: 'num count-cell' },
+      fig(r, base + '/min_count', integer, isNum(o.min_count) ? 'count' : 'muted'), h('div', { class: 'layout-cell sub' }, L ? [
+        h('div', null, tNodes('options.layout_value', {
+          tp: fig(r, base + '/min_layout/tp', integer),
+          pp: fig(r, base + '/min_layout/pp', integer),
+          dp: fig(r, base + '/min_layout/dp', integer),
+        }), L.ep > 1 ? tNodes('options.layout_ep', { ep: fig(r, base + '/min_layout/ep', integer) }) : null,
+        L.cp > 1 ? tNodes('options.layout_cp', { cp: fig(r, base + '/min_layout/cp', integer) }) : null),
+        h('div', null, tNodes('options.servers', { n: fig(r, base + '/min_layout/servers', integer) })),
+      ] : null)));
+    // per GPU at min
+    const perGpu = o.per_gpu_bytes_at_min;
+    tr.appendChild(h('td', { class: 'num' }, perGpu === null || perGpu === undefined
+      ? h('span', { class: 'muted', text: '—' })
+      : [fig(r, base + '/per_gpu_bytes_at_min', gib, { unit: ' GiB' }),
+        h('div', { class: 'usage' }, h('span', { class: 'usage-fill', style: 'width:' + Math.min(100, perGpu / o.memory_bytes * 100).toFixed(1) + '%' }))]));
+    tr.appendChild(speedCell(r, o, base));
+    tr.appendChild(costCell(r, o, base));
+    // China availability
+    const ca = o.china_availability || {};
+    tr.appendChild(h('td', { class: 'china-cell' },
+      fig(h('div', { class: 'china china-' + String(ca.status || 'unknown').replace(/[^a-z-]/g, '') }), r, base + '/china_availability/status', labelOf('china.')),
+      ca.as_of ? h('div', { class: 'sub', text: t('options.as_of', { date: ca.as_of }) }) : null));
+    // verdict
+    tr.appendChild(h('td', { class: 'verdict-cell' },
+      fig(h('span', { class: 'pill pill-' + o.verdict }), r, base + '/verdict', labelOf('verdict.')),
+      o.reason ? UI.noteNode('div', 'optnote.', { code: o.reason_code, params: o.reason_params, text: o.reason }, { class: 'sub reason' }) : null));
+    return tr;
   }
 
   UI.registerPanel({ id: 'options', titleKey: 'panel.options', render: renderOptions });
