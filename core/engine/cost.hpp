@@ -72,6 +72,12 @@ struct LineItem {
   std::vector<ReasonParam> params;
 };
 
+/// What a search or a summary reads of an option's cost: its totals, without the line items.
+struct OptionTotals {
+  double average_yearly_cny = 0;
+  double lifetime_cny = 0;
+};
+
 /// One deployment's cost over the horizon. lifetime = sum(line items) x years = sum(yearly).
 struct OptionCost {
   std::vector<LineItem> line_items;
@@ -99,13 +105,14 @@ struct BuyInputs {
   double spares_share = 0;  // of capex, per year
   std::string colocation_basis, electricity_basis, network_basis;
   Note colocation_note, electricity_note, network_note;  // the bases as codes with parameters
-  bool describe = true;  // false: skip the basis texts (searches call this many times)
 };
 
 /// capex = servers x platform + gpus x gpu price; residual = capex x residual_fraction.
 /// Line items per year: hardware (capex - residual) / life, colocation, electricity, network,
 /// operations (capex x share, or FTE x cost), spares (capex x share).
 OptionCost buy_cost(const BuyInputs& in);
+/// buy_cost's totals alone (the same sums, no line items or bases: searches call this often).
+OptionTotals buy_cost_totals(const BuyInputs& in);
 
 struct RentInputs {
   int gpus = 0;
@@ -113,11 +120,12 @@ struct RentInputs {
   double cny_per_gpu_hour = 0;
   int years = 5;
   double egress_tb_per_month = 0, egress_cny_per_tb = 0;
-  bool describe = true;
 };
 
 /// On demand: only hours used are paid: gpus x 8760 x u x price, plus egress x 12 x price.
 OptionCost rent_cost(const RentInputs& in);
+/// rent_cost's totals alone.
+OptionTotals rent_cost_totals(const RentInputs& in);
 
 struct ReservedInputs {
   int gpus = 0;
