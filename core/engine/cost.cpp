@@ -54,6 +54,7 @@ EnergyResult yearly_energy(const EnergyInputs& in) {
     left -= greedy[i];
   }
   EnergyResult r;
+  if (in.with_periods) r.periods.reserve(3);
   for (int i = 0; i < 3; ++i) {
     PeriodUse u;
     u.period = p[i].name;
@@ -69,7 +70,7 @@ EnergyResult yearly_energy(const EnergyInputs& in) {
     r.it_kwh_per_year += it_kwh;
     r.facility_kwh_per_year += u.facility_kwh_per_year;
     r.cny_per_year += u.cny_per_year;
-    r.periods.push_back(u);
+    if (in.with_periods) r.periods.push_back(u);
   }
   r.average_cny_per_kwh = r.facility_kwh_per_year > 0 ? r.cny_per_year / r.facility_kwh_per_year : 0;
   return r;
@@ -247,14 +248,29 @@ OptionTotals rent_cost_totals(const RentInputs& in) {
   return {average, lifetime_cash(average, in.years, 0, 0)};
 }
 
+namespace {
+/// Reserving's line items' yearly amounts: the GPU-months, then the data transfer.
+std::array<double, 2> reserved_amounts(const ReservedInputs& in) {
+  return {in.gpus * 12 * in.cny_per_gpu_month,
+          egress_yearly(in.egress_tb_per_month, in.egress_cny_per_tb)};
+}
+}  // namespace
+
 OptionCost reserved_cost(const ReservedInputs& in) {
   std::vector<LineItem> items;
-  items.push_back({"gpu_months", in.gpus * 12 * in.cny_per_gpu_month,
-                   std::to_string(in.gpus) + " GPU(s) x 12 months x " +
-                       cny(in.cny_per_gpu_month) + " (paid whether used or not)",
-                   "reserved_months", {param("gpus", in.gpus), param("cny_per_gpu_month", in.cny_per_gpu_month)}});
+  items.push_back({"gpu_months",
+                   reserved_amounts(in)[0],
+                   std::to_string(in.gpus) + " GPU(s) x 12 months x " + cny(in.cny_per_gpu_month) +
+                       " (paid whether used or not)",
+                   "reserved_months",
+                   {param("gpus", in.gpus), param("cny_per_gpu_month", in.cny_per_gpu_month)}});
   items.push_back(egress_item(in.egress_tb_per_month, in.egress_cny_per_tb));
   return finish_option(std::move(items), in.years, 0, 0);
+}
+
+OptionTotals reserved_cost_totals(const ReservedInputs& in) {
+  const double average = sum_in_order(reserved_amounts(in));
+  return {average, lifetime_cash(average, in.years, 0, 0)};
 }
 
 std::optional<double> break_even_utilization(const std::function<double(double)>& f,

@@ -34,6 +34,7 @@ struct EnergyInputs {
   double valley_shift_share = 0;  // share of the busy hours scheduled cheapest-hours-first
   double pue = 1;
   Tariff tariff;
+  bool with_periods = true;  // false: the totals alone (searches read only the cost)
 };
 
 struct PeriodUse {
@@ -48,7 +49,7 @@ struct EnergyResult {
   double facility_kwh_per_year = 0;  // x PUE
   double cny_per_year = 0;
   double average_cny_per_kwh = 0;
-  std::vector<PeriodUse> periods;
+  std::vector<PeriodUse> periods;  // empty unless asked for (EnergyInputs::with_periods)
 };
 
 /// Busy hours a day b = 24u. Spread evenly, each period gets b x its hours / 24; scheduled
@@ -136,6 +137,8 @@ struct ReservedInputs {
 
 /// Monthly/reserved: every card paid every month: gpus x 12 x monthly price, plus egress.
 OptionCost reserved_cost(const ReservedInputs& in);
+/// reserved_cost's totals alone.
+OptionTotals reserved_cost_totals(const ReservedInputs& in);
 
 /// Builds yearly/cumulative/lifetime from line items (and a capex paid in year 1 with the
 /// residual credited in the last year); exposed for the hybrid plan.

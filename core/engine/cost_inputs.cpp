@@ -418,7 +418,8 @@ Note colocation_note(const CostScenario& s, const PowerPlan& p) {
 
 }  // namespace
 
-EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utilization) {
+EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utilization,
+                        bool with_periods) {
   EnergyInputs e;
   e.busy_watts = p.fleet_watts_full_load * s.training_load_factor;
   e.idle_watts = p.fleet_watts_full_load * s.idle_load_factor;
@@ -426,6 +427,7 @@ EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utiliz
   e.valley_shift_share = s.valley_shift_share;
   e.pue = s.pue;
   e.tariff = s.tariff;
+  e.with_periods = with_periods;
   return yearly_energy(e);
 }
 
@@ -517,7 +519,7 @@ OptionCost buy_option(const CostScenario& s, int gpus, double utilization, Energ
 OptionTotals buy_totals(const CostScenario& s, int gpus, double utilization, EnergyResult* energy,
                         const PowerPlan* plan) {
   const PowerPlan p = plan ? *plan : plan_power(s, gpus);
-  const EnergyResult e = energy_for(s, p, utilization);
+  const EnergyResult e = energy_for(s, p, utilization, false);
   if (energy) *energy = e;
   return buy_cost_totals(buy_inputs(s, p, gpus, utilization, e, false));
 }
@@ -530,14 +532,24 @@ OptionTotals rent_totals(const CostScenario& s, int gpus, double utilization) {
   return rent_cost_totals(rent_inputs(s, gpus, utilization));
 }
 
-OptionCost reserved_option(const CostScenario& s, int gpus) {
+namespace {
+ReservedInputs reserved_inputs(const CostScenario& s, int gpus) {
   ReservedInputs r;
   r.gpus = gpus;
   r.cny_per_gpu_month = s.reserved_cny_per_gpu_month.value_or(0);
   r.years = s.life_years;
   r.egress_tb_per_month = s.egress_tb_per_month;
   r.egress_cny_per_tb = s.egress_cny_per_tb;
-  return reserved_cost(r);
+  return r;
+}
+}  // namespace
+
+OptionCost reserved_option(const CostScenario& s, int gpus) {
+  return reserved_cost(reserved_inputs(s, gpus));
+}
+
+OptionTotals reserved_totals(const CostScenario& s, int gpus) {
+  return reserved_cost_totals(reserved_inputs(s, gpus));
 }
 
 std::optional<double> break_even(const CostScenario& s, int gpus, const PowerPlan* plan) {

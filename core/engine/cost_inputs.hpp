@@ -101,12 +101,15 @@ PowerPlan plan_power(const CostScenario& s, int gpus);
 /// on utilisation, so solvers that vary only `utilization` compute it once.
 OptionCost buy_option(const CostScenario& s, int gpus, double utilization,
                       EnergyResult* energy = nullptr, const PowerPlan* plan = nullptr);
-/// buy_option's totals alone: what searches and summaries read (no line items, no texts).
+/// buy_option's totals alone: what searches and summaries read (no line items, no texts;
+/// `energy` without its periods).
 OptionTotals buy_totals(const CostScenario& s, int gpus, double utilization,
                         EnergyResult* energy = nullptr, const PowerPlan* plan = nullptr);
 
 /// Yearly electricity of the scenario's fleet (`p`) used `utilization` of the time.
-EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utilization);
+/// `with_periods`: with each tariff period's detail (else the totals alone).
+EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utilization,
+                        bool with_periods = true);
 
 /// GPUs in one server for `gpu`: the request's /power/gpus_per_server when `gpu` is the pinned
 /// GPU, else its form factor's platform in the price catalog. The one home of this fact: the
@@ -125,6 +128,8 @@ OptionCost rent_option(const CostScenario& s, int gpus, double utilization);
 OptionTotals rent_totals(const CostScenario& s, int gpus, double utilization);
 /// Reserve `gpus` by the month (every card paid every month).
 OptionCost reserved_option(const CostScenario& s, int gpus);
+/// reserved_option's totals alone.
+OptionTotals reserved_totals(const CostScenario& s, int gpus);
 /// The lowest utilisation from which buying costs no more than renting (nullopt: never).
 /// `plan` (optional) is plan_power(s, gpus) when the caller already has it.
 std::optional<double> break_even(const CostScenario& s, int gpus, const PowerPlan* plan = nullptr);

@@ -52,7 +52,7 @@ Summary summarise(const CostScenario& s, const PowerPlan& power) {
     m.buy_average_yearly = buy.average_yearly_cny;
   }
   if (s.rent_cny_per_gpu_hour) m.rent = rent_totals(s, s.gpus, s.utilization).lifetime_cny;
-  if (s.reserved_cny_per_gpu_month) m.reserved = reserved_option(s, s.gpus).lifetime_cny;
+  if (s.reserved_cny_per_gpu_month) m.reserved = reserved_totals(s, s.gpus).lifetime_cny;
   m.break_even = break_even(s, s.gpus, &power);
   for (const auto& [name, v] : {std::pair<const char*, std::optional<double>>{"buy", m.buy},
                                 {"rent", m.rent},
