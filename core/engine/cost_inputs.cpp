@@ -55,8 +55,10 @@ const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& g
 int gpus_per_server(const CostRequest& rq, const PriceCatalog& prices, const GpuSpec& gpu,
                     bool pinned, int gpus) {
   if (pinned && rq.power.gpus_per_server) return *rq.power.gpus_per_server;
-  return checked_int(platform_of(prices, gpu, gpus).gpus_per_server.value,
-                     "prices.json/platforms/" + gpu.form_factor + "/gpus_per_server", "GPUs per server");
+  return checked_int_at(
+      platform_of(prices, gpu, gpus).gpus_per_server.value,
+      [&] { return "prices.json/platforms/" + gpu.form_factor + "/gpus_per_server"; },
+      "GPUs per server");
 }
 
 namespace {
