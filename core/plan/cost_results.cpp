@@ -104,12 +104,12 @@ PricedOption priced(OptionCost cost) {
 }  // namespace
 
 OptionPowerCost option_power_cost(const Request& req, const Catalog& catalog, const GpuSpec& gpu,
-                                  int gpus, std::optional<double> option_gpu_hours) {
+                                  int gpus, std::optional<double> option_gpu_hours,
+                                  SearchPrices& prices) {
   const CostRequest& rq = req.cost;
-  const bool pinned = req.hardware && req.hardware->gpu == gpu.id;
   gpus = costed_count(req, rq, gpus, gpus_per_server(req, catalog, gpu));
-  const CostScenario s =
-      resolve_scenario(rq, catalog.prices, gpu, gpus, pinned, rq.cost.site, false);
+  // The request's own scenario (its site and facility), resolved once per GPU and platform.
+  const CostScenario s = prices.at(gpu, gpus, false);
   const PowerPlan p = plan_power(s, gpus);
   const Summary m = summarise(s, p);
   OptionPowerCost out;

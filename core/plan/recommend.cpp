@@ -499,8 +499,8 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
 }  // namespace
 
 Recommendation recommend(const Request& req, const Catalog& catalog,
-                         const std::vector<OptionRow>& options, bool with_levers) {
-  SearchPrices prices(req, catalog);
+                         const std::vector<OptionRow>& options, SearchPrices& prices,
+                         bool with_levers) {
   return recommend_with(req, catalog, options, with_levers, Report::kAll, prices);
 }
 
