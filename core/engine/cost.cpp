@@ -141,11 +141,13 @@ BuyAmounts buy_amounts(const BuyInputs& in) {
   return a;
 }
 
-/// Renting's line items' yearly amounts: the GPU-hours used, then the data transfer.
+/// GPU-hours a year rented on demand.
 double rented_gpu_hours(const RentInputs& in) { return in.gpus * kHoursPerYear * in.utilization; }
+/// The yearly data transfer (egress) of a rented plan.
 double egress_yearly(double tb_per_month, double cny_per_tb) {
   return tb_per_month * 12 * cny_per_tb;
 }
+/// Renting's line items' yearly amounts: the GPU-hours used, then the data transfer.
 std::array<double, 2> rent_amounts(const RentInputs& in) {
   return {rented_gpu_hours(in) * in.cny_per_gpu_hour,
           egress_yearly(in.egress_tb_per_month, in.egress_cny_per_tb)};
