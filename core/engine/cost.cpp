@@ -54,6 +54,7 @@ EnergyResult yearly_energy(const EnergyInputs& in) {
     left -= greedy[i];
   }
   EnergyResult r;
+  if (in.with_periods) r.periods.reserve(3);
   for (int i = 0; i < 3; ++i) {
     PeriodUse u;
     u.period = p[i].name;
@@ -69,7 +70,7 @@ EnergyResult yearly_energy(const EnergyInputs& in) {
     r.it_kwh_per_year += it_kwh;
     r.facility_kwh_per_year += u.facility_kwh_per_year;
     r.cny_per_year += u.cny_per_year;
-    r.periods.push_back(u);
+    if (in.with_periods) r.periods.push_back(u);
   }
   r.average_cny_per_kwh = r.facility_kwh_per_year > 0 ? r.cny_per_year / r.facility_kwh_per_year : 0;
   return r;
@@ -88,6 +89,72 @@ std::vector<double> energy_breakpoints(const Tariff& tariff) {
   return points;
 }
 
+namespace {
+
+/// The cash by year, summed: the average minus the straight-line hardware share, plus the
+/// purchase in year 1 and the resale credit in the last year (sums to average x years, up to
+/// rounding). `yearly` and `cumulative`, when given, receive each year's cash and running sum.
+double lifetime_cash(double average_yearly, int years, double capex_cny, double residual_cny,
+                     std::vector<double>* yearly = nullptr,
+                     std::vector<double>* cumulative = nullptr) {
+  const double hardware_per_year = (capex_cny - residual_cny) / years;
+  const double running = average_yearly - hardware_per_year;
+  double total = 0;
+  for (int y = 1; y <= years; ++y) {
+    double v = running;
+    if (y == 1) v += capex_cny;
+    if (y == years) v -= residual_cny;
+    total += v;
+    if (yearly) yearly->push_back(v);
+    if (cumulative) cumulative->push_back(total);
+  }
+  return total;
+}
+
+/// The sum of the line items' yearly amounts, added in their order (as finish_option does).
+template <std::size_t N>
+double sum_in_order(const std::array<double, N>& yearly) {
+  double sum = 0;
+  for (double v : yearly) sum += v;
+  return sum;
+}
+
+/// The figures of buying: capex, residual and the line items' yearly amounts, in the order of
+/// buy_cost's items (one home for the formulas; buy_cost describes them, buy_cost_totals sums).
+struct BuyAmounts {
+  double capex = 0, residual = 0;
+  // hardware, colocation, electricity, network, operations, spares_and_failures
+  std::array<double, 6> yearly{};
+};
+
+BuyAmounts buy_amounts(const BuyInputs& in) {
+  BuyAmounts a;
+  a.capex = in.servers * in.platform_price_cny + in.gpus * in.gpu_price_cny;
+  a.residual = a.capex * in.residual_fraction;
+  a.yearly = {(a.capex - a.residual) / in.life_years,
+              in.colocation_cny_per_year,
+              in.electricity_cny_per_year,
+              in.network_cny_per_year,
+              in.operations_by_staff ? in.staff_fte * in.staff_cny_per_year
+                                     : a.capex * in.operations_capex_share,
+              a.capex * in.spares_share};
+  return a;
+}
+
+/// GPU-hours a year rented on demand.
+double rented_gpu_hours(const RentInputs& in) { return in.gpus * kHoursPerYear * in.utilization; }
+/// The yearly data transfer (egress) of a rented plan.
+double egress_yearly(double tb_per_month, double cny_per_tb) {
+  return tb_per_month * 12 * cny_per_tb;
+}
+/// Renting's line items' yearly amounts: the GPU-hours used, then the data transfer.
+std::array<double, 2> rent_amounts(const RentInputs& in) {
+  return {rented_gpu_hours(in) * in.cny_per_gpu_hour,
+          egress_yearly(in.egress_tb_per_month, in.egress_cny_per_tb)};
+}
+
+}  // namespace
+
 OptionCost finish_option(std::vector<LineItem> items, int years, double capex_cny,
                          double residual_cny) {
   OptionCost c;
@@ -95,107 +162,117 @@ OptionCost finish_option(std::vector<LineItem> items, int years, double capex_cn
   for (const LineItem& i : c.line_items) c.average_yearly_cny += i.yearly_cny;
   c.capex_cny = capex_cny;
   c.residual_cny = residual_cny;
-  // Cash by year: the average minus the straight-line hardware share, plus the purchase in
-  // year 1 and the resale credit in the last year. Sums to average x years.
-  const double hardware_per_year = (capex_cny - residual_cny) / years;
-  const double running = c.average_yearly_cny - hardware_per_year;
-  double total = 0;
   c.yearly_cny.reserve(std::max(years, 0));
   c.cumulative_cny.reserve(std::max(years, 0));
-  for (int y = 1; y <= years; ++y) {
-    double v = running;
-    if (y == 1) v += capex_cny;
-    if (y == years) v -= residual_cny;
-    c.yearly_cny.push_back(v);
-    total += v;
-    c.cumulative_cny.push_back(total);
-  }
-  c.lifetime_cny = total;
+  c.lifetime_cny = lifetime_cash(c.average_yearly_cny, years, capex_cny, residual_cny,
+                                 &c.yearly_cny, &c.cumulative_cny);
   return c;
 }
 
 OptionCost buy_cost(const BuyInputs& in) {
-  const double capex = in.servers * in.platform_price_cny + in.gpus * in.gpu_price_cny;
-  const double residual = capex * in.residual_fraction;
-  const bool d = in.describe;
+  const BuyAmounts a = buy_amounts(in);
+  const double capex = a.capex;
   std::vector<LineItem> items;
   items.reserve(6);
-  items.push_back({"hardware", (capex - residual) / in.life_years,
-                   d ? "capex " + cny(capex) + " (" + std::to_string(in.servers) +
-                           " server(s) x " + cny(in.platform_price_cny) + " + " +
-                           std::to_string(in.gpus) + " GPU(s) x " + cny(in.gpu_price_cny) +
-                           ") less residual " + pct(in.residual_fraction) +
-                           ", straight-line over " + std::to_string(in.life_years) + " years"
-                     : std::string(),
+  items.push_back({"hardware",
+                   a.yearly[0],
+                   "capex " + cny(capex) + " (" + std::to_string(in.servers) + " server(s) x " +
+                       cny(in.platform_price_cny) + " + " + std::to_string(in.gpus) + " GPU(s) x " +
+                       cny(in.gpu_price_cny) + ") less residual " + pct(in.residual_fraction) +
+                       ", straight-line over " + std::to_string(in.life_years) + " years",
                    "capex_straight_line",
-                   d ? std::vector<ReasonParam>{param("capex_cny", capex), param("servers", in.servers),
-                                                param("platform_cny", in.platform_price_cny), param("gpus", in.gpus),
-                                                param("gpu_cny", in.gpu_price_cny),
-                                                param("residual_share", in.residual_fraction),
-                                                param("years", in.life_years)}
-                     : std::vector<ReasonParam>{}});
-  items.push_back({"colocation", in.colocation_cny_per_year, in.colocation_basis, in.colocation_note.code,
+                   {param("capex_cny", capex), param("servers", in.servers),
+                    param("platform_cny", in.platform_price_cny), param("gpus", in.gpus),
+                    param("gpu_cny", in.gpu_price_cny),
+                    param("residual_share", in.residual_fraction), param("years", in.life_years)}});
+  items.push_back({"colocation", a.yearly[1], in.colocation_basis, in.colocation_note.code,
                    in.colocation_note.params});
-  items.push_back({"electricity", in.electricity_cny_per_year, in.electricity_basis,
-                   in.electricity_note.code, in.electricity_note.params});
-  items.push_back({"network", in.network_cny_per_year, in.network_basis, in.network_note.code,
-                   in.network_note.params});
+  items.push_back({"electricity", a.yearly[2], in.electricity_basis, in.electricity_note.code,
+                   in.electricity_note.params});
+  items.push_back(
+      {"network", a.yearly[3], in.network_basis, in.network_note.code, in.network_note.params});
   if (in.operations_by_staff) {
-    items.push_back({"operations", in.staff_fte * in.staff_cny_per_year,
-                     d ? format_number(in.staff_fte) + " FTE x " + cny(in.staff_cny_per_year) +
-                             " per year"
-                       : std::string(),
-                     "staff", d ? std::vector<ReasonParam>{param("fte", in.staff_fte), param("staff_cny", in.staff_cny_per_year)}
-                                : std::vector<ReasonParam>{}});
+    items.push_back(
+        {"operations",
+         a.yearly[4],
+         format_number(in.staff_fte) + " FTE x " + cny(in.staff_cny_per_year) + " per year",
+         "staff",
+         {param("fte", in.staff_fte), param("staff_cny", in.staff_cny_per_year)}});
   } else {
-    items.push_back({"operations", capex * in.operations_capex_share,
-                     d ? pct(in.operations_capex_share) + " of capex per year" : std::string(),
-                     "share_of_capex", d ? std::vector<ReasonParam>{param("capex_share", in.operations_capex_share)}
-                                         : std::vector<ReasonParam>{}});
+    items.push_back({"operations",
+                     a.yearly[4],
+                     pct(in.operations_capex_share) + " of capex per year",
+                     "share_of_capex",
+                     {param("capex_share", in.operations_capex_share)}});
   }
-  items.push_back({"spares_and_failures", capex * in.spares_share,
-                   d ? pct(in.spares_share) + " of capex per year" : std::string(), "share_of_capex",
-                   d ? std::vector<ReasonParam>{param("capex_share", in.spares_share)} : std::vector<ReasonParam>{}});
-  return finish_option(std::move(items), in.life_years, capex, residual);
+  items.push_back({"spares_and_failures",
+                   a.yearly[5],
+                   pct(in.spares_share) + " of capex per year",
+                   "share_of_capex",
+                   {param("capex_share", in.spares_share)}});
+  return finish_option(std::move(items), in.life_years, capex, a.residual);
+}
+
+OptionTotals buy_cost_totals(const BuyInputs& in) {
+  const BuyAmounts a = buy_amounts(in);
+  const double average = sum_in_order(a.yearly);
+  return {average, lifetime_cash(average, in.life_years, a.capex, a.residual)};
 }
 
 namespace {
-LineItem egress_item(double tb_per_month, double cny_per_tb, bool describe = true) {
-  return {"data_transfer", tb_per_month * 12 * cny_per_tb,
-          describe ? format_number(tb_per_month) + " TB/month x 12 x " + cny(cny_per_tb) + "/TB"
-                   : std::string(),
-          "egress", describe ? std::vector<ReasonParam>{param("tb_per_month", tb_per_month), param("cny_per_tb", cny_per_tb)}
-                             : std::vector<ReasonParam>{}};
+LineItem egress_item(double tb_per_month, double cny_per_tb) {
+  return {"data_transfer",
+          egress_yearly(tb_per_month, cny_per_tb),
+          format_number(tb_per_month) + " TB/month x 12 x " + cny(cny_per_tb) + "/TB",
+          "egress",
+          {param("tb_per_month", tb_per_month), param("cny_per_tb", cny_per_tb)}};
 }
 }  // namespace
 
 OptionCost rent_cost(const RentInputs& in) {
-  const double hours = in.gpus * kHoursPerYear * in.utilization;
+  const double hours = rented_gpu_hours(in);
   std::vector<LineItem> items;
-  items.push_back({"gpu_hours", hours * in.cny_per_gpu_hour,
-                   in.describe ? std::to_string(in.gpus) + " GPU(s) x 8760 h x " +
-                                     pct(in.utilization) + " used = " + format_number(hours) +
-                                     " GPU-hours x " + cny(in.cny_per_gpu_hour) +
-                                     " (only hours used are paid)"
-                               : std::string(),
+  items.push_back({"gpu_hours",
+                   rent_amounts(in)[0],
+                   std::to_string(in.gpus) + " GPU(s) x 8760 h x " + pct(in.utilization) +
+                       " used = " + format_number(hours) + " GPU-hours x " +
+                       cny(in.cny_per_gpu_hour) + " (only hours used are paid)",
                    "rent_hours_used",
-                   in.describe ? std::vector<ReasonParam>{param("gpus", in.gpus), param("hours_per_year", kHoursPerYear),
-                                                          param("utilization_share", in.utilization),
-                                                          param("gpu_hours", hours),
-                                                          param("cny_per_gpu_hour", in.cny_per_gpu_hour)}
-                               : std::vector<ReasonParam>{}});
-  items.push_back(egress_item(in.egress_tb_per_month, in.egress_cny_per_tb, in.describe));
+                   {param("gpus", in.gpus), param("hours_per_year", kHoursPerYear),
+                    param("utilization_share", in.utilization), param("gpu_hours", hours),
+                    param("cny_per_gpu_hour", in.cny_per_gpu_hour)}});
+  items.push_back(egress_item(in.egress_tb_per_month, in.egress_cny_per_tb));
   return finish_option(std::move(items), in.years, 0, 0);
 }
 
+OptionTotals rent_cost_totals(const RentInputs& in) {
+  const double average = sum_in_order(rent_amounts(in));
+  return {average, lifetime_cash(average, in.years, 0, 0)};
+}
+
+namespace {
+/// Reserving's line items' yearly amounts: the GPU-months, then the data transfer.
+std::array<double, 2> reserved_amounts(const ReservedInputs& in) {
+  return {in.gpus * 12 * in.cny_per_gpu_month,
+          egress_yearly(in.egress_tb_per_month, in.egress_cny_per_tb)};
+}
+}  // namespace
+
 OptionCost reserved_cost(const ReservedInputs& in) {
   std::vector<LineItem> items;
-  items.push_back({"gpu_months", in.gpus * 12 * in.cny_per_gpu_month,
-                   std::to_string(in.gpus) + " GPU(s) x 12 months x " +
-                       cny(in.cny_per_gpu_month) + " (paid whether used or not)",
-                   "reserved_months", {param("gpus", in.gpus), param("cny_per_gpu_month", in.cny_per_gpu_month)}});
+  items.push_back({"gpu_months",
+                   reserved_amounts(in)[0],
+                   std::to_string(in.gpus) + " GPU(s) x 12 months x " + cny(in.cny_per_gpu_month) +
+                       " (paid whether used or not)",
+                   "reserved_months",
+                   {param("gpus", in.gpus), param("cny_per_gpu_month", in.cny_per_gpu_month)}});
   items.push_back(egress_item(in.egress_tb_per_month, in.egress_cny_per_tb));
   return finish_option(std::move(items), in.years, 0, 0);
+}
+
+OptionTotals reserved_cost_totals(const ReservedInputs& in) {
+  const double average = sum_in_order(reserved_amounts(in));
+  return {average, lifetime_cash(average, in.years, 0, 0)};
 }
 
 std::optional<double> break_even_utilization(const std::function<double(double)>& f,

@@ -34,6 +34,7 @@ struct EnergyInputs {
   double valley_shift_share = 0;  // share of the busy hours scheduled cheapest-hours-first
   double pue = 1;
   Tariff tariff;
+  bool with_periods = true;  // false: the totals alone (searches read only the cost)
 };
 
 struct PeriodUse {
@@ -48,7 +49,7 @@ struct EnergyResult {
   double facility_kwh_per_year = 0;  // x PUE
   double cny_per_year = 0;
   double average_cny_per_kwh = 0;
-  std::vector<PeriodUse> periods;
+  std::vector<PeriodUse> periods;  // empty unless asked for (EnergyInputs::with_periods)
 };
 
 /// Busy hours a day b = 24u. Spread evenly, each period gets b x its hours / 24; scheduled
@@ -70,6 +71,12 @@ struct LineItem {
   std::string basis;      // the English sentence
   std::string code;       // the basis as a code with parameters (each language renders it)
   std::vector<ReasonParam> params;
+};
+
+/// What a search or a summary reads of an option's cost: its totals, without the line items.
+struct OptionTotals {
+  double average_yearly_cny = 0;
+  double lifetime_cny = 0;
 };
 
 /// One deployment's cost over the horizon. lifetime = sum(line items) x years = sum(yearly).
@@ -99,13 +106,14 @@ struct BuyInputs {
   double spares_share = 0;  // of capex, per year
   std::string colocation_basis, electricity_basis, network_basis;
   Note colocation_note, electricity_note, network_note;  // the bases as codes with parameters
-  bool describe = true;  // false: skip the basis texts (searches call this many times)
 };
 
 /// capex = servers x platform + gpus x gpu price; residual = capex x residual_fraction.
 /// Line items per year: hardware (capex - residual) / life, colocation, electricity, network,
 /// operations (capex x share, or FTE x cost), spares (capex x share).
 OptionCost buy_cost(const BuyInputs& in);
+/// buy_cost's totals alone (the same sums, no line items or bases: searches call this often).
+OptionTotals buy_cost_totals(const BuyInputs& in);
 
 struct RentInputs {
   int gpus = 0;
@@ -113,11 +121,12 @@ struct RentInputs {
   double cny_per_gpu_hour = 0;
   int years = 5;
   double egress_tb_per_month = 0, egress_cny_per_tb = 0;
-  bool describe = true;
 };
 
 /// On demand: only hours used are paid: gpus x 8760 x u x price, plus egress x 12 x price.
 OptionCost rent_cost(const RentInputs& in);
+/// rent_cost's totals alone.
+OptionTotals rent_cost_totals(const RentInputs& in);
 
 struct ReservedInputs {
   int gpus = 0;
@@ -128,6 +137,8 @@ struct ReservedInputs {
 
 /// Monthly/reserved: every card paid every month: gpus x 12 x monthly price, plus egress.
 OptionCost reserved_cost(const ReservedInputs& in);
+/// reserved_cost's totals alone.
+OptionTotals reserved_cost_totals(const ReservedInputs& in);
 
 /// Builds yearly/cumulative/lifetime from line items (and a capex paid in year 1 with the
 /// residual credited in the last year); exposed for the hybrid plan.

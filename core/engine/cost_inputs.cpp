@@ -55,8 +55,10 @@ const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& g
 int gpus_per_server(const CostRequest& rq, const PriceCatalog& prices, const GpuSpec& gpu,
                     bool pinned, int gpus) {
   if (pinned && rq.power.gpus_per_server) return *rq.power.gpus_per_server;
-  return checked_int(platform_of(prices, gpu, gpus).gpus_per_server.value,
-                     "prices.json/platforms/" + gpu.form_factor + "/gpus_per_server", "GPUs per server");
+  return checked_int_at(
+      platform_of(prices, gpu, gpus).gpus_per_server.value,
+      [&] { return "prices.json/platforms/" + gpu.form_factor + "/gpus_per_server"; },
+      "GPUs per server");
 }
 
 namespace {
@@ -418,7 +420,8 @@ Note colocation_note(const CostScenario& s, const PowerPlan& p) {
 
 }  // namespace
 
-EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utilization) {
+EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utilization,
+                        bool with_periods) {
   EnergyInputs e;
   e.busy_watts = p.fleet_watts_full_load * s.training_load_factor;
   e.idle_watts = p.fleet_watts_full_load * s.idle_load_factor;
@@ -426,14 +429,17 @@ EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utiliz
   e.valley_shift_share = s.valley_shift_share;
   e.pue = s.pue;
   e.tariff = s.tariff;
+  e.with_periods = with_periods;
   return yearly_energy(e);
 }
 
-OptionCost buy_option(const CostScenario& s, int gpus, double utilization, EnergyResult* energy,
-                      bool describe, const PowerPlan* plan) {
-  const PowerPlan p = plan ? *plan : plan_power(s, gpus);
-  const EnergyResult e = energy_for(s, p, utilization);
-  if (energy) *energy = e;
+namespace {
+
+/// What buying `gpus` of the scenario costs: its power plan `p` and energy `e` (used
+/// `utilization` of the time) priced; `describe`: with the line items' bases (the plan's
+/// buy option), else the figures alone (searches and summaries read only the totals).
+BuyInputs buy_inputs(const CostScenario& s, const PowerPlan& p, int gpus, double utilization,
+                     const EnergyResult& e, bool describe) {
   BuyInputs b;
   // Baseboard parts are bought a full board at a time (one H100 SXM is a 4-GPU board).
   b.gpus = s.whole_board ? p.servers * s.gpus_per_server : gpus;
@@ -442,7 +448,6 @@ OptionCost buy_option(const CostScenario& s, int gpus, double utilization, Energ
   b.platform_price_cny = s.platform_price_cny;
   b.life_years = s.life_years;
   b.residual_fraction = s.residual_fraction;
-  b.describe = describe;
   b.colocation_cny_per_year = p.colocation_cny_per_year;
   if (describe) {
     b.colocation_basis = colocation_basis(s, p);
@@ -456,29 +461,30 @@ OptionCost buy_option(const CostScenario& s, int gpus, double utilization, Energ
     }
   } else {
     b.electricity_cny_per_year = e.cny_per_year;
-    if (describe)
+    if (describe) {
       b.electricity_basis = format_number(std::round(e.it_kwh_per_year)) + " kWh IT x PUE " +
-                          format_number(s.pue) + " at " +
-                          format_number(std::round(e.average_cny_per_kwh * 10000) / 10000) +
-                          " CNY/kWh average (" + (s.time_of_use ? "time-of-use" : "flat") +
-                          ", " + format_number(std::round(utilization * 1000) / 10) + "% busy)";
-    if (describe)
+                            format_number(s.pue) + " at " +
+                            format_number(std::round(e.average_cny_per_kwh * 10000) / 10000) +
+                            " CNY/kWh average (" + (s.time_of_use ? "time-of-use" : "flat") + ", " +
+                            format_number(std::round(utilization * 1000) / 10) + "% busy)";
       b.electricity_note = {"energy", {param("it_kwh", std::round(e.it_kwh_per_year)), param("pue", s.pue),
                                        param("cny_per_kwh", e.average_cny_per_kwh),
                                        param("time_of_use", s.time_of_use ? 1.0 : 0.0),
                                        param("busy_share", utilization)},
                             b.electricity_basis};
+    }
   }
   if (s.network_line != NetworkLine::kNone) {
     b.network_cny_per_year = s.network_mbps * s.network_cny_per_mbps_month * 12;
-    if (describe)
-      b.network_basis = std::string(name_of(s.network_line)) + " line " + format_number(s.network_mbps) + " Mbps x " +
-                      cny(s.network_cny_per_mbps_month) + "/Mbps-month x 12";
-    if (describe)
+    if (describe) {
+      b.network_basis = std::string(name_of(s.network_line)) + " line " +
+                        format_number(s.network_mbps) + " Mbps x " +
+                        cny(s.network_cny_per_mbps_month) + "/Mbps-month x 12";
       b.network_note = {"network_line", {param("line", std::string(name_of(s.network_line))),
                                          param("mbps", s.network_mbps),
                                          param("cny_per_mbps_month", s.network_cny_per_mbps_month)},
                         b.network_basis};
+    }
   } else if (describe) {
     b.network_basis = "no line";
     b.network_note = {"no_line", {}, b.network_basis};
@@ -488,38 +494,73 @@ OptionCost buy_option(const CostScenario& s, int gpus, double utilization, Energ
   b.staff_fte = s.staff_fte;
   b.staff_cny_per_year = s.staff_cny_per_year;
   b.spares_share = s.spares_share;
-  return buy_cost(b);
+  return b;
 }
 
-OptionCost rent_option(const CostScenario& s, int gpus, double utilization, bool describe) {
+RentInputs rent_inputs(const CostScenario& s, int gpus, double utilization) {
   RentInputs r;
-  r.describe = describe;
   r.gpus = gpus;
   r.utilization = utilization;
   r.cny_per_gpu_hour = s.rent_cny_per_gpu_hour.value_or(0);
   r.years = s.life_years;
   r.egress_tb_per_month = s.egress_tb_per_month;
   r.egress_cny_per_tb = s.egress_cny_per_tb;
-  return rent_cost(r);
+  return r;
 }
 
-OptionCost reserved_option(const CostScenario& s, int gpus) {
+}  // namespace
+
+OptionCost buy_option(const CostScenario& s, int gpus, double utilization, EnergyResult* energy,
+                      const PowerPlan* plan) {
+  const PowerPlan p = plan ? *plan : plan_power(s, gpus);
+  const EnergyResult e = energy_for(s, p, utilization);
+  if (energy) *energy = e;
+  return buy_cost(buy_inputs(s, p, gpus, utilization, e, true));
+}
+
+OptionTotals buy_totals(const CostScenario& s, int gpus, double utilization, EnergyResult* energy,
+                        const PowerPlan* plan) {
+  const PowerPlan p = plan ? *plan : plan_power(s, gpus);
+  const EnergyResult e = energy_for(s, p, utilization, false);
+  if (energy) *energy = e;
+  return buy_cost_totals(buy_inputs(s, p, gpus, utilization, e, false));
+}
+
+OptionCost rent_option(const CostScenario& s, int gpus, double utilization) {
+  return rent_cost(rent_inputs(s, gpus, utilization));
+}
+
+OptionTotals rent_totals(const CostScenario& s, int gpus, double utilization) {
+  return rent_cost_totals(rent_inputs(s, gpus, utilization));
+}
+
+namespace {
+ReservedInputs reserved_inputs(const CostScenario& s, int gpus) {
   ReservedInputs r;
   r.gpus = gpus;
   r.cny_per_gpu_month = s.reserved_cny_per_gpu_month.value_or(0);
   r.years = s.life_years;
   r.egress_tb_per_month = s.egress_tb_per_month;
   r.egress_cny_per_tb = s.egress_cny_per_tb;
-  return reserved_cost(r);
+  return r;
+}
+}  // namespace
+
+OptionCost reserved_option(const CostScenario& s, int gpus) {
+  return reserved_cost(reserved_inputs(s, gpus));
 }
 
-std::optional<double> break_even(const CostScenario& s, int gpus) {
+OptionTotals reserved_totals(const CostScenario& s, int gpus) {
+  return reserved_cost_totals(reserved_inputs(s, gpus));
+}
+
+std::optional<double> break_even(const CostScenario& s, int gpus, const PowerPlan* plan) {
   if (!s.gpu_price_cny || !s.rent_cny_per_gpu_hour) return std::nullopt;
-  const PowerPlan plan = plan_power(s, gpus);
+  const PowerPlan power = plan ? *plan : plan_power(s, gpus);
   return break_even_utilization(
       [&](double u) {
-        return buy_option(s, gpus, u, nullptr, false, &plan).lifetime_cny -
-               rent_option(s, gpus, u, false).lifetime_cny;
+        return buy_totals(s, gpus, u, nullptr, &power).lifetime_cny -
+               rent_totals(s, gpus, u).lifetime_cny;
       },
       energy_breakpoints(s.tariff));
 }

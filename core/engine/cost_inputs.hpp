@@ -97,15 +97,19 @@ struct PowerPlan {
 PowerPlan plan_power(const CostScenario& s, int gpus);
 
 /// Buy + colocate `gpus` GPUs used `utilization` of the time (energy detail in `energy`).
-/// `describe`: write the line items' basis texts (off in searches).
 /// `plan` (optional) is plan_power(s, gpus) when the caller already has it: it does not depend
 /// on utilisation, so solvers that vary only `utilization` compute it once.
 OptionCost buy_option(const CostScenario& s, int gpus, double utilization,
-                      EnergyResult* energy = nullptr, bool describe = true,
-                      const PowerPlan* plan = nullptr);
+                      EnergyResult* energy = nullptr, const PowerPlan* plan = nullptr);
+/// buy_option's totals alone: what searches and summaries read (no line items, no texts;
+/// `energy` without its periods).
+OptionTotals buy_totals(const CostScenario& s, int gpus, double utilization,
+                        EnergyResult* energy = nullptr, const PowerPlan* plan = nullptr);
 
 /// Yearly electricity of the scenario's fleet (`p`) used `utilization` of the time.
-EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utilization);
+/// `with_periods`: with each tariff period's detail (else the totals alone).
+EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utilization,
+                        bool with_periods = true);
 
 /// GPUs in one server for `gpu`: the request's /power/gpus_per_server when `gpu` is the pinned
 /// GPU, else its form factor's platform in the price catalog. The one home of this fact: the
@@ -119,11 +123,16 @@ int gpus_per_server(const CostRequest& request, const PriceCatalog& prices, cons
 const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& gpu, int gpus = 0);
 
 /// Rent `gpus` on demand, used `utilization` of the time.
-OptionCost rent_option(const CostScenario& s, int gpus, double utilization, bool describe = true);
+OptionCost rent_option(const CostScenario& s, int gpus, double utilization);
+/// rent_option's totals alone.
+OptionTotals rent_totals(const CostScenario& s, int gpus, double utilization);
 /// Reserve `gpus` by the month (every card paid every month).
 OptionCost reserved_option(const CostScenario& s, int gpus);
+/// reserved_option's totals alone.
+OptionTotals reserved_totals(const CostScenario& s, int gpus);
 /// The lowest utilisation from which buying costs no more than renting (nullopt: never).
-std::optional<double> break_even(const CostScenario& s, int gpus);
+/// `plan` (optional) is plan_power(s, gpus) when the caller already has it.
+std::optional<double> break_even(const CostScenario& s, int gpus, const PowerPlan* plan = nullptr);
 
 /// The site `id` of the price catalog (unknown_value at /cost/site otherwise).
 const SiteDefaults& site_of(const PriceCatalog& prices, const std::string& id);

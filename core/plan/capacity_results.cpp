@@ -89,7 +89,7 @@ CapacityResult plan_capacity_section(const CostRequest& rq, const PriceCatalog& 
       if (s.gpu_price_cny) {
         const double busy =
             std::min(1.0, t.average_monthly_gpu_hours / (row.cards_to_buy * kHoursPerMonth));
-        row.buy_cny_per_month = buy_option(s, row.cards_to_buy, busy, nullptr, false).average_yearly_cny / 12;
+        row.buy_cny_per_month = buy_totals(s, row.cards_to_buy, busy).average_yearly_cny / 12;
       }
       double best = 0;
       for (const auto& [name, v] : {std::pair<const char*, std::optional<double>>{"buy", row.buy_cny_per_month},

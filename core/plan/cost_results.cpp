@@ -47,14 +47,13 @@ Summary summarise(const CostScenario& s, const PowerPlan& power) {
     return m;
   }
   if (s.gpu_price_cny) {
-    const OptionCost buy = buy_option(s, s.gpus, s.utilization, nullptr, false, &power);
+    const OptionTotals buy = buy_totals(s, s.gpus, s.utilization, nullptr, &power);
     m.buy = buy.lifetime_cny;
     m.buy_average_yearly = buy.average_yearly_cny;
   }
-  if (s.rent_cny_per_gpu_hour)
-    m.rent = rent_option(s, s.gpus, s.utilization, false).lifetime_cny;
-  if (s.reserved_cny_per_gpu_month) m.reserved = reserved_option(s, s.gpus).lifetime_cny;
-  m.break_even = break_even(s, s.gpus);
+  if (s.rent_cny_per_gpu_hour) m.rent = rent_totals(s, s.gpus, s.utilization).lifetime_cny;
+  if (s.reserved_cny_per_gpu_month) m.reserved = reserved_totals(s, s.gpus).lifetime_cny;
+  m.break_even = break_even(s, s.gpus, &power);
   for (const auto& [name, v] : {std::pair<const char*, std::optional<double>>{"buy", m.buy},
                                 {"rent", m.rent},
                                 {"rent_reserved", m.reserved}}) {
@@ -105,12 +104,12 @@ PricedOption priced(OptionCost cost) {
 }  // namespace
 
 OptionPowerCost option_power_cost(const Request& req, const Catalog& catalog, const GpuSpec& gpu,
-                                  int gpus, std::optional<double> option_gpu_hours) {
+                                  int gpus, std::optional<double> option_gpu_hours,
+                                  SearchPrices& prices) {
   const CostRequest& rq = req.cost;
-  const bool pinned = req.hardware && req.hardware->gpu == gpu.id;
   gpus = costed_count(req, rq, gpus, gpus_per_server(req, catalog, gpu));
-  const CostScenario s =
-      resolve_scenario(rq, catalog.prices, gpu, gpus, pinned, rq.cost.site, false);
+  // The request's own scenario (its site and facility), resolved once per GPU and platform.
+  const CostScenario s = prices.at(gpu, gpus, false);
   const PowerPlan p = plan_power(s, gpus);
   const Summary m = summarise(s, p);
   OptionPowerCost out;
@@ -349,8 +348,7 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
     const int per = s.gpus_per_server;
     auto owned_cost = [&](int servers, double owned_hours) {
       const int n = servers * per;
-      return buy_option(s, n, owned_hours / (n * kHoursPerYear), nullptr, false)
-          .average_yearly_cny;
+      return buy_totals(s, n, owned_hours / (n * kHoursPerYear)).average_yearly_cny;
     };
     const double egress_yearly = s.egress_tb_per_month * 12 * s.egress_cny_per_tb;
     const HybridPlan h = optimise_hybrid(demand, per, s.owned_max_utilization, owned_cost,
@@ -424,7 +422,7 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
   }
 
   // ---- break-even and the 70% rule
-  const std::optional<double> be = break_even(s, gpus);
+  const std::optional<double> be = break_even(s, gpus, &p);
   const bool comparable = cost.buy.has_value() && cost.rent.has_value();
   cost.break_even_utilization = be;
   if (comparable) cost.break_even_year = break_even_year(cost.buy->cost, cost.rent->cost);
@@ -532,7 +530,7 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
     if (x.gpu_price_cny) {
       const PowerPlan xp = plan_power(x, gpus);
       EnergyResult xe;
-      const OptionCost b = buy_option(x, gpus, u, &xe, false);
+      const OptionTotals b = buy_totals(x, gpus, u, &xe, &xp);
       row.electricity_cny_per_year = x.colocation_includes_electricity ? 0.0 : xe.cny_per_year;
       row.colocation_cny_per_year = xp.colocation_cny_per_year;
       row.buy_average_yearly_cny = b.average_yearly_cny;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "plan/search_prices.hpp"
 #include "types/plan.hpp"
 
 namespace advisor {
@@ -31,9 +32,10 @@ PowerCostSections plan_power_and_cost(const Request& request, const Catalog& cat
                                       const CandidatePlan* recommended);
 
 /// Compact power and cost for `gpus` of `gpu` (one row of result.options); a run is priced with
-/// the request's GPU-hours, else `option_gpu_hours` (the option's own speed model).
+/// the request's GPU-hours, else `option_gpu_hours` (the option's own speed model). `prices`
+/// holds the cost inputs resolved for `request` and `catalog` (shared with the search).
 OptionPowerCost option_power_cost(const Request& request, const Catalog& catalog,
                                   const GpuSpec& gpu, int gpus,
-                                  std::optional<double> option_gpu_hours);
+                                  std::optional<double> option_gpu_hours, SearchPrices& prices);
 
 }  // namespace advisor

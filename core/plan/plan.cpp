@@ -364,7 +364,9 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
                              "/hardware",
                              {param("gpus", req.hardware->count)}});
   }
-  plan.recommendation = recommend(req, catalog, rows);
+  // The cost inputs of each GPU, resolved once for the search and the option rows' costs.
+  SearchPrices prices(req, catalog);
+  plan.recommendation = recommend(req, catalog, rows, prices);
   for (OptionRow& row : rows) {
     const GpuOption& o = row.judged;
     fill_option_speed(req, catalog, row, speed);
@@ -374,7 +376,7 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
       // Serving is costed for the fleet the load needs, training for the minimum count.
       const int count = row.fleet && row.fleet->feasible ? static_cast<int>(row.fleet->gpus)
                                                          : o.min_layout->count;
-      row.power_cost = option_power_cost(req, catalog, *o.gpu, count, gpu_hours);
+      row.power_cost = option_power_cost(req, catalog, *o.gpu, count, gpu_hours, prices);
     }
     plan.options.push_back(std::move(row));
   }

@@ -462,8 +462,7 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
       std::optional<double> rate = s.rent_cny_per_gpu_hour;
       if (s.gpu_price_cny && (!req.goal.china_only || china_purchasable(g))) {
         const std::optional<double> own = cost_per_gpu_hour(
-            buy_option(s, 1, s.utilization, nullptr, false).average_yearly_cny,
-            kHoursPerYear * s.utilization);
+            buy_totals(s, 1, s.utilization).average_yearly_cny, kHoursPerYear * s.utilization);
         if (own && (!rate || *own < *rate)) rate = own;
       }
       if (rate && *rate < *base->rate_cny_per_gpu_hour) cheaper.push_back(&g);
@@ -500,8 +499,8 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
 }  // namespace
 
 Recommendation recommend(const Request& req, const Catalog& catalog,
-                         const std::vector<OptionRow>& options, bool with_levers) {
-  SearchPrices prices(req, catalog);
+                         const std::vector<OptionRow>& options, SearchPrices& prices,
+                         bool with_levers) {
   return recommend_with(req, catalog, options, with_levers, Report::kAll, prices);
 }
 

@@ -10,6 +10,7 @@
 #include "engine/comm.hpp"
 #include "engine/layout.hpp"
 #include "engine/training.hpp"
+#include "plan/search_prices.hpp"
 #include "types/catalog.hpp"
 #include "types/plan.hpp"
 #include "types/request.hpp"
@@ -19,9 +20,11 @@ namespace advisor {
 /// Searches GPU x count (the minimum, then doublings) x deployment (buy, rent, reserved) x
 /// place (office when it can host, else an IDC) for the request's goal. `options` are the
 /// request's judged options (plan/fleet judge_options). `with_levers`: also try the memory
-/// levers (each a further search).
+/// levers (each a further search). `prices`: the cost inputs resolved for `request` and
+/// `catalog`, shared with the option rows' costs (plan/plan.cpp).
 Recommendation recommend(const Request& request, const Catalog& catalog,
-                         const std::vector<OptionRow>& options, bool with_levers = true);
+                         const std::vector<OptionRow>& options, SearchPrices& prices,
+                         bool with_levers = true);
 
 /// The counts the training search tries on one GPU, each with the split it runs (for
 /// pretraining the fastest fitting one, LayoutTable::fastest) and its speed: from `min_count`

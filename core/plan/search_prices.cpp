@@ -59,7 +59,7 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
     const CostScenario placed =
         office ? with_count(resolved(*at.gpu, at.count, true), count, req_.cost) : s;
     // The IDC's power plan is the one above; the office's racks differ.
-    const OptionCost b = buy_option(placed, count, q.busy, nullptr, false, office ? nullptr : &p);
+    const OptionTotals b = buy_totals(placed, count, q.busy, nullptr, office ? nullptr : &p);
     const std::optional<double> rate =
         cost_per_gpu_hour(b.average_yearly_cny, count * kHoursPerYear * q.busy);
     if (!rate) continue;

@@ -27,16 +27,20 @@ inline double checked_finite(double value, std::string_view path, std::string_vi
                        format_number(value) + "); check " + std::string(path));
 }
 
+/// Whether `value` is finite and in [min, max] (so that a cast to Int is defined and exact).
+template <typename Int>
+bool in_integer_range(double value, Int min, Int max) {
+  return std::isfinite(value) && value >= static_cast<double>(min) &&
+         value <= static_cast<double>(max);
+}
+
 /// `value` (already rounded as the caller wants: std::ceil, std::floor, std::round) as an
 /// integer in [min, max]; out_of_range at `path` otherwise, naming the limit. A non-finite value
 /// is refused the same way (a cast of it would be undefined behaviour).
 template <typename Int>
 Int checked_integer(double value, Int min, Int max, std::string_view path, std::string_view what) {
   static_assert(std::is_integral_v<Int>);
-  if (std::isfinite(value) && value >= static_cast<double>(min) &&
-      value <= static_cast<double>(max)) {
-    return static_cast<Int>(value);
-  }
+  if (in_integer_range(value, min, max)) return static_cast<Int>(value);
   throw InputError("out_of_range", std::string(path),
                    std::string(what) + " would be " + format_number(value) +
                        ", outside the limit [" + std::to_string(min) + ", " + std::to_string(max) +
@@ -47,6 +51,15 @@ Int checked_integer(double value, Int min, Int max, std::string_view path, std::
 inline int checked_int(double value, std::string_view path, std::string_view what, int min = 0,
                        int max = std::numeric_limits<int>::max()) {
   return checked_integer<int>(value, min, max, path, what);
+}
+
+/// checked_int whose path is assembled by `path()` (a std::string) only for the error: for
+/// paths built from parts in code that every GPU of every search runs.
+template <typename PathFn>
+int checked_int_at(double value, PathFn&& path, std::string_view what, int min = 0,
+                   int max = std::numeric_limits<int>::max()) {
+  if (in_integer_range(value, min, max)) return static_cast<int>(value);
+  return checked_int(value, path(), what, min, max);
 }
 
 /// checked_integer into an int64, with [0, 2^53] as the default range (exact in a double).
