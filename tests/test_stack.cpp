@@ -76,6 +76,23 @@ TEST_CASE("a stack of the wrong kind or an unknown one is a located error", "[st
   CHECK(error_path(test::request("lora", "qwen2.5-7b", {{"stack", "colossalai"}})) == "/stack");
 }
 
+TEST_CASE("DeepSpeed runs pipelines under ZeRO-1 at most; Megatron defaults to ZeRO-1",
+          "[stack][errors]") {
+  // deepspeed/runtime/pipe/engine.py: "ZeRO-2 and ZeRO-3 are incompatible with pipeline
+  // parallelism".
+  const auto on_h100 = [](const nlohmann::json& parallelism, const char* stack) {
+    return pinned("pretrain", "llama-3.1-70b", "h100-sxm-80gb", 64,
+                  {{"stack", stack}, {"parallelism", parallelism}});
+  };
+  CHECK(error_path(on_h100({{"pp", 4}, {"zero", 3}}, "deepspeed")) == "/parallelism/zero");
+  CHECK(advise_ok(on_h100({{"pp", 4}, {"zero", 1}}, "deepspeed"))["memory"]["layout"]["pp"] == 4);
+  // Left to the advisor under ZeRO-3, DeepSpeed gets no pipeline.
+  const auto open = advise_ok(on_h100({{"zero", 3}}, "deepspeed"));
+  CHECK(open["memory"]["layout"]["pp"] == 1);
+  // Megatron's unstated stage is its distributed optimizer's.
+  CHECK(advise_ok(on_h100(nlohmann::json::object(), "megatron"))["memory"]["layout"]["zero"] == 1);
+}
+
 TEST_CASE("a provider's stacks need exactly one default per task", "[stack][catalog]") {
   auto perf = nlohmann::json::parse(test::data_file("performance.json"));
   for (auto& s : perf["stacks"]) {
@@ -236,7 +253,8 @@ TEST_CASE("ZeRO-3 under pipeline parallelism: torchtitan gathers once per step",
                              {"cluster", {{"inter_node_network", "roce_100"}}}}))["training"];
   };
   const auto once = dp("fsdp_compile");
-  const auto every = dp("deepspeed");
+  // A stack that gathers per micro-batch (DeepSpeed itself refuses ZeRO-3 with pipelines).
+  const auto every = dp("hf_peft");
   // 8 micro-batches per step: 8 x (2 gathers + 1 reduce-scatter) vs 1 + 1.
   CHECK(every["communication"]["data_parallel_s"].get<double>() >
         5 * once["communication"]["data_parallel_s"].get<double>());

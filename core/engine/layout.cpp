@@ -32,6 +32,9 @@ std::optional<Layout> make_layout(const Request& req, int count, int gpus_per_se
   if (tp < 1 || pp < 1 || count % (tp * pp * cp) != 0) return std::nullopt;
   if (!tp_valid(m, tp) || pp > m.layers) return std::nullopt;
   if (pp > 1 && m.encoder_decoder()) return std::nullopt;  // modelled on one stage
+  // A stack that refuses ZeRO-2/3 with pipelines (DeepSpeed) gets no pipeline under them.
+  if (pp > 1 && is_training(req.task) && req.parallelism.zero > req.stack.max_zero_with_pp)
+    return std::nullopt;
   Layout L;
   L.count = count;
   L.tp = tp;

@@ -476,6 +476,14 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   check_context_parallel(req);
   check_shard_group(req);
   check_encoder_decoder(req);
+  if (is_training(req.task) && req.parallelism.pp > 1 &&
+      req.parallelism.zero > req.stack.max_zero_with_pp)
+    throw InputError("inconsistent", "/parallelism/zero",
+                     "/parallelism/zero " + std::to_string(req.parallelism.zero) + ": the " +
+                         req.stack.id + " stack runs pipeline parallelism (/parallelism/pp " +
+                         std::to_string(req.parallelism.pp) + ") with ZeRO stage " +
+                         std::to_string(req.stack.max_zero_with_pp) +
+                         " at most (DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3)");
   const TrainingSettings& ts = req.training;
   if (ts.offload_parameters) {
     if (req.parallelism.zero != 3)

@@ -129,6 +129,8 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
   s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
   if (r.raw("default_zero"))
     s.default_zero = static_cast<int>(read_sourced_value(r, "default_zero", 0, 3));
+  if (r.raw("max_zero_with_pp"))
+    s.max_zero_with_pp = static_cast<int>(read_sourced_value(r, "max_zero_with_pp", 0, 3));
   if (r.raw("dp_bucket_elements_per_rank"))
     s.dp_bucket_elements_per_rank = read_sourced_value(r, "dp_bucket_elements_per_rank", 0, 1e9);
   {

@@ -34,6 +34,9 @@ struct StackProfile {
   /// ZeRO/FSDP stage when the request gives none (/parallelism/zero; 3 otherwise): Megatron's
   /// distributed optimizer shards the optimizer states only (ZeRO-1).
   int default_zero = 3;
+  /// The highest ZeRO stage the stack runs under pipeline parallelism: DeepSpeed's pipeline
+  /// engine refuses ZeRO-2 and ZeRO-3 (3 where nothing is known against it).
+  int max_zero_with_pp = 3;
   /// Activation checkpointing when the request gives none (nullopt: the task's default).
   std::optional<Checkpointing> default_checkpointing;
   /// Checkpointed layer inputs offloaded to host RAM by default (Unsloth's checkpointing).
