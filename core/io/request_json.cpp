@@ -341,6 +341,18 @@ void check_parallel_against_model(const Parallelism& p, const ModelArch& m) {
   }
 }
 
+/// A stated pipeline under a ZeRO stage the stack cannot run with one (DeepSpeed's pipeline
+/// engine refuses ZeRO-2 and ZeRO-3); the layout search skips such splits (engine/layout.cpp).
+void check_pipeline_zero(const Request& req) {
+  const Parallelism& p = req.parallelism;
+  if (!is_training(req.task) || p.pp == 1 || p.zero <= req.stack.max_zero_with_pp) return;
+  throw InputError("inconsistent", "/parallelism/zero",
+                   "/parallelism/zero " + std::to_string(p.zero) + ": the " + req.stack.id +
+                       " stack runs pipeline parallelism (/parallelism/pp " + std::to_string(p.pp) +
+                       ") with ZeRO stage " + std::to_string(req.stack.max_zero_with_pp) +
+                       " at most (DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3)");
+}
+
 /// Encoder-decoder models (T5) are modelled for training on one pipeline stage: serving them
 /// (encoder once, decoder per token with a cross-attention cache) and splitting the two stacks
 /// over pipeline stages or a sequence over context-parallel ranks are not.
@@ -476,14 +488,7 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   check_context_parallel(req);
   check_shard_group(req);
   check_encoder_decoder(req);
-  if (is_training(req.task) && req.parallelism.pp > 1 &&
-      req.parallelism.zero > req.stack.max_zero_with_pp)
-    throw InputError("inconsistent", "/parallelism/zero",
-                     "/parallelism/zero " + std::to_string(req.parallelism.zero) + ": the " +
-                         req.stack.id + " stack runs pipeline parallelism (/parallelism/pp " +
-                         std::to_string(req.parallelism.pp) + ") with ZeRO stage " +
-                         std::to_string(req.stack.max_zero_with_pp) +
-                         " at most (DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3)");
+  check_pipeline_zero(req);
   const TrainingSettings& ts = req.training;
   if (ts.offload_parameters) {
     if (req.parallelism.zero != 3)
