@@ -7,7 +7,9 @@
 //      (gpt-fast, batch 1: bandwidth-bound by design; model sizes 7B-70B and TP 1-8 separate
 //      the per-byte from the per-layer time); then the int8 and int4 weight-only kernel factors
 //      on the int8 and int4 decode rows;
-//   B. framework_efficiency         on training throughput and GPU-hour rows;
+//   B. framework_efficiency and the training stacks' activation_traffic_passes (one value for the
+//      eager stacks, one for the fused ones: FUSED_STACKS), together, on training throughput and
+//      GPU-hour rows;
 //   C. kv_read_bandwidth_factor and the tensorrt_llm stack's efficiency_factor, together, on the
 //      TensorRT-LLM serving rows (large batches: KV reads and compute-bound decode).
 // Loss: mean |ln(predicted / measured)| (robust to the few rows whose setup is uncertain).
@@ -26,6 +28,11 @@ const perfPath = path.join(root, 'data/performance.json');
 const base = JSON.parse(fs.readFileSync(perfPath));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fit-'));
 
+// Stacks whose norms, rotary and activation functions run as fused kernels (Transformer Engine,
+// torch.compile, Unsloth's Triton kernels); the other training stacks run eager PyTorch operators.
+const FUSED_STACKS = ['unsloth', 'fsdp_compile', 'megatron'];
+const trainingStacks = base.stacks.filter((s) => s.kind === 'training');
+
 /** performance.json with `point` applied: {framework_efficiency, ..., stack_efficiency: {id: x}}. */
 function withPoint(point) {
   const p = JSON.parse(JSON.stringify(base));
@@ -33,7 +40,12 @@ function withPoint(point) {
     if (k === 'framework_efficiency' || k === 'memory_bandwidth_efficiency') p.compute[k].value = v;
     else if (['kv_read_bandwidth_factor', 'decode_layer_floor_us', 'int8_decode_bandwidth_factor',
               'int4_decode_bandwidth_factor'].includes(k)) p.serving[k].value = v;
-    else if (k === 'tensorrt_llm_efficiency') p.stacks.find((s) => s.id === 'tensorrt_llm').efficiency_factor.value = v;
+    else if (k === 'eager_traffic_passes' || k === 'fused_traffic_passes') {
+      const fused = k === 'fused_traffic_passes';
+      for (const st of p.stacks.filter((x) => x.kind === 'training' && FUSED_STACKS.includes(x.id) === fused)) {
+        st.activation_traffic_passes.value = v;
+      }
+    } else if (k === 'tensorrt_llm_efficiency') p.stacks.find((s) => s.id === 'tensorrt_llm').efficiency_factor.value = v;
     else throw new Error(`unknown constant ${k}`);
   }
   return p;
@@ -87,10 +99,19 @@ for (const [format, key] of [['int8', 'int8_decode_bandwidth_factor'], ['int4', 
   Object.assign(fitted, q.point);
   console.log(`   ${key} = ${q.point[key]} (mean |ln error| ${q.loss.toFixed(3)} over ${rows.length} fit ${format} rows)`);
 }
-const b = search(training, range(0.55, 0.95, 0.02).map((v) => ({ ...fitted, framework_efficiency: v })));
+const gridB = [];
+for (const e of range(0.7, 0.9, 0.02)) {
+  for (const eager of range(0, 8, 1)) {
+    for (const fused of range(0, Math.min(eager, 3), 1)) {
+      gridB.push({ ...fitted, framework_efficiency: e, eager_traffic_passes: eager, fused_traffic_passes: fused });
+    }
+  }
+}
+const b = search(training, gridB);
 Object.assign(fitted, b.point);
-console.log(`B. framework_efficiency = ${b.point.framework_efficiency} (mean |ln error| ${b.loss.toFixed(3)} `
-            + `over ${training.length} fit training rows)`);
+console.log(`B. framework_efficiency = ${b.point.framework_efficiency}, activation_traffic_passes eager = `
+            + `${b.point.eager_traffic_passes}, fused = ${b.point.fused_traffic_passes} (mean |ln error| `
+            + `${b.loss.toFixed(3)} over ${training.length} fit training rows)`);
 const grid = [];
 for (const kv of range(0.3, 1.0, 0.1)) {
   for (const e of range(0.8, 1.6, 0.1)) grid.push({ ...fitted, kv_read_bandwidth_factor: kv, tensorrt_llm_efficiency: e });
@@ -115,6 +136,10 @@ if (process.argv.includes('--write')) {
   set('("int8_decode_bandwidth_factor": \\{\\s*"value": )[0-9.]+', fitted.int8_decode_bandwidth_factor);
   set('("int4_decode_bandwidth_factor": \\{\\s*"value": )[0-9.]+', fitted.int4_decode_bandwidth_factor);
   set('("id": "tensorrt_llm"[\\s\\S]*?"efficiency_factor": \\{\\s*"value": )[0-9.]+', fitted.tensorrt_llm_efficiency);
+  for (const st of trainingStacks) {
+    set(`("id": "${st.id}"[\\s\\S]*?"activation_traffic_passes": \\{\\s*"value": )[0-9.]+`,
+        FUSED_STACKS.includes(st.id) ? fitted.fused_traffic_passes : fitted.eager_traffic_passes);
+  }
   fs.writeFileSync(perfPath, out);
   console.log('wrote data/performance.json');
 }

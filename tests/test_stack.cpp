@@ -197,6 +197,47 @@ TEST_CASE("a micro-batch cannot finish before the host launches its operators", 
   CHECK(big["breakdown"]["launch_overhead_s"].get<double>() == 0);
 }
 
+TEST_CASE("memory-bound kernels stream the activations: bytes x the stack's passes / bandwidth",
+          "[stack][speed][reference]") {
+  // Llama-3.2-1B, 2,048 tokens per micro-batch, bf16, FlashAttention, one GPU. By hand
+  // (Korthikanti et al. 2022 generalised), bytes the forward writes per token per layer:
+  // norm inputs 2x2h + QKV/MLP inputs 2x2h + Q,K,V 2x(2048 + 2x512) + attention output 2x2048
+  // + gate, up, act x up 3x2x8192 + the softmax statistic 4 x 32 heads = 75,904.
+  constexpr double kBytesPerTokenLayer = 75904;
+  constexpr double kTokens = 2048, kLayers = 16, kMicrobatches = 8;
+  auto run = [&](const char* gpu, const char* stack, const char* checkpointing) {
+    return advise_ok(pinned("full_finetune", "llama-3.2-1b", gpu, 1,
+                            {{"stack", stack},
+                             {"training",
+                              {{"sequence_length", 2048},
+                               {"micro_batch_size", 1},
+                               {"global_batch_size", 8},
+                               {"activation_checkpointing", checkpointing}}},
+                             {"parallelism", {{"zero", 0}}}}))["training"];
+  };
+  const auto& k = constants();
+  const double passes = k.default_stack(advisor::Task::kFullFinetune)->activation_traffic_passes;
+  REQUIRE(passes > 0);
+  const double h100_bw = 3350e9 * k.memory_bandwidth_efficiency;
+  const auto eager = run("h100-sxm-80gb", "hf_peft", "none");
+  CHECK(eager["breakdown"]["memory_bound_s"].get<double>() ==
+        Approx(kMicrobatches * passes * kLayers * kTokens * kBytesPerTokenLayer / h100_bw));
+  // A full recompute writes the forward's activations again: a third more.
+  const auto recompute = run("h100-sxm-80gb", "hf_peft", "full");
+  CHECK(recompute["breakdown"]["memory_bound_s"].get<double>() ==
+        Approx(eager["breakdown"]["memory_bound_s"].get<double>() * 4 / 3));
+  // Fused kernels move less; a part with fewer FLOPs per byte loses a smaller share to it.
+  const auto fused = run("h100-sxm-80gb", "fsdp_compile", "none");
+  CHECK(fused["breakdown"]["memory_bound_s"].get<double>() <
+        eager["breakdown"]["memory_bound_s"].get<double>());
+  const auto a100 = run("a100-sxm-80gb", "hf_peft", "none");
+  auto share = [](const nlohmann::json& t) {
+    return t["breakdown"]["memory_bound_s"].get<double>() / t["step_time_s"].get<double>();
+  };
+  CHECK(share(a100) < share(eager));
+  CHECK(mentions(eager["assumptions"], "Memory-bound kernels"));
+}
+
 TEST_CASE("NCCL latency: LL protocol base + per-step latency (tuning.cc)", "[speed][comm][reference]") {
   const auto& k = constants();
   const auto f = fabric("h100-sxm-80gb");

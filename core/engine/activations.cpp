@@ -83,6 +83,50 @@ double cross_attention_activation_bytes(const ModelArch& m, const ActivationInpu
   return replicated / replicated_divisor + sharded / in.tp;
 }
 
+ActivationInputs activation_inputs(const Request& req, const Layout& L) {
+  const TrainingSettings& t = req.training;
+  ActivationInputs in;
+  // Context parallelism: each rank holds 1/cp of every sequence's tokens (and of the logits);
+  // with FlashAttention every stored tensor is linear in the tokens.
+  // An encoder-decoder's decoder layers (and its logits) see the target tokens.
+  in.sequence_length = req.model.encoder_decoder() ? static_cast<double>(t.target_length)
+                                                   : static_cast<double>(t.sequence_length) / L.cp;
+  in.micro_batch = static_cast<double>(t.micro_batch_size);
+  in.tp = L.tp;
+  in.sequence_parallel = t.sequence_parallel;
+  in.gathered_inputs = req.stack.tp_keeps_gathered_inputs;
+  in.flash_attention = t.flash_attention;
+  // "selective": Megatron's recompute of the attention core, unless the stack checkpoints
+  // selectively another way (PyTorch op-level policies, every other layer): then it keeps a
+  // share of each layer's activations (engine/memory.cpp).
+  in.recompute_attention =
+      t.activation_checkpointing == Checkpointing::kSelective && !req.stack.selective_keep_fraction;
+  in.bytes_per_value = t.precision == Precision::kFp32 ? 4 : 2;
+  return in;
+}
+
+double stage_activation_bytes_written(const Request& req, const Layout& L, double dense_layers,
+                                      double moe_layers) {
+  const ModelArch& m = req.model;
+  ActivationInputs in = activation_inputs(req, L);
+  // Every tensor the forward produces, whether or not checkpointing keeps it.
+  in.recompute_attention = false;
+  double bytes = dense_layers * layer_activation_bytes(m, in);
+  if (moe_layers > 0) {
+    ActivationInputs moe_in = in;
+    moe_in.moe_layer = true;
+    bytes += moe_layers * layer_activation_bytes(m, moe_in);
+  }
+  if (m.encoder_decoder()) {
+    const double source_length = static_cast<double>(req.training.sequence_length);
+    bytes += dense_layers * cross_attention_activation_bytes(m, in, source_length);
+    ActivationInputs source = in;
+    source.sequence_length = source_length;
+    bytes += m.encoder_layers * layer_activation_bytes(m, source);
+  }
+  return bytes;
+}
+
 double ring_kv_elements_per_token(const ModelArch& m, int tp) {
   if (m.mla) {
     // MLA attends with full per-head keys and values, split over the TP ranks by head.

@@ -244,35 +244,20 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
                              double* host_bytes) {
   const ModelArch& m = req.model;
   const TrainingSettings& t = req.training;
-  ActivationInputs in;
-  // Context parallelism: each rank holds 1/cp of every sequence's tokens (and of the logits);
-  // with FlashAttention every stored tensor is linear in the tokens.
-  // An encoder-decoder's decoder layers (and its logits) see the target tokens.
+  const ActivationInputs in = activation_inputs(req, L);
   const bool encoder_decoder = m.encoder_decoder();
-  in.sequence_length = encoder_decoder ? static_cast<double>(t.target_length)
-                                       : static_cast<double>(t.sequence_length) / L.cp;
-  in.micro_batch = static_cast<double>(t.micro_batch_size);
-  in.tp = L.tp;
-  in.sequence_parallel = t.sequence_parallel;
-  in.gathered_inputs = req.stack.tp_keeps_gathered_inputs;
-  in.flash_attention = t.flash_attention;
-  // "selective": Megatron's recompute of the attention core, unless the stack checkpoints
-  // selectively another way (PyTorch op-level policies, every other layer): then it keeps a
-  // share of each layer's activations (below).
   const bool selective = t.activation_checkpointing == Checkpointing::kSelective;
   const std::optional<double> keep = req.stack.selective_keep_fraction;
-  in.recompute_attention = selective && !keep;
   const bool fp32_stream = fp32_residual_stream(req);
-  in.bytes_per_value = t.precision == Precision::kFp32 ? 4 : 2;
   const double sb = in.sequence_length * in.micro_batch;
   const double sharded_by = (t.sequence_parallel && L.tp > 1) ? L.tp : 1;
   const double residual =
       (fp32_stream ? 4 : in.bytes_per_value) * sb * static_cast<double>(m.hidden) / sharded_by;
 
-  in.moe_layer = false;
   const double dense_layer = layer_activation_bytes(m, in);
-  in.moe_layer = true;
-  const double moe_layer = s.moe > 0 ? layer_activation_bytes(m, in) : 0;
+  ActivationInputs moe_in = in;
+  moe_in.moe_layer = true;
+  const double moe_layer = s.moe > 0 ? layer_activation_bytes(m, moe_in) : 0;
 
   // Each adapter keeps its rank-r intermediate (x A) for the backward pass.
   const double lora_per_token = is_adapter(req.task) ? in.bytes_per_value * t.lora_rank / L.tp : 0;

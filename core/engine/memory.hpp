@@ -144,6 +144,16 @@ double layer_activation_bytes(const ModelArch& model, const ActivationInputs& in
 double cross_attention_activation_bytes(const ModelArch& model, const ActivationInputs& in,
                                         double source_length);
 
+/// The activation inputs of `request` laid out as `layout` (a decoder layer's tokens per
+/// micro-batch and TP rank, precision, FlashAttention, what TP shards).
+ActivationInputs activation_inputs(const Request& request, const Layout& layout);
+/// Bytes of the activation tensors one micro-batch's forward writes on one GPU of a pipeline
+/// stage with these layers (an encoder-decoder's encoder and cross-attention included), whether
+/// or not checkpointing keeps them: what the memory-bound kernels (norms, residual adds,
+/// activation functions, rotary, dropout, a materialised softmax) stream (engine/training.cpp).
+double stage_activation_bytes_written(const Request& request, const Layout& layout,
+                                      double dense_layers, double moe_layers);
+
 /// Elements of K and V of one token in one layer on one tensor-parallel rank: what a
 /// context-parallel ring passes between ranks (GQA's KV heads, replicated when tp exceeds them).
 double ring_kv_elements_per_token(const ModelArch& model, int tp);

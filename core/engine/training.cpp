@@ -220,13 +220,29 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   const double t_attention =
       mb_tokens * kCausalWork * stage_attention / L.tp /
       (peak_attention * kTera * k.attention_fraction(gpu.id) * eta);
-  const double t_compute_mb = t_linear + t_attention;
+  // Memory-bound kernels between the GEMMs (norms, residual adds, activation functions,
+  // rotary, dropout, a materialised softmax) stream the activations: each byte the forward
+  // writes is moved the stack's activation_traffic_passes times over forward and backward, and
+  // a full recompute's forward writes it again. GEMM-shape efficiency cannot express this: it
+  // is bytes per token, not FLOPs, so it weighs most on narrow models and on parts with many
+  // FLOPs per byte of bandwidth (H100 ~295, A100 ~153).
+  const double bw = gpu.memory_bandwidth_tbps * kTera * k.memory_bandwidth_efficiency;
+  r.memory_bandwidth_gbps = bw / kGiga;
+  const double moe_layers_stage = c.moe_layers * layer_share;
+  const double written = stage_activation_bytes_written(
+      req, L, decoder_layers_stage - moe_layers_stage, moe_layers_stage);
+  const double recompute_passes =
+      t.activation_checkpointing == Checkpointing::kFull ? 1 + (1 - kBackwardShare) : 1;
+  r.memory_bound_bytes_per_microbatch =
+      written * req.stack.activation_traffic_passes * recompute_passes;
+  const double t_memory_bound_mb = r.memory_bound_bytes_per_microbatch / bw;
+  const double t_kernels_mb = t_linear + t_attention;
+  const double t_compute_mb = t_kernels_mb + t_memory_bound_mb;
   // The host launches every operator of the micro-batch; the GPU cannot finish before the last
   // launch (eager PyTorch ~10 us per op, compiled graphs far less): small models, short
   // sequences and eager LoRA adapters are launch-bound.
   r.host_s_per_microbatch = layers_stage * job.ops_per_layer * req.stack.dispatch_us_per_op * 1e-6;
 
-  const double bw = gpu.memory_bandwidth_tbps * kTera * k.memory_bandwidth_efficiency;
   // QLoRA: the 4-bit base is dequantised to bf16 before each GEMM, in every pass over it
   // (forward, backward, and the recomputed forward): read 4.127 bits, write 16 per weight.
   double t_dequant_mb = 0;
@@ -440,7 +456,8 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   r.activation_offload_s = m_count * t_offload_mb;
   const double launch_mb = std::max(0.0, r.host_s_per_microbatch - gpu_mb);
   const double per_mb_busy = gpu_mb + launch_mb;
-  r.compute_s = m_count * t_compute_mb;
+  r.compute_s = m_count * t_kernels_mb;
+  r.memory_bound_s = m_count * t_memory_bound_mb;
   r.dequantization_s = m_count * t_dequant_mb;
   r.launch_overhead_s = m_count * launch_mb;
   r.pipeline_bubble_s = (L.pp - 1) * per_mb_busy / vp;
@@ -454,7 +471,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   r.exposed_communication_s = r.tensor_parallel_s + r.expert_parallel_s +
                               r.context_parallel_exposed_s + r.pipeline_p2p_s +
                               r.data_parallel_exposed_s;
-  r.step_time_s = r.compute_s + r.dequantization_s + r.launch_overhead_s +
+  r.step_time_s = r.compute_s + r.memory_bound_s + r.dequantization_s + r.launch_overhead_s +
                   r.activation_offload_s + r.pipeline_bubble_s + r.exposed_communication_s +
                   r.optimizer_s;
 

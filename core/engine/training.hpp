@@ -54,13 +54,16 @@ struct TrainingPerf {
   double hours = 0;
   double gpu_hours = 0;
   // Per-step breakdown (sums to step_time_s).
-  double compute_s = 0;
+  double compute_s = 0;       // GEMMs and attention kernels
+  double memory_bound_s = 0;  // norms, residual adds, activation functions: bytes, not FLOPs
   double exposed_communication_s = 0;
   double pipeline_bubble_s = 0;
   double dequantization_s = 0;
   double launch_overhead_s = 0;  // micro-batches waiting on the host's operator launches
   double activation_offload_s = 0;  // offloaded activations' PCIe traffic compute cannot hide
   double optimizer_s = 0;
+  double memory_bound_bytes_per_microbatch = 0;  // what the memory-bound kernels stream
+  double memory_bandwidth_gbps = 0;              // achievable DRAM bandwidth they stream it at
   double host_s_per_microbatch = 0;  // host time to launch one micro-batch's operators
   double goodput = 1;  // share of a run's wall-clock that trains (failures and restarts)
   // Communication detail per step (total traffic time, exposed or not).

@@ -172,6 +172,7 @@ void training(W& w, const TrainingResult& r) {
   w.key("breakdown");
   w.begin_object();
   w.field("compute_s", t.compute_s);
+  w.field("memory_bound_s", t.memory_bound_s);
   w.field("exposed_communication_s", t.exposed_communication_s);
   w.field("pipeline_bubble_s", t.pipeline_bubble_s);
   w.field("dequantization_s", t.dequantization_s);

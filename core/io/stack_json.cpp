@@ -127,6 +127,7 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
   }
   s.dispatch_us_per_op = read_sourced_value(r, "dispatch_us_per_op", 0, 1000);
   s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
+  s.activation_traffic_passes = read_sourced_value(r, "activation_traffic_passes", 0, 100);
   if (r.raw("default_zero"))
     s.default_zero = static_cast<int>(read_sourced_value(r, "default_zero", 0, 3));
   if (r.raw("max_zero_with_pp"))

@@ -49,6 +49,10 @@ struct StackProfile {
   double dispatch_us_per_op = 10;
   /// Share of the fitted framework efficiency this stack reaches (fused kernels > 1).
   double efficiency_factor = 1;
+  /// Times its memory-bound kernels (norms, residual adds, activation functions, rotary) move
+  /// each activation byte a training forward writes, forward and backward together: eager
+  /// operators each read and write their tensors, fused ones once (engine/training.cpp).
+  double activation_traffic_passes = 0;
   /// With pipeline parallelism, ZeRO-3/FSDP weights are gathered once per step and kept for
   /// every micro-batch (torchtitan: reshard_after_forward off under PP), not per micro-batch.
   bool zero3_gather_once_per_step_with_pp = false;

@@ -386,6 +386,7 @@
   'time.compute_s': 'Compute',
   'time.exposed_communication_s': 'Exposed communication',
   'time.pipeline_bubble_s': 'Pipeline bubble',
+  'time.memory_bound_s': 'Memory-bound kernels',
   'time.dequantization_s': 'Dequantisation',
   'time.optimizer_s': 'Optimizer step',
   'comm.data_parallel_s': 'Data-parallel traffic',

@@ -386,6 +386,7 @@
   'time.compute_s': '计算',
   'time.exposed_communication_s': '未被掩盖的通信',
   'time.pipeline_bubble_s': '流水线气泡',
+  'time.memory_bound_s': '访存受限算子',
   'time.dequantization_s': '反量化',
   'time.optimizer_s': '优化器更新',
   'comm.data_parallel_s': '数据并行通信',

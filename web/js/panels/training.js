@@ -10,6 +10,7 @@
 
   const TIME_TERMS = [
     { key: 'compute_s', colour: '#2f5f8f' },
+    { key: 'memory_bound_s', colour: '#6f9fc8' },
     { key: 'exposed_communication_s', colour: '#c9852f' },
     { key: 'pipeline_bubble_s', colour: '#8a6bb5' },
     { key: 'dequantization_s', colour: '#4f9a6b' },
