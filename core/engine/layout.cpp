@@ -163,7 +163,7 @@ std::optional<Layout> LayoutTable::fastest(int count, const GpuSpec& gpu, int gp
   const Parallelism& p = request_.parallelism;
   if (request_.task != Task::kPretrain || (p.tp_pinned && p.pp_pinned)) return first;
   const Fabric f = make_fabric(gpu, request_.cluster, k, gpus_per_server);
-  const TrainingJob job = training_job(request_, k);
+  const TrainingJob& job = this->job(k);
   const Sized* best = nullptr;
   double best_rate = 0;
   for (Sized& s : sized(count, gpus_per_server)) {
@@ -179,6 +179,14 @@ std::optional<Layout> LayoutTable::fastest(int count, const GpuSpec& gpu, int gp
   if (!best) return first;
   if (estimate) *estimate = *best->memory;
   return best->layout;
+}
+
+const TrainingJob& LayoutTable::job(const PerformanceConstants& k) {
+  if (!job_ || job_constants_ != &k) {
+    job_ = training_job(request_, k);
+    job_constants_ = &k;
+  }
+  return *job_;
 }
 
 std::optional<Layout> choose_fastest_layout(const Request& req, int count, const GpuSpec& gpu,

@@ -107,7 +107,7 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
   const std::int64_t job_batch = global_batch_for(req, one, k, nullptr);
   out.fabric = make_fabric(gpu, req.cluster, k, per_server);
   const Fabric& f = out.fabric;
-  const TrainingJob job = training_job(req, k);
+  const TrainingJob& job = layouts.job(k);
   out.stop = TrainingCounts::Stop::kSearchLimit;
   int n = min_count;
   out.steps.reserve(kCountDoublings + 1);
