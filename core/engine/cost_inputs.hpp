@@ -68,6 +68,7 @@ struct CostScenario {
   std::string site_id;
   std::vector<DefaultUsed> defaults_used;  // when resolved with `record`
   bool needs_confirmation = false;         // any default used is flagged
+  bool site_needs_confirmation = false;    // any used for the GPU-independent rest is
 };
 
 /// Resolves the request's settings against the price catalog for `gpu` x `gpus` at `site_id`.
@@ -81,6 +82,12 @@ CostScenario resolve_scenario(const CostRequest& request, const PriceCatalog& pr
 /// The scenario for another count of the same GPU at the same site (what depends on the count:
 /// the count, and a utilisation implied by a demand profile). Cheaper than resolving anew.
 CostScenario with_count(CostScenario scenario, int gpus, const CostRequest& request);
+
+/// resolve_scenario() of `gpu` x `gpus` (nothing recorded) from `other`, resolved with the
+/// same request and site for another GPU: only the GPU's platform and prices are resolved
+/// anew, the site's part is the same for every GPU. A search resolves ~40 GPUs at one site.
+CostScenario with_gpu(const CostScenario& other, const CostRequest& request,
+                      const PriceCatalog& prices, const GpuSpec& gpu, int gpus, bool pinned);
 
 /// Power and racks for `gpus` GPUs of the scenario (rack class chosen when not pinned).
 struct PowerPlan {
