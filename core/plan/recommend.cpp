@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 #include "engine/comm.hpp"
 #include "engine/cost_inputs.hpp"
@@ -26,7 +27,10 @@ constexpr double kWorthwhileSpeedup = 0.1;
 // needs fewer GPUs.
 constexpr double kLeverSaving = 0.05;
 // Statuses of data/gpus.json whose parts are sold new in mainland China without a US licence.
-constexpr const char* kPurchasableStatuses[] = {"domestic", "china-specific", "not-known-restricted"};
+// Views, not C strings: comparing one with a std::string checks the length before any byte
+// (every plan of a search asks).
+constexpr std::string_view kPurchasableStatuses[] = {"domestic", "china-specific",
+                                                     "not-known-restricted"};
 
 Objective resolve_objective(const GoalSettings& g) {
   if (g.objective != Objective::kAuto) return g.objective;
