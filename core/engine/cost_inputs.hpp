@@ -153,6 +153,8 @@ class Recorder {
       : out_(out), prices_(prices), usd_override_(usd_override) {}
 
   bool flagged() const { return flagged_; }
+  /// Whether defaults are recorded (else only values and the flag: override paths unused).
+  bool recording() const { return out_ != nullptr; }
 
   double usd_to_cny() const { return usd_override_ ? *usd_override_ : prices_.usd_to_cny.value; }
 

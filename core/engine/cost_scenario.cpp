@@ -112,19 +112,19 @@ void resolve_gpu_part(CostScenario& s, Recorder& rec, const CostRequest& rq, con
 
   // GPU prices: /cost/prices/gpus/<id> for any GPU; the generic keys for the pinned one.
   const auto gpu_override = po.gpus.find(gpu.id);
-  const std::string gpu_path = "/cost/prices/gpus/" + gpu.id;
+  // Where the request overrides each price: only a recorded default shows it (a search's
+  // scenarios record nothing, and ~40 GPUs would build four paths each).
+  const bool record = rec.recording();
+  const std::string gpu_path = record ? "/cost/prices/gpus/" + gpu.id : std::string();
   auto pick = [&](std::optional<double> by_id, const char* id_key, std::optional<double> generic,
                   const char* generic_key, std::string* path) -> std::optional<double> {
-    if (by_id) {
-      *path = gpu_path + "/" + id_key;
-      return by_id;
+    const bool generic_applies = by_id ? false : pinned;
+    if (record) {
+      *path =
+          generic_applies ? std::string("/cost/prices/") + generic_key : gpu_path + "/" + id_key;
     }
-    if (pinned && generic) {
-      *path = std::string("/cost/prices/") + generic_key;
-      return generic;
-    }
-    *path = pinned ? std::string("/cost/prices/") + generic_key : gpu_path + "/" + id_key;
-    return std::nullopt;
+    if (by_id) return by_id;
+    return generic_applies ? generic : std::nullopt;
   };
   const auto gpu_prices = pc.gpus.find(gpu.id);
   {
