@@ -5,6 +5,7 @@
 // resolves the site once and each GPU's part alone (with_gpu()).
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "engine/cost_inputs.hpp"
 #include "types/checked.hpp"
@@ -34,19 +35,38 @@ const SiteDefaults& site_of(const PriceCatalog& prices, const std::string& id) {
   return *s;
 }
 
+namespace {
+
+constexpr std::string_view kSmallPlatformSuffix = "_small";  // "<form factor>_small"
+
+/// The platform `form_factor` + `suffix`, or null. A price catalog lists a handful of
+/// platforms: a scan that compares lengths first costs less than the map's string compares
+/// and builds no key (a search asks ~800 times per advise()).
+const PlatformDefaults* find_platform(const PriceCatalog& prices, std::string_view form_factor,
+                                      std::string_view suffix = {}) {
+  for (const auto& [id, platform] : prices.platforms) {
+    const std::string_view key = id;
+    if (key.size() == form_factor.size() + suffix.size() && key.starts_with(form_factor) &&
+        key.ends_with(suffix))
+      return &platform;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& gpu, int gpus) {
   if (gpus > 0) {
-    auto small = prices.platforms.find(gpu.form_factor + "_small");
-    if (small != prices.platforms.end() && gpus <= small->second.gpus_per_server.value)
-      return small->second;
+    const PlatformDefaults* small = find_platform(prices, gpu.form_factor, kSmallPlatformSuffix);
+    if (small != nullptr && gpus <= small->gpus_per_server.value) return *small;
   }
-  auto it = prices.platforms.find(gpu.form_factor);
-  if (it == prices.platforms.end()) {
+  const PlatformDefaults* full = find_platform(prices, gpu.form_factor);
+  if (full == nullptr) {
     throw InputError(
         "catalog_invalid", "prices.json/platforms",
         "prices.json/platforms has no \"" + gpu.form_factor + "\" platform (for " + gpu.id + ")");
   }
-  return it->second;
+  return *full;
 }
 
 int gpus_per_server(const CostRequest& rq, const PriceCatalog& prices, const GpuSpec& gpu,
