@@ -95,7 +95,7 @@ struct PowerPlan {
   double server_watts_full_load = 0, server_watts_typical = 0, server_watts_idle = 0;
   double fleet_watts_full_load = 0;
   RackFit racks;
-  std::string rack_choice;  // request | cheapest_colocation | office
+  std::string_view rack_choice;  // request | cheapest_colocation | office (a literal)
   OfficeVerdict office;
   double rack_price_cny_per_month = 0;  // per rack (per_rack pricing)
   double colocation_cny_per_year = 0;

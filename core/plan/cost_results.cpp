@@ -269,11 +269,13 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
           param("racks_per_server", p.racks.racks_per_server)}});
   }
   if (s.facility == Facility::kOffice && !p.office.can_host) {
-    out.warnings.push_back({"office_cannot_host", office_reason_text(p.office), "/power/facility",
-                            {param("reason", p.office.reason_code),
-                             param("total_kw", p.office.total_watts / 1000),
-                             param("rack_kw", p.office.rack_kw_high),
-                             param("office_racks", p.office.office_racks)}});
+    out.warnings.push_back(
+        {"office_cannot_host",
+         office_reason_text(p.office),
+         "/power/facility",
+         {param("reason", std::string(p.office.reason_code)),
+          param("total_kw", p.office.total_watts / 1000), param("rack_kw", p.office.rack_kw_high),
+          param("office_racks", p.office.office_racks)}});
   }
 
   // ---- options
