@@ -2,6 +2,7 @@
 #include "engine/layout.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 
 #include "engine/comm.hpp"
@@ -95,7 +96,9 @@ std::vector<Layout> candidate_layouts(const Request& req, int count, int gpus_pe
     }
   } else {
     // Training: data parallel first; tensor parallel (with sequence parallelism it also
-    // shards activations) inside a server; then pipeline stages.
+    // shards activations) inside a server; then pipeline stages. Room for every split at once
+    // (a search lists ~100 counts' candidates per advise()).
+    out.reserve(std::size(kAutoPipelineStages) * std::size(kAutoTensorParallel));
     for (int pp : kAutoPipelineStages) {
       if (p.pp_pinned && pp != p.pp) continue;
       for (int tp : kAutoTensorParallel) {
@@ -120,8 +123,9 @@ bool fits(const MemoryEstimate& e, const GpuSpec& gpu) { return e.total() <= gpu
 std::vector<LayoutTable::Sized>& LayoutTable::sized(int count, int gpus_per_server) {
   auto [it, added] = by_count_and_server_.try_emplace({count, gpus_per_server});
   if (added) {
-    for (const Layout& L : candidate_layouts(request_, count, gpus_per_server))
-      it->second.push_back({L, std::nullopt});
+    const std::vector<Layout> candidates = candidate_layouts(request_, count, gpus_per_server);
+    it->second.reserve(candidates.size());
+    for (const Layout& L : candidates) it->second.push_back({L, std::nullopt});
   }
   return it->second;
 }
