@@ -66,8 +66,10 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
   // Bought: the job's amortised share of owning the cards, busy `busy` of the hours.
   for (const bool office : {false, true}) {
     if (office && (!p.office.can_host || req_.cost.power.facility == Facility::kOffice)) continue;
-    const CostScenario placed =
-        office ? with_count(resolved(*at.gpu, at.count, true), count, req_.cost) : s;
+    std::optional<CostScenario> in_office;  // the IDC's scenario is `s` itself (no copy)
+    const CostScenario& placed =
+        office ? in_office.emplace(with_count(resolved(*at.gpu, at.count, true), count, req_.cost))
+               : s;
     // The IDC's power plan is the one above; the office's racks differ.
     const OptionTotals b = buy_totals(placed, count, q.busy, nullptr, office ? nullptr : &p);
     const std::optional<double> rate =
