@@ -56,29 +56,19 @@ std::optional<Layout> make_layout(const Request& req, int count, int gpus_per_se
   return L;
 }
 
-/// GPU counts a buyer would actually order: 1, 2, 4, then whole servers.
-std::vector<int> candidate_counts(const Request& req, int max_count, int gpus_per_server) {
-  std::vector<int> valid;
-  // Unpinned training always admits pure data parallel (unless EP must divide it).
-  const bool any_count = is_training(req.task) && !req.parallelism.tp_pinned &&
-                         !req.parallelism.pp_pinned && req.parallelism.ep == 1 &&
-                         req.parallelism.cp == 1 && req.parallelism.shard_group == 0;
-  auto consider = [&](int n) {
-    if (n <= max_count && (any_count || !candidate_layouts(req, n, gpus_per_server).empty()))
-      valid.push_back(n);
-  };
-  for (int n : {1, 2, 4})
-    if (n < gpus_per_server) consider(n);
-  for (int n = gpus_per_server; n <= max_count; n += gpus_per_server) consider(n);
-  return valid;
-}
-}  // namespace
-
-std::vector<Layout> candidate_layouts(const Request& req, int count, int gpus_per_server) {
+/// Gives `take` each candidate layout of `count` GPUs in candidate_layouts()'s order, until
+/// `take` returns false; returns how many it was given.
+template <typename Take>
+int for_each_candidate_layout(const Request& req, int count, int gpus_per_server, Take take) {
   const Parallelism& p = req.parallelism;
-  std::vector<Layout> out;
+  int given = 0;
+  bool stopped = false;
   auto add = [&](int tp, int pp) {
-    if (auto L = make_layout(req, count, gpus_per_server, tp, pp)) out.push_back(*L);
+    if (stopped) return;
+    if (auto L = make_layout(req, count, gpus_per_server, tp, pp)) {
+      ++given;
+      stopped = !take(*L);
+    }
   };
   if (p.tp_pinned && p.pp_pinned) {
     add(p.tp, p.pp);
@@ -90,15 +80,13 @@ std::vector<Layout> candidate_layouts(const Request& req, int count, int gpus_pe
     } else if (p.pp_pinned) {
       if (count % p.pp == 0) add(count / p.pp, p.pp);
     } else {
-      for (int tp = std::min(count, kMaxAutoTensorParallel); tp >= 1 && out.empty(); --tp) {
+      for (int tp = std::min(count, kMaxAutoTensorParallel); tp >= 1 && given == 0; --tp) {
         if (count % tp == 0) add(tp, count / tp);
       }
     }
   } else {
     // Training: data parallel first; tensor parallel (with sequence parallelism it also
-    // shards activations) inside a server; then pipeline stages. Room for every split at once
-    // (a search lists ~100 counts' candidates per advise()).
-    out.reserve(std::size(kAutoPipelineStages) * std::size(kAutoTensorParallel));
+    // shards activations) inside a server; then pipeline stages.
     for (int pp : kAutoPipelineStages) {
       if (p.pp_pinned && pp != p.pp) continue;
       for (int tp : kAutoTensorParallel) {
@@ -106,9 +94,48 @@ std::vector<Layout> candidate_layouts(const Request& req, int count, int gpus_pe
         add(tp, pp);
       }
     }
-    if (p.tp_pinned && !p.pp_pinned && out.empty()) add(p.tp, 1);
-    if (p.pp_pinned && !p.tp_pinned && out.empty()) add(1, p.pp);
+    if (p.tp_pinned && !p.pp_pinned && given == 0) add(p.tp, 1);
+    if (p.pp_pinned && !p.tp_pinned && given == 0) add(1, p.pp);
   }
+  return given;
+}
+
+/// Whether `count` GPUs have any candidate layout (stops at the first: candidate_counts() asks
+/// for every count up to the search limit).
+bool has_candidate_layout(const Request& req, int count, int gpus_per_server) {
+  return for_each_candidate_layout(req, count, gpus_per_server,
+                                   [](const Layout&) { return false; }) > 0;
+}
+
+/// GPU counts a buyer would actually order: 1, 2, 4, then whole servers.
+std::vector<int> candidate_counts(const Request& req, int max_count, int gpus_per_server) {
+  std::vector<int> valid;
+  // Unpinned training always admits pure data parallel (unless EP must divide it).
+  const bool any_count = is_training(req.task) && !req.parallelism.tp_pinned &&
+                         !req.parallelism.pp_pinned && req.parallelism.ep == 1 &&
+                         req.parallelism.cp == 1 && req.parallelism.shard_group == 0;
+  auto consider = [&](int n) {
+    if (n <= max_count && (any_count || has_candidate_layout(req, n, gpus_per_server)))
+      valid.push_back(n);
+  };
+  for (int n : {1, 2, 4})
+    if (n < gpus_per_server) consider(n);
+  for (int n = gpus_per_server; n <= max_count; n += gpus_per_server) consider(n);
+  return valid;
+}
+
+}  // namespace
+
+std::vector<Layout> candidate_layouts(const Request& req, int count, int gpus_per_server) {
+  std::vector<Layout> out;
+  // Room for every training split at once (a search lists ~100 counts' candidates per
+  // advise()); serving has one at most.
+  if (is_training(req.task))
+    out.reserve(std::size(kAutoPipelineStages) * std::size(kAutoTensorParallel));
+  for_each_candidate_layout(req, count, gpus_per_server, [&](const Layout& L) {
+    out.push_back(L);
+    return true;
+  });
   return out;
 }
 
