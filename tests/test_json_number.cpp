@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Numbers in the result print exactly as nlohmann::json prints them (io/json_number.cpp),
-// including whole numbers, which take a shortcut past Grisu2.
+// Numbers in the result print exactly as nlohmann::json prints them (io/json_number.cpp):
+// whole numbers, which take a shortcut past Grisu2, and any double.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -13,6 +16,7 @@ namespace {
 
 constexpr int kLargestPowerOfTen = 22;  // 1e22 and beyond print with an exponent
 constexpr int kLargestExactBits = 53;   // every integer below 2^53 is a double
+constexpr int kRandomDoubles = 100000;
 
 std::string formatted(double v) {
   char buffer[64];
@@ -39,5 +43,19 @@ TEST_CASE("whole numbers print as nlohmann::json prints them", "[json][numbers]"
       INFO(signed_v);
       CHECK(formatted(signed_v) == nlohmann::json(signed_v).dump());
     }
+  }
+}
+
+TEST_CASE("any double prints as nlohmann::json prints it", "[json][numbers]") {
+  std::mt19937_64 bits_of(12345);  // fixed: the same doubles every run
+  int checked = 0;
+  while (checked < kRandomDoubles) {
+    const std::uint64_t bits = bits_of();
+    double v = 0;
+    std::memcpy(&v, &bits, sizeof v);
+    if (!std::isfinite(v)) continue;
+    ++checked;
+    INFO(bits);
+    REQUIRE(formatted(v) == nlohmann::json(v).dump());
   }
 }
