@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <utility>
 
 #include "engine/comm.hpp"
 #include "engine/cost_inputs.hpp"
@@ -250,6 +251,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
 std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catalog,
                                         const std::vector<const GpuSpec*>& gpus) {
   std::vector<GpuOption> out;
+  out.reserve(gpus.size());
   const MemoryAssumptions& a = catalog.memory;
   std::map<int, std::vector<int>> counts_by_server_size;
   LayoutTable layouts(req, a);
@@ -276,7 +278,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
     if (counts.empty()) {
       o.reason = "no GPU count up to the search limit is compatible with the pinned tp/pp";
       o.reason_code = "no_compatible_count";
-      out.push_back(o);
+      out.push_back(std::move(o));
       continue;
     }
     MemoryEstimate e;
@@ -295,7 +297,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
                      : "does not fit even on " + std::to_string(counts.back()) +
                            " GPUs: one micro-batch's activations or the unsharded terms exceed "
                            "the card; shorten the sequence, enable checkpointing or quantise";
-      out.push_back(o);
+      out.push_back(std::move(o));
       continue;
     }
     std::size_t lo = 0, hi = counts.size() - 1;  // counts[hi] fits
@@ -305,7 +307,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
     }
     o.min_layout = layouts.choose(counts[hi], gpu, per_server, &o.at_min);
     o.tight_at_min = o.at_min.band_high > gpu.memory_bytes();
-    out.push_back(o);
+    out.push_back(std::move(o));
   }
   return out;
 }
