@@ -36,10 +36,13 @@ std::array<Period, 3> periods_of(const Tariff& t) {
 }
 
 /// Period indexes from cheapest to dearest (stable: valley before flat before peak on ties).
+/// An insertion sort, stable like std::stable_sort, which allocates a buffer on every call
+/// (hundreds per advise(): every plan priced works out its energy).
 std::array<int, 3> cheapest_first(const std::array<Period, 3>& p) {
   std::array<int, 3> order{2, 1, 0};
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int a, int b) { return p[a].price < p[b].price; });
+  for (std::size_t i = 1; i < order.size(); ++i)
+    for (std::size_t j = i; j > 0 && p[order[j]].price < p[order[j - 1]].price; --j)
+      std::swap(order[j], order[j - 1]);
   return order;
 }
 }  // namespace

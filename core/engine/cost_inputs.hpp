@@ -68,6 +68,7 @@ struct CostScenario {
   std::string site_id;
   std::vector<DefaultUsed> defaults_used;  // when resolved with `record`
   bool needs_confirmation = false;         // any default used is flagged
+  bool site_needs_confirmation = false;    // any used for the GPU-independent rest is
 };
 
 /// Resolves the request's settings against the price catalog for `gpu` x `gpus` at `site_id`.
@@ -82,13 +83,19 @@ CostScenario resolve_scenario(const CostRequest& request, const PriceCatalog& pr
 /// the count, and a utilisation implied by a demand profile). Cheaper than resolving anew.
 CostScenario with_count(CostScenario scenario, int gpus, const CostRequest& request);
 
+/// resolve_scenario() of `gpu` x `gpus` (nothing recorded) from `other`, resolved with the
+/// same request and site for another GPU: only the GPU's platform and prices are resolved
+/// anew, the site's part is the same for every GPU. A search resolves ~40 GPUs at one site.
+CostScenario with_gpu(const CostScenario& other, const CostRequest& request,
+                      const PriceCatalog& prices, const GpuSpec& gpu, int gpus, bool pinned);
+
 /// Power and racks for `gpus` GPUs of the scenario (rack class chosen when not pinned).
 struct PowerPlan {
   int gpus = 0, servers = 0, gpus_in_largest_server = 0;
   double server_watts_full_load = 0, server_watts_typical = 0, server_watts_idle = 0;
   double fleet_watts_full_load = 0;
   RackFit racks;
-  std::string rack_choice;  // request | cheapest_colocation | office
+  std::string_view rack_choice;  // request | cheapest_colocation | office (a literal)
   OfficeVerdict office;
   double rack_price_cny_per_month = 0;  // per rack (per_rack pricing)
   double colocation_cny_per_year = 0;
@@ -146,6 +153,8 @@ class Recorder {
       : out_(out), prices_(prices), usd_override_(usd_override) {}
 
   bool flagged() const { return flagged_; }
+  /// Whether defaults are recorded (else only values and the flag: override paths unused).
+  bool recording() const { return out_ != nullptr; }
 
   double usd_to_cny() const { return usd_override_ ? *usd_override_ : prices_.usd_to_cny.value; }
 

@@ -2,7 +2,9 @@
 #include "engine/layout.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <utility>
 
 #include "engine/comm.hpp"
 #include "engine/cost_inputs.hpp"
@@ -55,29 +57,19 @@ std::optional<Layout> make_layout(const Request& req, int count, int gpus_per_se
   return L;
 }
 
-/// GPU counts a buyer would actually order: 1, 2, 4, then whole servers.
-std::vector<int> candidate_counts(const Request& req, int max_count, int gpus_per_server) {
-  std::vector<int> valid;
-  // Unpinned training always admits pure data parallel (unless EP must divide it).
-  const bool any_count = is_training(req.task) && !req.parallelism.tp_pinned &&
-                         !req.parallelism.pp_pinned && req.parallelism.ep == 1 &&
-                         req.parallelism.cp == 1 && req.parallelism.shard_group == 0;
-  auto consider = [&](int n) {
-    if (n <= max_count && (any_count || !candidate_layouts(req, n, gpus_per_server).empty()))
-      valid.push_back(n);
-  };
-  for (int n : {1, 2, 4})
-    if (n < gpus_per_server) consider(n);
-  for (int n = gpus_per_server; n <= max_count; n += gpus_per_server) consider(n);
-  return valid;
-}
-}  // namespace
-
-std::vector<Layout> candidate_layouts(const Request& req, int count, int gpus_per_server) {
+/// Gives `take` each candidate layout of `count` GPUs in candidate_layouts()'s order, until
+/// `take` returns false; returns how many it was given.
+template <typename Take>
+int for_each_candidate_layout(const Request& req, int count, int gpus_per_server, Take take) {
   const Parallelism& p = req.parallelism;
-  std::vector<Layout> out;
+  int given = 0;
+  bool stopped = false;
   auto add = [&](int tp, int pp) {
-    if (auto L = make_layout(req, count, gpus_per_server, tp, pp)) out.push_back(*L);
+    if (stopped) return;
+    if (auto L = make_layout(req, count, gpus_per_server, tp, pp)) {
+      ++given;
+      stopped = !take(*L);
+    }
   };
   if (p.tp_pinned && p.pp_pinned) {
     add(p.tp, p.pp);
@@ -89,7 +81,7 @@ std::vector<Layout> candidate_layouts(const Request& req, int count, int gpus_pe
     } else if (p.pp_pinned) {
       if (count % p.pp == 0) add(count / p.pp, p.pp);
     } else {
-      for (int tp = std::min(count, kMaxAutoTensorParallel); tp >= 1 && out.empty(); --tp) {
+      for (int tp = std::min(count, kMaxAutoTensorParallel); tp >= 1 && given == 0; --tp) {
         if (count % tp == 0) add(tp, count / tp);
       }
     }
@@ -103,9 +95,48 @@ std::vector<Layout> candidate_layouts(const Request& req, int count, int gpus_pe
         add(tp, pp);
       }
     }
-    if (p.tp_pinned && !p.pp_pinned && out.empty()) add(p.tp, 1);
-    if (p.pp_pinned && !p.tp_pinned && out.empty()) add(1, p.pp);
+    if (p.tp_pinned && !p.pp_pinned && given == 0) add(p.tp, 1);
+    if (p.pp_pinned && !p.tp_pinned && given == 0) add(1, p.pp);
   }
+  return given;
+}
+
+/// Whether `count` GPUs have any candidate layout (stops at the first: candidate_counts() asks
+/// for every count up to the search limit).
+bool has_candidate_layout(const Request& req, int count, int gpus_per_server) {
+  return for_each_candidate_layout(req, count, gpus_per_server,
+                                   [](const Layout&) { return false; }) > 0;
+}
+
+/// GPU counts a buyer would actually order: 1, 2, 4, then whole servers.
+std::vector<int> candidate_counts(const Request& req, int max_count, int gpus_per_server) {
+  std::vector<int> valid;
+  // Unpinned training always admits pure data parallel (unless EP must divide it).
+  const bool any_count = is_training(req.task) && !req.parallelism.tp_pinned &&
+                         !req.parallelism.pp_pinned && req.parallelism.ep == 1 &&
+                         req.parallelism.cp == 1 && req.parallelism.shard_group == 0;
+  auto consider = [&](int n) {
+    if (n <= max_count && (any_count || has_candidate_layout(req, n, gpus_per_server)))
+      valid.push_back(n);
+  };
+  for (int n : {1, 2, 4})
+    if (n < gpus_per_server) consider(n);
+  for (int n = gpus_per_server; n <= max_count; n += gpus_per_server) consider(n);
+  return valid;
+}
+
+}  // namespace
+
+std::vector<Layout> candidate_layouts(const Request& req, int count, int gpus_per_server) {
+  std::vector<Layout> out;
+  // Room for every training split at once (a search lists ~100 counts' candidates per
+  // advise()); serving has one at most.
+  if (is_training(req.task))
+    out.reserve(std::size(kAutoPipelineStages) * std::size(kAutoTensorParallel));
+  for_each_candidate_layout(req, count, gpus_per_server, [&](const Layout& L) {
+    out.push_back(L);
+    return true;
+  });
   return out;
 }
 
@@ -120,8 +151,9 @@ bool fits(const MemoryEstimate& e, const GpuSpec& gpu) { return e.total() <= gpu
 std::vector<LayoutTable::Sized>& LayoutTable::sized(int count, int gpus_per_server) {
   auto [it, added] = by_count_and_server_.try_emplace({count, gpus_per_server});
   if (added) {
-    for (const Layout& L : candidate_layouts(request_, count, gpus_per_server))
-      it->second.push_back({L, std::nullopt});
+    const std::vector<Layout> candidates = candidate_layouts(request_, count, gpus_per_server);
+    it->second.reserve(candidates.size());
+    for (const Layout& L : candidates) it->second.push_back({L, std::nullopt});
   }
   return it->second;
 }
@@ -163,7 +195,7 @@ std::optional<Layout> LayoutTable::fastest(int count, const GpuSpec& gpu, int gp
   const Parallelism& p = request_.parallelism;
   if (request_.task != Task::kPretrain || (p.tp_pinned && p.pp_pinned)) return first;
   const Fabric f = make_fabric(gpu, request_.cluster, k, gpus_per_server);
-  const TrainingJob job = training_job(request_, k);
+  const TrainingJob& job = this->job(k);
   const Sized* best = nullptr;
   double best_rate = 0;
   for (Sized& s : sized(count, gpus_per_server)) {
@@ -179,6 +211,14 @@ std::optional<Layout> LayoutTable::fastest(int count, const GpuSpec& gpu, int gp
   if (!best) return first;
   if (estimate) *estimate = *best->memory;
   return best->layout;
+}
+
+const TrainingJob& LayoutTable::job(const PerformanceConstants& k) {
+  if (!job_ || job_constants_ != &k) {
+    job_ = training_job(request_, k);
+    job_constants_ = &k;
+  }
+  return *job_;
 }
 
 std::optional<Layout> choose_fastest_layout(const Request& req, int count, const GpuSpec& gpu,
@@ -211,6 +251,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
 std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catalog,
                                         const std::vector<const GpuSpec*>& gpus) {
   std::vector<GpuOption> out;
+  out.reserve(gpus.size());
   const MemoryAssumptions& a = catalog.memory;
   std::map<int, std::vector<int>> counts_by_server_size;
   LayoutTable layouts(req, a);
@@ -237,7 +278,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
     if (counts.empty()) {
       o.reason = "no GPU count up to the search limit is compatible with the pinned tp/pp";
       o.reason_code = "no_compatible_count";
-      out.push_back(o);
+      out.push_back(std::move(o));
       continue;
     }
     MemoryEstimate e;
@@ -256,7 +297,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
                      : "does not fit even on " + std::to_string(counts.back()) +
                            " GPUs: one micro-batch's activations or the unsharded terms exceed "
                            "the card; shorten the sequence, enable checkpointing or quantise";
-      out.push_back(o);
+      out.push_back(std::move(o));
       continue;
     }
     std::size_t lo = 0, hi = counts.size() - 1;  // counts[hi] fits
@@ -266,7 +307,7 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
     }
     o.min_layout = layouts.choose(counts[hi], gpu, per_server, &o.at_min);
     o.tight_at_min = o.at_min.band_high > gpu.memory_bytes();
-    out.push_back(o);
+    out.push_back(std::move(o));
   }
   return out;
 }

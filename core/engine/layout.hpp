@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/memory.hpp"
+#include "engine/training.hpp"
 #include "types/perf_constants.hpp"
 
 namespace advisor {
@@ -63,6 +64,8 @@ class LayoutTable {
   /// choose_fastest_layout()'s answer for `gpu`; `estimate` receives its memory.
   std::optional<Layout> fastest(int count, const GpuSpec& gpu, int gpus_per_server,
                                 const PerformanceConstants& k, MemoryEstimate* estimate);
+  /// training_job() of the request, worked out once: a search asks it for every GPU and count.
+  const TrainingJob& job(const PerformanceConstants& k);
 
  private:
   /// A candidate layout and its memory, estimated when first asked for: choose() reads the
@@ -76,6 +79,8 @@ class LayoutTable {
   const Request& request_;
   const MemoryAssumptions& assumptions_;
   std::map<std::pair<int, int>, std::vector<Sized>> by_count_and_server_;
+  std::optional<TrainingJob> job_;
+  const PerformanceConstants* job_constants_ = nullptr;  // what job_ was worked out with
 };
 
 /// GPUs in one server of `gpu` for this request (the pinned override, else its platform's).

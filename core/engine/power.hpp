@@ -40,9 +40,11 @@ RackFit fit_racks(double rack_kw, double server_watts, int rack_units_usable, in
 /// a code with parameters (office_reason_text() gives the English sentence).
 struct OfficeVerdict {
   bool can_host = false;
-  std::string level;        // yes | marginal | no
-  std::string reason_code;  // server_exceeds_office_rack | fits_office | fits_office_at_high |
-                            // needs_more_office_racks
+  // Names from a fixed list (literals): views, so that a verdict, worked out for every plan a
+  // search prices, allocates nothing.
+  std::string_view level;        // yes | marginal | no
+  std::string_view reason_code;  // server_exceeds_office_rack | fits_office |
+                                 // fits_office_at_high | needs_more_office_racks
   double server_watts = 0;  // one server, full load
   double total_watts = 0;   // all servers, full load
   int servers = 0;

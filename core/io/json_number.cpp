@@ -12,6 +12,8 @@
 #include "io/json_number.hpp"
 
 #include <array>
+#include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -54,12 +56,11 @@ struct diyfp {
     const std::uint64_t h = p3 + p2_hi + p1_hi + (Q >> 32u);
     return {h, x.e + y.e + 64};
   }
+  // The reference shifts one bit at a time (~11 rounds for a normal double, twice per number);
+  // counting the leading zeros shifts once, to the same result. `x.f` is never 0 here.
   static diyfp normalize(diyfp x) noexcept {
-    while ((x.f >> 63u) == 0) {
-      x.f <<= 1u;
-      x.e--;
-    }
-    return x;
+    const int shift = std::countl_zero(x.f);
+    return {x.f << shift, x.e - shift};
   }
   static diyfp normalize_to(const diyfp& x, const int target_exponent) noexcept {
     const int delta = x.e - target_exponent;
@@ -318,6 +319,21 @@ char* format_buffer(char* buf, int len, int decimal_exponent, int min_exp, int m
   *buf++ = 'e';
   return append_exponent(buf, n - 1);
 }
+// Whole numbers below 10^15 are about a third of a result's numbers. Grisu2 gives such a
+// number its own digits: it stops at the first digit after which the rest of the upper boundary
+// is within the rounding interval, which is narrower than 1/8 here (a double below 2^50), so
+// it neither stops before the last non-zero digit (the rest there is at least 1) nor after it,
+// and never rounds it. format_buffer then writes the digits, the trailing zeros and ".0" (n <= 15
+// digits: fixed notation). Printing the integer directly gives the same text ~10x cheaper.
+constexpr double kMaxFastWhole = 1e15;
+
+char* format_whole(char* first, std::int64_t whole) {
+  first = std::to_chars(first, first + std::numeric_limits<std::int64_t>::digits10 + 1, whole).ptr;
+  *first++ = '.';
+  *first++ = '0';
+  return first;
+}
+
 }  // namespace
 
 char* format_double(char* first, double value) {
@@ -331,6 +347,8 @@ char* format_double(char* first, double value) {
     *first++ = '0';
     return first;
   }
+  if (value < kMaxFastWhole && static_cast<double>(static_cast<std::int64_t>(value)) == value)
+    return format_whole(first, static_cast<std::int64_t>(value));
   int len = 0;
   int decimal_exponent = 0;
   grisu2(first, len, decimal_exponent, value);

@@ -15,13 +15,12 @@ namespace {
 constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
 constexpr char kHex[] = "0123456789abcdef";
 
-/// Bytes that JSON lets through a string as they are: printable ASCII but the quote and the
-/// backslash. The writer skips runs of them with one table lookup per byte (most of a result's
-/// text), and looks closer only at control bytes and UTF-8.
+/// json_plain_byte() of every byte. The writer skips runs of plain bytes with one table lookup
+/// per byte (most of a result's text), and looks closer only at control bytes and UTF-8.
 struct PlainBytes {
   bool plain[256] = {};
   constexpr PlainBytes() {
-    for (int c = 0x20; c < 0x7F; ++c) plain[c] = c != '"' && c != '\\';
+    for (int c = 0; c < 256; ++c) plain[c] = json_plain_byte(static_cast<char>(c));
   }
 };
 constexpr PlainBytes kPlain;
@@ -53,7 +52,16 @@ void JsonWriter::close(char bracket) {
   out_ += bracket;
 }
 
-void JsonWriter::key(std::string_view name) {
+void JsonWriter::key(LiteralKey name) {
+  before_value();
+  keys_[depth_ - 1] = name.view();
+  out_ += '"';
+  out_.append(name.view());
+  out_.append("\":");
+  after_key_ = true;
+}
+
+void JsonWriter::escaped_key(std::string_view name) {
   before_value();
   keys_[depth_ - 1] = name;
   string(name);

@@ -5,12 +5,43 @@
 // the result promises finite, exact numbers.
 #pragma once
 #include <array>
+#include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 namespace advisor {
+
+/// Bytes that JSON lets through a string as they are: printable ASCII but the quote and the
+/// backslash.
+constexpr bool json_plain_byte(char c) {
+  constexpr char kFirstPrintable = 0x20;
+  constexpr char kDelete = 0x7F;
+  return c >= kFirstPrintable && c < kDelete && c != '"' && c != '\\';
+}
+
+/// A member name written as a literal, checked when the writer's callers are compiled: it needs
+/// no escaping, so it is copied as is (most of a result's ~3,500 names per advise(); the check
+/// cost as much as the copy). Not a literal, or one that needs escaping: a compile error.
+class LiteralKey {
+ public:
+  template <std::size_t N>
+  consteval LiteralKey(const char (&name)[N]) : name_(name, N - 1) {  // NOLINT: implicit
+    for (const char c : name_)
+      if (!json_plain_byte(c)) throw "a literal member name that needs escaping";
+  }
+  std::string_view view() const { return name_; }
+
+ private:
+  std::string_view name_;
+};
+
+/// Any other name (computed, or a pointer): escaped as needed.
+template <typename Name>
+concept RuntimeKey = std::convertible_to<const Name&, std::string_view> && !std::is_array_v<Name>;
 
 class JsonWriter {
  public:
@@ -21,7 +52,11 @@ class JsonWriter {
   void begin_array() { open('['); }
   void end_array() { close(']'); }
   /// The next member's name (inside an object). `name` must outlive the next value (a literal).
-  void key(std::string_view name);
+  void key(LiteralKey name);
+  template <RuntimeKey Name>
+  void key(const Name& name) {
+    escaped_key(name);
+  }
 
   void null();
   void value(bool v);
@@ -43,11 +78,21 @@ class JsonWriter {
   }
 
   template <typename T>
-  void field(std::string_view name, const T& v) {
+  void field(LiteralKey name, const T& v) {
     key(name);
     value(v);
   }
-  void null_field(std::string_view name) {
+  template <RuntimeKey Name, typename T>
+  void field(const Name& name, const T& v) {
+    key(name);
+    value(v);
+  }
+  void null_field(LiteralKey name) {
+    key(name);
+    null();
+  }
+  template <RuntimeKey Name>
+  void null_field(const Name& name) {
     key(name);
     null();
   }
@@ -57,6 +102,7 @@ class JsonWriter {
   void open(char bracket);
   void close(char bracket);
   void before_value();
+  void escaped_key(std::string_view name);
   void integer(std::int64_t v);
   void string(std::string_view s);  // quoted and escaped, no separator
   [[noreturn]] void refuse(const char* what) const;

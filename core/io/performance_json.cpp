@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-#include "types/perf_constants.hpp"
+#include <utility>
 
 #include "io/catalog_json.hpp"
-#include "types/errors.hpp"
-#include "types/limits.hpp"
 #include "io/json_reader.hpp"
 #include "io/stack_json.hpp"
+#include "types/errors.hpp"
+#include "types/limits.hpp"
+#include "types/perf_constants.hpp"
 
 namespace advisor {
 
@@ -27,21 +28,30 @@ const NetworkKind* PerformanceConstants::find_network(const std::string& id) con
 }
 
 double PerformanceConstants::matmul_fraction(const std::string& gpu_id, bool fp8) const {
-  for (const MatmulFraction& m : matmul_fractions) {
-    for (const std::string& id : m.gpus) {
-      if (id != gpu_id) continue;
-      if (!fp8) return m.bf16;
-      return m.fp8 ? *m.fp8 : default_matmul_fraction_fp8;
-    }
-  }
-  return fp8 ? default_matmul_fraction_fp8 : default_matmul_fraction_bf16;
+  const auto entry = matmul_entry_of_.find(gpu_id);
+  if (entry == matmul_entry_of_.end())
+    return fp8 ? default_matmul_fraction_fp8 : default_matmul_fraction_bf16;
+  const MatmulFraction& m = matmul_fractions[entry->second];
+  if (!fp8) return m.bf16;
+  return m.fp8 ? *m.fp8 : default_matmul_fraction_fp8;
 }
 
 double PerformanceConstants::attention_fraction(const std::string& gpu_id) const {
-  for (const AttentionFraction& a : attention_fractions)
-    for (const std::string& id : a.gpus)
-      if (id == gpu_id) return a.value;
-  return default_attention_fraction;
+  const auto entry = attention_entry_of_.find(gpu_id);
+  return entry == attention_entry_of_.end() ? default_attention_fraction
+                                            : attention_fractions[entry->second].value;
+}
+
+void PerformanceConstants::add_fraction(MatmulFraction fraction) {
+  for (const std::string& id : fraction.gpus)
+    matmul_entry_of_.try_emplace(id, matmul_fractions.size());
+  matmul_fractions.push_back(std::move(fraction));
+}
+
+void PerformanceConstants::add_fraction(AttentionFraction fraction) {
+  for (const std::string& id : fraction.gpus)
+    attention_entry_of_.try_emplace(id, attention_fractions.size());
+  attention_fractions.push_back(std::move(fraction));
 }
 
 namespace {
@@ -91,7 +101,7 @@ PerformanceConstants parse_performance(const std::string& text) {
       m.string("basis");
       m.string("source");
       m.reject_unknown();
-      k.matmul_fractions.push_back(f);
+      k.add_fraction(std::move(f));
     }
   }
   {
@@ -107,7 +117,7 @@ PerformanceConstants parse_performance(const std::string& text) {
       m.string("basis");
       m.string("source");
       m.reject_unknown();
-      k.attention_fractions.push_back(f);
+      k.add_fraction(std::move(f));
     }
   }
   {

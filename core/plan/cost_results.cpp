@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cmath>
 #include <iterator>
+#include <utility>
 
 #include "plan/capacity_results.hpp"
 #include "plan/validate.hpp"
@@ -269,11 +270,13 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
           param("racks_per_server", p.racks.racks_per_server)}});
   }
   if (s.facility == Facility::kOffice && !p.office.can_host) {
-    out.warnings.push_back({"office_cannot_host", office_reason_text(p.office), "/power/facility",
-                            {param("reason", p.office.reason_code),
-                             param("total_kw", p.office.total_watts / 1000),
-                             param("rack_kw", p.office.rack_kw_high),
-                             param("office_racks", p.office.office_racks)}});
+    out.warnings.push_back(
+        {"office_cannot_host",
+         office_reason_text(p.office),
+         "/power/facility",
+         {param("reason", std::string(p.office.reason_code)),
+          param("total_kw", p.office.total_watts / 1000), param("rack_kw", p.office.rack_kw_high),
+          param("office_racks", p.office.office_racks)}});
   }
 
   // ---- options
@@ -492,6 +495,10 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
     }
   }
 
+  // The defaults the scenario recorded go to the result now, before the scenario is copied
+  // below: they are the bulk of a copy (~40 entries of long strings).
+  cost.defaults_used = std::move(s.defaults_used);
+
   // ---- electricity detail
   if (!cost.buy) energy = energy_for(s, p, u);
   {
@@ -542,9 +549,8 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
     cost.site_comparison.push_back(std::move(row));
   }
 
-  cost.defaults_used = s.defaults_used;
   int flagged_count = 0;
-  for (const DefaultUsed& d : s.defaults_used) flagged_count += d.needs_confirmation ? 1 : 0;
+  for (const DefaultUsed& d : cost.defaults_used) flagged_count += d.needs_confirmation ? 1 : 0;
   cost.needs_confirmation = flagged_count > 0;
   cost.prices_as_of = prices.as_of;
   if (flagged_count > 0) {

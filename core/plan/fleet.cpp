@@ -22,6 +22,7 @@ bool holds_a_sequence(const Request& req, const Catalog& catalog, const GpuSpec&
 
 std::vector<OptionRow> judge_options(const Request& req, const Catalog& catalog) {
   std::vector<const GpuSpec*> all;
+  all.reserve(catalog.gpus.size());
   for (const GpuSpec& g : catalog.gpus) all.push_back(&g);
   return judge_options(req, catalog, all);
 }
@@ -29,6 +30,7 @@ std::vector<OptionRow> judge_options(const Request& req, const Catalog& catalog)
 std::vector<OptionRow> judge_options(const Request& req, const Catalog& catalog,
                                      const std::vector<const GpuSpec*>& gpus) {
   std::vector<OptionRow> rows;
+  rows.reserve(gpus.size());  // one row per GPU: moved in once, never again by regrowth
   for (GpuOption& o : evaluate_options(req, catalog, gpus)) {
     OptionRow row;
     if (req.task == Task::kInference && o.min_layout) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 
 #include "engine/comm.hpp"
 #include "engine/cost_inputs.hpp"
@@ -26,7 +27,10 @@ constexpr double kWorthwhileSpeedup = 0.1;
 // needs fewer GPUs.
 constexpr double kLeverSaving = 0.05;
 // Statuses of data/gpus.json whose parts are sold new in mainland China without a US licence.
-constexpr const char* kPurchasableStatuses[] = {"domestic", "china-specific", "not-known-restricted"};
+// Views, not C strings: comparing one with a std::string checks the length before any byte
+// (every plan of a search asks).
+constexpr std::string_view kPurchasableStatuses[] = {"domestic", "china-specific",
+                                                     "not-known-restricted"};
 
 Objective resolve_objective(const GoalSettings& g) {
   if (g.objective != Objective::kAuto) return g.objective;
@@ -107,7 +111,7 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
   const std::int64_t job_batch = global_batch_for(req, one, k, nullptr);
   out.fabric = make_fabric(gpu, req.cluster, k, per_server);
   const Fabric& f = out.fabric;
-  const TrainingJob job = training_job(req, k);
+  const TrainingJob& job = layouts.job(k);
   out.stop = TrainingCounts::Stop::kSearchLimit;
   int n = min_count;
   out.steps.reserve(kCountDoublings + 1);
@@ -150,17 +154,17 @@ class Search {
 
   /// Every deployment of `gpu` x `count`, appended to `out` (hours/perf filled by the caller's
   /// template `plan`).
-  void price(CandidatePlan plan, int count, const Places& at,
+  void price(const CandidatePlan& plan, int count, const Places& at,
              std::vector<CandidatePlan>& out) const {
     const bool training = is_training(req_.task);
     const bool buy = !req_.goal.china_only || plan.china_purchasable;
     const CountPrices& q = prices_.prices(at, count, training, buy);
-    plan.servers = q.servers;
-    plan.server_watts_full_load = q.server_watts_full_load;
-    plan.office_can_host = q.office_can_host;
-    plan.life_years = q.life_years;
     auto add = [&](Deployment d, Facility facility, double cost, std::optional<double> rate) {
       CandidatePlan& c = out.emplace_back(plan);
+      c.servers = q.servers;
+      c.server_watts_full_load = q.server_watts_full_load;
+      c.office_can_host = q.office_can_host;
+      c.life_years = q.life_years;
       c.deployment = d;
       c.facility = facility;
       c.cost_cny = cost;
@@ -211,7 +215,7 @@ class Search {
       // A count past the small platform (4-card workstation, 4-GPU board) needs the full one.
       if (s.count > at.idc->gpus_per_server && at.count <= at.idc->gpus_per_server)
         at = prices_.places(gpu, s.count);
-      price(std::move(base), s.count, at, out);
+      price(base, s.count, at, out);
     }
   }
 
@@ -234,7 +238,7 @@ class Search {
                                                      fleet.perf.per_user_tokens_per_second)
                                           : fleet.perf.per_user_tokens_per_second;
     base.time_to_first_token_s = fleet.perf.time_to_first_token_s;
-    price(std::move(base), count, prices_.places(gpu, count), out);
+    price(base, count, prices_.places(gpu, count), out);
   }
 
  private:

@@ -46,8 +46,8 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
   if (p.gpus == 1) {
     out.push_back({"interconnect", "single_gpu", {}, "one GPU: no GPU-to-GPU traffic"});
   } else {
-    Reason r{"interconnect", "link", {txt("link", p.link)}, ""};
-    r.text = "inside a server: " + p.link;
+    Reason r{"interconnect", "link", {txt("link", std::string(p.link))}, ""};
+    r.text = "inside a server: " + std::string(p.link);
     if (p.allreduce_busbw_gbps) {
       r.params.push_back(num("allreduce_busbw_gbps", *p.allreduce_busbw_gbps));
       r.text += ", all-reduce " + format_with("%.0f", *p.allreduce_busbw_gbps) + " GB/s";
@@ -84,8 +84,10 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
                       : p.facility == Facility::kOffice ? ": fits your office rack"
                       : p.office_can_host ? ": in an IDC rack (an office could also host it)"
                                           : ": needs an IDC rack")});
-  Reason cost{"cost", std::string(name_of(p.deployment)) + "_" + p.cost_basis,
-              {num("cost_cny", p.cost_cny), txt("basis", p.cost_basis)}, ""};
+  Reason cost{"cost",
+              std::string(name_of(p.deployment)) + "_" + std::string(p.cost_basis),
+              {num("cost_cny", p.cost_cny), txt("basis", std::string(p.cost_basis))},
+              ""};
   if (p.rate_cny_per_gpu_hour) cost.params.push_back(num("cny_per_gpu_hour", *p.rate_cny_per_gpu_hour));
   if (p.deployment == Deployment::kBuy) {
     cost.params.push_back(num("utilization", p.utilization));

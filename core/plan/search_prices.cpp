@@ -11,16 +11,26 @@ const CostScenario& SearchPrices::resolved(const GpuSpec& gpu, int count, bool o
   auto [it, added] = resolved_.try_emplace({&gpu, platform, office});
   if (!added) return it->second;
   const bool pinned = req_.hardware && req_.hardware->gpu == gpu.id;
-  const std::string& site = req_.cost.cost.site;
-  if (!office) {
-    it->second = resolve_scenario(req_.cost, catalog_.prices, gpu, count, pinned, site, false);
+  const CostRequest& request = office ? in_office() : req_.cost;
+  // The first GPU at a place resolves it all; the others only their own part (with_gpu()).
+  const CostScenario*& first = office ? first_in_office_ : first_in_idc_;
+  if (first == nullptr) {
+    it->second =
+        resolve_scenario(request, catalog_.prices, gpu, count, pinned, req_.cost.cost.site, false);
+    first = &it->second;
   } else {
-    CostRequest in_office = req_.cost;
-    in_office.power.facility = Facility::kOffice;
-    in_office.power.rack_kw.reset();
-    it->second = resolve_scenario(in_office, catalog_.prices, gpu, count, pinned, site, false);
+    it->second = with_gpu(*first, request, catalog_.prices, gpu, count, pinned);
   }
   return it->second;
+}
+
+const CostRequest& SearchPrices::in_office() {
+  if (!in_office_) {
+    in_office_ = req_.cost;
+    in_office_->power.facility = Facility::kOffice;
+    in_office_->power.rack_kw.reset();
+  }
+  return *in_office_;
 }
 
 SearchPrices::Places SearchPrices::places(const GpuSpec& gpu, int count) {
@@ -56,8 +66,10 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
   // Bought: the job's amortised share of owning the cards, busy `busy` of the hours.
   for (const bool office : {false, true}) {
     if (office && (!p.office.can_host || req_.cost.power.facility == Facility::kOffice)) continue;
-    const CostScenario placed =
-        office ? with_count(resolved(*at.gpu, at.count, true), count, req_.cost) : s;
+    std::optional<CostScenario> in_office;  // the IDC's scenario is `s` itself (no copy)
+    const CostScenario& placed =
+        office ? in_office.emplace(with_count(resolved(*at.gpu, at.count, true), count, req_.cost))
+               : s;
     // The IDC's power plan is the one above; the office's racks differ.
     const OptionTotals b = buy_totals(placed, count, q.busy, nullptr, office ? nullptr : &p);
     const std::optional<double> rate =

@@ -63,11 +63,17 @@ class SearchPrices {
  private:
   const CostScenario& resolved(const GpuSpec& gpu, int count, bool office);
   CountPrices price(const Places& at, int count, bool training, bool buy);
+  /// The request's cost settings with the cards in the office.
+  const CostRequest& in_office();
 
   const Request& req_;
   const Catalog& catalog_;
   std::map<std::tuple<const GpuSpec*, const PlatformDefaults*, bool>, CostScenario> resolved_;
   std::map<std::tuple<const CostScenario*, int, bool, bool>, CountPrices> priced_;
+  // The first scenario resolved in an IDC and in the office (std::map keeps it in place).
+  const CostScenario* first_in_idc_ = nullptr;
+  const CostScenario* first_in_office_ = nullptr;
+  std::optional<CostRequest> in_office_;
 };
 
 }  // namespace advisor

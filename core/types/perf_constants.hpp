@@ -2,8 +2,10 @@
 // The few constants of the speed model, from data/performance.json. Each has a basis and a
 // source there; a handful are fitted on ../shared/reference/calibration.json (docs/speed.md).
 #pragma once
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "types/stack.hpp"
@@ -53,6 +55,7 @@ struct PerformanceConstants {
   double default_matmul_fraction_fp8 = 0;
   double default_attention_fraction = 0;
   double memory_bandwidth_efficiency = 0;  // achievable fraction of peak DRAM bandwidth
+  // Added with add_fraction(), which indexes them by GPU id.
   std::vector<MatmulFraction> matmul_fractions;
   std::vector<AttentionFraction> attention_fractions;
   // Communication.
@@ -91,6 +94,14 @@ struct PerformanceConstants {
   double matmul_fraction(const std::string& gpu_id, bool fp8) const;
   /// FlashAttention fraction of the 16-bit peak for a GPU id (falls back to the default).
   double attention_fraction(const std::string& gpu_id) const;
+  /// Appends a measurement and indexes its GPU ids (an id already listed keeps its first).
+  void add_fraction(MatmulFraction fraction);
+  void add_fraction(AttentionFraction fraction);
+
+ private:
+  // The entry of each list naming a GPU id, as a scan in order would find it: the speed model
+  // asks for every GPU, count and layout it estimates (~1,500 times per advise()).
+  std::unordered_map<std::string, std::size_t> matmul_entry_of_, attention_entry_of_;
 };
 
 }  // namespace advisor

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/capacity.hpp"
@@ -335,13 +336,15 @@ struct CandidatePlan {
   std::int64_t users = 0;
   // This job's cost: per run (training) or per month (serving), and what it is.
   double cost_cny = 0;
-  std::string cost_basis;  // per_run | per_month
+  // Names from fixed lists (literals): views keep a plan cheap to copy and move, which a
+  // search does thousands of times per advise().
+  std::string_view cost_basis;  // per_run | per_month
   std::optional<double> cost_per_million_tokens_cny;
   double utilization = 0;  // buy: the share of hours the owned cards are busy (amortisation)
   int life_years = 0;
   std::optional<double> rate_cny_per_gpu_hour;  // the effective price per GPU-hour
   double per_gpu_bytes = 0, gpu_memory_bytes = 0;
-  std::string link;                 // the link inside a server (engine/comm intra_link_name)
+  std::string_view link;  // the link inside a server (engine/comm intra_link_name)
   std::optional<double> allreduce_busbw_gbps;
   double exposed_communication_share = 0;  // training: of each step
   double tokens = 0;                // training: the run's token budget

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: MIT
+// A cost scenario resolved from the request and the price catalog: every default of
+// data/prices.json or the request's override of it (recorded with its source) for one GPU
+// type, count and site. The GPU's part (platform, prices) apart from the rest, so that a search
+// resolves the site once and each GPU's part alone (with_gpu()).
+#include <cmath>
+#include <string>
+#include <string_view>
+
+#include "engine/cost_inputs.hpp"
+#include "types/checked.hpp"
+#include "types/errors.hpp"
+#include "types/text.hpp"
+#include "types/units.hpp"
+
+namespace advisor {
+
+namespace {
+
+std::optional<double> as_double(const std::optional<int>& v) {
+  return v ? std::optional<double>(*v) : std::nullopt;
+}
+
+}  // namespace
+
+const SiteDefaults& site_of(const PriceCatalog& prices, const std::string& id) {
+  const SiteDefaults* s = prices.find_site(id);
+  if (s == nullptr) {
+    std::string known;
+    for (const SiteDefaults& x : prices.sites) known += (known.empty() ? "" : ", ") + x.id;
+    throw InputError(
+        "unknown_value", "/cost/site",
+        "/cost/site \"" + id + "\" is not a site in the price catalog; known: " + known);
+  }
+  return *s;
+}
+
+namespace {
+
+constexpr std::string_view kSmallPlatformSuffix = "_small";  // "<form factor>_small"
+
+/// The platform `form_factor` + `suffix`, or null. A price catalog lists a handful of
+/// platforms: a scan that compares lengths first costs less than the map's string compares
+/// and builds no key (a search asks ~800 times per advise()).
+const PlatformDefaults* find_platform(const PriceCatalog& prices, std::string_view form_factor,
+                                      std::string_view suffix = {}) {
+  for (const auto& [id, platform] : prices.platforms) {
+    const std::string_view key = id;
+    if (key.size() == form_factor.size() + suffix.size() && key.starts_with(form_factor) &&
+        key.ends_with(suffix))
+      return &platform;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& gpu, int gpus) {
+  if (gpus > 0) {
+    const PlatformDefaults* small = find_platform(prices, gpu.form_factor, kSmallPlatformSuffix);
+    if (small != nullptr && gpus <= small->gpus_per_server.value) return *small;
+  }
+  const PlatformDefaults* full = find_platform(prices, gpu.form_factor);
+  if (full == nullptr) {
+    throw InputError(
+        "catalog_invalid", "prices.json/platforms",
+        "prices.json/platforms has no \"" + gpu.form_factor + "\" platform (for " + gpu.id + ")");
+  }
+  return *full;
+}
+
+int gpus_per_server(const CostRequest& rq, const PriceCatalog& prices, const GpuSpec& gpu,
+                    bool pinned, int gpus) {
+  if (pinned && rq.power.gpus_per_server) return *rq.power.gpus_per_server;
+  return checked_int_at(
+      platform_of(prices, gpu, gpus).gpus_per_server.value,
+      [&] { return "prices.json/platforms/" + gpu.form_factor + "/gpus_per_server"; },
+      "GPUs per server");
+}
+
+namespace {
+double demand_utilization(const std::array<double, 12>& monthly, int gpus) {
+  double total = 0;
+  for (double m : monthly) total += m;
+  return total / (gpus * kHoursPerYear);
+}
+}  // namespace
+
+CostScenario with_count(CostScenario s, int gpus, const CostRequest& rq) {
+  s.gpus = gpus;
+  if (!rq.cost.utilization && rq.cost.monthly_demand_gpu_hours)
+    s.utilization = demand_utilization(*rq.cost.monthly_demand_gpu_hours, gpus);
+  return s;
+}
+
+namespace {
+
+/// The part of a scenario that depends on the GPU: its server platform (by form factor;
+/// server-specific overrides only for the pinned GPU) and its own prices.
+void resolve_gpu_part(CostScenario& s, Recorder& rec, const CostRequest& rq, const PriceCatalog& pc,
+                      const GpuSpec& gpu, int gpus, bool pinned) {
+  const PowerSettings& pw = rq.power;
+  const CostSettings& cs = rq.cost;
+  const PriceOverrides& po = cs.prices;
+  s.gpu = &gpu;
+  s.gpus = gpus;
+  s.form_factor = gpu.form_factor;
+  const PlatformDefaults& pf = platform_of(pc, gpu, gpus);
+  s.whole_board = pf.whole_board && !(pinned && pw.gpus_per_server);
+  rec.take(pf.gpus_per_server, pinned ? as_double(pw.gpus_per_server) : std::nullopt,
+           "/power/gpus_per_server");
+  s.gpus_per_server = gpus_per_server(rq, pc, gpu, pinned, gpus);
+  s.platform_price_cny = rec.take(pf.price_cny, pinned ? po.server_platform_cny : std::nullopt,
+                                  "/cost/prices/server_platform_cny");
+  if (pinned && pw.host_watts) {
+    s.host_fixed_watts =
+        rec.user("power.host_watts", *pw.host_watts, "W per server", "/power/host_watts");
+    s.cooling_conversion_fraction = 0;
+  } else {
+    // One override replaces the parts and the cooling share: /power/host_watts.
+    const std::string host = pinned ? "/power/host_watts" : "";
+    s.host_fixed_watts = rec.take(pf.cpus_watts, std::nullopt, host) +
+                         rec.take(pf.memory_watts, std::nullopt, host) +
+                         rec.take(pf.nics_watts, std::nullopt, host) +
+                         rec.take(pf.storage_watts, std::nullopt, host);
+    s.cooling_conversion_fraction = rec.take(pf.cooling_conversion_fraction, std::nullopt, host);
+  }
+  s.server_rack_units =
+      checked_int(rec.take(pf.rack_units, pinned ? as_double(pw.server_rack_units) : std::nullopt,
+                           "/power/server_rack_units"),
+                  "/power/server_rack_units", "rack units per server");
+
+  // GPU prices: /cost/prices/gpus/<id> for any GPU; the generic keys for the pinned one.
+  const auto gpu_override = po.gpus.find(gpu.id);
+  // Where the request overrides each price: only a recorded default shows it (a search's
+  // scenarios record nothing, and ~40 GPUs would build four paths each).
+  const bool record = rec.recording();
+  const std::string gpu_path = record ? "/cost/prices/gpus/" + gpu.id : std::string();
+  auto pick = [&](std::optional<double> by_id, const char* id_key, std::optional<double> generic,
+                  const char* generic_key, std::string* path) -> std::optional<double> {
+    const bool generic_applies = by_id ? false : pinned;
+    if (record) {
+      *path =
+          generic_applies ? std::string("/cost/prices/") + generic_key : gpu_path + "/" + id_key;
+    }
+    if (by_id) return by_id;
+    return generic_applies ? generic : std::nullopt;
+  };
+  const auto gpu_prices = pc.gpus.find(gpu.id);
+  {
+    std::string path;
+    const auto over =
+        pick(gpu_override != po.gpus.end() ? gpu_override->second.purchase_cny : std::nullopt,
+             "purchase_cny", po.gpu_purchase_cny, "gpu_purchase_cny", &path);
+    if (gpu_prices != pc.gpus.end() && gpu_prices->second.purchase_cny)
+      s.gpu_price_cny = rec.take(*gpu_prices->second.purchase_cny, over, path);
+    else if (over)
+      s.gpu_price_cny = rec.user("gpus." + gpu.id + ".purchase", *over, "CNY per GPU", path);
+  }
+  {
+    std::string path;
+    const auto over = pick(
+        gpu_override != po.gpus.end() ? gpu_override->second.rental_cny_per_gpu_hour : std::nullopt,
+        "rental_cny_per_gpu_hour", po.rental_cny_per_gpu_hour, "rental_cny_per_gpu_hour", &path);
+    if (gpu_prices != pc.gpus.end() && gpu_prices->second.rental_cny_per_gpu_hour)
+      s.rent_cny_per_gpu_hour = rec.take(*gpu_prices->second.rental_cny_per_gpu_hour, over, path);
+    else if (over)
+      s.rent_cny_per_gpu_hour =
+          rec.user("gpus." + gpu.id + ".rental", *over, "CNY per GPU-hour", path);
+  }
+  if (pinned && po.rental_monthly_cny_per_gpu) {
+    s.reserved_cny_per_gpu_month =
+        rec.user("rental.monthly_cny_per_gpu", *po.rental_monthly_cny_per_gpu, "CNY per GPU-month",
+                 "/cost/prices/rental_monthly_cny_per_gpu");
+  } else if (gpu_prices != pc.gpus.end() && gpu_prices->second.rental_cny_per_gpu_month) {
+    s.reserved_cny_per_gpu_month =
+        rec.take(*gpu_prices->second.rental_cny_per_gpu_month, std::nullopt,
+                 pinned ? "/cost/prices/rental_monthly_cny_per_gpu" : "");
+  } else if (s.rent_cny_per_gpu_hour &&
+             !(gpu_prices != pc.gpus.end() && gpu_prices->second.reserved_only_as_quoted)) {
+    const double discount = rec.take(pc.at("rental.reserved_discount"), cs.reserved_discount,
+                                     "/cost/reserved_discount");
+    s.reserved_cny_per_gpu_month = *s.rent_cny_per_gpu_hour * kHoursPerMonth * (1 - discount);
+  }
+}
+
+/// The rest, the same for every GPU: the site, the facility, the tariff and the ownership.
+void resolve_site_part(CostScenario& s, Recorder& rec, const CostRequest& rq,
+                       const PriceCatalog& pc, const SiteDefaults& site, int gpus) {
+  const PowerSettings& pw = rq.power;
+  const CostSettings& cs = rq.cost;
+  const PriceOverrides& po = cs.prices;
+  const bool own_site = s.site_id == cs.site;
+
+  // Power and facility.
+  s.training_load_factor = rec.take(pc.at("power.training_load_factor"), pw.training_load_factor,
+                                    "/power/training_load_factor");
+  s.idle_load_factor =
+      rec.take(pc.at("power.idle_load_factor"), pw.idle_load_factor, "/power/idle_load_factor");
+  s.pue = rec.take(pc.pue.at(name_of(pw.facility)), pw.pue, "/power/pue");
+  s.rack_units_usable =
+      checked_int(rec.take(pc.at("power.rack_units_usable"), as_double(pw.rack_units_usable),
+                           "/power/rack_units_usable"),
+                  "/power/rack_units_usable", "usable rack units");
+  if (pw.office_rack_kw) {
+    s.office_rack_kw_low = s.office_rack_kw_high = rec.user(
+        "power.office_rack_kw", *pw.office_rack_kw, "kW per rack", "/power/office_rack_kw");
+  } else {
+    s.office_rack_kw_low =
+        rec.take(pc.at("power.office_rack_kw_low"), std::nullopt, "/power/office_rack_kw");
+    s.office_rack_kw_high =
+        rec.take(pc.at("power.office_rack_kw_high"), std::nullopt, "/power/office_rack_kw");
+  }
+  s.office_racks = pw.office_racks;
+  s.rack_kw_pinned = pw.rack_kw;
+  s.colocation_pricing = cs.colocation_pricing;
+  s.colocation_includes_electricity = cs.colocation_includes_electricity;
+  if (s.facility != Facility::kOffice) {
+    const double factor = rec.take(site.colocation_factor, std::nullopt);
+    for (const auto& [kw, entry] : pc.rack_classes)
+      s.rack_classes.emplace_back(kw, rec.value_of(entry) * factor);
+    s.rack_price_override = own_site ? po.colocation_cny_per_rack_month : std::nullopt;
+    if (s.colocation_pricing == ColocationPricing::kPerKw) {
+      const auto over = own_site ? po.colocation_cny_per_kw_month : std::nullopt;
+      const double base = rec.take(pc.at("colocation.per_kw_month_cny"), over,
+                                   "/cost/prices/colocation_cny_per_kw_month");
+      s.colocation_cny_per_kw_month = over ? base : base * factor;
+    }
+  }
+
+  // Electricity: the site's flat price and the time-of-use structure.
+  const double flat = rec.take(site.electricity_flat_cny_per_kwh,
+                               own_site ? po.electricity_flat_cny_per_kwh : std::nullopt,
+                               "/cost/prices/electricity_flat_cny_per_kwh");
+  s.time_of_use = cs.tariff == TariffKind::kTimeOfUse;
+  s.tariff.flat_cny_per_kwh = flat;
+  if (s.time_of_use) {
+    s.tariff.peak_hours = rec.take(pc.at("tariff.peak_hours"), std::nullopt);
+    s.tariff.flat_hours = rec.take(pc.at("tariff.flat_hours"), std::nullopt);
+    s.tariff.valley_hours = rec.take(pc.at("tariff.valley_hours"), std::nullopt);
+    double peak = 0;
+    if (own_site && po.electricity_peak_cny_per_kwh) {
+      peak = rec.user("tariff.peak_cny_per_kwh", po.electricity_peak_cny_per_kwh.value(),
+                      "CNY per kWh", "/cost/prices/electricity_peak_cny_per_kwh");
+    } else {
+      peak = flat * rec.take(pc.at("tariff.peak_ratio"), std::nullopt,
+                             own_site ? "/cost/prices/electricity_peak_cny_per_kwh" : "");
+    }
+    if (own_site && po.electricity_valley_cny_per_kwh) {
+      s.tariff.valley_cny_per_kwh =
+          rec.user("tariff.valley_cny_per_kwh", po.electricity_valley_cny_per_kwh.value(),
+                   "CNY per kWh", "/cost/prices/electricity_valley_cny_per_kwh");
+    } else {
+      s.tariff.valley_cny_per_kwh =
+          flat * rec.take(pc.at("tariff.valley_ratio"), std::nullopt,
+                          own_site ? "/cost/prices/electricity_valley_cny_per_kwh" : "");
+    }
+    // Named first: argument evaluation order is unspecified, and `rec` records in call order
+    // (the native and wasm builds must list defaults identically).
+    const double critical_multiplier =
+        rec.take(pc.at("tariff.critical_peak_multiplier"), std::nullopt);
+    const double critical_hours =
+        rec.take(pc.at("tariff.critical_peak_hours_per_day"), std::nullopt);
+    const double critical_days =
+        rec.take(pc.at("tariff.critical_peak_days_per_year"), std::nullopt);
+    s.tariff.peak_cny_per_kwh = effective_peak_price(peak, critical_multiplier, critical_hours,
+                                                     s.tariff.peak_hours, critical_days);
+  } else {
+    s.tariff.peak_cny_per_kwh = s.tariff.valley_cny_per_kwh = flat;
+  }
+
+  // Network line, rental data transfer, operations, spares, life.
+  s.network_line = cs.network_line
+                       ? *cs.network_line
+                       : (s.facility == Facility::kOffice ? NetworkLine::kNone : NetworkLine::kBgp);
+  if (s.network_line != NetworkLine::kNone) {
+    s.network_mbps = rec.take(pc.at("network.mbps"), cs.network_mbps, "/cost/network_mbps");
+    s.network_cny_per_mbps_month = rec.take(
+        pc.at(s.network_line == NetworkLine::kBgp ? "network.bgp_cny_per_mbps_month"
+                                                  : "network.dedicated_cny_per_mbps_month"),
+        po.network_cny_per_mbps_month, "/cost/prices/network_cny_per_mbps_month");
+  }
+  s.egress_tb_per_month = rec.take(pc.at("rental.egress_tb_per_month"), cs.egress_tb_per_month,
+                                   "/cost/egress_tb_per_month");
+  s.egress_cny_per_tb = rec.take(pc.at("rental.egress_cny_per_tb"), po.egress_cny_per_tb,
+                                 "/cost/prices/egress_cny_per_tb");
+  s.operations_by_staff = cs.operations == Operations::kStaff;
+  if (s.operations_by_staff) {
+    s.staff_fte = rec.take(pc.at("ownership.staff_fte"), cs.staff_fte, "/cost/staff_fte");
+    s.staff_cny_per_year = rec.take(pc.at("ownership.staff_cny_per_year"), po.staff_cny_per_year,
+                                    "/cost/prices/staff_cny_per_year");
+  } else {
+    s.operations_capex_share = rec.take(pc.at("ownership.operations_capex_share"),
+                                        cs.operations_capex_share, "/cost/operations_capex_share");
+  }
+  s.spares_share = rec.take(pc.at("ownership.spares_share"), cs.spares_share, "/cost/spares_share");
+  s.life_years = checked_int(
+      rec.take(pc.at("ownership.life_years"), as_double(cs.life_years), "/cost/life_years"),
+      "/cost/life_years", "the life in years", 1);
+  s.residual_fraction = rec.take(pc.at("ownership.residual_fraction"), cs.residual_fraction,
+                                 "/cost/residual_fraction");
+
+  // Utilisation: given, or implied by the demand profile, or the default.
+  if (cs.utilization) {
+    s.utilization = rec.take(pc.at("planning.utilization"), cs.utilization, "/cost/utilization");
+    s.utilization_source = "request";
+  } else if (cs.monthly_demand_gpu_hours) {
+    s.utilization = demand_utilization(*cs.monthly_demand_gpu_hours, gpus);
+    s.utilization_source = "monthly_demand";
+    rec.take(pc.at("planning.utilization"), s.utilization, "/cost/monthly_demand_gpu_hours");
+  } else {
+    s.utilization = rec.take(pc.at("planning.utilization"), std::nullopt, "/cost/utilization");
+    s.utilization_source = "default";
+  }
+  s.valley_shift_share = rec.take(pc.at("planning.valley_shift_share"), cs.valley_shift_share,
+                                  "/cost/valley_shift_share");
+  s.owned_max_utilization = rec.take(pc.at("planning.owned_max_utilization"),
+                                     cs.owned_max_utilization, "/cost/owned_max_utilization");
+  s.seventy_percent_rule = rec.take(pc.at("planning.seventy_percent_rule"), std::nullopt);
+  s.seventy_percent_tolerance = rec.take(pc.at("planning.seventy_percent_tolerance"), std::nullopt);
+}
+
+}  // namespace
+
+CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, const GpuSpec& gpu,
+                              int gpus, bool pinned, const std::string& site_id, bool record) {
+  const PriceOverrides& po = rq.cost.prices;
+  CostScenario s;
+  s.site_id = site_id;
+  s.facility = rq.power.facility;
+  // Two recorders into one list, called in the order the list reads: the GPU's part apart, so
+  // that with_gpu() can tell whether the rest alone needs confirming.
+  std::vector<DefaultUsed>* out = record ? &s.defaults_used : nullptr;
+  Recorder rec(out, pc, po.usd_to_cny);
+  Recorder gpu_rec(out, pc, po.usd_to_cny);
+  rec.take(pc.usd_to_cny, po.usd_to_cny, "/cost/prices/usd_to_cny");
+  const SiteDefaults& site = site_of(pc, site_id);
+  resolve_gpu_part(s, gpu_rec, rq, pc, gpu, gpus, pinned);
+  resolve_site_part(s, rec, rq, pc, site, gpus);
+  s.site_needs_confirmation = rec.flagged();
+  s.needs_confirmation = rec.flagged() || gpu_rec.flagged();
+  return s;
+}
+
+CostScenario with_gpu(const CostScenario& other, const CostRequest& rq, const PriceCatalog& pc,
+                      const GpuSpec& gpu, int gpus, bool pinned) {
+  CostScenario s = other;
+  // The GPU's prices are set only where it has them.
+  s.gpu_price_cny.reset();
+  s.rent_cny_per_gpu_hour.reset();
+  s.reserved_cny_per_gpu_month.reset();
+  Recorder gpu_rec(nullptr, pc, rq.cost.prices.usd_to_cny);
+  resolve_gpu_part(s, gpu_rec, rq, pc, gpu, gpus, pinned);
+  s.needs_confirmation = s.site_needs_confirmation || gpu_rec.flagged();
+  return with_count(std::move(s), gpus, rq);
+}
+
+}  // namespace advisor
