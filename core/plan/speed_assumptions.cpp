@@ -103,15 +103,15 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
   out.push_back(
       {"training_memory_bound",
        {param("passes", st.activation_traffic_passes),
-        param("mb_per_microbatch", t.memory_bound_bytes_per_microbatch / 1e6),
+        param("gb_per_microbatch", t.memory_bound_bytes_per_microbatch / 1e9),
         param("bandwidth_gbps", t.memory_bandwidth_gbps),
         param("ms_per_microbatch", memory_bound_ms),
         param("step_share", t.step_time_s > 0 ? t.memory_bound_s / t.step_time_s : 0)},
        "Memory-bound kernels (norms, residual adds, activation functions, rotary): the stack "
        "moves each activation byte the forward writes " +
            format_with("%.3g", st.activation_traffic_passes) +
-           " times = " + format_with("%.4g", t.memory_bound_bytes_per_microbatch / 1e6) +
-           " MB per micro-batch at " + format_with("%.0f", t.memory_bandwidth_gbps) +
+           " times = " + format_with("%.3g", t.memory_bound_bytes_per_microbatch / 1e9) +
+           " GB per micro-batch at " + format_with("%.0f", t.memory_bandwidth_gbps) +
            " GB/s = " + format_with("%.3g", memory_bound_ms) + " ms (" +
            format_with("%.1f%%", t.step_time_s > 0 ? t.memory_bound_s / t.step_time_s * 100 : 0) +
            " of the step)."});

@@ -10,7 +10,7 @@ Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
   // ---- training speed
   'assume.training_flops': '每 token 计算量（PaLM 附录 B；因果注意力不减半）：模型 {model_gflop} GFLOP = 前向 {forward_gflop}（2 × {matmul_params_b} B 个矩阵乘参数，含输出层 lm_head，加上序列长度 {sequence} 时的注意力 {attention_gflop}）{adapter?+ 仅对输入求梯度的反向（底座冻结）+ LoRA 项}{adapter!× 3（反向 = 2 × 前向）}；硬件计算量 {hardware_gflop} GFLOP，重计算：{recompute}。',
   'assume.training_peak': '峰值：{peak_tflops} 稠密 {precision} TFLOPS × 实测可达矩阵乘比例 {matmul_fraction} × 框架与 GEMM 形状效率 {gemm_efficiency}（每个微批次 {micro_batch} × {sequence} tokens，宽度 {width}）= 每卡实际 {achieved_tflops} 模型 TFLOPS（MFU {mfu_share}）。',
-  'assume.training_memory_bound': '访存受限的算子（归一化、残差相加、激活函数、旋转位置编码）：该软件栈把前向写出的每个激活字节搬运 {passes} 次 = 每个微批次 {mb_per_microbatch} MB，按 {bandwidth_gbps} GB/s 计 = {ms_per_microbatch} 毫秒（占每步的 {step_share}）。',
+  'assume.training_memory_bound': '访存受限的算子（归一化、残差相加、激活函数、旋转位置编码）：该软件栈把前向写出的每个激活字节搬运 {passes} 次 = 每个微批次 {gb_per_microbatch} GB，按 {bandwidth_gbps} GB/s 计 = {ms_per_microbatch} 毫秒（占每步的 {step_share}）。',
   'assume.training_stack': '软件栈：{stack}（{stack_given?由 /stack 指定}{stack_given!{task}的默认值；可在 /stack 设置}）：框架效率 ×{efficiency}；主机每层每个微批次下发 {ops_per_layer} 个算子，每个 {dispatch_us} 微秒 = 每个微批次 {host_ms} 毫秒{launch_wait_s?，比 GPU 计算更长：每步有 {launch_wait_s} 秒在等待下发}{launch_wait_s!，被 GPU 计算掩盖}。',
   'assume.token_budget_given': '训练 token 数 {tokens}（/training/tokens）。',
   'assume.token_budget_epochs': '训练 token 数 {tokens} = {epochs} 轮 × {dataset_tokens} 数据集 token。',
