@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "api.hpp"
-#include "types/errors.hpp"
 #include "helpers.hpp"
+#include "types/errors.hpp"
 
 namespace {
 /// Runs the whole API on text and returns the error envelope's fields.
@@ -152,6 +153,27 @@ TEST_CASE("the form schema is the parser's own record: defaults parse, ranges ar
     const auto out = nlohmann::json::parse(advisor::advise_text(request.dump(), &ok));
     CHECK_FALSE(ok);
     CHECK(out["error"]["path"] == path);
+  }
+}
+
+TEST_CASE("the form offers each task the stacks of its kind, every one of them accepted",
+          "[request][form][stack]") {
+  const auto& catalog = advisor::builtin_catalog();
+  const nlohmann::json form = test::to_nlohmann(advisor::form_schema(catalog));
+  const auto stack = std::find_if(form.begin(), form.end(),
+                                  [](const nlohmann::json& f) { return f["path"] == "/stack"; });
+  REQUIRE(stack != form.end());
+  CHECK((*stack)["default"].is_null());  // the task's default stack: the advisor's
+  const auto& by_task = (*stack)["choices_by_task"];
+  CHECK(by_task["inference"] == nlohmann::json({"vllm", "sglang", "tensorrt_llm", "llama_cpp"}));
+  for (const auto& [task, ids] : by_task.items()) {
+    REQUIRE(!ids.empty());
+    for (const auto& id : ids) {
+      INFO(task << " " << id);
+      bool ok = false;
+      advisor::advise_text(test::request(task, "llama-3.1-8b", {{"stack", id}}).dump(), &ok);
+      CHECK(ok);
+    }
   }
 }
 

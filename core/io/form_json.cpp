@@ -135,6 +135,17 @@ std::vector<FieldSpec> fields_read(Task task, const Catalog& catalog) {
   return log.fields();
 }
 
+JsonValue stacks_by_task(const PerformanceConstants& k) {
+  JsonValue out = JsonValue::object();
+  for (const Named<Task>& task : kTaskNames) {
+    std::vector<std::string> ids;
+    for (const StackProfile& s : k.stacks)
+      if (s.serving == (task.value == Task::kInference)) ids.push_back(s.id);
+    out.set(task.name, array_of(ids));
+  }
+  return out;
+}
+
 }  // namespace
 
 JsonValue task_list() {
@@ -183,6 +194,9 @@ JsonValue form_schema(const Catalog& catalog) {
       j.set("kind", "choice");
       j.set("choices", std::move(ids));
     }
+    // A stack of the task's kind: the training stacks for the training tasks, the serving
+    // engines for inference (the parser refuses the other kind at /stack).
+    if (f.path == "/stack") j.set("choices_by_task", stacks_by_task(catalog.performance));
     if (f.min) j.set("min", *f.min);
     if (f.max) j.set("max", *f.max);
     if (f.exclusive_min) j.set("exclusive_min", true);

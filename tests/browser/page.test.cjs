@@ -275,7 +275,9 @@ async function checkFormFollowsSchema(page, catalog, label) {
     if (!e) continue;
     if (f.options && Array.isArray(e.choices) && e.kind !== 'modules') {
       selects += 1;
-      assert(JSON.stringify(f.options) === JSON.stringify(e.choices.map(String)), label + ': ' + f.path + ' offers ' + f.options + ', the schema ' + e.choices);
+      // A choice that depends on the task (the stack): the task's own choices.
+      const choices = (e.choices_by_task && e.choices_by_task[s.task]) || e.choices;
+      assert(JSON.stringify(f.options) === JSON.stringify(choices.map(String)), label + ': ' + f.path + ' offers ' + f.options + ', the schema ' + choices);
     }
     if (Array.isArray(e.tasks) && !e.tasks.includes(s.task)) assert(f.hidden, label + ': ' + f.path + ' shown for ' + s.task);
   }
@@ -462,6 +464,26 @@ async function main() {
     await settle(page, (r) => r.task === 'inference' && r.inference && r.inference.concurrency === 16 && !r.training);
     await compareWithCli(page, 'inference');
     await checkFormFollowsSchema(page, catalog, 'inference');
+  });
+
+  await check('the stack select offers the task\'s kind, sends /stack, and names the default it used', async () => {
+    // On Auto the select names the engine the core chose (resolved_inputs["/stack"]).
+    const auto = await page.evaluate(() => document.querySelector('#in-stack option[value=""]').textContent);
+    assert(/vLLM/.test(auto), 'Auto entry "' + auto + '" does not name vLLM');
+    await page.selectOption('#in-stack', 'sglang');
+    await settle(page, (r) => r.task === 'inference' && r.stack === 'sglang');
+    await compareWithCli(page, 'stack');
+    // Every template got its parameters (a serving plan has no ZeRO stage: no "ZeRO-{zero}").
+    const unfilled = await page.evaluate(() => document.body.innerText.match(/[^\n]{0,40}\{[a-z_]+\}/g));
+    assert(!unfilled, 'unfilled template parameters: ' + JSON.stringify(unfilled));
+    // Back to a training task: a serving engine has no meaning there, the select returns to Auto.
+    await clickTask(page, 'lora');
+    const after = await page.evaluate(() => ({ value: document.getElementById('in-stack').value,
+      options: Array.from(document.querySelectorAll('#in-stack option')).map((o) => o.value) }));
+    assert(after.value === '' && !after.options.includes('vllm') && after.options.includes('llamafactory'),
+      'after switching to LoRA the stack select holds ' + JSON.stringify(after));
+    assert(!('stack' in (await lastRequest(page))), 'the LoRA request still names a serving engine');
+    await clickTask(page, 'inference');
   });
 
   await check('GPU table sorts by minimum count and back to the core\'s order', async () => {

@@ -218,6 +218,7 @@
           fillFieldsFromPreset();
         }
         if (e.target === el.preset) renderPresetFacts();
+        if (e.target.name === 'task') UI.dropChoicesOfOtherTask();
         userEdited();
         updateVisibility();
         schedule();

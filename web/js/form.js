@@ -119,7 +119,7 @@
   /** Puts the schema's choices into every select, and its ranges on number boxes (after load and on a language switch). */
   function setUpFields() {
     fields().forEach(function (f) {
-      if (f.widget === 'select') fillSelect(f.node, f.path);
+      if (f.widget === 'select') fillSelect(f.node, f.path, currentTask());
       else if (f.widget === 'box') f.node.title = rangeText(f.path);
     });
     // LoRA targets (kind "modules"): a box per module the core knows, for the custom choice.
@@ -264,6 +264,19 @@
     return req;
   }
 
+  /**
+   * After the user switches the task: a select whose choices depend on it (the stack) goes back to
+   * Auto when its value is not one of the new task's (a training stack has no meaning for serving).
+   */
+  function dropChoicesOfOtherTask() {
+    const task = currentTask();
+    fields().forEach(function (f) {
+      const e = f.widget === 'select' ? schemaFor(f.path) : null;
+      const offered = e && e.choices_by_task && e.choices_by_task[task];
+      if (Array.isArray(offered) && f.node.value !== '' && offered.indexOf(f.node.value) < 0) f.node.value = '';
+    });
+  }
+
   /** node.hidden = hidden, written only when it changes (each write costs a style invalidation). */
   function setHidden(node, hidden) {
     if (node.hidden !== hidden) node.hidden = hidden;
@@ -290,12 +303,19 @@
       setHidden(node, node.getAttribute('data-mode') !== mode);
     });
     setHidden(el.loraChecks, input('t.lora_targets_mode').value !== CUSTOM_TARGETS);
+    // Selects whose choices depend on the task (the stack) offer the current task's.
+    if (document.body.getAttribute('data-task') !== task) {
+      fields().forEach(function (f) {
+        const e = f.widget === 'select' ? schemaFor(f.path) : null;
+        if (e && e.choices_by_task) fillSelect(f.node, f.path, task);
+      });
+    }
     const count = input('hw.count');
     if (count.disabled !== !el.gpu.value) count.disabled = !el.gpu.value;
     countPlaceholder();
     if (document.body.getAttribute('data-task') !== task) document.body.setAttribute('data-task', task);
   }
 
-  Object.assign(UI, { FORMS, applyRequest, buildRequest, fieldFor, fields, input, kindOf, mayOmitField, readInt, setUpFields, startRequest,
+  Object.assign(UI, { FORMS, applyRequest, buildRequest, dropChoicesOfOtherTask, fieldFor, fields, input, kindOf, mayOmitField, readInt, setUpFields, startRequest,
     updateVisibility, writeField });
 })();

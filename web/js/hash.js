@@ -120,7 +120,8 @@
   function shapeProblem(req) {
     if (!isObject(req)) return 'not_request';
     if (req.task !== undefined && typeof req.task !== 'string') return 'not_request';
-    const sections = Object.keys(req).filter(function (k) { return k !== 'schema' && k !== 'task'; });
+    if (req.stack !== undefined && typeof req.stack !== 'string') return 'not_request';
+    const sections = Object.keys(req).filter(function (k) { return k !== 'schema' && k !== 'task' && k !== 'stack'; });
     for (let i = 0; i < sections.length; i++) {
       if (!isObject(req[sections[i]])) return 'not_request';
     }

@@ -108,9 +108,14 @@
     return String(value);
   }
 
-  /** The values a select for `path` offers: the schema's choices, [true, false] for a boolean. */
-  function choicesFor(path) {
+  /**
+   * The values a select for `path` offers: the task's choices where they depend on it (a stack of
+   * the task's kind), else the schema's choices, [true, false] for a boolean.
+   */
+  function choicesFor(path, task) {
     const e = schemaFor(path);
+    const byTask = e && e.choices_by_task;
+    if (byTask && task && Array.isArray(byTask[task])) return byTask[task].slice();
     if (e && Array.isArray(e.choices)) return e.choices.slice();
     if (e && e.kind === 'boolean') return [true, false];
     const d = defaultFor(path);
@@ -122,7 +127,7 @@
    * key may be left out (and the select is not marked data-always) ("Auto", or "Default: x" when the core names its default), then the
    * choices; values sharing a prefix with a choicegroup.<prefix> string go in an <optgroup>.
    */
-  function fillSelect(select, path) {
+  function fillSelect(select, path, task) {
     const value = select.value;
     clear(select);
     // data-always: the select always sends its value (no Auto / Default entry; it starts on the default).
@@ -134,7 +139,7 @@
       select.appendChild(h('option', { value: '', text: text, 'data-base': text }));
     }
     const groups = {};
-    choicesFor(path).forEach(function (c) {
+    choicesFor(path, task).forEach(function (c) {
       const option = h('option', { value: String(c), text: choiceLabel(select, c) });
       const prefix = String(c).split('_')[0];
       if (String(c).indexOf('_') > 0 && hasString('choicegroup.' + prefix)) {

@@ -14,6 +14,10 @@
     { key: 'exposed_communication_s', colour: '#c9852f' },
     { key: 'pipeline_bubble_s', colour: '#8a6bb5' },
     { key: 'dequantization_s', colour: '#4f9a6b' },
+    // Listed only when the step has them: a micro-batch waiting on the host's operator launches
+    // (small models, eager stacks) and offloaded activations' PCIe traffic compute cannot hide.
+    { key: 'launch_overhead_s', colour: '#b55a5a', optional: true },
+    { key: 'activation_offload_s', colour: '#6b8a3a', optional: true },
     { key: 'optimizer_s', colour: '#9aa4af' },
   ];
 
@@ -31,7 +35,7 @@
     const legend = h('ul', { class: 'time-legend' });
     TIME_TERMS.forEach(function (term) {
       const v = breakdown[term.key];
-      if (v === undefined) return;
+      if (v === undefined || (term.optional && !v)) return;
       legend.appendChild(h('li', { class: v ? '' : 'zero' },
         h('span', { class: 'swatch', style: 'background:' + term.colour }),
         h('span', { class: 'time-name', text: t('time.' + term.key) }),
