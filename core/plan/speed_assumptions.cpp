@@ -100,21 +100,20 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
                 format_with("%.1f%%", t.mfu * 100) + ")."});
   const StackProfile& st = req.stack;
   const double memory_bound_ms = t.microbatches > 0 ? t.memory_bound_s / t.microbatches * 1e3 : 0;
+  const double memory_bound_gb = t.memory_bound_bytes_per_microbatch / kGiga;
+  const double memory_bound_share = t.step_time_s > 0 ? t.memory_bound_s / t.step_time_s : 0;
   out.push_back(
       {"training_memory_bound",
-       {param("passes", st.activation_traffic_passes),
-        param("gb_per_microbatch", t.memory_bound_bytes_per_microbatch / 1e9),
+       {param("passes", st.activation_traffic_passes), param("gb_per_microbatch", memory_bound_gb),
         param("bandwidth_gbps", t.memory_bandwidth_gbps),
-        param("ms_per_microbatch", memory_bound_ms),
-        param("step_share", t.step_time_s > 0 ? t.memory_bound_s / t.step_time_s : 0)},
+        param("ms_per_microbatch", memory_bound_ms), param("step_share", memory_bound_share)},
        "Memory-bound kernels (norms, residual adds, activation functions, rotary): the stack "
        "moves each activation byte the forward writes " +
            format_with("%.3g", st.activation_traffic_passes) +
-           " times = " + format_with("%.3g", t.memory_bound_bytes_per_microbatch / 1e9) +
-           " GB per micro-batch at " + format_with("%.0f", t.memory_bandwidth_gbps) +
+           " times = " + format_with("%.3g", memory_bound_gb) + " GB per micro-batch at " +
+           format_with("%.0f", t.memory_bandwidth_gbps) +
            " GB/s = " + format_with("%.3g", memory_bound_ms) + " ms (" +
-           format_with("%.1f%%", t.step_time_s > 0 ? t.memory_bound_s / t.step_time_s * 100 : 0) +
-           " of the step)."});
+           format_with("%.1f%%", memory_bound_share * 100) + " of the step)."});
   out.push_back({"training_stack",
                  {param("stack", st.name), param("stack_given", flag(req.stack_given)),
                   param("task", std::string(name_of(req.task))),

@@ -25,6 +25,7 @@
     keyChars: 200,
   };
   const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype'];
+  const TOP_LEVEL_STRINGS = ['task', 'stack'];
 
   function encodeBase64Url(text) {
     const bytes = new TextEncoder().encode(text);
@@ -119,9 +120,10 @@
    */
   function shapeProblem(req) {
     if (!isObject(req)) return 'not_request';
-    if (req.task !== undefined && typeof req.task !== 'string') return 'not_request';
-    if (req.stack !== undefined && typeof req.stack !== 'string') return 'not_request';
-    const sections = Object.keys(req).filter(function (k) { return k !== 'schema' && k !== 'task' && k !== 'stack'; });
+    // The top level's named strings (the task, the software stack); every other key but the
+    // schema number is a section object.
+    if (TOP_LEVEL_STRINGS.some(function (k) { return req[k] !== undefined && typeof req[k] !== 'string'; })) return 'not_request';
+    const sections = Object.keys(req).filter(function (k) { return k !== 'schema' && TOP_LEVEL_STRINGS.indexOf(k) < 0; });
     for (let i = 0; i < sections.length; i++) {
       if (!isObject(req[sections[i]])) return 'not_request';
     }
