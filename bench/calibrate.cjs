@@ -5,15 +5,23 @@
 // on the fitted rows, with coverage (rows expressed / rows in the data). Not a test: nothing here
 // passes or fails on a threshold (README and docs/speed.md report the figures).
 //
-// Usage: node bench/calibrate.cjs build/gpu-advisor [--json] [--performance FILE]
+// Usage: node bench/calibrate.cjs build/gpu-advisor [--json] [--performance FILE] [--no-stack]
+//
+// --no-stack replays every row without its `stack` and `training.accounting`: what a mapping that
+// knows only a source's model, hardware and batch (not its framework) gets from the defaults.
 'use strict';
 const { execFileSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const { allRows, isHeldOut, GIB } = require('./cases.cjs');
 
-function cliAdvise(cli, extraArgs) {
+function cliAdvise(cli, extraArgs, { noStack = false } = {}) {
   return (request) => {
+    if (noStack) {
+      request = JSON.parse(JSON.stringify(request));
+      delete request.stack;
+      if (request.training) delete request.training.accounting;
+    }
     const out = execFileSync(cli, ['advise', '-', ...extraArgs], { input: JSON.stringify(request) });
     const result = JSON.parse(out.toString());
     if (result.error) throw new Error(`${result.error.path}: ${result.error.message}`);
@@ -141,13 +149,13 @@ function loadRows() {
 if (require.main === module) {
   const cli = process.argv[2];
   if (!cli) {
-    console.error('usage: node bench/calibrate.cjs build/gpu-advisor [--json] [--performance FILE]');
+    console.error('usage: node bench/calibrate.cjs build/gpu-advisor [--json] [--performance FILE] [--no-stack]');
     process.exit(2);
   }
   const i = process.argv.indexOf('--performance');
   const extra = i > 0 ? ['--performance', process.argv[i + 1]] : [];
   const all = loadRows();
-  const rows = run(all, cliAdvise(cli, extra));
+  const rows = run(all, cliAdvise(cli, extra, { noStack: process.argv.includes('--no-stack') }));
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify({ rows, summary: summary(rows, all) }, null, 1));
   } else {

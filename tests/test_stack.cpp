@@ -51,7 +51,7 @@ bool mentions(const nlohmann::json& lines, const std::string& text) {
 
 TEST_CASE("every task has a default stack, named in the result", "[stack]") {
   const auto& k = constants();
-  CHECK(k.default_stack(advisor::Task::kPretrain)->id == "fsdp_compile");
+  CHECK(k.default_stack(advisor::Task::kPretrain)->id == "fsdp_eager");
   CHECK(k.default_stack(advisor::Task::kFullFinetune)->id == "hf_peft");
   CHECK(k.default_stack(advisor::Task::kLora)->id == "hf_peft");
   CHECK(k.default_stack(advisor::Task::kQlora)->id == "hf_peft");
