@@ -119,7 +119,7 @@
   'stack.unsloth': 'Unsloth',
   'stack.torchtune': 'torchtune',
   'stack.fsdp_compile': 'PyTorch FSDP2 + torch.compile（torchtitan）',
-  'stack.fsdp_eager': 'PyTorch FSDP2，不编译（torchtitan 默认配置）',
+  'stack.fsdp_eager': 'PyTorch FSDP2，不用 torch.compile',
   'stack.deepspeed': 'DeepSpeed ZeRO + HF Trainer',
   'stack.megatron': 'Megatron-LM / NeMo',
   'stack.vllm': 'vLLM',
