@@ -89,6 +89,7 @@ function trainRequest(c, o) {
   if (o.cluster) req.cluster = o.cluster;
   if (o.stack) req.stack = o.stack;
   if (o.vp) req.parallelism.virtual_stages = o.vp;
+  if (o.schedule) req.parallelism.pipeline_schedule = o.schedule;
   if (o.cp) req.parallelism.cp = o.cp;
   return req;
 }
@@ -370,9 +371,8 @@ function rule(c) {
     'deepseek-v3-gpuhours': {
       metric: 'gpu_hours_pretraining', tokens: 14.8e12, count: 2048, pp: 16, ep: 64, zero: 1,
       micro_batch: 1, global_batch: 15360, ckpt: 'selective', seq: 4096, precision: 'fp8',
-      cluster: { inter_node_network: 'ib_ndr400' }, stack: 'megatron',
-      assumed: 'PP16 x EP64, ZeRO-1, FP8, sequence 4096, batch 15360 (report); DualPipe '
-        + 'overlap not modelled',
+      cluster: { inter_node_network: 'ib_ndr400' }, stack: 'megatron', schedule: 'dualpipe',
+      assumed: 'PP16 x EP64 with DualPipe, ZeRO-1, FP8, sequence 4096, batch 15360 (report)',
     },
     'llama1-65b-gpuhours': {
       metric: 'gpu_hours', tokens: 1.4e12, count: 2048, global_batch: 2048, seq: 2048,

@@ -285,6 +285,57 @@ TEST_CASE("interleaved pipeline: the bubble shrinks by the number of model chunk
         "/parallelism/virtual_stages");  // 40 layers cannot make 4 x 11 chunks
 }
 
+TEST_CASE(
+    "DualPipe: a smaller bubble, expert traffic behind the other direction, two stages' weights",
+    "[speed][memory][reference]") {
+  // DeepSeek-V3 report, Table 2: bubble (pp/2-1)(F&B+B-3W) vs 1F1B's (pp-1)(F+B); parameters 2x,
+  // activations pp+1 vs pp micro-batches.
+  auto run = [&](const char* preset, const char* schedule, int ep) {
+    return advise_ok(pinned(
+        "pretrain", preset, "h100-sxm-80gb", 16,
+        {{"stack", "megatron"},
+         {"training", {{"global_batch_size", 64}, {"sequence_length", 4096}}},
+         {"parallelism",
+          {{"tp", 1}, {"pp", 4}, {"zero", 1}, {"ep", ep}, {"pipeline_schedule", schedule}}}}));
+  };
+  // Dense: the micro-batch is the same, so the bubble scales by (4/2-1)(2/3) / (4-1) = 2/9.
+  const auto dense_1f1b = run("llama-2-13b", "1f1b", 1)["training"];
+  const auto dense_dual = run("llama-2-13b", "dualpipe", 1)["training"];
+  CHECK(dense_dual["breakdown"]["pipeline_bubble_s"].get<double>() ==
+        Approx(dense_1f1b["breakdown"]["pipeline_bubble_s"].get<double>() * 2 / 9).epsilon(1e-6));
+  // MoE: the all-to-alls are sent while the other direction computes.
+  const auto moe_1f1b = run("qwen3-30b-a3b", "1f1b", 4);
+  const auto moe_dual = run("qwen3-30b-a3b", "dualpipe", 4);
+  const double a2a = moe_1f1b["training"]["communication"]["expert_parallel_s"].get<double>();
+  REQUIRE(a2a > 0);
+  CHECK(moe_dual["training"]["breakdown"]["exposed_communication_s"].get<double>() <
+        moe_1f1b["training"]["breakdown"]["exposed_communication_s"].get<double>() - 0.5 * a2a);
+  CHECK(moe_dual["training"]["step_time_s"].get<double>() <
+        moe_1f1b["training"]["step_time_s"].get<double>());
+  CHECK(mentions(moe_dual["training"]["assumptions"], "DualPipe"));
+  // Each rank holds two stages' weights and pp+1 micro-batches of activations.
+  CHECK(moe_dual["memory"]["breakdown_bytes"]["weights"].get<double>() >
+        1.5 * moe_1f1b["memory"]["breakdown_bytes"]["weights"].get<double>());
+  CHECK(moe_dual["memory"]["per_gpu_bytes"].get<double>() >
+        moe_1f1b["memory"]["per_gpu_bytes"].get<double>());
+  // Located errors: stages must pair up, the pipeline size is stated, no interleaving, training
+  // only.
+  auto dual = [&](const nlohmann::json& par) {
+    return pinned("pretrain", "llama-2-13b", "h100-sxm-80gb", 16,
+                  {{"parallelism", par}, {"training", {{"global_batch_size", 64}}}});
+  };
+  CHECK(error_path(dual({{"pp", 5}, {"pipeline_schedule", "dualpipe"}})) ==
+        "/parallelism/pipeline_schedule");
+  CHECK(error_path(dual({{"pipeline_schedule", "dualpipe"}})) == "/parallelism/pipeline_schedule");
+  CHECK(error_path(dual({{"pp", 4}, {"virtual_stages", 2}, {"pipeline_schedule", "dualpipe"}})) ==
+        "/parallelism/pipeline_schedule");
+  CHECK(error_path(dual({{"pp", 4}, {"pipeline_schedule", "zb1p"}})) ==
+        "/parallelism/pipeline_schedule");
+  CHECK(error_path(pinned("inference", "llama-2-13b", "h100-sxm-80gb", 2,
+                          {{"parallelism", {{"pp", 2}, {"pipeline_schedule", "dualpipe"}}}})) ==
+        "/parallelism/pipeline_schedule");
+}
+
 TEST_CASE("ZeRO-3 under pipeline parallelism: torchtitan gathers once per step", "[stack][speed]") {
   auto dp = [&](const char* stack) {
     return advise_ok(pinned("pretrain", "llama-2-13b", "h100-sxm-80gb", 16,

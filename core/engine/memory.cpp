@@ -163,7 +163,8 @@ struct StageLayers {
   int moe = 0;
   bool first = true;
   bool last = true;
-  int in_flight_microbatches = 1;  // 1F1B: stage i keeps (pp - i) micro-batches of activations
+  // Micro-batches of these layers' activations in flight: 1F1B's stage i keeps pp - i.
+  double in_flight_microbatches = 1;
 };
 
 StageLayers stage_layers(const ModelArch& m, const ParamCounts& c, int pp, int stage) {
@@ -177,6 +178,24 @@ StageLayers stage_layers(const ModelArch& m, const ParamCounts& c, int pp, int s
   s.first = stage == 0;
   s.last = stage == pp - 1;
   s.in_flight_microbatches = pp - stage;
+  return s;
+}
+
+/// A DualPipe rank: rank 0 holds the first stage of one direction and the last of the other
+/// (so the embedding, the LM head and the loss), each rank two stages' parameters; in flight,
+/// pp + 1 micro-batches of one stage's activations (DeepSeek-V3 report, Table 2: parameters 2x,
+/// activations PP + 1). The activations are counted over both stages' layers, so the count in
+/// flight is scaled to the first stage's share of them (the last stage may hold fewer layers).
+StageLayers dualpipe_rank(const ModelArch& m, const ParamCounts& c, int pp) {
+  const StageLayers head = stage_layers(m, c, pp, 0);
+  const StageLayers tail = stage_layers(m, c, pp, pp - 1);
+  StageLayers s;
+  s.dense = head.dense + tail.dense;
+  s.moe = head.moe + tail.moe;
+  s.first = s.last = true;
+  const int head_layers = head.dense + head.moe;
+  s.in_flight_microbatches =
+      (pp + 1.0) * head_layers / std::max(1, head_layers + tail.dense + tail.moe);
   return s;
 }
 
@@ -472,10 +491,11 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
   // evaluate both and report the heavier.
   const double trainable = trainable_params(req, c);
   const int stages[] = {0, L.pp - 1};
-  const int distinct_stages = L.pp > 1 ? 2 : 1;
+  const bool dualpipe = training && L.pp > 1 && req.parallelism.dualpipe();
+  const int distinct_stages = L.pp > 1 && !dualpipe ? 2 : 1;
   for (int i = 0; i < distinct_stages; ++i) {
     const int stage = stages[i];
-    const StageLayers s = stage_layers(m, c, L.pp, stage);
+    const StageLayers s = dualpipe ? dualpipe_rank(m, c, L.pp) : stage_layers(m, c, L.pp, stage);
     const StageParams p = stage_params(req, c, s, L);
     MemoryEstimate e;
     e.heaviest_stage = stage;

@@ -26,6 +26,10 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
   if (is_training(req.task)) {
     const double wbytes = training_weight_bytes(t.precision);
     const bool zero3 = L.zero >= 3 && L.zero_shards() > 1;
+    // Micro-batches of one stage's activations in flight on the heaviest stage (1F1B: pp - i;
+    // DualPipe: pp + 1 over the rank's two stages, memory.cpp dualpipe_rank).
+    const bool dualpipe = L.pp > 1 && req.parallelism.dualpipe();
+    const int in_flight = dualpipe ? L.pp + 1 : L.pp - best.heaviest_stage;
     // Hybrid sharding: the sharded terms say their group (and carry it as a param) only when
     // the request states one, so other answers read as before.
     const bool hybrid = L.shard_group > 0;
@@ -118,26 +122,34 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
                     param("offloaded", flag(t.offload_optimizer)),
                     param("paged", flag(is_paged(t.optimizer)))}),
         line);
-    std::snprintf(line, sizeof line,
-                  "Korthikanti et al. 2022 per-layer activations, generalised (GQA, %s MLP%s, "
-                  "%s attention), sequence %lld x micro-batch %lld, checkpointing: %s; "
-                  "1F1B pipeline keeps %d micro-batch(es) in flight on stage %d.%s",
-                  m.mlp_gated ? "gated" : "plain", m.moe ? ", MoE top-k" : "",
-                  t.flash_attention ? "flash" : "materialised", static_cast<long long>(t.sequence_length),
-                  static_cast<long long>(t.micro_batch_size), name_of(t.activation_checkpointing),
-                  L.pp - best.heaviest_stage, best.heaviest_stage,
-                  t.accounting.fused_cross_entropy ? " Fused cross-entropy: no full logits tensor." : "");
+    std::snprintf(
+        line, sizeof line,
+        "Korthikanti et al. 2022 per-layer activations, generalised (GQA, %s MLP%s, "
+        "%s attention), sequence %lld x micro-batch %lld, checkpointing: %s; "
+        "%s pipeline keeps %d micro-batch(es) in flight on stage %d%s.%s",
+        m.mlp_gated ? "gated" : "plain", m.moe ? ", MoE top-k" : "",
+        t.flash_attention ? "flash" : "materialised", static_cast<long long>(t.sequence_length),
+        static_cast<long long>(t.micro_batch_size), name_of(t.activation_checkpointing),
+        dualpipe ? "DualPipe" : "1F1B", in_flight, best.heaviest_stage,
+        dualpipe ? " and its mirror stage (each rank holds two stages' parameters)" : "",
+        t.accounting.fused_cross_entropy ? " Fused cross-entropy: no full logits tensor." : "");
     std::string stack_text = " Stack: " + req.stack.name + " (" +
                              (req.stack_given ? "/stack" : "default for the task; set /stack") + ")";
     std::vector<ReasonParam> params{
-        param("gated", flag(m.mlp_gated)), param("moe", flag(m.moe.has_value())), param("flash", flag(t.flash_attention)),
-        param("sequence", num(t.sequence_length)), param("micro_batch", num(t.micro_batch_size)),
+        param("gated", flag(m.mlp_gated)),
+        param("moe", flag(m.moe.has_value())),
+        param("flash", flag(t.flash_attention)),
+        param("sequence", num(t.sequence_length)),
+        param("micro_batch", num(t.micro_batch_size)),
         param("checkpointing", std::string(name_of(t.activation_checkpointing))),
-        param("in_flight", L.pp - best.heaviest_stage), param("stage", best.heaviest_stage),
+        param("in_flight", in_flight),
+        param("stage", best.heaviest_stage),
         param("fused_cross_entropy", flag(t.accounting.fused_cross_entropy)),
-        param("stack", req.stack.name), param("stack_given", flag(req.stack_given)),
+        param("stack", req.stack.name),
+        param("stack_given", flag(req.stack_given)),
         param("selective", flag(t.activation_checkpointing == Checkpointing::kSelective)),
         param("fp32_stream", flag(fp32_residual_stream(req)))};
+    if (dualpipe) params.push_back(param("dualpipe", 1));  // absent under 1F1B: the text says 1F1B
     if (!t.accounting.fused_cross_entropy) {
       stack_text += ": the loss keeps " + format_number(t.accounting.logits_bytes_per_element) +
                     " bytes per vocabulary entry per token";

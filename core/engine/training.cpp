@@ -31,6 +31,11 @@ constexpr double kBucketBytes = 25e6;
 // AttnFuncWithCPAndKVP2P): every layer's forward passes each rank's K and V chunk around the
 // ring; the backward passes K and V again plus their gradients dK and dV: twice the forward.
 constexpr double kRingBackwardPerForward = 2;
+// DualPipe's bubble is (pp/2 - 1)(F&B + B - 3W) against 1F1B's (pp - 1)(F + B) (DeepSeek-V3
+// report, Table 2). With the backward twice the forward and its weight-gradient half W equal to
+// the forward (Qi et al. 2023, zero-bubble pipelines), F&B + B - 3W = (F + B) + B - 3F = 2/3 of
+// one micro-batch's F + B.
+constexpr double kDualPipeBubblePerStagePair = 2.0 / 3.0;
 
 /// Bytes the optimizer step reads and writes per trainable parameter.
 double optimizer_step_bytes_per_param(const TrainingSettings& t) {
@@ -451,8 +456,14 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   // the pipeline fill/drain bubble ((pp-1)/(m+pp-1) of the step for 1F1B, Narayanan et al.
   // 2021; 1/v of that with v interleaved model chunks per stage, ibid. sec. 2.2), unhidden
   // traffic, the optimizer.
-  const double gpu_mb =
-      t_compute_mb + t_tp_mb + t_ep_mb + t_cp_exposed_mb + t_dequant_mb + t_offload_mb;
+  // DualPipe runs a forward chunk of one direction against a backward chunk of the other and
+  // sends each one's all-to-alls and pipeline transfers while the other computes (DeepSeek-V3
+  // report, sec. 3.2.1): only traffic beyond a micro-batch's compute waits.
+  const bool dualpipe = L.pp > 1 && req.parallelism.dualpipe();
+  const double overlapped_mb = dualpipe ? t_ep_mb + t_pp_mb : 0;
+  const double overlapped_exposed_mb = std::max(0.0, overlapped_mb - t_compute_mb);
+  const double gpu_mb = t_compute_mb + t_tp_mb + (dualpipe ? overlapped_exposed_mb : t_ep_mb) +
+                        t_cp_exposed_mb + t_dequant_mb + t_offload_mb;
   r.activation_offload_s = m_count * t_offload_mb;
   const double launch_mb = std::max(0.0, r.host_s_per_microbatch - gpu_mb);
   const double per_mb_busy = gpu_mb + launch_mb;
@@ -460,7 +471,8 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   r.memory_bound_s = m_count * t_memory_bound_mb;
   r.dequantization_s = m_count * t_dequant_mb;
   r.launch_overhead_s = m_count * launch_mb;
-  r.pipeline_bubble_s = (L.pp - 1) * per_mb_busy / vp;
+  r.pipeline_bubble_s = dualpipe ? (L.pp / 2 - 1) * kDualPipeBubblePerStagePair * per_mb_busy
+                                 : (L.pp - 1) * per_mb_busy / vp;
   r.tensor_parallel_s = m_count * t_tp_mb;
   r.expert_parallel_s = m_count * t_ep_mb;
   r.context_parallel_s = m_count * t_cp_mb;
@@ -468,9 +480,11 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   r.pipeline_p2p_s = m_count * t_pp_mb;
   r.data_parallel_s = m_count * dp_mb + dp_step + dp_param_gather + dp_step_exposed_fixed;
   r.data_parallel_exposed_s = m_count * dp_mb_exposed + dp_step_exposed;
-  r.exposed_communication_s = r.tensor_parallel_s + r.expert_parallel_s +
-                              r.context_parallel_exposed_s + r.pipeline_p2p_s +
-                              r.data_parallel_exposed_s;
+  r.overlapped_pipeline_traffic_s = m_count * overlapped_mb;
+  r.overlapped_pipeline_traffic_exposed_s = m_count * overlapped_exposed_mb;
+  r.exposed_communication_s =
+      r.tensor_parallel_s + r.context_parallel_exposed_s + r.data_parallel_exposed_s +
+      (dualpipe ? r.overlapped_pipeline_traffic_exposed_s : r.expert_parallel_s + r.pipeline_p2p_s);
   r.step_time_s = r.compute_s + r.memory_bound_s + r.dequantization_s + r.launch_overhead_s +
                   r.activation_offload_s + r.pipeline_bubble_s + r.exposed_communication_s +
                   r.optimizer_s;

@@ -72,6 +72,10 @@ struct TrainingPerf {
   double tensor_parallel_s = 0;
   double pipeline_p2p_s = 0;
   double expert_parallel_s = 0;
+  // DualPipe (Parallelism::dualpipe): the expert all-to-alls and pipeline transfers sent while
+  // the other direction computes, and the part longer than that compute.
+  double overlapped_pipeline_traffic_s = 0;
+  double overlapped_pipeline_traffic_exposed_s = 0;
   // Context parallel: the ring's K/V (forward) and K/V + dK/dV (backward) exchange per step,
   // and the part the attention kernels running beside it do not hide.
   double context_parallel_s = 0;

@@ -401,6 +401,27 @@ void check_context_parallel(const Request& req) {
                          "FlashAttention-style kernels");
 }
 
+/// DualPipe (DeepSeek-V3 report, sec. 3.2.1) feeds micro-batches from both ends of the pipeline:
+/// rank i holds stage i and stage pp-1-i, so the stages pair up only for an even pp, which the
+/// request states (the advisor's own layouts use 1F1B); interleaved chunks are another schedule.
+void check_pipeline_schedule(const Request& req) {
+  const Parallelism& pl = req.parallelism;
+  if (pl.schedule != PipelineSchedule::kDualPipe) return;
+  constexpr const char* path = "/parallelism/pipeline_schedule";
+  if (!is_training(req.task))
+    throw InputError("inconsistent", path,
+                     "/parallelism/pipeline_schedule \"dualpipe\" is a training schedule; serving "
+                     "runs no backward pass to overlap");
+  if (!pl.pp_pinned || pl.pp < 2 || pl.pp % 2 != 0)
+    throw InputError("inconsistent", path,
+                     "/parallelism/pipeline_schedule \"dualpipe\" needs an even pipeline size "
+                     "stated in /parallelism/pp (rank i holds stages i and pp-1-i)");
+  if (pl.virtual_stages > 1)
+    throw InputError("inconsistent", path,
+                     "/parallelism/pipeline_schedule \"dualpipe\" runs two directions, not "
+                     "interleaved chunks: leave /parallelism/virtual_stages at 1");
+}
+
 /// Hybrid sharding (FSDP HYBRID_SHARD, ZeRO++ hpZ) shards ZeRO state inside a group and
 /// replicates across groups: it needs ZeRO sharding and a training job.
 void check_shard_group(const Request& req) {
@@ -459,6 +480,8 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   req.parallelism.pp = static_cast<int>(p.integer("pp", 1, kMaxParallel, 1));
   req.parallelism.ep = static_cast<int>(p.integer("ep", 1, kMaxParallel, 1));
   req.parallelism.virtual_stages = static_cast<int>(p.integer("virtual_stages", 1, 64, 1));
+  req.parallelism.schedule =
+      p.choice("pipeline_schedule", kPipelineScheduleNames, PipelineSchedule::k1F1B);
   req.parallelism.cp = static_cast<int>(p.integer("cp", 1, kMaxParallel, 1));
   if (auto g = p.nullable_integer("shard_group", 1, kMaxParallel))
     req.parallelism.shard_group = static_cast<int>(*g);
@@ -485,6 +508,7 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
                            " x pp " + std::to_string(pl.pp) + " exceeds the model's layers (" +
                            std::to_string(req.model.layers) + "): each model chunk needs a layer");
   }
+  check_pipeline_schedule(req);
   check_context_parallel(req);
   check_shard_group(req);
   check_encoder_decoder(req);

@@ -240,7 +240,25 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
                        format_with("%.3g", t.context_parallel_exposed_s) + " s of " +
                        format_with("%.3g", t.context_parallel_s) + " s per step exposed."});
   }
-  if (L.pp > 1) {
+  if (L.pp > 1 && req.parallelism.dualpipe()) {
+    // The bubble in stage pairs of two-thirds of a micro-batch (engine/training.cpp).
+    const double bubble = t.pipeline_bubble_s / t.step_time_s;
+    out.push_back({"training_pipeline_dualpipe",
+                   {param("pp", L.pp), param("bubble_share", bubble),
+                    param("microbatches", num(t.microbatches)),
+                    param("overlapped_s", t.overlapped_pipeline_traffic_s),
+                    param("exposed_s", t.overlapped_pipeline_traffic_exposed_s)},
+                   "Pipeline " + std::to_string(L.pp) +
+                       " stages, DualPipe (DeepSeek-V3): micro-batches enter from both ends, "
+                       "bubble (pp/2-1)(F&B+B-3W) = " +
+                       format_with("%.1f%%", 100 * bubble) +
+                       " of the step with m = " + std::to_string(t.microbatches) +
+                       " micro-batches; expert all-to-alls and pipeline transfers (" +
+                       format_with("%.3g", t.overlapped_pipeline_traffic_s) +
+                       " s per step) run while the other direction computes, " +
+                       format_with("%.3g", t.overlapped_pipeline_traffic_exposed_s) +
+                       " s exposed."});
+  } else if (L.pp > 1) {
     const int vp = req.parallelism.virtual_stages;
     out.push_back({"training_pipeline",
                    {param("pp", L.pp), param("virtual_stages", vp),

@@ -49,6 +49,13 @@ inline constexpr Named<Checkpointing> kCheckpointingNames[] = {{Checkpointing::k
                                                                {Checkpointing::kSelective, "selective"},
                                                                {Checkpointing::kFull, "full"}};
 
+/// Pipeline schedule (/parallelism/pipeline_schedule): Megatron's 1F1B (interleaved when
+/// virtual_stages > 1), or DeepSeek-V3's DualPipe (two directions through the pipeline, each
+/// stage's communication overlapped with the other direction's compute).
+enum class PipelineSchedule { k1F1B, kDualPipe };
+inline constexpr Named<PipelineSchedule> kPipelineScheduleNames[] = {
+    {PipelineSchedule::k1F1B, "1f1b"}, {PipelineSchedule::kDualPipe, "dualpipe"}};
+
 /// QLoRA's frozen base weights.
 enum class BaseQuantization { kNone, kNf4, kInt8 };
 inline constexpr Named<BaseQuantization> kBaseQuantizationNames[] = {
@@ -111,6 +118,7 @@ inline const char* name_of(Precision v) { return name_in(kPrecisionNames, v); }
 inline const char* name_of(Optimizer v) { return name_in(kOptimizerNames, v); }
 inline const char* name_of(Checkpointing v) { return name_in(kCheckpointingNames, v); }
 inline const char* name_of(BaseQuantization v) { return name_in(kBaseQuantizationNames, v); }
+inline const char* name_of(PipelineSchedule v) { return name_in(kPipelineScheduleNames, v); }
 inline const char* name_of(Facility v) { return name_in(kFacilityNames, v); }
 inline const char* name_of(TariffKind v) { return name_in(kTariffNames, v); }
 inline const char* name_of(ColocationPricing v) { return name_in(kColocationPricingNames, v); }

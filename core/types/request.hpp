@@ -92,6 +92,8 @@ struct Parallelism {
   bool tp_pinned = false;  // false: the advisor picks tp (inference) when searching counts
   bool pp_pinned = false;
   int virtual_stages = 1;  // interleaved 1F1B: model chunks per pipeline stage (Megatron vp)
+  PipelineSchedule schedule = PipelineSchedule::k1F1B;
+  bool dualpipe() const { return pp > 1 && schedule == PipelineSchedule::kDualPipe; }
 };
 
 struct Hardware {
