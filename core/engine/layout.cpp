@@ -250,11 +250,17 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
 
 std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catalog,
                                         const std::vector<const GpuSpec*>& gpus) {
+  LayoutTable layouts(req, catalog.memory);
+  return evaluate_options(req, catalog, gpus, layouts);
+}
+
+std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catalog,
+                                        const std::vector<const GpuSpec*>& gpus,
+                                        LayoutTable& layouts) {
   std::vector<GpuOption> out;
   out.reserve(gpus.size());
   const MemoryAssumptions& a = catalog.memory;
   std::map<int, std::vector<int>> counts_by_server_size;
-  LayoutTable layouts(req, a);
   // Per-GPU bytes never grow with the count under a fixed sharding scheme (more data-parallel
   // ranks shard ZeRO state further; more tensor/pipeline ranks split weights and activations),
   // so the smallest count that fits is found by bisection over the candidate counts.

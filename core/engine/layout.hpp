@@ -96,6 +96,11 @@ std::vector<GpuOption> evaluate_options(const Request& request, const Catalog& c
 /// Judges the listed GPUs of the catalog (in that order).
 std::vector<GpuOption> evaluate_options(const Request& request, const Catalog& catalog,
                                         const std::vector<const GpuSpec*>& gpus);
+/// The same, with the memory of each layout kept in `layouts` (a table of `request`): the
+/// search that follows reads the same layouts again (plan/recommend.cpp).
+std::vector<GpuOption> evaluate_options(const Request& request, const Catalog& catalog,
+                                        const std::vector<const GpuSpec*>& gpus,
+                                        LayoutTable& layouts);
 
 /// True when `estimate` fits in the GPU's memory.
 bool fits(const MemoryEstimate& estimate, const GpuSpec& gpu);
