@@ -120,6 +120,15 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
     // Pretraining: the split a team would tune for speed (choose_fastest_layout).
     const auto L = layouts.fastest(n, gpu, per_server, k, &e);
     if (!L || !fits(e, gpu)) continue;
+    // Data parallelism ends where the job's global batch does: more ranks would change the
+    // recipe (the batch), not just the hardware. And doubling that saves little is not tried.
+    const bool past_global_batch = step > 0 && L->dp * req.training.micro_batch_size > job_batch;
+    // Once a count has a speed every count has one (it depends on the part's rates, not on the
+    // layout): the batch's end needs no estimate of the count it stops at.
+    if (past_global_batch && !out.steps.empty()) {
+      out.stop = TrainingCounts::Stop::kGlobalBatch;
+      break;
+    }
     TrainingPerf t = estimate_training(req, gpu, *L, f, k, job);
     if (!t.available) {
       out.steps.clear();
@@ -127,9 +136,7 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
       out.unavailable_reason = t.reason;
       return out;
     }
-    // Data parallelism ends where the job's global batch does: more ranks would change the
-    // recipe (the batch), not just the hardware. And doubling that saves little is not tried.
-    if (step > 0 && L->dp * req.training.micro_batch_size > job_batch) {
+    if (past_global_batch) {
       out.stop = TrainingCounts::Stop::kGlobalBatch;
       break;
     }
