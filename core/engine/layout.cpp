@@ -196,11 +196,12 @@ std::optional<Layout> LayoutTable::fastest(int count, const GpuSpec& gpu, int gp
   if (request_.task != Task::kPretrain || (p.tp_pinned && p.pp_pinned)) return first;
   const Fabric f = make_fabric(gpu, request_.cluster, k, gpus_per_server);
   const TrainingJob& job = this->job(k);
+  const GpuFractions fractions = gpu_fractions(gpu, k, request_.training.precision);
   const Sized* best = nullptr;
   double best_rate = 0;
   for (Sized& s : sized(count, gpus_per_server)) {
     if (!fits(memory_of(s), gpu)) continue;
-    const TrainingPerf t = estimate_training(request_, gpu, s.layout, f, k, job);
+    const TrainingPerf t = estimate_training(request_, gpu, s.layout, f, k, job, fractions);
     if (!t.available) return first;
     // Strictly faster only: between equals the earlier (simpler) split stays.
     if (!best || t.tokens_per_second > best_rate * (1 + 1e-9)) {

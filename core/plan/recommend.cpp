@@ -112,6 +112,7 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
   out.fabric = make_fabric(gpu, req.cluster, k, per_server);
   const Fabric& f = out.fabric;
   const TrainingJob& job = layouts.job(k);
+  const GpuFractions fractions = gpu_fractions(gpu, k, req.training.precision);
   out.stop = TrainingCounts::Stop::kSearchLimit;
   int n = min_count;
   out.steps.reserve(kCountDoublings + 1);
@@ -129,7 +130,7 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
       out.stop = TrainingCounts::Stop::kGlobalBatch;
       break;
     }
-    TrainingPerf t = estimate_training(req, gpu, *L, f, k, job);
+    TrainingPerf t = estimate_training(req, gpu, *L, f, k, job, fractions);
     if (!t.available) {
       out.steps.clear();
       out.stop = TrainingCounts::Stop::kUnavailable;
