@@ -149,7 +149,7 @@ std::optional<Layout> layout_for_count(const Request& req, int count, int gpus_p
 bool fits(const MemoryEstimate& e, const GpuSpec& gpu) { return e.total() <= gpu.memory_bytes(); }
 
 std::vector<LayoutTable::Sized>& LayoutTable::sized(int count, int gpus_per_server) {
-  auto [it, added] = by_count_and_server_.try_emplace({count, gpus_per_server});
+  auto [it, added] = by_count_and_server_.try_emplace(count_and_server(count, gpus_per_server));
   if (added) {
     const std::vector<Layout> candidates = candidate_layouts(request_, count, gpus_per_server);
     it->second.reserve(candidates.size());
@@ -196,11 +196,12 @@ std::optional<Layout> LayoutTable::fastest(int count, const GpuSpec& gpu, int gp
   if (request_.task != Task::kPretrain || (p.tp_pinned && p.pp_pinned)) return first;
   const Fabric f = make_fabric(gpu, request_.cluster, k, gpus_per_server);
   const TrainingJob& job = this->job(k);
+  const GpuFractions fractions = gpu_fractions(gpu, k, request_.training.precision);
   const Sized* best = nullptr;
   double best_rate = 0;
   for (Sized& s : sized(count, gpus_per_server)) {
     if (!fits(memory_of(s), gpu)) continue;
-    const TrainingPerf t = estimate_training(request_, gpu, s.layout, f, k, job);
+    const TrainingPerf t = estimate_training(request_, gpu, s.layout, f, k, job, fractions);
     if (!t.available) return first;
     // Strictly faster only: between equals the earlier (simpler) split stays.
     if (!best || t.tokens_per_second > best_rate * (1 + 1e-9)) {
@@ -250,11 +251,17 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
 
 std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catalog,
                                         const std::vector<const GpuSpec*>& gpus) {
+  LayoutTable layouts(req, catalog.memory);
+  return evaluate_options(req, catalog, gpus, layouts);
+}
+
+std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catalog,
+                                        const std::vector<const GpuSpec*>& gpus,
+                                        LayoutTable& layouts) {
   std::vector<GpuOption> out;
   out.reserve(gpus.size());
   const MemoryAssumptions& a = catalog.memory;
   std::map<int, std::vector<int>> counts_by_server_size;
-  LayoutTable layouts(req, a);
   // Per-GPU bytes never grow with the count under a fixed sharding scheme (more data-parallel
   // ranks shard ZeRO state further; more tensor/pipeline ranks split weights and activations),
   // so the smallest count that fits is found by bisection over the candidate counts.

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -78,7 +80,12 @@ class LayoutTable {
   const MemoryEstimate& memory_of(Sized& candidate);
   const Request& request_;
   const MemoryAssumptions& assumptions_;
-  std::map<std::pair<int, int>, std::vector<Sized>> by_count_and_server_;
+  /// Keyed by count_and_server(): a search looks a (count, server size) up ~2,000 times per
+  /// advise(), and hashing one integer costs less than a tree of pairs.
+  static std::uint64_t count_and_server(int count, int gpus_per_server) {
+    return (std::uint64_t(std::uint32_t(count)) << 32) | std::uint32_t(gpus_per_server);
+  }
+  std::unordered_map<std::uint64_t, std::vector<Sized>> by_count_and_server_;
   std::optional<TrainingJob> job_;
   const PerformanceConstants* job_constants_ = nullptr;  // what job_ was worked out with
 };
@@ -96,6 +103,11 @@ std::vector<GpuOption> evaluate_options(const Request& request, const Catalog& c
 /// Judges the listed GPUs of the catalog (in that order).
 std::vector<GpuOption> evaluate_options(const Request& request, const Catalog& catalog,
                                         const std::vector<const GpuSpec*>& gpus);
+/// The same, with the memory of each layout kept in `layouts` (a table of `request`): the
+/// search that follows reads the same layouts again (plan/recommend.cpp).
+std::vector<GpuOption> evaluate_options(const Request& request, const Catalog& catalog,
+                                        const std::vector<const GpuSpec*>& gpus,
+                                        LayoutTable& layouts);
 
 /// True when `estimate` fits in the GPU's memory.
 bool fits(const MemoryEstimate& estimate, const GpuSpec& gpu);

@@ -139,9 +139,20 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   return estimate_training(req, gpu, L, fabric, k, training_job(req, k));
 }
 
+GpuFractions gpu_fractions(const GpuSpec& gpu, const PerformanceConstants& k, Precision precision) {
+  return {k.matmul_fraction(gpu.id, precision == Precision::kFp8), k.attention_fraction(gpu.id)};
+}
+
 TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Layout& L,
                                const Fabric& fabric, const PerformanceConstants& k,
                                const TrainingJob& job) {
+  return estimate_training(req, gpu, L, fabric, k, job,
+                           gpu_fractions(gpu, k, req.training.precision));
+}
+
+TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Layout& L,
+                               const Fabric& fabric, const PerformanceConstants& k,
+                               const TrainingJob& job, const GpuFractions& fractions) {
   TrainingPerf r;
   const ModelArch& m = req.model;
   const TrainingSettings& t = req.training;
@@ -150,7 +161,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   // Peak rates at the precision used (dense, never sparse).
   double peak_linear = 0, peak_attention = 0, mamf_linear = 0;
   const double bf16 = t.precision == Precision::kFp16 ? gpu.fp16_dense_tflops : gpu.bf16_dense_tflops;
-  const double mamf_bf16 = k.matmul_fraction(gpu.id, false);
+  const double mamf = fractions.matmul;  // at the training precision
   if (t.precision == Precision::kFp8) {
     if (!gpu.fp8_dense_tflops) {
       r.reason = gpu.name + " has no FP8 tensor cores (or no published dense FP8 rate)";
@@ -158,7 +169,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
       return r;
     }
     peak_linear = *gpu.fp8_dense_tflops;
-    mamf_linear = k.matmul_fraction(gpu.id, true);
+    mamf_linear = mamf;
     peak_attention = bf16;  // the attention core stays in 16-bit (Transformer Engine)
   } else if (t.precision == Precision::kFp32) {
     if (!gpu.fp32_tflops) {
@@ -167,10 +178,10 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
       return r;
     }
     peak_linear = peak_attention = *gpu.fp32_tflops;
-    mamf_linear = mamf_bf16;
+    mamf_linear = mamf;
   } else {
     peak_linear = peak_attention = bf16;
-    mamf_linear = mamf_bf16;
+    mamf_linear = mamf;
   }
   r.available = true;
   r.peak_tflops = peak_linear;
@@ -222,9 +233,8 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
       mb_tokens * stage_linear / L.tp / (peak_linear * kTera * mamf_linear * r.gemm_efficiency);
   // The attention core runs in FlashAttention kernels, not GEMMs: causal kernels skip the
   // masked half of the score matrix, at the part's measured FlashAttention rate.
-  const double t_attention =
-      mb_tokens * kCausalWork * stage_attention / L.tp /
-      (peak_attention * kTera * k.attention_fraction(gpu.id) * eta);
+  const double t_attention = mb_tokens * kCausalWork * stage_attention / L.tp /
+                             (peak_attention * kTera * fractions.attention * eta);
   // Memory-bound kernels between the GEMMs (norms, residual adds, activation functions,
   // rotary, dropout, a materialised softmax) stream the activations: each byte the forward
   // writes is moved the stack's activation_traffic_passes times over forward and backward, and

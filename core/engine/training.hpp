@@ -108,6 +108,15 @@ struct TrainingJob {
 };
 TrainingJob training_job(const Request& request, const PerformanceConstants& k);
 
+/// The part's measured shares of its peak (performance.json) at the training precision: its
+/// GEMMs' (the FP8 figure for fp8 training, else the 16-bit one) and FlashAttention's. Looked
+/// up once per GPU: a search estimates every count and candidate split of a GPU with them.
+struct GpuFractions {
+  double matmul = 0;
+  double attention = 0;
+};
+GpuFractions gpu_fractions(const GpuSpec& gpu, const PerformanceConstants& k, Precision precision);
+
 /// Training speed of `request` on `count` GPUs of `gpu` laid out as `layout` over `fabric`.
 TrainingPerf estimate_training(const Request& request, const GpuSpec& gpu, const Layout& layout,
                                const Fabric& fabric, const PerformanceConstants& k);
@@ -115,5 +124,9 @@ TrainingPerf estimate_training(const Request& request, const GpuSpec& gpu, const
 TrainingPerf estimate_training(const Request& request, const GpuSpec& gpu, const Layout& layout,
                                const Fabric& fabric, const PerformanceConstants& k,
                                const TrainingJob& job);
+/// The same, with the GPU's gpu_fractions() at the request's precision looked up too.
+TrainingPerf estimate_training(const Request& request, const GpuSpec& gpu, const Layout& layout,
+                               const Fabric& fabric, const PerformanceConstants& k,
+                               const TrainingJob& job, const GpuFractions& fractions);
 
 }  // namespace advisor

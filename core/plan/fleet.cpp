@@ -20,18 +20,20 @@ bool holds_a_sequence(const Request& req, const Catalog& catalog, const GpuSpec&
 /// smallest layout has no room uses its fleet's replica, or does not fit.
 }  // namespace
 
-std::vector<OptionRow> judge_options(const Request& req, const Catalog& catalog) {
+std::vector<OptionRow> judge_options(const Request& req, const Catalog& catalog,
+                                     LayoutTable& layouts) {
   std::vector<const GpuSpec*> all;
   all.reserve(catalog.gpus.size());
   for (const GpuSpec& g : catalog.gpus) all.push_back(&g);
-  return judge_options(req, catalog, all);
+  return judge_options(req, catalog, all, layouts);
 }
 
 std::vector<OptionRow> judge_options(const Request& req, const Catalog& catalog,
-                                     const std::vector<const GpuSpec*>& gpus) {
+                                     const std::vector<const GpuSpec*>& gpus,
+                                     LayoutTable& layouts) {
   std::vector<OptionRow> rows;
   rows.reserve(gpus.size());  // one row per GPU: moved in once, never again by regrowth
-  for (GpuOption& o : evaluate_options(req, catalog, gpus)) {
+  for (GpuOption& o : evaluate_options(req, catalog, gpus, layouts)) {
     OptionRow row;
     if (req.task == Task::kInference && o.min_layout) {
       ServingFleetPlan fleet = fleet_for_load(req, catalog, *o.gpu, *o.min_layout);

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/layout.hpp"
 #include "types/catalog.hpp"
 #include "types/plan.hpp"
 #include "types/request.hpp"
@@ -21,9 +22,11 @@ ServingFleetPlan fleet_for_load(const Request& request, const Catalog& catalog, 
 
 /// Every catalog GPU judged by memory; for serving, with its fleet for the load (a GPU whose
 /// smallest layout holds no sequence's KV cache uses its fleet's replica, or does not fit).
-std::vector<OptionRow> judge_options(const Request& request, const Catalog& catalog);
+/// `layouts`: a table of `request`, kept for the search that judges the same layouts again.
 std::vector<OptionRow> judge_options(const Request& request, const Catalog& catalog,
-                                     const std::vector<const GpuSpec*>& gpus);
+                                     LayoutTable& layouts);
+std::vector<OptionRow> judge_options(const Request& request, const Catalog& catalog,
+                                     const std::vector<const GpuSpec*>& gpus, LayoutTable& layouts);
 
 /// Users the load asks for: target_users, else the concurrency.
 std::int64_t users_to_serve(const Request& request);

@@ -64,14 +64,18 @@ const char* stop_name(TrainingCounts::Stop stop) {
 std::optional<ChosenCount> choose_pretraining_count(const Request& req, const Catalog& catalog) {
   if (!req.hardware || req.hardware->count_given || req.task != Task::kPretrain) return std::nullopt;
   const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
-  GpuOption o = evaluate_options(req, catalog, {&gpu}).front();
+  // The layouts judged for the minimum are the search's first (training_counts).
+  LayoutTable plain_layouts(req, catalog.memory);
+  GpuOption o = evaluate_options(req, catalog, {&gpu}, plain_layouts).front();
   Request checkpointed;
+  std::optional<LayoutTable> checkpointed_layouts;
   bool full_checkpointing = false;
   if (!o.min_layout && !req.training.checkpointing_stated &&
       req.training.activation_checkpointing != Checkpointing::kFull) {
     checkpointed = req;
     checkpointed.training.activation_checkpointing = Checkpointing::kFull;
-    GpuOption with = evaluate_options(checkpointed, catalog, {&gpu}).front();
+    checkpointed_layouts.emplace(checkpointed, catalog.memory);
+    GpuOption with = evaluate_options(checkpointed, catalog, {&gpu}, *checkpointed_layouts).front();
     if (with.min_layout) {
       o = std::move(with);
       full_checkpointing = true;
@@ -90,7 +94,7 @@ std::optional<ChosenCount> choose_pretraining_count(const Request& req, const Ca
   c.gpus = c.min_gpus;
   c.micro_batch = static_cast<int>(job.training.micro_batch_size);
   c.global_batch = global_batch_for(job, Layout{}, catalog.performance, nullptr);
-  LayoutTable layouts(job, catalog.memory);
+  LayoutTable& layouts = full_checkpointing ? *checkpointed_layouts : plain_layouts;
   const TrainingCounts counts = training_counts(job, catalog, gpu, c.min_gpus, layouts);
   c.stop = counts.stop;
   if (!counts.steps.empty()) c.gpus = counts.steps.back().count;
@@ -338,7 +342,9 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
   }
 
   // Every catalog GPU judged by memory; for serving, the fleet that serves the load.
-  std::vector<OptionRow> rows = judge_options(req, catalog);
+  // Each layout's memory, estimated once for the options and the search that follows.
+  LayoutTable layouts(req, catalog.memory);
+  std::vector<OptionRow> rows = judge_options(req, catalog, layouts);
   const ServingFleetPlan* pinned_fleet = nullptr;
   for (const OptionRow& row : rows)
     if (req.hardware && row.judged.gpu->id == req.hardware->gpu && row.fleet) pinned_fleet = &*row.fleet;
@@ -366,7 +372,7 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
   }
   // The cost inputs of each GPU, resolved once for the search and the option rows' costs.
   SearchPrices prices(req, catalog);
-  plan.recommendation = recommend(req, catalog, rows, prices);
+  plan.recommendation = recommend(req, catalog, rows, prices, layouts);
   for (OptionRow& row : rows) {
     const GpuOption& o = row.judged;
     fill_option_speed(req, catalog, row, speed);

@@ -112,6 +112,7 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
   out.fabric = make_fabric(gpu, req.cluster, k, per_server);
   const Fabric& f = out.fabric;
   const TrainingJob& job = layouts.job(k);
+  const GpuFractions fractions = gpu_fractions(gpu, k, req.training.precision);
   out.stop = TrainingCounts::Stop::kSearchLimit;
   int n = min_count;
   out.steps.reserve(kCountDoublings + 1);
@@ -120,16 +121,23 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
     // Pretraining: the split a team would tune for speed (choose_fastest_layout).
     const auto L = layouts.fastest(n, gpu, per_server, k, &e);
     if (!L || !fits(e, gpu)) continue;
-    TrainingPerf t = estimate_training(req, gpu, *L, f, k, job);
+    // Data parallelism ends where the job's global batch does: more ranks would change the
+    // recipe (the batch), not just the hardware. And doubling that saves little is not tried.
+    const bool past_global_batch = step > 0 && L->dp * req.training.micro_batch_size > job_batch;
+    // Once a count has a speed every count has one (it depends on the part's rates, not on the
+    // layout): the batch's end needs no estimate of the count it stops at.
+    if (past_global_batch && !out.steps.empty()) {
+      out.stop = TrainingCounts::Stop::kGlobalBatch;
+      break;
+    }
+    TrainingPerf t = estimate_training(req, gpu, *L, f, k, job, fractions);
     if (!t.available) {
       out.steps.clear();
       out.stop = TrainingCounts::Stop::kUnavailable;
       out.unavailable_reason = t.reason;
       return out;
     }
-    // Data parallelism ends where the job's global batch does: more ranks would change the
-    // recipe (the batch), not just the hardware. And doubling that saves little is not tried.
-    if (step > 0 && L->dp * req.training.micro_batch_size > job_batch) {
+    if (past_global_batch) {
       out.stop = TrainingCounts::Stop::kGlobalBatch;
       break;
     }
@@ -147,8 +155,9 @@ namespace {
 
 class Search {
  public:
-  Search(const Request& req, const Catalog& catalog, SearchPrices& prices)
-      : req_(req), catalog_(catalog), prices_(prices), layouts_(req, catalog.memory) {}
+  /// `layouts`: a table of `req` (the one its options were judged with).
+  Search(const Request& req, const Catalog& catalog, SearchPrices& prices, LayoutTable& layouts)
+      : req_(req), catalog_(catalog), prices_(prices), layouts_(layouts) {}
 
   using Places = SearchPrices::Places;
 
@@ -259,8 +268,8 @@ class Search {
 
   const Request& req_;
   const Catalog& catalog_;
-  SearchPrices& prices_;         // shared by the recommendation and its levers
-  mutable LayoutTable layouts_;  // memory per layout, shared by every GPU of the search
+  SearchPrices& prices_;  // shared by the recommendation and its levers
+  LayoutTable& layouts_;  // memory per layout, shared by every GPU and with judge_options
 };
 
 /// Plans on the time-vs-cost front: none is both faster and cheaper. Fastest first; equal plans
@@ -364,13 +373,13 @@ enum class Report { kAll, kBestOnly };
 
 Recommendation recommend_with(const Request& req, const Catalog& catalog,
                               const std::vector<OptionRow>& options, bool with_levers,
-                              Report report, SearchPrices& prices) {
+                              Report report, SearchPrices& prices, LayoutTable& layouts) {
   Recommendation r;
   r.objective = resolve_objective(req.goal);
   r.deadline_hours = req.goal.deadline_hours;
   r.budget_cny = req.goal.budget_cny;
   r.china_only = req.goal.china_only;
-  const Search search(req, catalog, prices);
+  const Search search(req, catalog, prices, layouts);
   std::vector<CandidatePlan> all;
   // Room for one count per GPU in each deployment (rent, reserved, bought in an IDC or the
   // office); training's further counts grow it from there.
@@ -475,9 +484,11 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
       if (cheaper.empty()) break;
       Request changed = req;
       if (!change.apply(changed)) continue;
-      const Recommendation alt =
-          recommend_with(changed, catalog, judge_options(changed, catalog, cheaper), false,
-                         Report::kBestOnly, prices);
+      LayoutTable changed_layouts(changed, catalog.memory);
+      const std::vector<OptionRow> changed_options =
+          judge_options(changed, catalog, cheaper, changed_layouts);
+      const Recommendation alt = recommend_with(changed, catalog, changed_options, false,
+                                                Report::kBestOnly, prices, changed_layouts);
       if (!alt.best) continue;
       const bool better = !base || alt.best->cost_cny < base->cost_cny * (1 - kLeverSaving) ||
                           alt.best->gpus < base->gpus;
@@ -504,8 +515,8 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
 
 Recommendation recommend(const Request& req, const Catalog& catalog,
                          const std::vector<OptionRow>& options, SearchPrices& prices,
-                         bool with_levers) {
-  return recommend_with(req, catalog, options, with_levers, Report::kAll, prices);
+                         LayoutTable& layouts, bool with_levers) {
+  return recommend_with(req, catalog, options, with_levers, Report::kAll, prices, layouts);
 }
 
 }  // namespace advisor

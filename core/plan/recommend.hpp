@@ -21,10 +21,11 @@ namespace advisor {
 /// place (office when it can host, else an IDC) for the request's goal. `options` are the
 /// request's judged options (plan/fleet judge_options). `with_levers`: also try the memory
 /// levers (each a further search). `prices`: the cost inputs resolved for `request` and
-/// `catalog`, shared with the option rows' costs (plan/plan.cpp).
+/// `catalog`, shared with the option rows' costs (plan/plan.cpp). `layouts`: the table of
+/// `request` that judged `options` (the search reads the same layouts' memory again).
 Recommendation recommend(const Request& request, const Catalog& catalog,
                          const std::vector<OptionRow>& options, SearchPrices& prices,
-                         bool with_levers = true);
+                         LayoutTable& layouts, bool with_levers = true);
 
 /// The counts the training search tries on one GPU, each with the split it runs (for
 /// pretraining the fastest fitting one, LayoutTable::fastest) and its speed: from `min_count`
