@@ -149,7 +149,7 @@ std::optional<Layout> layout_for_count(const Request& req, int count, int gpus_p
 bool fits(const MemoryEstimate& e, const GpuSpec& gpu) { return e.total() <= gpu.memory_bytes(); }
 
 std::vector<LayoutTable::Sized>& LayoutTable::sized(int count, int gpus_per_server) {
-  auto [it, added] = by_count_and_server_.try_emplace(count_and_server(count, gpus_per_server));
+  auto [it, added] = by_count_and_server_.try_emplace({count, gpus_per_server});
   if (added) {
     const std::vector<Layout> candidates = candidate_layouts(request_, count, gpus_per_server);
     it->second.reserve(candidates.size());

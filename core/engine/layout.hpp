@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -80,12 +78,7 @@ class LayoutTable {
   const MemoryEstimate& memory_of(Sized& candidate);
   const Request& request_;
   const MemoryAssumptions& assumptions_;
-  /// Keyed by count_and_server(): a search looks a (count, server size) up ~2,000 times per
-  /// advise(), and hashing one integer costs less than a tree of pairs.
-  static std::uint64_t count_and_server(int count, int gpus_per_server) {
-    return (std::uint64_t(std::uint32_t(count)) << 32) | std::uint32_t(gpus_per_server);
-  }
-  std::unordered_map<std::uint64_t, std::vector<Sized>> by_count_and_server_;
+  std::map<std::pair<int, int>, std::vector<Sized>> by_count_and_server_;
   std::optional<TrainingJob> job_;
   const PerformanceConstants* job_constants_ = nullptr;  // what job_ was worked out with
 };
