@@ -131,7 +131,7 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
         t.flash_attention ? "flash" : "materialised", static_cast<long long>(t.sequence_length),
         static_cast<long long>(t.micro_batch_size), name_of(t.activation_checkpointing),
         dualpipe ? "DualPipe" : "1F1B", in_flight, best.heaviest_stage,
-        dualpipe ? " and its mirror stage (each rank holds two stages' parameters)" : "",
+        dualpipe ? " and its mirror stage (each rank holds the parameters of two stages)" : "",
         t.accounting.fused_cross_entropy ? " Fused cross-entropy: no full logits tensor." : "");
     std::string stack_text = " Stack: " + req.stack.name + " (" +
                              (req.stack_given ? "/stack" : "default for the task; set /stack") + ")";

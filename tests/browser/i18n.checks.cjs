@@ -23,7 +23,7 @@ const ALLOW = new Set((
   'GPU Advisor English A4 PaLM Chinchilla 1F1B ECS root rocm cann cuda musa cuBLAS cuDNN logits eager ' +
   'torchtitan Fabric Manager ConnectX FlashAttention Transformers PEFT Korthikanti Megatron busbw ' +
   // training and serving stacks (/stack)
-  'LLaMA-Factory Unsloth torchtune torch.compile llama.cpp llama-server Trainer TRL FSDP2 NeMo ' +
+  'LLaMA-Factory Unsloth torchtune torch.compile llama.cpp llama-server Trainer TRL FSDP2 NeMo DualPipe ' +
   // the capacity CSV's column names, which a user types as they are
   'job gpus hours month date'
 ).split(/\s+/).map((w) => w.toLowerCase()));
