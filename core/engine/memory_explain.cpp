@@ -146,6 +146,7 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
         param("stage", best.heaviest_stage),
         param("fused_cross_entropy", flag(t.accounting.fused_cross_entropy)),
         param("stack", req.stack.name),
+        param("stack_id", req.stack.id),
         param("stack_given", flag(req.stack_given)),
         param("selective", flag(t.activation_checkpointing == Checkpointing::kSelective)),
         param("fp32_stream", flag(fp32_residual_stream(req)))};

@@ -387,7 +387,9 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
   for (const OptionRow& row : options) {
     const GpuSpec& gpu = *row.judged.gpu;
     if (!row.judged.min_layout) {
-      r.rejected.push_back({gpu.id, reason_memory_rejected(row.judged.reason)});
+      r.rejected.push_back(
+          {gpu.id, reason_memory_rejected(row.judged.reason, row.judged.reason_code,
+                                          row.judged.reason_gpus)});
       continue;
     }
     const std::size_t before = all.size();

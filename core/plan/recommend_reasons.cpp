@@ -135,8 +135,11 @@ Reason reason_why_not(const CandidatePlan& runner, const CandidatePlan& best, co
   return r;
 }
 
-Reason reason_memory_rejected(const std::string& why) {
-  return {"memory", "does_not_fit", {txt("why", why)}, why.empty() ? "does not fit" : why};
+Reason reason_memory_rejected(const std::string& why, const std::string& why_code, int gpus) {
+  Reason r{"memory", "does_not_fit", {txt("why", why)}, why.empty() ? "does not fit" : why};
+  if (!why_code.empty()) r.params.push_back(txt("why_code", why_code));
+  if (gpus > 0) r.params.push_back(param("gpus", gpus));
+  return r;
 }
 
 Reason reason_unavailable(const std::string& why) {

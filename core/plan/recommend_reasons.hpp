@@ -16,7 +16,9 @@ std::vector<Reason> explain(const CandidatePlan& plan, const Request& request);
 /// Why `runner` (which wins on `wins_on`) was not chosen over `best`.
 Reason reason_why_not(const CandidatePlan& runner, const CandidatePlan& best, const std::string& wins_on);
 
-Reason reason_memory_rejected(const std::string& why);
+/// Why no count of a GPU fits (engine/layout.hpp GpuOption): its code and largest count tried
+/// travel as parameters, so the page words it in the user's language.
+Reason reason_memory_rejected(const std::string& why, const std::string& why_code, int gpus);
 Reason reason_unavailable(const std::string& why);
 Reason reason_no_price(const GpuSpec& gpu, bool china_only);
 /// No plan could be priced: the provider offers fewer GPUs than a plan needs, else no price.

@@ -114,25 +114,27 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
            format_with("%.0f", t.memory_bandwidth_gbps) +
            " GB/s = " + format_with("%.3g", memory_bound_ms) + " ms (" +
            format_with("%.1f%%", memory_bound_share * 100) + " of the step)."});
-  out.push_back({"training_stack",
-                 {param("stack", st.name), param("stack_given", flag(req.stack_given)),
-                  param("task", std::string(name_of(req.task))),
-                  param("efficiency", st.efficiency_factor), param("ops_per_layer", ops_per_layer(req)),
-                  param("dispatch_us", st.dispatch_us_per_op),
-                  param("host_ms", t.host_s_per_microbatch * 1e3),
-                  param("launch_wait_s", t.launch_overhead_s)},
-                "Stack: " + st.name + " (" +
-                (req.stack_given ? std::string("/stack") : "default for " + std::string(name_of(req.task)) + "; set /stack") +
-                "): framework efficiency x" + format_with("%.2f", st.efficiency_factor) +
-                "; the host launches " + format_with("%.0f", ops_per_layer(req)) +
-                " operators per layer per micro-batch at " + format_with("%.1f", st.dispatch_us_per_op) +
-                " us each = " + format_with("%.3g", t.host_s_per_microbatch * 1e3) +
-                " ms per micro-batch" +
-                (t.launch_overhead_s > 0
-                     ? ", longer than its GPU work: " + format_with("%.3g", t.launch_overhead_s) +
-                           " s per step waits on launches"
-                     : std::string(", hidden behind the GPU work")) +
-                "."});
+  out.push_back(
+      {"training_stack",
+       {param("stack", st.name), param("stack_id", st.id),
+        param("stack_given", flag(req.stack_given)), param("task", std::string(name_of(req.task))),
+        param("efficiency", st.efficiency_factor), param("ops_per_layer", ops_per_layer(req)),
+        param("dispatch_us", st.dispatch_us_per_op),
+        param("host_ms", t.host_s_per_microbatch * 1e3),
+        param("launch_wait_s", t.launch_overhead_s)},
+       "Stack: " + st.name + " (" +
+           (req.stack_given ? std::string("/stack")
+                            : "default for " + std::string(name_of(req.task)) + "; set /stack") +
+           "): framework efficiency x" + format_with("%.2f", st.efficiency_factor) +
+           "; the host launches " + format_with("%.0f", ops_per_layer(req)) +
+           " operators per layer per micro-batch at " + format_with("%.1f", st.dispatch_us_per_op) +
+           " us each = " + format_with("%.3g", t.host_s_per_microbatch * 1e3) +
+           " ms per micro-batch" +
+           (t.launch_overhead_s > 0
+                ? ", longer than its GPU work: " + format_with("%.3g", t.launch_overhead_s) +
+                      " s per step waits on launches"
+                : std::string(", hidden behind the GPU work")) +
+           "."});
   out.push_back(token_budget_note(req, k));
   if (t.goodput < kGoodputShown) {
     out.push_back({"training_goodput",
@@ -353,22 +355,24 @@ std::vector<Note> inference_assumptions(const Request& req, const GpuSpec& gpu,
                 " tokens prefilled on an idle replica (compute-bound); with all " +
                 std::to_string(inf.concurrency) + " prompts at once the prefill takes " +
                 format_with("%.3g", p.batch_prefill_s) + " s."});
-  out.push_back({"serving_stack",
-                 {param("stack", req.stack.name), param("stack_given", flag(req.stack_given)),
-                  param("gpu_memory_utilization", inf.perf.gpu_memory_utilization),
-                  param("of_free_memory", flag(req.stack.kv_of_free_memory)),
-                  param("kv_gib", p.kv_budget_bytes / (1024.0 * 1024 * 1024)),
-                  param("max_concurrency", num(p.max_concurrency)), param("max_model_len", num(p.max_model_len))},
-                "Serving stack: " + req.stack.name + " (" +
-                (req.stack_given ? std::string("/stack") : std::string("default; set /stack")) +
-                "). KV cache as it sizes it: " +
-                format_with("%.2f", inf.perf.gpu_memory_utilization) +
-                (req.stack.kv_of_free_memory
-                     ? " x (memory - weights - activation peak - CUDA context/NCCL) = "
-                     : " x memory - weights - activation peak - CUDA context/NCCL = ") +
-                format_with("%.2f", p.kv_budget_bytes / (1024.0 * 1024 * 1024)) + " GiB per GPU; " +
-                std::to_string(p.max_concurrency) + " sequences of max_model_len " +
-                std::to_string(p.max_model_len) + " fit."});
+  out.push_back(
+      {"serving_stack",
+       {param("stack", req.stack.name), param("stack_id", req.stack.id),
+        param("stack_given", flag(req.stack_given)),
+        param("gpu_memory_utilization", inf.perf.gpu_memory_utilization),
+        param("of_free_memory", flag(req.stack.kv_of_free_memory)),
+        param("kv_gib", p.kv_budget_bytes / (1024.0 * 1024 * 1024)),
+        param("max_concurrency", num(p.max_concurrency)),
+        param("max_model_len", num(p.max_model_len))},
+       "Serving stack: " + req.stack.name + " (" +
+           (req.stack_given ? std::string("/stack") : std::string("default; set /stack")) +
+           "). KV cache as it sizes it: " + format_with("%.2f", inf.perf.gpu_memory_utilization) +
+           (req.stack.kv_of_free_memory
+                ? " x (memory - weights - activation peak - CUDA context/NCCL) = "
+                : " x memory - weights - activation peak - CUDA context/NCCL = ") +
+           format_with("%.2f", p.kv_budget_bytes / (1024.0 * 1024 * 1024)) + " GiB per GPU; " +
+           std::to_string(p.max_concurrency) + " sequences of max_model_len " +
+           std::to_string(p.max_model_len) + " fit."});
   if (inf.perf.target_users) {
     std::vector<ReasonParam> tp{param("target_users", num(*inf.perf.target_users))};
     if (p.gpus_needed) {

@@ -184,10 +184,11 @@ module.exports = async function i18nChecks(T) {
     await both('scenario ' + id);
   }
   // Requests no preset reaches, opened as shared links: a job history (capacity), a monthly demand
-  // with the hybrid plan, an office room and a flat tariff.
+  // with the hybrid plan, an office room and a flat tariff, a DualPipe run no GPU can hold.
   const fs = require('fs');
   const path = require('path');
-  for (const name of ['cost_capacity_hybrid', 'capacity_dated_csv_multi', 'inference_llama31_8b_l4_flat_tariff']) {
+  for (const name of ['cost_capacity_hybrid', 'capacity_dated_csv_multi', 'inference_llama31_8b_l4_flat_tariff',
+    'pretrain_deepseek_v3_dualpipe']) {
     const request = fs.readFileSync(path.join(__dirname, '../golden', name + '.request.json'), 'utf8');
     const hash = '#req=' + Buffer.from(JSON.stringify(JSON.parse(request)), 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
     await page.goto('about:blank');

@@ -92,6 +92,8 @@
       });
     }
     s = s.replace(/\{(\w+)\}/g, function (m, name) {
+      // A stack profile by its label in this language; a provider's own profile by its name.
+      if (name === 'stack' && hasString('stack.' + params.stack_id)) return t('stack.' + params.stack_id);
       return Object.prototype.hasOwnProperty.call(params, name) ? noteParam(name, params[name]) : m;
     });
     return { text: s, lang: state.lang };

@@ -68,6 +68,11 @@
     return template.split(/\{(\w+)\}/).map(function (part, i) {
       if (i % 2 === 0) return part;
       if (params[part] === undefined) return '{' + part + '}';
+      // A judged GPU's own reason, by its code in the user's language (not the core's English).
+      if (part === 'why' && hasString('optnote.' + params.why_code)) {
+        const vars = params.gpus === undefined ? {} : { gpus: fig(r, pointer + '/params/gpus', paramFormat('gpus'), 'strong') };
+        return h('span', {}, UI.tNodes('optnote.' + params.why_code, vars));
+      }
       return fig(r, pointer + '/params/' + part, paramFormat(part), 'strong');
     });
   }
