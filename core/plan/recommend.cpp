@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string_view>
 
 #include "engine/comm.hpp"
@@ -86,6 +87,20 @@ bool better(const Ranked& a, const Ranked& b, Objective objective) {
   return identity_before(*a.plan, *b.plan);
 }
 
+// A cost floor and the plans' costs are worked out by different sums and products (~1e-15
+// apart at worst): the floor is lowered by this before it is compared.
+constexpr double kFloorMargin = 1e-9;
+
+/// True when no plan costing `floor` or more ranks before `incumbent` under a cost-first
+/// objective: better() puts a plan more than kSameCost dearer after it, whatever its GPUs and
+/// time. A floor of +infinity: no plan at all.
+bool cannot_beat_on_cost(double floor, const Ranked& incumbent) {
+  if (floor == std::numeric_limits<double>::infinity()) return true;
+  if (!(floor > 0) || !std::isfinite(floor)) return false;
+  const double cost = ranked(floor * (1 - kFloorMargin));
+  return cost > incumbent.cost && cost - incumbent.cost > kSameCost * incumbent.cost;
+}
+
 bool meets_goal(const CandidatePlan& p, const GoalSettings& g) {
   if (g.deadline_hours && p.hours && *p.hours > *g.deadline_hours) return false;
   if (g.budget_cny && p.cost_cny > *g.budget_cny) return false;
@@ -165,6 +180,17 @@ class Search {
         at = prices_.places(gpu, s.count);
       price(base, s.count, at, out);
     }
+  }
+
+  /// A floor under the cost of every plan training_plans() makes for `gpu` from `min_count`
+  /// GPUs: the job's FLOPs at the part's peak (gpu_hours_floor) paid the cheapest way the part
+  /// is priced.
+  double training_cost_floor(const GpuSpec& gpu, int min_count) const {
+    const PerformanceConstants& k = catalog_.performance;
+    const double gpu_hours = gpu_hours_floor(req_, gpu, k, layouts_.job(k),
+                                             gpu_fractions(gpu, k, req_.training.precision));
+    const bool buy = !req_.goal.china_only || china_purchasable(gpu);
+    return prices_.training_cost_floor(gpu, min_count, gpu_hours, buy);
   }
 
   /// The serving plan of one GPU: its fleet for the load.
@@ -306,13 +332,75 @@ bool china_purchasable(const GpuSpec& gpu) {
 
 namespace {
 
-/// What a search reports: everything, or only the best plan (a lever's what-if reads nothing
-/// else, so it skips the front, the runners-up and the reasons).
-enum class Report { kAll, kBestOnly };
+/// Keeps the best plan of a scan: each feasible plan in the search's order replaces it when
+/// better() (best_of() over the same plans picks the same one).
+class BestPlan {
+ public:
+  explicit BestPlan(const Request& req)
+      : goal_(req.goal), objective_(resolve_objective(req.goal)) {}
+
+  void consider(const std::vector<CandidatePlan>& plans) {
+    for (const CandidatePlan& p : plans) {
+      if (!meets_goal(p, goal_)) continue;
+      const Ranked candidate = as_ranked(p);
+      if (best_ && !better(candidate, ranked_, objective_)) continue;
+      best_ = p;
+      ranked_ = {&*best_, candidate.time, candidate.cost};
+    }
+  }
+  /// Whether a GPU whose plans all cost `floor` or more can be left out: it cannot replace the
+  /// best plan so far, so the scan goes on from the same plan with it or without it.
+  bool beats_every_plan_from(double floor) const {
+    const bool by_cost =
+        objective_ == Objective::kCheapest || objective_ == Objective::kCheapestWithinDeadline;
+    return best_ && by_cost && cannot_beat_on_cost(floor, ranked_);
+  }
+  std::optional<CandidatePlan>& plan() { return best_; }
+
+ private:
+  const GoalSettings& goal_;
+  Objective objective_;
+  std::optional<CandidatePlan> best_;
+  Ranked ranked_;
+};
+
+/// The plan recommend_with() would name best for `req` over `gpus` (a lever's what-if reads
+/// nothing else): the same plans in the same order through the same comparisons, without the
+/// front, the runners-up, the rejections and the reasons. A training GPU is judged and searched
+/// only when its cost floor (Search::training_cost_floor) could still beat the best plan so far.
+std::optional<CandidatePlan> best_plan(const Request& req, const Catalog& catalog,
+                                       const std::vector<const GpuSpec*>& gpus,
+                                       SearchPrices& prices, LayoutTable& layouts) {
+  const Search search(req, catalog, prices, layouts);
+  BestPlan best(req);
+  std::vector<CandidatePlan> plans;  // one GPU's, reused
+  Reason failed;
+  if (!is_training(req.task)) {
+    for (const OptionRow& row : judge_options(req, catalog, gpus, layouts)) {
+      if (!row.judged.min_layout) continue;
+      plans.clear();
+      search.serving_plans(row, plans, &failed);
+      best.consider(plans);
+    }
+    return std::move(best.plan());
+  }
+  OptionJudge judge(req, catalog, layouts);
+  for (const GpuSpec* gpu : gpus) {
+    // Any count is at least 1: the floor needs no judging.
+    if (best.beats_every_plan_from(search.training_cost_floor(*gpu, 1))) continue;
+    OptionRow row;
+    row.judged = judge.judge(*gpu);
+    if (!row.judged.min_layout) continue;
+    plans.clear();
+    search.training_plans(row, plans, &failed);
+    best.consider(plans);
+  }
+  return std::move(best.plan());
+}
 
 Recommendation recommend_with(const Request& req, const Catalog& catalog,
                               const std::vector<OptionRow>& options, bool with_levers,
-                              Report report, SearchPrices& prices, LayoutTable& layouts) {
+                              SearchPrices& prices, LayoutTable& layouts) {
   Recommendation r;
   r.objective = resolve_objective(req.goal);
   r.deadline_hours = req.goal.deadline_hours;
@@ -376,8 +464,6 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
     r.no_plan = reason_nothing_fits();
   }
 
-  if (report == Report::kBestOnly) return r;
-
   r.pareto = pareto_front(feasible);
   if (r.best) {
     const CandidatePlan& best = *r.best;
@@ -424,18 +510,16 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
       Request changed = req;
       if (!change.apply(changed)) continue;
       LayoutTable changed_layouts(changed, catalog.memory);
-      const std::vector<OptionRow> changed_options =
-          judge_options(changed, catalog, cheaper, changed_layouts);
-      const Recommendation alt = recommend_with(changed, catalog, changed_options, false,
-                                                Report::kBestOnly, prices, changed_layouts);
-      if (!alt.best) continue;
-      const bool better = !base || alt.best->cost_cny < base->cost_cny * (1 - kLeverSaving) ||
-                          alt.best->gpus < base->gpus;
+      const std::optional<CandidatePlan> alt =
+          best_plan(changed, catalog, cheaper, prices, changed_layouts);
+      if (!alt) continue;
+      const bool better =
+          !base || alt->cost_cny < base->cost_cny * (1 - kLeverSaving) || alt->gpus < base->gpus;
       if (better) {
-        Lever lever{change.lever, change.path, change.value, change.trade_off, *alt.best, {}, {}};
+        Lever lever{change.lever, change.path, change.value, change.trade_off, *alt, {}, {}};
         if (base) {
-          if (time_of(*base) > 0) lever.time_ratio = time_of(*alt.best) / time_of(*base);
-          if (base->cost_cny > 0) lever.cost_ratio = alt.best->cost_cny / base->cost_cny;
+          if (time_of(*base) > 0) lever.time_ratio = time_of(*alt) / time_of(*base);
+          if (base->cost_cny > 0) lever.cost_ratio = alt->cost_cny / base->cost_cny;
         }
         r.levers.push_back(std::move(lever));
       }
@@ -455,7 +539,7 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
 Recommendation recommend(const Request& req, const Catalog& catalog,
                          const std::vector<OptionRow>& options, SearchPrices& prices,
                          LayoutTable& layouts, bool with_levers) {
-  return recommend_with(req, catalog, options, with_levers, Report::kAll, prices, layouts);
+  return recommend_with(req, catalog, options, with_levers, prices, layouts);
 }
 
 }  // namespace advisor
