@@ -348,13 +348,14 @@ class BestPlan {
       ranked_ = {&*best_, candidate.time, candidate.cost};
     }
   }
-  /// Whether a GPU whose plans all cost `floor` or more can be left out: it cannot replace the
-  /// best plan so far, so the scan goes on from the same plan with it or without it.
-  bool beats_every_plan_from(double floor) const {
-    const bool by_cost =
-        objective_ == Objective::kCheapest || objective_ == Objective::kCheapestWithinDeadline;
-    return best_ && by_cost && cannot_beat_on_cost(floor, ranked_);
+  /// Whether a cost floor can rule GPUs out: there is a best plan so far, ranked by cost first.
+  bool can_rule_out() const {
+    return best_ &&
+           (objective_ == Objective::kCheapest || objective_ == Objective::kCheapestWithinDeadline);
   }
+  /// Whether a GPU whose plans all cost `floor` or more can be left out (can_rule_out()): it
+  /// cannot replace the best plan so far, so the scan goes on from the same plan either way.
+  bool beats_every_plan_from(double floor) const { return cannot_beat_on_cost(floor, ranked_); }
   std::optional<CandidatePlan>& plan() { return best_; }
 
  private:
@@ -387,7 +388,8 @@ std::optional<CandidatePlan> best_plan(const Request& req, const Catalog& catalo
   OptionJudge judge(req, catalog, layouts);
   for (const GpuSpec* gpu : gpus) {
     // Any count is at least 1: the floor needs no judging.
-    if (best.beats_every_plan_from(search.training_cost_floor(*gpu, 1))) continue;
+    if (best.can_rule_out() && best.beats_every_plan_from(search.training_cost_floor(*gpu, 1)))
+      continue;
     OptionRow row;
     row.judged = judge.judge(*gpu);
     if (!row.judged.min_layout) continue;
