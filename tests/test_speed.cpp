@@ -766,3 +766,40 @@ TEST_CASE(
   CHECK_FALSE(before["training"]["communication"].contains("shard_replica_allreduce_s"));
   CHECK(advise_ok(whole)["training"]["communication"] == before["training"]["communication"]);
 }
+
+TEST_CASE("the GPU-hour floor is under every count and split a search can time", "[speed]") {
+  // A lever's search skips GPUs by it (plan/recommend.cpp best_plan): one plan below it would
+  // change the answer.
+  const advisor::Catalog& catalog = advisor::builtin_catalog();
+  const auto& k = catalog.performance;
+  const std::vector<nlohmann::json> jobs = {
+      test::request("full_finetune", "llama-3.1-8b"),
+      test::request("full_finetune", "qwen2.5-14b",
+                    {{"training", {{"activation_checkpointing", "full"}}}}),
+      test::request("lora", "qwen2.5-7b"),
+      test::request("qlora", "llama-3.1-70b"),
+      test::request("pretrain", "qwen3-30b-a3b", {{"training", {{"tokens", 1e10}}}}),
+      test::request("pretrain", "llama-2-13b", {{"training", {{"precision", "fp8"}}}}),
+      test::request("lora", "t0-3b", {{"training", {{"target_length", 256}}}}),
+  };
+  for (const nlohmann::json& j : jobs) {
+    INFO(j.dump());
+    const advisor::Request r = test::parse(j);
+    const advisor::TrainingJob job = advisor::training_job(r, k);
+    for (const advisor::GpuSpec& g : catalog.gpus) {
+      INFO(g.id);
+      const advisor::GpuFractions fractions = advisor::gpu_fractions(g, k, r.training.precision);
+      const double floor = advisor::gpu_hours_floor(r, g, k, job, fractions);
+      const int per_server = advisor::gpus_per_server(r, catalog, g);
+      const advisor::Fabric f = advisor::make_fabric(g, r.cluster, k, per_server);
+      for (int n = 1; n <= 64; n *= 2) {
+        for (const advisor::Layout& L : advisor::candidate_layouts(r, n, per_server)) {
+          const advisor::TrainingPerf t = advisor::estimate_training(r, g, L, f, k, job, fractions);
+          if (!t.available) continue;
+          CHECK(floor > 0);
+          CHECK(t.gpu_hours >= floor * (1 - 1e-9));  // the search's rounding margin
+        }
+      }
+    }
+  }
+}

@@ -8,12 +8,13 @@
 #include <cctype>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <map>
 
+#include "engine/layout.hpp"
 #include "types/checked.hpp"
 #include "types/errors.hpp"
 #include "types/text.hpp"
-#include "engine/layout.hpp"
 
 namespace advisor {
 
@@ -236,6 +237,30 @@ OptionCost buy_option(const CostScenario& s, int gpus, double utilization, Energ
   const EnergyResult e = energy_for(s, p, utilization);
   if (energy) *energy = e;
   return buy_cost(buy_inputs(s, p, gpus, utilization, e, true));
+}
+
+double owned_rate_floor(const CostScenario& s, double utilization) {
+  constexpr double kNoFloor = -std::numeric_limits<double>::infinity();
+  // buy_inputs() and buy_amounts(): capex = servers x platform + bought GPUs x GPU price, with
+  // the hardware share (1 - residual) / life, the operations share (or staff) and the spares
+  // share of it a year; colocation, electricity and network are the other items.
+  const double gpu_price = s.gpu_price_cny.value_or(0);
+  const bool staff = s.operations_by_staff;
+  bool in_range = gpu_price >= 0 && s.platform_price_cny >= 0 && s.residual_fraction >= 0 &&
+                  s.residual_fraction <= 1 && s.life_years >= 1 && s.spares_share >= 0 &&
+                  (staff ? s.staff_fte * s.staff_cny_per_year >= 0 : s.operations_capex_share >= 0);
+  // The items the floor leaves out are >= 0 when their prices are.
+  in_range = in_range && s.pue >= 0 && s.tariff.peak_cny_per_kwh >= 0 &&
+             s.tariff.flat_cny_per_kwh >= 0 && s.tariff.valley_cny_per_kwh >= 0 &&
+             s.network_mbps * s.network_cny_per_mbps_month >= 0 &&
+             s.colocation_cny_per_kw_month >= 0 && s.rack_price_override.value_or(0) >= 0;
+  for (const auto& rack_class : s.rack_classes) in_range = in_range && rack_class.second >= 0;
+  if (!in_range) return kNoFloor;
+  // No busy hours: cost_per_gpu_hour() prices no ownership at all.
+  if (!(utilization > 0)) return std::numeric_limits<double>::infinity();
+  const double yearly_share = (1 - s.residual_fraction) / s.life_years +
+                              (staff ? 0 : s.operations_capex_share) + s.spares_share;
+  return gpu_price * yearly_share / (kHoursPerYear * utilization);
 }
 
 OptionTotals buy_totals(const CostScenario& s, int gpus, double utilization, EnergyResult* energy,

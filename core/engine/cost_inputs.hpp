@@ -83,6 +83,10 @@ CostScenario resolve_scenario(const CostRequest& request, const PriceCatalog& pr
 /// the count, and a utilisation implied by a demand profile). Cheaper than resolving anew.
 CostScenario with_count(CostScenario scenario, int gpus, const CostRequest& request);
 
+/// The utilisation with_count() gives the scenario for `gpus`: the request's or the default,
+/// else the demand profile's spread over `gpus` (never higher for more GPUs).
+double utilization_at(const CostScenario& scenario, int gpus, const CostRequest& request);
+
 /// resolve_scenario() of `gpu` x `gpus` (nothing recorded) from `other`, resolved with the
 /// same request and site for another GPU: only the GPU's platform and prices are resolved
 /// anew, the site's part is the same for every GPU. A search resolves ~40 GPUs at one site.
@@ -112,6 +116,14 @@ OptionCost buy_option(const CostScenario& s, int gpus, double utilization,
 /// `energy` without its periods).
 OptionTotals buy_totals(const CostScenario& s, int gpus, double utilization,
                         EnergyResult* energy = nullptr, const PowerPlan* plan = nullptr);
+
+/// A floor under cost_per_gpu_hour(buy_totals(s', n, utilization)) for any count n and any s'
+/// that is `s` at another count, platform or place (the GPU's price and the ownership terms are
+/// the same): the GPU's own price, amortised with its operations and spares shares. Every
+/// other yearly item (servers, colocation, electricity, network, staff) is >= 0, and a board
+/// part buys at least the GPUs it uses. -infinity when an input is out of the range that
+/// argument needs (the request and catalog readers keep them in range).
+double owned_rate_floor(const CostScenario& s, double utilization);
 
 /// Yearly electricity of the scenario's fleet (`p`) used `utilization` of the time.
 /// `with_periods`: with each tariff period's detail (else the totals alone).

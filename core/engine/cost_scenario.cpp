@@ -86,6 +86,13 @@ double demand_utilization(const std::array<double, 12>& monthly, int gpus) {
 }
 }  // namespace
 
+// with_count()'s utilisation without the scenario's copy.
+double utilization_at(const CostScenario& s, int gpus, const CostRequest& rq) {
+  if (!rq.cost.utilization && rq.cost.monthly_demand_gpu_hours)
+    return demand_utilization(*rq.cost.monthly_demand_gpu_hours, gpus);
+  return s.utilization;
+}
+
 CostScenario with_count(CostScenario s, int gpus, const CostRequest& rq) {
   s.gpus = gpus;
   if (!rq.cost.utilization && rq.cost.monthly_demand_gpu_hours)

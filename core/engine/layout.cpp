@@ -260,63 +260,66 @@ std::vector<GpuOption> evaluate_options(const Request& req, const Catalog& catal
                                         LayoutTable& layouts) {
   std::vector<GpuOption> out;
   out.reserve(gpus.size());
-  const MemoryAssumptions& a = catalog.memory;
-  std::map<int, std::vector<int>> counts_by_server_size;
+  OptionJudge judge(req, catalog, layouts);
+  for (const GpuSpec* gpu : gpus) out.push_back(judge.judge(*gpu));
+  return out;
+}
+
+GpuOption OptionJudge::judge(const GpuSpec& gpu) {
+  const Request& req = request_;
+  const MemoryAssumptions& a = catalog_.memory;
   // Per-GPU bytes never grow with the count under a fixed sharding scheme (more data-parallel
   // ranks shard ZeRO state further; more tensor/pipeline ranks split weights and activations),
   // so the smallest count that fits is found by bisection over the candidate counts.
-  for (const GpuSpec* judged : gpus) {
-    const GpuSpec& gpu = *judged;
-    const int per_server = gpus_per_server(req, catalog, gpu);
-    auto known = counts_by_server_size.find(per_server);
-    if (known == counts_by_server_size.end()) {
-      known = counts_by_server_size
-                  .emplace(per_server, candidate_counts(req, a.max_gpus_searched, per_server))
-                  .first;
-    }
-    const std::vector<int>& counts = known->second;
-    GpuOption o;
-    o.gpu = &gpu;
-    Layout one;
-    one.gpus_per_server = per_server;
-    one.zero = is_training(req.task) ? req.parallelism.zero : 0;
-    o.on_one = estimate_memory(req, one, a, false);
-    o.fits_on_one = fits(o.on_one, gpu);
-    if (counts.empty()) {
-      o.reason = "no GPU count up to the search limit is compatible with the pinned tp/pp";
-      o.reason_code = "no_compatible_count";
-      out.push_back(std::move(o));
-      continue;
-    }
-    MemoryEstimate e;
-    auto fits_at = [&](int n) {
-      return layouts.choose(n, gpu, per_server, &e).has_value() && fits(e, gpu);
-    };
-    if (!fits_at(counts.back())) {
-      const bool replicated = is_training(req.task) && req.parallelism.zero == 0 &&
-                              req.parallelism.tp_pinned && req.parallelism.pp_pinned;
-      o.reason_code = replicated ? "replicated_zero0" : "does_not_fit_at_max";
-      o.reason_gpus = counts.back();
-      o.reason = replicated
-                     ? "with ZeRO-0 and the pinned TP/PP every data-parallel rank holds the same "
-                       "share of the model and optimizer state: no count helps; use ZeRO-3 or "
-                       "more TP/PP"
-                     : "does not fit even on " + std::to_string(counts.back()) +
-                           " GPUs: one micro-batch's activations or the unsharded terms exceed "
-                           "the card; shorten the sequence, enable checkpointing or quantise";
-      out.push_back(std::move(o));
-      continue;
-    }
-    std::size_t lo = 0, hi = counts.size() - 1;  // counts[hi] fits
-    while (lo < hi) {
-      const std::size_t mid = (lo + hi) / 2;
-      if (fits_at(counts[mid])) hi = mid; else lo = mid + 1;
-    }
-    o.min_layout = layouts.choose(counts[hi], gpu, per_server, &o.at_min);
-    o.tight_at_min = o.at_min.band_high > gpu.memory_bytes();
-    out.push_back(std::move(o));
+  const int per_server = gpus_per_server(req, catalog_, gpu);
+  auto known = counts_by_server_size_.find(per_server);
+  if (known == counts_by_server_size_.end()) {
+    known = counts_by_server_size_
+                .emplace(per_server, candidate_counts(req, a.max_gpus_searched, per_server))
+                .first;
   }
-  return out;
+  const std::vector<int>& counts = known->second;
+  GpuOption o;
+  o.gpu = &gpu;
+  Layout one;
+  one.gpus_per_server = per_server;
+  one.zero = is_training(req.task) ? req.parallelism.zero : 0;
+  o.on_one = estimate_memory(req, one, a, false);
+  o.fits_on_one = fits(o.on_one, gpu);
+  if (counts.empty()) {
+    o.reason = "no GPU count up to the search limit is compatible with the pinned tp/pp";
+    o.reason_code = "no_compatible_count";
+    return o;
+  }
+  MemoryEstimate e;
+  auto fits_at = [&](int n) {
+    return layouts_.choose(n, gpu, per_server, &e).has_value() && fits(e, gpu);
+  };
+  if (!fits_at(counts.back())) {
+    const bool replicated = is_training(req.task) && req.parallelism.zero == 0 &&
+                            req.parallelism.tp_pinned && req.parallelism.pp_pinned;
+    o.reason_code = replicated ? "replicated_zero0" : "does_not_fit_at_max";
+    o.reason_gpus = counts.back();
+    o.reason = replicated
+                   ? "with ZeRO-0 and the pinned TP/PP every data-parallel rank holds the same "
+                     "share of the model and optimizer state: no count helps; use ZeRO-3 or "
+                     "more TP/PP"
+                   : "does not fit even on " + std::to_string(counts.back()) +
+                         " GPUs: one micro-batch's activations or the unsharded terms exceed "
+                         "the card; shorten the sequence, enable checkpointing or quantise";
+    return o;
+  }
+  std::size_t lo = 0, hi = counts.size() - 1;  // counts[hi] fits
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (fits_at(counts[mid]))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  o.min_layout = layouts_.choose(counts[hi], gpu, per_server, &o.at_min);
+  o.tight_at_min = o.at_min.band_high > gpu.memory_bytes();
+  return o;
 }
 
 }  // namespace advisor

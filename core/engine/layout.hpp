@@ -91,6 +91,22 @@ int gpus_per_server(const Request& request, const Catalog& catalog, const GpuSpe
 /// A server size for a layout that no GPU is chosen for yet: the largest platform's.
 int largest_gpus_per_server(const Catalog& catalog);
 
+/// Judges GPUs one at a time, as evaluate_options() does, keeping the candidate counts of each
+/// server size between them: a search that may skip GPUs judges only those it searches.
+/// Holds its arguments by reference.
+class OptionJudge {
+ public:
+  OptionJudge(const Request& request, const Catalog& catalog, LayoutTable& layouts)
+      : request_(request), catalog_(catalog), layouts_(layouts) {}
+  GpuOption judge(const GpuSpec& gpu);
+
+ private:
+  const Request& request_;
+  const Catalog& catalog_;
+  LayoutTable& layouts_;
+  std::map<int, std::vector<int>> counts_by_server_size_;
+};
+
 /// Judges every GPU in the catalog.
 std::vector<GpuOption> evaluate_options(const Request& request, const Catalog& catalog);
 /// Judges the listed GPUs of the catalog (in that order).

@@ -150,6 +150,41 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
                            gpu_fractions(gpu, k, req.training.precision));
 }
 
+double gpu_hours_floor(const Request& req, const GpuSpec& gpu, const PerformanceConstants& k,
+                       const TrainingJob& job, const GpuFractions& fractions) {
+  // The peaks estimate_training() uses at the training precision.
+  const TrainingSettings& t = req.training;
+  const double bf16 =
+      t.precision == Precision::kFp16 ? gpu.fp16_dense_tflops : gpu.bf16_dense_tflops;
+  double peak_linear = bf16, peak_attention = bf16;
+  if (t.precision == Precision::kFp8) {
+    if (!gpu.fp8_dense_tflops) return 0;
+    peak_linear = *gpu.fp8_dense_tflops;
+  } else if (t.precision == Precision::kFp32) {
+    if (!gpu.fp32_tflops) return 0;
+    peak_linear = peak_attention = *gpu.fp32_tflops;
+  }
+  // Why it is a floor, term by term of estimate_training(): the step is at least its
+  // micro-batches' GEMM and attention kernels (every other term is >= 0); the heaviest stage
+  // runs at least 1/pp of the layers' FLOPs (and the whole LM head); the GEMM efficiency is
+  // at most the stack's (shape efficiencies are <= 1 with a positive ridge, the expert share
+  // is in [0, 1]); micro-batches x their tokens over dp x cp is the step's tokens, and tp x pp
+  // x dp x cp is the count; goodput is <= 1. So gpu_hours = hours x count >= tokens x (linear
+  // FLOPs / linear rate + causal attention FLOPs / attention rate) per token.
+  const double eta = k.framework_efficiency * req.stack.efficiency_factor;
+  const double linear_rate = peak_linear * kTera * fractions.matmul * eta;
+  const double attention_rate = peak_attention * kTera * fractions.attention * eta;
+  const bool safe = linear_rate > 0 && attention_rate > 0 && gpu.memory_bandwidth_tbps > 0 &&
+                    job.expert_share >= 0 && job.expert_share <= 1 && job.tokens >= 0 &&
+                    job.flops.hardware_linear >= 0 && job.flops.hardware_attention >= 0 &&
+                    k.failures_per_gpu_hour >= 0 && k.hours_lost_per_failure >= 0;
+  if (!safe) return 0;
+  const double seconds_per_token = job.flops.hardware_linear / linear_rate +
+                                   kCausalWork * job.flops.hardware_attention / attention_rate;
+  const double floor = job.tokens * seconds_per_token / kSecondsPerHour;
+  return std::isfinite(floor) ? floor : 0;
+}
+
 TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Layout& L,
                                const Fabric& fabric, const PerformanceConstants& k,
                                const TrainingJob& job, const GpuFractions& fractions) {

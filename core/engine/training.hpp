@@ -117,6 +117,15 @@ struct GpuFractions {
 };
 GpuFractions gpu_fractions(const GpuSpec& gpu, const PerformanceConstants& k, Precision precision);
 
+/// A floor under estimate_training()'s gpu_hours for `request` on `gpu` at any count and
+/// layout: the run's FLOPs at the part's peak x measured fractions x the stack's efficiency,
+/// as if every GEMM ran at full shape efficiency and nothing else took time (memory-bound
+/// kernels, communication, bubbles, launches, the optimizer and failures only add to it). 0
+/// when no positive floor is safe (no rate at the precision, a non-positive rate or fraction).
+/// A search skips parts whose cheapest conceivable run cannot beat the plan it already has.
+double gpu_hours_floor(const Request& request, const GpuSpec& gpu, const PerformanceConstants& k,
+                       const TrainingJob& job, const GpuFractions& fractions);
+
 /// Training speed of `request` on `count` GPUs of `gpu` laid out as `layout` over `fabric`.
 TrainingPerf estimate_training(const Request& request, const GpuSpec& gpu, const Layout& layout,
                                const Fabric& fabric, const PerformanceConstants& k);

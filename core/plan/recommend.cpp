@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string_view>
 
 #include "engine/comm.hpp"
@@ -17,12 +18,6 @@ namespace advisor {
 
 namespace {
 
-// Counts tried per GPU for training: its minimum, then doublings (the scaling curve flattens
-// long before 2^8 x the minimum; a deadline rarely needs more).
-constexpr int kCountDoublings = 8;
-// More GPUs are worth trying while doubling them still cuts the run time by this share (a
-// scaling efficiency above ~55%); past it the extra cards mostly wait on communication.
-constexpr double kWorthwhileSpeedup = 0.1;
 // A lever is offered when its best plan costs this much less than the plan without it, or
 // needs fewer GPUs.
 constexpr double kLeverSaving = 0.05;
@@ -92,66 +87,25 @@ bool better(const Ranked& a, const Ranked& b, Objective objective) {
   return identity_before(*a.plan, *b.plan);
 }
 
+// A cost floor and the plans' costs are worked out by different sums and products (~1e-15
+// apart at worst): the floor is lowered by this before it is compared.
+constexpr double kFloorMargin = 1e-9;
+
+/// True when no plan costing `floor` or more ranks before `incumbent` under a cost-first
+/// objective: better() puts a plan more than kSameCost dearer after it, whatever its GPUs and
+/// time. A floor of +infinity: no plan at all.
+bool cannot_beat_on_cost(double floor, const Ranked& incumbent) {
+  if (floor == std::numeric_limits<double>::infinity()) return true;
+  if (!(floor > 0) || !std::isfinite(floor)) return false;
+  const double cost = ranked(floor * (1 - kFloorMargin));
+  return cost > incumbent.cost && cost - incumbent.cost > kSameCost * incumbent.cost;
+}
+
 bool meets_goal(const CandidatePlan& p, const GoalSettings& g) {
   if (g.deadline_hours && p.hours && *p.hours > *g.deadline_hours) return false;
   if (g.budget_cny && p.cost_cny > *g.budget_cny) return false;
   return true;
 }
-
-}  // namespace
-
-TrainingCounts training_counts(const Request& req, const Catalog& catalog, const GpuSpec& gpu,
-                               int min_count, LayoutTable& layouts) {
-  TrainingCounts out;
-  const PerformanceConstants& k = catalog.performance;
-  const int per_server = gpus_per_server(req, catalog, gpu);
-  const int max_count = catalog.memory.max_gpus_searched;
-  std::optional<double> previous_hours;
-  Layout one;
-  const std::int64_t job_batch = global_batch_for(req, one, k, nullptr);
-  out.fabric = make_fabric(gpu, req.cluster, k, per_server);
-  const Fabric& f = out.fabric;
-  const TrainingJob& job = layouts.job(k);
-  const GpuFractions fractions = gpu_fractions(gpu, k, req.training.precision);
-  out.stop = TrainingCounts::Stop::kSearchLimit;
-  int n = min_count;
-  out.steps.reserve(kCountDoublings + 1);
-  for (int step = 0; step <= kCountDoublings && n <= max_count; ++step, n *= 2) {
-    MemoryEstimate e;
-    // Pretraining: the split a team would tune for speed (choose_fastest_layout).
-    const auto L = layouts.fastest(n, gpu, per_server, k, &e);
-    if (!L || !fits(e, gpu)) continue;
-    // Data parallelism ends where the job's global batch does: more ranks would change the
-    // recipe (the batch), not just the hardware. And doubling that saves little is not tried.
-    const bool past_global_batch = step > 0 && L->dp * req.training.micro_batch_size > job_batch;
-    // Once a count has a speed every count has one (it depends on the part's rates, not on the
-    // layout): the batch's end needs no estimate of the count it stops at.
-    if (past_global_batch && !out.steps.empty()) {
-      out.stop = TrainingCounts::Stop::kGlobalBatch;
-      break;
-    }
-    TrainingPerf t = estimate_training(req, gpu, *L, f, k, job, fractions);
-    if (!t.available) {
-      out.steps.clear();
-      out.stop = TrainingCounts::Stop::kUnavailable;
-      out.unavailable_reason = t.reason;
-      return out;
-    }
-    if (past_global_batch) {
-      out.stop = TrainingCounts::Stop::kGlobalBatch;
-      break;
-    }
-    if (step > 0 && previous_hours && t.hours > *previous_hours * (1 - kWorthwhileSpeedup)) {
-      out.stop = TrainingCounts::Stop::kSmallSaving;
-      break;
-    }
-    previous_hours = t.hours;
-    out.steps.push_back({n, *L, std::move(e), std::move(t)});
-  }
-  return out;
-}
-
-namespace {
 
 class Search {
  public:
@@ -226,6 +180,17 @@ class Search {
         at = prices_.places(gpu, s.count);
       price(base, s.count, at, out);
     }
+  }
+
+  /// A floor under the cost of every plan training_plans() makes for `gpu` from `min_count`
+  /// GPUs: the job's FLOPs at the part's peak (gpu_hours_floor) paid the cheapest way the part
+  /// is priced.
+  double training_cost_floor(const GpuSpec& gpu, int min_count) const {
+    const PerformanceConstants& k = catalog_.performance;
+    const double gpu_hours = gpu_hours_floor(req_, gpu, k, layouts_.job(k),
+                                             gpu_fractions(gpu, k, req_.training.precision));
+    const bool buy = !req_.goal.china_only || china_purchasable(gpu);
+    return prices_.training_cost_floor(gpu, min_count, gpu_hours, buy);
   }
 
   /// The serving plan of one GPU: its fleet for the load.
@@ -367,13 +332,77 @@ bool china_purchasable(const GpuSpec& gpu) {
 
 namespace {
 
-/// What a search reports: everything, or only the best plan (a lever's what-if reads nothing
-/// else, so it skips the front, the runners-up and the reasons).
-enum class Report { kAll, kBestOnly };
+/// Keeps the best plan of a scan: each feasible plan in the search's order replaces it when
+/// better() (best_of() over the same plans picks the same one).
+class BestPlan {
+ public:
+  explicit BestPlan(const Request& req)
+      : goal_(req.goal), objective_(resolve_objective(req.goal)) {}
+
+  void consider(const std::vector<CandidatePlan>& plans) {
+    for (const CandidatePlan& p : plans) {
+      if (!meets_goal(p, goal_)) continue;
+      const Ranked candidate = as_ranked(p);
+      if (best_ && !better(candidate, ranked_, objective_)) continue;
+      best_ = p;
+      ranked_ = {&*best_, candidate.time, candidate.cost};
+    }
+  }
+  /// Whether a cost floor can rule GPUs out: there is a best plan so far, ranked by cost first.
+  bool can_rule_out() const {
+    return best_ &&
+           (objective_ == Objective::kCheapest || objective_ == Objective::kCheapestWithinDeadline);
+  }
+  /// Whether a GPU whose plans all cost `floor` or more can be left out (can_rule_out()): it
+  /// cannot replace the best plan so far, so the scan goes on from the same plan either way.
+  bool beats_every_plan_from(double floor) const { return cannot_beat_on_cost(floor, ranked_); }
+  std::optional<CandidatePlan>& plan() { return best_; }
+
+ private:
+  const GoalSettings& goal_;
+  Objective objective_;
+  std::optional<CandidatePlan> best_;
+  Ranked ranked_;
+};
+
+/// The plan recommend_with() would name best for `req` over `gpus` (a lever's what-if reads
+/// nothing else): the same plans in the same order through the same comparisons, without the
+/// front, the runners-up, the rejections and the reasons. A training GPU is judged and searched
+/// only when its cost floor (Search::training_cost_floor) could still beat the best plan so far.
+std::optional<CandidatePlan> best_plan(const Request& req, const Catalog& catalog,
+                                       const std::vector<const GpuSpec*>& gpus,
+                                       SearchPrices& prices, LayoutTable& layouts) {
+  const Search search(req, catalog, prices, layouts);
+  BestPlan best(req);
+  std::vector<CandidatePlan> plans;  // one GPU's, reused
+  Reason failed;
+  if (!is_training(req.task)) {
+    for (const OptionRow& row : judge_options(req, catalog, gpus, layouts)) {
+      if (!row.judged.min_layout) continue;
+      plans.clear();
+      search.serving_plans(row, plans, &failed);
+      best.consider(plans);
+    }
+    return std::move(best.plan());
+  }
+  OptionJudge judge(req, catalog, layouts);
+  for (const GpuSpec* gpu : gpus) {
+    // Any count is at least 1: the floor needs no judging.
+    if (best.can_rule_out() && best.beats_every_plan_from(search.training_cost_floor(*gpu, 1)))
+      continue;
+    OptionRow row;
+    row.judged = judge.judge(*gpu);
+    if (!row.judged.min_layout) continue;
+    plans.clear();
+    search.training_plans(row, plans, &failed);
+    best.consider(plans);
+  }
+  return std::move(best.plan());
+}
 
 Recommendation recommend_with(const Request& req, const Catalog& catalog,
                               const std::vector<OptionRow>& options, bool with_levers,
-                              Report report, SearchPrices& prices, LayoutTable& layouts) {
+                              SearchPrices& prices, LayoutTable& layouts) {
   Recommendation r;
   r.objective = resolve_objective(req.goal);
   r.deadline_hours = req.goal.deadline_hours;
@@ -439,8 +468,6 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
     r.no_plan = reason_nothing_fits();
   }
 
-  if (report == Report::kBestOnly) return r;
-
   r.pareto = pareto_front(feasible);
   if (r.best) {
     const CandidatePlan& best = *r.best;
@@ -487,18 +514,16 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
       Request changed = req;
       if (!change.apply(changed)) continue;
       LayoutTable changed_layouts(changed, catalog.memory);
-      const std::vector<OptionRow> changed_options =
-          judge_options(changed, catalog, cheaper, changed_layouts);
-      const Recommendation alt = recommend_with(changed, catalog, changed_options, false,
-                                                Report::kBestOnly, prices, changed_layouts);
-      if (!alt.best) continue;
-      const bool better = !base || alt.best->cost_cny < base->cost_cny * (1 - kLeverSaving) ||
-                          alt.best->gpus < base->gpus;
+      const std::optional<CandidatePlan> alt =
+          best_plan(changed, catalog, cheaper, prices, changed_layouts);
+      if (!alt) continue;
+      const bool better =
+          !base || alt->cost_cny < base->cost_cny * (1 - kLeverSaving) || alt->gpus < base->gpus;
       if (better) {
-        Lever lever{change.lever, change.path, change.value, change.trade_off, *alt.best, {}, {}};
+        Lever lever{change.lever, change.path, change.value, change.trade_off, *alt, {}, {}};
         if (base) {
-          if (time_of(*base) > 0) lever.time_ratio = time_of(*alt.best) / time_of(*base);
-          if (base->cost_cny > 0) lever.cost_ratio = alt.best->cost_cny / base->cost_cny;
+          if (time_of(*base) > 0) lever.time_ratio = time_of(*alt) / time_of(*base);
+          if (base->cost_cny > 0) lever.cost_ratio = alt->cost_cny / base->cost_cny;
         }
         r.levers.push_back(std::move(lever));
       }
@@ -518,7 +543,7 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
 Recommendation recommend(const Request& req, const Catalog& catalog,
                          const std::vector<OptionRow>& options, SearchPrices& prices,
                          LayoutTable& layouts, bool with_levers) {
-  return recommend_with(req, catalog, options, with_levers, Report::kAll, prices, layouts);
+  return recommend_with(req, catalog, options, with_levers, prices, layouts);
 }
 
 }  // namespace advisor

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "plan/search_prices.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include "engine/cost.hpp"
 #include "types/units.hpp"
 
@@ -41,6 +45,30 @@ const CountPrices& SearchPrices::prices(const Places& at, int count, bool traini
   auto [it, added] = priced_.try_emplace({at.idc, count, training, buy});
   if (added) it->second = price(at, count, training, buy);
   return it->second;
+}
+
+double SearchPrices::training_cost_floor(const GpuSpec& gpu, int min_count, double gpu_hours,
+                                         bool buy) {
+  // Every count and platform of the part has the same prices and ownership terms (they are
+  // the GPU's and the site's): the scenario of the smallest count stands for all of them.
+  const CostScenario& s = resolved(gpu, min_count, false);
+  double floor = std::numeric_limits<double>::infinity();
+  auto lower = [&](double cost) { floor = std::min(floor, cost); };
+  const bool negative = s.rent_cny_per_gpu_hour.value_or(0) < 0 ||
+                        s.reserved_cny_per_gpu_month.value_or(0) < 0 || !(gpu_hours >= 0);
+  if (negative) return -std::numeric_limits<double>::infinity();
+  if (s.rent_cny_per_gpu_hour) lower(gpu_hours * *s.rent_cny_per_gpu_hour);
+  if (s.reserved_cny_per_gpu_month) {
+    const double monthly = *s.reserved_cny_per_gpu_month;
+    lower(std::max(gpu_hours / kHoursPerMonth * monthly, min_count * monthly));
+  }
+  if (buy && s.gpu_price_cny) {
+    // Fewer busy hours per GPU for more GPUs (a demand profile) only raise the owned rate.
+    const double owned = owned_rate_floor(s, utilization_at(s, min_count, req_.cost));
+    if (owned == -std::numeric_limits<double>::infinity()) return owned;
+    if (std::isfinite(owned)) lower(gpu_hours * owned);
+  }
+  return floor;
 }
 
 CountPrices SearchPrices::price(const Places& at, int count, bool training, bool buy) {

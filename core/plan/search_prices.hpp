@@ -55,6 +55,13 @@ class SearchPrices {
     return with_count(resolved(gpu, count, office), count, req_.cost);
   }
 
+  /// A floor under the cost of any training plan of `gpu` (Search::price) that runs at least
+  /// `gpu_hours` GPU-hours on at least `min_count` GPUs: renting pays every GPU-hour; reserving
+  /// pays whole months, at least one for each GPU; owning pays owned_rate_floor() per hour.
+  /// +infinity when nothing prices the part; -infinity when no floor is safe. `buy` as for
+  /// prices().
+  double training_cost_floor(const GpuSpec& gpu, int min_count, double gpu_hours, bool buy);
+
   /// `count` GPUs priced at the places `at`. `training`: bought cards are busy the cost
   /// inputs' utilisation (serving: the request's, else around the clock). `buy`: whether owning
   /// them is priced (a China-only search skips parts not sold there).
