@@ -194,9 +194,9 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   r.tokens = job.tokens;
 
   // Peak rates at the precision used (dense, never sparse).
-  double peak_linear = 0, peak_attention = 0, mamf_linear = 0;
+  double peak_linear = 0, peak_attention = 0;
   const double bf16 = t.precision == Precision::kFp16 ? gpu.fp16_dense_tflops : gpu.bf16_dense_tflops;
-  const double mamf = fractions.matmul;  // at the training precision
+  const double mamf_linear = fractions.matmul;  // measured at the training precision
   if (t.precision == Precision::kFp8) {
     if (!gpu.fp8_dense_tflops) {
       r.reason = gpu.name + " has no FP8 tensor cores (or no published dense FP8 rate)";
@@ -204,7 +204,6 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
       return r;
     }
     peak_linear = *gpu.fp8_dense_tflops;
-    mamf_linear = mamf;
     peak_attention = bf16;  // the attention core stays in 16-bit (Transformer Engine)
   } else if (t.precision == Precision::kFp32) {
     if (!gpu.fp32_tflops) {
@@ -213,10 +212,8 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
       return r;
     }
     peak_linear = peak_attention = *gpu.fp32_tflops;
-    mamf_linear = mamf;
   } else {
     peak_linear = peak_attention = bf16;
-    mamf_linear = mamf;
   }
   r.available = true;
   r.peak_tflops = peak_linear;
