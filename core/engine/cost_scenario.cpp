@@ -86,7 +86,7 @@ double demand_utilization(const std::array<double, 12>& monthly, int gpus) {
 }
 }  // namespace
 
-// with_count()'s utilisation without the scenario's copy.
+// The utilisation at `gpus` without copying the scenario (with_count() sets it from here).
 double utilization_at(const CostScenario& s, int gpus, const CostRequest& rq) {
   if (!rq.cost.utilization && rq.cost.monthly_demand_gpu_hours)
     return demand_utilization(*rq.cost.monthly_demand_gpu_hours, gpus);
@@ -94,9 +94,8 @@ double utilization_at(const CostScenario& s, int gpus, const CostRequest& rq) {
 }
 
 CostScenario with_count(CostScenario s, int gpus, const CostRequest& rq) {
+  s.utilization = utilization_at(s, gpus, rq);
   s.gpus = gpus;
-  if (!rq.cost.utilization && rq.cost.monthly_demand_gpu_hours)
-    s.utilization = demand_utilization(*rq.cost.monthly_demand_gpu_hours, gpus);
   return s;
 }
 

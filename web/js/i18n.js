@@ -92,8 +92,10 @@
       });
     }
     s = s.replace(/\{(\w+)\}/g, function (m, name) {
-      // A stack profile by its label in this language; a provider's own profile by its name.
-      if (name === 'stack' && hasString('stack.' + params.stack_id)) return t('stack.' + params.stack_id);
+      // A parameter sent with its id beside it (stack, stack_id) reads as the page's label for
+      // the id when there is one, else as the core wrote it (a provider's own profile's name).
+      const id = params[name + '_id'];
+      if (id !== undefined && hasString(name + '.' + id)) return t(name + '.' + id);
       return Object.prototype.hasOwnProperty.call(params, name) ? noteParam(name, params[name]) : m;
     });
     return { text: s, lang: state.lang };

@@ -68,10 +68,14 @@
     return template.split(/\{(\w+)\}/).map(function (part, i) {
       if (i % 2 === 0) return part;
       if (params[part] === undefined) return '{' + part + '}';
-      // A judged GPU's own reason, by its code in the user's language (not the core's English).
-      if (part === 'why' && hasString('optnote.' + params.why_code)) {
-        const vars = params.gpus === undefined ? {} : { gpus: fig(r, pointer + '/params/gpus', paramFormat('gpus'), 'strong') };
-        return h('span', {}, UI.tNodes('optnote.' + params.why_code, vars));
+      // A parameter sent with a code beside it (why, why_code: a judged GPU's own reason) reads
+      // as the page's words for that code, filled from the reason's other parameters; the core's
+      // English text only when the page has none.
+      const code = params[part + '_code'];
+      if (code !== undefined && hasString('optnote.' + code)) {
+        const vars = {};
+        Object.keys(params).forEach(function (n) { vars[n] = fig(r, pointer + '/params/' + n, paramFormat(n), 'strong'); });
+        return h('span', {}, UI.tNodes('optnote.' + code, vars));
       }
       return fig(r, pointer + '/params/' + part, paramFormat(part), 'strong');
     });
