@@ -176,8 +176,7 @@ std::string provider_text(const std::string& text, bool* ok) {
 }
 
 std::string catalog_text(const Catalog& catalog) {
-  std::string out;
-  JsonWriter w(out);
+  JsonWriter w;
   w.begin_object();
   w.key("gpus");
   w.begin_array();
@@ -210,7 +209,7 @@ std::string catalog_text(const Catalog& catalog) {
   w.key("form");
   w.raw(form_schema(catalog).dump());
   w.end_object();
-  return out;
+  return w.take();
 }
 
 }  // namespace advisor

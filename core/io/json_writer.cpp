@@ -33,7 +33,7 @@ void JsonWriter::before_value() {
     return;
   }
   if (depth_ > 0) {
-    if (has_member_[depth_ - 1]) out_ += ',';
+    if (has_member_[depth_ - 1]) put(',');
     has_member_[depth_ - 1] = true;
   }
 }
@@ -41,7 +41,7 @@ void JsonWriter::before_value() {
 void JsonWriter::open(char bracket) {
   before_value();
   if (depth_ >= kMaxDepth) refuse("nesting deeper than the writer allows");
-  out_ += bracket;
+  put(bracket);
   has_member_[depth_] = false;
   keys_[depth_] = {};
   ++depth_;
@@ -49,15 +49,15 @@ void JsonWriter::open(char bracket) {
 
 void JsonWriter::close(char bracket) {
   --depth_;
-  out_ += bracket;
+  put(bracket);
 }
 
 void JsonWriter::key(LiteralKey name) {
   before_value();
   keys_[depth_ - 1] = name.view();
-  out_ += '"';
-  out_.append(name.view());
-  out_.append("\":");
+  put('"');
+  put(name.view());
+  put("\":");
   after_key_ = true;
 }
 
@@ -65,25 +65,25 @@ void JsonWriter::escaped_key(std::string_view name) {
   before_value();
   keys_[depth_ - 1] = name;
   string(name);
-  out_ += ':';
+  put(':');
   after_key_ = true;
 }
 
 void JsonWriter::null() {
   before_value();
-  out_ += "null";
+  put("null");
 }
 
 void JsonWriter::value(bool v) {
   before_value();
-  out_ += v ? "true" : "false";
+  put(v ? "true" : "false");
 }
 
 void JsonWriter::integer(std::int64_t v) {
   before_value();
   char buffer[24];
   const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
-  out_.append(buffer, static_cast<std::size_t>(end - buffer));
+  put(std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
 }
 
 void JsonWriter::value(double v) {
@@ -92,12 +92,12 @@ void JsonWriter::value(double v) {
   char buffer[64];
   // Shortest round-trip digits (Grisu2) in the layout the result always had.
   const char* end = format_double(buffer, v);
-  out_.append(buffer, static_cast<std::size_t>(end - buffer));
+  put(std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
 }
 
 void JsonWriter::raw(std::string_view json) {
   before_value();
-  out_.append(json);
+  put(json);
 }
 
 void JsonWriter::bytes(double v) {
@@ -111,7 +111,7 @@ void JsonWriter::value(std::string_view s) {
 }
 
 void JsonWriter::string(std::string_view s) {
-  out_ += '"';
+  put('"');
   std::size_t run = 0;  // start of the pending run of characters that need no escaping
   const std::size_t size = s.size();
   for (std::size_t i = 0; i < size;) {
@@ -123,27 +123,27 @@ void JsonWriter::string(std::string_view s) {
       i += n;  // valid UTF-8 stays in the run
       continue;
     }
-    out_.append(s.data() + run, i - run);
+    put(std::string_view(s.data() + run, i - run));
     if (c == '"' || c == '\\') {
-      out_ += '\\';
-      out_ += static_cast<char>(c);
+      put('\\');
+      put(static_cast<char>(c));
     } else if (c == '\n') {
-      out_ += "\\n";
+      put("\\n");
     } else if (c == '\t') {
-      out_ += "\\t";
+      put("\\t");
     } else if (c == '\r') {
-      out_ += "\\r";
+      put("\\r");
     } else if (c < 0x80) {
-      out_ += "\\u00";
-      out_ += kHex[c >> 4];
-      out_ += kHex[c & 0xF];
+      put("\\u00");
+      put(kHex[c >> 4]);
+      put(kHex[c & 0xF]);
     } else {
-      out_ += "\\ufffd";  // not UTF-8: the replacement character, never invalid JSON
+      put("\\ufffd");  // not UTF-8: the replacement character, never invalid JSON
     }
     run = ++i;
   }
-  out_.append(s.data() + run, s.size() - run);
-  out_ += '"';
+  put(std::string_view(s.data() + run, s.size() - run));
+  put('"');
 }
 
 void JsonWriter::refuse(const char* what) const {

@@ -461,9 +461,7 @@ void write_arch_fields(JsonWriter& w, const ModelArch& a) {
 }
 
 std::string plan_to_text(const Plan& plan, const Catalog& catalog) {
-  std::string out;
-  out.reserve(128 * 1024);  // a typical result is 60-100 KB (one allocation, no regrowth)
-  W w(out);
+  W w(128 * 1024);  // a typical result is 60-100 KB (one allocation, no regrowth)
   w.begin_object();
   w.field("schema", 1);
   w.field("task", task_name(plan.task));
@@ -518,7 +516,7 @@ std::string plan_to_text(const Plan& plan, const Catalog& catalog) {
     write_provider(w, *catalog.provider, plan);
   }
   w.end_object();
-  return out;
+  return w.take();
 }
 
 }  // namespace advisor

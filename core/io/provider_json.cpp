@@ -350,8 +350,7 @@ void write_provider(JsonWriter& w, const ProviderCatalog& p, const Plan& plan) {
 }
 
 std::string provider_summary_text(const ProviderCatalog& p) {
-  std::string out;
-  JsonWriter w(out);
+  JsonWriter w;
   w.begin_object();
   w.key("provider");
   w.begin_object();
@@ -364,7 +363,7 @@ std::string provider_summary_text(const ProviderCatalog& p) {
   w.end_array();
   w.end_object();
   w.end_object();
-  return out;
+  return w.take();
 }
 
 }  // namespace advisor
