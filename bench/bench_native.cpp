@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Prints the median latency of advise() (whole catalog: every GPU judged) natively.
-// Usage: bench_native REQUEST.json... ; bench/bench.sh runs it beside the wasm figure.
+// Usage: bench_native [--calls N] REQUEST.json... ; bench/bench.sh runs it beside the wasm
+// figure, and bench/page_bench.cjs in short rounds between Chromium's (--calls 40).
 #include <algorithm>
 #include <cstdlib>
 #include <new>
@@ -28,19 +29,30 @@ void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 constexpr int kWarmupCalls = 20;
-constexpr int kTimedCalls = 500;
+constexpr int kDefaultTimedCalls = 500;
+constexpr int kMaxTimedCalls = 100000;
 }  // namespace
 
 int main(int argc, char** argv) {
+  int first_file = 1;
+  int timed_calls = kDefaultTimedCalls;
+  if (argc > 2 && std::string(argv[1]) == "--calls") {
+    timed_calls = std::atoi(argv[2]);
+    if (timed_calls < 1 || timed_calls > kMaxTimedCalls) {
+      std::fprintf(stderr, "bench_native: --calls takes 1 to %d\n", kMaxTimedCalls);
+      return 2;
+    }
+    first_file = 3;
+  }
   advisor::builtin_catalog();  // parse once, as the page does at load
-  for (int i = 1; i < argc; ++i) {
+  for (int i = first_file; i < argc; ++i) {
     std::ifstream in(argv[i]);
     std::stringstream s;
     s << in.rdbuf();
     const std::string request = s.str();
     for (int w = 0; w < kWarmupCalls; ++w) advisor::advise_text(request);
     std::vector<double> us;
-    for (int c = 0; c < kTimedCalls; ++c) {
+    for (int c = 0; c < timed_calls; ++c) {
       const auto t0 = std::chrono::steady_clock::now();
       advisor::advise_text(request);
       const auto t1 = std::chrono::steady_clock::now();
@@ -49,9 +61,13 @@ int main(int argc, char** argv) {
     const std::size_t before = allocations;
     advisor::advise_text(request);
     const std::size_t per_call = allocations - before;
+    double total_us = 0;
+    for (const double u : us) total_us += u;
     std::sort(us.begin(), us.end());
-    std::printf("native\t%s\tmedian_us=%.1f\tp95_us=%.1f\tallocations_per_call=%zu\tcalls=%d\n",
-                argv[i], us[us.size() / 2], us[us.size() * 95 / 100], per_call, kTimedCalls);
+    std::printf(
+        "native\t%s\tmedian_us=%.1f\tp95_us=%.1f\tmean_us=%.1f\tallocations_per_call=%zu\tcalls=%d\n",
+        argv[i], us[us.size() / 2], us[us.size() * 95 / 100], total_us / timed_calls, per_call,
+        timed_calls);
   }
   return 0;
 }

@@ -8,7 +8,11 @@
 //              <script> removed is the static-HTML yardstick (issue 13: first result <= 1.2x it)
 //   advise     advise() in Chromium after a 4 s warm-up (V8 tiers up), median and p95 per request,
 //              beside the native figure for the same request texts (bench_native, with its
-//              allocations per call)
+//              allocations per call); then the ratio measured in alternating rounds, so that both
+//              sides see the same machine: each round times a batch of calls per request in the
+//              page (the mean: performance.now() steps 100 µs in a page that is not
+//              cross-origin isolated, coarser than one call) and then the same batch natively
+//              (bench_native --calls); the median over the rounds of each round's ratio
 //   rerender   an input change to the re-rendered page (the goal: within one 16 ms frame), with
 //              the page scrolled to the top and scrolled to the GPU table, median and p95 of:
 //              the synchronous run (core + DOM), the next animation frame (its callbacks run),
@@ -35,6 +39,8 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking'
               '--disable-sync', '--no-first-run'];
 const WARMUP_MS = 4000;
 const TIMED_CALLS = 300;
+const RATIO_ROUNDS = 9;
+const RATIO_BATCH_CALLS = 40;
 const RERENDER_SAMPLES = 40;
 
 const argv = process.argv.slice(2);
@@ -146,6 +152,7 @@ async function adviseInPage({ texts, warmupMs, calls }) {
   const options = {};
   if (factory.wasmGz) options.wasmBinary = await window.GpuAdvisorUI.inflate(factory.wasmGz); // js/core.js
   const m = await factory(options);
+  window.benchCore = m; // kept for adviseBatchInPage
   const end = performance.now() + warmupMs;
   for (let i = 0; performance.now() < end; i++) m.advise(texts[i % texts.length]);
   return texts.map((text) => {
@@ -156,6 +163,16 @@ async function adviseInPage({ texts, warmupMs, calls }) {
       us.push((performance.now() - t0) * 1000);
     }
     return us;
+  });
+}
+
+/** Inside the page, on the module adviseInPage warmed up: the mean µs of `calls` calls per text. */
+function adviseBatchInPage({ texts, calls }) {
+  const m = window.benchCore;
+  return texts.map((text) => {
+    const t0 = performance.now();
+    for (let i = 0; i < calls; i++) m.advise(text);
+    return ((performance.now() - t0) * 1000) / calls;
   });
 }
 
@@ -232,9 +249,9 @@ async function traced(page, fn, arg) {
   return Object.assign(out, { cpu });
 }
 
-function nativeFigures() {
+function nativeFigures(calls) {
   if (nativeBench === '-') return {};
-  const out = execFileSync(nativeBench, requestFiles).toString();
+  const out = execFileSync(nativeBench, [...(calls ? ['--calls', String(calls)] : []), ...requestFiles]).toString();
   const rows = {};
   for (const line of out.trim().split('\n')) {
     const [, file, ...kv] = line.split('\t');
@@ -286,6 +303,24 @@ function nativeFigures() {
                   + (n.median_us ? `  native median ${String(n.median_us).padStart(6)} p95 ${String(n.p95_us).padStart(6)}  = ${(med / n.median_us).toFixed(2)}x`
                   + `  allocations/call ${n.allocations_per_call}` : ''));
     });
+    if (nativeBench !== '-') {
+      const rounds = requestFiles.map(() => ({ chromium: [], native: [], ratio: [] }));
+      for (let r = 0; r < RATIO_ROUNDS; r++) {
+        const batch = await page.evaluate(adviseBatchInPage, { texts, calls: RATIO_BATCH_CALLS });
+        const native = nativeFigures(RATIO_BATCH_CALLS);
+        requestFiles.forEach((f, i) => {
+          rounds[i].chromium.push(batch[i]);
+          rounds[i].native.push(native[f].mean_us);
+          rounds[i].ratio.push(batch[i] / native[f].mean_us);
+        });
+      }
+      console.log(`\nadvise() in alternating rounds (${RATIO_ROUNDS} rounds; each: ${RATIO_BATCH_CALLS} calls per request in Chromium, then natively; mean µs per call, medians over the rounds)`);
+      requestFiles.forEach((f, i) => {
+        const x = rounds[i];
+        console.log(`  ${path.basename(f).padEnd(44)} chromium ${median(x.chromium).toFixed(0).padStart(6)}  native ${median(x.native).toFixed(0).padStart(6)}`
+                    + `  ratio ${median(x.ratio).toFixed(2)}x (rounds ${Math.min(...x.ratio).toFixed(2)}-${Math.max(...x.ratio).toFixed(2)})`);
+      });
+    }
   }
   if (PARTS.has('rerender')) {
     const cell = (xs) => `${ms(median(xs)).padStart(6)} ${ms(pct(xs, 0.95)).padStart(6)}`;
