@@ -72,7 +72,9 @@ double SearchPrices::training_cost_floor(const GpuSpec& gpu, int min_count, doub
 }
 
 CountPrices SearchPrices::price(const Places& at, int count, bool training, bool buy) {
-  const CostScenario s = with_count(*at.idc, count, req_.cost);
+  // with_count() would change only the scenario's count and utilisation, and every cost below
+  // takes both as arguments: the scenario is read where it is held, not copied per count.
+  const CostScenario& s = *at.idc;
   const PowerPlan p = plan_power(s, count);
   CountPrices q;
   q.servers = p.servers;
@@ -80,7 +82,8 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
   q.office_can_host = p.office.can_host;
   q.life_years = s.life_years;
   // Serving runs around the clock unless the request says otherwise.
-  q.busy = training ? s.utilization : req_.cost.cost.utilization.value_or(1.0);
+  q.busy =
+      training ? utilization_at(s, count, req_.cost) : req_.cost.cost.utilization.value_or(1.0);
   const auto listed = catalog_.prices.gpus.find(at.gpu->id);
   auto supplies = [&](std::optional<std::int64_t> GpuPrices::*cap) {
     return listed == catalog_.prices.gpus.end() || !(listed->second.*cap) ||
@@ -94,10 +97,7 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
   // Bought: the job's amortised share of owning the cards, busy `busy` of the hours.
   for (const bool office : {false, true}) {
     if (office && (!p.office.can_host || req_.cost.power.facility == Facility::kOffice)) continue;
-    std::optional<CostScenario> in_office;  // the IDC's scenario is `s` itself (no copy)
-    const CostScenario& placed =
-        office ? in_office.emplace(with_count(resolved(*at.gpu, at.count, true), count, req_.cost))
-               : s;
+    const CostScenario& placed = office ? resolved(*at.gpu, at.count, true) : s;
     // The IDC's power plan is the one above; the office's racks differ.
     const OptionTotals b = buy_totals(placed, count, q.busy, nullptr, office ? nullptr : &p);
     const std::optional<double> rate =
