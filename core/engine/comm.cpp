@@ -90,12 +90,17 @@ Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
   } else {
     const NetworkKind* rdma = k.find_network("ib_ndr400");
     f.network_id = "custom";
-    f.network_name = format_number(cluster.inter_node_gbit_per_s_per_gpu.value_or(0)) +
-                     " Gb/s per GPU (RDMA assumed)";
     f.network_gbps = cluster.inter_node_gbit_per_s_per_gpu.value_or(0) / kBitsPerByte;
     f.network_efficiency = rdma ? rdma->efficiency : 0.85;
   }
   return f;
+}
+
+std::string network_label(const Fabric& f) {
+  // network_gbps is the request's Gbit/s over 8 (exact: a power of two).
+  if (f.network_id == "custom")
+    return format_number(f.network_gbps * kBitsPerByte) + " Gb/s per GPU (RDMA assumed)";
+  return std::string(f.network_name);
 }
 
 double intra_node_busbw(const Fabric& f, int n, const PerformanceConstants& k) {

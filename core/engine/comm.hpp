@@ -6,9 +6,10 @@
 // reduce-scatter and all-gather (n-1)/n, so time = latency + factor x bytes / busbw.
 #pragma once
 #include <string>
+#include <string_view>
 
-#include "types/catalog.hpp"
 #include "engine/memory.hpp"
+#include "types/catalog.hpp"
 #include "types/perf_constants.hpp"
 #include "types/perf_settings.hpp"
 
@@ -35,8 +36,10 @@ struct Fabric {
   int link_domain = 1;       // GPUs one scale-up link domain joins (bridge: 2 or 4)
   double pcie_gbps = 0;      // GB/s per direction of the GPU's PCIe x16 slot
   bool pcie_p2p = true;
-  std::string network_id;    // ib_ndr400 | ... | "custom"
-  std::string network_name;
+  // Views of the performance constants' network kind (or of a literal), which outlive every
+  // fabric of a request: a search makes one fabric per GPU and count tried.
+  std::string_view network_id;    // ib_ndr400 | ... | "custom"
+  std::string_view network_name;  // empty for "custom": network_label() words it
   double network_gbps = 0;   // GB/s per GPU per direction, line rate
   double network_efficiency = 0;
   int gpus_per_node = 8;
@@ -44,6 +47,10 @@ struct Fabric {
   bool nvls = false;         // NVLink SHARP: NVSwitch in-switch reduction (Hopper, Blackwell)
   std::string note;          // assumption text (e.g. unknown link bandwidth)
 };
+
+/// The network between servers as the results name it: the kind's name, or for a custom line
+/// its rate ("400 Gb/s per GPU (RDMA assumed)").
+std::string network_label(const Fabric& f);
 
 /// The fabric for `gpu` under the request's cluster settings.
 /// `gpus_per_server`: GPUs inside one server (engine/cost_inputs gpus_per_server()).

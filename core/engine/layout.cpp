@@ -151,9 +151,13 @@ bool fits(const MemoryEstimate& e, const GpuSpec& gpu) { return e.total() <= gpu
 std::vector<LayoutTable::Sized>& LayoutTable::sized(int count, int gpus_per_server) {
   auto [it, added] = by_count_and_server_.try_emplace({count, gpus_per_server});
   if (added) {
-    const std::vector<Layout> candidates = candidate_layouts(request_, count, gpus_per_server);
-    it->second.reserve(candidates.size());
-    for (const Layout& L : candidates) it->second.push_back({L, std::nullopt});
+    std::vector<Sized>& out = it->second;
+    if (is_training(request_.task))
+      out.reserve(std::size(kAutoPipelineStages) * std::size(kAutoTensorParallel));
+    for_each_candidate_layout(request_, count, gpus_per_server, [&](const Layout& L) {
+      out.push_back({L, std::nullopt});
+      return true;
+    });
   }
   return it->second;
 }

@@ -411,8 +411,12 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
   const Search search(req, catalog, prices, layouts);
   std::vector<CandidatePlan> all;
   // Room for one count per GPU in each deployment (rent, reserved, bought in an IDC or the
-  // office); training's further counts grow it from there.
-  all.reserve(options.size() * 4);
+  // office), times the counts a training search prices per GPU (training_counts: the minimum
+  // and the doublings that pay, 2-3 for most jobs; the default request's 38 GPUs give 309
+  // plans). Regrowing moves every plan so far (~340 bytes each).
+  constexpr std::size_t kDeployments = 4;
+  constexpr std::size_t kTypicalTrainingCounts = 3;
+  all.reserve(options.size() * kDeployments * (is_training(req.task) ? kTypicalTrainingCounts : 1));
   for (const OptionRow& row : options) {
     const GpuSpec& gpu = *row.judged.gpu;
     if (!row.judged.min_layout) {

@@ -3,8 +3,10 @@
 // recommendation and its levers' what-ifs change the job, never the cost inputs, so every
 // search prices the same GPU x count alike (plan/recommend.cpp).
 #pragma once
+#include <array>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <tuple>
 #include <vector>
 
@@ -31,7 +33,23 @@ struct CountPrices {
     double average_yearly_cny = 0;
     double cny_per_gpu_hour = 0;
   };
-  std::vector<Owned> owned;  // empty without a purchase price, or when buying is not asked
+  /// At most two places, held inline (a search prices ~200 counts per advise(); a vector
+  /// allocated for each). Empty without a purchase price, or when buying is not asked.
+  class OwnedPlaces {
+   public:
+    static constexpr std::size_t kMaxPlaces = 2;  // the IDC and the office
+    const Owned* begin() const { return places_.data(); }
+    const Owned* end() const { return places_.data() + size_; }
+    void add(const Owned& o) {
+      if (size_ == kMaxPlaces) throw std::logic_error("CountPrices: a third place to own cards");
+      places_[size_++] = o;
+    }
+
+   private:
+    std::array<Owned, kMaxPlaces> places_{};
+    std::size_t size_ = 0;
+  };
+  OwnedPlaces owned;
 };
 
 /// The cost inputs of each GPU at each place, resolved once (what a scenario depends on besides

@@ -159,12 +159,12 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
                 (req.training.perf.global_batch_size ? "" : " (default; set "
                                                             "/training/global_batch_size)") +
                 "."});
-  std::string dp = "Inside a server: " + std::string(link_label(f)) +
-                   (L.count > f.gpus_per_node
-                        ? "; between servers: " + f.network_name +
-                              (f.network_auto ? " (assumed; set /cluster)" : "")
-                        : std::string("; one server")) +
-                   ".";
+  std::string dp =
+      "Inside a server: " + std::string(link_label(f)) +
+      (L.count > f.gpus_per_node ? "; between servers: " + network_label(f) +
+                                       (f.network_auto ? " (assumed; set /cluster)" : "")
+                                 : std::string("; one server")) +
+      ".";
   // Gradients are reduced over data x context parallel (Layout::shard_ranks).
   const int dp_group = L.shard_ranks();
   if (dp_group > 1) {
@@ -182,16 +182,18 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
           " of the compute; " + format_with("%.3g", t.data_parallel_exposed_s) + " s of " +
           format_with("%.3g", t.data_parallel_s) + " s per step exposed.";
   }
-  out.push_back({"training_links",
-                 {param("link", std::string(intra_link_name(f.intra))),
-                  param("multi_server", flag(L.count > f.gpus_per_node)),
-                  param("network", f.network_name), param("network_assumed", flag(f.network_auto)),
-                  param("data_parallel", flag(dp_group > 1)), param("dp", dp_group),
-                  param("dp_busbw_gbps", t.dp_busbw_gbps),
-                  param("sharding", std::string(L.zero >= 3 ? "zero3" : L.zero == 2 ? "zero2" : "allreduce")),
-                  param("overlap_share", k.overlap_fraction),
-                  param("exposed_s", t.data_parallel_exposed_s), param("dp_s", t.data_parallel_s)},
-                 dp});
+  out.push_back(
+      {"training_links",
+       {param("link", std::string(intra_link_name(f.intra))),
+        param("multi_server", flag(L.count > f.gpus_per_node)), param("network", network_label(f)),
+        param("network_assumed", flag(f.network_auto)), param("data_parallel", flag(dp_group > 1)),
+        param("dp", dp_group), param("dp_busbw_gbps", t.dp_busbw_gbps),
+        param("sharding", std::string(L.zero >= 3   ? "zero3"
+                                      : L.zero == 2 ? "zero2"
+                                                    : "allreduce")),
+        param("overlap_share", k.overlap_fraction), param("exposed_s", t.data_parallel_exposed_s),
+        param("dp_s", t.data_parallel_s)},
+       dp});
   if (L.shard_group > 0 && dp_group > 1) {
     // Only when the request states a shard group, so other answers read as before.
     const GroupPlacement place = place_groups(L, f.gpus_per_node);

@@ -92,8 +92,8 @@ InterconnectResult interconnect(const GpuSpec& gpu, const Layout& L, const Fabri
   if (L.count > 1) j.allreduce_bus_bandwidth_gbps = allreduce_busbw(f, L.count, all_per_node, k);
   j.intra_node = {intra_link_name(f.intra), link_label(f), in_node,
                   intra_node_busbw(f, in_node, k), f.link_gbps > 0 ? f.link_gbps : f.pcie_gbps};
-  j.inter_node = {f.network_id, f.network_name, f.network_gbps * kBitsPerByte,
-                  network_busbw(f, all_per_node), L.count > G, f.network_auto};
+  j.inter_node = {std::string(f.network_id),      network_label(f), f.network_gbps * kBitsPerByte,
+                  network_busbw(f, all_per_node), L.count > G,      f.network_auto};
   if (L.shard_ranks() > 1)
     j.data_parallel_busbw_gbps = group_busbw(f, L.shard_ranks(), place.dp_per_node, k);
   if (L.tp > 1) j.tensor_parallel_busbw_gbps = group_busbw(f, L.tp, place.tp_per_node, k);

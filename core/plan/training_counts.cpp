@@ -36,36 +36,48 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
   int n = min_count;
   out.steps.reserve(kCountDoublings + 1);
   for (int step = 0; step <= kCountDoublings && n <= max_count; ++step, n *= 2) {
-    MemoryEstimate e;
+    // Filled in place (the vector has room for every step): a step is ~600 bytes, and a
+    // search takes ~300 per advise().
+    TrainingCounts::Step& s = out.steps.emplace_back();
+    MemoryEstimate& e = s.memory;
     // Pretraining: the split a team would tune for speed (choose_fastest_layout).
     const auto L = layouts.fastest(n, gpu, per_server, k, &e);
-    if (!L || !fits(e, gpu)) continue;
+    auto drop = [&] { out.steps.pop_back(); };
+    if (!L || !fits(e, gpu)) {
+      drop();
+      continue;
+    }
     // Data parallelism ends where the job's global batch does: more ranks would change the
     // recipe (the batch), not just the hardware. And doubling that saves little is not tried.
     const bool past_global_batch = step > 0 && L->dp * req.training.micro_batch_size > job_batch;
     // Once a count has a speed every count has one (it depends on the part's rates, not on the
     // layout): the batch's end needs no estimate of the count it stops at.
-    if (past_global_batch && !out.steps.empty()) {
+    if (past_global_batch && out.steps.size() > 1) {
+      drop();
       out.stop = TrainingCounts::Stop::kGlobalBatch;
       break;
     }
-    TrainingPerf t = estimate_training(req, gpu, *L, f, k, job, fractions);
+    TrainingPerf& t = s.perf;
+    t = estimate_training(req, gpu, *L, f, k, job, fractions);
     if (!t.available) {
+      out.unavailable_reason = t.reason;
       out.steps.clear();
       out.stop = TrainingCounts::Stop::kUnavailable;
-      out.unavailable_reason = t.reason;
       return out;
     }
     if (past_global_batch) {
+      drop();
       out.stop = TrainingCounts::Stop::kGlobalBatch;
       break;
     }
     if (step > 0 && previous_hours && t.hours > *previous_hours * (1 - kWorthwhileSpeedup)) {
+      drop();
       out.stop = TrainingCounts::Stop::kSmallSaving;
       break;
     }
     previous_hours = t.hours;
-    out.steps.push_back({n, *L, std::move(e), std::move(t)});
+    s.count = n;
+    s.layout = *L;
   }
   return out;
 }
