@@ -81,18 +81,17 @@ void JsonWriter::value(bool v) {
 
 void JsonWriter::integer(std::int64_t v) {
   before_value();
-  char buffer[24];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;
-  put(std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
+  constexpr std::size_t kDigits = 24;  // -2^63 is 20 characters
+  char* at = room(kDigits);
+  commit(std::to_chars(at, at + kDigits, v).ptr);
 }
 
 void JsonWriter::value(double v) {
   if (!std::isfinite(v)) refuse("non-finite value");
   before_value();
-  char buffer[64];
-  // Shortest round-trip digits (Grisu2) in the layout the result always had.
-  const char* end = format_double(buffer, v);
-  put(std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
+  // Shortest round-trip digits (Grisu2) in the layout the result always had, written in place.
+  constexpr std::size_t kDoubleRoom = 32;  // what format_double() asks for
+  commit(format_double(room(kDoubleRoom), v));
 }
 
 void JsonWriter::raw(std::string_view json) {

@@ -138,6 +138,13 @@ class JsonWriter {
     for (const char c : s) *to++ = c;
     used_ += s.size();
   }
+  /// Where the next `n` bytes may be written in place (flushing first when fewer are left);
+  /// commit() then takes what was written up to its end.
+  char* room(std::size_t n) {
+    if (n > kBlockBytes - used_) flush();
+    return block_.data() + used_;
+  }
+  void commit(const char* end) { used_ = static_cast<std::size_t>(end - block_.data()); }
   void flush() {
     text_.append(block_.data(), used_);
     used_ = 0;
