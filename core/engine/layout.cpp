@@ -125,14 +125,18 @@ std::vector<int> candidate_counts(const Request& req, int max_count, int gpus_pe
   return valid;
 }
 
+/// Room for every candidate of a count at once: each training split (a search lists ~100
+/// counts' candidates per advise()); serving has one at most.
+std::size_t candidate_room(const Request& req) {
+  return is_training(req.task) ? std::size(kAutoPipelineStages) * std::size(kAutoTensorParallel)
+                               : 1;
+}
+
 }  // namespace
 
 std::vector<Layout> candidate_layouts(const Request& req, int count, int gpus_per_server) {
   std::vector<Layout> out;
-  // Room for every training split at once (a search lists ~100 counts' candidates per
-  // advise()); serving has one at most.
-  if (is_training(req.task))
-    out.reserve(std::size(kAutoPipelineStages) * std::size(kAutoTensorParallel));
+  out.reserve(candidate_room(req));
   for_each_candidate_layout(req, count, gpus_per_server, [&](const Layout& L) {
     out.push_back(L);
     return true;
@@ -152,8 +156,7 @@ std::vector<LayoutTable::Sized>& LayoutTable::sized(int count, int gpus_per_serv
   auto [it, added] = by_count_and_server_.try_emplace({count, gpus_per_server});
   if (added) {
     std::vector<Sized>& out = it->second;
-    if (is_training(request_.task))
-      out.reserve(std::size(kAutoPipelineStages) * std::size(kAutoTensorParallel));
+    out.reserve(candidate_room(request_));
     for_each_candidate_layout(request_, count, gpus_per_server, [&](const Layout& L) {
       out.push_back({L, std::nullopt});
       return true;

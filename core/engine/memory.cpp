@@ -491,7 +491,7 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
   // evaluate both and report the heavier.
   const double trainable = trainable_params(req, c);
   const int stages[] = {0, L.pp - 1};
-  const bool dualpipe = training && L.pp > 1 && req.parallelism.dualpipe();
+  const bool dualpipe = training && runs_dualpipe(req, L);
   const int distinct_stages = L.pp > 1 && !dualpipe ? 2 : 1;
   for (int i = 0; i < distinct_stages; ++i) {
     const int stage = stages[i];

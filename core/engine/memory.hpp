@@ -35,6 +35,13 @@ struct Layout {
   int shard_replicas() const { return shard_ranks() / zero_shards(); }
 };
 
+/// Whether `layout` runs the request's DualPipe schedule: asked for (/parallelism/
+/// pipeline_schedule, training only) and the layout has pipeline stages to pair (the job's
+/// memory on one GPU, say, has none).
+inline bool runs_dualpipe(const Request& req, const Layout& layout) {
+  return layout.pp > 1 && req.parallelism.schedule == PipelineSchedule::kDualPipe;
+}
+
 /// One line of "why this many bytes": the term, what was assumed, and the switch that moves it.
 struct MemoryAssumption {
   std::string term;  // weights | gradients | optimizer | activations | kv_cache | overhead | band

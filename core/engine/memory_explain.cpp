@@ -28,7 +28,7 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
     const bool zero3 = L.zero >= 3 && L.zero_shards() > 1;
     // Micro-batches of one stage's activations in flight on the heaviest stage (1F1B: pp - i;
     // DualPipe: pp + 1 over the rank's two stages, memory.cpp dualpipe_rank).
-    const bool dualpipe = L.pp > 1 && req.parallelism.dualpipe();
+    const bool dualpipe = runs_dualpipe(req, L);
     const int in_flight = dualpipe ? L.pp + 1 : L.pp - best.heaviest_stage;
     // Hybrid sharding: the sharded terms say their group (and carry it as a param) only when
     // the request states one, so other answers read as before.

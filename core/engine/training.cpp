@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "types/checked.hpp"
 #include "types/text.hpp"
@@ -36,6 +37,26 @@ constexpr double kRingBackwardPerForward = 2;
 // the forward (Qi et al. 2023, zero-bubble pipelines), F&B + B - 3W = (F + B) + B - 3F = 2/3 of
 // one micro-batch's F + B.
 constexpr double kDualPipeBubblePerStagePair = 2.0 / 3.0;
+
+/// The dense peaks (TFLOPS, never sparse) training at `precision` runs at: the GEMMs', and the
+/// attention core's, which stays 16-bit under FP8 (Transformer Engine). nullopt when the part
+/// publishes no rate at that precision (FP8, FP32).
+struct PeakRates {
+  double linear = 0;
+  double attention = 0;
+};
+std::optional<PeakRates> training_peaks(const GpuSpec& gpu, Precision precision) {
+  const double bf16 = precision == Precision::kFp16 ? gpu.fp16_dense_tflops : gpu.bf16_dense_tflops;
+  if (precision == Precision::kFp8) {
+    if (!gpu.fp8_dense_tflops) return std::nullopt;
+    return PeakRates{*gpu.fp8_dense_tflops, bf16};
+  }
+  if (precision == Precision::kFp32) {
+    if (!gpu.fp32_tflops) return std::nullopt;
+    return PeakRates{*gpu.fp32_tflops, *gpu.fp32_tflops};
+  }
+  return PeakRates{bf16, bf16};
+}
 
 /// Bytes the optimizer step reads and writes per trainable parameter.
 double optimizer_step_bytes_per_param(const TrainingSettings& t) {
@@ -153,17 +174,8 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
 double gpu_hours_floor(const Request& req, const GpuSpec& gpu, const PerformanceConstants& k,
                        const TrainingJob& job, const GpuFractions& fractions) {
   // The peaks estimate_training() uses at the training precision.
-  const TrainingSettings& t = req.training;
-  const double bf16 =
-      t.precision == Precision::kFp16 ? gpu.fp16_dense_tflops : gpu.bf16_dense_tflops;
-  double peak_linear = bf16, peak_attention = bf16;
-  if (t.precision == Precision::kFp8) {
-    if (!gpu.fp8_dense_tflops) return 0;
-    peak_linear = *gpu.fp8_dense_tflops;
-  } else if (t.precision == Precision::kFp32) {
-    if (!gpu.fp32_tflops) return 0;
-    peak_linear = peak_attention = *gpu.fp32_tflops;
-  }
+  const std::optional<PeakRates> peaks = training_peaks(gpu, req.training.precision);
+  if (!peaks) return 0;
   // Why it is a floor, term by term of estimate_training(): the step is at least its
   // micro-batches' GEMM and attention kernels (every other term is >= 0); the heaviest stage
   // runs at least 1/pp of the layers' FLOPs (and the whole LM head); the GEMM efficiency is
@@ -172,8 +184,8 @@ double gpu_hours_floor(const Request& req, const GpuSpec& gpu, const Performance
   // x dp x cp is the count; goodput is <= 1. So gpu_hours = hours x count >= tokens x (linear
   // FLOPs / linear rate + causal attention FLOPs / attention rate) per token.
   const double eta = k.framework_efficiency * req.stack.efficiency_factor;
-  const double linear_rate = peak_linear * kTera * fractions.matmul * eta;
-  const double attention_rate = peak_attention * kTera * fractions.attention * eta;
+  const double linear_rate = peaks->linear * kTera * fractions.matmul * eta;
+  const double attention_rate = peaks->attention * kTera * fractions.attention * eta;
   const bool safe = linear_rate > 0 && attention_rate > 0 && gpu.memory_bandwidth_tbps > 0 &&
                     job.expert_share >= 0 && job.expert_share <= 1 && job.tokens >= 0 &&
                     job.flops.hardware_linear >= 0 && job.flops.hardware_attention >= 0 &&
@@ -193,28 +205,16 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   const TrainingSettings& t = req.training;
   r.tokens = job.tokens;
 
-  // Peak rates at the precision used (dense, never sparse).
-  double peak_linear = 0, peak_attention = 0;
-  const double bf16 = t.precision == Precision::kFp16 ? gpu.fp16_dense_tflops : gpu.bf16_dense_tflops;
-  const double mamf_linear = fractions.matmul;  // measured at the training precision
-  if (t.precision == Precision::kFp8) {
-    if (!gpu.fp8_dense_tflops) {
-      r.reason = gpu.name + " has no FP8 tensor cores (or no published dense FP8 rate)";
-      r.reason_code = "no_fp8_rate";
-      return r;
-    }
-    peak_linear = *gpu.fp8_dense_tflops;
-    peak_attention = bf16;  // the attention core stays in 16-bit (Transformer Engine)
-  } else if (t.precision == Precision::kFp32) {
-    if (!gpu.fp32_tflops) {
-      r.reason = "no FP32 rate is published for " + gpu.name;
-      r.reason_code = "no_fp32_rate";
-      return r;
-    }
-    peak_linear = peak_attention = *gpu.fp32_tflops;
-  } else {
-    peak_linear = peak_attention = bf16;
+  const std::optional<PeakRates> peaks = training_peaks(gpu, t.precision);
+  if (!peaks) {
+    const bool fp8 = t.precision == Precision::kFp8;
+    r.reason = fp8 ? gpu.name + " has no FP8 tensor cores (or no published dense FP8 rate)"
+                   : "no FP32 rate is published for " + gpu.name;
+    r.reason_code = fp8 ? "no_fp8_rate" : "no_fp32_rate";
+    return r;
   }
+  const double peak_linear = peaks->linear, peak_attention = peaks->attention;
+  const double mamf_linear = fractions.matmul;  // measured at the training precision
   r.available = true;
   r.peak_tflops = peak_linear;
   r.matmul_fraction = mamf_linear;
@@ -501,7 +501,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   // DualPipe runs a forward chunk of one direction against a backward chunk of the other and
   // sends each one's all-to-alls and pipeline transfers while the other computes (DeepSeek-V3
   // report, sec. 3.2.1): only traffic beyond a micro-batch's compute waits.
-  const bool dualpipe = L.pp > 1 && req.parallelism.dualpipe();
+  const bool dualpipe = runs_dualpipe(req, L);
   const double overlapped_mb = dualpipe ? t_ep_mb + t_pp_mb : 0;
   const double overlapped_exposed_mb = std::max(0.0, overlapped_mb - t_compute_mb);
   const double gpu_mb = t_compute_mb + t_tp_mb + (dualpipe ? overlapped_exposed_mb : t_ep_mb) +

@@ -115,13 +115,15 @@ class Search {
 
   using Places = SearchPrices::Places;
 
+  /// Whether owning a part is priced: a China-only search buys only parts sold there.
+  bool buys(bool purchasable) const { return !req_.goal.china_only || purchasable; }
+
   /// Every deployment of `gpu` x `count`, appended to `out` (hours/perf filled by the caller's
   /// template `plan`).
   void price(const CandidatePlan& plan, int count, const Places& at,
              std::vector<CandidatePlan>& out) const {
     const bool training = is_training(req_.task);
-    const bool buy = !req_.goal.china_only || plan.china_purchasable;
-    const CountPrices& q = prices_.prices(at, count, training, buy);
+    const CountPrices& q = prices_.prices(at, count, training, buys(plan.china_purchasable));
     auto add = [&](Deployment d, Facility facility, double cost, std::optional<double> rate) {
       CandidatePlan& c = out.emplace_back(plan);
       c.servers = q.servers;
@@ -189,8 +191,7 @@ class Search {
     const PerformanceConstants& k = catalog_.performance;
     const double gpu_hours = gpu_hours_floor(req_, gpu, k, layouts_.job(k),
                                              gpu_fractions(gpu, k, req_.training.precision));
-    const bool buy = !req_.goal.china_only || china_purchasable(gpu);
-    return prices_.training_cost_floor(gpu, min_count, gpu_hours, buy);
+    return prices_.training_cost_floor(gpu, min_count, gpu_hours, buys(china_purchasable(gpu)));
   }
 
   /// The serving plan of one GPU: its fleet for the load.
@@ -506,7 +507,7 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
       }
       const CostScenario s = prices.at(g, 1, false);
       std::optional<double> rate = s.rent_cny_per_gpu_hour;
-      if (s.gpu_price_cny && (!req.goal.china_only || china_purchasable(g))) {
+      if (s.gpu_price_cny && search.buys(china_purchasable(g))) {
         const std::optional<double> own = cost_per_gpu_hour(
             buy_totals(s, 1, s.utilization).average_yearly_cny, kHoursPerYear * s.utilization);
         if (own && (!rate || *own < *rate)) rate = own;

@@ -244,7 +244,7 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
                        format_with("%.3g", t.context_parallel_exposed_s) + " s of " +
                        format_with("%.3g", t.context_parallel_s) + " s per step exposed."});
   }
-  if (L.pp > 1 && req.parallelism.dualpipe()) {
+  if (runs_dualpipe(req, L)) {
     // The bubble in stage pairs of two-thirds of a micro-batch (engine/training.cpp).
     const double bubble = t.pipeline_bubble_s / t.step_time_s;
     out.push_back({"training_pipeline_dualpipe",

@@ -36,48 +36,41 @@ TrainingCounts training_counts(const Request& req, const Catalog& catalog, const
   int n = min_count;
   out.steps.reserve(kCountDoublings + 1);
   for (int step = 0; step <= kCountDoublings && n <= max_count; ++step, n *= 2) {
-    // Filled in place (the vector has room for every step): a step is ~600 bytes, and a
-    // search takes ~300 per advise().
-    TrainingCounts::Step& s = out.steps.emplace_back();
-    MemoryEstimate& e = s.memory;
+    MemoryEstimate e;
     // Pretraining: the split a team would tune for speed (choose_fastest_layout).
     const auto L = layouts.fastest(n, gpu, per_server, k, &e);
-    auto drop = [&] { out.steps.pop_back(); };
-    if (!L || !fits(e, gpu)) {
-      drop();
-      continue;
-    }
+    if (!L || !fits(e, gpu)) continue;
     // Data parallelism ends where the job's global batch does: more ranks would change the
     // recipe (the batch), not just the hardware. And doubling that saves little is not tried.
     const bool past_global_batch = step > 0 && L->dp * req.training.micro_batch_size > job_batch;
     // Once a count has a speed every count has one (it depends on the part's rates, not on the
     // layout): the batch's end needs no estimate of the count it stops at.
-    if (past_global_batch && out.steps.size() > 1) {
-      drop();
+    if (past_global_batch && !out.steps.empty()) {
       out.stop = TrainingCounts::Stop::kGlobalBatch;
       break;
     }
-    TrainingPerf& t = s.perf;
-    t = estimate_training(req, gpu, *L, f, k, job, fractions);
+    // Timed in place (a step is ~600 bytes, and a search times ~300 per advise()); a count the
+    // search stops at is dropped again.
+    TrainingCounts::Step& s = out.steps.emplace_back();
+    const TrainingPerf& t = s.perf = estimate_training(req, gpu, *L, f, k, job, fractions);
     if (!t.available) {
       out.unavailable_reason = t.reason;
       out.steps.clear();
       out.stop = TrainingCounts::Stop::kUnavailable;
       return out;
     }
-    if (past_global_batch) {
-      drop();
-      out.stop = TrainingCounts::Stop::kGlobalBatch;
-      break;
-    }
-    if (step > 0 && previous_hours && t.hours > *previous_hours * (1 - kWorthwhileSpeedup)) {
-      drop();
-      out.stop = TrainingCounts::Stop::kSmallSaving;
+    const bool small_saving =
+        step > 0 && previous_hours && t.hours > *previous_hours * (1 - kWorthwhileSpeedup);
+    if (past_global_batch || small_saving) {
+      out.stop = past_global_batch ? TrainingCounts::Stop::kGlobalBatch
+                                   : TrainingCounts::Stop::kSmallSaving;
+      out.steps.pop_back();
       break;
     }
     previous_hours = t.hours;
     s.count = n;
     s.layout = *L;
+    s.memory = std::move(e);
   }
   return out;
 }

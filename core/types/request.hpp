@@ -92,10 +92,7 @@ struct Parallelism {
   bool tp_pinned = false;  // false: the advisor picks tp (inference) when searching counts
   bool pp_pinned = false;
   int virtual_stages = 1;  // interleaved 1F1B: model chunks per pipeline stage (Megatron vp)
-  PipelineSchedule schedule = PipelineSchedule::k1F1B;
-  // The request's schedule; a layout runs it only when it has pipeline stages (the memory of the
-  // job on one GPU, say, has none), so callers also check the layout's pp.
-  bool dualpipe() const { return pp > 1 && schedule == PipelineSchedule::kDualPipe; }
+  PipelineSchedule schedule = PipelineSchedule::k1F1B;  // a layout runs it: runs_dualpipe()
 };
 
 struct Hardware {
