@@ -23,14 +23,15 @@ const char* kUsage =
     "                              [--performance FILE] [--prices FILE] [--provider FILE]\n"
     "       gpu-advisor catalog      (built-in GPUs, model presets, default request)\n"
     "       gpu-advisor defaults     (the default request document)\n"
-    "       gpu-advisor scripts FILE|- -o DIR   (validation scripts for the plan, written to DIR)\n"
-    "       gpu-advisor check FILE|- RESULT     (validation-result.json or an nvidia-smi CSV\n"
-    "                                            compared with the plan; exit 3 if a check fails)\n"
+    "       gpu-advisor scripts FILE|- -o DIR [DATA FLAGS]  (validation scripts for the plan)\n"
+    "       gpu-advisor check FILE|- RESULT [DATA FLAGS]    (validation-result.json or an nvidia-smi\n"
+    "                                            CSV compared with the plan; exit 3 if a check fails)\n"
     "advise reads a request (API v1, see docs/api.md) and prints the result JSON;\n"
     "on bad input it prints {\"error\":{\"code\",\"message\",\"path\"}} and exits 1.\n"
     "--gpus/--models/--assumptions/--performance/--prices replace the built-in data files\n"
     "(a provider's own GPUs or prices; validated like any input); --provider reads a provider\n"
-    "catalog (data/provider.schema.json): rentals become its offers, racks its packages.\n";
+    "catalog (data/provider.schema.json): rentals become its offers, racks its packages.\n"
+    "scripts and check take the same flags as advise: the plan they check is the one advise gives.\n";
 
 /// Reads at most `limit` + 1 bytes: enough for the core to report a text over its limit
 /// (limit_exceeded) without holding an arbitrarily large file in memory.
@@ -59,17 +60,51 @@ constexpr int kExitCheckFailed = 3;
 // input: allow it more room than a request.
 constexpr std::size_t kMaxResultFileBytes = 64 << 20;
 
+/// Reads the data flags args[from..] (--gpus FILE ... --provider FILE) into `source`; returns
+/// 0, or the exit status of a usage error or an unreadable or empty file (already reported).
+int read_data_flags(const std::vector<std::string>& args, std::size_t from, advisor::DataSource* source) {
+  const std::pair<const char*, std::string*> flags[] = {
+      {"--gpus", &source->replaced.gpus},
+      {"--models", &source->replaced.models},
+      {"--assumptions", &source->replaced.assumptions},
+      {"--performance", &source->replaced.performance},
+      {"--prices", &source->replaced.prices},
+      {"--provider", &source->provider}};
+  for (std::size_t i = from; i < args.size(); i += 2) {
+    std::string* target = nullptr;
+    for (const auto& [flag, text] : flags)
+      if (args[i] == flag) target = text;
+    if (i + 1 >= args.size() || target == nullptr) {
+      std::cerr << kUsage;
+      return kExitUsage;
+    }
+    if (!read_all(args[i + 1], advisor::limits::kMaxCatalogFileBytes, target))
+      return fail_input("unreadable_file", "cannot read catalog file " + advisor::in_quotes(args[i + 1]), "");
+    if (target->empty())
+      return fail_input("catalog_invalid", advisor::in_quotes(args[i + 1]) + " is empty", "");
+  }
+  return 0;
+}
+
+/// The request file args[1] and the data flags from args[from]: 0, or the exit status.
+int read_request(const std::vector<std::string>& args, std::size_t from, std::string* request,
+                 advisor::DataSource* source) {
+  if (!read_all(args[1], advisor::limits::kMaxRequestBytes, request))
+    return fail_input("unreadable_file", "cannot read request file " + advisor::in_quotes(args[1]), "");
+  return read_data_flags(args, from, source);
+}
+
 int write_scripts(const std::vector<std::string>& args) {
-  if (args.size() != 4 || args[2] != "-o") {
+  if (args.size() < 4 || args[2] != "-o") {
     std::cerr << kUsage;
     return kExitUsage;
   }
   std::string request;
-  if (!read_all(args[1], advisor::limits::kMaxRequestBytes, &request))
-    return fail_input("unreadable_file", "cannot read request file " + advisor::in_quotes(args[1]), "");
+  advisor::DataSource source;
+  if (const int status = read_request(args, 4, &request, &source)) return status;
   advisor::ValidationBundle bundle;
   try {
-    bundle = advisor::validation_bundle(request);
+    bundle = advisor::validation_bundle(request, *advisor::catalog_for(source));
   } catch (const advisor::InputError& e) {
     return fail_input(e.code(), e.what(), e.path());
   } catch (const std::exception& e) {
@@ -96,18 +131,18 @@ int write_scripts(const std::vector<std::string>& args) {
 }
 
 int check_results(const std::vector<std::string>& args) {
-  if (args.size() != 3) {
+  if (args.size() < 3) {
     std::cerr << kUsage;
     return kExitUsage;
   }
   std::string request, result;
-  if (!read_all(args[1], advisor::limits::kMaxRequestBytes, &request))
-    return fail_input("unreadable_file", "cannot read request file " + advisor::in_quotes(args[1]), "");
+  advisor::DataSource source;
+  if (const int status = read_request(args, 3, &request, &source)) return status;
   if (!read_all(args[2], kMaxResultFileBytes, &result))
     return fail_input("unreadable_file", "cannot read result file " + advisor::in_quotes(args[2]), "");
   bool ok = false, failed = false;
   const std::string file = std::filesystem::path(args[2]).filename().string();
-  std::cout << advisor::validation_check_text(request, result, file, &ok, &failed) << "\n";
+  std::cout << advisor::validation_check_text(request, result, file, source, &ok, &failed) << "\n";
   if (!ok) return kExitBadInput;
   return failed ? kExitCheckFailed : 0;
 }
@@ -139,40 +174,9 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   std::string request;
-  advisor::CatalogTexts data;
-  const std::pair<const char*, std::string*> data_flags[] = {
-      {"--gpus", &data.gpus},
-      {"--models", &data.models},
-      {"--assumptions", &data.assumptions},
-      {"--performance", &data.performance},
-      {"--prices", &data.prices}};
-  std::string provider;
-  bool replaced = false, with_provider = false;
-  if (!read_all(args[1], advisor::limits::kMaxRequestBytes, &request)) {
-    return fail_input("unreadable_file",
-                      "cannot read request file " + advisor::in_quotes(args[1]), "");
-  }
-  for (std::size_t i = 2; i < args.size(); i += 2) {
-    std::string* target = nullptr;
-    for (const auto& [flag, text] : data_flags)
-      if (args[i] == flag) target = text;
-    if (args[i] == "--provider") target = &provider;
-    if (i + 1 >= args.size() || target == nullptr) {
-      std::cerr << kUsage;
-      return kExitUsage;
-    }
-    (target == &provider ? with_provider : replaced) = true;
-    if (!read_all(args[i + 1], advisor::limits::kMaxCatalogFileBytes, target)) {
-      return fail_input("unreadable_file",
-                        "cannot read catalog file " + advisor::in_quotes(args[i + 1]), "");
-    }
-    if (target->empty())
-      return fail_input("catalog_invalid", advisor::in_quotes(args[i + 1]) + " is empty", "");
-  }
+  advisor::DataSource source;
+  if (const int status = read_request(args, 2, &request, &source)) return status;
   bool ok = false;
-  const std::string out = with_provider ? advisor::advise_with_provider_text(request, provider, &ok, data)
-                          : replaced    ? advisor::advise_with_catalog_text(request, data, &ok)
-                                        : advisor::advise_text(request, &ok);
-  std::cout << out << "\n";
+  std::cout << advisor::advise_text(request, source, &ok) << "\n";
   return ok ? 0 : kExitBadInput;
 }

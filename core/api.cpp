@@ -40,88 +40,10 @@ CatalogTexts read_data_overrides(const std::string& data_json) {
   return texts;
 }
 
-std::string catalog_error(const InputError& e, bool* ok) {
-  if (ok) *ok = false;
-  const std::string code = e.code() == "malformed_json" ? e.code() : "catalog_invalid";
-  return error_envelope(code, e.what(), e.path()).dump();
+/// An error in a replaced data file: catalog_invalid (or malformed_json), located in its file.
+[[noreturn]] void rethrow_as_catalog_error(const InputError& e) {
+  throw InputError(e.code() == "malformed_json" ? e.code() : "catalog_invalid", e.path(), e.what());
 }
-
-}  // namespace
-
-const Catalog& builtin_catalog() {
-  static const Catalog catalog = parse_catalog(CatalogTexts{});
-  return catalog;
-}
-
-JsonValue error_envelope(const std::string& code, const std::string& message,
-                         const std::string& path) {
-  // Writable whatever a message echoes (a file name, a raw key): never a second exception.
-  JsonValue error = JsonValue::object();
-  error.set("code", code);
-  error.set("message", valid_utf8(message));
-  error.set("path", valid_utf8(path));
-  JsonValue envelope = JsonValue::object();
-  envelope.set("error", std::move(error));
-  return envelope;
-}
-
-std::string advise_text(const std::string& request_text, const Catalog& catalog, bool* ok) {
-  std::string out;
-  bool success = false;
-  try {
-    const Request request = parse_request(parse_json_text(request_text, ""), catalog);
-    out = plan_to_text(make_plan(request, catalog), catalog);
-    success = true;
-  } catch (const InputError& e) {
-    out = error_envelope(e.code(), e.what(), e.path()).dump();
-  } catch (const std::exception& e) {
-    out = error_envelope("internal_error", e.what(), "").dump();
-  }
-  if (ok) *ok = success;
-  return out;
-}
-
-std::string advise_text(const std::string& request_text, bool* ok) {
-  try {
-    return advise_text(request_text, builtin_catalog(), ok);
-  } catch (const InputError& e) {  // a corrupt built-in catalog
-    if (ok) *ok = false;
-    return error_envelope(e.code(), e.what(), e.path()).dump();
-  } catch (const std::exception& e) {  // never throws: not even out of memory crosses into JS
-    if (ok) *ok = false;
-    return error_envelope("internal_error", e.what(), "").dump();
-  }
-}
-
-std::string advise_with_catalog_text(const std::string& request_text, const CatalogTexts& data,
-                                     bool* ok) {
-  Catalog catalog;
-  try {
-    catalog = parse_catalog(data);
-  } catch (const InputError& e) {
-    return catalog_error(e, ok);
-  } catch (const std::exception& e) {  // never throws (a provider's data is untrusted)
-    if (ok) *ok = false;
-    return error_envelope("internal_error", e.what(), "").dump();
-  }
-  return advise_text(request_text, catalog, ok);
-}
-
-std::string advise_with_data_text(const std::string& request_text, const std::string& data_json,
-                                  bool* ok) {
-  CatalogTexts texts;
-  try {
-    texts = read_data_overrides(data_json);
-  } catch (const InputError& e) {
-    return catalog_error(e, ok);
-  } catch (const std::exception& e) {
-    if (ok) *ok = false;
-    return error_envelope("internal_error", e.what(), "").dump();
-  }
-  return advise_with_catalog_text(request_text, texts, ok);
-}
-
-namespace {
 
 /// The catalog of the last provider document (the page sends the same one with every request:
 /// parsing it and the five data files again would cost more than the advice).
@@ -144,35 +66,88 @@ std::shared_ptr<const Catalog> provider_catalog(const std::string& text, const C
   return last;
 }
 
-std::string provider_error(const std::exception& e, bool* ok) {
-  if (ok) *ok = false;
-  if (const auto* input = dynamic_cast<const InputError*>(&e))
-    return error_envelope(input->code(), input->what(), input->path()).dump();
-  return error_envelope("internal_error", e.what(), "").dump();
+bool replaces_any(const CatalogTexts& t) {
+  return !(t.gpus.empty() && t.models.empty() && t.assumptions.empty() && t.performance.empty() &&
+           t.prices.empty());
+}
+
+/// The answer to one request on one catalog (throws).
+std::string advise_on(const std::string& request_text, const Catalog& catalog) {
+  const Request request = parse_request(parse_json_text(request_text, ""), catalog);
+  return plan_to_text(make_plan(request, catalog), catalog);
 }
 
 }  // namespace
 
+const Catalog& builtin_catalog() {
+  static const Catalog catalog = parse_catalog(CatalogTexts{});
+  return catalog;
+}
+
+JsonValue error_envelope(const std::string& code, const std::string& message,
+                         const std::string& path) {
+  // Writable whatever a message echoes (a file name, a raw key): never a second exception.
+  JsonValue error = JsonValue::object();
+  error.set("code", code);
+  error.set("message", valid_utf8(message));
+  error.set("path", valid_utf8(path));
+  JsonValue envelope = JsonValue::object();
+  envelope.set("error", std::move(error));
+  return envelope;
+}
+
+std::shared_ptr<const Catalog> catalog_for(const DataSource& source) {
+  if (!source.provider.empty()) return provider_catalog(source.provider, source.replaced);
+  if (!replaces_any(source.replaced))  // the built-in one, never freed: no ownership to share
+    return std::shared_ptr<const Catalog>(std::shared_ptr<const Catalog>(), &builtin_catalog());
+  try {
+    return std::make_shared<const Catalog>(parse_catalog(source.replaced));
+  } catch (const InputError& e) {
+    rethrow_as_catalog_error(e);
+  }
+}
+
+std::string advise_text(const std::string& request_text, const Catalog& catalog, bool* ok) {
+  return guarded(ok, [&] { return advise_on(request_text, catalog); });
+}
+
+std::string advise_text(const std::string& request_text, bool* ok) {
+  return guarded(ok, [&] { return advise_on(request_text, builtin_catalog()); });
+}
+
+std::string advise_text(const std::string& request_text, const DataSource& source, bool* ok) {
+  return guarded(ok, [&] { return advise_on(request_text, *catalog_for(source)); });
+}
+
+std::string advise_with_catalog_text(const std::string& request_text, const CatalogTexts& data,
+                                     bool* ok) {
+  return advise_text(request_text, DataSource{data, ""}, ok);
+}
+
+std::string advise_with_data_text(const std::string& request_text, const std::string& data_json,
+                                  bool* ok) {
+  return guarded(ok, [&] {
+    CatalogTexts texts;
+    try {
+      texts = read_data_overrides(data_json);
+    } catch (const InputError& e) {
+      rethrow_as_catalog_error(e);
+    }
+    return advise_on(request_text, *catalog_for({texts, ""}));
+  });
+}
+
 std::string advise_with_provider_text(const std::string& request_text,
                                       const std::string& provider_text, bool* ok,
                                       const CatalogTexts& base) {
-  std::shared_ptr<const Catalog> catalog;
-  try {
-    catalog = provider_catalog(provider_text, base);
-  } catch (const std::exception& e) {  // never throws: the document is untrusted
-    return provider_error(e, ok);
-  }
-  return advise_text(request_text, *catalog, ok);
+  return guarded(ok, [&] {
+    // The document is read even when empty: an empty text is its own located error.
+    return advise_on(request_text, *provider_catalog(provider_text, base));
+  });
 }
 
 std::string provider_text(const std::string& text, bool* ok) {
-  try {
-    const std::string out = provider_summary_text(*provider_catalog(text, {})->provider);
-    if (ok) *ok = true;
-    return out;
-  } catch (const std::exception& e) {
-    return provider_error(e, ok);
-  }
+  return guarded(ok, [&] { return provider_summary_text(*provider_catalog(text, {})->provider); });
 }
 
 std::string catalog_text(const Catalog& catalog) {

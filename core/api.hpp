@@ -2,11 +2,13 @@
 // API v1, text in and text out: the only layer that loads the built-in data files. The CLI and
 // the wasm binding call these; they never throw.
 #pragma once
+#include <memory>
 #include <string>
 
 #include "io/catalog_json.hpp"
 #include "io/json_value.hpp"
 #include "types/catalog.hpp"
+#include "types/errors.hpp"
 
 namespace advisor {
 
@@ -47,6 +49,42 @@ std::string provider_text(const std::string& provider_text, bool* ok = nullptr);
 /// {"error": {"code", "message", "path"}}
 JsonValue error_envelope(const std::string& code, const std::string& message,
                          const std::string& path);
+
+/// The one way an API v1 call answers: `answer()` returns the result text and throws on bad
+/// input; what it threw becomes the error envelope (an InputError's code and path, anything else
+/// internal_error, not even out of memory crossing into JavaScript). `ok` (optional) says which.
+template <typename Answer>
+std::string guarded(bool* ok, Answer&& answer) {
+  try {
+    std::string out = answer();
+    if (ok) *ok = true;
+    return out;
+  } catch (const InputError& e) {
+    if (ok) *ok = false;
+    return error_envelope(e.code(), e.what(), e.path()).dump();
+  } catch (const std::exception& e) {
+    if (ok) *ok = false;
+    return error_envelope("internal_error", e.what(), "").dump();
+  }
+}
+
+/// Where a call's data comes from: the built-in files, some of them replaced (the CLI's --gpus
+/// ..., adviseWithData) and a provider's catalog folded in (--provider, adviseWithProvider).
+/// Every surface that answers for a plan (advice, validation scripts, the read-back) takes the
+/// same source, so the scripts are for the plan on screen.
+struct DataSource {
+  CatalogTexts replaced;
+  std::string provider;  // "" = none
+};
+
+/// The catalog of `source`: the built-in one when nothing is replaced; a provider's is cached
+/// (the page sends the same document with every request). Throws InputError: a replaced file's
+/// error as catalog_invalid located in it, a provider document's with its field's own code.
+std::shared_ptr<const Catalog> catalog_for(const DataSource& source);
+
+/// advise_text on the catalog of `source` (the CLI's flags; the other advise_*_text calls are
+/// this with one kind of source).
+std::string advise_text(const std::string& request_text, const DataSource& source, bool* ok = nullptr);
 
 /// The catalogs, the default request, the task list and the form schema, for the page's
 /// pickers and form (JSON text).

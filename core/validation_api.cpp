@@ -29,8 +29,7 @@ const std::map<std::string, validation::PartFacts>& part_facts() {
   return parts;
 }
 
-Prepared prepare(const std::string& request_text) {
-  const Catalog& catalog = builtin_catalog();
+Prepared prepare(const std::string& request_text, const Catalog& catalog) {
   Request req = parse_request(parse_json_text(request_text, ""), catalog);
   if (!req.hardware) {
     // Validate the plan the advisor recommends.
@@ -52,41 +51,27 @@ Prepared prepare(const std::string& request_text) {
   return out;
 }
 
-template <typename F>
-std::string guarded(bool* ok, F&& f) {
-  try {
-    std::string out = f();
-    if (ok) *ok = true;
-    return out;
-  } catch (const InputError& e) {
-    if (ok) *ok = false;
-    return error_envelope(e.code(), e.what(), e.path()).dump();
-  } catch (const std::exception& e) {
-    if (ok) *ok = false;
-    return error_envelope("internal_error", e.what(), "").dump();
-  }
-}
-
 }  // namespace
 
-ValidationBundle validation_bundle(const std::string& request_text) {
-  Prepared p = prepare(request_text);
+ValidationBundle validation_bundle(const std::string& request_text, const Catalog& catalog) {
+  Prepared p = prepare(request_text, catalog);
   ValidationBundle b{std::move(p.validation), {}};
   b.files = validation::generate_scripts(b.plan);
   return b;
 }
 
-std::string validation_scripts_text(const std::string& request_text, bool* ok) {
+std::string validation_scripts_text(const std::string& request_text, const DataSource& source, bool* ok) {
   return guarded(ok, [&] {
-    const ValidationBundle b = validation_bundle(request_text);
+    const ValidationBundle b = validation_bundle(request_text, *catalog_for(source));
     return validation::scripts_json(b.plan, b.files);
   });
 }
 
 std::string validation_check_text(const std::string& request_text, const std::string& file_text,
-                                  const std::string& file_name, bool* ok, bool* failed) {
+                                  const std::string& file_name, const DataSource& source, bool* ok,
+                                  bool* failed) {
   return guarded(ok, [&] {
-    const Prepared p = prepare(request_text);
+    const Prepared p = prepare(request_text, *catalog_for(source));
     const validation::Measurements m = validation::read_measurements(file_text, file_name, p.validation);
     const validation::CheckReport report =
         validation::check_measurements(p.validation, m, validation_cost_inputs(p.plan));

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // API v1 for the validation scripts: text in, text out (never throws), plus the typed bundle
-// the CLI writes to disk. The plan comes from the request; without pinned hardware, from the
-// recommended plan.
+// the CLI writes to disk. The plan comes from the request on the same catalog (and provider) as
+// its advice; without pinned hardware, from the recommended plan.
 #pragma once
 #include <string>
 #include <vector>
 
+#include "api.hpp"
 #include "validation/plan.hpp"
 #include "validation/scripts.hpp"
 
@@ -16,19 +17,20 @@ struct ValidationBundle {
   std::vector<validation::ScriptFile> files;
 };
 
-/// The scripts for the request's plan. Throws InputError (located) for bad input or a GPU
-/// the scripts cannot check.
-ValidationBundle validation_bundle(const std::string& request_text);
+/// The scripts for the request's plan on `catalog` (the one its advice was given on). Throws
+/// InputError (located) for bad input or a GPU the scripts cannot check.
+ValidationBundle validation_bundle(const std::string& request_text, const Catalog& catalog);
 
 /// {"plan_id", "ngc": {...}, "files": [{"name", "text", "executable", "purpose", "root"}]} or the
-/// error envelope.
-std::string validation_scripts_text(const std::string& request_text, bool* ok = nullptr);
+/// error envelope, for the plan advise() gives on the same `source`.
+std::string validation_scripts_text(const std::string& request_text, const DataSource& source = {},
+                                    bool* ok = nullptr);
 
 /// Reads a validation-result.json or a raw nvidia-smi CSV (`file_name` tells which in messages)
-/// and compares it with the request's plan: the check report, or the error envelope.
+/// and compares it with the request's plan on `source`: the check report, or the error envelope.
 /// `failed` (optional): set when any check failed.
 std::string validation_check_text(const std::string& request_text, const std::string& file_text,
-                                  const std::string& file_name, bool* ok = nullptr,
-                                  bool* failed = nullptr);
+                                  const std::string& file_name, const DataSource& source = {},
+                                  bool* ok = nullptr, bool* failed = nullptr);
 
 }  // namespace advisor

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Fuzzing with libFuzzer + AddressSanitizer + UndefinedBehaviorSanitizer (Debian's clang 14:
-# clang-14 and libclang-rt-14-dev). Six targets over the text API (tests/fuzz/targets.cpp):
+# clang-14 and libclang-rt-14-dev). Seven targets over the text API (tests/fuzz/targets.cpp):
 #   advise     a request text
 #   data       a request and a provider's data object (advise_with_data_text)
 #   jobs_csv   a job-history CSV inside a request
 #   hf_config  a pasted config.json inside a request
 #   validation a validation read-back file (validation-result.json or nvidia-smi CSV)
 #   provider   a provider catalog document (advise_with_provider_text, provider_text)
+#   scripts    a name that reaches the validation scripts; their command structure must not change
 #
 #   bash scripts/fuzz.sh short                  # 6 s per target (the fuzz_short test)
 #   bash scripts/fuzz.sh 1800                   # 30 minutes per target
@@ -23,7 +24,7 @@ cd "$(dirname "$0")/.."
 mode="${1:-short}"
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(advise data jobs_csv hf_config validation provider)
+[ ${#targets[@]} -eq 0 ] && targets=(advise data jobs_csv hf_config validation provider scripts)
 seconds="$mode"
 [ "$mode" = short ] && seconds=6
 case "$seconds" in ''|*[!0-9]*) echo "usage: fuzz.sh short|SECONDS [TARGET...]" >&2; exit 2 ;; esac
@@ -82,7 +83,7 @@ for t in "${targets[@]}"; do
       "build-fuzz/corpus/$t" "${extra[@]}" 2>"build-fuzz/$t.log"; then
     failed=1
     echo "fuzz.sh: $t FOUND A PROBLEM (build-fuzz/$t.log, input in build-fuzz/findings/$t/):" >&2
-    grep -E "^(advise|advise_with_data|jobs_csv|hf_config):|ERROR|SUMMARY|runtime error" \
+    grep -E "^(advise|advise_with_data|jobs_csv|hf_config|validation|provider|provider_text|scripts):|ERROR|SUMMARY|runtime error" \
       "build-fuzz/$t.log" | head -5 >&2
   fi
   { grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|^#[0-9]+ *DONE" \

@@ -60,6 +60,20 @@ emscripten::val validation_check(const std::string& request_json, const std::str
   return text(advisor::validation_check_text(request_json, file_text, file_name));
 }
 
+// Under a provider's catalog, the scripts and the read-back are for the plan adviseWithProvider
+// gives (the same document).
+emscripten::val validation_scripts_with_provider(const std::string& request_json,
+                                                 const std::string& provider_json) {
+  return text(advisor::validation_scripts_text(request_json, {{}, provider_json}));
+}
+
+emscripten::val validation_check_with_provider(const std::string& request_json,
+                                               const std::string& provider_json,
+                                               const std::string& file_text,
+                                               const std::string& file_name) {
+  return text(advisor::validation_check_text(request_json, file_text, file_name, {{}, provider_json}));
+}
+
 emscripten::val version() { return text("1"); }
 
 }  // namespace
@@ -73,5 +87,7 @@ EMSCRIPTEN_BINDINGS(gpu_advisor) {
   emscripten::function("catalog", &catalog);
   emscripten::function("validationScripts", &validation_scripts);
   emscripten::function("validationCheck", &validation_check);
+  emscripten::function("validationScriptsWithProvider", &validation_scripts_with_provider);
+  emscripten::function("validationCheckWithProvider", &validation_check_with_provider);
   emscripten::function("apiVersion", &version);
 }

@@ -29,6 +29,23 @@ constexpr double kMinBandwidthTbps = 0.001;  // 1 GB/s
 constexpr double kMinTflops = 0.001;
 constexpr double kMinTdpWatts = 1;
 constexpr double kMinLinkGbps = 0.01;
+// A part's words are shown on the page, in the CLI's text and in validation scripts, and a
+// provider's catalog is untrusted: each is bounded (the built-in ones are well under these).
+constexpr std::size_t kMaxGpuIdChars = 64;
+constexpr std::size_t kMaxGpuLabelChars = limits::kMaxProviderLabelChars;  // name, vendor, ...
+constexpr std::size_t kMaxGpuNoteChars = limits::kMaxProviderNoteChars;    // notes, summaries
+constexpr std::size_t kMaxSourceChars = limits::kMaxProviderUrlChars;
+
+/// A part's id: it names the part in requests, links, file paths and scripts, so it is plain:
+/// lower-case letters, digits and . _ - (the built-in ids: "h100-sxm-80gb").
+std::string read_gpu_id(FieldReader& r) {
+  const std::string id = r.text("id", kMaxGpuIdChars);
+  if (id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789._-") != std::string::npos)
+    throw InputError("out_of_range", r.path_of("id"),
+                     r.path_of("id") + " is " + in_quotes(id) +
+                         ": an id is lower-case letters, digits and . _ - (like \"h100-sxm-80gb\")");
+  return id;
+}
 
 std::vector<std::string> read_sources(FieldReader& r) {
   const JsonValue* s = r.raw("source");
@@ -40,6 +57,9 @@ std::vector<std::string> read_sources(FieldReader& r) {
   for (std::size_t i = 0; i < s->size(); ++i) {
     const std::string item = p + "/" + std::to_string(i);
     if (!((*s)[i].is_string())) throw InputError("wrong_type", item, item + " must be a string");
+    if ((*s)[i].string().size() > kMaxSourceChars)
+      throw InputError("limit_exceeded", item,
+                       item + " is over " + std::to_string(kMaxSourceChars) + " bytes, the limit");
     out.push_back((*s)[i].string());
   }
   return out;
@@ -48,14 +68,15 @@ std::vector<std::string> read_sources(FieldReader& r) {
 GpuSpec parse_gpu(const JsonValue& j, const std::string& path) {
   FieldReader r(j, path);
   GpuSpec g;
-  g.id = r.string("id");
-  if (g.id.empty())
-    throw InputError("out_of_range", r.path_of("id"), r.path_of("id") + " must not be empty");
-  g.name = r.string("name");
-  g.vendor = r.string("vendor");
-  g.architecture = r.string("architecture");
+  g.id = read_gpu_id(r);
+  g.name = r.text("name", kMaxGpuLabelChars);
+  g.vendor = r.text("vendor", kMaxGpuLabelChars);
+  g.architecture = r.text("architecture", kMaxGpuLabelChars);
   if (const JsonValue* cc = r.raw("compute_capability")) {
-    if (!(cc->is_string()))
+    constexpr std::size_t kMaxComputeCapabilityChars = 8;  // "12.0"
+    if (!(cc->is_string() && !cc->string().empty() &&
+          cc->string().size() <= kMaxComputeCapabilityChars &&
+          cc->string().find_first_not_of("0123456789.") == std::string::npos))
       throw InputError("wrong_type", r.path_of("compute_capability"),
                        r.path_of("compute_capability") + " must be a string like \"9.0\" or null");
     g.compute_capability = cc->string();
@@ -66,8 +87,8 @@ GpuSpec parse_gpu(const JsonValue& j, const std::string& path) {
   // catalogs stay valid. Never more than the nominal memory (plus rounding).
   g.memory_usable_mib = r.nullable_number("memory_usable_mib", kMinGpuMemoryGib * 1024,
                                           g.memory_gib * 1024 * 1.05);
-  g.memory_usable_basis = r.string("memory_usable_basis", std::string());
-  g.memory_type = r.string("memory_type");
+  g.memory_usable_basis = r.text("memory_usable_basis", kMaxGpuNoteChars, std::string(), true);
+  g.memory_type = r.text("memory_type", kMaxGpuLabelChars);
   g.memory_bandwidth_tbps =
       r.number("memory_bandwidth_tbps", kMinBandwidthTbps, kMaxBandwidthTbps);
   g.bf16_dense_tflops = r.number("bf16_dense_tflops", kMinTflops, kMaxTflops);
@@ -82,7 +103,7 @@ GpuSpec parse_gpu(const JsonValue& j, const std::string& path) {
                      r.path_of("scale_up_link") + " is required");
   {
     FieldReader l(*link, r.path_of("scale_up_link"));
-    g.scale_up_link.name = l.string("name");
+    g.scale_up_link.name = l.text("name", kMaxGpuLabelChars);
     g.scale_up_link.bidirectional_gbps =
         l.nullable_number("bidirectional_gbps", kMinLinkGbps, kMaxLinkGbps);
     g.scale_up_link.topology = l.choice("topology", {"switched", "bridge", "none"});
@@ -102,14 +123,14 @@ GpuSpec parse_gpu(const JsonValue& j, const std::string& path) {
     g.china_availability.status =
         c.choice("status", {"domestic", "china-specific", "license-required",
                             "license-required-case-by-case", "not-known-restricted"});
-    g.china_availability.summary = c.string("summary");
-    g.china_availability.as_of = c.string("as_of");
+    g.china_availability.summary = c.text("summary", kMaxGpuNoteChars, {}, true);
+    g.china_availability.as_of = c.text("as_of", kMaxGpuLabelChars);
     c.reject_unknown();
   }
   g.confidence = r.choice("confidence", {"A", "B", "C"});
-  g.notes = r.string("notes", std::string());
+  g.notes = r.text("notes", kMaxGpuNoteChars, std::string(), true);
   g.source = read_sources(r);
-  g.as_of = r.string("as_of");
+  g.as_of = r.text("as_of", kMaxGpuLabelChars);
   r.reject_unknown();
   return g;
 }
@@ -203,8 +224,12 @@ Catalog parse_catalog(const CatalogTexts& texts) {
     for (const GpuSpec& g : added) {
       auto same = std::find_if(c.gpus.begin(), c.gpus.end(),
                                [&](const GpuSpec& b) { return b.id == g.id; });
-      if (same != c.gpus.end()) *same = g;
-      else c.gpus.push_back(g);
+      if (same == c.gpus.end()) {
+        c.gpus.push_back(g);
+      } else {
+        c.gpus_replaced.push_back(g.id);
+        *same = g;
+      }
     }
     if (!(c.gpus.size() <= limits::kMaxCatalogGpus))
       throw InputError(

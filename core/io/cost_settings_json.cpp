@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <set>
+#include <string_view>
 
 #include "types/catalog.hpp"
 #include "types/errors.hpp"
@@ -234,7 +235,13 @@ bool all_digits(const std::string& s) {
   });
 }
 
-/// "2026-09", "2026-09-14", "2026/09/14" -> "2026-09"; "" when not a date.
+int days_in_month(int year, int month) {
+  constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return month == 2 && leap ? 29 : kDays[month - 1];
+}
+
+/// "2026-09", "2026-09-14", "2026/09/14" -> "2026-09"; "" when not a date (2026-02-30 is not).
 std::string month_of(const std::string& text, bool with_day) {
   std::string t = text;
   std::replace(t.begin(), t.end(), '/', '-');
@@ -249,7 +256,9 @@ std::string month_of(const std::string& text, bool with_day) {
   if (with_day) {
     if (second == std::string::npos) return "";
     const std::string dd = t.substr(second + 1);
-    if (!all_digits(dd) || dd.size() > 2 || std::stoi(dd) < 1 || std::stoi(dd) > 31) return "";
+    if (!all_digits(dd) || dd.size() > 2 || std::stoi(dd) < 1 ||
+        std::stoi(dd) > days_in_month(std::stoi(t.substr(0, 4)), month))
+      return "";
   } else if (second != std::string::npos) {
     return "";
   }
@@ -399,17 +408,19 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
   // Rows are the text's lines (the header is row 1), as a spreadsheet numbers them.
   std::vector<std::pair<int, std::string>> lines;
   {
-    std::size_t start = 0;
+    // A UTF-8 byte order mark (what Excel writes first) is not part of the header's first name.
+    constexpr std::string_view kBom = "\xEF\xBB\xBF";
+    std::size_t start = text.compare(0, kBom.size(), kBom) == 0 ? kBom.size() : 0;
     int number = 1;
     // The header, the row limit and one row beyond it (reported below) are all that is kept.
+    // Lines end with \n, \r\n or a lone \r (old Mac spreadsheets).
     while (start <= text.size() && lines.size() < limits::kMaxJobRows + 2) {
-      std::size_t end = text.find('\n', start);
+      std::size_t end = text.find_first_of("\r\n", start);
       if (end == std::string::npos) end = text.size();
       std::string line = text.substr(start, end - start);
-      if (!line.empty() && line.back() == '\r') line.pop_back();
       if (!trim(line).empty()) lines.emplace_back(number, line);
       ++number;
-      start = end + 1;
+      start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
     }
   }
   if (lines.empty())

@@ -147,6 +147,28 @@ std::string FieldReader::string(const char* key, std::optional<std::string> fall
   return j->string();
 }
 
+std::string FieldReader::text(const char* key, std::size_t max_chars,
+                              std::optional<std::string> fallback, bool lines) {
+  const bool required = !fallback.has_value();
+  const std::string v = string(key, std::move(fallback));
+  const std::string p = path_of(key);
+  if (required && v.empty()) throw InputError("missing_field", p, p + " must not be empty");
+  std::size_t chars = 0;
+  for (const char c : v) {
+    const auto u = static_cast<unsigned char>(c);
+    if ((u & 0xC0) != 0x80) ++chars;
+    if ((u < 0x20 && !(lines && c == '\n')) || u == 0x7F)
+      throw InputError("out_of_range", p,
+                       p + (lines ? " must be plain text without control characters (newlines allowed)"
+                                  : " must be one line of plain text, without control characters"));
+  }
+  if (chars > max_chars)
+    throw InputError("limit_exceeded", p,
+                     p + " has " + std::to_string(chars) + " characters; the limit is " +
+                         std::to_string(max_chars));
+  return v;
+}
+
 std::string FieldReader::choice(const char* key, std::initializer_list<const char*> allowed,
                                 std::optional<std::string> fallback) {
   if (FieldLog::recording()) {
@@ -187,8 +209,11 @@ const JsonValue* FieldReader::raw(const char* key) {
 void FieldReader::reject_unknown() const {
   for (std::size_t i = 0; i < object_.size(); ++i) {  // key order: the first in it is named
     if (!seen_[i]) {
-      const std::string p = path_ + "/" + pointer_token(object_.key(i));
-      throw InputError("unknown_field", p, p + " is not a known field here (check its spelling)");
+      const std::string& key = object_.key(i);
+      const std::string p = path_ + "/" + pointer_token(key);
+      // A long key is echoed shortened (the path keeps it whole: it locates the field).
+      const std::string shown = key.size() <= limits::kMaxEchoedChars ? p : path_ + "/" + in_quotes(key);
+      throw InputError("unknown_field", p, shown + " is not a known field here (check its spelling)");
     }
   }
 }

@@ -68,6 +68,10 @@ class FieldReader {
                                                std::int64_t max);
   bool boolean(const char* key, std::optional<bool> fallback = {});
   std::string string(const char* key, std::optional<std::string> fallback = {});
+  /// A text someone else wrote that the page or a script shows: at most `max_chars` characters,
+  /// no control characters (a newline only where `lines`), not empty unless `fallback` is given.
+  std::string text(const char* key, std::size_t max_chars, std::optional<std::string> fallback = {},
+                   bool lines = false);
   /// One of `allowed`; the error lists them.
   std::string choice(const char* key, std::initializer_list<const char*> allowed,
                      std::optional<std::string> fallback = {});

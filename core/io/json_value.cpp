@@ -99,6 +99,12 @@ const char* JsonValue::type_name() const {
 
 const JsonValue* JsonValue::find(std::string_view key) const {
   if (kind_ != Kind::kObject) return nullptr;
+  if (sorted_) {
+    const auto it = std::lower_bound(keys_.begin(), keys_.end(), key,
+                                     [](const std::string& a, std::string_view b) { return a < b; });
+    return it != keys_.end() && *it == key ? &items_[static_cast<std::size_t>(it - keys_.begin())]
+                                           : nullptr;
+  }
   for (std::size_t i = 0; i < keys_.size(); ++i)
     if (keys_[i] == key) return &items_[i];
   return nullptr;
@@ -115,26 +121,48 @@ std::string JsonValue::string_or(std::string_view key, const std::string& fallba
 
 void JsonValue::push_back(JsonValue v) { items_.push_back(std::move(v)); }
 
-std::size_t JsonValue::lower_bound(std::string_view key, bool* found) const {
-  const auto it = std::lower_bound(keys_.begin(), keys_.end(), key,
-                                   [](const std::string& a, std::string_view b) { return a < b; });
-  *found = it != keys_.end() && *it == key;
-  return static_cast<std::size_t>(it - keys_.begin());
-}
-
-JsonValue& JsonValue::insert_at(std::size_t position, std::string key, JsonValue v) {
-  keys_.insert(keys_.begin() + static_cast<std::ptrdiff_t>(position), std::move(key));
-  return *items_.insert(items_.begin() + static_cast<std::ptrdiff_t>(position), std::move(v));
-}
-
 JsonValue& JsonValue::set(std::string key, JsonValue v) {
-  bool found = false;
-  const std::size_t at = lower_bound(key, &found);
-  if (found) return items_[at] = std::move(v);
-  return insert_at(at, std::move(key), std::move(v));
+  if (JsonValue* existing = find(key)) return *existing = std::move(v);
+  if (!sorted_) return append(std::move(key), std::move(v));
+  const auto it = std::lower_bound(keys_.begin(), keys_.end(), key);
+  const auto at = it - keys_.begin();
+  keys_.insert(it, std::move(key));
+  return *items_.insert(items_.begin() + at, std::move(v));
+}
+
+JsonValue JsonValue::sorted_object(std::vector<std::string>& keys, std::vector<JsonValue>& items,
+                                   std::size_t* duplicate) {
+  std::vector<std::size_t> order(keys.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Stable: equal keys stay in the text's order, so a repeat is the later of two neighbours.
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  std::size_t first_repeat = keys.size();
+  for (std::size_t i = 1; i < order.size(); ++i)
+    if (keys[order[i]] == keys[order[i - 1]]) first_repeat = std::min(first_repeat, order[i]);
+  if (first_repeat < keys.size()) {
+    *duplicate = first_repeat;
+    return {};
+  }
+  JsonValue out = object();
+  out.keys_.reserve(keys.size());
+  out.items_.reserve(items.size());
+  for (const std::size_t i : order) {
+    out.keys_.push_back(std::move(keys[i]));
+    out.items_.push_back(std::move(items[i]));
+  }
+  return out;
+}
+
+JsonValue JsonValue::whole_number(std::uint64_t v) {
+  JsonValue j(static_cast<double>(v));
+  j.integer_ = true;
+  if (v > 999'999'999'999'999u) j.text_ = std::to_string(v);
+  return j;
 }
 
 JsonValue& JsonValue::append(std::string key, JsonValue v) {
+  if (!keys_.empty() && !(keys_.back() < key)) sorted_ = false;
   keys_.push_back(std::move(key));
   items_.push_back(std::move(v));
   return items_.back();

@@ -5,8 +5,9 @@
 //
 // Objects keep their members sorted by key (as nlohmann::json's std::map did, which the texts
 // and error messages were made with): the first unknown field reported, the order of a catalog's
-// GPU overrides and the key order of a dumped object are the ones they always were. `append()`
-// keeps insertion order instead, for the documents written in a fixed order (validation).
+// GPU overrides and the key order of a dumped object are the ones they always were, and find()
+// is a binary search. `append()` keeps insertion order instead, for the documents written in a
+// fixed order (validation); such an object is searched member by member.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -70,10 +71,15 @@ class JsonValue {
   JsonValue& set(std::string key, JsonValue v);
   /// Adds member `key` at the end of an object (a key it does not hold yet).
   JsonValue& append(std::string key, JsonValue v);
-  /// The position where `key` is or would go in a sorted object; `found` says which.
-  std::size_t lower_bound(std::string_view key, bool* found) const;
-  /// Inserts at a position from lower_bound() (the parser's duplicate check uses it).
-  JsonValue& insert_at(std::size_t position, std::string key, JsonValue v);
+  /// An object of these members (moved out of `keys` and `items`), sorted by key in
+  /// O(n log n): the parser's way to build one. When a key appears twice: null, the members
+  /// left as they were, and `*duplicate` = the index in `keys` of the first repeat in the
+  /// members' own order (the one a reader meets first).
+  static JsonValue sorted_object(std::vector<std::string>& keys, std::vector<JsonValue>& items,
+                                 std::size_t* duplicate);
+  /// An integer read from JSON text (all 64 bits exact, as its literal).
+  static JsonValue whole_number(std::int64_t v) { return JsonValue(v); }
+  static JsonValue whole_number(std::uint64_t v);
 
   /// The text, as nlohmann::json's dump(indent) wrote it: compact when indent < 0, else one
   /// member per line. Strings must be UTF-8 (std::runtime_error otherwise).
@@ -87,6 +93,7 @@ class JsonValue {
   Kind kind_ = Kind::kNull;
   bool boolean_ = false;
   bool integer_ = false;
+  bool sorted_ = true;  // objects: keys_ ascending (false once append() broke the order)
   double number_ = 0;
   std::string text_;  // a string's text; an integer literal's digits beyond 15 of them
   std::vector<JsonValue> items_;

@@ -31,26 +31,9 @@ constexpr std::int64_t kMaxLeadTimeDays = 3650;  // ten years: beyond it, no off
 constexpr const char* kAdditions = "gpus.json/additions";
 constexpr const char* kCatalogGpus = "gpus.json/gpus";
 
-std::size_t utf8_chars(const std::string& s) {
-  return static_cast<std::size_t>(
-      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
 /// A text the page shows: bounded, without control characters.
 std::string read_text(FieldReader& r, const char* key, std::size_t max_chars, bool required) {
-  const std::string p = r.path_of(key);
-  const std::string v = required ? r.string(key) : r.string(key, std::string());
-  if (!(!required || !v.empty())) throw InputError("missing_field", p, p + " must not be empty");
-  if (!(utf8_chars(v) <= max_chars))
-    throw InputError("limit_exceeded", p,
-                     p + " has " + std::to_string(utf8_chars(v)) + " characters; the limit is " +
-                         std::to_string(max_chars));
-  for (char c : v) {
-    const auto u = static_cast<unsigned char>(c);
-    if (!(u >= 0x20 && u != 0x7F))
-      throw InputError("out_of_range", p, p + " must be plain text without control characters");
-  }
-  return v;
+  return required ? r.text(key, max_chars) : r.text(key, max_chars, std::string());
 }
 
 bool leap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
@@ -260,6 +243,7 @@ Catalog catalog_with_provider(const std::string& provider_text, const CatalogTex
   Catalog c = base_catalog(gpus, p.as_of, base);
   if (gpus != nullptr)
     for (const JsonValue& g : gpus->elements()) p.gpus_added.push_back(g.find("id")->string());
+  p.gpus_replaced = c.gpus_replaced;
   for (std::size_t i = 0; i < offers->size(); ++i)
     p.offers.push_back(read_offer((*offers)[i], "/offers/" + std::to_string(i), i, c));
   if (packages != nullptr)
@@ -295,6 +279,19 @@ void write_offer(JsonWriter& w, const ProviderOffer& o, const char* deployment) 
   w.end_object();
 }
 
+/// The provider's own parts: "gpus_added", and "gpus_replaced" for those that replace a
+/// built-in part's specs (the page's banner says so).
+void write_own_gpus(JsonWriter& w, const ProviderCatalog& p) {
+  w.key("gpus_added");
+  w.begin_array();
+  for (const std::string& id : p.gpus_added) w.value(id);
+  w.end_array();
+  w.key("gpus_replaced");
+  w.begin_array();
+  for (const std::string& id : p.gpus_replaced) w.value(id);
+  w.end_array();
+}
+
 void write_package(JsonWriter& w, const ColocationPackage& k) {
   w.begin_object();
   w.field("package", k.index);
@@ -320,10 +317,7 @@ void write_provider(JsonWriter& w, const ProviderCatalog& p, const Plan& plan) {
   w.begin_array();
   for (const auto& [kw, index] : p.rack_package) write_package(w, p.colocation[index]);
   w.end_array();
-  w.key("gpus_added");
-  w.begin_array();
-  for (const std::string& id : p.gpus_added) w.value(id);
-  w.end_array();
+  write_own_gpus(w, p);
   // The offer behind the recommended plan, when it is rented (at the offer's price: a price
   // the request gives itself is the user's, not the provider's).
   std::optional<std::size_t> offer;
@@ -357,10 +351,7 @@ std::string provider_summary_text(const ProviderCatalog& p) {
   write_identity(w, p);
   w.field("offers", p.offers.size());
   w.field("colocation", p.colocation.size());
-  w.key("gpus_added");
-  w.begin_array();
-  for (const std::string& id : p.gpus_added) w.value(id);
-  w.end_array();
+  write_own_gpus(w, p);
   w.end_object();
   w.end_object();
   return w.take();

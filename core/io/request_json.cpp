@@ -12,6 +12,17 @@
 namespace advisor {
 
 namespace {
+
+/// The ids of a catalog list for an error message: the first kListedIds, then how many more (a
+/// provider's catalog may hold a thousand parts).
+template <typename Item>
+std::string known_ids(const std::vector<Item>& items) {
+  constexpr std::size_t kListedIds = 40;
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < kListedIds; ++i) out += (i ? ", " : "") + items[i].id;
+  if (items.size() > kListedIds) out += " and " + std::to_string(items.size() - kListedIds) + " more";
+  return out;
+}
 // Upper bounds that are generous for any real job but keep every product finite.
 constexpr std::int64_t kMaxSequenceLength = 10'000'000;
 // An encoder-decoder's target tokens per example when the request does not say: T5's
@@ -94,12 +105,10 @@ ModelArch resolve_model(const JsonValue* j, const Catalog& catalog, std::string*
     const std::string id = r.string("preset");
     r.reject_unknown();
     const ModelArch* m = catalog.find_model(id);
-    if (m == nullptr) {
-      std::string known;
-      for (const ModelArch& a : catalog.models) known += (known.empty() ? "" : ", ") + a.id;
+    if (m == nullptr)
       throw InputError("unknown_preset", "/model/preset",
-                       "/model/preset \"" + id + "\" is not in the model catalog; known: " + known);
-    }
+                       "/model/preset " + in_quotes(id) + " is not in the model catalog; known: " +
+                           known_ids(catalog.models));
     *source = "preset";
     return *m;
   }
@@ -456,13 +465,10 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
     FieldReader h(*hw, "/hardware");
     Hardware pinned;
     pinned.gpu = h.string("gpu");
-    if (catalog.find_gpu(pinned.gpu) == nullptr) {
-      std::string known;
-      for (const GpuSpec& g : catalog.gpus) known += (known.empty() ? "" : ", ") + g.id;
+    if (catalog.find_gpu(pinned.gpu) == nullptr)
       throw InputError("unknown_gpu", "/hardware/gpu",
-                       "/hardware/gpu \"" + pinned.gpu + "\" is not in the GPU catalog; known: " +
-                           known);
-    }
+                       "/hardware/gpu " + in_quotes(pinned.gpu) + " is not in the GPU catalog; known: " +
+                           known_ids(catalog.gpus));
     pinned.count_given = h.has("count");
     pinned.count = static_cast<int>(h.integer("count", 1, kMaxGpuCount, 1));
     h.reject_unknown();

@@ -2,12 +2,14 @@
 #include "io/validation_json.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
 #include "io/json_reader.hpp"
 #include "types/errors.hpp"
 #include "types/limits.hpp"
+#include "types/text.hpp"
 
 namespace advisor::validation {
 namespace {
@@ -120,13 +122,20 @@ class ResultReader {
       while (!rest.empty() && rest.front() == ' ') rest.erase(rest.begin());
       if (end != s.c_str() && !rest.empty())
         throw InputError("wrong_unit", path(key),
-                         key + " is \"" + s + "\": give a plain number" + unit_hint(key));
+                         key + " is " + in_quotes(s) + ": give a plain number" + unit_hint(key));
     }
-    throw InputError("bad_value", path(key), key + " must be a number" + unit_hint(key) + ", got " + v.dump());
+    throw InputError("bad_value", path(key),
+                     key + " must be a number" + unit_hint(key) + ", got " + in_quotes(v.is_string() ? v.string() : v.dump()));
   }
+  /// A count or an index: a whole number in [0, 2^31), refused rather than wrapped.
   std::optional<int> integer(const std::string& key) const {
     auto v = num(key);
     if (!v) return std::nullopt;
+    constexpr double kMaxCount = 2147483647;  // INT_MAX: every count here is far below it
+    if (!(*v >= 0 && *v <= kMaxCount && *v == std::floor(*v)))
+      throw InputError("bad_value", path(key),
+                       key + " must be a whole number from 0 to " + format_number(kMaxCount) + ", got " +
+                           format_number(*v));
     return static_cast<int>(*v);
   }
   std::string text(const std::string& key) const {
@@ -177,7 +186,11 @@ bool split_indexed(const std::string& key, const std::string& prefix, int& index
   if (dot == std::string::npos || dot == a) return false;
   for (std::size_t i = a; i < dot; ++i)
     if (!std::isdigit(static_cast<unsigned char>(key[i]))) return false;
-  index = std::atoi(key.substr(a, dot - a).c_str());
+  // An index beyond one server's GPUs is not read as a number (no overflow, no huge table).
+  constexpr std::size_t kMaxIndexDigits = 2;
+  static_assert(limits::kMaxGpusPerServer <= 100, "two digits hold every GPU index");
+  index = -1;
+  if (dot - a <= kMaxIndexDigits) index = std::stoi(key.substr(a, dot - a));
   rest = key.substr(dot + 1);
   return true;
 }
@@ -299,9 +312,7 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
     throw InputError("not_a_validation_result", base + "/kind",
                      file + " is not a validation-result.json written by 90_summary.sh");
   const json* schema = doc.find("schema");
-  // As an int, as it was always read (a 64-bit integer wraps).
-  if (!(schema && schema->is_integer() &&
-        static_cast<int>(static_cast<std::int64_t>(schema->number())) == 1))
+  if (!(schema && schema->is_integer() && schema->number() == 1))
     throw InputError("unsupported_schema", base + "/schema", file + " has a schema this version cannot read (expected 1)");
   const json* plan_id = doc.find("plan_id");
   if (!(plan_id && plan_id->is_string()))
@@ -359,7 +370,13 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
     const std::string& key = measured.key(k);
     int i = 0;
     std::string f;
-    if (split_indexed(key, "gpu", i, f)) {
+    const bool gpu_key = split_indexed(key, "gpu", i, f);
+    if ((gpu_key || split_indexed(key, "nvlink", i, f)) && !(i >= 0 && i < limits::kMaxGpusPerServer))
+      throw InputError("bad_value", r.path(key),
+                       in_quotes(key) + " names a GPU index beyond " +
+                           std::to_string(limits::kMaxGpusPerServer - 1) +
+                           ": one server's nvidia-smi numbers its GPUs from 0");
+    if (gpu_key) {
       if (f == "name") entry_for(m.gpus, i).name = r.text(key);
       else if (f == "pci_bus_id") entry_for(m.gpus, i).pci_bus_id = r.text(key);
       else if (f == "memory_total_mib") entry_for(m.gpus, i).memory_total_mib = r.num(key);
@@ -396,7 +413,9 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
           if (!item.empty()) {
             char* end = nullptr;
             long link = std::strtol(item.c_str(), &end, 10);
-            if (*end != '\0') throw InputError("bad_value", r.path(key), key + " must list link numbers, got \"" + list + "\"");
+            constexpr long kMaxLink = 64;  // NVLink links per GPU: 18 on Hopper and Blackwell
+            if (*end != '\0' || link < 0 || link > kMaxLink)
+              throw InputError("bad_value", r.path(key), key + " must list link numbers 0-64, got " + in_quotes(list));
             entry_for(m.nvlink, i).inactive_links.push_back(static_cast<int>(link));
           }
           if (b == std::string::npos) break;

@@ -86,6 +86,8 @@ struct Catalog {
   PerformanceConstants performance;     // performance.json
   PriceCatalog prices;                  // prices.json
   std::string gpus_as_of;
+  /// Built-in parts whose specs an addition replaced (a provider entry with a built-in id).
+  std::vector<std::string> gpus_replaced;
   std::string models_as_of;
   /// The provider whose offers and packages the prices carry (advise_with_provider_text).
   std::optional<ProviderCatalog> provider;

@@ -26,6 +26,24 @@ constexpr std::size_t kMaxDataBytes = 5 * kMaxCatalogFileBytes;
 constexpr int kMaxNestingDepth = 64;
 /// Elements in any one JSON array (each catalog list, the job rows, lists in a config.json).
 constexpr std::size_t kMaxArrayLength = 10'000;
+/// Members of any one JSON object. Ours hold at most a few hundred (a validation result's
+/// `measured`: ~20 keys per GPU of a 16-GPU server); objects are sorted once when read, so even
+/// this many cost milliseconds, and finding a member is a binary search.
+constexpr std::size_t kMaxObjectMembers = 10'000;
+/// Bytes of any one object key (ours are under 60; a key is echoed in paths and messages).
+constexpr std::size_t kMaxKeyBytes = 256;
+
+// ---- servers
+/// GPUs in one server: the largest chassis sold (HGX/OAM boards, 8-10 GPUs; PCIe servers up to
+/// 20) with room; a GPU index read back from a server (nvidia-smi's index) is below it.
+constexpr int kMaxGpusPerServer = 64;
+
+// ---- validation read-back
+/// A raw nvidia-smi CSV log read back (read line by line, never parsed as JSON): a 10-hour
+/// burn-in of 8 GPUs logged every second is ~45 MB.
+constexpr std::size_t kMaxGpuCsvBytes = 64 << 20;  // 64 MiB
+/// Its samples (rows): the reader keeps one power reading per sample for the percentiles.
+constexpr std::size_t kMaxGpuCsvRows = 2'000'000;
 
 // ---- catalogs
 constexpr std::size_t kMaxCatalogGpus = 1000;
@@ -60,6 +78,11 @@ constexpr double kMaxBytes = 9007199254740992.0;  // 2^53
 constexpr double kMaxParameters = 1e14;
 /// Servers, racks and cards any count in a plan may reach.
 constexpr std::int64_t kMaxUnits = 1'000'000'000;
+
+// ---- generated validation scripts
+/// Characters of any text a script carries in a comment or a label (a model or GPU name, the
+/// plan's summary): one line, cut beyond this (types/text.hpp one_line()).
+constexpr std::size_t kMaxScriptTextChars = 160;
 
 // ---- error messages
 /// Characters of a user's text echoed in an error message (the rest is elided).

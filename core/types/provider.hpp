@@ -42,6 +42,7 @@ struct ProviderCatalog {
   std::vector<ProviderOffer> offers;
   std::vector<ColocationPackage> colocation;
   std::vector<std::string> gpus_added;  // ids of the provider's own parts
+  std::vector<std::string> gpus_replaced;  // of those, built-in ids whose specs they replace
   /// The offer that prices each GPU (its index in `offers`): the cheapest one not sold out.
   std::map<std::string, std::size_t> hourly_offer, monthly_offer;
   /// The package that prices each rack class (kW -> index in `colocation`): the cheapest.

@@ -72,6 +72,44 @@ std::string in_quotes(const std::string& text) {
   return out + "\"";
 }
 
+namespace {
+/// Whether the code point that the UTF-8 sequence at text[i] (length n) encodes is one that
+/// must not reach a one-line text: C1 controls (U+0080-009F, NEL among them), U+2028/2029, the
+/// bidirectional embeddings, overrides and isolates (U+202A-202E, U+2066-2069) and U+FEFF.
+bool breaks_a_line(const std::string& text, std::size_t i, std::size_t n) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(text[i + k]); };
+  if (n == 2) return b(0) == 0xC2 && b(1) < 0xA0;
+  if (n != 3) return false;
+  if (b(0) == 0xE2 && b(1) == 0x80) return b(2) >= 0xA8 && b(2) <= 0xAE;
+  if (b(0) == 0xE2 && b(1) == 0x81) return b(2) >= 0xA6 && b(2) <= 0xA9;
+  return b(0) == 0xEF && b(1) == 0xBB && b(2) == 0xBF;
+}
+}  // namespace
+
+std::string one_line(const std::string& text, std::size_t max_chars) {
+  std::string out;
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < text.size(); ++chars) {
+    if (chars == max_chars) {
+      out += "...";
+      break;
+    }
+    const auto c = static_cast<unsigned char>(text[i]);
+    const std::size_t n = utf8_length(text, i);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD
+      ++i;
+    } else if (c < 0x20 || c == 0x7F || breaks_a_line(text, i, n)) {
+      out += ' ';
+      i += n;
+    } else {
+      out.append(text, i, n);
+      i += n;
+    }
+  }
+  return out;
+}
+
 std::string valid_utf8(const std::string& text) {
   std::string out;
   out.reserve(text.size());

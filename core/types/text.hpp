@@ -19,6 +19,13 @@ std::string format_with(const char* format, double value);
 /// (the rest elided with "..."; a UTF-8 sequence is never split).
 std::string in_quotes(const std::string& text);
 
+/// `text` as one line of at most `max_chars` characters, for a comment in a generated script
+/// or a single-line label: every control character (C0, DEL, C1), line or paragraph separator
+/// and bidirectional override (which could make a reader see other code than runs) becomes a
+/// space, bytes that are not UTF-8 become U+FFFD, and a longer text is cut at a character
+/// boundary with "...". The result can never end a comment, in bash or in Python.
+std::string one_line(const std::string& text, std::size_t max_chars);
+
 /// `text` with every byte that does not belong to well-formed UTF-8 replaced by U+FFFD, so that
 /// it can be written as a JSON string.
 std::string valid_utf8(const std::string& text);

@@ -382,12 +382,23 @@ void power_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
   } else if (!m.gpus.empty()) {
     b.add(Area::power, "power_limit", Status::pass, ok(), p.power_limit_w, p.power_limit_w, "W");
   }
-  if (m.gpus_logged && *m.gpus_logged < p.gpus_per_server && !m.plan_id.empty())
+  // A raw CSV is judged like the summary's log: fewer GPUs than the plan (one dropped out, or
+  // the log of another server) fails, and so does a GPU index the plan's server does not have.
+  if (m.gpus_logged && *m.gpus_logged < p.gpus_per_server)
     b.add(Area::power, "gpus_logged", Status::fail,
           {"gpu_missing_in_log", {{"logged", std::to_string(*m.gpus_logged)}},
            "only " + std::to_string(*m.gpus_logged) + " of " + std::to_string(p.gpus_per_server) +
-               " GPUs in the burn-in log: one dropped out (look for Xid 79)"},
+               " GPUs in the burn-in log: one dropped out (look for Xid 79), or the log is of another server"},
           p.gpus_per_server, *m.gpus_logged, "GPUs");
+  const auto extra = std::max_element(m.power.begin(), m.power.end(),
+                                     [](const GpuPowerStats& a, const GpuPowerStats& b) { return a.index < b.index; });
+  if (extra != m.power.end() && extra->index >= p.gpus_per_server)
+    b.add(Area::power, "gpus_logged", Status::fail,
+          {"gpu_extra_in_log", {{"gpu", std::to_string(extra->index)}},
+           "the burn-in log has GPU " + std::to_string(extra->index) + ", the plan's server has " +
+               std::to_string(p.gpus_per_server) + " (indices 0-" + std::to_string(p.gpus_per_server - 1) +
+               "): this log is of another server"},
+          p.gpus_per_server, extra->index + 1, "GPUs");
   if (!m.power.empty()) {
     const GpuPowerStats* hot = nullptr;
     const GpuPowerStats* brake = nullptr;

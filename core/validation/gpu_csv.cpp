@@ -1,34 +1,62 @@
 // SPDX-License-Identifier: MIT
 // nvidia-smi CSV logs -> per-GPU burn-in statistics. The same definitions as the awk in
 // 40_burnin.sh (tests compare the two): nearest-rank percentiles, shares of samples.
+//
+// The log is untrusted text (a file dropped on the page): it is read line by line without a copy
+// of its lines, every number is checked against its column's range before it is used or cast,
+// GPU indices are bounded by limits::kMaxGpusPerServer and the rows by kMaxGpuCsvRows, so memory
+// stays at one power reading per sample (for the percentiles) however the file is made.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <map>
+#include <string_view>
 
 #include "types/errors.hpp"
+#include "types/limits.hpp"
+#include "types/text.hpp"
 #include "validation/measurements.hpp"
 
 namespace advisor::validation {
 namespace {
 
-std::string trim(const std::string& s) {
-  std::size_t a = s.find_first_not_of(" \t\r");
-  if (a == std::string::npos) return "";
-  std::size_t b = s.find_last_not_of(" \t\r");
-  return s.substr(a, b - a + 1);
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";  // what Excel and some editors write first
+
+std::string_view trim(std::string_view s) {
+  const std::size_t a = s.find_first_not_of(" \t\r");
+  if (a == std::string_view::npos) return {};
+  return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
 }
 
-std::vector<std::string> split(const std::string& line, char sep) {
-  std::vector<std::string> out;
-  std::size_t i = 0;
-  while (true) {
-    std::size_t j = line.find(sep, i);
-    out.push_back(line.substr(i, j == std::string::npos ? std::string::npos : j - i));
-    if (j == std::string::npos) break;
+/// The lines of `text`, ended by \n, \r\n or a lone \r (a log saved by an old Mac editor).
+class Lines {
+ public:
+  explicit Lines(std::string_view text) : text_(text) {
+    if (text_.substr(0, kUtf8Bom.size()) == kUtf8Bom) text_.remove_prefix(kUtf8Bom.size());
+  }
+  bool next(std::string_view* line) {
+    if (at_ > text_.size() || (at_ == text_.size() && number_ > 0)) return false;
+    const std::size_t end = std::min(text_.find_first_of("\r\n", at_), text_.size());
+    *line = text_.substr(at_, end - at_);
+    at_ = end + (text_.compare(end, 2, "\r\n") == 0 ? 2 : 1);
+    ++number_;
+    return true;
+  }
+  std::size_t number() const { return number_; }  // of the line last returned, from 1
+
+ private:
+  std::string_view text_;
+  std::size_t at_ = 0;
+  std::size_t number_ = 0;
+};
+
+std::vector<std::string_view> split(std::string_view line, char sep) {
+  std::vector<std::string_view> out;
+  for (std::size_t i = 0;;) {
+    const std::size_t j = line.find(sep, i);
+    out.push_back(line.substr(i, j == std::string_view::npos ? std::string_view::npos : j - i));
+    if (j == std::string_view::npos) return out;
     i = j + 1;
   }
-  return out;
 }
 
 struct Column {
@@ -36,205 +64,266 @@ struct Column {
   std::string unit;  // "W" from "power.draw [W]"; "" when none
 };
 
-Column parse_column(const std::string& raw) {
-  std::string s = trim(raw);
+Column parse_column(std::string_view raw) {
+  std::string_view s = trim(raw);
   Column c;
-  std::size_t b = s.find(" [");
-  if (b != std::string::npos && s.back() == ']') {
-    c.unit = s.substr(b + 2, s.size() - b - 3);
+  const std::size_t b = s.find(" [");
+  if (b != std::string_view::npos && s.back() == ']') {
+    c.unit = std::string(s.substr(b + 2, s.size() - b - 3));
     s = trim(s.substr(0, b));
   }
-  c.name = s;
+  c.name = std::string(s);
   return c;
 }
 
-/// The unit a column must be in ("" = unitless); nullptr for columns this reader ignores.
-const char* expected_unit(const std::string& name) {
-  static const std::map<std::string, const char*> units = {
-      {"index", ""},
-      {"power.draw", "W"},
-      {"power.limit", "W"},
-      {"temperature.gpu", ""},
-      {"temperature.memory", ""},
-      {"clocks.sm", "MHz"},
-      {"clocks.mem", "MHz"},
-      {"utilization.gpu", "%"},
-      {"memory.used", "MiB"},
-      {"ecc.errors.uncorrected.volatile.total", ""},
-      {"pcie.link.gen.current", ""},
-      {"clocks_throttle_reasons.active", ""},
-      {"clocks_event_reasons.active", ""},
-  };
-  auto it = units.find(name);
-  return it == units.end() ? nullptr : it->second;
+/// A column this reader uses: its unit and the range a real reading lies in (a value outside
+/// is a located error, never cast or summed).
+struct Known {
+  const char* name;
+  const char* unit;  // "" = unitless
+  double min, max;
+};
+constexpr double kMaxWatts = 1e7;  // a mW log of a 5 kW part is 5e6: let the unit check name it
+constexpr Known kKnown[] = {
+    {"index", "", 0, limits::kMaxGpusPerServer - 1},
+    {"power.draw", "W", 0, kMaxWatts},
+    {"power.limit", "W", 0, kMaxWatts},
+    {"temperature.gpu", "", -50, 200},
+    {"temperature.memory", "", -50, 200},
+    {"clocks.sm", "MHz", 0, 1e5},
+    {"clocks.mem", "MHz", 0, 1e5},
+    {"utilization.gpu", "%", 0, 100},
+    {"memory.used", "MiB", 0, 1e8},
+    {"ecc.errors.uncorrected.volatile.total", "", 0, 1e15},
+    {"pcie.link.gen.current", "", 1, 8},
+    {"clocks_throttle_reasons.active", "", 0, 0},
+    {"clocks_event_reasons.active", "", 0, 0},
+};
+
+const Known* known(const std::string& name) {
+  for (const Known& k : kKnown)
+    if (name == k.name) return &k;
+  return nullptr;
 }
 
-bool not_available(const std::string& v) {
+bool not_available(std::string_view v) {
   return v.empty() || v == "[N/A]" || v == "N/A" || v == "[Not Supported]" ||
          v == "Not Supported" || v == "[Unknown Error]";
 }
-
-struct Sample {
-  std::optional<double> power, limit, temperature, ecc, utilization, pcie;
-  std::optional<unsigned long long> reasons;
-};
 
 std::size_t rank(int q, std::size_t n) {
   std::size_t k = (static_cast<std::size_t>(q) * n + 99) / 100;
   return k < 1 ? 1 : k;
 }
 
+/// What the reader keeps of one GPU's samples: its power readings and running figures.
+struct GpuLog {
+  int samples = 0;
+  std::vector<double> power;
+  int thermal = 0, brake = 0, cap = 0;
+  GpuPowerStats stats;
+};
+
+void keep_max(std::optional<double>& slot, double v) {
+  if (!slot || v > *slot) slot = v;
+}
+
+class Reader {
+ public:
+  Reader(std::string base, std::string file) : base_(std::move(base)), file_(std::move(file)) {}
+
+  void header(std::string_view line, std::size_t number) {
+    header_ = std::string(trim(line));
+    for (std::string_view raw : split(header_, ',')) {
+      cols_.push_back(parse_column(raw));
+      if (cols_.size() > kMaxColumns || cols_.back().name.size() > limits::kMaxKeyBytes)
+        throw InputError("csv_not_nvidia_smi", base_ + "/header",
+                         file_ + " line " + std::to_string(number) +
+                             " is not an nvidia-smi CSV header (too many or too long column names)");
+    }
+    if (find("index") < 0 || find("timestamp") < 0)
+      throw InputError("csv_not_nvidia_smi", base_ + "/header",
+                       file_ + " line " + std::to_string(number) +
+                           " is not an nvidia-smi CSV header (it needs timestamp and index columns; "
+                           "log with nvidia-smi --query-gpu=timestamp,index,... --format=csv)");
+    for (const Column& c : cols_) {
+      const Known* k = known(c.name);
+      if (k && !c.unit.empty() && c.unit != k->unit)
+        throw InputError("csv_wrong_unit", base_ + "/header/" + c.name,
+                         c.name + " is logged in [" + c.unit + "]; this reader needs [" + k->unit + "]");
+    }
+    require_columns();
+    index_ = find("index"), power_ = find("power.draw"), limit_ = find("power.limit");
+    temp_ = find("temperature.gpu"), ecc_ = find("ecc.errors.uncorrected.volatile.total");
+    util_ = find("utilization.gpu"), pcie_ = find("pcie.link.gen.current");
+    reasons_ = find("clocks_throttle_reasons.active");
+    if (reasons_ < 0) reasons_ = find("clocks_event_reasons.active");
+  }
+
+  void row(std::string_view raw, std::size_t number) {
+    const std::string_view line = trim(raw);
+    if (line.empty() || line == header_) return;
+    if (++rows_ > limits::kMaxGpuCsvRows)
+      throw InputError("limit_exceeded", base_,
+                       file_ + " has more than " + std::to_string(limits::kMaxGpuCsvRows) +
+                           " samples, the limit: log at a longer --interval, or check a part of it");
+    row_ = base_ + "/row " + std::to_string(number);
+    fields_ = split(line, ',');
+    if (fields_.size() != cols_.size()) wrong_width(number);
+    const int gpu = static_cast<int>(*number_at(index_));  // bounded to [0, 63] by its range
+    if (*number_at(index_) != gpu)
+      throw InputError("csv_bad_value", row_ + "/index",
+                       "index is " + in_quotes(std::string(trim(fields_[index_]))) + ", not a GPU index");
+    GpuLog& g = logs_[gpu];
+    ++g.samples;
+    if (auto p = number_at(power_)) g.power.push_back(*p);
+    if (auto l = number_at(limit_)) keep_max(g.stats.power_limit_w, *l);
+    if (auto t = number_at(temp_)) keep_max(g.stats.temperature_c_max, *t);
+    if (auto e = number_at(ecc_)) keep_max(g.stats.ecc_uncorrected_max, *e);
+    const auto u = number_at(util_), gen = number_at(pcie_);
+    if (u && *u >= 50 && gen && (!g.stats.pcie_gen_min_busy || *gen < *g.stats.pcie_gen_min_busy))
+      g.stats.pcie_gen_min_busy = static_cast<int>(*gen);  // bounded to [1, 8] by its range
+    const unsigned long long r = reasons();
+    if (r & (0x8 | 0x20 | 0x40)) ++g.thermal;
+    if (r & 0x80) ++g.brake;
+    if (r & 0x4) ++g.cap;
+  }
+
+  Measurements finish() {
+    Measurements m;
+    m.file_name = file_;
+    for (int i = 0; i < limits::kMaxGpusPerServer; ++i) {
+      GpuLog& g = logs_[i];
+      if (g.samples == 0) continue;
+      GpuPowerStats st = g.stats;
+      st.index = i;
+      st.samples = g.samples;
+      if (!g.power.empty()) {
+        std::sort(g.power.begin(), g.power.end());
+        st.power_draw_w_p50 = g.power[rank(50, g.power.size()) - 1];
+        st.power_draw_w_p99 = g.power[rank(99, g.power.size()) - 1];
+      }
+      st.thermal_throttle_fraction = static_cast<double>(g.thermal) / g.samples;
+      st.power_brake_fraction = static_cast<double>(g.brake) / g.samples;
+      st.power_cap_fraction = static_cast<double>(g.cap) / g.samples;
+      m.power.push_back(st);
+    }
+    if (m.power.empty()) throw InputError("csv_no_samples", base_, file_ + " has a header but no samples");
+    m.gpus_logged = static_cast<int>(m.power.size());
+    return m;
+  }
+
+ private:
+  int find(const std::string& name) const {
+    for (std::size_t i = 0; i < cols_.size(); ++i)
+      if (cols_[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+
+  void require_columns() const {
+    std::string need;
+    for (const char* required : {"index", "power.draw"})
+      if (find(required) < 0) need += (need.empty() ? "" : ", ") + std::string(required);
+    if (need.empty()) return;
+    std::string have;
+    for (const auto& c : cols_) have += (have.empty() ? "" : ", ") + c.name;
+    throw InputError("csv_missing_column", base_ + "/header",
+                     file_ + " has no " + need + " column (it has: " + in_quotes(have) + ")");
+  }
+
+  [[noreturn]] void wrong_width(std::size_t number) const {
+    const std::string n = std::to_string(number);
+    if (fields_.size() < cols_.size())
+      throw InputError("csv_truncated", row_ + "/" + cols_[fields_.size()].name,
+                       file_ + " row " + n + " has " + std::to_string(fields_.size()) + " of " +
+                           std::to_string(cols_.size()) + " columns (no " + cols_[fields_.size()].name +
+                           "): the file is cut short; copy it again, or drop that row");
+    throw InputError("csv_bad_row", row_,
+                     file_ + " row " + n + " has " + std::to_string(fields_.size()) + " columns, the header " +
+                         std::to_string(cols_.size()));
+  }
+
+  /// Column c of the current row as a number in its range; nullopt when absent or N/A.
+  std::optional<double> number_at(int c) const {
+    if (c < 0) return std::nullopt;
+    const std::string_view v = trim(fields_[c]);
+    if (not_available(v)) return std::nullopt;
+    const Known& k = *known(cols_[c].name);
+    const std::string text(v.substr(0, kMaxNumberChars));
+    char* end = nullptr;
+    const double x = std::strtod(text.c_str(), &end);
+    const std::string_view rest = trim(std::string_view(text).substr(end - text.c_str()));
+    const std::string at = row_ + "/" + cols_[c].name;
+    if (end == text.c_str() || !std::isfinite(x) || v.size() > kMaxNumberChars)
+      throw InputError("csv_bad_value", at, cols_[c].name + " is " + in_quotes(std::string(v)) + ", not a number");
+    if (!rest.empty() && rest != k.unit)
+      throw InputError("csv_wrong_unit", at,
+                       cols_[c].name + " is " + in_quotes(std::string(v)) + ": unit " + in_quotes(std::string(rest)) +
+                           ", expected " + (*k.unit ? k.unit : "none"));
+    if (x < k.min || x > k.max)
+      throw InputError("csv_bad_value", at,
+                       cols_[c].name + " is " + in_quotes(std::string(v)) + ", outside " + format_number(k.min) +
+                           "-" + format_number(k.max) + (c == index_ ? " (a GPU index in one server)" : ""));
+    return x;
+  }
+
+  unsigned long long reasons() const {
+    if (reasons_ < 0) return 0;
+    const std::string_view v = trim(fields_[reasons_]);
+    if (not_available(v)) return 0;
+    const std::string_view hex = v.substr(0, 2) == "0x" || v.substr(0, 2) == "0X" ? v.substr(2) : v;
+    constexpr std::size_t kMaxHexDigits = 16;  // 64 bits
+    if (hex.empty() || hex.size() > kMaxHexDigits || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos)
+      throw InputError("csv_bad_value", row_ + "/" + cols_[reasons_].name,
+                       cols_[reasons_].name + " is " + in_quotes(std::string(v)) + ", not a hex bitmask");
+    return std::strtoull(std::string(hex).c_str(), nullptr, 16);
+  }
+
+  static constexpr std::size_t kMaxColumns = 200;      // nvidia-smi has ~180 query fields
+  static constexpr std::size_t kMaxNumberChars = 32;  // "1234.56 W" with room; longer is not one
+
+  std::string base_, file_;
+  std::string header_;
+  std::vector<Column> cols_;
+  int index_ = -1, power_ = -1, limit_ = -1, temp_ = -1, ecc_ = -1, util_ = -1, pcie_ = -1, reasons_ = -1;
+  std::size_t rows_ = 0;
+  std::string row_;
+  std::vector<std::string_view> fields_;
+  GpuLog logs_[limits::kMaxGpusPerServer];
+};
+
 }  // namespace
 
 bool looks_like_gpu_csv(const std::string& text) {
-  std::size_t start = text.find_first_not_of(" \t\r\n");
-  if (start == std::string::npos || text[start] == '{') return false;
-  std::string first = text.substr(start, text.find('\n', start) - start);
+  Lines lines(text);
+  std::string_view first;
+  while (lines.next(&first))
+    if (!trim(first).empty()) break;
+  if (first.empty() || trim(first).front() == '{') return false;
   bool has_index = false, has_timestamp = false;
-  for (const auto& raw : split(first, ',')) {
-    Column c = parse_column(raw);
-    if (c.name == "index") has_index = true;
-    if (c.name == "timestamp") has_timestamp = true;
+  for (std::string_view raw : split(first, ',')) {
+    const Column c = parse_column(raw);
+    has_index = has_index || c.name == "index";
+    has_timestamp = has_timestamp || c.name == "timestamp";
   }
   return has_index && has_timestamp;
 }
 
 Measurements summarize_gpu_csv(const std::string& text, const std::string& file) {
   const std::string base = "/" + file;
-  std::vector<std::string> lines = split(text, '\n');
-  std::size_t h = 0;
-  while (h < lines.size() && trim(lines[h]).empty()) ++h;
-  if (h == lines.size())
-    throw InputError("csv_empty", base, file + " is empty");
-  std::string header_line = trim(lines[h]);
-  std::vector<Column> cols;
-  for (const auto& raw : split(header_line, ',')) cols.push_back(parse_column(raw));
-  auto find = [&](const std::string& name) -> int {
-    for (std::size_t i = 0; i < cols.size(); ++i)
-      if (cols[i].name == name) return static_cast<int>(i);
-    return -1;
-  };
-  if (find("index") < 0 || find("timestamp") < 0)
-    throw InputError("csv_not_nvidia_smi", base + "/header",
-                     file + " line " + std::to_string(h + 1) +
-                         " is not an nvidia-smi CSV header (it needs timestamp and index columns; "
-                         "log with nvidia-smi --query-gpu=timestamp,index,... --format=csv)");
-  for (const auto& c : cols) {
-    const char* unit = expected_unit(c.name);
-    if (unit && !c.unit.empty() && c.unit != unit)
-      throw InputError("csv_wrong_unit", base + "/header/" + c.name,
-                       c.name + " is logged in [" + c.unit + "]; this reader needs [" + unit + "]");
+  if (text.size() > limits::kMaxGpuCsvBytes)
+    throw InputError("limit_exceeded", base,
+                     file + " is over " + std::to_string(limits::kMaxGpuCsvBytes >> 20) +
+                         " MiB, the limit for a log read back: log at a longer --interval");
+  Lines lines(text);
+  std::string_view line;
+  while (lines.next(&line) && trim(line).empty()) {
   }
-  std::vector<std::string> missing;
-  for (const char* required : {"index", "power.draw"})
-    if (find(required) < 0) missing.push_back(required);
-  if (!missing.empty()) {
-    std::string have;
-    for (const auto& c : cols) have += (have.empty() ? "" : ", ") + c.name;
-    std::string need;
-    for (const auto& m : missing) need += (need.empty() ? "" : ", ") + m;
-    throw InputError("csv_missing_column", base + "/header",
-                     file + " has no " + need + " column (it has: " + have + ")");
-  }
-  const int c_index = find("index"), c_power = find("power.draw"), c_limit = find("power.limit"),
-            c_temp = find("temperature.gpu"), c_ecc = find("ecc.errors.uncorrected.volatile.total"),
-            c_util = find("utilization.gpu"), c_pcie = find("pcie.link.gen.current");
-  int c_reasons = find("clocks_throttle_reasons.active");
-  if (c_reasons < 0) c_reasons = find("clocks_event_reasons.active");
-
-  std::map<int, std::vector<Sample>> by_gpu;
-  for (std::size_t li = h + 1; li < lines.size(); ++li) {
-    std::string line = trim(lines[li]);
-    if (line.empty() || line == header_line) continue;
-    const std::string row = base + "/row " + std::to_string(li + 1);
-    std::vector<std::string> f = split(line, ',');
-    if (f.size() < cols.size())
-      throw InputError("csv_truncated", row + "/" + cols[f.size()].name,
-                       file + " row " + std::to_string(li + 1) + " has " + std::to_string(f.size()) +
-                           " of " + std::to_string(cols.size()) + " columns (no " + cols[f.size()].name +
-                           "): the file is cut short; copy it again, or drop that row");
-    if (f.size() > cols.size())
-      throw InputError("csv_bad_row", row,
-                       file + " row " + std::to_string(li + 1) + " has " + std::to_string(f.size()) +
-                           " columns, the header " + std::to_string(cols.size()));
-    auto number = [&](int c) -> std::optional<double> {
-      if (c < 0) return std::nullopt;
-      std::string v = trim(f[c]);
-      if (not_available(v)) return std::nullopt;
-      const char* unit = expected_unit(cols[c].name);
-      char* end = nullptr;
-      double x = std::strtod(v.c_str(), &end);
-      std::string rest = trim(std::string(end));
-      if (end == v.c_str() || !std::isfinite(x))
-        throw InputError("csv_bad_value", row + "/" + cols[c].name,
-                         cols[c].name + " is \"" + v + "\", not a number");
-      if (!rest.empty() && (!unit || rest != unit))
-        throw InputError("csv_wrong_unit", row + "/" + cols[c].name,
-                         cols[c].name + " is \"" + v + "\": unit " + rest + ", expected " +
-                             (unit && *unit ? unit : "none"));
-      return x;
-    };
-    std::optional<double> index = number(c_index);
-    if (!index || *index < 0 || *index != std::floor(*index))
-      throw InputError("csv_bad_value", row + "/index", "index is \"" + trim(f[c_index]) + "\", not a GPU index");
-    Sample s;
-    s.power = number(c_power);
-    s.limit = number(c_limit);
-    s.temperature = number(c_temp);
-    s.ecc = number(c_ecc);
-    s.utilization = number(c_util);
-    s.pcie = number(c_pcie);
-    if (c_reasons >= 0) {
-      std::string v = trim(f[c_reasons]);
-      if (!not_available(v)) {
-        std::string hex = v.rfind("0x", 0) == 0 || v.rfind("0X", 0) == 0 ? v.substr(2) : v;
-        char* end = nullptr;
-        unsigned long long mask = std::strtoull(hex.c_str(), &end, 16);
-        if (hex.empty() || *end != '\0')
-          throw InputError("csv_bad_value", row + "/" + cols[c_reasons].name,
-                           cols[c_reasons].name + " is \"" + v + "\", not a hex bitmask");
-        s.reasons = mask;
-      }
-    }
-    by_gpu[static_cast<int>(*index)].push_back(s);
-  }
-  if (by_gpu.empty())
-    throw InputError("csv_no_samples", base, file + " has a header but no samples");
-
-  Measurements m;
-  m.file_name = file;
-  for (const auto& [gpu, samples] : by_gpu) {
-    GpuPowerStats st;
-    st.index = gpu;
-    st.samples = static_cast<int>(samples.size());
-    std::vector<double> power;
-    int thermal = 0, brake = 0, cap = 0;
-    for (const Sample& s : samples) {
-      if (s.power) power.push_back(*s.power);
-      if (s.limit && (!st.power_limit_w || *s.limit > *st.power_limit_w)) st.power_limit_w = s.limit;
-      if (s.temperature && (!st.temperature_c_max || *s.temperature > *st.temperature_c_max))
-        st.temperature_c_max = s.temperature;
-      if (s.ecc && (!st.ecc_uncorrected_max || *s.ecc > *st.ecc_uncorrected_max)) st.ecc_uncorrected_max = s.ecc;
-      if (s.utilization && *s.utilization >= 50 && s.pcie &&
-          (!st.pcie_gen_min_busy || *s.pcie < *st.pcie_gen_min_busy))
-        st.pcie_gen_min_busy = static_cast<int>(*s.pcie);
-      unsigned long long r = s.reasons.value_or(0);
-      if (r & (0x8 | 0x20 | 0x40)) ++thermal;
-      if (r & 0x80) ++brake;
-      if (r & 0x4) ++cap;
-    }
-    if (!power.empty()) {
-      std::sort(power.begin(), power.end());
-      st.power_draw_w_p50 = power[rank(50, power.size()) - 1];
-      st.power_draw_w_p99 = power[rank(99, power.size()) - 1];
-    }
-    st.thermal_throttle_fraction = static_cast<double>(thermal) / st.samples;
-    st.power_brake_fraction = static_cast<double>(brake) / st.samples;
-    st.power_cap_fraction = static_cast<double>(cap) / st.samples;
-    m.power.push_back(st);
-  }
-  m.gpus_logged = static_cast<int>(m.power.size());
-  return m;
+  if (trim(line).empty()) throw InputError("csv_empty", base, file + " is empty");
+  Reader reader(base, file);
+  reader.header(line, lines.number());
+  while (lines.next(&line)) reader.row(line, lines.number());
+  return reader.finish();
 }
 
 }  // namespace advisor::validation

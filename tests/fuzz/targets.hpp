@@ -22,10 +22,15 @@ void hf_config(const std::string& input);
 void validation(const std::string& input);
 /// A provider catalog document (data/provider.schema.json) with one of three requests.
 void provider(const std::string& input);
+/// Text in a field that reaches the validation scripts (the first byte picks which: a custom
+/// model's name, a pasted config's _name_or_path, a provider part's name): every generated
+/// shell and Python file must keep the command structure it has for a benign name.
+void scripts(const std::string& input);
 
 inline constexpr const char* kDataSeparator = "\n#data\n";
 
-/// The target called `name` (advise, data, jobs_csv, hf_config, validation), or nullptr.
+/// The target called `name` (advise, data, jobs_csv, hf_config, validation, provider, scripts),
+/// or nullptr.
 using Target = void (*)(const std::string&);
 Target target_named(const std::string& name);
 

@@ -125,6 +125,7 @@ Object.assign(window.GPU_ADVISOR_I18N['en'], {
   'vreason.tokens_faster_than_plan': '{measured} tokens/s per server, faster than the planned {planned}[[; measured MFU {mfu_measured}]]',
   'vreason.power_limit_differs': 'GPU {gpu} is limited to {limit_w} W, not the planned limit: power and speed figures move with it',
   'vreason.gpu_missing_in_log': 'only {logged} GPUs in the burn-in log: one dropped out (look for Xid 79)',
+  'vreason.gpu_extra_in_log': 'the burn-in log has GPU {gpu}, which the plan\'s server does not have: this log is of another server',
   'vreason.thermal_throttle': 'GPU {gpu} thermal-throttled in {percent}% of samples: check fans, airflow and inlet temperature',
   'vreason.power_brake': 'GPU {gpu} hit the power brake in {percent}% of samples: check PSUs and power cabling',
   'vreason.power_capped': 'GPU {gpu} power-capped in {percent}% of samples, far more than the median GPU: check its power limit, cooling and slot',

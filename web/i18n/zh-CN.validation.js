@@ -125,6 +125,7 @@ Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
   'vreason.tokens_faster_than_plan': '每台 {measured} tokens/s，比计划的 {planned} 快[[：实测 MFU {mfu_measured}]]',
   'vreason.power_limit_differs': 'GPU {gpu} 的功耗上限是 {limit_w} W，与计划不同：功耗和速度估算都会随之变化',
   'vreason.gpu_missing_in_log': '压测日志里只有 {logged} 张卡：有卡掉线了（查找 Xid 79）',
+  'vreason.gpu_extra_in_log': '压测日志里有 GPU {gpu}，计划的服务器没有这张卡：这是另一台服务器的日志',
   'vreason.thermal_throttle': 'GPU {gpu} 在 {percent}% 的采样中过热降频：检查风扇、风道和进风温度',
   'vreason.power_brake': 'GPU {gpu} 在 {percent}% 的采样中触发硬件功耗刹车：检查电源和供电线',
   'vreason.power_capped': 'GPU {gpu} 在 {percent}% 的采样中被功耗封顶，明显多于其他卡：检查它的功耗上限、散热和插槽',
