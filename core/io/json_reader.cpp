@@ -47,13 +47,10 @@ bool FieldReader::has(const char* key) const {
 std::string FieldReader::path_of(const char* key) const { return path_ + "/" + key; }
 
 const JsonValue* FieldReader::find(const char* key) {
-  for (std::size_t i = 0; i < object_.size(); ++i) {
-    if (object_.key(i) == key) {
-      seen_[i] = true;
-      return &object_[i];
-    }
-  }
-  return nullptr;
+  const std::size_t i = object_.index_of(key);
+  if (i == JsonValue::npos) return nullptr;
+  seen_[i] = true;
+  return &object_[i];
 }
 
 double FieldReader::number(const char* key, double min, double max, std::optional<double> fallback,

@@ -97,17 +97,21 @@ const char* JsonValue::type_name() const {
   return "null";
 }
 
-const JsonValue* JsonValue::find(std::string_view key) const {
-  if (kind_ != Kind::kObject) return nullptr;
+std::size_t JsonValue::index_of(std::string_view key) const {
+  if (kind_ != Kind::kObject) return npos;
   if (sorted_) {
     const auto it = std::lower_bound(keys_.begin(), keys_.end(), key,
                                      [](const std::string& a, std::string_view b) { return a < b; });
-    return it != keys_.end() && *it == key ? &items_[static_cast<std::size_t>(it - keys_.begin())]
-                                           : nullptr;
+    return it != keys_.end() && *it == key ? static_cast<std::size_t>(it - keys_.begin()) : npos;
   }
   for (std::size_t i = 0; i < keys_.size(); ++i)
-    if (keys_[i] == key) return &items_[i];
-  return nullptr;
+    if (keys_[i] == key) return i;
+  return npos;
+}
+
+const JsonValue* JsonValue::find(std::string_view key) const {
+  const std::size_t i = index_of(key);
+  return i == npos ? nullptr : &items_[i];
 }
 
 JsonValue* JsonValue::find(std::string_view key) {

@@ -59,6 +59,10 @@ class JsonValue {
   /// An object's i-th key (key order; insertion order after append()).
   const std::string& key(std::size_t i) const { return keys_[i]; }
 
+  /// The position of member `key` of an object (a binary search unless append() broke the
+  /// key order), or npos (also when this is not an object).
+  std::size_t index_of(std::string_view key) const;
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
   /// The member `key` of an object, or nullptr (also when this is not an object).
   const JsonValue* find(std::string_view key) const;
   JsonValue* find(std::string_view key);
