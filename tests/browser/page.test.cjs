@@ -922,6 +922,7 @@ async function main() {
   await require('./provider.checks.cjs')(T);
   await require('./csp.checks.cjs')(T);    // strict CSP: the site under serve.cjs's header, the single file's hashes
   await require('./widget.checks.cjs')(T); // <gpu-advisor> in a hostile host, postMessage, share in a frame
+  await require('./burst.checks.cjs')(T);  // 200 set-request messages coalesced: one run per frame (issue 23 item 7)
   await require('./a11y.checks.cjs')(T);   // axe-core WCAG 2.1 AA, keyboard, charts, reflow 360-1920 px
   await require('./i18n.checks.cjs')(T);   // no untranslated text in zh-CN or en, no raw keys (issue 10 item 5)
 
