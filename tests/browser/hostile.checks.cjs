@@ -8,6 +8,9 @@ function b64url(text) {
   return Buffer.from(text, 'utf8').toString('base64').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
+// Longer than the page's address delay (hash.js HASH_MS) and the frame it waits for.
+const ADDRESS_SETTLE_MS = 700;
+
 const VALID = { schema: 1, task: 'lora', model: { preset: 'qwen2.5-7b' }, training: { sequence_length: 2048 } };
 
 function deepObject(depth) {
@@ -53,7 +56,8 @@ async function pageState(page) {
     polluted: ({}).polluted, error: ({}).error, proto: Object.keys(Object.prototype).length,
     request: window.gpuAdvisor && window.gpuAdvisor.lastRequest,
     spoofed: document.body.innerText.includes('SPOOFED'),
-    hash: location.hash.slice(0, 6),
+    // The address as it was opened (recorded before the page's scripts ran), byte for byte.
+    kept: location.hash === window.__openedHash,
   }));
 }
 
@@ -67,6 +71,7 @@ module.exports = async function hostileChecks(T) {
       const errors = [];
       page.on('pageerror', (e) => errors.push(e.message));
       watch(page, 'hostile link (' + name + ')');
+      await page.addInitScript(() => { window.__openedHash = location.hash; });
       try {
         await page.goto(url + hash);
         await page.waitForFunction(() => window.gpuAdvisor && window.gpuAdvisor.runs > 0 && !window.gpuAdvisor.pending, null, { timeout: 30000 });
@@ -80,7 +85,6 @@ module.exports = async function hostileChecks(T) {
           if (s.state !== 'ready') problems.push('state ' + s.state);
           if (!s.note.includes(zh['zh-CN']['hash.invalid'].slice(0, 6))) problems.push('no "link could not be read" note: "' + s.note + '"');
           if (!s.request || s.request.model.preset !== 'llama-3.1-8b' || s.request.task !== 'full_finetune') problems.push('not the default request: ' + JSON.stringify(s.request).slice(0, 120));
-          if (s.hash !== '#req=e') problems.push('the address was not replaced by the default request: ' + s.hash);
         } else if (expect === 'located') {
           if (s.state !== 'error') problems.push('state ' + s.state + ', expected a located error');
           if (!s.banner.includes(zh['zh-CN']['result.stale_default'].slice(0, 8))) problems.push('the banner does not say the figures are the default request\'s');
@@ -90,13 +94,16 @@ module.exports = async function hostileChecks(T) {
           if (s.state !== 'ready' || s.lang !== 'zh-CN') problems.push('state ' + s.state + ' lang ' + s.lang);
           if (!s.request || s.request.task !== 'lora') problems.push('request not restored');
         }
-        // The page still works: a change recomputes.
+        // The link stays in the address as it was (a reload gives it back) until an edit.
+        if (!s.kept) problems.push('the address was rewritten before any edit');
+        // The page still works: a change recomputes, and the address then follows the request.
         if (!problems.length) {
           await page.selectOption('#in-preset', 'qwen2.5-14b');
           await settle(page, (r) => r.model.preset === 'qwen2.5-14b');
           const after = await pageState(page);
           if (!after.headline) problems.push('no answer after an edit');
           if (after.polluted !== undefined || after.error !== undefined) problems.push('polluted after an edit');
+          if (after.kept) problems.push('the address did not follow the edit');
         }
         if (problems.length) failures.push(name + ': ' + problems.join(', '));
         if (name.startsWith('__proto__')) await shot(page, 'hostile-proto.png');
@@ -109,19 +116,23 @@ module.exports = async function hostileChecks(T) {
     assert(!failures.length, failures.length + ' case(s):\n       ' + failures.join('\n       '));
   });
 
-  await check('hostile hash change on a working page: a note, the page unchanged, the address restored', async () => {
+  await check('hostile hash change on a working page: a note, the page unchanged, the typed link left in the address until an edit', async () => {
     const page = await context.newPage();
     watch(page, 'hash change');
     await page.goto(url);
     await waitReady(page);
     const before = await page.evaluate(() => JSON.stringify(window.gpuAdvisor.lastRequest));
-    await page.evaluate((h) => { location.hash = h; }, '#req=' + b64url('{"cost":{"__proto__":{"polluted":"yes"}}}'));
+    await page.evaluate((h) => { location.hash = h; window.__openedHash = location.hash; }, '#req=' + b64url('{"cost":{"__proto__":{"polluted":"yes"}}}'));
     await page.waitForFunction(() => { const n = document.getElementById('hash-note'); return n && !n.hidden; }, null, { timeout: 5000 });
+    await page.waitForTimeout(ADDRESS_SETTLE_MS);
     const s = await pageState(page);
     assert(s.polluted === undefined, 'polluted');
     assert(JSON.stringify(s.request) === before, 'the request changed');
-    assert(s.hash === '#req=e', 'the address still holds the hostile link: ' + s.hash);
+    assert(s.kept, 'the typed link was erased from the address');
     assert(s.note.includes(zh['zh-CN']['hash.why.forbidden_key'].slice(0, 4)), 'the note does not name the reason: ' + s.note);
+    await page.selectOption('#in-preset', 'qwen2.5-14b');
+    await settle(page, (r) => r.model.preset === 'qwen2.5-14b');
+    assert(!(await pageState(page)).kept, 'the address did not follow the edit');
     await page.close();
   });
 

@@ -18,7 +18,8 @@
 // reasons, pinning the recommended plan, no-plan, goal bar, scenario presets, scatter, side by
 // side, folding, CSV), rerender.checks.cjs (a re-render patched into the page equals a fresh
 // render; no GPU row on screen left stale by the run), report.checks.cjs (the print report as an A4 PDF of 1-3 pages, rendered
-// with pdftoppm), hostile.checks.cjs (broken and hostile #req= links, prototype keys) and
+// with pdftoppm), hostile.checks.cjs (broken and hostile #req= links, prototype keys), links.checks.cjs
+// (a link's unknown values, schema version and address kept) and
 // validation.checks.cjs (the validation scripts, the .sh bundle, the read-back).
 // Prints one line per check and ends with "page: N passed, M failed".
 'use strict';
@@ -916,10 +917,12 @@ async function main() {
   await require('./rerender.checks.cjs')(T); // a patched re-render equals a fresh one; no stale row on screen
   await require('./report.checks.cjs')(T);
   await require('./hostile.checks.cjs')(T);
+  await require('./links.checks.cjs')(T);  // shared links keep their values and their address (issue 23 item 3)
   await require('./validation.checks.cjs')(T);
   await require('./provider.checks.cjs')(T);
   await require('./csp.checks.cjs')(T);    // strict CSP: the site under serve.cjs's header, the single file's hashes
   await require('./widget.checks.cjs')(T); // <gpu-advisor> in a hostile host, postMessage, share in a frame
+  await require('./burst.checks.cjs')(T);  // 200 set-request messages coalesced: one run per frame (issue 23 item 7)
   await require('./a11y.checks.cjs')(T);   // axe-core WCAG 2.1 AA, keyboard, charts, reflow 360-1920 px
   await require('./i18n.checks.cjs')(T);   // no untranslated text in zh-CN or en, no raw keys (issue 10 item 5)
 

@@ -3,7 +3,8 @@
 // provider-example.json) loaded through window.gpuAdvisor.setProvider shows the banner with its
 // name and date, rented plans are priced at its offers, a hostile provider name is text (no
 // element, no script), a bad document shows the core's located error, and the banner's button
-// goes back to the neutral prices.
+// goes back to the neutral prices. Its own GPUs are in the GPU picker and pinning one puts it into
+// /hardware; the banner names the built-in GPUs whose specs it replaces (issue 23 items 3 and 6).
 'use strict';
 
 const fs = require('fs');
@@ -12,8 +13,11 @@ const path = require('path');
 
 const EXAMPLE = fs.readFileSync(path.join(__dirname, '..', '..', 'data', 'examples', 'provider-example.json'), 'utf8');
 
+// A name that must stay text wherever the page shows it.
+const MARKUP = '<img src=x onerror="window.__pwned=1">';
+
 module.exports = async function providerChecks(T) {
-  const { assert, check, context, siteDir, url, waitReady, watch } = T;
+  const { assert, check, context, settle, shot, siteDir, url, waitReady, watch, zh } = T;
   const example = JSON.parse(EXAMPLE);
   const offerPrice = {};
   for (const o of example.offers) if (o.availability !== 'sold_out' && o.price_cny_per_gpu_hour) {
@@ -99,6 +103,73 @@ module.exports = async function providerChecks(T) {
     assert(!back.result.provider, 'the result still has a provider block');
     assert(JSON.stringify(back.result.recommendation.best) === JSON.stringify(neutral.recommendation.best),
       'switching back did not restore the neutral answer');
+    await page.close();
+  });
+
+  await check('provider catalog: its own GPUs are in the GPU picker; choosing or pinning one puts it into /hardware; cleared, a pinned one stays as itself', async () => {
+    const own = example.gpus[0];
+    const page = await context.newPage();
+    watch(page, 'provider GPUs');
+    await page.goto(url);
+    await waitReady(page, { folded: true });
+    await andRun(page, (text) => window.gpuAdvisor.setProvider(text), EXAMPLE);
+    const option = await page.evaluate((id) => {
+      const o = Array.from(document.getElementById('in-gpu').options).find((x) => x.value === id);
+      return o ? { text: o.textContent, unknown: o.hasAttribute('data-unknown'), group: o.parentElement.label || '' } : null;
+    }, own.id);
+    assert(option && option.text.includes(own.name) && !option.unknown && option.group.includes(example.name), 'the picker does not list the provider\'s GPU: ' + JSON.stringify(option));
+    await page.selectOption('#in-gpu', own.id);
+    await settle(page, (r, id) => r.hardware && r.hardware.gpu === id, own.id);
+    assert(!(await page.evaluate(() => window.gpuAdvisor.lastError)), 'the core refused the provider\'s GPU');
+    await page.selectOption('#in-gpu', '');
+    await settle(page, (r) => !r.hardware);
+    // What every pin button calls, with a plan on the provider's GPU.
+    await page.evaluate((id) => window.GpuAdvisorUI.pinPlan({ gpu: id, gpus: 2, deployment: 'rent', name: 'x' }), own.id);
+    await settle(page, (r, id) => Boolean(r.hardware), own.id);
+    const pinned = await page.evaluate(() => ({ hw: window.gpuAdvisor.lastRequest.hardware, error: window.gpuAdvisor.lastError }));
+    assert(pinned.hw.gpu === own.id && pinned.hw.count === 2 && !pinned.error, 'pinned: ' + JSON.stringify(pinned));
+    // Back to neutral: the pinned GPU stays as itself (marked unknown) and the core names it.
+    await andRun(page, () => window.gpuAdvisor.clearProvider());
+    const cleared = await page.evaluate(() => ({ hw: window.gpuAdvisor.lastRequest.hardware, error: window.gpuAdvisor.lastError,
+      selected: document.getElementById('in-gpu').selectedOptions[0].hasAttribute('data-unknown'),
+      listed: Array.from(document.querySelectorAll('#in-gpu option[data-provider]')).length }));
+    assert(cleared.hw.gpu === own.id && cleared.selected && !cleared.listed, 'after clearing: ' + JSON.stringify(cleared));
+    assert(cleared.error && cleared.error.code === 'unknown_gpu' && cleared.error.path === '/hardware/gpu', 'error ' + JSON.stringify(cleared.error));
+    await page.close();
+  });
+
+  await check('provider catalog: the banner names the built-in GPUs whose specs it replaces (gpus_replaced), as text, in both languages; none when the list is empty or missing', async () => {
+    const page = await context.newPage();
+    watch(page, 'provider replaces');
+    await page.goto(url);
+    await waitReady(page, { folded: true });
+    const line = () => page.evaluate(() => { const n = document.querySelector('#provider-banner .provider-replaced'); return n ? n.textContent : null; });
+    await andRun(page, (text) => window.gpuAdvisor.setProvider(text), EXAMPLE);
+    assert(await line() === null, 'a provider that replaces nothing has a "replaces" line');
+    // A document whose own entry carries a built-in id. Until the core reports gpus_replaced
+    // (issue 23 item 6) the summary is given the list it will report; a markup id rides along.
+    const doc = JSON.parse(EXAMPLE);
+    doc.gpus.push(Object.assign({}, doc.gpus[0], { id: 'h100-sxm-80gb' }));
+    await page.evaluate((markup) => {
+      const UI = window.GpuAdvisorUI;
+      const real = UI.validateProvider;
+      UI.validateProvider = function (text) {
+        const answer = real(text);
+        if (answer.result) answer.result.provider.gpus_replaced = (answer.result.provider.gpus_replaced || ['h100-sxm-80gb']).concat([markup]);
+        return answer;
+      };
+    }, MARKUP);
+    await andRun(page, (text) => window.gpuAdvisor.setProvider(text), JSON.stringify(doc));
+    const name = await page.evaluate(() => window.GpuAdvisorUI.findGpu('h100-sxm-80gb').name); // the built-in part, by name
+    for (const lang of ['zh-CN', 'en']) {
+      await page.evaluate((l) => window.gpuAdvisor.setLanguage(l), lang);
+      const text = await line();
+      const head = zh[lang]['provider.replaced'].split('{gpus}')[0];
+      assert(text && text.startsWith(head) && text.includes(name) && text.includes(MARKUP), lang + ': "' + text + '"');
+      if (lang === 'zh-CN') await shot(page, 'provider-replaces.png', '#provider-banner');
+    }
+    const safe = await page.evaluate(() => ({ img: document.querySelectorAll('#provider-banner img').length, pwned: window.__pwned || null }));
+    assert(!safe.img && safe.pwned === null, 'a replaced id became markup');
     await page.close();
   });
 

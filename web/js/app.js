@@ -11,7 +11,7 @@
     callCore, clear, copyText, DEFAULT_LANG, fillFieldsFromPreset, foldAll, FORMS, h, input, labelMonths, loadCore, loadSchema,
     populateCatalogInputs, readHash, registerPanel, renderError, renderPanels, renderPresetFacts, SCENARIOS,
     startRequest, STRINGS, t, toast, updatePlaceholders, updateVisibility, writeHash } = UI;
-  const { badHashText, cancelHash, flushHash, hashPending, showHashNote, writeHashSoon } = UI;
+  const { badHashText, cancelHash, flushHash, hashPending, holdAddress, shareHash, showHashNote, writeHashSoon } = UI;
 
   const DEBOUNCE_MS = 30;
 
@@ -124,7 +124,8 @@
     toast(t('toast.exported'));
   }
 
-  function setLanguage(lang) {
+  /** Switches the language; the address follows unless it is the visitor's (a link typed into it). */
+  function setLanguage(lang, fromAddress) {
     if (!Object.prototype.hasOwnProperty.call(STRINGS, lang) || lang === state.lang) return;
     state.lang = lang;
     applyStaticStrings();
@@ -135,7 +136,7 @@
     renderError();
     renderPanels();
     if (UI.renderProvider) UI.renderProvider();
-    if (state.lastRequest) { cancelHash(); writeHash(state.lastRequest); }
+    if (state.lastRequest && !fromAddress) { cancelHash(); writeHash(state.lastRequest); }
   }
 
   /** The scenario chips: one click puts the scenario's request into the form. */
@@ -218,6 +219,7 @@
           fillFieldsFromPreset();
         }
         if (e.target === el.preset) renderPresetFacts();
+        if (e.target === el.gpu && !el.gpu.value) input('hw.count').value = ''; // no GPU: no count (as unpinning)
         if (e.target.name === 'task') UI.dropChoicesOfOtherTask();
         userEdited();
         updateVisibility();
@@ -237,8 +239,7 @@
       b.addEventListener('click', function () { setLanguage(b.getAttribute('data-lang')); });
     });
     document.getElementById('btn-share').addEventListener('click', function () {
-      cancelHash();
-      writeHash(state.lastRequest);
+      shareHash();
       // From file:// the path means nothing to a colleague: copy the fragment, to paste after
       // their own copy of the page or the site's address.
       if (location.protocol === 'file:') copyText(location.hash, t('toast.copied_fragment'), t('toast.copy_failed_fragment'));
@@ -268,15 +269,16 @@
       if (location.hash === state.ownHash) return;
       cancelHash(); // the visitor's address wins over the one still to be written
       const fromHash = readHash();
-      if (fromHash.lang) setLanguage(fromHash.lang);
+      if (fromHash.lang) setLanguage(fromHash.lang, true);
       if (fromHash.bad) {
-        // The page keeps what it shows; the address gets the current request back.
+        // The page keeps what it shows; the refused link stays in the address (reason shown) until an edit.
         showHashNote(badHashText(fromHash, true), true);
         state.ownHash = '';
-        if (state.lastRequest) writeHash(state.lastRequest);
+        holdAddress(true, state.lastRequest);
         return;
       }
       if (fromHash.request) {
+        holdAddress(false);
         state.scenario = null;
         renderScenarios();
         applyRequest(fromHash.request);
@@ -353,6 +355,7 @@
       loadSchema(loaded.catalog);
       populateCatalogInputs();
       applyRequest(startRequest());
+      let refused = fromHash.bad;
       if (fromHash.request) {
         try {
           applyRequest(fromHash.request);
@@ -361,10 +364,13 @@
           // A request the form cannot show (the core would reject it anyway): the default page.
           applyRequest(startRequest());
           showHashNote(badHashText({ why: 'not_request' }, false), true);
+          refused = true;
         }
       } else if (fromHash.bad) {
         showHashNote(badHashText(fromHash, false), true);
       }
+      // An opened link stays in the address, byte for byte, until the user changes something.
+      if (location.hash.length > 1) holdAddress(refused);
       if (snapshot) snapshot.reapply();
       renderPresetFacts();
       renderScenarios();

@@ -129,7 +129,9 @@
       // At the field, in the current language: what is wrong, what was typed, what is allowed.
       const typed = control && control.value !== undefined ? String(control.value).trim() : '';
       const range = err.code === 'out_of_range' || err.code === 'wrong_type' ? UI.rangeText(path) : '';
-      field.appendChild(h('p', { class: 'field-error', role: 'alert' },
+      // Under a radio group (the task), not inside it: the radios keep their row.
+      const place = field.getAttribute('role') === 'radiogroup' ? function (n) { field.after(n); } : function (n) { field.appendChild(n); };
+      place(h('p', { class: 'field-error', role: 'alert' },
         h('span', { text: errorExplanation(err.code) + ' ' }),
         typed ? h('span', { class: 'field-error-typed', text: t('error.you_typed', { value: typed }) + ' ' }) : null,
         range ? h('span', { class: 'field-error-range', text: t('error.allowed', { range: range }) + ' ' }) : null,

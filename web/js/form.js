@@ -10,8 +10,12 @@
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
   const el = UI.el;
-  const { advisorDecides, appliesTo, clear, defaultFor, fillSelect, h, mayOmit, pointerGet, pointerSet,
-    rangeText, schemaFor, setSelect, t } = UI;
+  const { advisorDecides, appliesTo, clear, defaultFor, fillSelect, h, keepChoice, keepTask, mayOmit, pointerGet, pointerSet,
+    rangeText, schemaFor, setSelect, t, taskIds } = UI;
+
+  // The request version this page writes and reads (docs/api.md "schema"); a link of another is
+  // refused (hash.js) rather than sent as this one.
+  const SCHEMA_VERSION = 1;
 
   const CUSTOM_TARGETS = 'custom'; // the LoRA-targets entry that shows the per-module boxes
   const LORA_TARGETS = '/training/lora_targets';
@@ -144,7 +148,10 @@
     if (count.placeholder !== text) count.placeholder = text;
   }
 
-  function currentTask() { return checkedValue('task') || (state.defaults && state.defaults.task) || ''; }
+  function currentTask() {
+    const checked = checkedValue('task');
+    return checked !== null ? checked : (state.defaults && state.defaults.task) || '';
+  }
 
   function modelMode() { return checkedValue('model_mode') || 'preset'; }
 
@@ -167,7 +174,7 @@
   function buildRequest() {
     const task = currentTask();
     const mode = modelMode();
-    const req = { schema: 1, task: task };
+    const req = { schema: SCHEMA_VERSION, task: task };
     if (mode === 'preset') req.model = { preset: el.preset.value };
     else if (mode === 'hf_config') req.model = { hf_config: el.hf.value };
     else req.model = {};
@@ -185,10 +192,13 @@
       pointerSet(req, LORA_TARGETS, targets !== CUSTOM_TARGETS ? targets
         : Array.prototype.map.call(el.loraChecks.querySelectorAll('input:checked'), function (b) { return b.value; }));
     }
+    // A count without a GPU (only a link leaves one: choosing "none" empties the box) is sent as
+    // it is, and the core asks for the GPU at its input.
     const gpu = el.gpu.value;
-    if (gpu) {
-      req.hardware = { gpu: gpu };
-      const count = readInt(input('hw.count'));
+    const count = readInt(input('hw.count'));
+    if (gpu || count !== undefined) {
+      req.hardware = {};
+      if (gpu) req.hardware.gpu = gpu;
       if (count !== undefined) req.hardware.count = count;
     }
     const months = UI.readMonths();
@@ -199,21 +209,25 @@
 
   /** Puts a request (the core's default, or one restored from a link) into the form. */
   function applyRequest(req) {
-    setChecked('task', req.task || currentTask());
+    // A task, preset or GPU this page does not list stays as itself (keepTask, keepChoice).
+    keepTask(req.task !== undefined ? req.task : currentTask());
     const model = req.model || {};
     let mode = 'fields';
     if (Object.prototype.hasOwnProperty.call(model, 'preset')) mode = 'preset';
     else if (Object.prototype.hasOwnProperty.call(model, 'hf_config')) mode = 'hf_config';
     setChecked('model_mode', mode);
-    if (mode === 'preset') el.preset.value = String(model.preset);
+    if (mode === 'preset') keepChoice(el.preset, String(model.preset));
     if (mode === 'hf_config') {
       el.hf.value = typeof model.hf_config === 'string' ? model.hf_config : JSON.stringify(model.hf_config, null, 2);
     }
     const task = currentTask();
+    const knownTask = taskIds().indexOf(task) >= 0;
     fields().forEach(function (f) {
       if (f.mode && f.mode !== mode) return;
-      // An input the request's task has no use for shows its own default (the page never sends it).
-      writeField(f, appliesTo(f.path, task) ? pointerGet(req, f.path) : defaultFor(f.path, task), task);
+      // An input the request's task has no use for shows its own default (the page never sends
+      // it); under a task the page does not know, the link's values wait for the task the user picks.
+      const given = pointerGet(req, f.path);
+      writeField(f, appliesTo(f.path, task) || (!knownTask && given !== undefined) ? given : defaultFor(f.path, task), task);
     });
     const targets = pointerGet(req, LORA_TARGETS);
     const targetSelect = input('t.lora_targets_mode');
@@ -224,7 +238,7 @@
       setSelect(targetSelect, typeof targets === 'string' ? targets : defaultFor(LORA_TARGETS) || targetSelect.options[0].value);
     }
     const hw = req.hardware;
-    el.gpu.value = hw && hw.gpu ? String(hw.gpu) : '';
+    keepChoice(el.gpu, hw && hw.gpu ? String(hw.gpu) : '');
     input('hw.count').value = hw && hw.count !== undefined ? String(hw.count) : '';
     const budgetBoxes = fields().filter(function (f) { return f.budget; });
     const given = budgetBoxes.filter(function (f) { const v = pointerGet(req, f.path); return v !== undefined && v !== null; })[0];
@@ -294,6 +308,9 @@
       setHidden(node, !appliesTo(path, task) || Boolean(b && b !== budget) || (path === TARGET_LENGTH && !seq2seq));
     });
     document.querySelectorAll('#inputs .group').forEach(function (group) {
+      // An input shown for every task (the task radios, not a .field) keeps its group, even
+      // under a task the page does not know.
+      if (group.querySelector('[data-path]:not(.field)')) { setHidden(group, false); return; }
       const known = Array.prototype.filter.call(group.querySelectorAll('.field[data-path]'), function (n) {
         return schemaFor(n.getAttribute('data-path'));
       });
@@ -310,12 +327,14 @@
         if (e && e.choices_by_task) fillSelect(f.node, f.path, task);
       });
     }
+    // The count needs a GPU; a count a link gave without one stays editable (the core's error is there).
     const count = input('hw.count');
-    if (count.disabled !== !el.gpu.value) count.disabled = !el.gpu.value;
+    const off = !el.gpu.value && count.value === '';
+    if (count.disabled !== off) count.disabled = off;
     countPlaceholder();
     if (document.body.getAttribute('data-task') !== task) document.body.setAttribute('data-task', task);
   }
 
-  Object.assign(UI, { FORMS, applyRequest, buildRequest, dropChoicesOfOtherTask, fieldFor, fields, input, kindOf, mayOmitField, readInt, setUpFields, startRequest,
+  Object.assign(UI, { FORMS, SCHEMA_VERSION, applyRequest, buildRequest, dropChoicesOfOtherTask, fieldFor, fields, input, kindOf, mayOmitField, readInt, setUpFields, startRequest,
     updateVisibility, writeField });
 })();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The URL hash: #req=<base64url JSON of the request>, plus lang=en in English. Written after each
-// run, read at start-up and when the user edits the address.
+// The URL hash: #req=<base64url JSON of the request>, plus lang=en in English. Written after a
+// run, read at start-up and when the user edits the address. A link that was opened (read or
+// refused) stays in the address byte for byte until the user changes the request, so a reload
+// gives the link back (issue 23 item 3).
 //
 // The hash is untrusted (anyone can craft a link), so it is read defensively: its length, the
 // nesting depth (a bracket scan before JSON.parse), the number of values, the length of each
@@ -12,7 +14,7 @@
 
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
-  const { clear, DEFAULT_LANG, h, STRINGS, t } = UI;
+  const { clear, DEFAULT_LANG, h, SCHEMA_VERSION, STRINGS, t } = UI;
 
   // The core takes requests up to 1 MiB nested 64 deep (core/types/limits.hpp); a link is
   // refused before that, with room for base64 (4/3).
@@ -120,6 +122,9 @@
    */
   function shapeProblem(req) {
     if (!isObject(req)) return 'not_request';
+    // Another version's request means other things: refused, never read as this one. (A link
+    // without the key is read as this version, as the page has always written it.)
+    if (req.schema !== undefined && req.schema !== SCHEMA_VERSION) return 'schema';
     // The top level's named strings (the task, the software stack); every other key but the
     // schema number is a section object.
     if (TOP_LEVEL_STRINGS.some(function (k) { return req[k] !== undefined && typeof req[k] !== 'string'; })) return 'not_request';
@@ -165,7 +170,31 @@
     return out;
   }
 
+  // The link the address holds while the user has not changed anything since it was opened:
+  // {request: the JSON of the request the page made of it (null until its first run), refused}.
+  let held = null;
+
+  /**
+   * Keeps the address as it is (a link was opened or typed into the address bar) until the
+   * request differs from `request` (the page's current one), or from the next run's when omitted.
+   */
+  function holdAddress(refused, request) {
+    cancelHash();
+    held = { request: request ? JSON.stringify(request) : null, refused: Boolean(refused) };
+  }
+
+  /** Whether the address still holds the opened link: the request is the one made of it. */
+  function stillHeld() {
+    if (!held) return false;
+    const now = JSON.stringify(state.lastRequest);
+    if (held.request === null) held.request = now;
+    if (now === held.request) return true;
+    held = null;
+    return false;
+  }
+
   function writeHash(request) {
+    held = null;
     let hash = '#';
     if (state.lang !== DEFAULT_LANG) hash += 'lang=' + state.lang + '&';
     hash += 'req=' + encodeBase64Url(JSON.stringify(request || state.lastRequest));
@@ -186,7 +215,7 @@
   let hashTimer = null;
   let hashWritten = -Infinity;
   function writeHashSoon() {
-    if (hashDue) return;
+    if (hashDue || stillHeld()) return;
     hashDue = true;
     hashTimer = setTimeout(function () { UI.afterFrame(flushHash); }, Math.max(0, hashWritten + HASH_MS - performance.now()));
   }
@@ -201,6 +230,16 @@
   function cancelHash() {
     clearTimeout(hashTimer);
     hashDue = false;
+  }
+
+  /**
+   * The share button: the address as a link to what the page shows. An opened link the page
+   * read stays as it was written; a refused one gives way to the page's request.
+   */
+  function shareHash() {
+    cancelHash();
+    if (held && !held.refused && stillHeld()) return;
+    if (state.lastRequest) writeHash(state.lastRequest);
   }
 
   /** True while an address is still to be written (window.gpuAdvisor.pending counts it). */
@@ -228,6 +267,6 @@
     return t(kept ? 'hash.invalid_kept' : 'hash.invalid', { why: why });
   }
 
-  Object.assign(UI, { FORBIDDEN_KEYS, badHashText, cancelHash, encodeBase64Url, flushHash, hashPending, parseUntrustedJson,
-    readHash, showHashNote, writeHash, writeHashSoon });
+  Object.assign(UI, { FORBIDDEN_KEYS, badHashText, cancelHash, encodeBase64Url, flushHash, hashPending, holdAddress, parseUntrustedJson,
+    readHash, shareHash, showHashNote, writeHash, writeHashSoon });
 })();

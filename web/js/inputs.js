@@ -9,7 +9,7 @@
   const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
   const state = UI.state;
   const el = UI.el;
-  const { buildTaskChoices, choiceLabel, clear, defaultFor, editable, fields, h, integer, isNum, kindOf,
+  const { buildTaskChoices, choiceLabel, clear, defaultFor, editable, fields, h, integer, isNum, keepChoice, kindOf,
     pointerGet, schemaFor, setUpFields, t, tokensText, writeField } = UI;
 
   function findModel(id) {
@@ -29,7 +29,7 @@
     buildTaskChoices(document.getElementById('task-group'));
     setUpFields();
 
-    const presetValue = el.preset.value;
+    const presetValue = el.preset.options.length ? el.preset.value : null; // none before the first fill
     clear(el.preset);
     state.catalog.models.forEach(function (m) {
       const p = m.params_total_b !== m.params_active_b
@@ -37,8 +37,20 @@
         : t('model.params_b', { total: m.params_total_b });
       el.preset.appendChild(h('option', { value: m.id, text: t('model.preset_option', { name: m.name, params: p }) }));
     });
-    if (presetValue) el.preset.value = presetValue;
+    if (presetValue !== null) keepChoice(el.preset, presetValue);
+    fillGpuList();
 
+    el.catalogDates.textContent = t('footer.catalog', { gpus: state.catalog.gpus_as_of, models: state.catalog.models_as_of });
+    el.apiVersion.textContent = t('footer.api', { v: state.apiVersion });
+    applyDynamicPlaceholders();
+    renderPresetFacts();
+  }
+
+  /**
+   * The GPU picker: the catalog's GPUs by vendor, then the accepted provider's own GPUs
+   * (UI.providerGpus, js/provider.js), keeping the selected value (an id neither lists stays as itself).
+   */
+  function fillGpuList() {
     const gpuValue = el.gpu.value;
     clear(el.gpu);
     el.gpu.appendChild(h('option', { value: '', text: t('hardware.none') }));
@@ -52,12 +64,16 @@
       });
       el.gpu.appendChild(group);
     });
-    el.gpu.value = gpuValue;
-
-    el.catalogDates.textContent = t('footer.catalog', { gpus: state.catalog.gpus_as_of, models: state.catalog.models_as_of });
-    el.apiVersion.textContent = t('footer.api', { v: state.apiVersion });
-    applyDynamicPlaceholders();
-    renderPresetFacts();
+    const own = UI.providerGpus ? UI.providerGpus().filter(function (g) { return !findGpu(g.id); }) : [];
+    if (own.length) {
+      const group = h('optgroup', { label: t('hardware.provider_group', { name: state.provider.summary.name }) });
+      own.forEach(function (g) {
+        group.appendChild(h('option', { value: g.id, dataset: { provider: '' },
+          text: g.name ? t('hardware.option', { name: g.name, mem: g.memory_gib }) : g.id }));
+      });
+      el.gpu.appendChild(group);
+    }
+    keepChoice(el.gpu, gpuValue);
   }
 
   /** A value for a placeholder: token counts in 亿 / B (schema unit "tokens"), large counts grouped, no float noise. */
@@ -149,6 +165,6 @@
     el.moeDetails.open = Boolean(m.moe);
   }
 
-  Object.assign(UI, { applyDynamicPlaceholders, fillFieldsFromPreset, findGpu, findModel, populateCatalogInputs, renderPresetFacts,
+  Object.assign(UI, { applyDynamicPlaceholders, fillFieldsFromPreset, fillGpuList, findGpu, findModel, populateCatalogInputs, renderPresetFacts,
     updatePlaceholders });
 })();

@@ -160,7 +160,7 @@
    * and an owned plan's place into /power/facility when it differs from what the form says.
    */
   function pinPlan(plan) {
-    el.gpu.value = String(plan.gpu);
+    UI.keepChoice(el.gpu, String(plan.gpu)); // a GPU the picker lacks is still pinned, as itself
     const count = input('hw.count');
     count.disabled = false;
     count.value = String(plan.gpus);

@@ -14,7 +14,59 @@
   const READY_WAIT_MS = 30000;
   const READY_POLL_MS = 50;
 
-  state.provider = null; // {text, summary} of the accepted document
+  state.provider = null; // {text, summary, gpus} of the accepted document
+  let gpuListKey = '[]'; // the provider GPU ids the picker was last filled with (JSON)
+
+  /** The ids in `list` (a summary's or result's gpus_added / gpus_replaced); missing is empty (an older core). */
+  function ids(list) {
+    return Array.isArray(list) ? list.filter(function (x) { return typeof x === 'string'; }) : [];
+  }
+
+  /** id -> {name, memory_gib} of the GPUs the provider's document describes (for the picker's labels). */
+  function describedGpus(text) {
+    const parsed = UI.parseUntrustedJson(text);
+    const out = Object.create(null);
+    const gpus = parsed.value && Array.isArray(parsed.value.gpus) ? parsed.value.gpus : [];
+    gpus.forEach(function (g) {
+      if (g && typeof g.id === 'string' && typeof g.name === 'string' && typeof g.memory_gib === 'number') {
+        out[g.id] = { name: g.name, memory_gib: g.memory_gib };
+      }
+    });
+    return out;
+  }
+
+  /**
+   * The provider's own GPUs for the picker: gpus_added of its summary and of the last result's
+   * provider block, labelled from its document ({id, name, memory_gib}; name null when it has none).
+   */
+  function providerGpus() {
+    const p = state.provider;
+    if (!p) return [];
+    const result = state.lastResult && state.lastResult.provider;
+    const all = ids(p.summary.gpus_added).concat(ids(result && result.gpus_added));
+    return all.filter(function (id, i) { return all.indexOf(id) === i; }).map(function (id) {
+      const g = p.gpus[id];
+      return { id: id, name: g ? g.name : null, memory_gib: g ? g.memory_gib : null };
+    });
+  }
+
+  /** Refills the GPU picker when the provider's GPUs differ from those it lists. */
+  function syncGpuList() {
+    const key = JSON.stringify(providerGpus().map(function (g) { return g.id; }));
+    if (key === gpuListKey || !UI.fillGpuList || !state.catalog) return;
+    gpuListKey = key;
+    UI.fillGpuList();
+  }
+
+  /** Built-in GPUs whose specs the provider's own entries replace, by name (gpus_replaced). */
+  function replacedNames() {
+    const result = state.lastResult && state.lastResult.provider;
+    const all = ids(state.provider.summary.gpus_replaced).concat(ids(result && result.gpus_replaced));
+    return all.filter(function (id, i) { return all.indexOf(id) === i; }).map(function (id) {
+      const g = UI.findGpu ? UI.findGpu(id) : null;
+      return g && g.name ? String(g.name) : id;
+    });
+  }
 
   function banner() {
     let node = document.getElementById('provider-banner');
@@ -78,6 +130,11 @@
       }
     }
     node.appendChild(h('p', { class: 'provider-facts', text: facts.join(' ') }));
+    // A provider entry with a built-in id replaces that part's specs: said, never silent (issue 23 item 6).
+    const replaced = replacedNames();
+    if (replaced.length) {
+      node.appendChild(h('p', { class: 'provider-replaced', text: t('provider.replaced', { gpus: replaced.join(t('provider.list_sep')) }) }));
+    }
     if (s.url) node.appendChild(h('p', { class: 'provider-url muted', text: s.url }));
     node.hidden = false;
   }
@@ -108,7 +165,8 @@
       showError(answer.error);
       return { error: answer.error };
     }
-    state.provider = { text: String(text), summary: answer.result.provider };
+    state.provider = { text: String(text), summary: answer.result.provider, gpus: describedGpus(String(text)) };
+    syncGpuList();
     renderProvider();
     recompute();
     return { provider: answer.result.provider };
@@ -117,6 +175,7 @@
   function clearProvider() {
     if (!state.provider) return;
     state.provider = null;
+    syncGpuList();
     renderProvider();
     recompute();
     if (UI.toast) UI.toast(t('provider.cleared'));
@@ -154,6 +213,11 @@
       });
   }
 
-  Object.assign(UI, { setProvider, clearProvider, renderProvider, providerAfterRun: renderProvider });
+  function afterRun() {
+    syncGpuList();
+    renderProvider();
+  }
+
+  Object.assign(UI, { setProvider, clearProvider, renderProvider, providerGpus, providerAfterRun: afterRun });
   loadFromQuery();
 })();

@@ -89,15 +89,42 @@
     return ids;
   }
 
-  /** The task radios (name="task", one per task, labelled task.<id>). */
+  /** The task radios (name="task", one per task, labelled task.<id>); a checked task the core does not list stays. */
   function buildTaskChoices(container) {
     const checked = container.querySelector('input:checked');
+    const ids = taskIds();
     clear(container);
-    taskIds().forEach(function (id) {
+    ids.forEach(function (id) {
       container.appendChild(h('label', null,
         h('input', { type: 'radio', name: 'task', value: id, checked: Boolean(checked && checked.value === id) }),
         h('span', { 'data-i18n': 'task.' + id, text: hasString('task.' + id) ? t('task.' + id) : id })));
     });
+    if (checked && ids.indexOf(checked.value) < 0) container.appendChild(unknownTask(checked.value));
+  }
+
+  /** A radio for a task the core does not list (a link from a newer page), labelled with its raw id as text. */
+  function unknownTask(id) {
+    return h('label', { class: 'unknown-choice', 'data-unknown': true },
+      h('input', { type: 'radio', name: 'task', value: id, checked: true }),
+      h('span', { text: t('form.unknown_choice', { id: id }) }));
+  }
+
+  /**
+   * Checks the task `id`. A task the radios lack stays checked as itself (an extra radio marked
+   * unknown), so that the request carries it and the core's located error names it; an unknown
+   * radio no longer checked goes.
+   */
+  function keepTask(id) {
+    const container = document.getElementById('task-group');
+    const value = String(id);
+    let found = false;
+    container.querySelectorAll('input[name="task"]').forEach(function (r) {
+      r.checked = r.value === value;
+      found = found || r.checked;
+      const label = r.closest('[data-unknown]');
+      if (label && !r.checked) label.remove();
+    });
+    if (!found) container.appendChild(unknownTask(value));
   }
 
   /** A choice in words: the select's data-labels prefix + value, else choice.<value>, else the value. */
@@ -163,6 +190,25 @@
     if (has || text !== '') select.value = text;
   }
 
+  /**
+   * Selects `value` in a list the catalog fills (the preset, the GPU). A value the list lacks (a
+   * link made on a newer catalog or under a provider) stays selected as itself: an extra option
+   * labelled with the raw id as text and marked unknown, so that the request carries it and the
+   * core's located error names it. Such an option goes once something else is selected here.
+   */
+  function keepChoice(select, value) {
+    const text = value === undefined || value === null ? '' : String(value);
+    Array.prototype.slice.call(select.querySelectorAll('option[data-unknown]')).forEach(function (o) {
+      if (o.value !== text) o.remove();
+    });
+    const has = Array.prototype.some.call(select.options, function (o) { return o.value === text; });
+    if (!has) {
+      select.appendChild(h('option', { value: text, class: 'unknown-choice', 'data-unknown': true,
+        text: t('form.unknown_choice', { id: text === '' ? '""' : text }) }));
+    }
+    select.value = text;
+  }
+
   /** The range the schema gives for a number, as a tooltip ("" when it gives none). */
   function rangeText(path) {
     const e = schemaFor(path);
@@ -173,6 +219,6 @@
     return parts.join(t('form.and'));
   }
 
-  Object.assign(UI, { advisorDecides, appliesTo, buildTaskChoices, choiceLabel, defaultFor, fillSelect, loadSchema, mayOmit, rangeText, schemaFor,
-    setSelect, taskIds });
+  Object.assign(UI, { advisorDecides, appliesTo, buildTaskChoices, choiceLabel, defaultFor, fillSelect, keepChoice, keepTask, loadSchema, mayOmit,
+    rangeText, schemaFor, setSelect, taskIds });
 })();
