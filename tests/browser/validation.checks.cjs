@@ -2,7 +2,8 @@
 // The validation panel (issue 9 items 4-5): the scripts the core writes for the plan, with copy
 // buttons, downloads and one .sh bundle that unpacks to exactly the CLI's files; a dropped
 // nvidia-smi CSV or validation-result.json gives the CLI's check report in the source's order,
-// and a file of another plan or a broken one gives the core's located error.
+// and a file of another plan or a broken one gives the core's located error. Under a provider's
+// catalog, the scripts are for the provider's plan (the CLI's with --provider).
 'use strict';
 
 const fs = require('fs');
@@ -17,9 +18,9 @@ module.exports = async function validationChecks(T) {
   const ZH = zh['zh-CN'];
   const samples = path.join(__dirname, '..', 'validation', 'samples');
 
-  function cliScripts(request) {
+  function cliScripts(request, flags) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-advisor-scripts-'));
-    const r = spawnSync(cli, ['scripts', '-', '-o', dir], { input: JSON.stringify(request), encoding: 'utf8', timeout: 30000 });
+    const r = spawnSync(cli, ['scripts', '-', '-o', dir].concat(flags || []), { input: JSON.stringify(request), encoding: 'utf8', timeout: 30000 });
     if (r.status !== 0) throw new Error('gpu-advisor scripts failed: ' + r.stdout + r.stderr);
     return dir;
   }
@@ -139,6 +140,30 @@ module.exports = async function validationChecks(T) {
       assert(s.text.includes(want.error.message) && (!want.error.path || s.text.includes(want.error.path)), 'the error lacks the core\'s message or path');
     });
   }
+
+  // Under a provider, the scripts were rebuilt from the built-in catalog: the answer was the
+  // provider's rented part, the scripts another part (security review, issue 23 item 4).
+  await check('validation under a provider: the scripts are for the plan on screen, as the CLI writes them with --provider', async () => {
+    const example = path.join(__dirname, '..', '..', 'data', 'examples', 'provider-example.json');
+    const before = await page.evaluate(() => window.gpuAdvisor.runs);
+    await page.evaluate((text) => window.gpuAdvisor.setProvider(text), fs.readFileSync(example, 'utf8'));
+    await page.waitForFunction((n) => window.gpuAdvisor.runs > n && !window.gpuAdvisor.pending, before, { timeout: 15000 });
+    await page.waitForFunction(() => document.querySelector('#panel-validation .script pre'));
+    const request = await lastRequest(page);
+    const withProvider = cliScripts(request, ['--provider', example]);
+    const builtin = cliScripts(request);
+    const summary = (dir) => fs.readFileSync(path.join(dir, '90_summary.sh'), 'utf8');
+    assert(summary(withProvider) !== summary(builtin), 'precondition: the provider should change the plan of this request');
+    const best = await page.evaluate(() => window.gpuAdvisor.lastResult.recommendation.best.gpu);
+    assert(summary(withProvider).includes('GPU_ID=' + best + '\n'), 'the CLI\'s scripts are not for the answer\'s ' + best);
+    const shown = await page.evaluate(() => {
+      const li = Array.from(document.querySelectorAll('#panel-validation .script')).find((x) => x.dataset.name === '90_summary.sh');
+      return li ? li.querySelector('pre').textContent : '';
+    });
+    assert(shown === summary(withProvider), 'the page\'s 90_summary.sh is not the provider plan\'s');
+    for (const dir of [withProvider, builtin]) fs.rmSync(dir, { recursive: true, force: true });
+    await page.evaluate(() => window.gpuAdvisor.clearProvider());
+  });
 
   await page.close();
 };

@@ -80,7 +80,8 @@
 
   /** Whether the module has the validation functions (validationScripts, validationCheck). */
   function hasValidation() {
-    return Boolean(core && typeof core.validationScripts === 'function' && typeof core.validationCheck === 'function');
+    return Boolean(core && ['validationScripts', 'validationCheck', 'validationScriptsWithProvider',
+      'validationCheckWithProvider'].every(function (name) { return typeof core[name] === 'function'; }));
   }
 
   /** One JSON-text call into the module: {result} | {error}. */
@@ -94,16 +95,25 @@
     return answer && answer.error ? { error: answer.error } : { result: answer };
   }
 
-  /** The validation scripts for a request's plan: {result: {plan_id, ngc, files}} | {error}. */
+  /**
+   * The validation scripts for a request's plan: {result: {plan_id, ngc, files}} | {error}. Under
+   * a provider's catalog the plan is the one its advice gave (the same document goes to the core),
+   * never the built-in catalog's.
+   */
   function callValidationScripts(request) {
     if (!hasValidation()) return { error: { code: 'unsupported', message: 'validationScripts', path: '' } };
-    return callText(core.validationScripts, [JSON.stringify(request)]);
+    const provider = UI.state.provider;
+    return provider ? callText(core.validationScriptsWithProvider, [JSON.stringify(request), provider.text])
+      : callText(core.validationScripts, [JSON.stringify(request)]);
   }
 
   /** A validation-result.json or nvidia-smi CSV checked against a request's plan: {result: report} | {error}. */
   function callValidationCheck(request, fileText, fileName) {
     if (!hasValidation()) return { error: { code: 'unsupported', message: 'validationCheck', path: '' } };
-    return callText(core.validationCheck, [JSON.stringify(request), String(fileText), String(fileName)]);
+    const provider = UI.state.provider;
+    return provider
+      ? callText(core.validationCheckWithProvider, [JSON.stringify(request), provider.text, String(fileText), String(fileName)])
+      : callText(core.validationCheck, [JSON.stringify(request), String(fileText), String(fileName)]);
   }
 
   /** A provider catalog checked by the core: {result: {provider: summary}} | {error}. */
