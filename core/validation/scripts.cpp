@@ -1,19 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "validation/scripts.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 #include "types/limits.hpp"
 #include "types/text.hpp"
 
-#include "validation/bodies/burnin.hpp"
-#include "validation/bodies/common.hpp"
-#include "validation/bodies/container.hpp"
-#include "validation/bodies/inventory.hpp"
-#include "validation/bodies/nccl.hpp"
-#include "validation/bodies/python.hpp"
-#include "validation/bodies/summary.hpp"
-#include "validation/bodies/topology.hpp"
+#include "validation/bodies.hpp"
 
 namespace advisor::validation {
 namespace {
@@ -114,6 +109,32 @@ bool uses(const std::string& body, const std::string& name) {
   return false;
 }
 
+/// A small shell function of helpers.sh: a script carries the ones its body uses.
+struct Helper {
+  std::string name;
+  std::string text;
+};
+
+/// helpers.sh split at its "# helper: NAME" lines, once.
+const std::vector<Helper>& helpers() {
+  static const std::vector<Helper> list = [] {
+    constexpr std::string_view kMarker = "# helper: ";
+    std::vector<Helper> out;
+    const std::string_view text = validation::body("helpers.sh");
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t end = std::min(text.find('\n', at), text.size() - 1) + 1;
+      const std::string_view line = text.substr(at, end - at);
+      if (line.substr(0, kMarker.size()) == kMarker)
+        out.push_back({std::string(line.substr(kMarker.size(), line.size() - kMarker.size() - 1)), ""});
+      else if (!out.empty())
+        out.back().text += line;
+      at = end;
+    }
+    return out;
+  }();
+  return list;
+}
+
 struct Header {
   std::string file, title;
   std::vector<std::string> what;  // comment lines
@@ -138,10 +159,10 @@ std::string shell_script(const ValidationPlan& p, const Header& h, const Vars& v
   if (common) s += "SCRIPT_NAME=" + h.file.substr(0, h.file.size() - 3) + "\n";
   if (pre_common) s += pre_common;
   if (common) {
-    s += bodies::kCommonHead;
-    for (const auto& h : bodies::kHelpers)
+    s += validation::body("common_head.sh");
+    for (const Helper& h : helpers())
       if (uses(body, h.name)) s += h.text;
-    s += bodies::kCommonTail;
+    s += validation::body("common_tail.sh");
   }
   s += body;
   return s;
@@ -183,7 +204,7 @@ ScriptFile inventory(const ValidationPlan& p) {
             "ECC mode, driver vs the NGC tag, Xid errors in the kernel log and row remapping."},
            "no; reading the kernel log (dmesg) needs root where kernel.dmesg_restrict=1 (then SKIP).",
            "./00_inventory.sh"};
-  return {"00_inventory.sh", shell_script(p, h, v, nullptr, bodies::kInventory), true,
+  return {"00_inventory.sh", shell_script(p, h, v, nullptr, validation::body("inventory.sh")), true,
           "GPU count, part, memory, power limit, PCIe, compute capability, driver, ECC, Xid, row remapper",
           "dmesg where kernel.dmesg_restrict=1"};
 }
@@ -211,7 +232,7 @@ ScriptFile topology(const ValidationPlan& p) {
             "Set IB_PEER=<host> (and IB_DEVICE) to measure ib_write_bw against a peer running its server."},
            "no; starting nvidia-fabricmanager or changing BIOS ACS settings does.",
            "./10_topology.sh    IB_PEER=<peer> ./10_topology.sh"};
-  return {"10_topology.sh", shell_script(p, h, v, nullptr, bodies::kTopology), true,
+  return {"10_topology.sh", shell_script(p, h, v, nullptr, validation::body("topology.sh")), true,
           "fabric manager, topo matrix, NVLink status/errors, peer-to-peer, IB ports and rate",
           "starting the fabric manager"};
 }
@@ -238,7 +259,7 @@ ScriptFile container(const ValidationPlan& p) {
             "slice against the plan's per-GPU memory."},
            "the docker group or root (docker run --gpus all).",
            "./20_container.sh    REGISTRY=harbor.example.com/nvcr ./20_container.sh"};
-  return {"20_container.sh", shell_script(p, h, v, nullptr, bodies::kContainer), true,
+  return {"20_container.sh", shell_script(p, h, v, nullptr, validation::body("container.sh")), true,
           "NGC container runs; bf16 GEMM TFLOPS; one-step memory", "docker group or root"};
 }
 
@@ -263,7 +284,7 @@ ScriptFile nccl(const ValidationPlan& p) {
             "NCCL must use NET/IB, not sockets."},
            "the docker group or root.",
            "./30_nccl.sh    MASTER_ADDR=<server 0> NODE_RANK=<i> ./30_nccl.sh   (on every server)"};
-  return {"30_nccl.sh", shell_script(p, h, v, nullptr, bodies::kNccl), true,
+  return {"30_nccl.sh", shell_script(p, h, v, nullptr, validation::body("nccl.sh")), true,
           "all-reduce bus bandwidth inside a server and across servers", "docker group or root"};
 }
 
@@ -289,7 +310,7 @@ ScriptFile burnin(const ValidationPlan& p) {
             "Safe to stop and resume: progress is kept in $VALIDATION_DIR/burnin.state."},
            "the docker group or root for the default load; wall power (ipmitool) needs root.",
            "./40_burnin.sh [--hours 10] [--interval 10] [--job 'torchrun ... train.py'] [--restart]"};
-  return {"40_burnin.sh", shell_script(p, h, v, bodies::kBurninArgs, bodies::kBurnin), true,
+  return {"40_burnin.sh", shell_script(p, h, v, validation::body("burnin_args.sh"), validation::body("burnin.sh")), true,
           "burn-in with nvidia-smi CSV logging; throttling, power, ECC, Xid", "ipmitool wall power"};
 }
 
@@ -302,7 +323,7 @@ ScriptFile summary(const ValidationPlan& p) {
             "`gpu-advisor check` or the page's validation panel."},
            "",
            "./90_summary.sh [--tokens-per-second N] [--wall-power-w W] [-o FILE]"};
-  return {"90_summary.sh", shell_script(p, h, v, bodies::kSummary, "", false), true,
+  return {"90_summary.sh", shell_script(p, h, v, validation::body("summary.sh"), "", false), true,
           "writes validation-result.json", ""};
 }
 
@@ -336,7 +357,7 @@ ScriptFile probe_py(const ValidationPlan& p) {
   s += "    \"activation_checkpointing\": " + py_bool(m.activation_checkpointing) + ",\n";
   s += "    \"state_bytes_per_param\": " + num(m.state_bytes_per_param) + ",\n";
   s += "}\n";
-  s += bodies::kProbe;
+  s += validation::body("probe.py");
   return {"probe.py", s, false, "run by 20_container.sh inside the container", ""};
 }
 
@@ -385,11 +406,11 @@ std::vector<ScriptFile> generate_scripts(const ValidationPlan& plan) {
   files.push_back(probe_py(plan));
   files.push_back({"allreduce.py",
                    python_header(plan, "allreduce.py", "all-reduce bus bandwidth (run by 30_nccl.sh via torchrun)") +
-                       bodies::kAllreduce,
+                       validation::body("allreduce.py"),
                    false, "run by 30_nccl.sh inside the container", ""});
   files.push_back({"burn.py",
                    python_header(plan, "burn.py", "GEMM + all-reduce load (run by 40_burnin.sh via torchrun)") +
-                       bodies::kBurn,
+                       validation::body("burn.py"),
                    false, "run by 40_burnin.sh inside the container", ""});
   files.push_back(readme(plan));
   return files;

@@ -1,43 +1,4 @@
-// SPDX-License-Identifier: MIT
-// 40_burnin.sh: the burn-in with nvidia-smi logging, resumable.
-// Fixed text of a generated script: scripts.cpp puts the plan's expected values on top.
-#pragma once
 
-namespace advisor::validation::bodies {
-
-// 40_burnin.sh: options, read before anything is written.
-inline constexpr const char* kBurninArgs = R"SH(
-usage() {
-  cat << USAGE
-usage: $0 [--hours H] [--interval S] [--job 'COMMAND'] [--dcgm] [--restart]
-  --hours H      burn-in length in hours (default $BURNIN_HOURS; the source asks for >= 10)
-  --interval S   nvidia-smi sampling interval in seconds (default $SAMPLE_INTERVAL_S)
-  --job CMD      run your planned training job instead of the GEMM + all-reduce loop
-                 (its output goes to \$VALIDATION_DIR/job.log)
-  --dcgm         run 'dcgmi diag -r 3' first (DCGM installed; long-running tests)
-  --restart      start over (the old log is kept as gpu.csv.<time>)
-Safe to stop (Ctrl-C) at any time: run it again to resume where it stopped.
-USAGE
-}
-HOURS="$BURNIN_HOURS"
-INTERVAL="$SAMPLE_INTERVAL_S"
-JOB=""
-DCGM=0
-RESTART=0
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --hours) HOURS="${2:?--hours needs a value}"; shift 2 ;;
-    --interval) INTERVAL="${2:?--interval needs a value}"; shift 2 ;;
-    --job) JOB="${2:?--job needs a command}"; shift 2 ;;
-    --dcgm) DCGM=1; shift ;;
-    --restart) RESTART=1; shift ;;
-    -h | --help) usage; exit 0 ;;
-    *) echo "unknown option: $1" >&2; usage >&2; exit 2 ;;
-  esac
-done
-)SH";
-
-inline constexpr const char* kBurnin = R"SH(
 IMAGE="$REGISTRY/nvidia/pytorch:${NGC_TAG}-py3"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 CSV="$VALIDATION_DIR/gpu.csv"
@@ -347,6 +308,3 @@ if [ -s "$WALL_CSV" ]; then
 fi
 
 finish
-)SH";
-
-}  // namespace advisor::validation::bodies

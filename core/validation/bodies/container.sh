@@ -1,11 +1,4 @@
-// SPDX-License-Identifier: MIT
-// 20_container.sh: the NGC container, bf16 GEMM, one step of the planned model.
-// Fixed text of a generated script: scripts.cpp puts the plan's expected values on top.
-#pragma once
 
-namespace advisor::validation::bodies {
-
-inline constexpr const char* kContainer = R"SH(
 IMAGE="$REGISTRY/nvidia/pytorch:${NGC_TAG}-py3"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 echo "image: $IMAGE (set REGISTRY=<mirror> for a Harbor mirror; offline: docker load -i pytorch-$NGC_TAG.tar)"
@@ -126,6 +119,3 @@ if [ "$rc" -ne 0 ]; then
 fi
 
 finish
-)SH";
-
-}  // namespace advisor::validation::bodies

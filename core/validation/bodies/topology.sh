@@ -1,11 +1,4 @@
-// SPDX-License-Identifier: MIT
-// 10_topology.sh: fabric manager, topo -m, NVLink status and errors, peer-to-peer, IB ports.
-// Fixed text of a generated script: scripts.cpp puts the plan's expected values on top.
-#pragma once
 
-namespace advisor::validation::bodies {
-
-inline constexpr const char* kTopology = R"SH(
 topo_ok() {
   local e
   [ "${#EXPECTED_TOPO[@]}" -gt 0 ] || return 0
@@ -276,6 +269,3 @@ if [ "$NETWORK" = infiniband ] || [ "$NETWORK" = roce ]; then
 fi
 
 finish
-)SH";
-
-}  // namespace advisor::validation::bodies

@@ -1,11 +1,4 @@
-// SPDX-License-Identifier: MIT
-// 00_inventory.sh: GPUs, memory, power limit, PCIe, compute capability, driver, ECC, Xid, row remapper.
-// Fixed text of a generated script: scripts.cpp puts the plan's expected values on top.
-#pragma once
 
-namespace advisor::validation::bodies {
-
-inline constexpr const char* kInventory = R"SH(
 name_expected() {
   [ -n "$EXPECTED_NAMES" ] || return 0
   case "|$EXPECTED_NAMES|" in *"|$1|"*) return 0 ;; esac
@@ -225,6 +218,3 @@ if [ "$CHECK_ROW_REMAPPER" = 1 ]; then
 fi
 
 finish
-)SH";
-
-}  // namespace advisor::validation::bodies

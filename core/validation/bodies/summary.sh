@@ -1,12 +1,4 @@
-// SPDX-License-Identifier: MIT
-// 90_summary.sh: validation-result.json.
-// Fixed text of a generated script: scripts.cpp puts the plan's expected values on top.
-#pragma once
 
-namespace advisor::validation::bodies {
-
-// 90_summary.sh: options, then the JSON writer.
-inline constexpr const char* kSummary = R"SH(
 usage() {
   cat << USAGE
 usage: $0 [--tokens-per-second N] [--wall-power-w W] [-o FILE]
@@ -105,6 +97,3 @@ nw="$(cat "${checks[@]}" | grep -c '^WARN' || true)"
 echo "wrote $OUT: $nf FAIL, $nw WARN from $scripts"
 echo "read it back: gpu-advisor check <request.json> $OUT (or drop it on the page's validation panel)"
 if [ "$nf" -gt 0 ]; then exit 1; fi
-)SH";
-
-}  // namespace advisor::validation::bodies

@@ -1,11 +1,4 @@
-// SPDX-License-Identifier: MIT
-// 30_nccl.sh: all-reduce bus bandwidth inside a server and across servers.
-// Fixed text of a generated script: scripts.cpp puts the plan's expected values on top.
-#pragma once
 
-namespace advisor::validation::bodies {
-
-inline constexpr const char* kNccl = R"SH(
 IMAGE="$REGISTRY/nvidia/pytorch:${NGC_TAG}-py3"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 IB_ARGS=()
@@ -126,6 +119,3 @@ if [ "$SERVERS" -gt 1 ]; then
 fi
 
 finish
-)SH";
-
-}  // namespace advisor::validation::bodies
