@@ -34,11 +34,10 @@ Prepared prepare(const std::string& request_text, const Catalog& catalog) {
   if (!req.hardware) {
     // Validate the plan the advisor recommends.
     const Plan first = make_plan(req, catalog);
-    if (!(first.recommendation && first.recommendation->best))
-      throw InputError(
-          "inconsistent", "/hardware",
-          "/hardware: no GPU is pinned and no plan is recommended, so there is nothing to "
-          "validate: pin the hardware you received");
+    ADVISOR_REQUIRE(
+        first.recommendation && first.recommendation->best, "inconsistent", "/hardware",
+        "/hardware: no GPU is pinned and no plan is recommended, so there is nothing to "
+        "validate: pin the hardware you received");
     const CandidatePlan& best = *first.recommendation->best;
     req.hardware = Hardware{best.gpu->id, best.gpus};
   }

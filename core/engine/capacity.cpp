@@ -7,6 +7,7 @@
 #include <map>
 
 #include "types/checked.hpp"
+#include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "types/text.hpp"
 
@@ -59,10 +60,10 @@ CapacityPlan plan_capacity(const CapacityInputs& in) {
     plan.months = in.months;
   }
   // The readers bound the window (limits::kMaxMonthsSpanned); the result lists each month.
-  if (!(plan.months >= 1 && plan.months <= limits::kMaxMonthsSpanned))
-    throw InputError("limit_exceeded", in.jobs_path,
-                     in.jobs_path + " spans " + std::to_string(plan.months) +
-                         " months; the limit is " + std::to_string(limits::kMaxMonthsSpanned));
+  ADVISOR_REQUIRE(plan.months >= 1 && plan.months <= limits::kMaxMonthsSpanned, "limit_exceeded",
+                  in.jobs_path,
+                  in.jobs_path + " spans " + std::to_string(plan.months) +
+                      " months; the limit is " + std::to_string(limits::kMaxMonthsSpanned));
 
   std::vector<std::string> order;
   std::map<std::string, std::vector<double>> hours;  // type -> per month (or one bucket)

@@ -51,12 +51,12 @@ std::vector<std::string> read_sources(FieldReader& r) {
   const JsonValue* s = r.raw("source");
   const std::string p = r.path_of("source");
   if (s == nullptr) throw InputError("missing_field", p, p + " is required (an array of URLs)");
-  if (!(s->is_array() && !s->empty()))
-    throw InputError("wrong_type", p, p + " must be a non-empty array of strings");
+  ADVISOR_REQUIRE(s->is_array() && !s->empty(), "wrong_type", p,
+                  p + " must be a non-empty array of strings");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < s->size(); ++i) {
     const std::string item = p + "/" + std::to_string(i);
-    if (!((*s)[i].is_string())) throw InputError("wrong_type", item, item + " must be a string");
+    ADVISOR_REQUIRE((*s)[i].is_string(), "wrong_type", item, item + " must be a string");
     if ((*s)[i].string().size() > kMaxSourceChars)
       throw InputError("limit_exceeded", item,
                        item + " is over " + std::to_string(kMaxSourceChars) + " bytes, the limit");
@@ -74,11 +74,11 @@ GpuSpec parse_gpu(const JsonValue& j, const std::string& path) {
   g.architecture = r.text("architecture", kMaxGpuLabelChars);
   if (const JsonValue* cc = r.raw("compute_capability")) {
     constexpr std::size_t kMaxComputeCapabilityChars = 8;  // "12.0"
-    if (!(cc->is_string() && !cc->string().empty() &&
-          cc->string().size() <= kMaxComputeCapabilityChars &&
-          cc->string().find_first_not_of("0123456789.") == std::string::npos))
-      throw InputError("wrong_type", r.path_of("compute_capability"),
-                       r.path_of("compute_capability") + " must be a string like \"9.0\" or null");
+    ADVISOR_REQUIRE(cc->is_string() && !cc->string().empty() &&
+                        cc->string().size() <= kMaxComputeCapabilityChars &&
+                        cc->string().find_first_not_of("0123456789.") == std::string::npos,
+                    "wrong_type", r.path_of("compute_capability"),
+                    r.path_of("compute_capability") + " must be a string like \"9.0\" or null");
     g.compute_capability = cc->string();
   }
   g.software_stack = r.choice("software_stack", {"cuda", "rocm", "cann"});
@@ -178,14 +178,13 @@ std::vector<T> parse_list(const JsonValue& root, const char* file, const char* k
   r.string("note", std::string());
   const JsonValue* list = r.raw(key);
   const std::string p = r.path_of(key);
-  if (!(list != nullptr && list->is_array() && !list->empty()))
-    throw InputError("catalog_invalid", p, p + " must be a non-empty array");
+  ADVISOR_REQUIRE(list != nullptr && list->is_array() && !list->empty(), "catalog_invalid", p,
+                  p + " must be a non-empty array");
   r.reject_unknown();
   // Every option is judged and written per request: the list's length bounds the work.
-  if (!(list->size() <= max_items))
-    throw InputError("limit_exceeded", p,
-                     p + " has " + std::to_string(list->size()) + " entries; the limit is " +
-                         std::to_string(max_items));
+  ADVISOR_REQUIRE(list->size() <= max_items, "limit_exceeded", p,
+                  p + " has " + std::to_string(list->size()) + " entries; the limit is " +
+                      std::to_string(max_items));
   std::vector<T> out;
   std::set<std::string> ids;
   for (std::size_t i = 0; i < list->size(); ++i) {
@@ -231,11 +230,10 @@ Catalog parse_catalog(const CatalogTexts& texts) {
         *same = g;
       }
     }
-    if (!(c.gpus.size() <= limits::kMaxCatalogGpus))
-      throw InputError(
-          "limit_exceeded", "gpus.json/additions",
-          "gpus.json/additions: the built-in parts plus the additions exceed the limit of " +
-              std::to_string(limits::kMaxCatalogGpus) + " GPUs");
+    ADVISOR_REQUIRE(
+        c.gpus.size() <= limits::kMaxCatalogGpus, "limit_exceeded", "gpus.json/additions",
+        "gpus.json/additions: the built-in parts plus the additions exceed the limit of " +
+            std::to_string(limits::kMaxCatalogGpus) + " GPUs");
   } else {
     c.gpus = parse_list<GpuSpec>(gpus_doc, "gpus.json", "gpus", limits::kMaxCatalogGpus,
                                  &c.gpus_as_of, parse_gpu);

@@ -137,9 +137,8 @@ CostSettings read_cost(const JsonValue* j, const Catalog& catalog) {
   s.tokens_per_second = r.nullable_number("tokens_per_second", kMinTokensPerSecond, 1e12);
   if (const JsonValue* d = r.raw("monthly_demand_gpu_hours")) {
     const std::string p = r.path_of("monthly_demand_gpu_hours");
-    if (!(d->is_array() && d->size() == 12))
-      throw InputError("wrong_type", p,
-                       p + " must be a list of 12 numbers (GPU-hours in each month of a year)");
+    ADVISOR_REQUIRE(d->is_array() && d->size() == 12, "wrong_type", p,
+                    p + " must be a list of 12 numbers (GPU-hours in each month of a year)");
     std::array<double, 12> months{};
     for (std::size_t i = 0; i < 12; ++i) {
       const std::string ip = p + "/" + std::to_string(i);
@@ -147,10 +146,9 @@ CostSettings read_cost(const JsonValue* j, const Catalog& catalog) {
       if (!v.is_number())
         throw InputError("wrong_type", ip, ip + " must be a number, got " + v.type_name());
       const double x = v.number();
-      if (!(std::isfinite(x) && x >= 0 && x <= kMaxMonthlyGpuHours))
-        throw InputError("out_of_range", ip,
-                         ip + " must be >= 0 and <= " + format_number(kMaxMonthlyGpuHours) +
-                             ", got " + format_number(x));
+      ADVISOR_REQUIRE(std::isfinite(x) && x >= 0 && x <= kMaxMonthlyGpuHours, "out_of_range", ip,
+                      ip + " must be >= 0 and <= " + format_number(kMaxMonthlyGpuHours) + ", got " +
+                          format_number(x));
       months[i] = x;
     }
     s.monthly_demand_gpu_hours = months;
@@ -269,18 +267,16 @@ double job_gpus(double v, const std::string& p) {
   if (std::floor(v) != v)
     throw InputError("not_integer", p,
                      p + " must be a whole number of GPUs, got " + format_number(v));
-  if (!(v >= 1 && v <= kMaxJobGpus))
-    throw InputError(
-        "out_of_range", p,
-        p + " must be between 1 and " + format_number(kMaxJobGpus) + ", got " + format_number(v));
+  ADVISOR_REQUIRE(
+      v >= 1 && v <= kMaxJobGpus, "out_of_range", p,
+      p + " must be between 1 and " + format_number(kMaxJobGpus) + ", got " + format_number(v));
   return v;
 }
 
 double job_hours(double v, const std::string& p) {
-  if (!(v > 0 && v <= kMaxJobHours))
-    throw InputError("out_of_range", p,
-                     p + " must be > 0 and <= " + format_number(kMaxJobHours) + " hours, got " +
-                         format_number(v));
+  ADVISOR_REQUIRE(
+      v > 0 && v <= kMaxJobHours, "out_of_range", p,
+      p + " must be > 0 and <= " + format_number(kMaxJobHours) + " hours, got " + format_number(v));
   return v;
 }
 
@@ -290,16 +286,14 @@ class HistoryBounds {
  public:
   void add(const JobRow& row, const std::string& row_path, const std::string& type_path,
            const std::string& month_path) {
-    if (!(++rows_ <= limits::kMaxJobRows))
-      throw InputError("limit_exceeded", row_path,
-                       row_path + ": more than " + std::to_string(limits::kMaxJobRows) +
-                           " job rows, the limit (sum the small jobs of a month into one row)");
+    ADVISOR_REQUIRE(++rows_ <= limits::kMaxJobRows, "limit_exceeded", row_path,
+                    row_path + ": more than " + std::to_string(limits::kMaxJobRows) +
+                        " job rows, the limit (sum the small jobs of a month into one row)");
     if (types_.insert(row.gpu_type).second) {
-      if (!(types_.size() <= limits::kMaxJobGpuTypes))
-        throw InputError("limit_exceeded", type_path,
-                         type_path + " " + in_quotes(row.gpu_type) + " is GPU type number " +
-                             std::to_string(types_.size()) + "; the limit is " +
-                             std::to_string(limits::kMaxJobGpuTypes) + " types in one history");
+      ADVISOR_REQUIRE(types_.size() <= limits::kMaxJobGpuTypes, "limit_exceeded", type_path,
+                      type_path + " " + in_quotes(row.gpu_type) + " is GPU type number " +
+                          std::to_string(types_.size()) + "; the limit is " +
+                          std::to_string(limits::kMaxJobGpuTypes) + " types in one history");
     }
     if (row.month.empty()) return;
     const int m = std::stoi(row.month.substr(0, 4)) * 12 + std::stoi(row.month.substr(5, 2)) - 1;
@@ -308,12 +302,11 @@ class HistoryBounds {
     first_ = std::min(first_, m);
     last_ = std::max(last_, m);
     const int span = last_ - first_ + 1;
-    if (!(span <= limits::kMaxMonthsSpanned))
-      throw InputError("limit_exceeded", month_path,
-                       month_path + " " + row.month + " makes the history span " +
-                           std::to_string(span) + " months; the limit is " +
-                           std::to_string(limits::kMaxMonthsSpanned) +
-                           " (the result lists every month of the window)");
+    ADVISOR_REQUIRE(span <= limits::kMaxMonthsSpanned, "limit_exceeded", month_path,
+                    month_path + " " + row.month + " makes the history span " +
+                        std::to_string(span) + " months; the limit is " +
+                        std::to_string(limits::kMaxMonthsSpanned) +
+                        " (the result lists every month of the window)");
   }
 
  private:
@@ -324,10 +317,9 @@ class HistoryBounds {
 };
 
 std::vector<JobRow> read_jobs_array(const JsonValue& list, const std::string& path, bool* dated) {
-  if (!(list.is_array() && !list.empty()))
-    throw InputError(
-        "wrong_type", path,
-        path + " must be a non-empty list of {job, gpu_type, gpus, hours[, month | date]}");
+  ADVISOR_REQUIRE(
+      list.is_array() && !list.empty(), "wrong_type", path,
+      path + " must be a non-empty list of {job, gpu_type, gpus, hours[, month | date]}");
   std::vector<JobRow> rows;
   HistoryBounds bounds;
   for (std::size_t i = 0; i < list.size(); ++i) {
@@ -378,9 +370,8 @@ CapacitySettings read_capacity(const JsonValue* j) {
     throw InputError("inconsistent", "/capacity/jobs",
                      "/capacity takes jobs_csv or jobs, not both");
   if (csv) {
-    if (!(csv->is_string()))
-      throw InputError("wrong_type", "/capacity/jobs_csv",
-                       "/capacity/jobs_csv must be the CSV text");
+    ADVISOR_REQUIRE(csv->is_string(), "wrong_type", "/capacity/jobs_csv",
+                    "/capacity/jobs_csv must be the CSV text");
     s.jobs = parse_jobs_csv(csv->string(), "/capacity/jobs_csv", &s.dated);
   } else if (jobs) {
     s.jobs = read_jobs_array(*jobs, "/capacity/jobs", &s.dated);
@@ -391,9 +382,9 @@ CapacitySettings read_capacity(const JsonValue* j) {
   s.target_utilization = r.nullable_number("target_utilization", kMinTargetUtilization, 1);
   s.buffer = r.nullable_number("buffer", 0, 10);
   r.reject_unknown();
-  if (!(s.given || !(s.months || s.target_utilization || s.buffer)))
-    throw InputError("missing_field", "/capacity/jobs_csv",
-                     "/capacity needs the job history: jobs_csv (text) or jobs (rows)");
+  ADVISOR_REQUIRE(s.given || !(s.months || s.target_utilization || s.buffer), "missing_field",
+                  "/capacity/jobs_csv",
+                  "/capacity needs the job history: jobs_csv (text) or jobs (rows)");
   if (s.months && s.dated) {
     throw InputError("inconsistent", "/capacity/months",
                      "/capacity/months applies when the jobs carry no month or date (the window "
@@ -440,9 +431,8 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
   std::map<std::string, std::size_t> column;
   for (std::size_t i = 0; i < header.size(); ++i) {
     const std::string name = lower(header[i]);
-    if (!(column.count(name) == 0 || name.empty()))
-      throw InputError("bad_csv", header_path,
-                       header_path + " names the column " + in_quotes(name) + " twice");
+    ADVISOR_REQUIRE(column.count(name) == 0 || name.empty(), "bad_csv", header_path,
+                    header_path + " names the column " + in_quotes(name) + " twice");
     column[name] = i;
   }
   std::string found;

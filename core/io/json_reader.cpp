@@ -72,15 +72,13 @@ std::optional<double> FieldReader::nullable_number(const char* key, double min, 
   const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
   const std::string p = path_of(key);
-  if (!(j->is_number()))
-    throw InputError("wrong_type", p, p + " must be a number, got " + type_name(*j));
+  ADVISOR_REQUIRE(j->is_number(), "wrong_type", p, p + " must be a number, got " + type_name(*j));
   const double value = j->number();
   if (!std::isfinite(value)) throw InputError("out_of_range", p, p + " must be a finite number");
   const bool above_min = exclusive_min ? value > min : value >= min;
-  if (!(above_min && value <= max))
-    throw InputError("out_of_range", p,
-                     p + " must be " + (exclusive_min ? "> " : ">= ") + format_number(min) +
-                         " and <= " + format_number(max) + ", got " + format_number(value));
+  ADVISOR_REQUIRE(above_min && value <= max, "out_of_range", p,
+                  p + " must be " + (exclusive_min ? "> " : ">= ") + format_number(min) +
+                      " and <= " + format_number(max) + ", got " + format_number(value));
   return value;
 }
 
@@ -105,15 +103,15 @@ std::optional<std::int64_t> FieldReader::nullable_integer(const char* key, std::
   const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
   const std::string p = path_of(key);
-  if (!(j->is_number()))
-    throw InputError("wrong_type", p, p + " must be a whole number, got " + type_name(*j));
+  ADVISOR_REQUIRE(j->is_number(), "wrong_type", p,
+                  p + " must be a whole number, got " + type_name(*j));
   const double value = j->number();
-  if (!(std::isfinite(value) && std::floor(value) == value))
-    throw InputError("not_integer", p, p + " must be a whole number, got " + format_number(value));
-  if (!(value >= static_cast<double>(min) && value <= static_cast<double>(max)))
-    throw InputError("out_of_range", p,
-                     p + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
-                         ", got " + format_number(value));
+  ADVISOR_REQUIRE(std::isfinite(value) && std::floor(value) == value, "not_integer", p,
+                  p + " must be a whole number, got " + format_number(value));
+  ADVISOR_REQUIRE(value >= static_cast<double>(min) && value <= static_cast<double>(max),
+                  "out_of_range", p,
+                  p + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                      ", got " + format_number(value));
   return static_cast<std::int64_t>(value);
 }
 
@@ -126,8 +124,8 @@ bool FieldReader::boolean(const char* key, std::optional<bool> fallback) {
       throw InputError("missing_field", p, p + " is required (true or false)");
     return *fallback;
   }
-  if (!(j->is_boolean()))
-    throw InputError("wrong_type", p, p + " must be true or false, got " + type_name(*j));
+  ADVISOR_REQUIRE(j->is_boolean(), "wrong_type", p,
+                  p + " must be true or false, got " + type_name(*j));
   return j->boolean();
 }
 
@@ -139,8 +137,7 @@ std::string FieldReader::string(const char* key, std::optional<std::string> fall
     if (!fallback.has_value()) throw InputError("missing_field", p, p + " is required (a string)");
     return *fallback;
   }
-  if (!(j->is_string()))
-    throw InputError("wrong_type", p, p + " must be a string, got " + type_name(*j));
+  ADVISOR_REQUIRE(j->is_string(), "wrong_type", p, p + " must be a string, got " + type_name(*j));
   return j->string();
 }
 
@@ -192,9 +189,8 @@ void FieldReader::unknown_value(const char* key, const std::string& allowed,
 const JsonValue* FieldReader::object(const char* key) {
   const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) return nullptr;
-  if (!(j->is_object()))
-    throw InputError("wrong_type", path_of(key),
-                     path_of(key) + " must be a JSON object, got " + type_name(*j));
+  ADVISOR_REQUIRE(j->is_object(), "wrong_type", path_of(key),
+                  path_of(key) + " must be a JSON object, got " + type_name(*j));
   return j;
 }
 

@@ -39,9 +39,9 @@ ModelArch parse_model_fields(const JsonValue& j, const std::string& path, bool c
   a.ffn_hidden = r.integer("ffn_hidden", 1, kMaxWidth);
   a.heads = static_cast<int>(r.integer("heads", 1, kMaxHeads));
   a.kv_heads = static_cast<int>(r.integer("kv_heads", 1, kMaxHeads, opt(std::int64_t{a.heads})));
-  if (!(catalog_entry || a.hidden % a.heads == 0 || r.has("head_dim")))
-    throw InputError("inconsistent", path + "/head_dim",
-                     path + "/hidden is not divisible by heads: give head_dim explicitly");
+  ADVISOR_REQUIRE(catalog_entry || a.hidden % a.heads == 0 || r.has("head_dim"), "inconsistent",
+                  path + "/head_dim",
+                  path + "/hidden is not divisible by heads: give head_dim explicitly");
   a.head_dim = static_cast<int>(
       r.integer("head_dim", 1, kMaxWidth, opt(std::int64_t{a.hidden / a.heads})));
   a.vocab = r.integer("vocab", 1, kMaxVocab);

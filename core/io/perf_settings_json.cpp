@@ -30,11 +30,10 @@ void read_training_perf(FieldReader& t, TrainingPerfSettings& out) {
   out.dataset_tokens = t.nullable_number("dataset_tokens", 0, kMaxTokens, true);
   out.global_batch_size = t.nullable_integer("global_batch_size", 1, kMaxGlobalBatch);
   if (out.tokens) {
-    if (!(!out.epochs && !out.dataset_tokens))
-      throw InputError("inconsistent", t.path_of("tokens"),
-                       t.path_of("tokens") +
-                           " and epochs/dataset_tokens both give the token budget: set "
-                           "one or the other");
+    ADVISOR_REQUIRE(!out.epochs && !out.dataset_tokens, "inconsistent", t.path_of("tokens"),
+                    t.path_of("tokens") +
+                        " and epochs/dataset_tokens both give the token budget: set "
+                        "one or the other");
   }
   if (out.epochs) {
     if (!out.dataset_tokens.has_value())
@@ -44,10 +43,9 @@ void read_training_perf(FieldReader& t, TrainingPerfSettings& out) {
   }
   if (out.tokens || out.dataset_tokens) {
     const double budget = out.tokens ? *out.tokens : *out.dataset_tokens * out.epochs.value_or(1);
-    if (!(budget <= kMaxTokens))
-      throw InputError("out_of_range", t.path_of(out.tokens ? "tokens" : "epochs"),
-                       "the token budget (" + format_number(budget) +
-                           ") must be <= " + format_number(kMaxTokens));
+    ADVISOR_REQUIRE(
+        budget <= kMaxTokens, "out_of_range", t.path_of(out.tokens ? "tokens" : "epochs"),
+        "the token budget (" + format_number(budget) + ") must be <= " + format_number(kMaxTokens));
   }
 }
 

@@ -58,9 +58,8 @@ namespace {
 std::vector<std::string> gpu_list(FieldReader& m) {
   std::vector<std::string> out;
   const JsonValue* ids = m.raw("gpus");
-  if (!(ids != nullptr && ids->is_array() && !ids->empty()))
-    throw InputError("wrong_type", m.path_of("gpus"),
-                     m.path_of("gpus") + " must be a non-empty array of GPU ids");
+  ADVISOR_REQUIRE(ids != nullptr && ids->is_array() && !ids->empty(), "wrong_type",
+                  m.path_of("gpus"), m.path_of("gpus") + " must be a non-empty array of GPU ids");
   for (const JsonValue& id : ids->elements()) {
     if (!id.is_string())
       throw InputError("wrong_type", m.path_of("gpus"), m.path_of("gpus") + " must hold strings");
@@ -89,8 +88,7 @@ PerformanceConstants parse_performance(const std::string& text) {
   {
     const JsonValue* list = root.raw("matmul_fraction");
     const std::string p = root.path_of("matmul_fraction");
-    if (!(list != nullptr && list->is_array()))
-      throw InputError("wrong_type", p, p + " must be an array");
+    ADVISOR_REQUIRE(list != nullptr && list->is_array(), "wrong_type", p, p + " must be an array");
     for (std::size_t i = 0; i < list->size(); ++i) {
       FieldReader m((*list)[i], p + "/" + std::to_string(i));
       MatmulFraction f;
@@ -107,8 +105,7 @@ PerformanceConstants parse_performance(const std::string& text) {
   {
     const JsonValue* list = root.raw("attention_fraction");
     const std::string p = root.path_of("attention_fraction");
-    if (!(list != nullptr && list->is_array()))
-      throw InputError("wrong_type", p, p + " must be an array");
+    ADVISOR_REQUIRE(list != nullptr && list->is_array(), "wrong_type", p, p + " must be an array");
     for (std::size_t i = 0; i < list->size(); ++i) {
       FieldReader m((*list)[i], p + "/" + std::to_string(i));
       AttentionFraction f;
@@ -135,8 +132,8 @@ PerformanceConstants parse_performance(const std::string& text) {
   {
     const JsonValue* list = root.raw("networks");
     const std::string p = root.path_of("networks");
-    if (!(list != nullptr && list->is_array() && !list->empty()))
-      throw InputError("wrong_type", p, p + " must be a non-empty array");
+    ADVISOR_REQUIRE(list != nullptr && list->is_array() && !list->empty(), "wrong_type", p,
+                    p + " must be a non-empty array");
     for (std::size_t i = 0; i < list->size(); ++i) {
       FieldReader n((*list)[i], p + "/" + std::to_string(i));
       NetworkKind kind;

@@ -58,11 +58,10 @@ const JsonValue* read_list(FieldReader& r, const char* key, std::size_t max) {
   const JsonValue* list = r.raw(key);
   const std::string p = r.path_of(key);
   if (list == nullptr || list->is_null()) return nullptr;
-  if (!(list->is_array())) throw InputError("wrong_type", p, p + " must be an array");
-  if (!(list->size() <= max))
-    throw InputError("limit_exceeded", p,
-                     p + " has " + std::to_string(list->size()) + " entries; the limit is " +
-                         std::to_string(max));
+  ADVISOR_REQUIRE(list->is_array(), "wrong_type", p, p + " must be an array");
+  ADVISOR_REQUIRE(
+      list->size() <= max, "limit_exceeded", p,
+      p + " has " + std::to_string(list->size()) + " entries; the limit is " + std::to_string(max));
   return list;
 }
 
@@ -82,9 +81,9 @@ ProviderOffer read_offer(const JsonValue& j, const std::string& path, std::size_
   if (auto n = r.nullable_integer("gpus_per_node", 1, kMaxGpusPerNode)) o.gpus_per_node = static_cast<int>(*n);
   o.cny_per_gpu_hour = r.nullable_number("price_cny_per_gpu_hour", 0, kMaxCnyPerGpuHour, true);
   o.cny_per_gpu_month = r.nullable_number("price_cny_per_gpu_month", 0, kMaxCnyPerGpuMonth, true);
-  if (!(o.cny_per_gpu_hour || o.cny_per_gpu_month))
-    throw InputError("missing_field", r.path_of("price_cny_per_gpu_hour"),
-                     path + " needs price_cny_per_gpu_hour or price_cny_per_gpu_month (CNY)");
+  ADVISOR_REQUIRE(o.cny_per_gpu_hour || o.cny_per_gpu_month, "missing_field",
+                  r.path_of("price_cny_per_gpu_hour"),
+                  path + " needs price_cny_per_gpu_hour or price_cny_per_gpu_month (CNY)");
   o.region = read_text(r, "region", limits::kMaxProviderLabelChars, false);
   o.availability =
       r.choice("availability", {"in_stock", "limited", "on_request", "sold_out"}, std::string("in_stock"));
@@ -223,8 +222,9 @@ Catalog catalog_with_provider(const std::string& provider_text, const CatalogTex
   r.integer("schema", 1, 1);
   p.name = read_text(r, "name", limits::kMaxProviderNameChars, true);
   p.url = read_text(r, "url", limits::kMaxProviderUrlChars, false);
-  if (!(p.url.empty() || p.url.rfind("https://", 0) == 0 || p.url.rfind("http://", 0) == 0))
-    throw InputError("out_of_range", "/url", "/url must be an http:// or https:// address");
+  ADVISOR_REQUIRE(
+      p.url.empty() || p.url.rfind("https://", 0) == 0 || p.url.rfind("http://", 0) == 0,
+      "out_of_range", "/url", "/url must be an http:// or https:// address");
   p.as_of = read_date(r, "as_of");
   p.currency = r.choice("currency", {"CNY"});
   read_text(r, "note", limits::kMaxProviderNoteChars, false);
@@ -234,10 +234,9 @@ Catalog catalog_with_provider(const std::string& provider_text, const CatalogTex
   if (offers == nullptr)
     throw InputError("missing_field", "/offers",
                      "/offers is required (an array; empty when the provider rents out no GPUs)");
-  if (!(!offers->empty() || (packages != nullptr && !packages->empty())))
-    throw InputError(
-        "missing_field", "/offers",
-        "/offers is empty and there are no /colocation packages: the document offers nothing");
+  ADVISOR_REQUIRE(
+      !offers->empty() || (packages != nullptr && !packages->empty()), "missing_field", "/offers",
+      "/offers is empty and there are no /colocation packages: the document offers nothing");
   r.reject_unknown();
 
   Catalog c = base_catalog(gpus, p.as_of, base);

@@ -59,14 +59,13 @@ std::vector<std::string> lora_target_names(const JsonValue* j, const std::string
                      path + " must be \"all_linear\", \"attention\" or a list of q,k,v,o,gate,up,"
                             "down; got \"" + s + "\"");
   }
-  if (!(j->is_array() && !j->empty()))
-    throw InputError(
-        "wrong_type", path,
-        path + " must be \"all_linear\", \"attention\" or a non-empty list of module names");
+  ADVISOR_REQUIRE(
+      j->is_array() && !j->empty(), "wrong_type", path,
+      path + " must be \"all_linear\", \"attention\" or a non-empty list of module names");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < j->size(); ++i) {
     const std::string p = path + "/" + std::to_string(i);
-    if (!((*j)[i].is_string())) throw InputError("wrong_type", p, p + " must be a string");
+    ADVISOR_REQUIRE((*j)[i].is_string(), "wrong_type", p, p + " must be a string");
     const std::string name = (*j)[i].string();
     if (std::find(all.begin(), all.end(), name) == all.end())
       throw InputError(
@@ -99,7 +98,7 @@ ModelArch resolve_model(const JsonValue* j, const Catalog& catalog, std::string*
     throw InputError(
         "missing_field", "/model",
         "/model is required: {\"preset\": id}, the architecture fields, or {\"hf_config\": {...}}");
-  if (!(j->is_object())) throw InputError("wrong_type", "/model", "/model must be a JSON object");
+  ADVISOR_REQUIRE(j->is_object(), "wrong_type", "/model", "/model must be a JSON object");
   if (j->contains("preset")) {
     FieldReader r(*j, "/model");
     const std::string id = r.string("preset");
@@ -177,13 +176,11 @@ StackProfile read_stack(FieldReader& root, Task task, const PerformanceConstants
     for (const std::string& i : ids) list += (list.empty() ? "" : ", ") + i;
     root.unknown_value("stack", list, id);
   }
-  if (!(s->serving == serving))
-    throw InputError("inconsistent", "/stack",
-                     "/stack \"" + id + "\" is a " +
-                         (s->serving ? "serving engine" : "training stack") + "; task " +
-                         name_of(task) + " needs a " +
-                         (serving ? "serving engine (vllm, sglang, tensorrt_llm, llama_cpp)"
-                                  : "training stack"));
+  ADVISOR_REQUIRE(
+      s->serving == serving, "inconsistent", "/stack",
+      "/stack \"" + id + "\" is a " + (s->serving ? "serving engine" : "training stack") +
+          "; task " + name_of(task) + " needs a " +
+          (serving ? "serving engine (vllm, sglang, tensorrt_llm, llama_cpp)" : "training stack"));
   return *s;
 }
 
@@ -223,13 +220,13 @@ TrainingSettings read_training(const JsonValue* j, Task task, const ModelArch& m
                                       model.mlp_gated);
   s.base_quantization = t.choice("base_quantization", kBaseQuantizationNames,
                                  qlora ? BaseQuantization::kNf4 : s.base_quantization);
-  if (!(s.base_quantization == BaseQuantization::kNone || qlora))
-    throw InputError("inconsistent", t.path_of("base_quantization"),
-                     t.path_of("base_quantization") +
-                         " applies to QLoRA only (a quantised base cannot be trained in full)");
-  if (!(!qlora || s.base_quantization != BaseQuantization::kNone))
-    throw InputError("inconsistent", t.path_of("base_quantization"),
-                     t.path_of("base_quantization") + " must be nf4 or int8 for QLoRA");
+  ADVISOR_REQUIRE(s.base_quantization == BaseQuantization::kNone || qlora, "inconsistent",
+                  t.path_of("base_quantization"),
+                  t.path_of("base_quantization") +
+                      " applies to QLoRA only (a quantised base cannot be trained in full)");
+  ADVISOR_REQUIRE(!qlora || s.base_quantization != BaseQuantization::kNone, "inconsistent",
+                  t.path_of("base_quantization"),
+                  t.path_of("base_quantization") + " must be nf4 or int8 for QLoRA");
   const JsonValue* offload = t.object("cpu_offload");
   const JsonValue none = JsonValue::object();
   FieldReader o(offload ? *offload : none, t.path_of("cpu_offload"));
@@ -279,17 +276,16 @@ GoalSettings read_goal(const JsonValue* j, Task task) {
   g.budget_cny = r.nullable_number("budget_cny", 0, kMaxBudgetCny, true);
   g.china_only = r.boolean("china_only", g.china_only);
   r.reject_unknown();
-  if (!(!g.deadline_hours || is_training(task)))
-    throw InputError(
-        "inconsistent", "/goal/deadline_hours",
-        "/goal/deadline_hours is the time of a training run; for serving set the per-user "
-        "speed target (/inference/target_tokens_per_second_per_user)");
-  if (!(g.objective != Objective::kCheapestWithinDeadline || g.deadline_hours.has_value()))
-    throw InputError("missing_field", "/goal/deadline_hours",
-                     "/goal/deadline_hours is required with objective cheapest_within_deadline");
-  if (!(g.objective != Objective::kFastestWithinBudget || g.budget_cny.has_value()))
-    throw InputError("missing_field", "/goal/budget_cny",
-                     "/goal/budget_cny is required with objective fastest_within_budget");
+  ADVISOR_REQUIRE(
+      !g.deadline_hours || is_training(task), "inconsistent", "/goal/deadline_hours",
+      "/goal/deadline_hours is the time of a training run; for serving set the per-user "
+      "speed target (/inference/target_tokens_per_second_per_user)");
+  ADVISOR_REQUIRE(g.objective != Objective::kCheapestWithinDeadline || g.deadline_hours.has_value(),
+                  "missing_field", "/goal/deadline_hours",
+                  "/goal/deadline_hours is required with objective cheapest_within_deadline");
+  ADVISOR_REQUIRE(g.objective != Objective::kFastestWithinBudget || g.budget_cny.has_value(),
+                  "missing_field", "/goal/budget_cny",
+                  "/goal/budget_cny is required with objective fastest_within_budget");
   return g;
 }
 
@@ -329,24 +325,22 @@ void check_parallel_against_model(const Parallelism& p, const ModelArch& m) {
     throw InputError("inconsistent", "/parallelism/tp",
                      "/parallelism/tp " + std::to_string(p.tp) +
                          " must divide the attention heads (" + std::to_string(m.heads) + ")");
-  if (!(m.kv_heads % p.tp == 0 || p.tp % m.kv_heads == 0))
-    throw InputError("inconsistent", "/parallelism/tp",
-                     "/parallelism/tp " + std::to_string(p.tp) +
-                         " must divide, or be a multiple of, the KV "
-                         "heads (" +
-                         std::to_string(m.kv_heads) + ")");
-  if (!(p.pp <= m.layers))
-    throw InputError("inconsistent", "/parallelism/pp",
-                     "/parallelism/pp " + std::to_string(p.pp) + " exceeds the model's layers (" +
-                         std::to_string(m.layers) + ")");
+  ADVISOR_REQUIRE(m.kv_heads % p.tp == 0 || p.tp % m.kv_heads == 0, "inconsistent",
+                  "/parallelism/tp",
+                  "/parallelism/tp " + std::to_string(p.tp) +
+                      " must divide, or be a multiple of, the KV "
+                      "heads (" +
+                      std::to_string(m.kv_heads) + ")");
+  ADVISOR_REQUIRE(p.pp <= m.layers, "inconsistent", "/parallelism/pp",
+                  "/parallelism/pp " + std::to_string(p.pp) + " exceeds the model's layers (" +
+                      std::to_string(m.layers) + ")");
   if (p.ep > 1) {
     if (!m.moe.has_value())
       throw InputError("inconsistent", "/parallelism/ep",
                        "/parallelism/ep > 1 needs a mixture-of-experts model");
-    if (!(m.moe->experts % p.ep == 0))
-      throw InputError("inconsistent", "/parallelism/ep",
-                       "/parallelism/ep " + std::to_string(p.ep) + " must divide the experts (" +
-                           std::to_string(m.moe->experts) + ")");
+    ADVISOR_REQUIRE(m.moe->experts % p.ep == 0, "inconsistent", "/parallelism/ep",
+                    "/parallelism/ep " + std::to_string(p.ep) + " must divide the experts (" +
+                        std::to_string(m.moe->experts) + ")");
   }
 }
 
@@ -504,15 +498,13 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   check_parallel_against_model(req.parallelism, req.model);
   if (req.parallelism.virtual_stages > 1) {
     const Parallelism& pl = req.parallelism;
-    if (!(pl.pp > 1))
-      throw InputError(
-          "inconsistent", "/parallelism/virtual_stages",
-          "/parallelism/virtual_stages needs pipeline parallelism (/parallelism/pp > 1)");
-    if (!(req.model.layers >= pl.pp * pl.virtual_stages))
-      throw InputError("inconsistent", "/parallelism/virtual_stages",
-                       "/parallelism/virtual_stages " + std::to_string(pl.virtual_stages) +
-                           " x pp " + std::to_string(pl.pp) + " exceeds the model's layers (" +
-                           std::to_string(req.model.layers) + "): each model chunk needs a layer");
+    ADVISOR_REQUIRE(pl.pp > 1, "inconsistent", "/parallelism/virtual_stages",
+                    "/parallelism/virtual_stages needs pipeline parallelism (/parallelism/pp > 1)");
+    ADVISOR_REQUIRE(req.model.layers >= pl.pp * pl.virtual_stages, "inconsistent",
+                    "/parallelism/virtual_stages",
+                    "/parallelism/virtual_stages " + std::to_string(pl.virtual_stages) + " x pp " +
+                        std::to_string(pl.pp) + " exceeds the model's layers (" +
+                        std::to_string(req.model.layers) + "): each model chunk needs a layer");
   }
   check_pipeline_schedule(req);
   check_context_parallel(req);
@@ -530,17 +522,15 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   // plan/plan.cpp); the other tasks run on one GPU and are checked as if it were given.
   if (req.hardware && (req.hardware->count_given || req.task != Task::kPretrain)) {
     const int model_parallel = req.parallelism.tp * req.parallelism.pp;
-    if (!(req.hardware->count % model_parallel == 0))
-      throw InputError("inconsistent", "/hardware/count",
-                       "/hardware/count " + std::to_string(req.hardware->count) +
-                           " must be a multiple of tp x pp (" + std::to_string(model_parallel) +
-                           ")");
+    ADVISOR_REQUIRE(req.hardware->count % model_parallel == 0, "inconsistent", "/hardware/count",
+                    "/hardware/count " + std::to_string(req.hardware->count) +
+                        " must be a multiple of tp x pp (" + std::to_string(model_parallel) + ")");
     const int cp = req.parallelism.cp;
-    if (!(req.hardware->count % (model_parallel * cp) == 0))
-      throw InputError("inconsistent", "/parallelism/cp",
-                       "/parallelism/cp " + std::to_string(cp) + ": tp x pp x cp (" +
-                           std::to_string(model_parallel * cp) + ") must divide /hardware/count (" +
-                           std::to_string(req.hardware->count) + ")");
+    ADVISOR_REQUIRE(req.hardware->count % (model_parallel * cp) == 0, "inconsistent",
+                    "/parallelism/cp",
+                    "/parallelism/cp " + std::to_string(cp) + ": tp x pp x cp (" +
+                        std::to_string(model_parallel * cp) + ") must divide /hardware/count (" +
+                        std::to_string(req.hardware->count) + ")");
     // Megatron builds the expert-parallel groups out of the data- and context-parallel ranks.
     const int dp_cp = req.hardware->count / model_parallel;
     const int g = req.parallelism.shard_group;
@@ -551,11 +541,11 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
                            (cp > 1 ? " with context parallel" : "") +
                            "): ZeRO shards inside groups of that many ranks and replicates "
                            "across them");
-    if (!(dp_cp % req.parallelism.ep == 0 || req.parallelism.ep == 1))
-      throw InputError("inconsistent", "/parallelism/ep",
-                       "/parallelism/ep " + std::to_string(req.parallelism.ep) +
-                           " must divide the data-parallel size (" + std::to_string(dp_cp) +
-                           (cp > 1 ? " with context parallel" : "") + ")");
+    ADVISOR_REQUIRE(dp_cp % req.parallelism.ep == 0 || req.parallelism.ep == 1, "inconsistent",
+                    "/parallelism/ep",
+                    "/parallelism/ep " + std::to_string(req.parallelism.ep) +
+                        " must divide the data-parallel size (" + std::to_string(dp_cp) +
+                        (cp > 1 ? " with context parallel" : "") + ")");
   }
   return req;
 }

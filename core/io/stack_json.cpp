@@ -14,11 +14,10 @@ namespace {
 const JsonValue& sourced(FieldReader& r, const char* key) {
   const JsonValue* object = r.raw(key);
   const std::string path = r.path_of(key);
-  if (!(object != nullptr && object->is_object()))
-    throw InputError("missing_field", path,
-                     path + " is required: {\"value\", \"basis\", \"source\"}");
-  if (!(object->contains("value")))
-    throw InputError("missing_field", path + "/value", path + "/value is required");
+  ADVISOR_REQUIRE(object != nullptr && object->is_object(), "missing_field", path,
+                  path + " is required: {\"value\", \"basis\", \"source\"}");
+  ADVISOR_REQUIRE(object->contains("value"), "missing_field", path + "/value",
+                  path + "/value is required");
   FieldReader a(*object, path);
   a.raw("value");
   a.string("basis");
@@ -30,13 +29,12 @@ const JsonValue& sourced(FieldReader& r, const char* key) {
 std::vector<std::string> strings(FieldReader& r, const char* key, bool allow_empty) {
   const JsonValue* list = r.raw(key);
   const std::string p = r.path_of(key);
-  if (!(list != nullptr && list->is_array() && (allow_empty || !list->empty())))
-    throw InputError("wrong_type", p, p + " must be an array of strings");
+  ADVISOR_REQUIRE(list != nullptr && list->is_array() && (allow_empty || !list->empty()),
+                  "wrong_type", p, p + " must be an array of strings");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < list->size(); ++i) {
-    if (!((*list)[i].is_string()))
-      throw InputError("wrong_type", p + "/" + std::to_string(i),
-                       p + "/" + std::to_string(i) + " must be a string");
+    ADVISOR_REQUIRE((*list)[i].is_string(), "wrong_type", p + "/" + std::to_string(i),
+                    p + "/" + std::to_string(i) + " must be a string");
     out.push_back((*list)[i].string());
   }
   return out;
@@ -94,9 +92,8 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
     const JsonValue& keep = sourced(r, "selective_keep_fraction");
     const std::string p = r.path_of("selective_keep_fraction") + "/value";
     if (!keep.is_null()) {
-      if (!(keep.is_number() && keep.number() > 0 && keep.number() <= 1))
-        throw InputError("out_of_range", p,
-                         p + " must be null (Megatron's selective recompute) or in (0, 1]");
+      ADVISOR_REQUIRE(keep.is_number() && keep.number() > 0 && keep.number() <= 1, "out_of_range",
+                      p, p + " must be null (Megatron's selective recompute) or in (0, 1]");
       s.selective_keep_fraction = keep.number();
     }
   }
@@ -158,8 +155,8 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
   {
     const JsonValue* list = root.raw("protocols");
     const std::string p = root.path_of("protocols");
-    if (!(list != nullptr && list->is_array() && !list->empty()))
-      throw InputError("wrong_type", p, p + " must be a non-empty array");
+    ADVISOR_REQUIRE(list != nullptr && list->is_array() && !list->empty(), "wrong_type", p,
+                    p + " must be a non-empty array");
     for (std::size_t i = 0; i < list->size(); ++i) {
       FieldReader r((*list)[i], p + "/" + std::to_string(i));
       CollectiveProtocol c;
@@ -200,8 +197,8 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
   {
     const JsonValue* list = root.raw("stacks");
     const std::string p = root.path_of("stacks");
-    if (!(list != nullptr && list->is_array() && !list->empty()))
-      throw InputError("wrong_type", p, p + " must be a non-empty array");
+    ADVISOR_REQUIRE(list != nullptr && list->is_array() && !list->empty(), "wrong_type", p,
+                    p + " must be a non-empty array");
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string item = p + "/" + std::to_string(i);
       StackProfile s = parse_stack((*list)[i], item);

@@ -132,10 +132,9 @@ class ResultReader {
     auto v = num(key);
     if (!v) return std::nullopt;
     constexpr double kMaxCount = 2147483647;  // INT_MAX: every count here is far below it
-    if (!(*v >= 0 && *v <= kMaxCount && *v == std::floor(*v)))
-      throw InputError("bad_value", path(key),
-                       key + " must be a whole number from 0 to " + format_number(kMaxCount) + ", got " +
-                           format_number(*v));
+    ADVISOR_REQUIRE(*v >= 0 && *v <= kMaxCount && *v == std::floor(*v), "bad_value", path(key),
+                    key + " must be a whole number from 0 to " + format_number(kMaxCount) +
+                        ", got " + format_number(*v));
     return static_cast<int>(*v);
   }
   std::string text(const std::string& key) const {
@@ -312,14 +311,14 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
     throw InputError("not_a_validation_result", base + "/kind",
                      file + " is not a validation-result.json written by 90_summary.sh");
   const json* schema = doc.find("schema");
-  if (!(schema && schema->is_integer() && schema->number() == 1))
-    throw InputError("unsupported_schema", base + "/schema", file + " has a schema this version cannot read (expected 1)");
+  ADVISOR_REQUIRE(schema && schema->is_integer() && schema->number() == 1, "unsupported_schema",
+                  base + "/schema", file + " has a schema this version cannot read (expected 1)");
   const json* plan_id = doc.find("plan_id");
-  if (!(plan_id && plan_id->is_string()))
-    throw InputError("bad_value", base + "/plan_id", file + " names no plan_id");
+  ADVISOR_REQUIRE(plan_id && plan_id->is_string(), "bad_value", base + "/plan_id",
+                  file + " names no plan_id");
   const json* measured_object = doc.find("measured");
-  if (!(measured_object && measured_object->is_object()))
-    throw InputError("bad_value", base + "/measured", file + " has no measured object");
+  ADVISOR_REQUIRE(measured_object && measured_object->is_object(), "bad_value", base + "/measured",
+                  file + " has no measured object");
 
   Measurements m;
   m.file_name = file;

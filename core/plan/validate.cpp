@@ -12,27 +12,24 @@ void validate_speed(const Request& req, const Catalog& catalog) {
   const InferencePerfSettings& ip = req.inference.perf;
   if (req.task == Task::kInference && ip.max_model_len) {
     const std::int64_t needed = req.inference.prompt_tokens + req.inference.output_tokens;
-    if (!(*ip.max_model_len >= needed))
-      throw InputError("inconsistent", "/inference/max_model_len",
-                       "/inference/max_model_len " + std::to_string(*ip.max_model_len) +
-                           " is shorter than prompt_tokens + output_tokens (" +
-                           std::to_string(needed) + "): the engine would reject these requests");
+    ADVISOR_REQUIRE(*ip.max_model_len >= needed, "inconsistent", "/inference/max_model_len",
+                    "/inference/max_model_len " + std::to_string(*ip.max_model_len) +
+                        " is shorter than prompt_tokens + output_tokens (" +
+                        std::to_string(needed) + "): the engine would reject these requests");
   }
   if (!req.hardware || !is_training(req.task)) return;
   const GpuSpec* gpu = catalog.find_gpu(req.hardware->gpu);
   if (gpu == nullptr) return;  // reported by the caller
   const TrainingSettings& t = req.training;
   if (t.precision == Precision::kFp8) {
-    if (!(gpu->fp8_dense_tflops.has_value()))
-      throw InputError("unsupported", "/training/precision",
-                       "/training/precision fp8 needs FP8 tensor cores, which " + gpu->name +
-                           " does not have (or no dense FP8 rate is published); use bf16");
+    ADVISOR_REQUIRE(gpu->fp8_dense_tflops.has_value(), "unsupported", "/training/precision",
+                    "/training/precision fp8 needs FP8 tensor cores, which " + gpu->name +
+                        " does not have (or no dense FP8 rate is published); use bf16");
   }
   if (t.precision == Precision::kFp32) {
-    if (!(gpu->fp32_tflops.has_value()))
-      throw InputError(
-          "unsupported", "/training/precision",
-          "/training/precision fp32: no FP32 rate is published for " + gpu->name + "; use bf16");
+    ADVISOR_REQUIRE(
+        gpu->fp32_tflops.has_value(), "unsupported", "/training/precision",
+        "/training/precision fp32: no FP32 rate is published for " + gpu->name + "; use bf16");
   }
   // The global batch against micro-batch x data parallel is checked once the layout on the
   // pinned GPUs is known (check_global_batch, from the speed results).
