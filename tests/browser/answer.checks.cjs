@@ -8,6 +8,7 @@
 
 const fs = require('fs');
 const path = require('path');
+const { loadWebModules } = require('../js/web_module.cjs');
 
 const STEPS = ['memory', 'interconnect', 'compute', 'power', 'cost'];
 
