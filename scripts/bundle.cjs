@@ -30,11 +30,39 @@ function options(minify) {
   };
 }
 
-/** The bundle's text; throws with esbuild's messages when a module does not build. */
+/**
+ * The bundle's text; throws with esbuild's messages when a module does not build, or when modules
+ * import each other in a circle (web/README.md, contract rule 5).
+ */
 function bundlePage(opts) {
   const esbuild = require('esbuild');
-  const out = esbuild.buildSync(Object.assign(options(opts && opts.minify), { write: false }));
+  const out = esbuild.buildSync(Object.assign(options(opts && opts.minify), { write: false, metafile: true }));
+  const cycle = importCycle(out.metafile);
+  if (cycle) throw new Error('modules import each other in a circle: ' + cycle.join(' -> '));
   return out.outputFiles[0].text;
+}
+
+/** The first import cycle among the bundle's inputs (a list of paths), or null. */
+function importCycle(metafile) {
+  const inputs = metafile.inputs;
+  const state = new Map(); // path -> 1 (on the current path) | 2 (done)
+  const visit = (file, trail) => {
+    state.set(file, 1);
+    for (const dep of (inputs[file] ? inputs[file].imports : []).map((i) => i.path)) {
+      if (state.get(dep) === 1) return trail.slice(trail.indexOf(dep)).concat([dep]);
+      if (!state.has(dep)) {
+        const found = visit(dep, trail.concat([dep]));
+        if (found) return found;
+      }
+    }
+    state.set(file, 2);
+    return null;
+  };
+  for (const file of Object.keys(inputs)) {
+    const found = !state.has(file) && visit(file, [file]);
+    if (found) return found;
+  }
+  return null;
 }
 
 async function main() {
