@@ -27,8 +27,15 @@ const listeners = [];
 /**
  * fn(run) after every run, with the object lastRun() returns. Its time counts under `mark` in
  * the timing marks (bench/page_bench.cjs; default 'other', null: fn marks its own parts).
+ * Listeners marked 'form' (what a run writes into the form: placeholders, error marks) run
+ * first, the others in the order they subscribed: the sections then read the layout once, after
+ * every write to the form (a write after that read would cost the frame a second layout).
  */
-export function onResult(fn, mark) { listeners.push({ fn: fn, mark: mark === undefined ? 'other' : mark }); }
+export function onResult(fn, mark) {
+  const listener = { fn: fn, mark: mark === undefined ? 'other' : mark };
+  if (listener.mark === 'form') listeners.splice(listeners.filter(function (l) { return l.mark === 'form'; }).length, 0, listener);
+  else listeners.push(listener);
+}
 
 export function lastRun() { return latest; }
 
