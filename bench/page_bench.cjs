@@ -19,9 +19,10 @@
 //              the frame drawn (style, layout and paint done: a message posted from that
 //              frame's callback), and settled (the sections off screen drawn after the frame and
 //              the address written: gpuAdvisor.pending false); per component (the page's own
-//              UI.onTiming marks): the core call, the form, each section drawn in the run or
-//              after the frame, the section navigation; and, from a second series under a trace,
-//              the main thread's CPU time for the run's task and for the next frame
+//              timing marks, gpuAdvisor.internals.onTiming): the core call, the form, each section
+//              drawn in the run or after the frame, the section navigation; and, from a second
+//              series under a trace, the main thread's CPU time for the run's task and for the
+//              next frame
 //
 // Usage: node bench/page_bench.cjs <dist dir> <bench_native | -> <request.json>... [--runs N]
 //          [--only size,load,advise,rerender]
@@ -150,7 +151,7 @@ async function loads(browser, variants) {
 async function adviseInPage({ texts, warmupMs, calls }) {
   const factory = window.createGpuAdvisor;
   const options = {};
-  if (factory.wasmGz) options.wasmBinary = await window.GpuAdvisorUI.inflate(factory.wasmGz); // js/core.js
+  if (factory.wasmGz) options.wasmBinary = await window.gpuAdvisor.internals.inflate(factory.wasmGz); // js/core.js
   const m = await factory(options);
   window.benchCore = m; // kept for adviseBatchInPage
   const end = performance.now() + warmupMs;
@@ -183,7 +184,7 @@ function adviseBatchInPage({ texts, calls }) {
  */
 async function rerenderInPage({ samples, scrollTo }) {
   const api = window.gpuAdvisor;
-  const UI = window.GpuAdvisorUI;
+  const internals = api.internals;
   if (scrollTo === 'top') window.scrollTo(0, 0);
   else document.getElementById(scrollTo).scrollIntoView({ block: 'start' });
   await new Promise((r) => setTimeout(r, 500)); // the observers see the new scroll position
@@ -192,11 +193,11 @@ async function rerenderInPage({ samples, scrollTo }) {
   const totals = { sync: [], frame: [], drawn: [], settled: [] };
   const parts = {}; // 'run core' / 'after panel:options' -> ms per change
   let phase = 'run', at = 0;
-  UI.onTiming = (name, ms) => {
+  internals.onTiming((name, ms) => {
     const k = phase + ' ' + name;
     const list = parts[k] || (parts[k] = []);
     list[at] = (list[at] || 0) + ms;
-  };
+  });
   const nextMessage = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = () => r(); ch.port2.postMessage(0); });
   for (let i = 0; i < samples; i++) {
     at = i;
@@ -215,7 +216,7 @@ async function rerenderInPage({ samples, scrollTo }) {
     totals.settled.push(performance.now() - t0);
     await new Promise((r) => setTimeout(r, 250)); // the address is written at most every 200 ms
   }
-  UI.onTiming = null;
+  internals.onTiming(null);
   for (const k of Object.keys(parts)) parts[k] = Array.from({ length: samples }, (_, i) => parts[k][i] || 0);
   return { totals, parts };
 }

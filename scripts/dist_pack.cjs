@@ -7,8 +7,6 @@
 //                     well (gzip sees 6-bit symbols that straddle the module's byte patterns);
 //                     base64 of the gzipped module is ~1.01x the gzip size in the page's own
 //                     transfer encoding, and the loader no longer fetch()es a data: URI.
-//   minifyScript(js)  terser (npm devDependency, run at build time only): whitespace, comments,
-//                     local names; no unsafe transforms.
 //   minifyStyle(css)  comments and whitespace out of the stylesheet.
 'use strict';
 
@@ -30,13 +28,6 @@ function packModule(glue) {
   return { text: stripped + '\n' + FACTORY + '.wasmGz="' + gz + '";\n', wasmBytes: wasm.length, gzBytes: gz.length };
 }
 
-async function minifyScript(js, name) {
-  const { minify } = require('terser');
-  const out = await minify(js, { ecma: 2020, compress: { passes: 2 }, mangle: true, format: { comments: false } });
-  if (!out.code) throw new Error('terser produced nothing for ' + name);
-  return out.code;
-}
-
 function minifyStyle(css) {
   return css.replace(/\/\*[\s\S]*?\*\//g, '')
     .replace(/\s+/g, ' ')
@@ -45,4 +36,4 @@ function minifyStyle(css) {
     .trim();
 }
 
-module.exports = { packModule, minifyScript, minifyStyle };
+module.exports = { packModule, minifyStyle };

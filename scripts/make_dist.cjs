@@ -1,17 +1,19 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
 // Packages the page: node scripts/make_dist.cjs <gpu_advisor.js> <distDir>
-//   <distDir>/site/            index.html and every file it refers to (the stylesheet, each
-//                              <script src>, gpu_advisor.js), as they are (any web server)
-//   <distDir>/gpu-advisor.html one file: the stylesheet and every <script src> inlined in order,
-//                              the wasm module among them; opens from file:// and makes no
-//                              network request (a Content-Security-Policy forbids it).
-// No dependencies beyond Node itself.
+//   <distDir>/site/            index.html and every file it refers to (the stylesheet, the page's
+//                              bundle, gpu_advisor.js), packed (any web server)
+//   <distDir>/gpu-advisor.html one file: the stylesheet and both scripts inlined in order, the
+//                              wasm module among them; opens from file:// and makes no network
+//                              request (a Content-Security-Policy forbids it).
+// index.html loads two scripts: bundle.js, the page's ES modules (web/js/main.js and its imports)
+// bundled by esbuild (scripts/bundle.cjs; an npm devDependency), and the wasm module.
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
-const { packModule, minifyScript, minifyStyle } = require('./dist_pack.cjs');
+const { bundlePage } = require('./bundle.cjs');
+const { packModule, minifyStyle } = require('./dist_pack.cjs');
 const { prerender } = require('./prerender.cjs');
 
 function die(message) {
@@ -36,7 +38,8 @@ function read(file) {
   }
 }
 
-const MODULE = 'gpu_advisor.js'; // the one script that is not in web/: the build's output
+const MODULE = 'gpu_advisor.js'; // the wasm module: the build's output, not in web/
+const BUNDLE = 'bundle.js';      // the page's modules, bundled here (web/bundle.js is a working copy)
 const indexHtml = read(path.join(webDir, 'index.html'));
 
 // Every file index.html refers to, in document order: <link rel="stylesheet" href> and <script src>.
@@ -48,21 +51,32 @@ for (const m of indexHtml.matchAll(TAG)) {
   refs.push({ tag: m[0], name: name, kind: m[1] ? 'style' : 'script' });
 }
 if (!refs.some((r) => r.kind === 'style')) die('index.html has no <link rel="stylesheet">');
-if (!refs.some((r) => r.name === MODULE)) die('index.html has no <script src="' + MODULE + '">');
+for (const name of [BUNDLE, MODULE]) {
+  if (!refs.some((r) => r.name === name)) die('index.html has no <script src="' + name + '">');
+}
+const stray = refs.find((r) => r.kind === 'script' && r.name !== BUNDLE && r.name !== MODULE);
+if (stray) die('index.html loads ' + stray.name + ': the page\'s scripts are ES modules imported by js/main.js (bundled into ' + BUNDLE + ')');
 
 const files = { 'index.html': indexHtml };
-for (const r of refs) files[r.name] = read(r.name === MODULE ? modulePath : path.join(webDir, r.name));
+for (const r of refs) {
+  if (r.name === BUNDLE) continue;
+  files[r.name] = read(r.name === MODULE ? modulePath : path.join(webDir, r.name));
+}
 
 main().catch((e) => die(e && e.stack || String(e)));
 
 async function main() {
 // Both variants ship packed files (scripts/dist_pack.cjs): the wasm gzipped inside the loader,
-// the scripts through terser, the stylesheet without comments and indentation.
+// the page's modules bundled and minified by esbuild, the stylesheet without comments and indentation.
 const packed = packModule(files[MODULE]);
 files[MODULE] = packed.text;
+try {
+  files[BUNDLE] = bundlePage({ minify: true });
+} catch (e) {
+  die('the page\'s modules do not bundle: ' + e.message);
+}
 for (const r of refs) {
   if (r.kind === 'style') files[r.name] = minifyStyle(files[r.name]);
-  else if (r.name !== MODULE) files[r.name] = await minifyScript(files[r.name], r.name);
 }
 
 // ---- the static site: the files as they are.

@@ -8,15 +8,13 @@
 
 const fs = require('fs');
 const path = require('path');
+const { loadWebModules } = require('../js/web_module.cjs');
 
 const STEPS = ['memory', 'interconnect', 'compute', 'power', 'cost'];
 
-/** The scenario presets as the page ships them (web/js/scenarios.js, run in a sandbox). */
-function readScenarios(siteDir) {
-  const sandbox = { GpuAdvisorUI: { state: {}, el: {} } };
-  // eslint-disable-next-line no-new-func
-  new Function('window', fs.readFileSync(path.join(siteDir, 'js', 'scenarios.js'), 'utf8'))(sandbox);
-  return sandbox.GpuAdvisorUI.SCENARIOS;
+/** The scenario presets the page is built with (web/js/scenarios.js). */
+function readScenarios() {
+  return loadWebModules(['js/scenarios.js']).SCENARIOS;
 }
 
 /** Parses CSV text (RFC 4180 quotes, CRLF) into rows. */
@@ -223,7 +221,7 @@ module.exports = async function answerChecks(T) {
   });
 
   await check('scenario presets: the source\'s three and at least six more, one click each, every one answered by the CLI', async () => {
-    const scenarios = readScenarios(siteDir);
+    const scenarios = readScenarios();
     assert(scenarios.length >= 9 && scenarios.filter((s) => s.source).length === 3, scenarios.length + ' scenarios');
     const tasks = new Set(scenarios.filter((s) => s.source).map((s) => s.request.task));
     assert(tasks.has('pretrain') && tasks.has('inference') && (tasks.has('lora') || tasks.has('full_finetune')), 'the source\'s three: ' + [...tasks]);
@@ -299,7 +297,7 @@ module.exports = async function answerChecks(T) {
       const row = orows[i + 1];
       assert(row[oc('gpu')] === o.gpu && String(row[oc('min_count')]) === String(o.min_count === null ? '' : o.min_count), 'option row ' + row);
     });
-    const defused = await page.evaluate(() => [window.GpuAdvisorUI.csvCell('=HYPERLINK("x")'), window.GpuAdvisorUI.csvCell('-1+2'), window.GpuAdvisorUI.csvCell(-3)]);
+    const defused = await page.evaluate(() => [window.gpuAdvisor.internals.csvCell('=HYPERLINK("x")'), window.gpuAdvisor.internals.csvCell('-1+2'), window.gpuAdvisor.internals.csvCell(-3)]);
     assert(defused[0] === '"\'=HYPERLINK(""x"")"' && defused[1] === "'-1+2" && defused[2] === '-3', 'formula cells not defused: ' + defused);
     fs.writeFileSync(path.join(shotDir, 'plans.csv'), plans.text);
     fs.writeFileSync(path.join(shotDir, 'options.csv'), options.text);

@@ -141,7 +141,7 @@ module.exports = async function hostileChecks(T) {
     await page.goto(url);
     await waitReady(page);
     const r = await page.evaluate(() => {
-      const UI = window.GpuAdvisorUI;
+      const UI = window.gpuAdvisor.internals;
       const o = {};
       const a = UI.pointerSet(o, '/__proto__/polluted', 'yes');
       const b = UI.pointerSet(o, '/constructor/prototype/polluted', 'yes');

@@ -71,7 +71,7 @@ async function visibleStrings(page) {
 /** Words in the catalog's GPU, model and vendor names (they are names in either language). */
 async function catalogWords(page) {
   const names = await page.evaluate(() => {
-    const c = (window.GpuAdvisorUI && window.GpuAdvisorUI.state.catalog) || {};
+    const c = (window.gpuAdvisor && window.gpuAdvisor.internals.catalog) || {};
     const out = [];
     for (const g of c.gpus || []) out.push(g.name, g.id, g.vendor, g.short_name || '', g.memory_type || '');
     for (const m of c.models || []) out.push(m.name, m.id, m.family || '');
@@ -176,7 +176,7 @@ module.exports = async function i18nChecks(T) {
   }
 
   await both('default, every panel open');
-  const scenarios = await page.evaluate(() => window.GpuAdvisorUI.SCENARIOS.map((s) => s.id));
+  const scenarios = await page.evaluate(() => window.gpuAdvisor.internals.scenarios);
   for (const id of scenarios) {
     await page.evaluate((s) => window.gpuAdvisor.applyScenario(s), id);
     await page.waitForFunction(() => window.gpuAdvisor && !window.gpuAdvisor.pending, null, { timeout: 10000 });

@@ -29,6 +29,7 @@ const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { pathToFileURL } = require('url');
+const { loadWebModules } = require('../js/web_module.cjs');
 
 const [distArg, cliArg, shotArg] = process.argv.slice(2);
 if (!distArg || !cliArg || !shotArg) {
@@ -972,15 +973,9 @@ async function main() {
 }
 
 async function readStrings() {
-  // The page's own strings (one file per language, i18n/*.js as index.html lists them), so the
-  // test checks the shown text without copying it.
-  const html = fs.readFileSync(path.join(siteDir, 'index.html'), 'utf8');
-  const files = [...html.matchAll(/<script src="(i18n\/[^"]+)"><\/script>/g)].map((m) => m[1]);
-  if (!files.length) throw new Error('index.html loads no i18n/*.js');
-  const sandbox = { window: {} };
-  // eslint-disable-next-line no-new-func
-  for (const f of files) new Function('window', fs.readFileSync(path.join(siteDir, f), 'utf8'))(sandbox.window);
-  return sandbox.window.GPU_ADVISOR_I18N;
+  // The page's own strings (web/i18n/*.js, merged per language by web/js/i18n.js), so the test
+  // checks the shown text without copying it.
+  return loadWebModules(['js/i18n.js']).STRINGS;
 }
 
 async function finish(browser) {

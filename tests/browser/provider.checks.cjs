@@ -124,7 +124,7 @@ module.exports = async function providerChecks(T) {
     await page.selectOption('#in-gpu', '');
     await settle(page, (r) => !r.hardware);
     // What every pin button calls, with a plan on the provider's GPU.
-    await page.evaluate((id) => window.GpuAdvisorUI.pinPlan({ gpu: id, gpus: 2, deployment: 'rent', name: 'x' }), own.id);
+    await page.evaluate((id) => window.gpuAdvisor.internals.pinPlan({ gpu: id, gpus: 2, deployment: 'rent', name: 'x' }), own.id);
     await settle(page, (r, id) => Boolean(r.hardware), own.id);
     const pinned = await page.evaluate(() => ({ hw: window.gpuAdvisor.lastRequest.hardware, error: window.gpuAdvisor.lastError }));
     assert(pinned.hw.gpu === own.id && pinned.hw.count === 2 && !pinned.error, 'pinned: ' + JSON.stringify(pinned));
@@ -151,16 +151,17 @@ module.exports = async function providerChecks(T) {
     const doc = JSON.parse(EXAMPLE);
     doc.gpus.push(Object.assign({}, doc.gpus[0], { id: 'h100-sxm-80gb' }));
     await page.evaluate((markup) => {
-      const UI = window.GpuAdvisorUI;
-      const real = UI.validateProvider;
-      UI.validateProvider = function (text) {
-        const answer = real(text);
-        if (answer.result) answer.result.provider.gpus_replaced = (answer.result.provider.gpus_replaced || ['h100-sxm-80gb']).concat([markup]);
-        return answer;
+      // The core's own check of the document, wrapped: its summary names a part full of markup.
+      const core = window.gpuAdvisor.internals.coreModule();
+      const real = core.validateProvider;
+      core.validateProvider = function (text) {
+        const answer = JSON.parse(real.call(core, text));
+        if (answer.provider) answer.provider.gpus_replaced = (answer.provider.gpus_replaced || ['h100-sxm-80gb']).concat([markup]);
+        return JSON.stringify(answer);
       };
     }, MARKUP);
     await andRun(page, (text) => window.gpuAdvisor.setProvider(text), JSON.stringify(doc));
-    const name = await page.evaluate(() => window.GpuAdvisorUI.findGpu('h100-sxm-80gb').name); // the built-in part, by name
+    const name = await page.evaluate(() => window.gpuAdvisor.internals.findGpu('h100-sxm-80gb').name); // the built-in part, by name
     for (const lang of ['zh-CN', 'en']) {
       await page.evaluate((l) => window.gpuAdvisor.setLanguage(l), lang);
       const text = await line();

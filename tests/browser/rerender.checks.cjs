@@ -21,9 +21,7 @@ function snapshotInPage() {
 }
 
 function rebuildInPage() {
-  const UI = window.GpuAdvisorUI;
-  UI.PANELS.forEach((p) => { if (p.section) { UI.clear(p.body); UI.clear(p.actions); } });
-  UI.renderPanels();
+  window.gpuAdvisor.internals.redrawPanels();
 }
 
 module.exports = async function rerenderChecks(T) {
@@ -62,7 +60,7 @@ module.exports = async function rerenderChecks(T) {
       box.dispatchEvent(new Event('input', { bubbles: true }));
       box.dispatchEvent(new Event('change', { bubbles: true }));
       window.gpuAdvisor.recompute();
-      const r = window.gpuAdvisor.lastResult, UI = window.GpuAdvisorUI;
+      const r = window.gpuAdvisor.lastResult, UI = window.gpuAdvisor.internals;
       const out = { stale: [], later: 0, onScreen: 0 };
       document.querySelectorAll('#panel-options tbody tr').forEach((tr) => {
         const b = tr.getBoundingClientRect();

@@ -40,7 +40,7 @@ module.exports = async function validationChecks(T) {
 
   let supported = true;
   await check('validation panel: the scripts for the plan, as the CLI writes them, with the NGC container', async () => {
-    supported = await page.evaluate(() => window.GpuAdvisorUI.hasValidation());
+    supported = await page.evaluate(() => window.gpuAdvisor.internals.hasValidation());
     assert(supported, 'this wasm module has no validationScripts/validationCheck');
     await page.click('#section-nav .nav-item[data-panel="validation"]');
     await page.waitForSelector('#panel-validation .script-list li');

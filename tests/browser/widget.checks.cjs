@@ -282,12 +282,12 @@ module.exports = async function widgetChecks(T) {
       const url = a.url();
       await a.click('#btn-share');
       await a.waitForFunction(() => { const t = document.getElementById('toast'); const b = document.getElementById('copy-box'); return (t && !t.hidden) || (b && !b.hidden); }, null, { timeout: 5000 });
-      const s = await a.evaluate(() => ({ link: window.GpuAdvisorUI.shareLink(), box: (document.getElementById('copy-box') || {}).hidden === false ? document.getElementById('copy-box-text').value : null }));
+      const s = await a.evaluate(() => ({ link: window.gpuAdvisor.internals.shareLink(), box: (document.getElementById('copy-box') || {}).hidden === false ? document.getElementById('copy-box-text').value : null }));
       assert(a.url().split('#')[0] === url.split('#')[0], 'the frame navigated: ' + a.url());
       assert(!/[?&](embed|origin|fit)=/.test(s.link) && /#(lang=en&)?req=/.test(s.link) && s.link.startsWith(widgetOrigin + '/widget/gpu-advisor.html'), 'share link ' + s.link);
       if (s.box !== null) assert(s.box === s.link, 'the copy box shows ' + s.box);
       // Blocked clipboard: the box with the link, selected.
-      await a.evaluate(() => window.GpuAdvisorUI.showCopyBox(window.GpuAdvisorUI.shareLink()));
+      await a.evaluate(() => window.gpuAdvisor.internals.showCopyBox(window.gpuAdvisor.internals.shareLink()));
       const box = await a.evaluate(() => ({ value: document.getElementById('copy-box-text').value, focused: document.activeElement.id }));
       assert(box.value === s.link && box.focused === 'copy-box-text', 'copy box ' + JSON.stringify(box));
       await a.evaluate(() => { document.getElementById('copy-box').hidden = true; });

@@ -4,13 +4,9 @@
 // parseNumberInput, run here without a browser.  node tests/js/inputs.test.cjs
 'use strict';
 
-const fs = require('fs');
-const path = require('path');
-const vm = require('vm');
+const { loadWebModules } = require('./web_module.cjs');
 
-const window = { GpuAdvisorUI: { state: { lang: 'zh-CN' }, el: {}, t: (k) => k } };
-vm.runInNewContext(fs.readFileSync(path.join(__dirname, '../../web/js/format.js'), 'utf8'), { window, Intl });
-const { parseNumberInput } = window.GpuAdvisorUI;
+const { parseNumberInput } = loadWebModules(['js/format.js']);
 
 let failed = 0;
 function expect(raw, opts, want) {

@@ -2,22 +2,16 @@
 // SPDX-License-Identifier: MIT
 // Every sentence the core returns as a code with parameters (issue 10 item 5) has words in both
 // languages: each note of every golden result (tests/golden/*.result.json) is rendered by the
-// page's noteText() (web/js/i18n.js) from web/i18n/*.js in zh-CN and en; it must find a template,
+// page's noteText() (web/js/notes.js) from web/i18n/*.js in zh-CN and en; it must find a template,
 // leave no {placeholder} unfilled, and in zh-CN read as Chinese.   node tests/js/notes.test.cjs
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
-const vm = require('vm');
+const { loadWebModules } = require('./web_module.cjs');
 
 const root = path.join(__dirname, '../..');
-const html = fs.readFileSync(path.join(root, 'web/index.html'), 'utf8');
-const window = {};
-const context = { window, Intl, document: {} };
-const scripts = [...html.matchAll(/<script src="(i18n\/[^"]+)"><\/script>/g)].map((m) => 'web/' + m[1])
-  .concat(['web/js/i18n.js', 'web/js/format.js']);
-for (const f of scripts) vm.runInNewContext(fs.readFileSync(path.join(root, f), 'utf8'), context, { filename: f });
-const UI = window.GpuAdvisorUI;
+const UI = loadWebModules(['js/i18n.js', 'js/notes.js'], { document: {} });
 
 /** [prefix, note] for every coded sentence of a result. */
 function notesOf(r) {
@@ -54,12 +48,12 @@ for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.result.json')).so
   for (const [prefix, note] of notesOf(r)) {
     codes.add(prefix + note.code);
     for (const lang of ['zh-CN', 'en']) {
-      UI.state.lang = lang;
+      UI.setLang(lang);
       checked += 1;
       const key = prefix + note.code;
       const shown = UI.noteText(prefix, note);
       const problems = [];
-      if (!UI.hasString(key) || !(key in window.GPU_ADVISOR_I18N[lang])) problems.push('no string ' + key + ' in ' + lang);
+      if (!UI.hasString(key) || !(key in UI.STRINGS[lang])) problems.push('no string ' + key + ' in ' + lang);
       if (/\{\w+[?!]?/.test(shown.text)) problems.push('unfilled placeholder');
       if (lang === 'zh-CN' && !/[\u4e00-\u9fff]/.test(shown.text)) problems.push('not Chinese');
       if (lang === 'en' && /[\u4e00-\u9fff]/.test(shown.text)) problems.push('Chinese in English');

@@ -2,10 +2,8 @@
 // UI strings, English: power and cost, sites and electricity, the price table's own
 // words, capacity planning and its CSV. Split from en.js by area; the same keys in both
 // languages.
-'use strict';
-
-// Loaded after en.js (index.html), whose table it extends.
-Object.assign(window.GPU_ADVISOR_I18N['en'], {
+// Merged into en.js's table by js/i18n.js.
+export default {
   'cost.month_chart': 'GPU-hours per month',
   'month.short': 'M{m}',
   'cost.site': 'Site',
@@ -228,4 +226,4 @@ Object.assign(window.GPU_ADVISOR_I18N['en'], {
   'csv.reason': 'reason',
   'cost.not_the_recommendation': 'This is not the recommended plan above.',
   'cost.cost_the_recommendation': 'Cost the recommended plan',
-});
+};

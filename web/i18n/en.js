@@ -3,9 +3,7 @@
 // Placeholders in {braces} are filled by t(key, {name: value}) (js/i18n.js). Text coming from the
 // core (assumptions, reasons, warning and error messages) is English and is shown as the core
 // wrote it, next to the translated explanation of its code. Both languages have the same keys.
-'use strict';
-
-(window.GPU_ADVISOR_I18N = window.GPU_ADVISOR_I18N || {}).en = {
+export default {
   'app.title': 'GPU Advisor · GPU selection and cost',
   'app.subtitle': 'GPU selection and cost advisor',
   'app.tagline': 'Memory first; then interconnect, compute, power and cost.',

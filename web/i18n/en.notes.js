@@ -2,10 +2,8 @@
 // UI strings, English: the notes the core returns as codes with parameters (speed assumptions,
 // cost bases, the 70% rule, missing prices, the office verdict); the same keys as zh-CN.notes.js.
 // Rendered by noteText() in js/i18n.js ({name}, {name?words}, {name!words}).
-'use strict';
-
-// Loaded after en.js (index.html), whose table it extends.
-Object.assign(window.GPU_ADVISOR_I18N.en, {
+// Merged into en.js's table by js/i18n.js.
+export default {
   // ---- training speed
   'assume.training_flops': 'FLOPs per token (PaLM appendix B; causal attention not halved): model {model_gflop} GFLOP = forward {forward_gflop} (2 × {matmul_params_b} B matmul params incl. LM head, plus {attention_gflop} attention at sequence {sequence}){adapter? + backward for input gradients only (frozen base) + LoRA terms}{adapter! × 3 (backward = 2 × forward)}; hardware {hardware_gflop} GFLOP, recompute: {recompute}.',
   'assume.training_peak': 'Peak: {peak_tflops} dense {precision} TFLOPS × measured max achievable matmul fraction {matmul_fraction} × framework and GEMM-shape efficiency {gemm_efficiency} ({micro_batch} × {sequence} tokens per micro-batch, width {width}) = achieved {achieved_tflops} model TFLOPS per GPU (MFU {mfu_share}).',
@@ -160,4 +158,4 @@ Object.assign(window.GPU_ADVISOR_I18N.en, {
   'office.reason.fits_office': '{servers} server(s) draw {total_watts} at full load: fits {office_racks} office rack(s) of {rack_kw_low} kW (also plan the room\'s cooling for that heat)',
   'office.reason.fits_office_at_high': '{total_watts} at full load fits {office_racks} office rack(s) only at {rack_kw_high} kW each; measure your circuits (220 V × 16 A = 3.52 kW) before relying on it',
   'office.reason.needs_more_office_racks': '{total_watts} at full load needs {racks_needed} office racks of {rack_kw_high} kW; you have {office_racks}',
-});
+};

@@ -2,10 +2,8 @@
 // UI strings, English: the price table (web/js/panels/prices.js): what each price entry is (by its
 // key with the GPU / platform / site / rack class left out), its unit, and the known source notes.
 // The provider's own basis sentence is shown as written (English) behind “Original note”.
-'use strict';
-
-// Loaded after en.js (index.html), whose table it extends.
-Object.assign(window.GPU_ADVISOR_I18N['en'], {
+// Merged into en.js's table by js/i18n.js.
+export default {
   'priceitem.exchange_rates.USD': 'USD to CNY exchange rate',
   'priceitem.gpus.*.purchase': '{gpu} purchase price (per GPU)',
   'priceitem.gpus.*.rental': '{gpu} on-demand rental (per GPU-hour)',
@@ -115,4 +113,4 @@ Object.assign(window.GPU_ADVISOR_I18N['en'], {
   'source.other': 'source note',
   'prices.original_note': 'Original note',
   'prices.key_title': 'Data key',
-});
+};

@@ -2,10 +2,8 @@
 // UI strings, English: the validation panel (issue 9): the scripts, the read-back of their
 // results, its items, statuses, reasons and units. Split from en.js by area; the same keys in
 // both languages.
-'use strict';
-
-// Loaded after en.js (index.html), whose table it extends.
-Object.assign(window.GPU_ADVISOR_I18N['en'], {
+// Merged into en.js's table by js/i18n.js.
+export default {
   'group.validation': 'Validation scripts',
   'validation.host_driver': 'Host driver version',
   'validation.host_driver_placeholder': 'e.g. 550.127.05 (blank: the newest tag)',
@@ -149,4 +147,4 @@ Object.assign(window.GPU_ADVISOR_I18N['en'], {
   'vunit.errors': 'errors',
   'vunit.GB/s per link': 'GB/s per link',
   'vunit.h': 'h',
-});
+};

@@ -2,10 +2,8 @@
 // UI strings, Simplified Chinese: power and cost, sites and electricity, the price table's own
 // words, capacity planning and its CSV. Split from zh-CN.js by area; the same keys in both
 // languages.
-'use strict';
-
-// Loaded after zh-CN.js (index.html), whose table it extends.
-Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
+// Merged into zh-CN.js's table by js/i18n.js.
+export default {
   'cost.month_chart': '每月 GPU 小时',
   'month.short': '{m}月',
   'cost.site': '站点',
@@ -228,4 +226,4 @@ Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
   'csv.reason': '说明（英文）',
   'cost.not_the_recommendation': '这不是上面的推荐方案。',
   'cost.cost_the_recommendation': '按推荐方案计算',
-});
+};

@@ -3,9 +3,7 @@
 // Placeholders in {braces} are filled by t(key, {name: value}) (js/i18n.js). Text coming from the
 // core (assumptions, reasons, warning and error messages) is English and is shown as the core
 // wrote it, next to the translated explanation of its code. Both languages have the same keys.
-'use strict';
-
-(window.GPU_ADVISOR_I18N = window.GPU_ADVISOR_I18N || {})['zh-CN'] = {
+export default {
   'app.title': 'GPU Advisor · GPU 选型与成本顾问',
   'app.subtitle': 'GPU 选型与成本顾问',
   'app.tagline': '先算显存，再谈互联、算力、电力与成本。',

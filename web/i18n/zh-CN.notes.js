@@ -3,10 +3,8 @@
 // assumptions, cost bases, the 70% rule, missing prices, the office verdict). Rendered by
 // noteText() in js/i18n.js: {name} is a parameter, {name?words} is kept when it is set, {name!words}
 // when it is not. en.notes.js has the same keys.
-'use strict';
-
-// Loaded after zh-CN.js (index.html), whose table it extends.
-Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
+// Merged into zh-CN.js's table by js/i18n.js.
+export default {
   // ---- training speed
   'assume.training_flops': '每 token 计算量（PaLM 附录 B；因果注意力不减半）：模型 {model_gflop} GFLOP = 前向 {forward_gflop}（2 × {matmul_params_b} B 个矩阵乘参数，含输出层 lm_head，加上序列长度 {sequence} 时的注意力 {attention_gflop}）{adapter?+ 仅对输入求梯度的反向（底座冻结）+ LoRA 项}{adapter!× 3（反向 = 2 × 前向）}；硬件计算量 {hardware_gflop} GFLOP，重计算：{recompute}。',
   'assume.training_peak': '峰值：{peak_tflops} 稠密 {precision} TFLOPS × 实测可达矩阵乘比例 {matmul_fraction} × 框架与 GEMM 形状效率 {gemm_efficiency}（每个微批次 {micro_batch} × {sequence} tokens，宽度 {width}）= 每卡实际 {achieved_tflops} 模型 TFLOPS（MFU {mfu_share}）。',
@@ -161,4 +159,4 @@ Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
   'office.reason.fits_office': '{servers} 台服务器满载 {total_watts}：{office_racks} 个 {rack_kw_low} kW 的办公室机柜放得下（同时要规划机房对这些热量的散热）',
   'office.reason.fits_office_at_high': '满载 {total_watts}，{office_racks} 个办公室机柜只有在每柜 {rack_kw_high} kW 时才放得下；依赖它之前请实测线路（220 V × 16 A = 3.52 kW）',
   'office.reason.needs_more_office_racks': '满载 {total_watts}，需要 {racks_needed} 个 {rack_kw_high} kW 的办公室机柜；现有 {office_racks} 个',
-});
+};

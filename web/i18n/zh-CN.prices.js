@@ -2,10 +2,8 @@
 // UI strings, Simplified Chinese: the price table (web/js/panels/prices.js): what each price entry is (by its
 // key with the GPU / platform / site / rack class left out), its unit, and the known source notes.
 // The provider's own basis sentence is shown as written (English) behind “原始说明”.
-'use strict';
-
-// Loaded after zh-CN.js (index.html), whose table it extends.
-Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
+// Merged into zh-CN.js's table by js/i18n.js.
+export default {
   'priceitem.exchange_rates.USD': '美元兑人民币汇率',
   'priceitem.gpus.*.purchase': '{gpu} 购买价（每卡）',
   'priceitem.gpus.*.rental': '{gpu} 按需租用价（每卡每小时）',
@@ -115,4 +113,4 @@ Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
   'source.other': '出处说明（英文原文）',
   'prices.original_note': '原始说明（英文）',
   'prices.key_title': '数据键',
-});
+};

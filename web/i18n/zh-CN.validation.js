@@ -2,10 +2,8 @@
 // UI strings, Simplified Chinese: the validation panel (issue 9): the scripts, the read-back of their
 // results, its items, statuses, reasons and units. Split from zh-CN.js by area; the same keys in
 // both languages.
-'use strict';
-
-// Loaded after zh-CN.js (index.html), whose table it extends.
-Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
+// Merged into zh-CN.js's table by js/i18n.js.
+export default {
   'group.validation': '到货验证脚本',
   'validation.host_driver': '服务器驱动版本',
   'validation.host_driver_placeholder': '如 550.127.05（不填则用最新镜像）',
@@ -149,4 +147,4 @@ Object.assign(window.GPU_ADVISOR_I18N['zh-CN'], {
   'vunit.errors': '个错误',
   'vunit.GB/s per link': 'GB/s 每链路',
   'vunit.h': '小时',
-});
+};

@@ -1,126 +1,155 @@
 // SPDX-License-Identifier: MIT
 // The wasm core: loads the module (createGpuAdvisor() from gpu_advisor.js) and is the only code
-// that calls it. callCore(request) -> {result} | {error}.
-(function () {
-  'use strict';
+// that calls it. callCore(request) -> {result} | {error}. It holds what the module said at load
+// (the catalog, its default request, the API version) and the provider catalog the page uses.
+import { t } from './i18n.js';
 
-  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
-  const { t } = UI;
+const LOAD_TIMEOUT_MS = 20000;
+let core = null;
 
-  const LOAD_TIMEOUT_MS = 20000;
-  let core = null;
+/** The built-in catalog (catalog() of the module), once loaded; null before. */
+export let catalog = null;
+/** The core's default request (catalog.default_request). */
+export let defaults = null;
+/** The module's API version text. */
+export let apiVersion = '?';
+// The accepted provider catalog's JSON text (js/provider.js), or null: every call prices with it.
+let providerText = null;
 
-  /** An error whose message is for the load-error banner (no stack in the console). */
-  function loadError(message) {
-    const e = new Error(String(message));
-    e.expected = true;
-    return e;
-  }
+/** Prices every later call with a provider catalog the core accepted (null: the neutral defaults). */
+export function useProvider(text) {
+  providerText = text === null || text === undefined ? null : String(text);
+}
 
-  /** The bytes of a base64 gzip stream, inflated by the browser's own DecompressionStream. */
-  function inflate(base64) {
-    if (typeof DecompressionStream !== 'function') return Promise.reject(loadError(t('load.no_decompression')));
-    const text = atob(base64);
-    const bytes = new Uint8Array(text.length);
-    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-    return new Response(stream).arrayBuffer();
-  }
+export function findModel(id) {
+  const list = (catalog && catalog.models) || [];
+  for (let i = 0; i < list.length; i++) if (list[i].id === id) return list[i];
+  return null;
+}
 
-  /**
-   * Starts the module. Resolves to {catalog, apiVersion}; rejects with an Error whose message the
-   * page shows (no gpu_advisor.js, a module that throws or never settles, an unreadable catalog).
-   */
-  function loadCore() {
-    return new Promise(function (resolve, reject) {
-      if (typeof window.createGpuAdvisor !== 'function') {
-        reject(loadError(t('load.no_factory')));
+export function findGpu(id) {
+  const list = (catalog && catalog.gpus) || [];
+  for (let i = 0; i < list.length; i++) if (list[i].id === id) return list[i];
+  return null;
+}
+
+/** A GPU's name from the catalog, else its id as given. */
+export function gpuName(id) {
+  const g = id ? findGpu(id) : null;
+  return g ? g.name : String(id || '—');
+}
+
+/** An error whose message is for the load-error banner (no stack in the console). */
+function loadError(message) {
+  const e = new Error(String(message));
+  e.expected = true;
+  return e;
+}
+
+/** The bytes of a base64 gzip stream, inflated by the browser's own DecompressionStream. */
+export function inflate(base64) {
+  if (typeof DecompressionStream !== 'function') return Promise.reject(loadError(t('load.no_decompression')));
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return new Response(stream).arrayBuffer();
+}
+
+/**
+ * Starts the module. Resolves to {catalog, apiVersion}; rejects with an Error whose message the
+ * page shows (no gpu_advisor.js, a module that throws or never settles, an unreadable catalog).
+ */
+export function loadCore() {
+  return new Promise(function (resolve, reject) {
+    if (typeof window.createGpuAdvisor !== 'function') {
+      reject(loadError(t('load.no_factory')));
+      return;
+    }
+    const timer = setTimeout(function () { reject(loadError('timeout')); }, LOAD_TIMEOUT_MS);
+    const start = function (options) {
+      return window.createGpuAdvisor(options); // may throw or reject: both reach the banner
+    };
+    // make_dist stores the wasm gzipped (base64 of ~half the bytes) as a property of the
+    // factory; without it (the raw build) the loader reads its own embedded module.
+    const gz = window.createGpuAdvisor.wasmGz;
+    const factory = (gz ? inflate(gz).then(function (bytes) { return start({ wasmBinary: bytes }); })
+      : new Promise(function (ok) { ok(start({})); }));
+    factory.then(function (module) {
+      clearTimeout(timer);
+      let loaded;
+      try { loaded = JSON.parse(module.catalog()); } catch (e) { loaded = { error: { message: String(e) } }; }
+      if (!loaded || loaded.error) {
+        reject(loadError(t('load.catalog_failed') + ' ' + (loaded && loaded.error ? loaded.error.message : '')));
         return;
       }
-      const timer = setTimeout(function () { reject(loadError('timeout')); }, LOAD_TIMEOUT_MS);
-      const start = function (options) {
-        return window.createGpuAdvisor(options); // may throw or reject: both reach the banner
-      };
-      // make_dist stores the wasm gzipped (base64 of ~half the bytes) as a property of the
-      // factory; without it (the raw build) the loader reads its own embedded module.
-      const gz = window.createGpuAdvisor.wasmGz;
-      const factory = (gz ? inflate(gz).then(function (bytes) { return start({ wasmBinary: bytes }); })
-        : new Promise(function (ok) { ok(start({})); }));
-      factory.then(function (module) {
-        clearTimeout(timer);
-        let catalog;
-        try { catalog = JSON.parse(module.catalog()); } catch (e) { catalog = { error: { message: String(e) } }; }
-        if (!catalog || catalog.error) {
-          reject(loadError(t('load.catalog_failed') + ' ' + (catalog && catalog.error ? catalog.error.message : '')));
-          return;
-        }
-        core = module;
-        resolve({ catalog: catalog, apiVersion: module.apiVersion ? module.apiVersion() : '?' });
-      }, function (e) {
-        clearTimeout(timer);
-        reject(e);
-      });
+      core = module;
+      catalog = loaded;
+      defaults = loaded.default_request;
+      apiVersion = module.apiVersion ? module.apiVersion() : '?';
+      resolve({ catalog: loaded, apiVersion: apiVersion });
+    }, function (e) {
+      clearTimeout(timer);
+      reject(e);
     });
+  });
+}
+
+/** The core's answer to a request: {result} or {error: {code, message, path}}. */
+export function callCore(request) {
+  let answer;
+  try {
+    answer = JSON.parse(providerText !== null ? core.adviseWithProvider(JSON.stringify(request), providerText)
+      : core.advise(JSON.stringify(request)));
+  } catch (e) {
+    return { error: { code: 'internal_error', message: String(e && e.message || e), path: '' } };
   }
+  return answer && answer.error ? { error: answer.error } : { result: answer };
+}
 
-  /** The core's answer to a request: {result} or {error: {code, message, path}}. */
-  function callCore(request) {
-    let answer;
-    try {
-      const provider = UI.state.provider; // js/provider.js: the accepted provider catalog
-      answer = JSON.parse(provider ? core.adviseWithProvider(JSON.stringify(request), provider.text)
-        : core.advise(JSON.stringify(request)));
-    } catch (e) {
-      return { error: { code: 'internal_error', message: String(e && e.message || e), path: '' } };
-    }
-    return answer && answer.error ? { error: answer.error } : { result: answer };
+export function coreReady() { return core !== null; }
+
+/** The loaded module itself (tests wrap its functions through gpuAdvisor.internals), or null. */
+export function coreModule() { return core; }
+
+/** Whether the module has the validation functions (validationScripts, validationCheck). */
+export function hasValidation() {
+  return Boolean(core && ['validationScripts', 'validationCheck', 'validationScriptsWithProvider',
+    'validationCheckWithProvider'].every(function (name) { return typeof core[name] === 'function'; }));
+}
+
+/** One JSON-text call into the module: {result} | {error}. */
+function callText(fn, args) {
+  let answer;
+  try {
+    answer = JSON.parse(fn.apply(core, args));
+  } catch (e) {
+    return { error: { code: 'internal_error', message: String(e && e.message || e), path: '' } };
   }
+  return answer && answer.error ? { error: answer.error } : { result: answer };
+}
 
-  function coreReady() { return core !== null; }
+/**
+ * The validation scripts for a request's plan: {result: {plan_id, ngc, files}} | {error}. Under
+ * a provider's catalog the plan is the one its advice gave (the same document goes to the core),
+ * never the built-in catalog's.
+ */
+export function callValidationScripts(request) {
+  if (!hasValidation()) return { error: { code: 'unsupported', message: 'validationScripts', path: '' } };
+  return providerText !== null ? callText(core.validationScriptsWithProvider, [JSON.stringify(request), providerText])
+    : callText(core.validationScripts, [JSON.stringify(request)]);
+}
 
-  /** Whether the module has the validation functions (validationScripts, validationCheck). */
-  function hasValidation() {
-    return Boolean(core && ['validationScripts', 'validationCheck', 'validationScriptsWithProvider',
-      'validationCheckWithProvider'].every(function (name) { return typeof core[name] === 'function'; }));
-  }
+/** A validation-result.json or nvidia-smi CSV checked against a request's plan: {result: report} | {error}. */
+export function callValidationCheck(request, fileText, fileName) {
+  if (!hasValidation()) return { error: { code: 'unsupported', message: 'validationCheck', path: '' } };
+  return providerText !== null
+    ? callText(core.validationCheckWithProvider, [JSON.stringify(request), providerText, String(fileText), String(fileName)])
+    : callText(core.validationCheck, [JSON.stringify(request), String(fileText), String(fileName)]);
+}
 
-  /** One JSON-text call into the module: {result} | {error}. */
-  function callText(fn, args) {
-    let answer;
-    try {
-      answer = JSON.parse(fn.apply(core, args));
-    } catch (e) {
-      return { error: { code: 'internal_error', message: String(e && e.message || e), path: '' } };
-    }
-    return answer && answer.error ? { error: answer.error } : { result: answer };
-  }
-
-  /**
-   * The validation scripts for a request's plan: {result: {plan_id, ngc, files}} | {error}. Under
-   * a provider's catalog the plan is the one its advice gave (the same document goes to the core),
-   * never the built-in catalog's.
-   */
-  function callValidationScripts(request) {
-    if (!hasValidation()) return { error: { code: 'unsupported', message: 'validationScripts', path: '' } };
-    const provider = UI.state.provider;
-    return provider ? callText(core.validationScriptsWithProvider, [JSON.stringify(request), provider.text])
-      : callText(core.validationScripts, [JSON.stringify(request)]);
-  }
-
-  /** A validation-result.json or nvidia-smi CSV checked against a request's plan: {result: report} | {error}. */
-  function callValidationCheck(request, fileText, fileName) {
-    if (!hasValidation()) return { error: { code: 'unsupported', message: 'validationCheck', path: '' } };
-    const provider = UI.state.provider;
-    return provider
-      ? callText(core.validationCheckWithProvider, [JSON.stringify(request), provider.text, String(fileText), String(fileName)])
-      : callText(core.validationCheck, [JSON.stringify(request), String(fileText), String(fileName)]);
-  }
-
-  /** A provider catalog checked by the core: {result: {provider: summary}} | {error}. */
-  function validateProvider(text) {
-    if (!core || typeof core.validateProvider !== 'function') return { error: { code: 'unsupported', message: 'validateProvider', path: '' } };
-    return callText(core.validateProvider, [String(text)]);
-  }
-
-  Object.assign(UI, { inflate, loadCore, callCore, validateProvider, callValidationCheck, callValidationScripts, coreReady, hasValidation });
-})();
+/** A provider catalog checked by the core: {result: {provider: summary}} | {error}. */
+export function validateProvider(text) {
+  if (!core || typeof core.validateProvider !== 'function') return { error: { code: 'unsupported', message: 'validateProvider', path: '' } };
+  return callText(core.validateProvider, [String(text)]);
+}

@@ -1,239 +1,241 @@
 // SPDX-License-Identifier: MIT
 // Number formatting: bytes as GiB, tokens, money, seconds, percent. Units only, never a new figure.
-(function () {
-  'use strict';
+import { lang, t } from './i18n.js';
 
-  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
-  const state = UI.state;
-  const { t } = UI;
+const GIB = 1024 * 1024 * 1024;
 
-  const GIB = 1024 * 1024 * 1024;
-
-  // One Intl.NumberFormat per language and options: constructing one costs about a hundred
-  // format() calls, and a render formats thousands of figures (issue 13: one frame per change).
-  const formatters = new Map();
-  function formatter(options) {
-    const locale = state.lang === 'en' ? 'en-US' : 'zh-CN';
-    const key = locale + JSON.stringify(options);
-    let f = formatters.get(key);
-    if (!f) {
-      f = new Intl.NumberFormat(locale, options);
-      formatters.set(key, f);
-    }
-    return f;
+// One Intl.NumberFormat per language and options: constructing one costs about a hundred
+// format() calls, and a render formats thousands of figures (issue 13: one frame per change).
+const formatters = new Map();
+export function formatter(options) {
+  const locale = lang === 'en' ? 'en-US' : 'zh-CN';
+  const key = locale + JSON.stringify(options);
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, options);
+    formatters.set(key, f);
   }
+  return f;
+}
 
-  function numberFormat(value, decimals) {
-    return formatter({
-      minimumFractionDigits: decimals, maximumFractionDigits: decimals,
-    }).format(value);
-  }
+export function numberFormat(value, decimals) {
+  return formatter({
+    minimumFractionDigits: decimals, maximumFractionDigits: decimals,
+  }).format(value);
+}
 
-  /** bytes -> GiB text: 1 decimal from 100 GiB, 2 below, 4 under 0.01 GiB, "0" for zero. */
-  function gib(bytes) {
-    const v = bytes / GIB;
-    const a = Math.abs(v);
-    if (v === 0) return '0';
-    return numberFormat(v, a >= 100 ? 1 : a >= 0.01 ? 2 : 4);
-  }
+/** bytes -> GiB text: 1 decimal from 100 GiB, 2 below, 4 under 0.01 GiB, "0" for zero. */
+export function gib(bytes) {
+  const v = bytes / GIB;
+  const a = Math.abs(v);
+  if (v === 0) return '0';
+  return numberFormat(v, a >= 100 ? 1 : a >= 0.01 ? 2 : 4);
+}
 
-  function integer(n) { return numberFormat(n, 0); }
+export function integer(n) { return numberFormat(n, 0); }
 
-  /** A capacity in GiB without trailing zeros ("80", "94", "141"). */
-  function gibCompact(bytes) {
-    return formatter({ maximumFractionDigits: 2 })
-      .format(bytes / GIB);
-  }
+/** A capacity in GiB without trailing zeros ("80", "94", "141"). */
+export function gibCompact(bytes) {
+  return formatter({ maximumFractionDigits: 2 })
+    .format(bytes / GIB);
+}
 
-  /** parameter count -> "8.03" (billions) or "13.6M" style text */
-  function params(n) {
-    if (n === null || n === undefined) return '—';
-    if (Math.abs(n) >= 1e9) return numberFormat(n / 1e9, 2) + 'B';
-    if (Math.abs(n) >= 1e6) return numberFormat(n / 1e6, 1) + 'M';
-    if (Math.abs(n) >= 1e3) return numberFormat(n / 1e3, 1) + 'K';
-    return integer(n);
-  }
+/** parameter count -> "8.03" (billions) or "13.6M" style text */
+export function params(n) {
+  if (n === null || n === undefined) return '—';
+  if (Math.abs(n) >= 1e9) return numberFormat(n / 1e9, 2) + 'B';
+  if (Math.abs(n) >= 1e6) return numberFormat(n / 1e6, 1) + 'M';
+  if (Math.abs(n) >= 1e3) return numberFormat(n / 1e3, 1) + 'K';
+  return integer(n);
+}
 
-  function billions(n) { return numberFormat(n / 1e9, 2); }
+export function billions(n) { return numberFormat(n / 1e9, 2); }
 
-  function isNum(v) { return typeof v === 'number' && isFinite(v); }
+export function isNum(v) { return typeof v === 'number' && isFinite(v); }
 
-  /** Significant-figure style: 3 significant digits below 1000, integers above. */
-  function num3(v) {
+/** Significant-figure style: 3 significant digits below 1000, integers above. */
+export function num3(v) {
+  if (!isNum(v)) return '—';
+  const a = Math.abs(v);
+  if (a === 0) return '0';
+  if (a >= 1000) return integer(v);
+  if (a >= 100) return numberFormat(v, 0);
+  if (a >= 10) return numberFormat(v, 1);
+  if (a >= 1) return numberFormat(v, 2);
+  return numberFormat(v, 3);
+}
+
+export function percent(v, decimals) {
+  return isNum(v) ? numberFormat(v * 100, decimals === undefined ? 1 : decimals) + '%' : '—';
+}
+
+/** seconds -> "339 ms" / "29.1 s" */
+export function seconds(v) {
+  if (!isNum(v)) return '—';
+  if (v === 0) return '0 s';
+  if (Math.abs(v) < 1) return numberFormat(v * 1000, v * 1000 < 10 ? 2 : 0) + ' ms';
+  return num3(v) + ' s';
+}
+
+/** hours -> "30.8 h", plus days or years for long runs */
+export function hoursText(v) {
+  if (!isNum(v)) return '—';
+  let s = num3(v) + ' h';
+  if (v >= 48 && v < 24 * 365 * 2) s += ' ≈ ' + t('unit.days', { n: num3(v / 24) });
+  else if (v >= 24 * 365 * 2) s += ' ≈ ' + t('unit.years', { n: numberFormat(v / 24 / 365, 1) });
+  return s;
+}
+
+/** A run's length in words: "45 分钟" / "35 小时" / "14.6 天" ("45 min", "35 h", "14.6 days"). */
+export function duration(v) {
+  if (!isNum(v)) return '—';
+  const a = Math.abs(v);
+  if (a < 1) return t('unit.minutes', { n: num3(v * 60) });
+  if (a < 48) return t('unit.hours', { n: num3(v) });
+  if (a < 24 * 365 * 2) return t('unit.days', { n: num3(v / 24) });
+  return t('unit.years', { n: numberFormat(v / 24 / 365, 1) });
+}
+
+/** A difference with its sign: "+2.5 小时" / "−1,200 元". */
+export function signed(format) {
+  return function (v) {
     if (!isNum(v)) return '—';
-    const a = Math.abs(v);
-    if (a === 0) return '0';
-    if (a >= 1000) return integer(v);
-    if (a >= 100) return numberFormat(v, 0);
-    if (a >= 10) return numberFormat(v, 1);
-    if (a >= 1) return numberFormat(v, 2);
-    return numberFormat(v, 3);
-  }
+    if (v === 0) return format(0);
+    return (v > 0 ? '+' : '−') + format(Math.abs(v));
+  };
+}
 
-  function percent(v, decimals) {
-    return isNum(v) ? numberFormat(v * 100, decimals === undefined ? 1 : decimals) + '%' : '—';
-  }
-
-  /** seconds -> "339 ms" / "29.1 s" */
-  function seconds(v) {
-    if (!isNum(v)) return '—';
-    if (v === 0) return '0 s';
-    if (Math.abs(v) < 1) return numberFormat(v * 1000, v * 1000 < 10 ? 2 : 0) + ' ms';
-    return num3(v) + ' s';
-  }
-
-  /** hours -> "30.8 h", plus days or years for long runs */
-  function hoursText(v) {
-    if (!isNum(v)) return '—';
-    let s = num3(v) + ' h';
-    if (v >= 48 && v < 24 * 365 * 2) s += ' ≈ ' + t('unit.days', { n: num3(v / 24) });
-    else if (v >= 24 * 365 * 2) s += ' ≈ ' + t('unit.years', { n: numberFormat(v / 24 / 365, 1) });
-    return s;
-  }
-
-  /** A run's length in words: "45 分钟" / "35 小时" / "14.6 天" ("45 min", "35 h", "14.6 days"). */
-  function duration(v) {
-    if (!isNum(v)) return '—';
-    const a = Math.abs(v);
-    if (a < 1) return t('unit.minutes', { n: num3(v * 60) });
-    if (a < 48) return t('unit.hours', { n: num3(v) });
-    if (a < 24 * 365 * 2) return t('unit.days', { n: num3(v / 24) });
-    return t('unit.years', { n: numberFormat(v / 24 / 365, 1) });
-  }
-
-  /** A difference with its sign: "+2.5 小时" / "−1,200 元". */
-  function signed(format) {
-    return function (v) {
-      if (!isNum(v)) return '—';
-      if (v === 0) return format(0);
-      return (v > 0 ? '+' : '−') + format(Math.abs(v));
-    };
-  }
-
-  /** A count of tokens: 1e9 -> "10 亿" / "1.0 B" */
-  function tokensText(v) {
-    if (!isNum(v)) return '—';
-    if (state.lang === 'en') {
-      if (v >= 1e12) return numberFormat(v / 1e12, 2) + ' T';
-      if (v >= 1e9) return numberFormat(v / 1e9, 2) + ' B';
-      if (v >= 1e6) return numberFormat(v / 1e6, 1) + ' M';
-      return integer(v);
-    }
-    if (v >= 1e12) return numberFormat(v / 1e12, 2) + ' 万亿';
-    if (v >= 1e8) return numberFormat(v / 1e8, 2) + ' 亿';
-    if (v >= 1e4) return numberFormat(v / 1e4, 1) + ' 万';
+/** A count of tokens: 1e9 -> "10 亿" / "1.0 B" */
+export function tokensText(v) {
+  if (!isNum(v)) return '—';
+  if (lang === 'en') {
+    if (v >= 1e12) return numberFormat(v / 1e12, 2) + ' T';
+    if (v >= 1e9) return numberFormat(v / 1e9, 2) + ' B';
+    if (v >= 1e6) return numberFormat(v / 1e6, 1) + ' M';
     return integer(v);
   }
+  if (v >= 1e12) return numberFormat(v / 1e12, 2) + ' 万亿';
+  if (v >= 1e8) return numberFormat(v / 1e8, 2) + ' 亿';
+  if (v >= 1e4) return numberFormat(v / 1e4, 1) + ' 万';
+  return integer(v);
+}
 
-  /** CNY: "90.39 万元" / "¥903,937" */
-  function cny(v) {
-    if (!isNum(v)) return '—';
-    const neg = v < 0 ? '−' : '';
-    const a = Math.abs(v);
-    if (state.lang === 'en') return neg + '¥' + (a >= 100 ? integer(a) : numberFormat(a, 2));
-    if (a >= 1e8) return neg + numberFormat(a / 1e8, 2) + ' 亿元';
-    if (a >= 1e4) return neg + numberFormat(a / 1e4, 2) + ' 万元';
-    return neg + numberFormat(a, a >= 100 ? 0 : 2) + ' 元';
+/** CNY: "90.39 万元" / "¥903,937" */
+export function cny(v) {
+  if (!isNum(v)) return '—';
+  const neg = v < 0 ? '−' : '';
+  const a = Math.abs(v);
+  if (lang === 'en') return neg + '¥' + (a >= 100 ? integer(a) : numberFormat(a, 2));
+  if (a >= 1e8) return neg + numberFormat(a / 1e8, 2) + ' 亿元';
+  if (a >= 1e4) return neg + numberFormat(a / 1e4, 2) + ' 万元';
+  return neg + numberFormat(a, a >= 100 ? 0 : 2) + ' 元';
+}
+
+/** Axis labels for money: "120万" / "¥1.2M" */
+export function cnyTick(v) {
+  if (v === 0) return '0';
+  if (lang === 'en') {
+    if (Math.abs(v) >= 1e6) return '¥' + numberFormat(v / 1e6, Math.abs(v) >= 1e7 ? 0 : 1) + 'M';
+    if (Math.abs(v) >= 1e3) return '¥' + numberFormat(v / 1e3, 0) + 'k';
+    return '¥' + integer(v);
   }
+  if (Math.abs(v) >= 1e8) return numberFormat(v / 1e8, 1) + '亿';
+  if (Math.abs(v) >= 1e4) return numberFormat(v / 1e4, Math.abs(v) >= 1e5 ? 0 : 1) + '万';
+  return integer(v);
+}
 
-  /** Axis labels for money: "120万" / "¥1.2M" */
-  function cnyTick(v) {
-    if (v === 0) return '0';
-    if (state.lang === 'en') {
-      if (Math.abs(v) >= 1e6) return '¥' + numberFormat(v / 1e6, Math.abs(v) >= 1e7 ? 0 : 1) + 'M';
-      if (Math.abs(v) >= 1e3) return '¥' + numberFormat(v / 1e3, 0) + 'k';
-      return '¥' + integer(v);
-    }
-    if (Math.abs(v) >= 1e8) return numberFormat(v / 1e8, 1) + '亿';
-    if (Math.abs(v) >= 1e4) return numberFormat(v / 1e4, Math.abs(v) >= 1e5 ? 0 : 1) + '万';
-    return integer(v);
+/** GB/s, switching to MB/s or kB/s for the trickles a data path needs. */
+export function gbps(v) {
+  if (!isNum(v)) return '—';
+  const a = Math.abs(v);
+  if (a >= 1 || a === 0) return num3(v) + ' GB/s';
+  if (a >= 1e-3) return num3(v * 1e3) + ' MB/s';
+  return num3(v * 1e6) + ' kB/s';
+}
+
+/** Axis tick text: no trailing zeros. */
+export function tickNum(v) {
+  return formatter({ maximumFractionDigits: Math.abs(v) < 1 ? 3 : Math.abs(v) < 10 ? 1 : 0 }).format(v);
+}
+
+export function watts(v) {
+  if (!isNum(v)) return '—';
+  return v >= 1000 ? numberFormat(v / 1000, 2) + ' kW' : integer(v) + ' W';
+}
+
+/** A number as an editable string: no float noise (0.26599999999999996 -> 0.266). */
+export function editable(v) {
+  return isNum(v) ? String(Number(v.toPrecision(10))) : '';
+}
+
+/** Marks a format whose input is a byte count: fig() then writes the raw value as data-bytes. */
+export function asBytes(format) {
+  format.bytes = true;
+  return format;
+}
+asBytes(gib);
+asBytes(gibCompact);
+/** |bytes| as GiB (a shortfall is shown as a positive amount next to "short by"). */
+export const gibAbs = asBytes(function (bytes) { return gib(Math.abs(bytes)); });
+
+/** A number as written, grouped, up to 6 decimals (ranges, placeholders). */
+export function plain(v) {
+  return formatter({ maximumFractionDigits: 6 }).format(v);
+}
+
+// Format factories for fig(): fixed(3) -> "0.612", pct(0) -> "61%".
+export function fixed(decimals) { return function (v) { return numberFormat(v, decimals); }; }
+export function pct(decimals) { return function (v) { return percent(v, decimals); }; }
+
+
+// ---------------------------------------------------------------- reading what a user typed
+
+// Multipliers a number may carry: Chinese 万 / 亿 (万亿 = 10^12), and the k/M/B/T the page shows
+// in English ("300 B tokens"). Percent is separate: "60%" is 0.6 only where the field is a share.
+const SCALE = { '万亿': 1e12, '亿': 1e8, '万': 1e4, '千': 1e3, k: 1e3, K: 1e3, M: 1e6, B: 1e9, G: 1e9, T: 1e12 };
+const SIGNIFICANT = 15; // digits kept after scaling (3.3万 is 33000, not 33000.000000000004)
+
+/** Full-width digits and punctuation (０-９ ． ， ％ ＋ － ｅ, ideographic space) as ASCII. */
+export function halfWidth(text) {
+  return String(text).replace(/[\uff01-\uff5e]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) - 0xfee0); })
+    .replace(/\u3000/g, ' ').replace(/[\u3001]/g, ',').replace(/\u3002/g, '.');
+}
+
+/**
+ * What a user typed into a number box, read as a Chinese or English user writes it: "60%"
+ * (0.6 where the field is a fraction), "3000亿", "7万", "1.5 B", "１，２３４", "1,234.5", "2e9".
+ * Returns {value} or {error: code} (empty | percent_not_share | unreadable); the page shows the
+ * error at the field in the current language.
+ */
+export function parseNumberInput(raw, opts) {
+  const fraction = Boolean(opts && opts.fraction);
+  let s = halfWidth(raw).trim();
+  if (s === '') return { error: 'empty' };
+  s = s.replace(/[\s_]/g, '');
+  // Thousands separators: a comma between digit groups of three.
+  if (/^[-+]?\d{1,3}(,\d{3})+(\.\d*)?/.test(s)) s = s.replace(/,(?=\d{3}(\D|$))/g, '');
+  let percent = false;
+  if (/%$/.test(s)) { percent = true; s = s.slice(0, -1); }
+  let scale = 1;
+  const unit = /(万亿|亿|万|千|[kKMBGT])$/.exec(s);
+  if (unit && !percent) { scale = SCALE[unit[1]]; s = s.slice(0, -unit[1].length); }
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) return { error: 'unreadable' };
+  let v = Number(s) * scale;
+  if (percent) {
+    if (!fraction) return { error: 'percent_not_share' };
+    v = Number(s) / 100;
   }
+  if (!isFinite(v)) return { error: 'unreadable' };
+  return { value: Number(v.toPrecision(SIGNIFICANT)) };
+}
 
-  /** GB/s, switching to MB/s or kB/s for the trickles a data path needs. */
-  function gbps(v) {
-    if (!isNum(v)) return '—';
-    const a = Math.abs(v);
-    if (a >= 1 || a === 0) return num3(v) + ' GB/s';
-    if (a >= 1e-3) return num3(v * 1e3) + ' MB/s';
-    return num3(v * 1e6) + ' kB/s';
-  }
-
-  /** Axis tick text: no trailing zeros. */
-  function tickNum(v) {
-    return formatter({ maximumFractionDigits: Math.abs(v) < 1 ? 3 : Math.abs(v) < 10 ? 1 : 0 }).format(v);
-  }
-
-  function watts(v) {
-    if (!isNum(v)) return '—';
-    return v >= 1000 ? numberFormat(v / 1000, 2) + ' kW' : integer(v) + ' W';
-  }
-
-  /** A number as an editable string: no float noise (0.26599999999999996 -> 0.266). */
-  function editable(v) {
-    return isNum(v) ? String(Number(v.toPrecision(10))) : '';
-  }
-
-  /** Marks a format whose input is a byte count: fig() then writes the raw value as data-bytes. */
-  function asBytes(format) {
-    format.bytes = true;
-    return format;
-  }
-  asBytes(gib);
-  asBytes(gibCompact);
-  /** |bytes| as GiB (a shortfall is shown as a positive amount next to "short by"). */
-  const gibAbs = asBytes(function (bytes) { return gib(Math.abs(bytes)); });
-
-  /** A number as written, grouped, up to 6 decimals (ranges, placeholders). */
-  function plain(v) {
-    return formatter({ maximumFractionDigits: 6 }).format(v);
-  }
-
-  // Format factories for fig(): fixed(3) -> "0.612", pct(0) -> "61%".
-  function fixed(decimals) { return function (v) { return numberFormat(v, decimals); }; }
-  function pct(decimals) { return function (v) { return percent(v, decimals); }; }
-
-
-  // ---------------------------------------------------------------- reading what a user typed
-
-  // Multipliers a number may carry: Chinese 万 / 亿 (万亿 = 10^12), and the k/M/B/T the page shows
-  // in English ("300 B tokens"). Percent is separate: "60%" is 0.6 only where the field is a share.
-  const SCALE = { '万亿': 1e12, '亿': 1e8, '万': 1e4, '千': 1e3, k: 1e3, K: 1e3, M: 1e6, B: 1e9, G: 1e9, T: 1e12 };
-  const SIGNIFICANT = 15; // digits kept after scaling (3.3万 is 33000, not 33000.000000000004)
-
-  /** Full-width digits and punctuation (０-９ ． ， ％ ＋ － ｅ, ideographic space) as ASCII. */
-  function halfWidth(text) {
-    return String(text).replace(/[\uff01-\uff5e]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) - 0xfee0); })
-      .replace(/\u3000/g, ' ').replace(/[\u3001]/g, ',').replace(/\u3002/g, '.');
-  }
-
-  /**
-   * What a user typed into a number box, read as a Chinese or English user writes it: "60%"
-   * (0.6 where the field is a fraction), "3000亿", "7万", "1.5 B", "１，２３４", "1,234.5", "2e9".
-   * Returns {value} or {error: code} (empty | percent_not_share | unreadable); the page shows the
-   * error at the field in the current language.
-   */
-  function parseNumberInput(raw, opts) {
-    const fraction = Boolean(opts && opts.fraction);
-    let s = halfWidth(raw).trim();
-    if (s === '') return { error: 'empty' };
-    s = s.replace(/[\s_]/g, '');
-    // Thousands separators: a comma between digit groups of three.
-    if (/^[-+]?\d{1,3}(,\d{3})+(\.\d*)?/.test(s)) s = s.replace(/,(?=\d{3}(\D|$))/g, '');
-    let percent = false;
-    if (/%$/.test(s)) { percent = true; s = s.slice(0, -1); }
-    let scale = 1;
-    const unit = /(万亿|亿|万|千|[kKMBGT])$/.exec(s);
-    if (unit && !percent) { scale = SCALE[unit[1]]; s = s.slice(0, -unit[1].length); }
-    if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) return { error: 'unreadable' };
-    let v = Number(s) * scale;
-    if (percent) {
-      if (!fraction) return { error: 'percent_not_share' };
-      v = Number(s) / 100;
-    }
-    if (!isFinite(v)) return { error: 'unreadable' };
-    return { value: Number(v.toPrecision(SIGNIFICANT)) };
-  }
-
-  Object.assign(UI, { formatter, parseNumberInput, halfWidth, asBytes, billions, cny, cnyTick, duration, editable, fixed, gbps, gib, gibAbs, gibCompact, hoursText, integer, isNum,
-    num3, numberFormat, params, pct, percent, plain, seconds, signed, tickNum, tokensText, watts });
-})();
+/**
+ * What was typed into a number box, for the request: the number it reads as, undefined when the
+ * box is blank, else the text as typed (the core rejects it and names the field).
+ */
+export function readTyped(text, fraction) {
+  const raw = String(text).trim();
+  if (raw === '') return undefined;
+  const read = parseNumberInput(raw, { fraction: Boolean(fraction) });
+  return read.error ? raw : read.value;
+}

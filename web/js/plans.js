@@ -4,230 +4,226 @@
 // order (memory, interconnect, compute, power, cost) from the strings reason.<code>, and the two
 // actions on a plan: pin it (the form's /hardware) and take a lever (its input, then pin).
 // Every figure is written by fig() at its pointer in the result.
-(function () {
-  'use strict';
+import { gpuName } from './core.js';
+import { fig, h, pointerGet, pointerSet, toast } from './dom.js';
+import { applyRequest, buildRequest, fieldFor, gpuSelect, input, updateVisibility, writeField } from './form.js';
+import { asBytes, cny, duration, gib, integer, isNum, num3, percent, seconds, signed, tokensText } from './format.js';
+import { hasString, labelOf, t, tNodes } from './i18n.js';
+import { optionLabel, panelsPinned } from './panel.js';
+import { lastRun, run } from './run.js';
+import { defaultFor, keepChoice } from './schema.js';
 
-  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
-  const state = UI.state;
-  const el = UI.el;
-  const { asBytes, cny, duration, fig, gib, gpuName, h, hasString, input, integer, isNum, labelOf, num3, optionLabel,
-    percent, pointerGet, pointerSet, seconds, signed, t, tokensText } = UI;
+export const STEPS = ['memory', 'interconnect', 'compute', 'power', 'cost'];
 
-  const STEPS = ['memory', 'interconnect', 'compute', 'power', 'cost'];
-  const DEPLOYMENTS_SHOWN = ['buy', 'rent', 'rent_reserved']; // the cost panel has a tab for each
+const gibUnit = asBytes(function (b) { return gib(b) + ' GiB'; });
+const gbpsUnit = function (v) { return num3(v) + ' GB/s'; };
+const kwUnit = function (v) { return num3(v) + ' kW'; };
+const tps = function (v) { return num3(v) + ' tok/s'; };
 
-  const gibUnit = asBytes(function (b) { return gib(b) + ' GiB'; });
-  const gbpsUnit = function (v) { return num3(v) + ' GB/s'; };
-  const kwUnit = function (v) { return num3(v) + ' kW'; };
-  const tps = function (v) { return num3(v) + ' tok/s'; };
+/** How a reason parameter is shown, by its name (one unit per suffix, as in the core). */
+export function paramFormat(name) {
+  if (/_bytes$/.test(name)) return gibUnit;
+  if (name === 'cost_difference_cny') return signed(cny);
+  if (name === 'hours_difference') return signed(duration);
+  if (/_cny$/.test(name) || /^cny_/.test(name)) return cny;
+  if (name === 'hours' || /_hours$/.test(name)) return duration;
+  if (name === 'mfu' || /_share$/.test(name) || name === 'utilization') return function (v) { return percent(v, 0); };
+  if (name === 'tokens') return tokensText;
+  if (/_gbps$/.test(name)) return gbpsUnit;
+  if (/_kw$/.test(name)) return kwUnit;
+  if (/tokens_per_second/.test(name)) return tps;
+  if (/_s$/.test(name)) return seconds;
+  if (name === 'link') return labelOf('link.');
+  if (name === 'facility') return labelOf('power.facility.');
+  if (name === 'status') return labelOf('china.');
+  if (name === 'basis') return labelOf('basis.');
+  if (name === 'nearest_gpu' || name === 'gpu') return gpuName;
+  return function (v) { return typeof v === 'number' ? integer(v) : String(v); };
+}
 
-  /** How a reason parameter is shown, by its name (one unit per suffix, as in the core). */
-  function paramFormat(name) {
-    if (/_bytes$/.test(name)) return gibUnit;
-    if (name === 'cost_difference_cny') return signed(cny);
-    if (name === 'hours_difference') return signed(duration);
-    if (/_cny$/.test(name) || /^cny_/.test(name)) return cny;
-    if (name === 'hours' || /_hours$/.test(name)) return duration;
-    if (name === 'mfu' || /_share$/.test(name) || name === 'utilization') return function (v) { return percent(v, 0); };
-    if (name === 'tokens') return tokensText;
-    if (/_gbps$/.test(name)) return gbpsUnit;
-    if (/_kw$/.test(name)) return kwUnit;
-    if (/tokens_per_second/.test(name)) return tps;
-    if (/_s$/.test(name)) return seconds;
-    if (name === 'link') return labelOf('link.');
-    if (name === 'facility') return labelOf('power.facility.');
-    if (name === 'status') return labelOf('china.');
-    if (name === 'basis') return labelOf('basis.');
-    if (name === 'nearest_gpu' || name === 'gpu') return gpuName;
-    return function (v) { return typeof v === 'number' ? integer(v) : String(v); };
+/** The string for a reason: reason.<code>, with a variant where the plan decides the words. */
+function reasonKey(reason, plan) {
+  const base = 'reason.' + reason.code;
+  if (reason.code === 'idc_rack' && plan) {
+    if (plan.deployment !== 'buy' && hasString(base + '.hosted')) return base + '.hosted';
+    if (plan.office_can_host && hasString(base + '.office_possible')) return base + '.office_possible';
   }
+  return base;
+}
 
-  /** The string for a reason: reason.<code>, with a variant where the plan decides the words. */
-  function reasonKey(reason, plan) {
-    const base = 'reason.' + reason.code;
-    if (reason.code === 'idc_rack' && plan) {
-      if (plan.deployment !== 'buy' && hasString(base + '.hosted')) return base + '.hosted';
-      if (plan.office_can_host && hasString(base + '.office_possible')) return base + '.office_possible';
+/**
+ * A reason in words: its template with each {param} a figure at `pointer`/params/<name>;
+ * a [[...]] part is kept only when every parameter in it is given. Without a template for the
+ * code: the core's English text.
+ */
+export function reasonNodes(r, pointer, reason, plan) {
+  const key = reasonKey(reason, plan);
+  const params = reason.params || {};
+  if (!hasString(key)) return [h('span', { lang: 'en', text: String(reason.text || reason.code) })];
+  const template = t(key).replace(/\[\[([^\]]*)\]\]/g, function (m, part) {
+    const names = (part.match(/\{(\w+)\}/g) || []).map(function (x) { return x.slice(1, -1); });
+    return names.every(function (n) { return params[n] !== undefined && params[n] !== null; }) ? part : '';
+  });
+  return template.split(/\{(\w+)\}/).map(function (part, i) {
+    if (i % 2 === 0) return part;
+    if (params[part] === undefined) return '{' + part + '}';
+    // A parameter sent with a code beside it (why, why_code: a judged GPU's own reason) reads
+    // as the page's words for that code, filled from the reason's other parameters; the core's
+    // English text only when the page has none.
+    const code = params[part + '_code'];
+    if (code !== undefined && hasString('optnote.' + code)) {
+      const vars = {};
+      Object.keys(params).forEach(function (n) { vars[n] = fig(r, pointer + '/params/' + n, paramFormat(n), 'strong'); });
+      return h('span', {}, tNodes('optnote.' + code, vars));
     }
-    return base;
-  }
+    return fig(r, pointer + '/params/' + part, paramFormat(part), 'strong');
+  });
+}
 
-  /**
-   * A reason in words: its template with each {param} a figure at `pointer`/params/<name>;
-   * a [[...]] part is kept only when every parameter in it is given. Without a template for the
-   * code: the core's English text.
-   */
-  function reasonNodes(r, pointer, reason, plan) {
-    const key = reasonKey(reason, plan);
-    const params = reason.params || {};
-    if (!hasString(key)) return [h('span', { lang: 'en', text: String(reason.text || reason.code) })];
-    const template = t(key).replace(/\[\[([^\]]*)\]\]/g, function (m, part) {
-      const names = (part.match(/\{(\w+)\}/g) || []).map(function (x) { return x.slice(1, -1); });
-      return names.every(function (n) { return params[n] !== undefined && params[n] !== null; }) ? part : '';
-    });
-    return template.split(/\{(\w+)\}/).map(function (part, i) {
-      if (i % 2 === 0) return part;
-      if (params[part] === undefined) return '{' + part + '}';
-      // A parameter sent with a code beside it (why, why_code: a judged GPU's own reason) reads
-      // as the page's words for that code, filled from the reason's other parameters; the core's
-      // English text only when the page has none.
-      const code = params[part + '_code'];
-      if (code !== undefined && hasString('optnote.' + code)) {
-        const vars = {};
-        Object.keys(params).forEach(function (n) { vars[n] = fig(r, pointer + '/params/' + n, paramFormat(n), 'strong'); });
-        return h('span', {}, UI.tNodes('optnote.' + code, vars));
-      }
-      return fig(r, pointer + '/params/' + part, paramFormat(part), 'strong');
-    });
-  }
+/** The reasons of a plan, one line each, in the core's order (which is the source's). */
+export function reasonList(r, pointer, plan) {
+  const list = h('ol', { class: 'reasons' });
+  (plan.reasons || []).forEach(function (reason, i) {
+    const step = STEPS.indexOf(reason.step) >= 0 ? reason.step : 'other';
+    list.appendChild(h('li', { class: 'reason-item step-' + step, dataset: { code: String(reason.code), step: step } },
+      h('span', { class: 'step-label', text: labelOf('step.')(reason.step) }),
+      h('span', { class: 'reason-text' }, reasonNodes(r, pointer + '/reasons/' + i, reason, plan))));
+  });
+  return list;
+}
 
-  /** The reasons of a plan, one line each, in the core's order (which is the source's). */
-  function reasonList(r, pointer, plan) {
-    const list = h('ol', { class: 'reasons' });
-    (plan.reasons || []).forEach(function (reason, i) {
-      const step = STEPS.indexOf(reason.step) >= 0 ? reason.step : 'other';
-      list.appendChild(h('li', { class: 'reason-item step-' + step, dataset: { code: String(reason.code), step: step } },
-        h('span', { class: 'step-label', text: labelOf('step.')(reason.step) }),
-        h('span', { class: 'reason-text' }, reasonNodes(r, pointer + '/reasons/' + i, reason, plan))));
-    });
-    return list;
-  }
-
-  /** "¥3,464 /次" or "¥1,200 /月", and for an owned plan "(60% busy, 5 years)". */
-  function costNodes(r, pointer, plan, opts) {
-    const c = plan.cost || {};
-    const out = [fig(r, pointer + '/cost/cny', cny, 'strong cost-figure'), h('span', { class: 'cost-basis', text: t('basis.' + c.basis + '.suffix') })];
-    const owned = plan.deployment === 'buy' && isNum(c.utilization);
-    if (opts && opts.short) {
-      // Short, but an owned plan's cost still says it is a share at a utilisation over years.
-      if (owned) {
-        out.push(h('span', { class: 'cost-note' }, ' ', UI.tNodes('basis.owned_note_short', {
-          u: fig(r, pointer + '/cost/utilization', function (v) { return percent(v, 0); }),
-          years: fig(r, pointer + '/cost/life_years', integer),
-        })));
-      }
-      return out;
-    }
-    if (isNum(c.per_million_tokens_cny)) {
-      out.push(' · ', fig(r, pointer + '/cost/per_million_tokens_cny', cny, 'strong'), h('span', { class: 'cost-basis', text: t('basis.per_million_tokens.suffix') }));
-    }
+/** "¥3,464 /次" or "¥1,200 /月", and for an owned plan "(60% busy, 5 years)". */
+export function costNodes(r, pointer, plan, opts) {
+  const c = plan.cost || {};
+  const out = [fig(r, pointer + '/cost/cny', cny, 'strong cost-figure'), h('span', { class: 'cost-basis', text: t('basis.' + c.basis + '.suffix') })];
+  const owned = plan.deployment === 'buy' && isNum(c.utilization);
+  if (opts && opts.short) {
+    // Short, but an owned plan's cost still says it is a share at a utilisation over years.
     if (owned) {
-      out.push(h('span', { class: 'cost-note' }, ' ', UI.tNodes('basis.owned_note', {
+      out.push(h('span', { class: 'cost-note' }, ' ', tNodes('basis.owned_note_short', {
         u: fig(r, pointer + '/cost/utilization', function (v) { return percent(v, 0); }),
         years: fig(r, pointer + '/cost/life_years', integer),
       })));
     }
     return out;
   }
-
-  /** How the cards are had: buy / rent / reserve (the place is said apart). */
-  function deploymentLabel(d) { return labelOf('deploy.', optionLabel)(d); }
-
-  /** Time (training) or speed per user (serving). */
-  function timeNodes(r, pointer, plan) {
-    if (isNum(plan.hours)) return [fig(r, pointer + '/hours', duration, 'strong')];
-    if (isNum(plan.per_user_tokens_per_second)) {
-      return [fig(r, pointer + '/per_user_tokens_per_second', num3, 'strong'), ' ', t('answer.tps_per_user')];
-    }
-    return [];
+  if (isNum(c.per_million_tokens_cny)) {
+    out.push(' · ', fig(r, pointer + '/cost/per_million_tokens_cny', cny, 'strong'), h('span', { class: 'cost-basis', text: t('basis.per_million_tokens.suffix') }));
   }
-
-  /** "8× H800 SXM · 1 台服务器 · 租用 · 35 小时 · ¥3,464/次" as nodes (short: without servers and notes). */
-  function planHeadline(r, pointer, plan, short) {
-    const parts = [];
-    parts.push(h('span', { class: 'plan-gpus' }, fig(r, pointer + '/gpus', integer, 'strong'), '× ',
-      fig(h('span', { class: 'plan-name' }), r, pointer + '/gpu', function () { return String(plan.name || gpuName(plan.gpu)); })));
-    if (!short) parts.push(h('span', null, UI.tNodes('answer.servers', { n: fig(r, pointer + '/servers', integer) })));
-    parts.push(fig(h('span', { class: 'plan-deployment' }), r, pointer + '/deployment', function (d) {
-      return deploymentLabel(d) + (d === 'buy' && plan.facility ? ' · ' + labelOf('facility_short.')(plan.facility) : '');
-    }));
-    const time = timeNodes(r, pointer, plan);
-    if (time.length) parts.push(h('span', null, time));
-    parts.push(h('span', { class: 'plan-cost' }, costNodes(r, pointer, plan, { short: short })));
-    const out = [];
-    parts.forEach(function (p, i) { if (i) out.push(h('span', { class: 'sep', 'aria-hidden': 'true', text: ' · ' })); out.push(p); });
-    return out;
+  if (owned) {
+    out.push(h('span', { class: 'cost-note' }, ' ', tNodes('basis.owned_note', {
+      u: fig(r, pointer + '/cost/utilization', function (v) { return percent(v, 0); }),
+      years: fig(r, pointer + '/cost/life_years', integer),
+    })));
   }
+  return out;
+}
 
-  /** Whether the request pins this plan's GPU and count. */
-  function isPinned(plan) {
-    const hw = state.lastRequest && state.lastRequest.hardware;
-    return Boolean(hw && hw.gpu === plan.gpu && hw.count === plan.gpus);
+/** How the cards are had: buy / rent / reserve (the place is said apart). */
+export function deploymentLabel(d) { return labelOf('deploy.', optionLabel)(d); }
+
+/** Time (training) or speed per user (serving). */
+export function timeNodes(r, pointer, plan) {
+  if (isNum(plan.hours)) return [fig(r, pointer + '/hours', duration, 'strong')];
+  if (isNum(plan.per_user_tokens_per_second)) {
+    return [fig(r, pointer + '/per_user_tokens_per_second', num3, 'strong'), ' ', t('answer.tps_per_user')];
   }
+  return [];
+}
 
-  /**
-   * Pins a plan: its GPU and count into the form's /hardware, the cost panel on its deployment,
-   * and an owned plan's place into /power/facility when it differs from what the form says.
-   */
-  function pinPlan(plan) {
-    UI.keepChoice(el.gpu, String(plan.gpu)); // a GPU the picker lacks is still pinned, as itself
-    const count = input('hw.count');
-    count.disabled = false;
-    count.value = String(plan.gpus);
-    if (DEPLOYMENTS_SHOWN.indexOf(plan.deployment) >= 0) state.costTab = plan.deployment;
-    if (plan.deployment === 'buy' && plan.facility) {
-      const f = UI.fieldFor('/power/facility');
-      if (f && (f.node.value || UI.defaultFor('/power/facility')) !== plan.facility) UI.writeField(f, plan.facility);
-    }
-    UI.updateVisibility();
-    UI.run();
-    UI.toast(t('answer.pinned_toast', { n: plan.gpus, gpu: String(plan.name || plan.gpu) }));
+/** "8× H800 SXM · 1 台服务器 · 租用 · 35 小时 · ¥3,464/次" as nodes (short: without servers and notes). */
+export function planHeadline(r, pointer, plan, short) {
+  const parts = [];
+  parts.push(h('span', { class: 'plan-gpus' }, fig(r, pointer + '/gpus', integer, 'strong'), '× ',
+    fig(h('span', { class: 'plan-name' }), r, pointer + '/gpu', function () { return String(plan.name || gpuName(plan.gpu)); })));
+  if (!short) parts.push(h('span', null, tNodes('answer.servers', { n: fig(r, pointer + '/servers', integer) })));
+  parts.push(fig(h('span', { class: 'plan-deployment' }), r, pointer + '/deployment', function (d) {
+    return deploymentLabel(d) + (d === 'buy' && plan.facility ? ' · ' + labelOf('facility_short.')(plan.facility) : '');
+  }));
+  const time = timeNodes(r, pointer, plan);
+  if (time.length) parts.push(h('span', null, time));
+  parts.push(h('span', { class: 'plan-cost' }, costNodes(r, pointer, plan, { short: short })));
+  const out = [];
+  parts.forEach(function (p, i) { if (i) out.push(h('span', { class: 'sep', 'aria-hidden': 'true', text: ' · ' })); out.push(p); });
+  return out;
+}
+
+/** Whether the request pins this plan's GPU and count. */
+export function isPinned(plan) {
+  const request = lastRun().request;
+  const hw = request && request.hardware;
+  return Boolean(hw && hw.gpu === plan.gpu && hw.count === plan.gpus);
+}
+
+/**
+ * Pins a plan: its GPU and count into the form's /hardware, the cost panel on its deployment,
+ * and an owned plan's place into /power/facility when it differs from what the form says.
+ */
+export function pinPlan(plan) {
+  keepChoice(gpuSelect(), String(plan.gpu)); // a GPU the picker lacks is still pinned, as itself
+  const count = input('hw.count');
+  count.disabled = false;
+  count.value = String(plan.gpus);
+  panelsPinned(plan); // the cost panel shows its deployment
+  if (plan.deployment === 'buy' && plan.facility) {
+    const f = fieldFor('/power/facility');
+    if (f && (f.node.value || defaultFor('/power/facility')) !== plan.facility) writeField(f, plan.facility);
   }
+  updateVisibility();
+  run();
+  toast(t('answer.pinned_toast', { n: plan.gpus, gpu: String(plan.name || plan.gpu) }));
+}
 
-  function unpin() {
-    el.gpu.value = '';
-    input('hw.count').value = '';
-    UI.updateVisibility();
-    UI.run();
+export function unpin() {
+  gpuSelect().value = '';
+  input('hw.count').value = '';
+  updateVisibility();
+  run();
+}
+
+/** Takes a lever: its input set to its value in the form, and its plan pinned. */
+export function applyLever(lever) {
+  const req = buildRequest();
+  if (!pointerSet(req, String(lever.path), lever.value)) return;
+  req.hardware = { gpu: lever.plan.gpu, count: lever.plan.gpus };
+  applyRequest(req);
+  panelsPinned(lever.plan);
+  run();
+  toast(t('answer.lever_toast', { lever: labelOf('lever.')(lever.lever) }));
+}
+
+/** A button that pins `plan`, or a tag with an unpin button when it is the pinned one. */
+export function pinButton(plan, label) {
+  if (isPinned(plan)) {
+    return h('span', { class: 'pin-state' }, h('span', { class: 'tag tag-pinned', text: t('answer.pinned') }),
+      h('button', { type: 'button', class: 'link-btn small unpin', text: t('answer.unpin'), onclick: unpin }));
   }
+  return h('button', { type: 'button', class: 'btn btn-small pin-btn', dataset: { gpu: String(plan.gpu), gpus: String(plan.gpus) },
+    text: label || t('answer.pin'), onclick: function () { pinPlan(plan); } });
+}
 
-  /** Takes a lever: its input set to its value in the form, and its plan pinned. */
-  function applyLever(lever) {
-    const req = UI.buildRequest();
-    if (!pointerSet(req, String(lever.path), lever.value)) return;
-    req.hardware = { gpu: lever.plan.gpu, count: lever.plan.gpus };
-    UI.applyRequest(req);
-    if (DEPLOYMENTS_SHOWN.indexOf(lever.plan.deployment) >= 0) state.costTab = lever.plan.deployment;
-    UI.run();
-    UI.toast(t('answer.lever_toast', { lever: labelOf('lever.')(lever.lever) }));
-  }
+/** Every plan the recommendation names, with its pointer and role: best, runners-up, levers, nearest. */
+export function namedPlans(rec) {
+  const out = [];
+  if (!rec) return out;
+  if (rec.best) out.push({ key: 'best', role: 'best', pointer: '/recommendation/best', plan: rec.best });
+  (rec.runners_up || []).forEach(function (u, i) {
+    out.push({ key: 'runner:' + i, role: 'wins_on.' + u.wins_on, pointer: '/recommendation/runners_up/' + i + '/plan', plan: u.plan,
+      whyNot: u.why_not, whyPointer: '/recommendation/runners_up/' + i + '/why_not' });
+  });
+  (rec.levers || []).forEach(function (l, i) {
+    out.push({ key: 'lever:' + i, role: 'lever.' + l.lever, pointer: '/recommendation/levers/' + i + '/plan', plan: l.plan, lever: l });
+  });
+  if (rec.nearest) out.push({ key: 'nearest', role: 'nearest', pointer: '/recommendation/nearest', plan: rec.nearest });
+  return out;
+}
 
-  /** A button that pins `plan`, or a tag with an unpin button when it is the pinned one. */
-  function pinButton(plan, label) {
-    if (isPinned(plan)) {
-      return h('span', { class: 'pin-state' }, h('span', { class: 'tag tag-pinned', text: t('answer.pinned') }),
-        h('button', { type: 'button', class: 'link-btn small unpin', text: t('answer.unpin'), onclick: unpin }));
-    }
-    return h('button', { type: 'button', class: 'btn btn-small pin-btn', dataset: { gpu: String(plan.gpu), gpus: String(plan.gpus) },
-      text: label || t('answer.pin'), onclick: function () { pinPlan(plan); } });
-  }
+/** A named plan's role in words ("推荐", "最便宜", "开启完全激活检查点"). */
+export function roleLabel(named) {
+  if (named.role === 'best') return t('answer.role.best');
+  if (named.role === 'nearest') return t('answer.role.nearest');
+  const dot = named.role.indexOf('.');
+  return labelOf(named.role.slice(0, dot + 1))(named.role.slice(dot + 1));
+}
 
-  /** Every plan the recommendation names, with its pointer and role: best, runners-up, levers, nearest. */
-  function namedPlans(rec) {
-    const out = [];
-    if (!rec) return out;
-    if (rec.best) out.push({ key: 'best', role: 'best', pointer: '/recommendation/best', plan: rec.best });
-    (rec.runners_up || []).forEach(function (u, i) {
-      out.push({ key: 'runner:' + i, role: 'wins_on.' + u.wins_on, pointer: '/recommendation/runners_up/' + i + '/plan', plan: u.plan,
-        whyNot: u.why_not, whyPointer: '/recommendation/runners_up/' + i + '/why_not' });
-    });
-    (rec.levers || []).forEach(function (l, i) {
-      out.push({ key: 'lever:' + i, role: 'lever.' + l.lever, pointer: '/recommendation/levers/' + i + '/plan', plan: l.plan, lever: l });
-    });
-    if (rec.nearest) out.push({ key: 'nearest', role: 'nearest', pointer: '/recommendation/nearest', plan: rec.nearest });
-    return out;
-  }
-
-  /** A named plan's role in words ("推荐", "最便宜", "开启完全激活检查点"). */
-  function roleLabel(named) {
-    if (named.role === 'best') return t('answer.role.best');
-    if (named.role === 'nearest') return t('answer.role.nearest');
-    const dot = named.role.indexOf('.');
-    return labelOf(named.role.slice(0, dot + 1))(named.role.slice(dot + 1));
-  }
-
-  function planAt(r, pointer) { return pointerGet(r, pointer); }
-
-  Object.assign(UI, { STEPS, applyLever, costNodes, deploymentLabel, isPinned, namedPlans, paramFormat, pinButton, pinPlan, planAt, planHeadline,
-    reasonList, reasonNodes, roleLabel, timeNodes, unpin });
-})();
+export function planAt(r, pointer) { return pointerGet(r, pointer); }

@@ -3,137 +3,139 @@
 // count, servers, deployment, time and this job's cost, with its reasons in the source's order;
 // the runners-up, each with what it wins on and why it lost; the levers as explicit alternatives;
 // and, when nothing meets the goal, the nearest plan (never an empty card).
-(function () {
-  'use strict';
+import { gpuName } from '../core.js';
+import { append, fig, h } from '../dom.js';
+import { fieldForPath, focusField } from '../errors.js';
+import { fieldFor } from '../form.js';
+import { cny, duration, integer } from '../format.js';
+import { labelOf, t, tNodes } from '../i18n.js';
+import { showPanel } from '../panel.js';
+import { applyLever, isPinned, pinButton, planHeadline, reasonList, reasonNodes, unpin } from '../plans.js';
+import { run } from '../run.js';
 
-  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
-  const { applyLever, fig, fieldForPath, focusField, gpuName, h, integer, labelOf, pinButton, planHeadline, reasonList,
-    reasonNodes, t, tNodes } = UI;
+const MAX_REJECTED_SHOWN = 8;
 
-  const MAX_REJECTED_SHOWN = 8;
-
-  function goalLine(r, rec) {
-    const parts = [fig(h('span', { class: 'goal-objective' }), r, '/recommendation/objective', labelOf('goal.objective.'))];
-    if (rec.deadline_hours !== null && rec.deadline_hours !== undefined) {
-      parts.push(' · ', tNodes('answer.deadline', { v: fig(r, '/recommendation/deadline_hours', UI.duration) }));
-    }
-    if (rec.budget_cny !== null && rec.budget_cny !== undefined) {
-      parts.push(' · ', tNodes('answer.budget', { v: fig(r, '/recommendation/budget_cny', UI.cny) }));
-    }
-    parts.push(' · ', fig(h('span'), r, '/recommendation/china_only', function (v) { return v ? t('answer.china_only_on') : t('answer.china_only_off'); }));
-    parts.push(' · ', tNodes('answer.candidates', { n: fig(r, '/recommendation/candidates', integer) }));
-    return h('p', { class: 'answer-goal' }, parts);
+function goalLine(r, rec) {
+  const parts = [fig(h('span', { class: 'goal-objective' }), r, '/recommendation/objective', labelOf('goal.objective.'))];
+  if (rec.deadline_hours !== null && rec.deadline_hours !== undefined) {
+    parts.push(' · ', tNodes('answer.deadline', { v: fig(r, '/recommendation/deadline_hours', duration) }));
   }
-
-  function runnersUp(r, rec) {
-    if (!rec.runners_up || !rec.runners_up.length) return null;
-    const list = h('ul', { class: 'alt-list runners' });
-    rec.runners_up.forEach(function (u, i) {
-      const base = '/recommendation/runners_up/' + i;
-      list.appendChild(h('li', { class: 'alt', dataset: { winsOn: String(u.wins_on) } },
-        h('div', { class: 'alt-head' },
-          fig(h('span', { class: 'tag tag-wins' }), r, base + '/wins_on', labelOf('wins_on.')),
-          h('span', { class: 'alt-plan' }, planHeadline(r, base + '/plan', u.plan, true)),
-          pinButton(u.plan)),
-        h('div', { class: 'alt-why' }, h('span', { class: 'muted', text: t('answer.why_not') + ' ' }),
-          h('span', null, reasonNodes(r, base + '/why_not', u.why_not, u.plan)))));
-    });
-    return h('section', { class: 'answer-sub' }, h('h3', { class: 'answer-sub-title', text: t('answer.runners_up') }), list);
+  if (rec.budget_cny !== null && rec.budget_cny !== undefined) {
+    parts.push(' · ', tNodes('answer.budget', { v: fig(r, '/recommendation/budget_cny', cny) }));
   }
+  parts.push(' · ', fig(h('span'), r, '/recommendation/china_only', function (v) { return v ? t('answer.china_only_on') : t('answer.china_only_off'); }));
+  parts.push(' · ', tNodes('answer.candidates', { n: fig(r, '/recommendation/candidates', integer) }));
+  return h('p', { class: 'answer-goal' }, parts);
+}
 
-  function levers(r, rec) {
-    if (!rec.levers || !rec.levers.length) return null;
-    const list = h('ul', { class: 'alt-list levers' });
-    rec.levers.forEach(function (l, i) {
-      const base = '/recommendation/levers/' + i;
-      list.appendChild(h('li', { class: 'alt', dataset: { lever: String(l.lever) } },
-        h('div', { class: 'alt-head' },
-          fig(h('span', { class: 'lever-name' }), r, base + '/lever', labelOf('lever.')),
-          h('span', { class: 'alt-plan' }, planHeadline(r, base + '/plan', l.plan, true)),
-          h('button', { type: 'button', class: 'btn btn-small lever-btn', text: t('answer.apply_lever'), onclick: function () { applyLever(l); } })),
-        h('div', { class: 'alt-why' }, h('span', { class: 'muted', text: t('answer.trade_off') + ' ' }),
-          fig(h('span'), r, base + '/trade_off', labelOf('trade_off.')))));
-    });
-    return h('section', { class: 'answer-sub' }, h('h3', { class: 'answer-sub-title', text: t('answer.levers') }), list);
+function runnersUp(r, rec) {
+  if (!rec.runners_up || !rec.runners_up.length) return null;
+  const list = h('ul', { class: 'alt-list runners' });
+  rec.runners_up.forEach(function (u, i) {
+    const base = '/recommendation/runners_up/' + i;
+    list.appendChild(h('li', { class: 'alt', dataset: { winsOn: String(u.wins_on) } },
+      h('div', { class: 'alt-head' },
+        fig(h('span', { class: 'tag tag-wins' }), r, base + '/wins_on', labelOf('wins_on.')),
+        h('span', { class: 'alt-plan' }, planHeadline(r, base + '/plan', u.plan, true)),
+        pinButton(u.plan)),
+      h('div', { class: 'alt-why' }, h('span', { class: 'muted', text: t('answer.why_not') + ' ' }),
+        h('span', null, reasonNodes(r, base + '/why_not', u.why_not, u.plan)))));
+  });
+  return h('section', { class: 'answer-sub' }, h('h3', { class: 'answer-sub-title', text: t('answer.runners_up') }), list);
+}
+
+function levers(r, rec) {
+  if (!rec.levers || !rec.levers.length) return null;
+  const list = h('ul', { class: 'alt-list levers' });
+  rec.levers.forEach(function (l, i) {
+    const base = '/recommendation/levers/' + i;
+    list.appendChild(h('li', { class: 'alt', dataset: { lever: String(l.lever) } },
+      h('div', { class: 'alt-head' },
+        fig(h('span', { class: 'lever-name' }), r, base + '/lever', labelOf('lever.')),
+        h('span', { class: 'alt-plan' }, planHeadline(r, base + '/plan', l.plan, true)),
+        h('button', { type: 'button', class: 'btn btn-small lever-btn', text: t('answer.apply_lever'), onclick: function () { applyLever(l); } })),
+      h('div', { class: 'alt-why' }, h('span', { class: 'muted', text: t('answer.trade_off') + ' ' }),
+        fig(h('span'), r, base + '/trade_off', labelOf('trade_off.')))));
+  });
+  return h('section', { class: 'answer-sub' }, h('h3', { class: 'answer-sub-title', text: t('answer.levers') }), list);
+}
+
+/** Buttons that clear the deadline or the budget, when one is set. */
+function relaxButtons(rec) {
+  const out = [];
+  [['deadline_hours', '/goal/deadline_hours', 'answer.drop_deadline'], ['budget_cny', '/goal/budget_cny', 'answer.drop_budget']].forEach(function (x) {
+    if (rec[x[0]] === null || rec[x[0]] === undefined) return;
+    const f = fieldFor(x[1]);
+    if (!f) return;
+    out.push(h('button', { type: 'button', class: 'btn btn-small relax-btn', dataset: { goal: x[0] }, text: t(x[2]), onclick: function () { f.node.value = ''; run(); } }));
+  });
+  return out.length ? h('div', { class: 'answer-actions' }, out) : null;
+}
+
+function rejectedList(r, rec) {
+  const rejected = rec.rejected || [];
+  if (!rejected.length) return null;
+  const list = h('ul', { class: 'rejected-list' });
+  rejected.slice(0, MAX_REJECTED_SHOWN).forEach(function (x, i) {
+    const base = '/recommendation/rejected/' + i;
+    list.appendChild(h('li', null, fig(h('strong'), r, base + '/gpu', gpuName), ': ',
+      h('span', { class: 'step-label', text: labelOf('step.')(x.reason.step) }), ' ', reasonNodes(r, base + '/reason', x.reason, null)));
+  });
+  if (rejected.length > MAX_REJECTED_SHOWN) {
+    list.appendChild(h('li', { class: 'muted' }, h('button', { type: 'button', class: 'link-btn', text: t('answer.more_rejected', { n: rejected.length - MAX_REJECTED_SHOWN }),
+      onclick: function () { showPanel('compare'); } })));
   }
+  return list;
+}
 
-  /** Buttons that clear the deadline or the budget, when one is set. */
-  function relaxButtons(rec) {
-    const out = [];
-    [['deadline_hours', '/goal/deadline_hours', 'answer.drop_deadline'], ['budget_cny', '/goal/budget_cny', 'answer.drop_budget']].forEach(function (x) {
-      if (rec[x[0]] === null || rec[x[0]] === undefined) return;
-      const f = UI.fieldFor(x[1]);
-      if (!f) return;
-      out.push(h('button', { type: 'button', class: 'btn btn-small relax-btn', dataset: { goal: x[0] }, text: t(x[2]), onclick: function () { f.node.value = ''; UI.run(); } }));
-    });
-    return out.length ? h('div', { class: 'answer-actions' }, out) : null;
+function noPlan(body, r, rec) {
+  const card = h('div', { class: 'answer answer-none', role: 'status' });
+  card.appendChild(h('div', { class: 'answer-kicker bad', text: t('answer.no_plan') }));
+  if (rec.no_plan) card.appendChild(h('p', { class: 'answer-reason' }, reasonNodes(r, '/recommendation/no_plan', rec.no_plan, null)));
+  if (rec.nearest) {
+    card.appendChild(h('div', { class: 'answer-nearest' },
+      h('div', { class: 'answer-sub-title', text: t('answer.nearest') }),
+      h('div', { class: 'answer-headline small-headline' }, planHeadline(r, '/recommendation/nearest', rec.nearest, false)),
+      h('div', { class: 'answer-actions' }, pinButton(rec.nearest, t('answer.pin_nearest')))));
+    card.appendChild(reasonList(r, '/recommendation/nearest', rec.nearest));
+  } else {
+    card.appendChild(h('p', { class: 'muted', text: t('answer.nothing_fits_hint') }));
+    append(card, rejectedList(r, rec));
   }
+  append(card, relaxButtons(rec));
+  body.appendChild(card);
+}
 
-  function rejectedList(r, rec) {
-    const rejected = rec.rejected || [];
-    if (!rejected.length) return null;
-    const list = h('ul', { class: 'rejected-list' });
-    rejected.slice(0, MAX_REJECTED_SHOWN).forEach(function (x, i) {
-      const base = '/recommendation/rejected/' + i;
-      list.appendChild(h('li', null, fig(h('strong'), r, base + '/gpu', gpuName), ': ',
-        h('span', { class: 'step-label', text: labelOf('step.')(x.reason.step) }), ' ', reasonNodes(r, base + '/reason', x.reason, null)));
-    });
-    if (rejected.length > MAX_REJECTED_SHOWN) {
-      list.appendChild(h('li', { class: 'muted' }, h('button', { type: 'button', class: 'link-btn', text: t('answer.more_rejected', { n: rejected.length - MAX_REJECTED_SHOWN }),
-        onclick: function () { UI.showPanel('compare'); } })));
-    }
-    return list;
+function renderAnswer(body, r, ctx) {
+  const rec = r.recommendation;
+  body.appendChild(goalLine(r, rec));
+  if (!rec.best) {
+    noPlan(body, r, rec);
+    return;
   }
-
-  function noPlan(body, r, rec) {
-    const card = h('div', { class: 'answer answer-none', role: 'status' });
-    card.appendChild(h('div', { class: 'answer-kicker bad', text: t('answer.no_plan') }));
-    if (rec.no_plan) card.appendChild(h('p', { class: 'answer-reason' }, reasonNodes(r, '/recommendation/no_plan', rec.no_plan, null)));
-    if (rec.nearest) {
-      card.appendChild(h('div', { class: 'answer-nearest' },
-        h('div', { class: 'answer-sub-title', text: t('answer.nearest') }),
-        h('div', { class: 'answer-headline small-headline' }, planHeadline(r, '/recommendation/nearest', rec.nearest, false)),
-        h('div', { class: 'answer-actions' }, pinButton(rec.nearest, t('answer.pin_nearest')))));
-      card.appendChild(reasonList(r, '/recommendation/nearest', rec.nearest));
-    } else {
-      card.appendChild(h('p', { class: 'muted', text: t('answer.nothing_fits_hint') }));
-      UI.append(card, rejectedList(r, rec));
-    }
-    UI.append(card, relaxButtons(rec));
-    body.appendChild(card);
+  const best = rec.best;
+  const card = h('div', { class: 'answer answer-best' });
+  card.appendChild(h('div', { class: 'answer-top' },
+    h('div', { class: 'answer-main' },
+      h('div', { class: 'answer-kicker', text: t('answer.recommended') }),
+      h('div', { class: 'answer-headline', id: 'answer-headline' }, planHeadline(r, '/recommendation/best', best, false))),
+    h('div', { class: 'answer-actions' }, pinButton(best, t('answer.pin_best')))));
+  card.appendChild(reasonList(r, '/recommendation/best', best));
+  const hw = ctx && ctx.request && ctx.request.hardware;
+  if (hw && !isPinned(best)) {
+    // The panels below follow the pinned hardware, not this plan: say so.
+    card.appendChild(h('p', { class: 'answer-pinned-other' }, t('answer.other_pinned', { n: hw.count === undefined ? 1 : hw.count, gpu: gpuName(hw.gpu) }), ' ',
+      h('button', { type: 'button', class: 'link-btn small unpin', text: t('answer.unpin'), onclick: unpin })));
   }
-
-  function renderAnswer(body, r, ctx) {
-    const rec = r.recommendation;
-    body.appendChild(goalLine(r, rec));
-    if (!rec.best) {
-      noPlan(body, r, rec);
-      return;
-    }
-    const best = rec.best;
-    const card = h('div', { class: 'answer answer-best' });
-    card.appendChild(h('div', { class: 'answer-top' },
-      h('div', { class: 'answer-main' },
-        h('div', { class: 'answer-kicker', text: t('answer.recommended') }),
-        h('div', { class: 'answer-headline', id: 'answer-headline' }, planHeadline(r, '/recommendation/best', best, false))),
-      h('div', { class: 'answer-actions' }, pinButton(best, t('answer.pin_best')))));
-    card.appendChild(reasonList(r, '/recommendation/best', best));
-    const hw = ctx && ctx.request && ctx.request.hardware;
-    if (hw && !UI.isPinned(best)) {
-      // The panels below follow the pinned hardware, not this plan: say so.
-      card.appendChild(h('p', { class: 'answer-pinned-other' }, t('answer.other_pinned', { n: hw.count === undefined ? 1 : hw.count, gpu: gpuName(hw.gpu) }), ' ',
-        h('button', { type: 'button', class: 'link-btn small unpin', text: t('answer.unpin'), onclick: UI.unpin })));
-    }
-    UI.append(card, h('div', { class: 'answer-cols' }, runnersUp(r, rec), levers(r, rec)));
-    card.appendChild(h('p', { class: 'answer-foot muted' }, t('answer.foot'), ' ',
-      h('button', { type: 'button', class: 'link-btn small', text: t('answer.to_compare'), onclick: function () { UI.showPanel('compare'); } })));
-    body.appendChild(card);
-    if (ctx && ctx.actions) {
-      const goal = fieldForPath('/goal/objective');
-      if (goal) ctx.actions.appendChild(h('button', { type: 'button', class: 'link-btn small', text: t('answer.change_goal'), onclick: function () { focusField(goal); } }));
-    }
+  append(card, h('div', { class: 'answer-cols' }, runnersUp(r, rec), levers(r, rec)));
+  card.appendChild(h('p', { class: 'answer-foot muted' }, t('answer.foot'), ' ',
+    h('button', { type: 'button', class: 'link-btn small', text: t('answer.to_compare'), onclick: function () { showPanel('compare'); } })));
+  body.appendChild(card);
+  if (ctx && ctx.actions) {
+    const goal = fieldForPath('/goal/objective');
+    if (goal) ctx.actions.appendChild(h('button', { type: 'button', class: 'link-btn small', text: t('answer.change_goal'), onclick: function () { focusField(goal); } }));
   }
+}
 
-  UI.registerPanel({ id: 'answer', titleKey: 'panel.answer', fixed: true, render: renderAnswer,
-    applies: function (r) { return Boolean(r.recommendation); } });
-})();
+export default { id: 'answer', titleKey: 'panel.answer', fixed: true, render: renderAnswer,
+  applies: function (r) { return Boolean(r.recommendation); } };

@@ -1,37 +1,35 @@
 // SPDX-License-Identifier: MIT
 // Panel: warnings, each with its translated meaning, the core's text and where it points.
-(function () {
-  'use strict';
+import { fig, h } from '../dom.js';
+import { fieldForPath, focusField } from '../errors.js';
+import { hasString, t } from '../i18n.js';
+import { noteNode } from '../notes.js';
 
-  const UI = window.GpuAdvisorUI = window.GpuAdvisorUI || { state: {}, el: {} };
-  const { fieldForPath, fig, focusField, h, hasString, t } = UI;
-
-  function renderWarnings(body, r) {
-    const warnings = r.warnings || [];
-    if (!warnings.length) {
-      body.appendChild(h('p', { class: 'muted', text: t('warnings.none') }));
-      return;
-    }
-    const list = h('ul', { class: 'warnings' });
-    warnings.forEach(function (w, i) {
-      const field = fieldForPath(w.path);
-      const known = hasString('warning.' + w.code);
-      list.appendChild(fig(h('li', { class: 'warning' }), r, '/warnings/' + i + '/code', function () {
-        return [h('div', { class: 'warning-head' },
-          h('span', { class: 'warn-icon', 'aria-hidden': 'true', text: '!' }),
-          // A code this page has no words for falls back to the core's English message.
-          known ? h('span', { class: 'warning-text', text: t('warning.' + w.code) })
-            : h('span', { class: 'warning-text', lang: 'en', text: String(w.message || w.code) }),
-          h('code', { class: 'warning-code', text: String(w.code) })),
-        // The message with its figures, from warnmsg.<code> (the core's English without a template).
-        known ? UI.noteNode('p', 'warnmsg.', { code: w.code, params: w.params, text: w.message || '' }, { class: 'warning-msg' }) : null,
-        w.path ? h('div', { class: 'warning-path' }, t('warnings.path') + ' ',
-          field ? h('button', { type: 'button', class: 'link-btn', onclick: function () { focusField(field); } }, h('code', { text: String(w.path) }))
-            : h('code', { text: String(w.path) })) : null];
-      }));
-    });
-    body.appendChild(list);
+function renderWarnings(body, r) {
+  const warnings = r.warnings || [];
+  if (!warnings.length) {
+    body.appendChild(h('p', { class: 'muted', text: t('warnings.none') }));
+    return;
   }
+  const list = h('ul', { class: 'warnings' });
+  warnings.forEach(function (w, i) {
+    const field = fieldForPath(w.path);
+    const known = hasString('warning.' + w.code);
+    list.appendChild(fig(h('li', { class: 'warning' }), r, '/warnings/' + i + '/code', function () {
+      return [h('div', { class: 'warning-head' },
+        h('span', { class: 'warn-icon', 'aria-hidden': 'true', text: '!' }),
+        // A code this page has no words for falls back to the core's English message.
+        known ? h('span', { class: 'warning-text', text: t('warning.' + w.code) })
+          : h('span', { class: 'warning-text', lang: 'en', text: String(w.message || w.code) }),
+        h('code', { class: 'warning-code', text: String(w.code) })),
+      // The message with its figures, from warnmsg.<code> (the core's English without a template).
+      known ? noteNode('p', 'warnmsg.', { code: w.code, params: w.params, text: w.message || '' }, { class: 'warning-msg' }) : null,
+      w.path ? h('div', { class: 'warning-path' }, t('warnings.path') + ' ',
+        field ? h('button', { type: 'button', class: 'link-btn', onclick: function () { focusField(field); } }, h('code', { text: String(w.path) }))
+          : h('code', { text: String(w.path) })) : null];
+    }));
+  });
+  body.appendChild(list);
+}
 
-  UI.registerPanel({ id: 'warnings', titleKey: 'panel.warnings', render: renderWarnings });
-})();
+export default { id: 'warnings', titleKey: 'panel.warnings', render: renderWarnings };

@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+// SPDX-License-Identifier: MIT
+// The page's scripts are ES modules (web/js/main.js and what it imports, the string tables of
+// web/i18n/); esbuild (an npm devDependency, build time only) bundles them into one classic
+// script, so that the page opens from file:// and inlines into the single file.
+//
+//   node scripts/bundle.cjs [--watch]   writes web/bundle.js (git-ignored; not minified, with a
+//                                       source map) for working on web/index.html without make_dist
+//   require('./bundle.cjs').bundlePage({minify}) -> the bundle's text (scripts/make_dist.cjs)
+'use strict';
+
+const path = require('path');
+
+const WEB = path.resolve(__dirname, '..', 'web');
+const ENTRY = path.join(WEB, 'js', 'main.js');
+const OUT = path.join(WEB, 'bundle.js'); // the name web/index.html loads
+
+function options(minify) {
+  return {
+    entryPoints: [ENTRY],
+    bundle: true,
+    format: 'iife',      // one classic script: no module loader, no import at run time
+    target: 'es2020',    // what the page's code is written in (Chromium, Firefox, Safari of 2020 on)
+    platform: 'browser',
+    charset: 'utf8',     // the Chinese strings as UTF-8, not \u escapes (a third of the size)
+    legalComments: 'none',
+    minify: Boolean(minify),
+    banner: { js: '"use strict";' },
+    logLevel: 'silent',
+  };
+}
+
+/**
+ * The bundle's text; throws with esbuild's messages when a module does not build, or when modules
+ * import each other in a circle (web/README.md, contract rule 5).
+ */
+function bundlePage(opts) {
+  const esbuild = require('esbuild');
+  const out = esbuild.buildSync(Object.assign(options(opts && opts.minify), { write: false, metafile: true }));
+  const cycle = importCycle(out.metafile);
+  if (cycle) throw new Error('modules import each other in a circle: ' + cycle.join(' -> '));
+  return out.outputFiles[0].text;
+}
+
+/** The first import cycle among the bundle's inputs (a list of paths), or null. */
+function importCycle(metafile) {
+  const inputs = metafile.inputs;
+  const state = new Map(); // path -> 1 (on the current path) | 2 (done)
+  const visit = (file, trail) => {
+    state.set(file, 1);
+    for (const dep of (inputs[file] ? inputs[file].imports : []).map((i) => i.path)) {
+      if (state.get(dep) === 1) return trail.slice(trail.indexOf(dep)).concat([dep]);
+      if (!state.has(dep)) {
+        const found = visit(dep, trail.concat([dep]));
+        if (found) return found;
+      }
+    }
+    state.set(file, 2);
+    return null;
+  };
+  for (const file of Object.keys(inputs)) {
+    const found = !state.has(file) && visit(file, [file]);
+    if (found) return found;
+  }
+  return null;
+}
+
+async function main() {
+  const esbuild = require('esbuild');
+  const config = Object.assign(options(false), { outfile: OUT, sourcemap: 'inline', logLevel: 'info' });
+  if (process.argv.includes('--watch')) {
+    const ctx = await esbuild.context(config);
+    await ctx.watch();
+    process.stdout.write('bundle: watching web/js and web/i18n (Ctrl-C to stop)\n');
+  } else {
+    await esbuild.build(config);
+  }
+}
+
+if (require.main === module) {
+  main().catch((e) => {
+    process.stderr.write('bundle: ' + (e && e.message || e) + '\n');
+    process.exit(1);
+  });
+}
+
+module.exports = { bundlePage, ENTRY };
