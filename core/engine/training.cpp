@@ -5,6 +5,8 @@
 #include <cmath>
 #include <optional>
 
+#include "engine/activations.hpp"
+#include "engine/model.hpp"
 #include "types/checked.hpp"
 #include "types/text.hpp"
 #include "types/units.hpp"

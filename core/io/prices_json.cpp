@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "types/prices.hpp"
+#include "io/prices_json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -83,19 +83,6 @@ const JsonValue& member(const JsonValue& parent, const std::string& path, const 
 }
 
 }  // namespace
-
-const PriceEntry& PriceCatalog::at(std::string_view key) const {
-  auto it = scalars.find(key);
-  if (it == scalars.end())
-    throw InputError("catalog_invalid", kFile, "prices.json lacks " + std::string(key));
-  return it->second;
-}
-
-const SiteDefaults* PriceCatalog::find_site(const std::string& id) const {
-  for (const SiteDefaults& s : sites)
-    if (s.id == id) return &s;
-  return nullptr;
-}
 
 PriceCatalog parse_price_catalog(const std::string& text) {
   const JsonValue doc = parse_json_text(text, kFile, limits::kMaxCatalogFileBytes);

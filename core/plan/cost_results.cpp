@@ -10,6 +10,7 @@
 #include <iterator>
 #include <utility>
 
+#include "engine/cost_scenario.hpp"
 #include "plan/capacity_results.hpp"
 #include "plan/validate.hpp"
 #include "types/checked.hpp"
