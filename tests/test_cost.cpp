@@ -8,6 +8,8 @@
 #include "api.hpp"
 #include "engine/capacity.hpp"
 #include "engine/cost.hpp"
+#include "io/cost_settings_json.hpp"
+#include "io/prices_json.hpp"
 #include "plan/cost_results.hpp"
 #include "types/cost_settings.hpp"
 #include "types/errors.hpp"

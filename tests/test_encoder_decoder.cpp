@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/flops.hpp"
+#include "engine/model.hpp"
 #include "helpers.hpp"
 
 using nlohmann::json;

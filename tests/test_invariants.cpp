@@ -18,6 +18,7 @@
 #include "engine/comm.hpp"
 #include "engine/layout.hpp"
 #include "engine/memory.hpp"
+#include "engine/model.hpp"
 #include "engine/training.hpp"
 #include "helpers.hpp"
 #include "types/errors.hpp"

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "helpers.hpp"
+#include "io/prices_json.hpp"
 #include "types/errors.hpp"
 
 namespace {

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "helpers.hpp"
+#include "engine/activations.hpp"
 #include "engine/layout.hpp"
 
 using advisor::ActivationInputs;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
+#include "engine/model.hpp"
 #include "types/errors.hpp"
 #include "helpers.hpp"
 #include "types/model.hpp"

@@ -9,6 +9,8 @@
 
 #include "api.hpp"
 #include "engine/comm.hpp"
+#include "engine/model.hpp"
+#include "io/performance_json.hpp"
 #include "types/errors.hpp"
 #include "engine/flops.hpp"
 #include "helpers.hpp"

@@ -4,7 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "engine/memory.hpp"
+#include "engine/activations.hpp"
+#include "engine/model.hpp"
 
 namespace advisor {
 

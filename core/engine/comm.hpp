@@ -53,7 +53,7 @@ struct Fabric {
 std::string network_label(const Fabric& f);
 
 /// The fabric for `gpu` under the request's cluster settings.
-/// `gpus_per_server`: GPUs inside one server (engine/cost_inputs gpus_per_server()).
+/// `gpus_per_server`: GPUs inside one server (engine/cost_scenario gpus_per_server()).
 Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
                    const PerformanceConstants& k, int gpus_per_server,
                    LinkChoice choice = LinkChoice::kNative);

@@ -3,11 +3,12 @@
 // data/prices.json or the request's override of it (recorded with its source) for one GPU
 // type, count and site. The GPU's part (platform, prices) apart from the rest, so that a search
 // resolves the site once and each GPU's part alone (with_gpu()).
+#include "engine/cost_scenario.hpp"
+
 #include <cmath>
 #include <string>
 #include <string_view>
 
-#include "engine/cost_inputs.hpp"
 #include "types/checked.hpp"
 #include "types/errors.hpp"
 #include "types/text.hpp"

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/memory.hpp"
+#include "engine/model.hpp"
 
 namespace advisor {
 

@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "engine/comm.hpp"
-#include "engine/cost_inputs.hpp"
+#include "engine/cost_scenario.hpp"
 #include "engine/training.hpp"
 #include "types/checked.hpp"
 

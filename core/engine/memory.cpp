@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <string_view>
 
+#include "engine/activations.hpp"
+#include "engine/model.hpp"
 #include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "types/text.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "types/model.hpp"
+#include "engine/model.hpp"
 
 #include <algorithm>
 

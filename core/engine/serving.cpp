@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/flops.hpp"
+#include "engine/model.hpp"
 #include "types/checked.hpp"
 #include "types/units.hpp"
 #include "engine/training.hpp"

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <set>
 
+#include "io/performance_json.hpp"
+#include "io/prices_json.hpp"
 #include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "types/request.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "types/cost_settings.hpp"
+#include "io/cost_settings_json.hpp"
 
 #include <algorithm>
 #include <cctype>

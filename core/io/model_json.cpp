@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "engine/model.hpp"
 #include "io/json_reader.hpp"
 #include "types/errors.hpp"
 #include "types/text.hpp"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "types/perf_settings.hpp"
+#include "io/perf_settings_json.hpp"
 
 #include "types/catalog.hpp"
 #include "types/errors.hpp"

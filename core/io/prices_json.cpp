@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "types/prices.hpp"
+#include "io/prices_json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -82,20 +82,326 @@ const JsonValue& member(const JsonValue& parent, const std::string& path, const 
   return *j;
 }
 
+/// The catalog's USD rate: exchange_rates.USD, in CNY per USD.
+PriceEntry read_exchange_rates(const JsonValue& doc, const EntryParser& plain) {
+  const std::string p = kFile;
+  const JsonValue& rates = member(doc, p, "exchange_rates");
+  FieldReader r(rates, p + "/exchange_rates");
+  PriceEntry usd_to_cny = plain.read(member(rates, r.path(), "USD"), r.path_of("USD"), 0.01, 1000);
+  r.raw("USD");
+  r.reject_unknown();
+  return usd_to_cny;
+}
+
+/// {"not_offered": reason, "source", "as_of"}: the part is not sold (or rented) in this
+/// market, which the cost says instead of "no price".
+std::string read_not_offered(const JsonValue& j, const std::string& at) {
+  FieldReader n(j, at);
+  std::string text = n.string("not_offered");
+  if (text.empty())
+    throw InputError("catalog_invalid", n.path_of("not_offered"),
+                     n.path_of("not_offered") + " must say why the part is not offered");
+  text += " (" + n.string("source") + ", " + n.string("as_of") + ")";
+  n.reject_unknown();
+  return text;
+}
+
+/// gpus: purchase and on-demand rental per GPU id (null = not known).
+void read_gpu_prices(const JsonValue& doc, const EntryParser& money, PriceCatalog& c) {
+  const std::string gp = std::string(kFile) + "/gpus";
+  const JsonValue& gpus = member(doc, kFile, "gpus");
+  if (!gpus.is_object())
+    throw InputError("wrong_type", gp, gp + " must be an object keyed by GPU id");
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const std::string path = gp + "/" + pointer_token(gpus.key(i));
+    FieldReader g(gpus[i], path);
+    GpuPrices prices;
+    if (const JsonValue* j = g.raw("purchase")) {
+      if (j->is_object() && j->contains("not_offered"))
+        prices.purchase_not_offered = read_not_offered(*j, g.path_of("purchase"));
+      else
+        prices.purchase_cny = money.read(*j, g.path_of("purchase"), 0, kMaxMoney);
+    }
+    if (const JsonValue* j = g.raw("rental")) {
+      if (j->is_object() && j->contains("not_offered"))
+        prices.rental_not_offered = read_not_offered(*j, g.path_of("rental"));
+      else
+        prices.rental_cny_per_gpu_hour = money.read(*j, g.path_of("rental"), 0, 1e6);
+    }
+    g.reject_unknown();
+    c.gpus[gpus.key(i)] = prices;
+  }
+}
+
+/// One server platform: its price, GPUs, rack units and the host's power draw.
+PlatformDefaults read_platform(const JsonValue& j, const std::string& path,
+                               const EntryParser& plain, const EntryParser& money) {
+  FieldReader f(j, path);
+  PlatformDefaults d;
+  d.price_cny = money.read(member(j, path, "price_cny"), f.path_of("price_cny"), 0, kMaxMoney);
+  d.gpus_per_server =
+      plain.read(member(j, path, "gpus_per_server"), f.path_of("gpus_per_server"), 1, 64, true);
+  d.rack_units = plain.read(member(j, path, "rack_units"), f.path_of("rack_units"), 1, 60, true);
+  d.cpus_watts = plain.read(member(j, path, "cpus_watts"), f.path_of("cpus_watts"), 0, 1e5);
+  d.memory_watts = plain.read(member(j, path, "memory_watts"), f.path_of("memory_watts"), 0, 1e5);
+  d.nics_watts = plain.read(member(j, path, "nics_watts"), f.path_of("nics_watts"), 0, 1e5);
+  d.storage_watts =
+      plain.read(member(j, path, "storage_watts"), f.path_of("storage_watts"), 0, 1e5);
+  d.cooling_conversion_fraction =
+      plain.read(member(j, path, "cooling_conversion_fraction"),
+                 f.path_of("cooling_conversion_fraction"), 0, 5);
+  d.whole_board = f.boolean("whole_board", false);
+  for (const char* k : {"price_cny", "gpus_per_server", "rack_units", "cpus_watts",
+                        "memory_watts", "nics_watts", "storage_watts",
+                        "cooling_conversion_fraction"})
+    f.raw(k);
+  f.reject_unknown();
+  return d;
+}
+
+/// platforms: server platforms by GPU form factor (the "_small" ones optional).
+void read_platforms(const JsonValue& doc, const EntryParser& plain, const EntryParser& money,
+                    PriceCatalog& c) {
+  const std::string pp = std::string(kFile) + "/platforms";
+  const JsonValue& platforms = member(doc, kFile, "platforms");
+  FieldReader all(platforms, pp);
+  for (const char* form : {"sxm", "pcie", "oam", "module", "sxm_small", "pcie_small",
+                           "oam_small", "module_small"}) {
+    const bool optional = std::string_view(form).find("_small") != std::string_view::npos;
+    if (optional && !all.has(form)) {
+      all.raw(form);
+      continue;
+    }
+    c.platforms[form] = read_platform(member(platforms, pp, form), all.path_of(form), plain, money);
+    all.raw(form);
+  }
+  all.reject_unknown();
+}
+
+/// A scalar entry's key and range.
+struct EntryRange {
+  const char* key;
+  double min, max;
+  bool integer;
+};
+
+/// A section of scalar entries {key: entry} with per-key ranges, into c.scalars. Returns the
+/// section's reader: the caller reads the rest of it and rejects unknown keys.
+FieldReader read_scalar_section(const JsonValue& doc, const char* name,
+                                std::initializer_list<EntryRange> ranges,
+                                const EntryParser& parser, PriceCatalog& c) {
+  const std::string sp = std::string(kFile) + "/" + name;
+  const JsonValue& s = member(doc, kFile, name);
+  FieldReader r(s, sp);
+  for (const EntryRange& range : ranges) {
+    const PriceEntry e = parser.read(member(s, sp, range.key), r.path_of(range.key), range.min,
+                                     range.max, range.integer);
+    r.raw(range.key);
+    c.scalars[e.key] = e;
+  }
+  return r;
+}
+
+/// power.idc_rack_classes_kw: an entry whose value is a list of rack classes in kW, each
+/// larger than the one before. Returns the list.
+std::vector<double> read_rack_classes(const JsonValue& power, const FieldReader& r,
+                                      PriceCatalog& c) {
+  const JsonValue& classes = member(power, r.path(), "idc_rack_classes_kw");
+  const std::string cp = r.path_of("idc_rack_classes_kw");
+  FieldReader cr(classes, cp);
+  const JsonValue* list = cr.raw("value");
+  if (!(list != nullptr && list->is_array() && !list->empty()))
+    throw InputError("catalog_invalid", cr.path_of("value"),
+                     cr.path_of("value") + " must be a non-empty list of kW");
+  c.rack_classes_entry.key = dotted(cp);
+  c.rack_classes_entry.unit = cr.string("unit");
+  c.rack_classes_entry.basis = cr.string("basis");
+  c.rack_classes_entry.source = cr.string("source");
+  c.rack_classes_entry.as_of = cr.string("as_of");
+  c.rack_classes_entry.needs_confirmation = cr.boolean("needs_confirmation");
+  cr.reject_unknown();
+  std::vector<double> kws;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string ip = cr.path_of("value") + "/" + std::to_string(i);
+    const JsonValue& v = (*list)[i];
+    if (!(v.is_number() && std::isfinite(v.number()) && v.number() >= 0.1 && v.number() <= 1000))
+      throw InputError("catalog_invalid", ip, ip + " must be a rack power in kW (0.1-1000)");
+    if (!(kws.empty() || v.number() > kws.back()))
+      throw InputError("catalog_invalid", ip, ip + " must be larger than the class before it");
+    kws.push_back(v.number());
+  }
+  return kws;
+}
+
+/// power: load factors, the office's rack, rack units, and the data centre's rack classes
+/// (returned, in kW).
+std::vector<double> read_power(const JsonValue& doc, const EntryParser& plain, PriceCatalog& c) {
+  FieldReader r = read_scalar_section(doc, "power",
+                                      {{"training_load_factor", 0, 1, false},
+                                       {"idle_load_factor", 0, 1, false},
+                                       {"office_rack_kw_low", 0.1, 1000, false},
+                                       {"office_rack_kw_high", 0.1, 1000, false},
+                                       {"rack_units_usable", 1, 100, true}},
+                                      plain, c);
+  std::vector<double> kws = read_rack_classes(*doc.find("power"), r, c);
+  r.raw("idc_rack_classes_kw");
+  r.reject_unknown();
+  if (!(c.at("power.office_rack_kw_high").value >= c.at("power.office_rack_kw_low").value))
+    throw InputError("catalog_invalid", r.path_of("office_rack_kw_high"),
+                     r.path_of("office_rack_kw_high") + " must be >= office_rack_kw_low");
+  return kws;
+}
+
+/// colocation: one monthly price per rack class of `rack_kws`, plus a per-kW price.
+void read_colocation(const JsonValue& doc, const EntryParser& money,
+                     const std::vector<double>& rack_kws, PriceCatalog& c) {
+  const std::string colp = std::string(kFile) + "/colocation";
+  const JsonValue& col = member(doc, kFile, "colocation");
+  FieldReader cl(col, colp);
+  const JsonValue& per_rack = member(col, colp, "per_rack_month_cny");
+  FieldReader pr(per_rack, cl.path_of("per_rack_month_cny"));
+  for (double kw : rack_kws) {
+    const std::string k = format_number(kw);
+    const JsonValue* j = pr.raw(k.c_str());
+    if (j == nullptr)
+      throw InputError(
+          "catalog_invalid", pr.path_of(k.c_str()),
+          pr.path_of(k.c_str()) + " is required: every rack class needs a monthly price");
+    c.rack_classes.emplace_back(kw, money.read(*j, pr.path_of(k.c_str()), 0, kMaxMoney));
+  }
+  pr.reject_unknown();
+  const PriceEntry per_kw = money.read(member(col, colp, "per_kw_month_cny"),
+                                       cl.path_of("per_kw_month_cny"), 0, 1e7);
+  c.scalars[per_kw.key] = per_kw;
+  cl.raw("per_rack_month_cny");
+  cl.raw("per_kw_month_cny");
+  cl.reject_unknown();
+}
+
+/// pue: the power usage effectiveness of each facility type.
+void read_pue(const JsonValue& doc, const EntryParser& plain, PriceCatalog& c) {
+  const std::string pp = std::string(kFile) + "/pue";
+  const JsonValue& pue = member(doc, kFile, "pue");
+  FieldReader r(pue, pp);
+  for (const char* type : {"office", "idc", "idc_new", "hub_node"}) {
+    c.pue[type] = plain.read(member(pue, pp, type), r.path_of(type), 1, 5);
+    r.raw(type);
+  }
+  r.reject_unknown();
+}
+
+/// tariff: time-of-use ratios and hours; the periods cover the day, the critical peak lies
+/// within the peak.
+void read_tariff(const JsonValue& doc, const EntryParser& plain, PriceCatalog& c) {
+  FieldReader r = read_scalar_section(doc, "tariff",
+                                      {{"peak_ratio", 0, 10, false},
+                                       {"valley_ratio", 0, 10, false},
+                                       {"peak_hours", 0, 24, false},
+                                       {"flat_hours", 0, 24, false},
+                                       {"valley_hours", 0, 24, false},
+                                       {"critical_peak_multiplier", 1, 10, false},
+                                       {"critical_peak_hours_per_day", 0, 24, false},
+                                       {"critical_peak_days_per_year", 0, 366, false}},
+                                      plain, c);
+  r.reject_unknown();
+  const double hours = c.at("tariff.peak_hours").value + c.at("tariff.flat_hours").value +
+                       c.at("tariff.valley_hours").value;
+  if (!(std::fabs(hours - 24) < 1e-9))
+    throw InputError("catalog_invalid", r.path_of("valley_hours"),
+                     "prices.json/tariff: peak, flat and valley hours must add up to 24, got " +
+                         format_number(hours));
+  if (!(c.at("tariff.critical_peak_hours_per_day").value <= c.at("tariff.peak_hours").value))
+    throw InputError("catalog_invalid", r.path_of("critical_peak_hours_per_day"),
+                     r.path_of("critical_peak_hours_per_day") + " must be within the peak hours");
+}
+
+/// One site of sites: its names, electricity price and colocation factor (ids are unique).
+SiteDefaults read_site(const JsonValue& site, const std::string& path, const EntryParser& plain,
+                       const EntryParser& money, const PriceCatalog& c) {
+  FieldReader s(site, path);
+  SiteDefaults d;
+  d.id = s.string("id");
+  if (c.find_site(d.id) != nullptr)
+    throw InputError("catalog_invalid", s.path_of("id"),
+                     s.path_of("id") + " repeats the site \"" + d.id + "\"");
+  d.name = s.string("name");
+  d.name_zh = s.string("name_zh");
+  // Entry keys name the site, not its position: "sites.shenzhen.electricity_flat_cny_per_kwh".
+  d.electricity_flat_cny_per_kwh =
+      money.read(member(site, path, "electricity_flat_cny_per_kwh"),
+                 s.path_of("electricity_flat_cny_per_kwh"), 0, 100);
+  d.electricity_flat_cny_per_kwh.key = "sites." + d.id + ".electricity_flat_cny_per_kwh";
+  d.colocation_factor = plain.read(member(site, path, "colocation_factor"),
+                                   s.path_of("colocation_factor"), 0, 100);
+  d.colocation_factor.key = "sites." + d.id + ".colocation_factor";
+  s.raw("electricity_flat_cny_per_kwh");
+  s.raw("colocation_factor");
+  s.reject_unknown();
+  return d;
+}
+
+/// sites: a non-empty list, the first the reference site.
+void read_sites(const JsonValue& doc, const EntryParser& plain, const EntryParser& money,
+                PriceCatalog& c) {
+  const std::string sp = std::string(kFile) + "/sites";
+  const JsonValue& sites = member(doc, kFile, "sites");
+  if (!(sites.is_array() && !sites.empty()))
+    throw InputError("catalog_invalid", sp,
+                     sp + " must be a non-empty list of sites (the first is the reference site)");
+  for (std::size_t i = 0; i < sites.size(); ++i)
+    c.sites.push_back(read_site(sites[i], sp + "/" + std::to_string(i), plain, money, c));
+}
+
+/// site_notes: the siting and data notes, in Chinese and English.
+void read_site_notes(const JsonValue& doc, PriceCatalog& c) {
+  const std::string np = std::string(kFile) + "/site_notes";
+  FieldReader r(member(doc, kFile, "site_notes"), np);
+  c.siting_note_zh = r.string("siting_zh");
+  c.siting_note_en = r.string("siting_en");
+  c.data_note_zh = r.string("data_zh");
+  c.data_note_en = r.string("data_en");
+  c.notes_source = r.string("source");
+  r.reject_unknown();
+}
+
+/// network, rental, ownership and planning: scalar entries alone.
+void read_cost_scalars(const JsonValue& doc, const EntryParser& plain, const EntryParser& money,
+                       PriceCatalog& c) {
+  read_scalar_section(doc, "network",
+                      {{"bgp_cny_per_mbps_month", 0, 1e7, false},
+                       {"dedicated_cny_per_mbps_month", 0, 1e7, false},
+                       {"mbps", 0, 1e7, false}},
+                      money, c)
+      .reject_unknown();
+  read_scalar_section(doc, "rental",
+                      {{"reserved_discount", 0, 0.99, false},
+                       {"egress_cny_per_tb", 0, 1e7, false},
+                       {"egress_tb_per_month", 0, 1e9, false}},
+                      money, c)
+      .reject_unknown();
+  read_scalar_section(doc, "ownership",
+                      {{"life_years", 1, 30, true},
+                       {"residual_fraction", 0, 0.99, false},
+                       {"operations_capex_share", 0, 1, false},
+                       {"staff_cny_per_year", 0, kMaxMoney, false},
+                       {"staff_fte", 0, 1e4, false},
+                       {"spares_share", 0, 1, false}},
+                      money, c)
+      .reject_unknown();
+  read_scalar_section(doc, "planning",
+                      {{"utilization", 0, 1, false},
+                       {"valley_shift_share", 0, 1, false},
+                       {"owned_max_utilization", 0.01, 1, false},
+                       {"seventy_percent_rule", 0.01, 0.99, false},
+                       {"seventy_percent_tolerance", 0, 1, false},
+                       {"capacity_buffer", 0, 10, false},
+                       {"capacity_target_utilization", 0.01, 1, false},
+                       {"capacity_months", 1, 120, true}},
+                      plain, c)
+      .reject_unknown();
+}
+
 }  // namespace
-
-const PriceEntry& PriceCatalog::at(std::string_view key) const {
-  auto it = scalars.find(key);
-  if (it == scalars.end())
-    throw InputError("catalog_invalid", kFile, "prices.json lacks " + std::string(key));
-  return it->second;
-}
-
-const SiteDefaults* PriceCatalog::find_site(const std::string& id) const {
-  for (const SiteDefaults& s : sites)
-    if (s.id == id) return &s;
-  return nullptr;
-}
 
 PriceCatalog parse_price_catalog(const std::string& text) {
   const JsonValue doc = parse_json_text(text, kFile, limits::kMaxCatalogFileBytes);
@@ -106,281 +412,19 @@ PriceCatalog parse_price_catalog(const std::string& text) {
   c.currency = root.choice("currency", {"CNY"});
   root.string("note", std::string());
 
+  // Money entries may be in USD: they convert at the catalog's rate, read first.
   const EntryParser plain(nullptr);
-  const std::string p = kFile;
-  {
-    const JsonValue& rates = member(doc, p, "exchange_rates");
-    FieldReader r(rates, p + "/exchange_rates");
-    c.usd_to_cny = plain.read(member(rates, r.path(), "USD"), r.path_of("USD"), 0.01, 1000);
-    r.raw("USD");
-    r.reject_unknown();
-  }
+  c.usd_to_cny = read_exchange_rates(doc, plain);
   const EntryParser money(&c.usd_to_cny);
-
-  // GPUs: purchase and on-demand rental per GPU id (null = not known).
-  {
-    const std::string gp = p + "/gpus";
-    const JsonValue& gpus = member(doc, p, "gpus");
-    if (!gpus.is_object())
-      throw InputError("wrong_type", gp, gp + " must be an object keyed by GPU id");
-    for (std::size_t i = 0; i < gpus.size(); ++i) {
-      const std::string path = gp + "/" + pointer_token(gpus.key(i));
-      FieldReader g(gpus[i], path);
-      GpuPrices prices;
-      // {"not_offered": reason, "source", "as_of"}: the part is not sold (or rented) in this
-      // market, which the cost says instead of "no price".
-      auto not_offered = [&](const JsonValue& j, const std::string& at) {
-        FieldReader n(j, at);
-        std::string text = n.string("not_offered");
-        if (text.empty())
-          throw InputError("catalog_invalid", n.path_of("not_offered"),
-                           n.path_of("not_offered") + " must say why the part is not offered");
-        text += " (" + n.string("source") + ", " + n.string("as_of") + ")";
-        n.reject_unknown();
-        return text;
-      };
-      if (const JsonValue* j = g.raw("purchase")) {
-        if (j->is_object() && j->contains("not_offered"))
-          prices.purchase_not_offered = not_offered(*j, g.path_of("purchase"));
-        else
-          prices.purchase_cny = money.read(*j, g.path_of("purchase"), 0, kMaxMoney);
-      }
-      if (const JsonValue* j = g.raw("rental")) {
-        if (j->is_object() && j->contains("not_offered"))
-          prices.rental_not_offered = not_offered(*j, g.path_of("rental"));
-        else
-          prices.rental_cny_per_gpu_hour = money.read(*j, g.path_of("rental"), 0, 1e6);
-      }
-      g.reject_unknown();
-      c.gpus[gpus.key(i)] = prices;
-    }
-  }
-
-  // Server platforms by GPU form factor.
-  {
-    const std::string pp = p + "/platforms";
-    const JsonValue& platforms = member(doc, p, "platforms");
-    FieldReader all(platforms, pp);
-    for (const char* form : {"sxm", "pcie", "oam", "module", "sxm_small", "pcie_small",
-                             "oam_small", "module_small"}) {
-      const bool optional = std::string_view(form).find("_small") != std::string_view::npos;
-      if (optional && !all.has(form)) {
-        all.raw(form);
-        continue;
-      }
-      const std::string path = all.path_of(form);
-      const JsonValue& j = member(platforms, pp, form);
-      FieldReader f(j, path);
-      PlatformDefaults d;
-      d.price_cny = money.read(member(j, path, "price_cny"), f.path_of("price_cny"), 0, kMaxMoney);
-      d.gpus_per_server =
-          plain.read(member(j, path, "gpus_per_server"), f.path_of("gpus_per_server"), 1, 64, true);
-      d.rack_units = plain.read(member(j, path, "rack_units"), f.path_of("rack_units"), 1, 60, true);
-      d.cpus_watts = plain.read(member(j, path, "cpus_watts"), f.path_of("cpus_watts"), 0, 1e5);
-      d.memory_watts = plain.read(member(j, path, "memory_watts"), f.path_of("memory_watts"), 0, 1e5);
-      d.nics_watts = plain.read(member(j, path, "nics_watts"), f.path_of("nics_watts"), 0, 1e5);
-      d.storage_watts =
-          plain.read(member(j, path, "storage_watts"), f.path_of("storage_watts"), 0, 1e5);
-      d.cooling_conversion_fraction =
-          plain.read(member(j, path, "cooling_conversion_fraction"),
-                     f.path_of("cooling_conversion_fraction"), 0, 5);
-      d.whole_board = f.boolean("whole_board", false);
-      for (const char* k : {"price_cny", "gpus_per_server", "rack_units", "cpus_watts",
-                            "memory_watts", "nics_watts", "storage_watts",
-                            "cooling_conversion_fraction"})
-        f.raw(k);
-      f.reject_unknown();
-      c.platforms[form] = d;
-      all.raw(form);
-    }
-    all.reject_unknown();
-  }
-
-  // Scalar sections: {section: {key: entry}} with per-key ranges.
-  struct Range {
-    const char* key;
-    double min, max;
-    bool integer;
-  };
-  auto section = [&](const char* name, std::initializer_list<Range> ranges, bool is_money) {
-    const std::string sp = p + "/" + name;
-    const JsonValue& s = member(doc, p, name);
-    FieldReader r(s, sp);
-    for (const Range& range : ranges) {
-      const PriceEntry e = (is_money ? money : plain)
-                               .read(member(s, sp, range.key), r.path_of(range.key), range.min,
-                                     range.max, range.integer);
-      r.raw(range.key);
-      c.scalars[e.key] = e;
-    }
-    return r;
-  };
-  {
-    FieldReader r = section("power",
-                            {{"training_load_factor", 0, 1, false},
-                             {"idle_load_factor", 0, 1, false},
-                             {"office_rack_kw_low", 0.1, 1000, false},
-                             {"office_rack_kw_high", 0.1, 1000, false},
-                             {"rack_units_usable", 1, 100, true}},
-                            false);
-    // The rack class list: an entry whose value is an array of kW.
-    const JsonValue& classes = member(*doc.find("power"), r.path(), "idc_rack_classes_kw");
-    const std::string cp = r.path_of("idc_rack_classes_kw");
-    FieldReader cr(classes, cp);
-    const JsonValue* list = cr.raw("value");
-    if (!(list != nullptr && list->is_array() && !list->empty()))
-      throw InputError("catalog_invalid", cr.path_of("value"),
-                       cr.path_of("value") + " must be a non-empty list of kW");
-    c.rack_classes_entry.key = dotted(cp);
-    c.rack_classes_entry.unit = cr.string("unit");
-    c.rack_classes_entry.basis = cr.string("basis");
-    c.rack_classes_entry.source = cr.string("source");
-    c.rack_classes_entry.as_of = cr.string("as_of");
-    c.rack_classes_entry.needs_confirmation = cr.boolean("needs_confirmation");
-    cr.reject_unknown();
-    std::vector<double> kws;
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      const std::string ip = cr.path_of("value") + "/" + std::to_string(i);
-      const JsonValue& v = (*list)[i];
-      if (!(v.is_number() && std::isfinite(v.number()) && v.number() >= 0.1 && v.number() <= 1000))
-        throw InputError("catalog_invalid", ip, ip + " must be a rack power in kW (0.1-1000)");
-      if (!(kws.empty() || v.number() > kws.back()))
-        throw InputError("catalog_invalid", ip, ip + " must be larger than the class before it");
-      kws.push_back(v.number());
-    }
-    r.raw("idc_rack_classes_kw");
-    r.reject_unknown();
-    if (!(c.at("power.office_rack_kw_high").value >= c.at("power.office_rack_kw_low").value))
-      throw InputError("catalog_invalid", r.path_of("office_rack_kw_high"),
-                       r.path_of("office_rack_kw_high") + " must be >= office_rack_kw_low");
-
-    // Colocation: one price per rack class, plus a per-kW price.
-    const std::string colp = p + "/colocation";
-    const JsonValue& col = member(doc, p, "colocation");
-    FieldReader cl(col, colp);
-    const JsonValue& per_rack = member(col, colp, "per_rack_month_cny");
-    FieldReader pr(per_rack, cl.path_of("per_rack_month_cny"));
-    for (double kw : kws) {
-      const std::string k = format_number(kw);
-      const JsonValue* j = pr.raw(k.c_str());
-      if (j == nullptr)
-        throw InputError(
-            "catalog_invalid", pr.path_of(k.c_str()),
-            pr.path_of(k.c_str()) + " is required: every rack class needs a monthly price");
-      c.rack_classes.emplace_back(kw, money.read(*j, pr.path_of(k.c_str()), 0, kMaxMoney));
-    }
-    pr.reject_unknown();
-    const PriceEntry per_kw = money.read(member(col, colp, "per_kw_month_cny"),
-                                         cl.path_of("per_kw_month_cny"), 0, 1e7);
-    c.scalars[per_kw.key] = per_kw;
-    cl.raw("per_rack_month_cny");
-    cl.raw("per_kw_month_cny");
-    cl.reject_unknown();
-  }
-  {
-    const std::string pp = p + "/pue";
-    const JsonValue& pue = member(doc, p, "pue");
-    FieldReader r(pue, pp);
-    for (const char* type : {"office", "idc", "idc_new", "hub_node"}) {
-      c.pue[type] = plain.read(member(pue, pp, type), r.path_of(type), 1, 5);
-      r.raw(type);
-    }
-    r.reject_unknown();
-  }
-  {
-    FieldReader r = section("tariff",
-                            {{"peak_ratio", 0, 10, false},
-                             {"valley_ratio", 0, 10, false},
-                             {"peak_hours", 0, 24, false},
-                             {"flat_hours", 0, 24, false},
-                             {"valley_hours", 0, 24, false},
-                             {"critical_peak_multiplier", 1, 10, false},
-                             {"critical_peak_hours_per_day", 0, 24, false},
-                             {"critical_peak_days_per_year", 0, 366, false}},
-                            false);
-    r.reject_unknown();
-    const double hours = c.at("tariff.peak_hours").value + c.at("tariff.flat_hours").value +
-                         c.at("tariff.valley_hours").value;
-    if (!(std::fabs(hours - 24) < 1e-9))
-      throw InputError("catalog_invalid", r.path_of("valley_hours"),
-                       "prices.json/tariff: peak, flat and valley hours must add up to 24, got " +
-                           format_number(hours));
-    if (!(c.at("tariff.critical_peak_hours_per_day").value <= c.at("tariff.peak_hours").value))
-      throw InputError("catalog_invalid", r.path_of("critical_peak_hours_per_day"),
-                       r.path_of("critical_peak_hours_per_day") + " must be within the peak hours");
-  }
-  {
-    const std::string sp = p + "/sites";
-    const JsonValue& sites = member(doc, p, "sites");
-    if (!(sites.is_array() && !sites.empty()))
-      throw InputError("catalog_invalid", sp,
-                       sp + " must be a non-empty list of sites (the first is the reference site)");
-    for (std::size_t i = 0; i < sites.size(); ++i) {
-      const std::string path = sp + "/" + std::to_string(i);
-      FieldReader s(sites[i], path);
-      SiteDefaults d;
-      d.id = s.string("id");
-      if (c.find_site(d.id) != nullptr)
-        throw InputError("catalog_invalid", s.path_of("id"),
-                         s.path_of("id") + " repeats the site \"" + d.id + "\"");
-      d.name = s.string("name");
-      d.name_zh = s.string("name_zh");
-      // Entry keys name the site, not its position: "sites.shenzhen.electricity_flat_cny_per_kwh".
-      d.electricity_flat_cny_per_kwh =
-          money.read(member(sites[i], path, "electricity_flat_cny_per_kwh"),
-                     s.path_of("electricity_flat_cny_per_kwh"), 0, 100);
-      d.electricity_flat_cny_per_kwh.key = "sites." + d.id + ".electricity_flat_cny_per_kwh";
-      d.colocation_factor = plain.read(member(sites[i], path, "colocation_factor"),
-                                       s.path_of("colocation_factor"), 0, 100);
-      d.colocation_factor.key = "sites." + d.id + ".colocation_factor";
-      s.raw("electricity_flat_cny_per_kwh");
-      s.raw("colocation_factor");
-      s.reject_unknown();
-      c.sites.push_back(d);
-    }
-  }
-  {
-    const std::string np = p + "/site_notes";
-    FieldReader r(member(doc, p, "site_notes"), np);
-    c.siting_note_zh = r.string("siting_zh");
-    c.siting_note_en = r.string("siting_en");
-    c.data_note_zh = r.string("data_zh");
-    c.data_note_en = r.string("data_en");
-    c.notes_source = r.string("source");
-    r.reject_unknown();
-  }
-  section("network",
-          {{"bgp_cny_per_mbps_month", 0, 1e7, false},
-           {"dedicated_cny_per_mbps_month", 0, 1e7, false},
-           {"mbps", 0, 1e7, false}},
-          true)
-      .reject_unknown();
-  section("rental",
-          {{"reserved_discount", 0, 0.99, false},
-           {"egress_cny_per_tb", 0, 1e7, false},
-           {"egress_tb_per_month", 0, 1e9, false}},
-          true)
-      .reject_unknown();
-  section("ownership",
-          {{"life_years", 1, 30, true},
-           {"residual_fraction", 0, 0.99, false},
-           {"operations_capex_share", 0, 1, false},
-           {"staff_cny_per_year", 0, kMaxMoney, false},
-           {"staff_fte", 0, 1e4, false},
-           {"spares_share", 0, 1, false}},
-          true)
-      .reject_unknown();
-  section("planning",
-          {{"utilization", 0, 1, false},
-           {"valley_shift_share", 0, 1, false},
-           {"owned_max_utilization", 0.01, 1, false},
-           {"seventy_percent_rule", 0.01, 0.99, false},
-           {"seventy_percent_tolerance", 0, 1, false},
-           {"capacity_buffer", 0, 10, false},
-           {"capacity_target_utilization", 0.01, 1, false},
-           {"capacity_months", 1, 120, true}},
-          false)
-      .reject_unknown();
+  read_gpu_prices(doc, money, c);
+  read_platforms(doc, plain, money, c);
+  const std::vector<double> rack_kws = read_power(doc, plain, c);
+  read_colocation(doc, money, rack_kws, c);
+  read_pue(doc, plain, c);
+  read_tariff(doc, plain, c);
+  read_sites(doc, plain, money, c);
+  read_site_notes(doc, c);
+  read_cost_scalars(doc, plain, money, c);
   for (const char* k : {"exchange_rates", "gpus", "platforms", "power", "colocation", "pue",
                         "tariff", "sites", "site_notes", "network", "rental", "ownership",
                         "planning"})

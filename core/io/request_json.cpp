@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/cost_settings_json.hpp"
 #include "io/json_reader.hpp"
 #include "io/model_json.hpp"
+#include "io/perf_settings_json.hpp"
 #include "types/errors.hpp"
 #include "types/request.hpp"
 

@@ -10,6 +10,7 @@
 #include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "types/text.hpp"
+#include "validation/gpu_csv.hpp"
 
 namespace advisor::validation {
 namespace {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 
+#include "engine/cost_scenario.hpp"
 #include "plan/gpu_names.hpp"
 #include "types/checked.hpp"
 #include "types/errors.hpp"

@@ -5,10 +5,12 @@
 #include <cmath>
 #include <numeric>
 
+#include "engine/model.hpp"
 #include "plan/cost_results.hpp"
 #include "plan/fleet.hpp"
 #include "plan/recommend.hpp"
 #include "plan/speed_results.hpp"
+#include "plan/training_counts.hpp"
 #include "plan/validate.hpp"
 #include "types/errors.hpp"
 #include "types/text.hpp"

@@ -13,6 +13,7 @@
 #include "plan/fleet.hpp"
 #include "plan/recommend_reasons.hpp"
 #include "plan/search_prices.hpp"
+#include "plan/training_counts.hpp"
 
 namespace advisor {
 

@@ -10,7 +10,7 @@
 #include <tuple>
 #include <vector>
 
-#include "engine/cost_inputs.hpp"
+#include "engine/cost_scenario.hpp"
 #include "types/catalog.hpp"
 #include "types/request.hpp"
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The counts a training search tries on one GPU (plan/recommend.hpp training_counts): the
 // minimum that fits, then doublings while they still pay.
+#include "plan/training_counts.hpp"
+
 #include <optional>
 
 #include "engine/comm.hpp"

@@ -4,7 +4,6 @@
 #include <optional>
 #include <string>
 
-
 namespace advisor {
 
 /// Mixture-of-experts layout (DeepSeek-V3, Qwen3-MoE, Mixtral).
@@ -87,15 +86,6 @@ struct ParamCounts {
   double block_linear = 0;          // all layers
 };
 
-ParamCounts count_params(const ModelArch& arch);
-
-/// Widths used by memory and FLOP models.
-std::int64_t q_width(const ModelArch& arch);   // query projection output width
-std::int64_t kv_width(const ModelArch& arch);  // one of K or V (per token, all KV heads)
-std::int64_t attn_out_width(const ModelArch& arch);  // input width of the output projection
-/// KV-cache elements per token per layer (K and V, or MLA's latent + rope key).
-std::int64_t kv_cache_elements_per_token_layer(const ModelArch& arch);
-
 /// The keys a model's fields were read from, so that an error names the key the user wrote:
 /// our own names for a preset or custom fields, config.json's for a pasted Hugging Face config
 /// (num_key_value_heads, num_experts_per_tok, ...). Relative to the model object's path.
@@ -109,10 +99,5 @@ struct ArchKeys {
   std::string dense_layers = "moe/dense_layers";
   std::string max_position_embeddings = "max_position_embeddings";
 };
-
-/// Checks relations between fields (heads divisible by KV heads, ...) and the size of the model
-/// (at most limits::kMaxParameters parameters); errors name `path` + "/" + the key in `keys`.
-void validate_arch(const ModelArch& arch, const std::string& path, const ArchKeys& keys = {});
-
 
 }  // namespace advisor

@@ -6,6 +6,8 @@
 // of its lines, every number is checked against its column's range before it is used or cast,
 // GPU indices are bounded by limits::kMaxGpusPerServer and the rows by kMaxGpuCsvRows, so memory
 // stays at one power reading per sample (for the percentiles) however the file is made.
+#include "validation/gpu_csv.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>

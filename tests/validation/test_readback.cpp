@@ -8,6 +8,7 @@
 #include "types/errors.hpp"
 #include "validation/check.hpp"
 #include "io/validation_json.hpp"
+#include "validation/gpu_csv.hpp"
 
 using namespace advisor::validation;
 

@@ -10,6 +10,7 @@
 #include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "validation/check.hpp"
+#include "validation/gpu_csv.hpp"
 
 using namespace advisor::validation;
 

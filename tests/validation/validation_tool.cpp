@@ -12,6 +12,7 @@
 #include "cases.hpp"
 #include "types/errors.hpp"
 #include "validation/check.hpp"
+#include "validation/gpu_csv.hpp"
 #include "validation/scripts.hpp"
 
 namespace {

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: MIT
+// The sections of the power and cost results, one builder each (see the header).
+#include "plan/cost_sections.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "engine/cost_scenario.hpp"
+#include "plan/capacity_results.hpp"
+#include "types/text.hpp"
+#include "types/units.hpp"
+
+namespace advisor {
+
+namespace {
+
+std::string cny(double v) { return format_number(std::round(v * 100) / 100) + " CNY"; }
+
+/// A positive finite figure from the speed model, else nothing.
+std::optional<double> usable(std::optional<double> v) {
+  if (v && std::isfinite(*v) && *v > 0) return v;
+  return std::nullopt;
+}
+
+/// A figure the user gave, else the speed model's (when `predicted` applies), with its source:
+/// "request" or "speed_model".
+std::optional<double> given_or_predicted(const std::optional<double>& given,
+                                         const std::optional<double>& predicted,
+                                         std::optional<std::string>* source) {
+  if (given) {
+    *source = "request";
+    return given;
+  }
+  if (predicted) {
+    *source = "speed_model";
+    return predicted;
+  }
+  return std::nullopt;
+}
+
+PricedOption priced(OptionCost cost) {
+  PricedOption p;
+  p.cost = std::move(cost);
+  return p;
+}
+
+/// No purchase price: the catalog's reason the part is not sold, else none listed.
+MissingPrice missing_purchase_price(const Request& req, const PriceCatalog& prices,
+                                    const GpuSpec& gpu) {
+  const std::string path = req.hardware ? "/cost/prices/gpu_purchase_cny"
+                                        : "/cost/prices/gpus/" + gpu.id + "/purchase_cny";
+  const auto listed = prices.gpus.find(gpu.id);
+  const std::string why = listed != prices.gpus.end() ? listed->second.purchase_not_offered : "";
+  return {"buy", why.empty() ? "no purchase price for " + gpu.name + " in the catalog"
+                             : gpu.name + " is not offered for sale: " + why,
+          path, why.empty() ? "no_purchase_price" : "not_offered_for_sale",
+          {param("gpu", gpu.id), param("gpu_name", gpu.name), param("why", why)}};
+}
+
+/// No rental price: the catalog's reason the part is not rented out, else none listed.
+MissingPrice missing_rental_price(const Request& req, const PriceCatalog& prices,
+                                  const GpuSpec& gpu) {
+  const std::string path = req.hardware
+                               ? "/cost/prices/rental_cny_per_gpu_hour"
+                               : "/cost/prices/gpus/" + gpu.id + "/rental_cny_per_gpu_hour";
+  const auto listed = prices.gpus.find(gpu.id);
+  const std::string why = listed != prices.gpus.end() ? listed->second.rental_not_offered : "";
+  return {"rent", why.empty() ? "no rental price for " + gpu.name + " in the catalog"
+                              : gpu.name + " is not offered for rent: " + why,
+          path, why.empty() ? "no_rental_price" : "not_offered_for_rent",
+          {param("gpu", gpu.id), param("gpu_name", gpu.name), param("why", why)}};
+}
+
+/// The hybrid's deployment: the owned servers bought for their share of the demand, the rented
+/// GPU-hours, and the egress of what is rented.
+OptionCost hybrid_option(const HybridPlan& h, const CostScenario& s, double egress_yearly_cny) {
+  std::vector<LineItem> items;
+  double capex = 0, residual = 0;
+  const int owned_gpus = h.best.servers * s.gpus_per_server;
+  if (h.best.servers > 0) {
+    const OptionCost owned =
+        buy_option(s, owned_gpus, h.best.owned_gpu_hours_per_year / (owned_gpus * kHoursPerYear));
+    items = owned.line_items;
+    capex = owned.capex_cny;
+    residual = owned.residual_cny;
+  }
+  items.push_back({"rented_gpu_hours", h.best.rented_gpu_hours_per_year * *s.rent_cny_per_gpu_hour,
+                   format_number(h.best.rented_gpu_hours_per_year) + " GPU-hours a year x " +
+                       cny(*s.rent_cny_per_gpu_hour),
+                   "rented_hours",
+                   {param("gpu_hours", h.best.rented_gpu_hours_per_year),
+                    param("cny_per_gpu_hour", *s.rent_cny_per_gpu_hour)}});
+  const bool rented = h.best.rented_gpu_hours_per_year > 0;
+  items.push_back({"data_transfer", rented ? egress_yearly_cny : 0,
+                   rented ? "egress of the rented part" : "nothing rented",
+                   rented ? "egress_of_rented_part" : "nothing_rented", {}});
+  return finish_option(std::move(items), s.life_years, capex, residual);
+}
+
+/// How the hybrid splits the demand: the best split, month by month, and ~100 of the
+/// candidates it was chosen from.
+HybridSplit hybrid_split(const HybridPlan& h, const MonthlyGpuHours& demand, const CostScenario& s,
+                         double lifetime_cny) {
+  HybridSplit split;
+  split.best = h.best;
+  split.owned_gpus = h.best.servers * s.gpus_per_server;
+  const double owned_capacity = split.owned_gpus * kHoursPerYear;
+  if (owned_capacity > 0)
+    split.owned_utilization = h.best.owned_gpu_hours_per_year / owned_capacity;
+  split.lifetime_cny = lifetime_cny;
+  split.owned_max_utilization = s.owned_max_utilization;
+  for (std::size_t m = 0; m < 12; ++m) {
+    split.monthly.push_back({static_cast<int>(m + 1), demand[m], h.owned_monthly[m],
+                             h.rented_monthly[m]});
+  }
+  const std::size_t stride = std::max<std::size_t>(1, h.candidates.size() / 100);
+  for (std::size_t i = 0; i < h.candidates.size(); i += stride)
+    split.candidates.push_back(h.candidates[i]);
+  return split;
+}
+
+}  // namespace
+
+PowerResult power_section(const GpuSpec& gpu, int gpus, const CostScenario& s, const PowerPlan& p,
+                          std::vector<Warning>& warnings) {
+  PowerResult power;
+  power.gpu = gpu.id;
+  power.gpus = gpus;
+  power.gpus_per_server = s.gpus_per_server;
+  power.plan = p;
+  power.gpu_watts_per_server = gpu.tdp_watts * p.gpus_in_largest_server;
+  power.host_watts = p.server_watts_full_load - power.gpu_watts_per_server;
+  power.training_load_factor = s.training_load_factor;
+  power.it_kw_full_load = p.fleet_watts_full_load / 1000;
+  power.it_kw_typical = power.it_kw_full_load * s.training_load_factor;
+  power.facility = s.facility;
+  power.pue = s.pue;
+  power.facility_kw = power.it_kw_full_load * s.pue;
+  if (!p.racks.fits) {
+    warnings.push_back(
+        {"server_exceeds_rack",
+         "one server draws " + format_number(std::round(p.server_watts_full_load) / 1000) +
+             " kW, more than a " + format_number(p.racks.rack_kw) + " kW rack: it takes " +
+             std::to_string(p.racks.racks_per_server) + " racks' circuits",
+         "/power/rack_kw",
+         {param("server_kw", p.server_watts_full_load / 1000), param("rack_kw", p.racks.rack_kw),
+          param("racks_per_server", p.racks.racks_per_server)}});
+  }
+  if (s.facility == Facility::kOffice && !p.office.can_host) {
+    warnings.push_back(
+        {"office_cannot_host",
+         office_reason_text(p.office),
+         "/power/facility",
+         {param("reason", std::string(p.office.reason_code)),
+          param("total_kw", p.office.total_watts / 1000), param("rack_kw", p.office.rack_kw_high),
+          param("office_racks", p.office.office_racks)}});
+  }
+  return power;
+}
+
+EnergyResult price_deployments(CostResult& cost, const Request& req, const PriceCatalog& prices,
+                               const GpuSpec& gpu, int gpus, const CostScenario& s,
+                               const PowerPlan& p) {
+  const double u = s.utilization;
+  EnergyResult energy;
+  if (s.gpu_price_cny) {
+    PricedOption& b = cost.buy.emplace(priced(buy_option(s, gpus, u, &energy)));
+    b.with_capex = true;
+    b.servers = p.servers;
+    b.gpus = gpus;
+  } else {
+    cost.missing_prices.push_back(missing_purchase_price(req, prices, gpu));
+  }
+  if (s.reserved_cny_per_gpu_month) {
+    PricedOption& r = cost.reserved.emplace(priced(reserved_option(s, gpus)));
+    r.cny_per_gpu_month = *s.reserved_cny_per_gpu_month;
+    r.gpus = gpus;
+  }
+  if (s.rent_cny_per_gpu_hour) {
+    PricedOption& r = cost.rent.emplace(priced(rent_option(s, gpus, u)));
+    r.cny_per_gpu_hour = *s.rent_cny_per_gpu_hour;
+    r.gpus = gpus;
+  } else {
+    cost.missing_prices.push_back(missing_rental_price(req, prices, gpu));
+  }
+  return energy;
+}
+
+std::optional<MonthlyGpuHours> demand_months(const CostRequest& rq,
+                                             std::optional<CapacityResult>& capacity,
+                                             const std::string& gpu_id) {
+  std::optional<MonthlyGpuHours> months = rq.cost.monthly_demand_gpu_hours;
+  if (!months && capacity) {
+    months = demand_from_capacity(*capacity, gpu_id);
+    if (months) capacity->demand_for_cost = gpu_id;
+  }
+  return months;
+}
+
+void price_hybrid(CostResult& cost, const std::optional<MonthlyGpuHours>& months,
+                  const MonthlyGpuHours& demand, const CostScenario& s) {
+  // Without a demand profile there are no bursts to rent: a flat demand would only
+  // "consolidate" the pinned cards onto fewer, which a job that needs them together cannot do.
+  if (!months) {
+    cost.missing_prices.push_back({"hybrid", "the hybrid plan needs the demand month by month",
+                                   "/cost/monthly_demand_gpu_hours", "hybrid_needs_months", {}});
+    return;
+  }
+  if (!(cost.buy && cost.rent)) {
+    cost.missing_prices.push_back({"hybrid",
+                                   "the hybrid plan needs both a purchase and a rental price",
+                                   std::nullopt,
+                                   "hybrid_needs_both_prices",
+                                   {}});
+    return;
+  }
+  const int per = s.gpus_per_server;
+  auto owned_cost = [&](int servers, double owned_hours) {
+    const int n = servers * per;
+    return buy_totals(s, n, owned_hours / (n * kHoursPerYear)).average_yearly_cny;
+  };
+  const double egress_yearly = s.egress_tb_per_month * 12 * s.egress_cny_per_tb;
+  const HybridPlan h = optimise_hybrid(demand, per, s.owned_max_utilization, owned_cost,
+                                       *s.rent_cny_per_gpu_hour, egress_yearly);
+  PricedOption& hybrid = cost.hybrid.emplace(priced(hybrid_option(h, s, egress_yearly)));
+  hybrid.with_capex = true;
+  cost.hybrid_split = hybrid_split(h, demand, s, hybrid.cost.lifetime_cny);
+}
+
+std::optional<std::string> cheapest_deployment(const CostResult& cost) {
+  std::optional<std::string> cheapest;
+  double best = 0;
+  for (const auto& [name, c] :
+       {std::pair<const char*, const std::optional<PricedOption>*>{"buy", &cost.buy},
+        {"rent", &cost.rent},
+        {"rent_reserved", &cost.reserved},
+        {"hybrid", &cost.hybrid}}) {
+    if (*c && (!cheapest || (*c)->cost.lifetime_cny < best)) {
+      cheapest = name;
+      best = (*c)->cost.lifetime_cny;
+    }
+  }
+  return cheapest;
+}
+
+void warn_demand_peak(std::vector<Warning>& warnings, const MonthlyGpuHours& demand, int gpus,
+                      const CostRequest& rq) {
+  const double peak = *std::max_element(demand.begin(), demand.end());
+  if (peak <= gpus * kHoursPerMonth) return;
+  warnings.push_back(
+      {"demand_peak_exceeds_cards",
+       "the busiest month needs " + format_number(peak) + " GPU-hours; " +
+           std::to_string(gpus) + " GPUs deliver " + format_number(gpus * kHoursPerMonth) +
+           " a month, so the buy option cannot serve it (see the hybrid plan)",
+       rq.cost.monthly_demand_gpu_hours ? "/cost/monthly_demand_gpu_hours" : "/capacity",
+       {param("peak_gpu_hours", peak), param("gpus", gpus),
+        param("monthly_gpu_hours", gpus * kHoursPerMonth)}});
+}
+
+void price_break_even(CostResult& cost, const CostScenario& s, int gpus, const PowerPlan& p) {
+  const std::optional<double> be = break_even(s, gpus, &p);
+  const bool comparable = cost.buy.has_value() && cost.rent.has_value();
+  cost.break_even_utilization = be;
+  if (comparable) cost.break_even_year = break_even_year(cost.buy->cost, cost.rent->cost);
+  if (!comparable) {
+    cost.seventy_percent_rule_note = "needs both a purchase and a rental price";
+    cost.seventy_percent_rule = {"needs_both_prices", {}, cost.seventy_percent_rule_note};
+  } else if (!be) {
+    cost.seventy_percent_rule_holds = false;
+    cost.seventy_percent_rule_note =
+        "renting is cheaper even at 100% utilisation with these prices: buying never pays, "
+        "so the ~70% rule does not hold";
+    cost.seventy_percent_rule = {"renting_always_cheaper",
+                                 {param("rule_share", s.seventy_percent_rule)},
+                                 cost.seventy_percent_rule_note};
+  } else {
+    const bool holds =
+        std::fabs(*be - s.seventy_percent_rule) <= s.seventy_percent_tolerance + 1e-12;
+    cost.seventy_percent_rule_holds = holds;
+    cost.seventy_percent_rule_note =
+        "buying pays from " + format_number(std::round(*be * 1000) / 10) +
+        "% utilisation with these prices; the source's ~70% rule " +
+        (holds ? "holds (within " : "does not hold (outside ") +
+        format_number(s.seventy_percent_rule * 100) + " +/- " +
+        format_number(s.seventy_percent_tolerance * 100) + " points)";
+    cost.seventy_percent_rule = {holds ? "rule_holds" : "rule_does_not_hold",
+                                 {param("break_even_share", std::round(*be * 1000) / 1000),
+                                  param("rule_share", s.seventy_percent_rule),
+                                  param("tolerance_share", s.seventy_percent_tolerance)},
+                                 cost.seventy_percent_rule_note};
+  }
+}
+
+void price_per_unit(CostResult& cost, const Request& req, const CostScenario& s, int gpus,
+                    const MonthlyGpuHours& demand, const std::optional<TrainingResult>& training,
+                    const std::optional<ServingResult>& serving) {
+  const CostRequest& rq = req.cost;
+  const double used_hours = gpus * kHoursPerYear * s.utilization;
+  PerOption& per_hour = cost.cost_per_gpu_hour_cny;
+  per_hour["buy"] =
+      cost.buy ? cost_per_gpu_hour(cost.buy->cost.average_yearly_cny, used_hours) : std::nullopt;
+  per_hour["rent"] = s.rent_cny_per_gpu_hour;
+  per_hour["rent_reserved"] =
+      cost.reserved ? cost_per_gpu_hour(cost.reserved->cost.average_yearly_cny, used_hours)
+                    : std::nullopt;
+  double demand_total = 0;
+  for (double d : demand) demand_total += d;
+  per_hour["hybrid"] =
+      cost.hybrid ? cost_per_gpu_hour(cost.hybrid->cost.average_yearly_cny, demand_total)
+                  : std::nullopt;
+
+  // The speed model's figures price a run or a token only for the pinned hardware.
+  std::optional<double> predicted_hours, predicted_tps;
+  if (req.hardware && training && training->perf)
+    predicted_hours = usable(training->perf->gpu_hours);
+  if (req.hardware && req.task == Task::kInference && serving && serving->perf)
+    predicted_tps = usable(serving->perf->decode_tokens_per_second);
+  cost.run_gpu_hours =
+      given_or_predicted(rq.cost.run_gpu_hours, predicted_hours, &cost.run_gpu_hours_source);
+  if (cost.run_gpu_hours) {
+    PerOption& run = cost.cost_per_run_cny.emplace();
+    for (const auto& [k, v] : per_hour)
+      run[k] = v ? std::optional<double>(cost_per_run(*cost.run_gpu_hours, *v)) : std::nullopt;
+  }
+  cost.tokens_per_second =
+      given_or_predicted(rq.cost.tokens_per_second, predicted_tps, &cost.tokens_per_second_source);
+  if (cost.tokens_per_second) {
+    PerOption& per_token = cost.cost_per_million_tokens_cny.emplace();
+    for (const auto& [k, v] : per_hour) {
+      // The hybrid's hours are not all on these cards; price tokens for the pinned fleet only.
+      if (k == "hybrid") continue;
+      per_token[k] = v ? std::optional<double>(
+                             cost_per_million_tokens(*v, gpus, *cost.tokens_per_second))
+                       : std::nullopt;
+    }
+  }
+}
+
+ElectricityResult electricity_section(const CostScenario& s, const PowerPlan& p, double u,
+                                      const EnergyResult& energy) {
+  ElectricityResult e;
+  for (const PeriodUse& x : energy.periods) {
+    e.periods.push_back({x, x.period == "peak"   ? s.tariff.peak_hours
+                            : x.period == "flat" ? s.tariff.flat_hours
+                                                 : s.tariff.valley_hours});
+  }
+  CostScenario shifted = s;
+  shifted.valley_shift_share = 1;
+  const EnergyResult best = energy_for(shifted, p, u);
+  e.tariff = s.time_of_use ? "time_of_use" : "flat";
+  e.prices = s.tariff;
+  e.pue = s.pue;
+  e.energy = energy;
+  e.cny_per_year = s.colocation_includes_electricity ? 0.0 : energy.cny_per_year;
+  e.included_in_colocation = s.colocation_includes_electricity;
+  e.valley_shift_share = s.valley_shift_share;
+  e.valley_shift_max_saving_cny_per_year =
+      s.colocation_includes_electricity ? 0.0 : energy.cny_per_year - best.cny_per_year;
+  return e;
+}
+
+std::vector<SiteRow> compare_sites(const Request& req, const PriceCatalog& prices,
+                                   const GpuSpec& gpu, int gpus, const CostScenario& s, double u,
+                                   double selected_yearly) {
+  std::vector<SiteRow> rows;
+  for (const SiteDefaults& other : prices.sites) {
+    const CostScenario x =
+        resolve_scenario(req.cost, prices, gpu, gpus, req.hardware.has_value(), other.id, false);
+    SiteRow row;
+    row.site = other.id;
+    row.name = other.name;
+    row.name_zh = other.name_zh;
+    row.selected = other.id == s.site_id;
+    row.electricity_flat_cny_per_kwh = x.tariff.flat_cny_per_kwh;
+    row.colocation_factor = other.colocation_factor.value;
+    if (x.gpu_price_cny) {
+      const PowerPlan xp = plan_power(x, gpus);
+      EnergyResult xe;
+      const OptionTotals b = buy_totals(x, gpus, u, &xe, &xp);
+      row.electricity_cny_per_year = x.colocation_includes_electricity ? 0.0 : xe.cny_per_year;
+      row.colocation_cny_per_year = xp.colocation_cny_per_year;
+      row.buy_average_yearly_cny = b.average_yearly_cny;
+      row.buy_lifetime_cny = b.lifetime_cny;
+      row.difference_vs_selected_cny_per_year = b.average_yearly_cny - selected_yearly;
+    }
+    row.needs_confirmation = other.electricity_flat_cny_per_kwh.needs_confirmation ||
+                             other.colocation_factor.needs_confirmation;
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+}  // namespace advisor
