@@ -6,6 +6,7 @@
 
 #include "engine/flops.hpp"
 #include "engine/model.hpp"
+#include "engine/serving_load.hpp"
 #include "types/checked.hpp"
 #include "types/units.hpp"
 #include "engine/training.hpp"
@@ -168,6 +169,51 @@ double ServingModel::prefill_s(double sequences, double prompt) const {
   return t + comm;
 }
 
+namespace {
+
+/// The fleet of this layout for the load: with /inference/target_users, the most users one
+/// replica serves at the per-user speed and first-token targets (at its load, prompts and all:
+/// engine/serving_load), then enough replicas for all users; without, `concurrency` sequences
+/// spread over as many replicas as the KV cache needs. Then the replica at its share of the load.
+void size_for_load(const ServingModel& model, const Request& req, const GpuSpec& gpu,
+                   const Layout& L, InferencePerf& r) {
+  const InferencePerfSettings& perf = req.inference.perf;
+  const std::int64_t users = perf.target_users.value_or(req.inference.concurrency);
+  std::int64_t per_replica = 0;
+  if (r.max_concurrency < 1) {
+    r.target_note = "no room for a single sequence's KV cache at max_model_len on this layout";
+  } else if (!perf.target_users) {
+    per_replica = std::min<std::int64_t>(r.max_concurrency, users);
+  } else {
+    const auto meets = [&](std::int64_t c) {
+      const ServingAtLoad load = serving_at_load(model, req, gpu, c);
+      return (!perf.target_tokens_per_second_per_user ||
+              load.per_user_tokens_per_second >= *perf.target_tokens_per_second_per_user) &&
+             (!perf.target_time_to_first_token_s ||
+              load.time_to_first_token_p90_s <= *perf.target_time_to_first_token_s);
+    };
+    if (meets(1)) {
+      std::int64_t lo = 1, hi = std::min(r.max_concurrency, users);  // meets(lo) holds
+      while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo + 1) / 2;
+        if (meets(mid)) lo = mid; else hi = mid - 1;
+      }
+      per_replica = lo;
+    } else {
+      r.target_note = "even one user per replica gets less than the per-user speed target on "
+                      "this layout: use faster GPUs or more tensor parallelism";
+    }
+  }
+  if (per_replica < 1) return;
+  r.users_per_replica = per_replica;
+  r.replicas = (users + per_replica - 1) / per_replica;
+  if (perf.target_users) r.gpus_needed = r.replicas * L.count;
+  // The users spread evenly: each replica serves its share, not the most it could.
+  r.at_load = serving_at_load(model, req, gpu, (users + r.replicas - 1) / r.replicas);
+}
+
+}  // namespace
+
 InferencePerf estimate_inference(const Request& req, const GpuSpec& gpu, const Layout& L,
                                  const MemoryEstimate& e, const Fabric& fabric,
                                  const PerformanceConstants& k, const MemoryAssumptions& a) {
@@ -210,36 +256,7 @@ InferencePerf estimate_inference(const Request& req, const GpuSpec& gpu, const L
                                        "/inference/max_model_len", "the sequences that fit")
                        : 0;
 
-  // GPUs for a target load: the most users one replica serves at the per-user speed target,
-  // then enough replicas for all users.
-  if (inf.perf.target_users) {
-    std::int64_t best = 0;
-    if (r.max_concurrency >= 1) {
-      const auto meets = [&](std::int64_t c) {
-        if (!inf.perf.target_tokens_per_second_per_user) return true;
-        return 1 / model.decode(double(c), context).step_s >=
-               *inf.perf.target_tokens_per_second_per_user;
-      };
-      if (meets(1)) {
-        std::int64_t lo = 1, hi = r.max_concurrency;  // meets(lo) holds
-        while (lo < hi) {
-          const std::int64_t mid = lo + (hi - lo + 1) / 2;
-          if (meets(mid)) lo = mid; else hi = mid - 1;
-        }
-        best = lo;
-      } else {
-        r.target_note = "even one user per replica gets less than the per-user speed target on "
-                        "this layout: use faster GPUs or more tensor parallelism";
-      }
-    } else {
-      r.target_note = "no room for a single sequence's KV cache at max_model_len on this layout";
-    }
-    if (best > 0) {
-      r.users_per_replica = best;
-      r.replicas = (*inf.perf.target_users + best - 1) / best;
-      r.gpus_needed = r.replicas * L.count;
-    }
-  }
+  size_for_load(model, req, gpu, L, r);
   return r;
 }
 

@@ -63,6 +63,24 @@ class ServingModel {
   double weight_bandwidth_factor_ = 1;  // weight-only int8/int4 kernels vs bf16 streaming
 };
 
+/// A replica at its load (engine/serving_load.hpp): users each in a loop of requests, served
+/// with continuous batching and chunked prefill.
+struct ServingAtLoad {
+  std::int64_t users = 0;                   // per replica, each in a request loop
+  double prompt_tokens_prefilled = 0;       // per request, after the prefix cache
+  double step_tokens_budget = 0;            // the engine's tokens per step
+  double decode_tokens_per_step = 0;        // users whose answer is streaming, on average
+  double prefill_tokens_per_step = 0;       // prompt tokens a step carries, on average
+  double prefill_steps_per_request = 0;     // steps from a prompt's arrival to its first token
+  double step_s = 0;                        // one engine step at this load
+  double prefill_share = 0;                 // of a step's compute, the prompts' share
+  double per_user_tokens_per_second = 0;    // while an answer streams: 1 / step
+  double time_to_first_token_s = 0;         // median
+  double time_to_first_token_p90_s = 0;     // tail: prompts that arrive together share a step
+  double output_tokens_per_second = 0;      // the replica's sustained output
+  double per_user_output_tokens_per_second = 0;  // a user's output over whole requests
+};
+
 struct InferencePerf {
   bool available = true;
   std::string reason;
@@ -81,6 +99,9 @@ struct InferencePerf {
   std::int64_t replicas = 0;
   std::int64_t users_per_replica = 0;
   std::string target_note;  // why no GPU count meets the target
+  /// The replica at the load this layout's fleet gives it: the load (target_users, else
+  /// concurrency) over `replicas`.
+  ServingAtLoad at_load;
 };
 
 /// Serving speed of `request` on `layout`; `at_layout` is the memory estimate for it.

@@ -57,6 +57,13 @@ void read_inference_perf(FieldReader& r, InferencePerfSettings& out) {
   out.target_users = r.nullable_integer("target_users", 1, kMaxUsers);
   out.target_tokens_per_second_per_user =
       r.nullable_number("target_tokens_per_second_per_user", 0, kMaxTokensPerSecondPerUser, true);
+  constexpr double kMaxFirstTokenSeconds = 3600;  // an hour: beyond it, no interactive target
+  out.target_time_to_first_token_s =
+      r.nullable_number("target_time_to_first_token_s", 0, kMaxFirstTokenSeconds, true);
+  ADVISOR_REQUIRE(!out.target_time_to_first_token_s || out.target_users, "missing_field",
+                  r.path_of("target_users"),
+                  r.path_of("target_users") + " is required with " +
+                      r.path_of("target_time_to_first_token_s"));
   if (out.target_tokens_per_second_per_user) {
     if (!out.target_users.has_value())
       throw InputError("missing_field", r.path_of("target_users"),

@@ -227,6 +227,30 @@ void concurrency_curve(W& w, const std::vector<ConcurrencyPoint>& curve) {
   w.end_array();
 }
 
+/// One replica of the fleet at its share of the load (engine/serving_load): what the answer
+/// card, the reasons and the cost per million tokens use.
+void at_load(W& w, const ServingAtLoad& l) {
+  w.key("at_load");
+  if (l.users < 1) {
+    w.null();
+    return;
+  }
+  w.begin_object();
+  w.field("users_per_replica", l.users);
+  w.field("per_user_tokens_per_second", l.per_user_tokens_per_second);
+  w.field("time_to_first_token_s", l.time_to_first_token_s);
+  w.field("time_to_first_token_p90_s", l.time_to_first_token_p90_s);
+  w.field("replica_output_tokens_per_second", l.output_tokens_per_second);
+  w.field("per_user_output_tokens_per_second", l.per_user_output_tokens_per_second);
+  w.field("step_s", l.step_s);
+  w.field("step_tokens_budget", l.step_tokens_budget);
+  w.field("decode_tokens_per_step", l.decode_tokens_per_step);
+  w.field("prefill_tokens_per_step", l.prefill_tokens_per_step);
+  w.field("prompt_tokens_prefilled", l.prompt_tokens_prefilled);
+  w.field("prefill_share", l.prefill_share);
+  w.end_object();
+}
+
 void serving(W& w, const ServingResult& r) {
   w.begin_object();
   if (!r.perf) {
@@ -257,6 +281,7 @@ void serving(W& w, const ServingResult& r) {
     for (const char* k : {"gpus_needed", "replicas", "users_per_replica", "replica_layout"})
       w.null_field(k);
   }
+  at_load(w, r.fleet ? r.fleet->perf.at_load : p.at_load);
   w.field("decode_step_s", p.step.step_s);
   w.key("decode_breakdown");
   w.begin_object();

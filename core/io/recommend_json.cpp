@@ -45,6 +45,8 @@ void plan(JsonWriter& w, const CandidatePlan& p) {
   w.field("mfu", p.mfu);
   w.field("per_user_tokens_per_second", p.per_user_tokens_per_second);
   w.field("time_to_first_token_s", p.time_to_first_token_s);
+  if (p.time_to_first_token_p90_s) w.field("time_to_first_token_p90_s", p.time_to_first_token_p90_s);
+  if (p.output_tokens_per_second) w.field("output_tokens_per_second", p.output_tokens_per_second);
   if (p.replicas > 0) {
     w.field("replicas", p.replicas);
     w.field("users", p.users);

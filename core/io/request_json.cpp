@@ -264,6 +264,9 @@ InferenceSettings read_inference(const JsonValue* j, const StackProfile& stack) 
   s.concurrency = r.integer("concurrency", 1, kMaxConcurrency, 1);
   s.prompt_tokens = r.integer("prompt_tokens", 1, kMaxSequenceLength, 1024);
   s.output_tokens = r.integer("output_tokens", 1, kMaxSequenceLength, 512);
+  // A prompt is never all cache: its last position is computed to yield the first token.
+  constexpr double kMaxPrefixCacheShare = 0.99;
+  s.prefix_cache_share = r.number("prefix_cache_share", 0, kMaxPrefixCacheShare, 0.0);
   read_inference_perf(r, s.perf);
   r.reject_unknown();
   return s;

@@ -40,6 +40,20 @@ std::vector<std::string> strings(FieldReader& r, const char* key, bool allow_emp
   return out;
 }
 
+/// {"value", "below_memory_gib"?, "value_below"?, "basis", "source"}: a serving engine's token
+/// budget per step, smaller on small GPUs where the engine says so.
+void read_batch_budget(const JsonValue& j, const std::string& path, StackProfile& s) {
+  constexpr double kMinTokens = 64, kMaxTokens = 1 << 20;  // a step of a few sequences .. 1M
+  constexpr double kMaxMemoryGib = 4096;
+  FieldReader b(j, path);
+  s.max_batched_tokens = b.number("value", kMinTokens, kMaxTokens);
+  s.max_batched_tokens_below_gib = b.number("below_memory_gib", 0, kMaxMemoryGib, 0.0);
+  s.max_batched_tokens_below = b.number("value_below", kMinTokens, kMaxTokens, s.max_batched_tokens);
+  b.string("basis");
+  b.string("source");
+  b.reject_unknown();
+}
+
 StackProfile parse_stack(const JsonValue& j, const std::string& path) {
   FieldReader r(j, path);
   StackProfile s;
@@ -68,6 +82,7 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
                        r.path_of("kv_of_free_memory") + "/value must be true or false");
     s.kv_of_free_memory = free.boolean();
     s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
+    if (const JsonValue* budget = r.object("max_batched_tokens")) read_batch_budget(*budget, r.path_of("max_batched_tokens"), s);
     if (r.raw("quantized_decode_bandwidth_factor"))
       s.quantized_decode_bandwidth_factor =
           read_sourced_value(r, "quantized_decode_bandwidth_factor", 0.1, 1);

@@ -314,8 +314,15 @@ void price_per_unit(CostResult& cost, const Request& req, const CostScenario& s,
   std::optional<double> predicted_hours, predicted_tps;
   if (req.hardware && training && training->perf)
     predicted_hours = usable(training->perf->gpu_hours);
-  if (req.hardware && req.task == Task::kInference && serving && serving->perf)
-    predicted_tps = usable(serving->perf->decode_tokens_per_second);
+  // Tokens are priced at the fleet's output at the load (engine/serving_load): the same figure
+  // the recommendation's cost per million tokens divides by, so a plan has one such cost.
+  if (req.hardware && req.task == Task::kInference && serving && serving->perf) {
+    const bool fleet = serving->fleet && serving->fleet->feasible;
+    const InferencePerf& p = fleet ? serving->fleet->perf : *serving->perf;
+    const std::int64_t replicas = fleet ? serving->fleet->replicas : p.replicas;
+    if (replicas > 0)
+      predicted_tps = usable(p.at_load.output_tokens_per_second * static_cast<double>(replicas));
+  }
   cost.run_gpu_hours =
       given_or_predicted(rq.cost.run_gpu_hours, predicted_hours, &cost.run_gpu_hours_source);
   if (cost.run_gpu_hours) {

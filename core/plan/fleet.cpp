@@ -81,22 +81,12 @@ ServingFleetPlan fleet_for_load(const Request& req, const Catalog& catalog, cons
     ServingFleetPlan candidate;
     candidate.replica = *L;
     candidate.perf = p;
-    if (req.inference.perf.target_users) {
-      if (!p.gpus_needed) {
-        if (best.note.empty()) best.note = p.target_note;
-        continue;
-      }
-      candidate.users_per_replica = p.users_per_replica;
-    } else {
-      // Serve `concurrency` sequences: as many as one replica's KV cache holds, per replica.
-      if (p.max_concurrency < 1) {
-        if (best.note.empty())
-          best.note = "no room for a single sequence's KV cache at max_model_len on this layout";
-        continue;
-      }
-      candidate.users_per_replica = std::min<std::int64_t>(p.max_concurrency, users);
+    if (p.users_per_replica < 1) {  // no room for a sequence, or the targets not met
+      if (best.note.empty()) best.note = p.target_note;
+      continue;
     }
-    candidate.replicas = (users + candidate.users_per_replica - 1) / candidate.users_per_replica;
+    candidate.users_per_replica = p.users_per_replica;
+    candidate.replicas = p.replicas;
     candidate.gpus = candidate.replicas * L->count;
     // A fleet is costed and laid out in int counts: beyond the largest count a request may pin
     // (10^9 users at long contexts asked for 4 x 10^9 GPUs, which wrapped to negative racks).

@@ -136,11 +136,11 @@ class Search {
       c.cost_cny = cost;
       c.rate_cny_per_gpu_hour = rate;
       c.utilization = d == Deployment::kBuy ? q.busy : 1;
-      if (!training && c.users > 0 && c.per_user_tokens_per_second) {
-        const double tokens_per_month =
-            c.users * *c.per_user_tokens_per_second * 3600 * kHoursPerMonth;
-        c.cost_per_million_tokens_cny = cost / (tokens_per_month / 1e6);
-      }
+      // A month's cost over the month's output at the load: the one cost per million tokens of
+      // this plan (the cost section's for the same plan is the same function and figures).
+      if (!training && c.output_tokens_per_second && *c.output_tokens_per_second > 0)
+        c.cost_per_million_tokens_cny =
+            cost_per_million_tokens(cost / (kHoursPerMonth * c.gpus), c.gpus, *c.output_tokens_per_second);
     };
     const double gpu_hours = training ? plan.gpu_hours.value_or(0) : count * kHoursPerMonth;
     if (q.rent_cny_per_gpu_hour) {
@@ -209,11 +209,12 @@ class Search {
     CandidatePlan base = base_plan(gpu, count, fleet.replica, e, f);
     base.replicas = fleet.replicas;
     base.users = users_to_serve(req_);
-    base.per_user_tokens_per_second = req_.inference.perf.target_tokens_per_second_per_user
-                                          ? std::max(*req_.inference.perf.target_tokens_per_second_per_user,
-                                                     fleet.perf.per_user_tokens_per_second)
-                                          : fleet.perf.per_user_tokens_per_second;
-    base.time_to_first_token_s = fleet.perf.time_to_first_token_s;
+    // The figures at the load (prompts and all), not one user's on an idle replica.
+    const ServingAtLoad& load = fleet.perf.at_load;
+    base.per_user_tokens_per_second = load.per_user_tokens_per_second;
+    base.time_to_first_token_s = load.time_to_first_token_s;
+    base.time_to_first_token_p90_s = load.time_to_first_token_p90_s;
+    base.output_tokens_per_second = load.output_tokens_per_second * static_cast<double>(fleet.replicas);
     price(base, count, prices_.places(gpu, count), out);
   }
 

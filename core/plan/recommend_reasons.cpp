@@ -68,12 +68,14 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
     out.push_back({"compute", "serving_speed",
                    {num("users", static_cast<double>(p.users)), num("replicas", static_cast<double>(p.replicas)),
                     num("per_user_tokens_per_second", p.per_user_tokens_per_second.value_or(0)),
-                    num("time_to_first_token_s", p.time_to_first_token_s.value_or(0))},
+                    num("time_to_first_token_s", p.time_to_first_token_s.value_or(0)),
+                    num("time_to_first_token_p90_s", p.time_to_first_token_p90_s.value_or(0))},
                    std::to_string(p.users) + " users on " + std::to_string(p.replicas) +
-                       " replica(s) of " + std::to_string(L.count) + " GPU(s): " +
+                       " replica(s) of " + std::to_string(L.count) + " GPU(s), all at once: " +
                        format_with("%.0f", p.per_user_tokens_per_second.value_or(0)) +
                        " tokens/s each, first token in " +
-                       format_with("%.2f s", p.time_to_first_token_s.value_or(0))});
+                       format_with("%.2f s", p.time_to_first_token_s.value_or(0)) + " (p90 " +
+                       format_with("%.2f s", p.time_to_first_token_p90_s.value_or(0)) + ")"});
   }
   const double kw = p.server_watts_full_load / 1000;
   out.push_back({"power", p.facility == Facility::kOffice ? "office" : "idc_rack",

@@ -28,6 +28,8 @@ struct InferencePerfSettings {
   std::optional<std::int64_t> max_model_len;      // nullopt = prompt + output
   std::optional<std::int64_t> target_users;       // concurrent users to serve
   std::optional<double> target_tokens_per_second_per_user;
+  /// The time to first token each user should see at the tail (p90), s; nullopt = no target.
+  std::optional<double> target_time_to_first_token_s;
 };
 
 /// /cluster: the network between servers and the storage behind them.

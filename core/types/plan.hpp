@@ -330,8 +330,10 @@ struct CandidatePlan {
   bool china_purchasable = false;      // sold new in mainland China without a US licence
   // Training: one run.
   std::optional<double> hours, gpu_hours, mfu;
-  // Serving: the fleet at the load.
-  std::optional<double> per_user_tokens_per_second, time_to_first_token_s;
+  // Serving: the fleet at the load (engine/serving_load): each user's streaming speed, the
+  // first token at the median and the tail, and the fleet's sustained output.
+  std::optional<double> per_user_tokens_per_second, time_to_first_token_s, time_to_first_token_p90_s;
+  std::optional<double> output_tokens_per_second;
   std::int64_t replicas = 0;
   std::int64_t users = 0;
   // This job's cost: per run (training) or per month (serving), and what it is.

@@ -72,6 +72,9 @@ struct InferenceSettings {
   std::int64_t concurrency = 1;             // sequences decoded together
   std::int64_t prompt_tokens = 1024;
   std::int64_t output_tokens = 512;
+  /// Share of each prompt already in the engine's prefix cache (a shared system prompt, the
+  /// earlier turns of a chat): not recomputed, still held as context. 0 = none.
+  double prefix_cache_share = 0;
   InferencePerfSettings perf;
 };
 

@@ -10,6 +10,10 @@
 
 namespace advisor {
 
+/// The token budget of a serving engine's step when its profile states none: vLLM's generic
+/// SchedulerConfig.DEFAULT_MAX_NUM_BATCHED_TOKENS (2048), the smallest the engines default to.
+constexpr double kDefaultMaxBatchedTokens = 2048;
+
 struct StackProfile {
   std::string id;    // hf_peft | llamafactory | unsloth | torchtune | fsdp_compile | fsdp_eager |
                      // deepspeed | megatron | vllm | sglang | tensorrt_llm | llama_cpp
@@ -73,6 +77,13 @@ struct StackProfile {
   /// and activations (TensorRT-LLM kv_cache_free_gpu_mem_fraction).
   double gpu_memory_utilization = 0.9;
   bool kv_of_free_memory = false;
+  /// Tokens one engine step takes under continuous batching (vLLM max_num_batched_tokens,
+  /// SGLang chunked_prefill_size, TensorRT-LLM max_num_tokens): each running decode counts one,
+  /// prompt chunks fill the rest. Engines size it by GPU memory: `max_batched_tokens_below`
+  /// applies on GPUs with less than `max_batched_tokens_below_gib` GiB.
+  double max_batched_tokens = kDefaultMaxBatchedTokens;
+  double max_batched_tokens_below_gib = 0;
+  double max_batched_tokens_below = kDefaultMaxBatchedTokens;
   /// Decode kernels of this engine where they differ from the fitted defaults
   /// (performance.json constants): the share of the bf16 streaming rate at which quantised
   /// weights stream (1: the GEMV dequantises in registers at no bandwidth cost, llama.cpp's

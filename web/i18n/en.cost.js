@@ -199,6 +199,8 @@ export default {
   'csv.mfu': 'mfu',
   'csv.per_user_tokens_per_second': 'per_user_tokens_per_second',
   'csv.time_to_first_token_s': 'time_to_first_token_s',
+  'csv.time_to_first_token_p90_s': 'time_to_first_token_p90_s',
+  'csv.output_tokens_per_second': 'output_tokens_per_second',
   'csv.cost_cny': 'cost_cny',
   'csv.cost_basis': 'cost_basis',
   'csv.cny_per_gpu_hour': 'cny_per_gpu_hour',

@@ -199,6 +199,8 @@ export default {
   'csv.mfu': 'MFU',
   'csv.per_user_tokens_per_second': '每用户 tokens/s',
   'csv.time_to_first_token_s': '首 token（秒）',
+  'csv.time_to_first_token_p90_s': '首 token p90（秒）',
+  'csv.output_tokens_per_second': '在线负载下总输出 tokens/s',
   'csv.cost_cny': '成本（元）',
   'csv.cost_basis': '成本口径',
   'csv.cny_per_gpu_hour': '每 GPU 小时（元）',

@@ -49,6 +49,8 @@ const PLAN_COLUMNS = [
   ['mfu', function (p) { return p.mfu; }],
   ['per_user_tokens_per_second', function (p) { return p.per_user_tokens_per_second; }],
   ['time_to_first_token_s', function (p) { return p.time_to_first_token_s; }],
+  ['time_to_first_token_p90_s', function (p) { return p.time_to_first_token_p90_s; }],
+  ['output_tokens_per_second', function (p) { return p.output_tokens_per_second; }],
   ['cost_cny', function (p) { return p.cost ? p.cost.cny : p.cost_cny; }],
   ['cost_basis', function (p) { return p.cost ? p.cost.basis : null; }],
   ['cny_per_gpu_hour', function (p) { return p.cost ? p.cost.cny_per_gpu_hour : null; }],

@@ -126,7 +126,10 @@ export function deploymentLabel(d) { return labelOf('deploy.', optionLabel)(d); 
 export function timeNodes(r, pointer, plan) {
   if (isNum(plan.hours)) return [fig(r, pointer + '/hours', duration, 'strong')];
   if (isNum(plan.per_user_tokens_per_second)) {
-    return [fig(r, pointer + '/per_user_tokens_per_second', num3, 'strong'), ' ', t('answer.tps_per_user')];
+    // At the load: every user online at once, prompts and all (the median first token beside it).
+    const out = [fig(r, pointer + '/per_user_tokens_per_second', num3, 'strong'), ' ', t('answer.tps_per_user')];
+    if (isNum(plan.time_to_first_token_s)) out.push(' · ', t('answer.ttft') + ' ', fig(r, pointer + '/time_to_first_token_s', seconds));
+    return out;
   }
   return [];
 }

@@ -3,7 +3,7 @@
 import { lineChart } from '../charts.js';
 import { defaults, gpuName } from '../core.js';
 import { fig, h, pointerGet } from '../dom.js';
-import { gib, integer, isNum, num3, seconds, tickNum } from '../format.js';
+import { gib, integer, isNum, num3, percent, seconds, tickNum } from '../format.js';
 import { t, tNodes } from '../i18n.js';
 import { noteList } from '../notes.js';
 import { assumptionList, kpi, noteBanner, renderInterconnect, sectionTitle } from '../panel.js';
@@ -12,6 +12,18 @@ function renderInferenceSpeed(body, r, ctx) {
   const I = r.inference;
   const pinned = isNum(I.decode_tokens_per_second);
   if (!pinned) body.appendChild(noteBanner(t('inf.unpinned', { gpu: gpuName(I.gpu) }), 'note-info'));
+  if (pinned && I.at_load) {
+    // The figures at the stated load first: what every user sees with everyone online.
+    const L = '/inference/at_load';
+    const load = h('div', { class: 'kpis' });
+    load.appendChild(kpi(t('inf.at_load_per_user'), fig(r, L + '/per_user_tokens_per_second', num3, 'big-num'), 'tokens/s',
+      tNodes('inf.at_load_per_user_sub', { users: fig(r, L + '/users_per_replica', integer),
+        share: fig(r, L + '/prefill_share', function (v) { return percent(v, 0); }) })));
+    load.appendChild(kpi(t('inf.at_load_ttft'), fig(r, L + '/time_to_first_token_s', seconds, 'big-num'), null,
+      tNodes('inf.at_load_ttft_sub', { p90: fig(r, L + '/time_to_first_token_p90_s', seconds) })));
+    load.appendChild(kpi(t('inf.at_load_output'), fig(r, L + '/replica_output_tokens_per_second', integer, 'big-num'), 'tokens/s'));
+    body.appendChild(load);
+  }
   if (pinned) {
     const k = h('div', { class: 'kpis' });
     k.appendChild(kpi(t('inf.decode'), fig(r, '/inference/decode_tokens_per_second', integer, 'big-num'), 'tokens/s',
