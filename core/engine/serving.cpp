@@ -182,6 +182,7 @@ void size_for_load(const ServingModel& model, const Request& req, const GpuSpec&
   std::int64_t per_replica = 0;
   if (r.max_concurrency < 1) {
     r.target_note = "no room for a single sequence's KV cache at max_model_len on this layout";
+    r.target_note_code = "no_kv_room";
   } else if (!perf.target_users) {
     per_replica = std::min<std::int64_t>(r.max_concurrency, users);
   } else {
@@ -202,6 +203,7 @@ void size_for_load(const ServingModel& model, const Request& req, const GpuSpec&
     } else {
       r.target_note = "even one user per replica gets less than the per-user speed target on "
                       "this layout: use faster GPUs or more tensor parallelism";
+      r.target_note_code = "target_speed_unreachable";
     }
   }
   if (per_replica < 1) return;

@@ -98,7 +98,8 @@ struct InferencePerf {
   std::optional<std::int64_t> gpus_needed;
   std::int64_t replicas = 0;
   std::int64_t users_per_replica = 0;
-  std::string target_note;  // why no GPU count meets the target
+  std::string target_note;       // why no GPU count meets the target
+  std::string target_note_code;  // no_kv_room | target_speed_unreachable
   /// The replica at the load this layout's fleet gives it: the load (target_users, else
   /// concurrency) over `replicas`.
   ServingAtLoad at_load;

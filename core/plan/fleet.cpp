@@ -39,6 +39,7 @@ std::vector<OptionRow> judge_options(const Request& req, const Catalog& catalog,
       ServingFleetPlan fleet = fleet_for_load(req, catalog, *o.gpu, *o.min_layout);
       if (!fleet.feasible) {
         o.reason = fleet.note;
+        o.reason_code = fleet.note_code;
         o.min_layout.reset();
       } else if (fleet.replica.count != o.min_layout->count &&
                  !holds_a_sequence(req, catalog, *o.gpu, *o.min_layout, o.at_min)) {
@@ -82,7 +83,7 @@ ServingFleetPlan fleet_for_load(const Request& req, const Catalog& catalog, cons
     candidate.replica = *L;
     candidate.perf = p;
     if (p.users_per_replica < 1) {  // no room for a sequence, or the targets not met
-      if (best.note.empty()) best.note = p.target_note;
+      if (best.note.empty()) best.note = p.target_note, best.note_code = p.target_note_code;
       continue;
     }
     candidate.users_per_replica = p.users_per_replica;
@@ -91,10 +92,12 @@ ServingFleetPlan fleet_for_load(const Request& req, const Catalog& catalog, cons
     // A fleet is costed and laid out in int counts: beyond the largest count a request may pin
     // (10^9 users at long contexts asked for 4 x 10^9 GPUs, which wrapped to negative racks).
     if (candidate.gpus > kMaxGpuCount) {
-      if (best.note.empty())
+      if (best.note.empty()) {
         best.note = "serving " + std::to_string(users) + " users needs " +
                     std::to_string(candidate.gpus) + " GPUs of this kind, more than the " +
                     std::to_string(kMaxGpuCount) + " the advisor plans for";
+        best.note_code = "fleet_too_large";
+      }
       continue;
     }
     candidate.feasible = true;

@@ -199,7 +199,8 @@ class Search {
   void serving_plans(const OptionRow& row, std::vector<CandidatePlan>& out, Reason* failed) const {
     const GpuSpec& gpu = *row.judged.gpu;
     if (!row.fleet || !row.fleet->feasible) {
-      *failed = reason_unavailable(row.fleet ? row.fleet->note : std::string());
+      *failed = reason_unavailable(row.fleet ? row.fleet->note : std::string(),
+                                   row.fleet ? row.fleet->note_code : std::string());
       return;
     }
     const ServingFleetPlan& fleet = *row.fleet;

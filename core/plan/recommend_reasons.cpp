@@ -144,8 +144,10 @@ Reason reason_memory_rejected(const std::string& why, const std::string& why_cod
   return r;
 }
 
-Reason reason_unavailable(const std::string& why) {
-  return {"compute", "not_supported", {txt("why", why)},
+Reason reason_unavailable(const std::string& why, const std::string& why_code) {
+  std::vector<ReasonParam> params{txt("why", why)};
+  if (!why_code.empty()) params.push_back(txt("why_code", why_code));
+  return {"compute", "not_supported", std::move(params),
           why.empty() ? "the speed model cannot run this job on it" : why};
 }
 

@@ -19,7 +19,7 @@ Reason reason_why_not(const CandidatePlan& runner, const CandidatePlan& best, co
 /// Why no count of a GPU fits (engine/layout.hpp GpuOption): its code and largest count tried
 /// travel as parameters, so the page words it in the user's language.
 Reason reason_memory_rejected(const std::string& why, const std::string& why_code, int gpus);
-Reason reason_unavailable(const std::string& why);
+Reason reason_unavailable(const std::string& why, const std::string& why_code = "");
 Reason reason_no_price(const GpuSpec& gpu, bool china_only);
 /// No plan could be priced: the provider offers fewer GPUs than a plan needs, else no price.
 Reason reason_not_offered(const GpuSpec& gpu, const PriceCatalog& prices, bool china_only);

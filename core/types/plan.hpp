@@ -91,6 +91,7 @@ struct ServingFleetPlan {
   std::int64_t users_per_replica = 0;
   std::int64_t gpus = 0;     // replicas x replica.count
   std::string note;          // why no fleet serves the load (when not feasible)
+  std::string note_code;     // its code: no_kv_room | target_speed_unreachable | fleet_too_large
 };
 
 /// result.inference. `perf` is null when no hardware is pinned.

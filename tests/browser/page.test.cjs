@@ -419,7 +419,7 @@ async function main() {
   await check('task LoRA: LoRA inputs shown, figures equal the CLI\'s', async () => {
     await clickTask(page, 'lora');
     assert(await visible(page, '#in-lora-rank'), 'LoRA rank input hidden');
-    assert(!(await visible(page, '#in-conc')), 'inference inputs shown for LoRA');
+    assert(!(await visible(page, '#in-target-users')), 'inference inputs shown for LoRA');
     assert(!(await visible(page, '#in-baseq')), 'QLoRA base quantisation shown for LoRA');
     const r = await lastRequest(page);
     assert(r.training && r.training.lora_rank !== undefined && !('base_quantization' in r.training), 'LoRA request malformed: ' + JSON.stringify(r.training));
@@ -460,10 +460,12 @@ async function main() {
 
   await check('task inference: inference inputs shown, figures equal the CLI\'s', async () => {
     await clickTask(page, 'inference');
-    assert(await visible(page, '#in-conc'), 'inference inputs hidden');
+    assert(await visible(page, '#in-target-users'), 'inference inputs hidden');
     assert(!(await visible(page, '#in-seq')), 'training inputs shown for inference');
-    await page.fill('#in-conc', '16');
-    await settle(page, (r) => r.task === 'inference' && r.inference && r.inference.concurrency === 16 && !r.training);
+    // One field for the load: the users online at once (no second "concurrency" to disagree).
+    assert(!(await page.$('#in-conc')), 'a second concurrency field is on the page');
+    await page.fill('#in-target-users', '16');
+    await settle(page, (r) => r.task === 'inference' && r.inference && r.inference.target_users === 16 && !r.training);
     await compareWithCli(page, 'inference');
     await checkFormFollowsSchema(page, catalog, 'inference');
   });
@@ -866,7 +868,6 @@ async function main() {
     await clickTask(page, 'inference');
     await page.selectOption('#in-preset', 'qwen2.5-14b');
     await page.selectOption('#in-wf', 'gguf_q4_k_m');
-    await page.fill('#in-conc', '16');
     await page.fill('#in-prompt', '2000');
     await page.fill('#in-output', '500');
     await page.fill('#in-target-users', '200');
@@ -886,6 +887,14 @@ async function main() {
     assert(Number(s.decode.t.replace(/[,\s]/g, '')) === Math.round(cli.inference.decode_tokens_per_second), 'decode text ' + s.decode.t);
     assert(s.maxc && Number(s.maxc.v) === cli.inference.max_concurrency && Number(s.maxc.t.replace(/[,\s]/g, '')) === cli.inference.max_concurrency, 'max concurrency ' + JSON.stringify(s.maxc));
     assert(s.gpus && Number(s.gpus.v) === cli.inference.gpus_needed, 'GPUs needed ' + JSON.stringify(s.gpus));
+    // The figures at the load come first, as the CLI's at_load has them.
+    const load = await page.evaluate(() => {
+      const n = document.querySelector('#panel-serving [data-field="/inference/at_load/per_user_tokens_per_second"]');
+      const t = document.querySelector('#panel-serving [data-field="/inference/at_load/time_to_first_token_p90_s"]');
+      return { tps: n ? Number(n.dataset.value) : null, p90: t ? Number(t.dataset.value) : null };
+    });
+    assert(close(load.tps, cli.inference.at_load.per_user_tokens_per_second), 'per-user speed at the load ' + JSON.stringify(load));
+    assert(close(load.p90, cli.inference.at_load.time_to_first_token_p90_s), 'p90 first token at the load ' + JSON.stringify(load));
     assert(s.points === cli.inference.concurrency_curve.length * 2, s.points + ' points on the concurrency chart');
     assert(!s.speedPanel, 'the training speed panel is shown for inference');
     await panelShot(page, 'serving', 'page-serving-zh.png');

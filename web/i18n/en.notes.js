@@ -78,6 +78,9 @@ export default {
   'optnote.no_compatible_count': 'no GPU count up to the search limit is compatible with the pinned tp/pp',
   'optnote.replicated_zero0': 'with ZeRO-0 and the pinned TP/PP every data-parallel rank holds the same share of the model and optimizer state: no count helps; use ZeRO-3 or more TP/PP',
   'optnote.does_not_fit_at_max': 'does not fit even on {gpus} GPUs: one micro-batch\'s activations or the unsharded terms exceed the card; shorten the sequence, enable checkpointing or quantise',
+  'optnote.no_kv_room': 'no room for a single sequence\'s KV cache at max_model_len on this layout: a larger card, more tensor parallelism or a shorter context',
+  'optnote.target_speed_unreachable': 'even one user per replica gets less than the per-user speed target: faster GPUs or more tensor parallelism',
+  'optnote.fleet_too_large': 'serving this many users needs more GPUs of this kind than the advisor plans for',
   'optnote.no_fp8_rate': '{gpu} has no FP8 tensor cores (or no published dense FP8 rate)',
   'optnote.no_fp32_rate': 'no FP32 rate is published for {gpu}',
   // ---- warning messages with their figures (warnings[].params); the heading is warning.<code>

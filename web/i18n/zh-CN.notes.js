@@ -79,6 +79,9 @@ export default {
   'optnote.no_compatible_count': '在搜索上限内没有与指定 tp/pp 兼容的 GPU 数量',
   'optnote.replicated_zero0': 'ZeRO-0 加上指定的 TP/PP 时，每个数据并行副本都持有同样份额的模型和优化器状态：加卡没有用；请用 ZeRO-3 或更多 TP/PP',
   'optnote.does_not_fit_at_max': '即使 {gpus} 张卡也放不下：一个微批次的激活或未分片的部分超过单卡显存；请缩短序列、开启重计算或量化',
+  'optnote.no_kv_room': '放不下一条 max_model_len 序列的 KV 缓存：换显存更大的卡、加张量并行或缩短上下文',
+  'optnote.target_speed_unreachable': '即使每副本只服务一个用户也达不到每用户速度目标：换更快的卡或加张量并行',
+  'optnote.fleet_too_large': '服务这么多用户需要的卡数超过本工具规划的上限',
   'optnote.no_fp8_rate': '{gpu} 没有 FP8 张量核心（或未公布稠密 FP8 算力）',
   'optnote.no_fp32_rate': '{gpu} 未公布 FP32 算力',
   // ---- warning messages with their figures (warnings[].params); the heading is warning.<code>
