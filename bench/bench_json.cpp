@@ -26,7 +26,8 @@ std::string keys_text(int objects, int keys, const char* order) {
   std::string s = "{";
   for (int o = 0; o < objects; ++o) {
     s += (o ? ",\"o" : "\"o") + std::to_string(o) + "\":{";
-    for (std::size_t i = 0; i < k.size(); ++i) s += (i ? ",\"" : "\"") + std::to_string(k[i]) + "\":1";
+    for (std::size_t i = 0; i < k.size(); ++i)
+      s += (i ? ",\"" : "\"") + std::to_string(k[i]) + "\":1";
     s += "}";
   }
   return s + "}";

@@ -3,11 +3,11 @@
 // Usage: bench_native [--calls N] REQUEST.json... ; bench/bench.sh runs it beside the wasm
 // figure, and bench/page_bench.cjs in short rounds between Chromium's (--calls 40).
 #include <algorithm>
-#include <cstdlib>
-#include <new>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <new>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -65,7 +65,8 @@ int main(int argc, char** argv) {
     for (const double u : us) total_us += u;
     std::sort(us.begin(), us.end());
     std::printf(
-        "native\t%s\tmedian_us=%.1f\tp95_us=%.1f\tmean_us=%.1f\tallocations_per_call=%zu\tcalls=%d\n",
+        "native\t%s\tmedian_us=%.1f\tp95_us=%.1f\tmean_us=%.1f\tallocations_per_call=%zu\tcalls=%"
+        "d\n",
         argv[i], us[us.size() / 2], us[us.size() * 95 / 100], total_us / timed_calls, per_call,
         timed_calls);
   }

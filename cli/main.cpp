@@ -7,11 +7,11 @@
 #include <vector>
 
 #include "api.hpp"
-#include "types/errors.hpp"
-#include "validation_api.hpp"
 #include "io/form_json.hpp"
+#include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "types/text.hpp"
+#include "validation_api.hpp"
 
 namespace {
 
@@ -24,14 +24,17 @@ const char* kUsage =
     "       gpu-advisor catalog      (built-in GPUs, model presets, default request)\n"
     "       gpu-advisor defaults     (the default request document)\n"
     "       gpu-advisor scripts FILE|- -o DIR [DATA FLAGS]  (validation scripts for the plan)\n"
-    "       gpu-advisor check FILE|- RESULT [DATA FLAGS]    (validation-result.json or an nvidia-smi\n"
-    "                                            CSV compared with the plan; exit 3 if a check fails)\n"
+    "       gpu-advisor check FILE|- RESULT [DATA FLAGS]    (validation-result.json or an "
+    "nvidia-smi\n"
+    "                                            CSV compared with the plan; exit 3 if a check "
+    "fails)\n"
     "advise reads a request (API v1, see docs/api.md) and prints the result JSON;\n"
     "on bad input it prints {\"error\":{\"code\",\"message\",\"path\"}} and exits 1.\n"
     "--gpus/--models/--assumptions/--performance/--prices replace the built-in data files\n"
     "(a provider's own GPUs or prices; validated like any input); --provider reads a provider\n"
     "catalog (data/provider.schema.json): rentals become its offers, racks its packages.\n"
-    "scripts and check take the same flags as advise: the plan they check is the one advise gives.\n";
+    "scripts and check take the same flags as advise: the plan they check is the one advise "
+    "gives.\n";
 
 /// Reads at most `limit` + 1 bytes: enough for the core to report a text over its limit
 /// (limit_exceeded) without holding an arbitrarily large file in memory.
@@ -62,7 +65,8 @@ constexpr std::size_t kMaxResultFileBytes = 64 << 20;
 
 /// Reads the data flags args[from..] (--gpus FILE ... --provider FILE) into `source`; returns
 /// 0, or the exit status of a usage error or an unreadable or empty file (already reported).
-int read_data_flags(const std::vector<std::string>& args, std::size_t from, advisor::DataSource* source) {
+int read_data_flags(const std::vector<std::string>& args, std::size_t from,
+                    advisor::DataSource* source) {
   const std::pair<const char*, std::string*> flags[] = {
       {"--gpus", &source->replaced.gpus},
       {"--models", &source->replaced.models},
@@ -79,7 +83,8 @@ int read_data_flags(const std::vector<std::string>& args, std::size_t from, advi
       return kExitUsage;
     }
     if (!read_all(args[i + 1], advisor::limits::kMaxCatalogFileBytes, target))
-      return fail_input("unreadable_file", "cannot read catalog file " + advisor::in_quotes(args[i + 1]), "");
+      return fail_input("unreadable_file",
+                        "cannot read catalog file " + advisor::in_quotes(args[i + 1]), "");
     if (target->empty())
       return fail_input("catalog_invalid", advisor::in_quotes(args[i + 1]) + " is empty", "");
   }
@@ -90,7 +95,8 @@ int read_data_flags(const std::vector<std::string>& args, std::size_t from, advi
 int read_request(const std::vector<std::string>& args, std::size_t from, std::string* request,
                  advisor::DataSource* source) {
   if (!read_all(args[1], advisor::limits::kMaxRequestBytes, request))
-    return fail_input("unreadable_file", "cannot read request file " + advisor::in_quotes(args[1]), "");
+    return fail_input("unreadable_file", "cannot read request file " + advisor::in_quotes(args[1]),
+                      "");
   return read_data_flags(args, from, source);
 }
 
@@ -117,11 +123,13 @@ int write_scripts(const std::vector<std::string>& args) {
     const std::filesystem::path path = dir / f.name;
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out << f.text;
-    if (!out) return fail_input("unwritable_file", "cannot write " + advisor::in_quotes(path.string()), "");
+    if (!out)
+      return fail_input("unwritable_file", "cannot write " + advisor::in_quotes(path.string()), "");
     out.close();
     if (f.executable) {
       std::filesystem::permissions(path,
-                                   std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec |
+                                   std::filesystem::perms::owner_exec |
+                                       std::filesystem::perms::group_exec |
                                        std::filesystem::perms::others_exec,
                                    std::filesystem::perm_options::add, ec);
     }
@@ -139,7 +147,8 @@ int check_results(const std::vector<std::string>& args) {
   advisor::DataSource source;
   if (const int status = read_request(args, 3, &request, &source)) return status;
   if (!read_all(args[2], kMaxResultFileBytes, &result))
-    return fail_input("unreadable_file", "cannot read result file " + advisor::in_quotes(args[2]), "");
+    return fail_input("unreadable_file", "cannot read result file " + advisor::in_quotes(args[2]),
+                      "");
   bool ok = false, failed = false;
   const std::string file = std::filesystem::path(args[2]).filename().string();
   std::cout << advisor::validation_check_text(request, result, file, source, &ok, &failed) << "\n";

@@ -4,8 +4,8 @@
 #include <memory>
 #include <mutex>
 
-#include "io/json_reader.hpp"
 #include "io/form_json.hpp"
+#include "io/json_reader.hpp"
 #include "io/plan_json.hpp"
 #include "io/provider_json.hpp"
 #include "io/request_json.hpp"

@@ -84,7 +84,8 @@ std::shared_ptr<const Catalog> catalog_for(const DataSource& source);
 
 /// advise_text on the catalog of `source` (the CLI's flags; the other advise_*_text calls are
 /// this with one kind of source).
-std::string advise_text(const std::string& request_text, const DataSource& source, bool* ok = nullptr);
+std::string advise_text(const std::string& request_text, const DataSource& source,
+                        bool* ok = nullptr);
 
 /// The catalogs, the default request, the task list and the form schema, for the page's
 /// pickers and form (JSON text).

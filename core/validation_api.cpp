@@ -4,11 +4,11 @@
 #include "api.hpp"
 #include "io/json_reader.hpp"
 #include "io/request_json.hpp"
+#include "io/validation_json.hpp"
 #include "plan/plan.hpp"
 #include "plan/validation_figures.hpp"
 #include "types/errors.hpp"
 #include "validation/check.hpp"
-#include "io/validation_json.hpp"
 
 namespace advisor {
 
@@ -20,7 +20,8 @@ struct Prepared {
 };
 
 const validation::NgcCatalog& ngc_catalog() {
-  static const validation::NgcCatalog tags = validation::parse_ngc_catalog(validation::builtin_ngc_json());
+  static const validation::NgcCatalog tags =
+      validation::parse_ngc_catalog(validation::builtin_ngc_json());
   return tags;
 }
 
@@ -44,9 +45,10 @@ Prepared prepare(const std::string& request_text, const Catalog& catalog) {
   Prepared out{make_plan(req, catalog), {}};
   const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
   const auto part = part_facts().find(gpu.id);
-  const validation::PartFacts facts = part != part_facts().end() ? part->second : validation::PartFacts{};
-  out.validation = validation::build_validation_plan(validation_gpu_facts(gpu), facts, ngc_catalog(),
-                                                     validation_figures(req, catalog, out.plan));
+  const validation::PartFacts facts =
+      part != part_facts().end() ? part->second : validation::PartFacts{};
+  out.validation = validation::build_validation_plan(
+      validation_gpu_facts(gpu), facts, ngc_catalog(), validation_figures(req, catalog, out.plan));
   return out;
 }
 
@@ -59,7 +61,8 @@ ValidationBundle validation_bundle(const std::string& request_text, const Catalo
   return b;
 }
 
-std::string validation_scripts_text(const std::string& request_text, const DataSource& source, bool* ok) {
+std::string validation_scripts_text(const std::string& request_text, const DataSource& source,
+                                    bool* ok) {
   return guarded(ok, [&] {
     const ValidationBundle b = validation_bundle(request_text, *catalog_for(source));
     return validation::scripts_json(b.plan, b.files);
@@ -71,7 +74,8 @@ std::string validation_check_text(const std::string& request_text, const std::st
                                   bool* failed) {
   return guarded(ok, [&] {
     const Prepared p = prepare(request_text, *catalog_for(source));
-    const validation::Measurements m = validation::read_measurements(file_text, file_name, p.validation);
+    const validation::Measurements m =
+        validation::read_measurements(file_text, file_name, p.validation);
     const validation::CheckReport report =
         validation::check_measurements(p.validation, m, validation_cost_inputs(p.plan));
     if (failed) {

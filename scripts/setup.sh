@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 # fonts-wqy-microhei: CJK glyphs for the page in headless Chromium (screenshots).
 packages=(cmake make g++ nlohmann-json3-dev catch2 emscripten node-acorn chromium shellcheck poppler-utils
-          fonts-wqy-microhei)
+          fonts-wqy-microhei clang-format python3)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "api.hpp"
@@ -33,7 +32,8 @@ TEST_CASE("the result carries the API v1 fields", "[advise]") {
   const auto& m = r["memory"];
   CHECK(m["per_gpu_bytes"].is_number_integer());
   std::int64_t sum = 0;
-  for (const char* k : {"weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"}) {
+  for (const char* k :
+       {"weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"}) {
     INFO(k);
     REQUIRE(m["breakdown_bytes"].contains(k));
     sum += m["breakdown_bytes"][k].get<std::int64_t>();
@@ -71,9 +71,9 @@ TEST_CASE("minimum GPU counts follow the sharding", "[advise]") {
 TEST_CASE("training adds tensor parallel when activations outgrow data parallel", "[advise]") {
   // Llama-3.1-8B, 4096 x 2 tokens, no checkpointing: ~44 GiB of activations per GPU that ZeRO
   // cannot shard; tensor + sequence parallel within the server can.
-  const auto r = advise(test::request("full_finetune", "llama-3.1-8b",
-                                      {{"training", {{"sequence_length", 4096},
-                                                     {"micro_batch_size", 2}}}}));
+  const auto r =
+      advise(test::request("full_finetune", "llama-3.1-8b",
+                           {{"training", {{"sequence_length", 4096}, {"micro_batch_size", 2}}}}));
   const auto& l40s = option(r, "l40s-48gb");
   REQUIRE(l40s["min_count"].is_number());
   CHECK(l40s["min_count"].get<int>() <= 8);
@@ -141,14 +141,16 @@ TEST_CASE("a provider's own prices replace the built-in ones and move the cost",
       request.dump(), nlohmann::json({{"prices", prices}}).dump(), &ok));
   REQUIRE(ok);
   CHECK(provider["cost"]["options"]["rent"]["cny_per_gpu_hour"].get<double>() == Approx(3.0));
-  CHECK(provider["cost"]["options"]["rent"]["cny_per_gpu_hour"].get<double>() != Approx(builtin_rate));
+  CHECK(provider["cost"]["options"]["rent"]["cny_per_gpu_hour"].get<double>() !=
+        Approx(builtin_rate));
   // A bad provider price is located in its own file, not in the request.
   rental["value"] = -1;
   const auto bad = nlohmann::json::parse(advisor::advise_with_data_text(
       request.dump(), nlohmann::json({{"prices", prices}}).dump(), &ok));
   CHECK_FALSE(ok);
   CHECK(bad["error"]["code"] == "catalog_invalid");
-  CHECK(bad["error"]["path"].get<std::string>().rfind("prices.json/gpus/h100-sxm-80gb/rental", 0) == 0);
+  CHECK(bad["error"]["path"].get<std::string>().rfind("prices.json/gpus/h100-sxm-80gb/rental", 0) ==
+        0);
   // Unknown data files are refused, not ignored.
   const auto unknown = nlohmann::json::parse(
       advisor::advise_with_data_text(request.dump(), R"({"price": {}})", &ok));

@@ -1,24 +1,24 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
-#include "types/errors.hpp"
 #include "helpers.hpp"
+#include "types/errors.hpp"
 
 using advisor::InputError;
 
 namespace {
 advisor::Catalog parse_with_gpus(const std::string& gpus) {
-  return advisor::parse_catalog({gpus, test::data_file("models.json"),
-                                 test::data_file("assumptions.json"), "", ""});
+  return advisor::parse_catalog(
+      {gpus, test::data_file("models.json"), test::data_file("assumptions.json"), "", ""});
 }
 nlohmann::json gpus_doc() { return nlohmann::json::parse(test::data_file("gpus.json")); }
 }  // namespace
 
 TEST_CASE("every data file parses and validates", "[catalog]") {
-  const auto c = advisor::parse_catalog(
-      {test::data_file("gpus.json"), test::data_file("models.json"),
-       test::data_file("assumptions.json"), test::data_file("performance.json"),
-       test::data_file("prices.json")});
+  const auto c =
+      advisor::parse_catalog({test::data_file("gpus.json"), test::data_file("models.json"),
+                              test::data_file("assumptions.json"),
+                              test::data_file("performance.json"), test::data_file("prices.json")});
   CHECK(c.gpus.size() >= 20);
   CHECK(c.models.size() >= 19);
   for (const auto& g : c.gpus) {
@@ -32,18 +32,19 @@ TEST_CASE("every data file parses and validates", "[catalog]") {
 TEST_CASE("the catalog holds every GPU and model the product promises", "[catalog]") {
   const auto& c = advisor::builtin_catalog();
   for (const char* id :
-       {"h100-sxm-80gb", "h100-pcie-80gb", "h200-sxm-141gb", "h20-96gb", "h800-sxm-80gb",
-        "a100-sxm-80gb", "a100-sxm-40gb", "a100-pcie-80gb", "a800-sxm-80gb", "l40s-48gb",
-        "l20-48gb", "l4-24gb", "rtx4090-24gb", "rtx4090d-24gb", "rtx5090-32gb", "rtx6000ada-48gb",
-        "rtx4000ada-20gb", "b200-180gb", "mi300x-192gb", "ascend910b-64gb"}) {
+       {"h100-sxm-80gb",   "h100-pcie-80gb", "h200-sxm-141gb", "h20-96gb",
+        "h800-sxm-80gb",   "a100-sxm-80gb",  "a100-sxm-40gb",  "a100-pcie-80gb",
+        "a800-sxm-80gb",   "l40s-48gb",      "l20-48gb",       "l4-24gb",
+        "rtx4090-24gb",    "rtx4090d-24gb",  "rtx5090-32gb",   "rtx6000ada-48gb",
+        "rtx4000ada-20gb", "b200-180gb",     "mi300x-192gb",   "ascend910b-64gb"}) {
     INFO(id);
     CHECK(c.find_gpu(id) != nullptr);
   }
   for (const char* id :
        {"llama-2-7b", "llama-2-13b", "llama-2-70b", "llama-3.1-8b", "llama-3.1-70b",
-        "llama-3.1-405b", "qwen2.5-0.5b", "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b",
-        "qwen2.5-72b", "qwen3-8b", "qwen3-32b", "qwen3-30b-a3b", "deepseek-v3", "mistral-7b",
-        "gpt3-175b", "mpt-7b", "mpt-30b"}) {
+        "llama-3.1-405b", "qwen2.5-0.5b", "qwen2.5-7b", "qwen2.5-14b", "qwen2.5-32b", "qwen2.5-72b",
+        "qwen3-8b", "qwen3-32b", "qwen3-30b-a3b", "deepseek-v3", "mistral-7b", "gpt3-175b",
+        "mpt-7b", "mpt-30b"}) {
     INFO(id);
     CHECK(c.find_model(id) != nullptr);
   }

@@ -2,19 +2,18 @@
 // Power, facility, cost and capacity: hand-computed cases for every formula, properties, the
 // price catalog, and located errors (docs/cost.md).
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "api.hpp"
 #include "engine/capacity.hpp"
 #include "engine/cost.hpp"
+#include "engine/power.hpp"
+#include "helpers.hpp"
 #include "io/cost_settings_json.hpp"
 #include "io/prices_json.hpp"
 #include "plan/cost_results.hpp"
 #include "types/cost_settings.hpp"
 #include "types/errors.hpp"
-#include "helpers.hpp"
-#include "engine/power.hpp"
 #include "types/prices.hpp"
 
 namespace {
@@ -401,7 +400,8 @@ TEST_CASE("capacity through the API, CSV or rows", "[cost][capacity]") {
   // but the job runs on 8 at once.
   CHECK(c["by_gpu_type"][0]["cards_needed"] == 8);
   CHECK(c["by_gpu_type"][0]["catalog_gpu"] == "h100-sxm-80gb");
-  json job = {{"job", "a"}, {"gpu_type", "A100"}, {"gpus", 8}, {"hours", 100}, {"date", "2026-07-14"}};
+  json job = {
+      {"job", "a"}, {"gpu_type", "A100"}, {"gpus", 8}, {"hours", 100}, {"date", "2026-07-14"}};
   capacity = {{"jobs", json::array({job})}, {"buffer", 0}};
   const auto rows = advise(h100_request({{"capacity", capacity}}));
   CHECK(rows["capacity"]["first_month"] == "2026-07");
@@ -508,8 +508,10 @@ TEST_CASE("hybrid split through the API", "[cost][api][hybrid]") {
   CHECK(owned + rented == Approx(11 * 2920.0 + 5840));
   // The chosen split is the cheapest candidate.
   for (const auto& k : split["candidates"])
-    CHECK(split["average_yearly_cny"].get<double>() <= k["average_yearly_cny"].get<double>() + 1e-6);
-  // The hybrid option is never dearer than pure rent for the same demand (0 servers is a candidate).
+    CHECK(split["average_yearly_cny"].get<double>() <=
+          k["average_yearly_cny"].get<double>() + 1e-6);
+  // The hybrid option is never dearer than pure rent for the same demand (0 servers is a
+  // candidate).
   CHECK(c["options"]["hybrid"]["lifetime_cny"].get<double>() <=
         c["options"]["rent"]["lifetime_cny"].get<double>() + 1e-6);
 }
@@ -534,8 +536,9 @@ TEST_CASE("property: higher utilisation never lowers rental cost", "[cost][prope
   for (const char* gpu : {"h100-sxm-80gb", "l40s-48gb"}) {
     last = -1;
     for (double u : {0.0, 0.2, 0.5, 0.7, 0.9, 1.0}) {
-      json j = test::request("lora", "llama-3.1-8b", {{"hardware", {{"gpu", gpu}, {"count", 8}}},
-                                                      {"cost", {{"utilization", u}}}});
+      json j = test::request(
+          "lora", "llama-3.1-8b",
+          {{"hardware", {{"gpu", gpu}, {"count", 8}}}, {"cost", {{"utilization", u}}}});
       const double cost = advise(j)["cost"]["options"]["rent"]["lifetime_cny"].get<double>();
       CHECK(cost >= last);
       last = cost;
@@ -683,20 +686,25 @@ TEST_CASE("defaults_used lists sources, dates, flags and overrides", "[cost][dat
   // converts again and clears the flag (the A100's purchase estimate is in USD).
   auto a100 = h100_request({{"hardware", {{"gpu", "a100-sxm-80gb"}}}});
   c = advise(a100)["cost"];
-  CHECK(find_default(c, "gpus.a100-sxm-80gb.purchase")["value"].get<double>() == Approx(11500 * 7.1));
+  CHECK(find_default(c, "gpus.a100-sxm-80gb.purchase")["value"].get<double>() ==
+        Approx(11500 * 7.1));
   a100.merge_patch({{"cost", {{"prices", {{"usd_to_cny", 7.0}}}}}});
   c = advise(a100)["cost"];
-  CHECK(find_default(c, "gpus.a100-sxm-80gb.purchase")["value"].get<double>() == Approx(11500 * 7.0));
+  CHECK(find_default(c, "gpus.a100-sxm-80gb.purchase")["value"].get<double>() ==
+        Approx(11500 * 7.0));
   CHECK(find_default(c, "exchange_rates.USD")["overridden"] == true);
   // Per-GPU prices by id, as an IDC's own price list would give them.
   c = advise(h100_request(
-      {{"cost", {{"prices", {{"gpus", {{"h100-sxm-80gb", {{"rental_cny_per_gpu_hour", 15}}}}}}}}}}))["cost"];
+      {{"cost",
+        {{"prices",
+          {{"gpus", {{"h100-sxm-80gb", {{"rental_cny_per_gpu_hour", 15}}}}}}}}}}))["cost"];
   CHECK(c["options"]["rent"]["cny_per_gpu_hour"].get<double>() == Approx(15));
   CHECK(find_default(c, "gpus.h100-sxm-80gb.rental")["override_path"] ==
         "/cost/prices/gpus/h100-sxm-80gb/rental_cny_per_gpu_hour");
 }
 
-TEST_CASE("sites: Shenzhen vs Dongguan, Huizhou and Shaoguan, with the data note", "[cost][sites]") {
+TEST_CASE("sites: Shenzhen vs Dongguan, Huizhou and Shaoguan, with the data note",
+          "[cost][sites]") {
   const auto c = advise(h100_request())["cost"];
   CHECK(c["options"]["hybrid"].is_null());  // no monthly profile, no bursts to rent
   const auto& sites = c["site_comparison"];
@@ -719,8 +727,7 @@ TEST_CASE("sites: Shenzhen vs Dongguan, Huizhou and Shaoguan, with the data note
   // Choosing a site moves the electricity and colocation lines.
   const auto d = advise(h100_request({{"cost", {{"site", "dongguan"}}}}))["cost"];
   CHECK(d["site"]["id"] == "dongguan");
-  CHECK(line(d["options"]["buy"], "electricity") <
-        line(c["options"]["buy"], "electricity"));
+  CHECK(line(d["options"]["buy"], "electricity") < line(c["options"]["buy"], "electricity"));
 }
 
 TEST_CASE("office hosting and facility types", "[cost][power]") {
@@ -765,8 +772,8 @@ TEST_CASE("without pinned hardware the recommended plan is costed", "[cost][api]
 TEST_CASE("without pinned hardware a demand profile sets the count", "[cost][api]") {
   json demand = json::array();
   for (int m = 0; m < 12; ++m) demand.push_back(m < 6 ? 20000 : 40000);  // 360,000 a year
-  const auto r = advise(test::request("lora", "llama-3.1-8b",
-                                      {{"cost", {{"monthly_demand_gpu_hours", demand}}}}));
+  const auto r = advise(
+      test::request("lora", "llama-3.1-8b", {{"cost", {{"monthly_demand_gpu_hours", demand}}}}));
   const auto& c = r["cost"];
   REQUIRE(c.is_object());
   // 360,000 / 8,760 = 41.1 -> at least 42 cards, so utilisation stays at or below 100%.
@@ -774,8 +781,8 @@ TEST_CASE("without pinned hardware a demand profile sets the count", "[cost][api
   CHECK(c["utilization"].get<double>() <= 1.0);
   CHECK(c["hybrid_split"].is_object());
   // A monthly rental price replaces the one derived from the hourly price and the discount.
-  const auto m = advise(h100_request(
-      {{"cost", {{"prices", {{"rental_monthly_cny_per_gpu", 9000}}}}}}))["cost"];
+  const auto m = advise(
+      h100_request({{"cost", {{"prices", {{"rental_monthly_cny_per_gpu", 9000}}}}}}))["cost"];
   CHECK(m["options"]["rent_reserved"]["average_yearly_cny"].get<double>() == Approx(8 * 12 * 9000));
 }
 
@@ -803,11 +810,15 @@ TEST_CASE("bad cost input is a located error, never clamped", "[cost][errors]") 
     const char* code;
   };
   const Case cases[] = {
-      {{{"cost", {{"prices", {{"gpu_purchase_cny", -1}}}}}}, "/cost/prices/gpu_purchase_cny", "out_of_range"},
+      {{{"cost", {{"prices", {{"gpu_purchase_cny", -1}}}}}},
+       "/cost/prices/gpu_purchase_cny",
+       "out_of_range"},
       {{{"cost", {{"prices", {{"electricity_flat_cny_per_kwh", -0.5}}}}}},
-       "/cost/prices/electricity_flat_cny_per_kwh", "out_of_range"},
+       "/cost/prices/electricity_flat_cny_per_kwh",
+       "out_of_range"},
       {{{"cost", {{"prices", {{"gpus", {{"l40s-48gb", {{"purchase_cny", -5}}}}}}}}}},
-       "/cost/prices/gpus/l40s-48gb/purchase_cny", "out_of_range"},
+       "/cost/prices/gpus/l40s-48gb/purchase_cny",
+       "out_of_range"},
       {{{"cost", {{"life_years", 0}}}}, "/cost/life_years", "out_of_range"},
       {{{"cost", {{"life_years", 2.5}}}}, "/cost/life_years", "not_integer"},
       {{{"cost", {{"utilization", 1.2}}}}, "/cost/utilization", "out_of_range"},
@@ -818,14 +829,20 @@ TEST_CASE("bad cost input is a located error, never clamped", "[cost][errors]") 
       {{{"cost", {{"tariff", "peak"}}}}, "/cost/tariff", "unknown_value"},
       {{{"cost", {{"prices", {{"gpu_price", 1}}}}}}, "/cost/prices/gpu_price", "unknown_field"},
       {{{"cost", {{"prices", {{"gpus", {{"h100", {{"purchase_cny", 1}}}}}}}}}},
-       "/cost/prices/gpus/h100", "unknown_gpu"},
-      {{{"cost", {{"monthly_demand_gpu_hours", {1, 2, 3}}}}}, "/cost/monthly_demand_gpu_hours", "wrong_type"},
+       "/cost/prices/gpus/h100",
+       "unknown_gpu"},
+      {{{"cost", {{"monthly_demand_gpu_hours", {1, 2, 3}}}}},
+       "/cost/monthly_demand_gpu_hours",
+       "wrong_type"},
       {{{"cost", {{"monthly_demand_gpu_hours", {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, -12}}}}},
-       "/cost/monthly_demand_gpu_hours/11", "out_of_range"},
+       "/cost/monthly_demand_gpu_hours/11",
+       "out_of_range"},
       {{{"cost", {{"monthly_demand_gpu_hours", {1e6, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}}}}},
-       "/cost/monthly_demand_gpu_hours", "out_of_range"},  // 8 GPUs cannot deliver 1M a year
+       "/cost/monthly_demand_gpu_hours",
+       "out_of_range"},  // 8 GPUs cannot deliver 1M a year
       {{{"cost", {{"prices", {{"colocation_cny_per_rack_month", 5000}}}}}},
-       "/cost/prices/colocation_cny_per_rack_month", "inconsistent"},
+       "/cost/prices/colocation_cny_per_rack_month",
+       "inconsistent"},
       {{{"cost", {{"staff_fte", 1}}}}, "/cost/staff_fte", "inconsistent"},
       {{{"power", {{"pue", 0.9}}}}, "/power/pue", "out_of_range"},
       {{{"power", {{"facility", "garage"}}}}, "/power/facility", "unknown_value"},
@@ -866,7 +883,8 @@ TEST_CASE("bad job history is a located error naming row and column", "[cost][er
       {"job,gpu_type,gpus,hours\na,A100,2.5,10\n", "/capacity/jobs_csv/row 2/gpus", "not_integer"},
       {"job,gpu_type,gpus,hours\na,A100,8,-3\n", "/capacity/jobs_csv/row 2/hours", "out_of_range"},
       {"job,gpu_type,gpus,hours\na,A100,8\n", "/capacity/jobs_csv/row 2", "bad_csv"},
-      {"job,gpu_type,gpus,hours\n\na,,8,10\n", "/capacity/jobs_csv/row 3/gpu_type", "missing_field"},
+      {"job,gpu_type,gpus,hours\n\na,,8,10\n", "/capacity/jobs_csv/row 3/gpu_type",
+       "missing_field"},
       {"job,gpu_type,gpus,hours,month\na,A100,8,10,July\n", "/capacity/jobs_csv/row 2/month",
        "bad_date"},
       {"job,gpu_type,gpus,hours,date\na,A100,8,10,2026-13-01\n", "/capacity/jobs_csv/row 2/date",
@@ -889,8 +907,8 @@ TEST_CASE("bad job history is a located error naming row and column", "[cost][er
   auto e = error_of(h100_request({{"capacity", rows}}));
   CHECK(e["path"] == "/capacity/jobs/1/gpus");
   CHECK(e["code"] == "wrong_type");
-  e = error_of(h100_request({{"capacity", {{"jobs_csv", "job,gpu_type,gpus,hours\na,A,1,1\n"},
-                                           {"buffer", -0.1}}}}));
+  e = error_of(h100_request(
+      {{"capacity", {{"jobs_csv", "job,gpu_type,gpus,hours\na,A,1,1\n"}, {"buffer", -0.1}}}}));
   CHECK(e["path"] == "/capacity/buffer");
   e = error_of(h100_request({{"capacity", {{"buffer", 0.2}}}}));
   CHECK(e["path"] == "/capacity/jobs_csv");
@@ -918,13 +936,16 @@ TEST_CASE("a bad price catalog names the file and field", "[cost][errors][data]"
   }
 }
 
-TEST_CASE("capacity planning plans: names matched to the catalog, job widths, whole servers, "
-          "a buy/rent decision and the hybrid's months", "[cost][capacity]") {
+TEST_CASE(
+    "capacity planning plans: names matched to the catalog, job widths, whole servers, "
+    "a buy/rent decision and the hybrid's months",
+    "[cost][capacity]") {
   nlohmann::json request = test::request("pretrain", "llama-2-13b");
   request["hardware"] = {{"gpu", "a800-sxm-80gb"}, {"count", 64}};
-  request["capacity"] = {{"jobs_csv",
-                          "job,gpu_type,gpus,hours,month\npt,A800,64,300,2026-01\n"
-                          "ft,H800 80G,8,100,2026-02\nft2,4090D,4,300,2026-03\nx,a800 80g,20,50,2026-03\n"}};
+  request["capacity"] = {
+      {"jobs_csv",
+       "job,gpu_type,gpus,hours,month\npt,A800,64,300,2026-01\n"
+       "ft,H800 80G,8,100,2026-02\nft2,4090D,4,300,2026-03\nx,a800 80g,20,50,2026-03\n"}};
   bool ok = false;
   const auto out = nlohmann::json::parse(advisor::advise_text(request.dump(), &ok));
   REQUIRE(ok);
@@ -932,7 +953,7 @@ TEST_CASE("capacity planning plans: names matched to the catalog, job widths, wh
   REQUIRE(types.size() == 3);  // "A800" and "a800 80g" are one part
   CHECK(types[0]["gpu_type"] == "a800-sxm-80gb");
   CHECK(types[0]["names"].size() == 2);
-  CHECK(types[0]["cards_needed"].get<int>() >= 64);  // the 64-GPU job needs 64 cards at once
+  CHECK(types[0]["cards_needed"].get<int>() >= 64);     // the 64-GPU job needs 64 cards at once
   CHECK(types[0]["cards_to_buy"].get<int>() % 8 == 0);  // whole 8-GPU servers
   CHECK(types[1]["gpu_type"] == "h800-sxm-80gb");
   CHECK(types[2]["gpu_type"] == "rtx4090d-24gb");

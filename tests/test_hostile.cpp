@@ -3,7 +3,6 @@
 // a located error (code, JSON pointer, the limit named) or a sane result; never a crash, an
 // internal_error, a wrapped integer or a non-finite figure.
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "api.hpp"
@@ -17,7 +16,8 @@ namespace {
 using nlohmann::json;
 
 // A request without its closing brace: members are appended.
-const char* const kBase = R"({"schema": 1, "task": "pretrain", "model": {"preset": "llama-3.1-8b"})";
+const char* const kBase =
+    R"({"schema": 1, "task": "pretrain", "model": {"preset": "llama-3.1-8b"})";
 
 /// The error of an answer (it must be one), as {code, message, path}.
 json error_in(const std::string& answer) {
@@ -74,12 +74,13 @@ TEST_CASE("issue 12 #1: deep nesting is refused before parsing, located", "[host
   CHECK(error_of_text(R"({"a": )" + nested(R"({"b": )", "}", 70) + "}")["code"] ==
         "limit_exceeded");
   const json ok_deep = json::parse(advisor::advise_text(
-      with(R"("cost": {"site": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["})")
+      with(
+          R"("cost": {"site": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["})")
           .dump()));
   CHECK(ok_deep["error"]["path"] == "/cost/site");  // an unknown site, not a nesting error
-  const json hf = error_of(
-      patched(json::parse(R"({"schema": 1, "task": "lora", "model": {"hf_config": ""}})"),
-              {{"model", {{"hf_config", nested("[", "]", 100)}}}}));
+  const json hf =
+      error_of(patched(json::parse(R"({"schema": 1, "task": "lora", "model": {"hf_config": ""}})"),
+                       {{"model", {{"hf_config", nested("[", "]", 100)}}}}));
   CHECK(hf["code"] == "limit_exceeded");
   CHECK(hf["path"].get<std::string>().rfind("/model/hf_config/0/0", 0) == 0);
   // A request of the limit's depth is read (and then refused for what it says, not its shape).
@@ -99,8 +100,8 @@ TEST_CASE("issue 12 #2: 1e400 in a provider catalog is a located catalog error",
   REQUIRE(at != std::string::npos);
   prices.replace(at + key.size(), prices.find_first_of(",}", at) - at - key.size(), "1e400");
   bool ok = true;
-  const json e = error_in(advisor::advise_with_data_text(request, R"({"prices": )" + prices + "}",
-                                                         &ok));
+  const json e =
+      error_in(advisor::advise_with_data_text(request, R"({"prices": )" + prices + "}", &ok));
   CHECK_FALSE(ok);
   CHECK(e["code"] == "catalog_invalid");
   CHECK(e["path"].get<std::string>().rfind("data/prices/", 0) == 0);
@@ -116,8 +117,7 @@ TEST_CASE("issue 12 #2: 1e400 in a provider catalog is a located catalog error",
         "gpus.json/gpus/0/tdp_watts");
 }
 
-TEST_CASE("issue 12 #3: 1e400 anywhere in a request is out_of_range at its field",
-          "[hostile]") {
+TEST_CASE("issue 12 #3: 1e400 anywhere in a request is out_of_range at its field", "[hostile]") {
   const json e = error_of_text(std::string(kBase) + R"(, "training": {"tokens": 1e400}})");
   CHECK(e["code"] == "out_of_range");
   CHECK(e["path"] == "/training/tokens");
@@ -143,7 +143,8 @@ TEST_CASE("issue 12 #4: values inside the ranges never overflow", "[hostile]") {
   CHECK(e["path"] == "/training/micro_batch_size");
   CHECK(e["message"].get<std::string>().find("2^53") != std::string::npos);
   // The KV cache of a million sequences of 2 x 10^7 tokens.
-  e = error_of(json::parse(R"({"schema": 1, "task": "inference", "model": {"preset": "llama-3.1-8b"},
+  e = error_of(
+      json::parse(R"({"schema": 1, "task": "inference", "model": {"preset": "llama-3.1-8b"},
       "inference": {"concurrency": 1000000, "prompt_tokens": 10000000, "output_tokens": 10000000}})"));
   CHECK(e["path"] == "/inference/concurrency");
   // 10^9 users at 120k-token contexts: a fleet of 10^9 GPUs wrapped into negative servers.
@@ -195,10 +196,14 @@ TEST_CASE("issue 12 #5: no non-finite value escapes, the input is named", "[host
   // Utilisation 0 is allowed (no cost per GPU-hour); the smallest positive value is 1e-4.
   bool ok = false;
   advisor::advise_text(with(R"("hardware": {"gpu": "h100-sxm-80gb", "count": 8},
-                               "cost": {"utilization": 0})").dump(), &ok);
+                               "cost": {"utilization": 0})")
+                           .dump(),
+                       &ok);
   CHECK(ok);
   advisor::advise_text(with(R"("hardware": {"gpu": "h100-sxm-80gb", "count": 8},
-                               "cost": {"utilization": 0.0001})").dump(), &ok);
+                               "cost": {"utilization": 0.0001})")
+                           .dump(),
+                       &ok);
   CHECK(ok);
 }
 
@@ -207,8 +212,11 @@ TEST_CASE("issue 12 #6: output size is bounded by limits that are named", "[host
   json jobs = json::array();
   for (int i = 0; i < 50; ++i)
     for (const char* m : {"0001-01", "9999-12"})
-      jobs.push_back({{"job", "j"}, {"gpu_type", "t" + std::to_string(i)}, {"gpus", 1},
-                      {"hours", 1}, {"month", m}});
+      jobs.push_back({{"job", "j"},
+                      {"gpu_type", "t" + std::to_string(i)},
+                      {"gpus", 1},
+                      {"hours", 1},
+                      {"month", m}});
   json e = error_of(patched(with(R"("capacity": {})"), {{"capacity", {{"jobs", jobs}}}}));
   CHECK(e["code"] == "limit_exceeded");
   CHECK(e["path"] == "/capacity/jobs/1/month");
@@ -216,17 +224,17 @@ TEST_CASE("issue 12 #6: output size is bounded by limits that are named", "[host
   // 120 months exactly is fine; 121 is not (CSV, dates).
   const std::string header = "job,gpu_type,gpus,hours,date\n";
   bool ok = false;
-  advisor::advise_text(patched(with(R"("capacity": {})"),
-                           {{"capacity",
-                                          {{"jobs_csv", header + "a,h100,1,1,2020-01-05\n"
-                                                                 "b,h100,1,1,2029-12-31\n"}}}})
-                           .dump(),
-                       &ok);
+  advisor::advise_text(
+      patched(with(R"("capacity": {})"), {{"capacity",
+                                           {{"jobs_csv", header + "a,h100,1,1,2020-01-05\n"
+                                                                  "b,h100,1,1,2029-12-31\n"}}}})
+          .dump(),
+      &ok);
   CHECK(ok);
-  e = error_of(patched(with(R"("capacity": {})"),
-                   {{"capacity",
-                                  {{"jobs_csv", header + "a,h100,1,1,2020-01-05\n"
-                                                         "b,h100,1,1,2030-01-01\n"}}}}));
+  e = error_of(
+      patched(with(R"("capacity": {})"), {{"capacity",
+                                           {{"jobs_csv", header + "a,h100,1,1,2020-01-05\n"
+                                                                  "b,h100,1,1,2030-01-01\n"}}}}));
   CHECK(e["path"] == "/capacity/jobs_csv/row 3/date");
   // More GPU types than the limit.
   std::string csv = "job,gpu_type,gpus,hours\n";
@@ -258,7 +266,8 @@ TEST_CASE("issue 12 #9: pasted config.json errors name the user's keys", "[hosti
   for (bool as_text : {false, true}) {
     json config = base;
     config["num_key_value_heads"] = 5;
-    json request = {{"schema", 1}, {"task", "lora"},
+    json request = {{"schema", 1},
+                    {"task", "lora"},
                     {"model", {{"hf_config", as_text ? json(config.dump()) : config}}}};
     json e = error_of(request);
     CHECK(e["code"] == "inconsistent");

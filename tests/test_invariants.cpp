@@ -7,9 +7,8 @@
 //   - a faster link never makes a slower step;
 //   - the answer does not depend on the order of the GPU catalog (see the last test for what
 //     the order is allowed to decide).
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -40,7 +39,9 @@ class Random {
   std::size_t below(std::size_t n) { return static_cast<std::size_t>(next() % n); }
   bool chance(int percent) { return below(100) < static_cast<std::size_t>(percent); }
   template <typename T>
-  const T& pick(const std::vector<T>& v) { return v[below(v.size())]; }
+  const T& pick(const std::vector<T>& v) {
+    return v[below(v.size())];
+  }
 
  private:
   std::uint64_t s_;
@@ -94,7 +95,8 @@ json random_request(Random& r, std::string task = "") {
     if (r.chance(40)) t["micro_batch_size"] = r.pick(std::vector<int>{1, 2, 4});
     if (r.chance(40))
       t["activation_checkpointing"] = r.pick(std::vector<std::string>{"none", "selective", "full"});
-    if (r.chance(20)) t["optimizer"] = r.pick(std::vector<std::string>{"adamw", "adamw_8bit", "sgd"});
+    if (r.chance(20))
+      t["optimizer"] = r.pick(std::vector<std::string>{"adamw", "adamw_8bit", "sgd"});
     if (r.chance(20)) t["flash_attention"] = r.chance(50);
     if (r.chance(30)) t["tokens"] = r.pick(std::vector<double>{1e8, 1e9, 1e11});
     q["training"] = t;
@@ -107,7 +109,9 @@ json random_request(Random& r, std::string task = "") {
     if (r.chance(40)) inf["prompt_tokens"] = r.pick(std::vector<int>{128, 2048, 8192});
     q["inference"] = inf;
   }
-  if (r.chance(50)) q["hardware"] = {{"gpu", r.pick(gpu_ids())}, {"count", r.pick(std::vector<int>{1, 2, 4, 8, 16})}};
+  if (r.chance(50))
+    q["hardware"] = {{"gpu", r.pick(gpu_ids())},
+                     {"count", r.pick(std::vector<int>{1, 2, 4, 8, 16})}};
   if (r.chance(30)) q["cost"] = {{"utilization", r.pick(std::vector<double>{0, 0.3, 0.7, 1})}};
   return q;
 }
@@ -153,7 +157,8 @@ TEST_CASE("invariant: the breakdown sums to the total, inside the band; years su
     // Each term is rounded to whole bytes on its own: the sum is within one byte per term.
     CHECK(std::llabs(sum - m["per_gpu_bytes"].get<std::int64_t>()) <= 6);
     CHECK(m["band_bytes"]["low"].get<std::int64_t>() <= m["per_gpu_bytes"].get<std::int64_t>() + 6);
-    CHECK(m["band_bytes"]["high"].get<std::int64_t>() >= m["per_gpu_bytes"].get<std::int64_t>() - 6);
+    CHECK(m["band_bytes"]["high"].get<std::int64_t>() >=
+          m["per_gpu_bytes"].get<std::int64_t>() - 6);
     for (const json& o : out["options"]) {
       if (!o["min_count"].is_null() && o.contains("per_gpu_bytes_at_min"))
         CHECK(o["per_gpu_bytes_at_min"].get<double>() <= o["memory_bytes"].get<double>());
@@ -165,7 +170,8 @@ TEST_CASE("invariant: the breakdown sums to the total, inside the band; years su
         for (const json& y : option["yearly_cny"]) years += y.get<double>();
         const double lifetime = option["lifetime_cny"].get<double>();
         CHECK(years == Approx(lifetime).epsilon(1e-9).margin(1e-6));
-        CHECK(option["cumulative_cny"].back().get<double>() == Approx(lifetime).epsilon(1e-9).margin(1e-6));
+        CHECK(option["cumulative_cny"].back().get<double>() ==
+              Approx(lifetime).epsilon(1e-9).margin(1e-6));
       }
     }
   }
@@ -183,19 +189,28 @@ TEST_CASE("invariant: more parameters never need less memory", "[invariant]") {
     // Grow one size by a step that keeps the architecture valid.
     json bigger = q;
     switch (r.below(4)) {
-      case 0: bigger["model"]["layers"] = q["model"]["layers"].get<int>() + 1 + r.below(8); break;
-      case 1: bigger["model"]["ffn_hidden"] = q["model"]["ffn_hidden"].get<int>() + 64 * (1 + r.below(32)); break;
-      case 2: bigger["model"]["vocab"] = q["model"]["vocab"].get<int>() + 1 + r.below(50000); break;
-      default: bigger["model"]["head_dim"] = q["model"]["head_dim"].get<int>() * 2;
-               bigger["model"]["hidden"] = q["model"]["hidden"].get<int>() * 2;
+      case 0:
+        bigger["model"]["layers"] = q["model"]["layers"].get<int>() + 1 + r.below(8);
+        break;
+      case 1:
+        bigger["model"]["ffn_hidden"] =
+            q["model"]["ffn_hidden"].get<int>() + 64 * (1 + r.below(32));
+        break;
+      case 2:
+        bigger["model"]["vocab"] = q["model"]["vocab"].get<int>() + 1 + r.below(50000);
+        break;
+      default:
+        bigger["model"]["head_dim"] = q["model"]["head_dim"].get<int>() * 2;
+        bigger["model"]["hidden"] = q["model"]["hidden"].get<int>() * 2;
     }
     const auto grown = parsed(bigger);
     if (!grown) continue;
     // (A dense MLP that no layer uses, with every layer MoE, keeps the count.)
     REQUIRE(advisor::count_params(grown->model).total >= advisor::count_params(base->model).total);
     const int tp = tp_fits(base->model, 2) && tp_fits(grown->model, 2) && r.chance(50) ? 2 : 1;
-    const advisor::Layout L = layout(tp * (1 + static_cast<int>(r.below(4))), tp, 1,
-                                     base->task == advisor::Task::kInference ? 0 : base->parallelism.zero);
+    const advisor::Layout L =
+        layout(tp * (1 + static_cast<int>(r.below(4))), tp, 1,
+               base->task == advisor::Task::kInference ? 0 : base->parallelism.zero);
     const auto& a = catalog().memory;
     INFO(q.dump() << " -> " << bigger.dump());
     CHECK(advisor::estimate_memory(*grown, L, a, false).total() >=
@@ -221,7 +236,8 @@ TEST_CASE("invariant: more GPUs never need more memory per GPU under sharding", 
       if (tp == 1 && tp_fits(req->model, t) && r.chance(30)) tp = t;
     double previous = -1;
     for (int dp = 2; dp <= 64; dp *= 2) {
-      const double bytes = advisor::estimate_memory(*req, layout(dp * tp, tp, 1, zero), a, false).total();
+      const double bytes =
+          advisor::estimate_memory(*req, layout(dp * tp, tp, 1, zero), a, false).total();
       if (previous >= 0) CHECK(bytes <= previous * (1 + 1e-12));
       previous = bytes;
     }
@@ -244,7 +260,8 @@ TEST_CASE("invariant: a faster link never makes a slower step", "[invariant]") {
   int checked = 0;
   const auto& k = catalog().performance;
   for (int i = 0; i < 1500; ++i) {
-    json q = random_request(r, r.pick(std::vector<std::string>{"pretrain", "full_finetune", "lora"}));
+    json q =
+        random_request(r, r.pick(std::vector<std::string>{"pretrain", "full_finetune", "lora"}));
     const double rate = r.pick(std::vector<double>{1, 25, 100, 200, 400});
     q["cluster"] = {{"inter_node_gbit_per_s_per_gpu", rate}};
     const auto slow = parsed(q);

@@ -70,18 +70,16 @@ TEST_CASE("the parts Shenzhen teams run, with data-sheet figures", "[market][cat
   };
   // Dense tensor rates with FP32 accumulate (data sheets print sparse figures at 2x; GeForce
   // cards print FP16-accumulate at 2x).
-  for (const Part& p : {Part{"rtx3090-24gb", 24, 0.936, 71, 71},
-                        Part{"rtx3090ti-24gb", 24, 1.008, 80, 80},
-                        Part{"rtxa6000-48gb", 48, 0.768, 154.8, 154.8},
-                        Part{"v100-sxm-32gb", 32, 0.9, 15.7, 125},  // no BF16 tensor cores
-                        Part{"a10-24gb", 24, 0.6, 125, 125},
-                        Part{"a30-24gb", 24, 0.933, 165, 165},
-                        Part{"a40-48gb", 48, 0.696, 149.7, 149.7},
-                        Part{"t4-16gb", 16, 0.32, 8.1, 65},  // no BF16 on Turing
-                        Part{"rtx4080-16gb", 16, 0.7168, 97.5, 97.5},
-                        Part{"rtx4080super-16gb", 16, 0.736, 104.4, 104.4},
-                        Part{"h20-141gb", 141, 4.8, 148, 148},
-                        Part{"rtxpro6000-96gb", 96, 1.792, 503.8, 503.8}}) {
+  for (const Part& p :
+       {Part{"rtx3090-24gb", 24, 0.936, 71, 71}, Part{"rtx3090ti-24gb", 24, 1.008, 80, 80},
+        Part{"rtxa6000-48gb", 48, 0.768, 154.8, 154.8},
+        Part{"v100-sxm-32gb", 32, 0.9, 15.7, 125},  // no BF16 tensor cores
+        Part{"a10-24gb", 24, 0.6, 125, 125}, Part{"a30-24gb", 24, 0.933, 165, 165},
+        Part{"a40-48gb", 48, 0.696, 149.7, 149.7},
+        Part{"t4-16gb", 16, 0.32, 8.1, 65},  // no BF16 on Turing
+        Part{"rtx4080-16gb", 16, 0.7168, 97.5, 97.5},
+        Part{"rtx4080super-16gb", 16, 0.736, 104.4, 104.4}, Part{"h20-141gb", 141, 4.8, 148, 148},
+        Part{"rtxpro6000-96gb", 96, 1.792, 503.8, 503.8}}) {
     INFO(p.id);
     const advisor::GpuSpec* g = c.find_gpu(p.id);
     REQUIRE(g != nullptr);

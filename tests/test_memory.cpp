@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <catch2/catch.hpp>
 
-#include "helpers.hpp"
 #include "engine/activations.hpp"
 #include "engine/layout.hpp"
+#include "helpers.hpp"
 
 using advisor::ActivationInputs;
 using advisor::layer_activation_bytes;
@@ -20,7 +20,8 @@ double training_state_bytes_per_param(const nlohmann::json& patch) {
 }
 }  // namespace
 
-TEST_CASE("mixed-precision AdamW costs 16 bytes per parameter (ZeRO paper)", "[memory][reference]") {
+TEST_CASE("mixed-precision AdamW costs 16 bytes per parameter (ZeRO paper)",
+          "[memory][reference]") {
   // Rajbhandari et al. 2020, sec. 3.1: 2 (fp16 weights) + 2 (fp16 grads) + 12 (fp32 master,
   // momentum, variance) = 16 bytes per parameter.
   CHECK(training_state_bytes_per_param(nlohmann::json::object()) == Approx(16));
@@ -29,8 +30,9 @@ TEST_CASE("mixed-precision AdamW costs 16 bytes per parameter (ZeRO paper)", "[m
 TEST_CASE("each accounting switch moves only its own term", "[memory][reference]") {
   // The source's "7B needs 56 GB" is 8 bytes/param: bf16 weights, grads and two bf16 states.
   CHECK(training_state_bytes_per_param(
-            {{"training", {{"accounting", {{"master_weights", false},
-                                           {"optimizer_state_dtype", "bf16"}}}}}}) == Approx(8));
+            {{"training",
+              {{"accounting", {{"master_weights", false}, {"optimizer_state_dtype", "bf16"}}}}}}) ==
+        Approx(8));
   // Megatron keeps fp32 main gradients: 18 bytes/param.
   CHECK(training_state_bytes_per_param(
             {{"training", {{"accounting", {{"gradient_dtype", "fp32"}}}}}}) == Approx(18));
@@ -83,7 +85,8 @@ TEST_CASE("activations per layer reproduce Korthikanti et al. 2022", "[memory][r
   SECTION("tensor parallel without sequence parallel: sbh(10 + 24/t + 5as/(ht)), eq. 2") {
     in.tp = 8;
     in.sequence_parallel = false;
-    CHECK(layer_activation_bytes(m, in) == Approx(s * b * h * (10 + 24.0 / 8 + 5 * a * s / (h * 8))));
+    CHECK(layer_activation_bytes(m, in) ==
+          Approx(s * b * h * (10 + 24.0 / 8 + 5 * a * s / (h * 8))));
   }
   SECTION("tensor + sequence parallel: sbh/t (34 + 5as/h), eq. 4") {
     in.tp = 8;
@@ -96,9 +99,10 @@ TEST_CASE("activations per layer reproduce Korthikanti et al. 2022", "[memory][r
   }
   SECTION("full recompute keeps only each layer's input, 2sbh per layer (sec. 4.2)") {
     const auto j = test::request("pretrain", "gpt3-175b",
-                                 {{"training", {{"flash_attention", false},
-                                                {"activation_checkpointing", "full"},
-                                                {"accounting", {{"fused_cross_entropy", true}}}}}});
+                                 {{"training",
+                                   {{"flash_attention", false},
+                                    {"activation_checkpointing", "full"},
+                                    {"accounting", {{"fused_cross_entropy", true}}}}}});
     const auto full = test::memory(j, test::layout(1, 0));
     const double one_layer = s * b * h * (34 + 5 * a * s / h);
     const double final_norm = 2 * 2 * s * b * h;
@@ -121,13 +125,16 @@ TEST_CASE("FlashAttention removes the s^2 term", "[memory]") {
   CHECK(flash < materialised / 5);
 }
 
-TEST_CASE("QLoRA fine-tunes a 65B model on one 48 GB GPU (Dettmers et al. 2023)", "[memory][reference]") {
+TEST_CASE("QLoRA fine-tunes a 65B model on one 48 GB GPU (Dettmers et al. 2023)",
+          "[memory][reference]") {
   // QLoRA paper: NF4 + double quantisation, LoRA r = 64 on all linear layers, paged 32-bit
   // AdamW, gradient checkpointing; Guanaco-65B trained on a single 48 GB GPU.
-  const auto j = test::request(
-      "qlora", "llama-65b",
-      {{"training", {{"sequence_length", 512}, {"micro_batch_size", 1}, {"lora_rank", 64},
-                     {"activation_checkpointing", "full"}}}});
+  const auto j = test::request("qlora", "llama-65b",
+                               {{"training",
+                                 {{"sequence_length", 512},
+                                  {"micro_batch_size", 1},
+                                  {"lora_rank", 64},
+                                  {"activation_checkpointing", "full"}}}});
   const auto e = test::memory(j, test::layout(1, 0));
   // NF4 weights of 65B parameters: 65.2e9 x 4.127 / 8 = 33.6 GB.
   CHECK(e.weights / 1e9 == Approx(35).margin(2.5));
@@ -141,9 +148,9 @@ TEST_CASE("QLoRA fine-tunes a 65B model on one 48 GB GPU (Dettmers et al. 2023)"
 
 TEST_CASE("KV cache for GQA models", "[memory][kv][reference]") {
   // Llama-3.1-8B: 32 layers x 2048 elements x 2 bytes = 128 KiB per token; 8192 tokens = 1 GiB.
-  const auto j = test::request("inference", "llama-3.1-8b",
-                               {{"inference", {{"prompt_tokens", 4096}, {"output_tokens", 4096},
-                                               {"concurrency", 1}}}});
+  const auto j = test::request(
+      "inference", "llama-3.1-8b",
+      {{"inference", {{"prompt_tokens", 4096}, {"output_tokens", 4096}, {"concurrency", 1}}}});
   CHECK(test::memory(j, test::layout(1, 0)).kv_cache == Approx(1 * kGiB));
   // Llama-2-7B without GQA: 4x as much per token.
   const auto k = test::request("inference", "llama-2-7b",
@@ -158,8 +165,9 @@ TEST_CASE("KV cache for GQA models", "[memory][kv][reference]") {
 
 TEST_CASE("sliding-window attention caps the KV cache", "[memory][kv]") {
   // Mistral-7B v0.1: 4096-token window; a 16k context caches only 4096 tokens per sequence.
-  const auto j = test::request("inference", "mistral-7b",
-                               {{"inference", {{"prompt_tokens", 12288}, {"output_tokens", 4096}}}});
+  const auto j =
+      test::request("inference", "mistral-7b",
+                    {{"inference", {{"prompt_tokens", 12288}, {"output_tokens", 4096}}}});
   const double per_token = 32.0 * 2048 * 2;
   CHECK(test::memory(j, test::layout(1, 0)).kv_cache == Approx(4096 * per_token));
 }
@@ -188,14 +196,15 @@ TEST_CASE("memory properties", "[memory][property]") {
   SECTION("more GPUs under ZeRO-3 never raise per-GPU memory") {
     double previous = 1e300;
     for (int n : {1, 2, 4, 8, 16, 64}) {
-      const auto e = test::memory(test::request("full_finetune", "llama-3.1-70b"),
-                                  test::layout(n, 3));
+      const auto e =
+          test::memory(test::request("full_finetune", "llama-3.1-70b"), test::layout(n, 3));
       CHECK(e.total() <= previous);
       previous = e.total();
     }
   }
   SECTION("checkpointing never raises activations") {
-    const auto base = test::request("pretrain", "llama-2-13b", {{"training", {{"sequence_length", 4096}}}});
+    const auto base =
+        test::request("pretrain", "llama-2-13b", {{"training", {{"sequence_length", 4096}}}});
     auto sel = base, full = base;
     sel["training"]["activation_checkpointing"] = "selective";
     full["training"]["activation_checkpointing"] = "full";

@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "engine/model.hpp"
-#include "types/errors.hpp"
 #include "helpers.hpp"
+#include "types/errors.hpp"
 #include "types/model.hpp"
 
 using advisor::count_params;

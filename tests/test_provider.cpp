@@ -3,7 +3,6 @@
 // and own GPUs fold into the prices the recommendation uses; the result names the provider;
 // every bad field is a located error; hostile documents are refused at a limit.
 #include <catch2/catch.hpp>
-
 #include <string>
 
 #include "helpers.hpp"
@@ -15,10 +14,12 @@ nlohmann::json example() {
   return nlohmann::json::parse(test::data_file("examples/provider-example.json"));
 }
 
-nlohmann::json advise(const nlohmann::json& request, const std::string& provider, bool expect_ok = true) {
+nlohmann::json advise(const nlohmann::json& request, const std::string& provider,
+                      bool expect_ok = true) {
   bool ok = false;
-  const std::string out = provider.empty() ? advisor::advise_text(request.dump(), &ok)
-                                           : advisor::advise_with_provider_text(request.dump(), provider, &ok);
+  const std::string out = provider.empty()
+                              ? advisor::advise_text(request.dump(), &ok)
+                              : advisor::advise_with_provider_text(request.dump(), provider, &ok);
   auto r = nlohmann::json::parse(out);
   INFO(out.substr(0, 1500));
   REQUIRE(ok == expect_ok);
@@ -54,7 +55,8 @@ TEST_CASE("the example provider catalog validates in the core", "[provider]") {
   REQUIRE(ok);
   CHECK(summary["provider"]["as_of"] == "2026-12-01");
   CHECK(summary["provider"]["offers"] == example()["offers"].size());
-  CHECK(summary["provider"]["gpus_added"] == nlohmann::json::array({"example-rtx4090-48gb-modded"}));
+  CHECK(summary["provider"]["gpus_added"] ==
+        nlohmann::json::array({"example-rtx4090-48gb-modded"}));
   // It says it is an example.
   CHECK(summary["provider"]["name"].get<std::string>().find("EXAMPLE") != std::string::npos);
   // The schema is published beside it.
@@ -78,7 +80,8 @@ TEST_CASE("offers price the rentals the recommendation uses", "[provider]") {
   REQUIRE(provider["recommended_offer"].is_number());
   const auto& offer = doc["offers"][provider["recommended_offer"].get<std::size_t>()];
   CHECK(offer["gpu"] == best["gpu"]);
-  CHECK(best["cost"]["cny_per_gpu_hour"].get<double>() == offer["price_cny_per_gpu_hour"].get<double>());
+  CHECK(best["cost"]["cny_per_gpu_hour"].get<double>() ==
+        offer["price_cny_per_gpu_hour"].get<double>());
   CHECK(provider["name"] == doc["name"]);
   CHECK(provider["as_of"] == "2026-12-01");
   CHECK(provider["url"] == doc["url"]);
@@ -94,7 +97,8 @@ TEST_CASE("offers price the rentals the recommendation uses", "[provider]") {
   // Halving that offer halves the recommended rental cost.
   const double before = best["cost"]["cny"];
   for (auto& o : doc["offers"])
-    if (o["gpu"] == gpu) o["price_cny_per_gpu_hour"] = o["price_cny_per_gpu_hour"].get<double>() / 2;
+    if (o["gpu"] == gpu)
+      o["price_cny_per_gpu_hour"] = o["price_cny_per_gpu_hour"].get<double>() / 2;
   const auto cheaper = advise(lora_7b(), doc.dump());
   CHECK(cheaper["recommendation"]["best"]["gpu"] == gpu);
   CHECK(cheaper["recommendation"]["best"]["cost"]["cny"].get<double>() == Approx(before / 2));
@@ -111,21 +115,28 @@ TEST_CASE("only the provider's offers are rented; buying keeps neutral prices", 
   for (const auto& p : r["recommendation"]["pareto"])
     if (p["deployment"] != "buy") {
       bool listed = false;
-      for (const auto& o : doc["offers"]) listed = listed || (o["gpu"] == p["gpu"] && o["availability"] != "sold_out");
+      for (const auto& o : doc["offers"])
+        listed = listed || (o["gpu"] == p["gpu"] && o["availability"] != "sold_out");
       INFO(p["gpu"]);
       CHECK(listed);
     }
   // A sold-out offer prices nothing.
-  const auto pinned = advise(test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", "l20-48gb"}, {"count", 1}}}}),
-                             doc.dump());
+  const auto pinned = advise(
+      test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", "l20-48gb"}, {"count", 1}}}}),
+      doc.dump());
   CHECK(default_used(pinned, "gpus.l20-48gb.rental") == nullptr);
   // Buying an unoffered part still has its neutral purchase price.
   CHECK(default_used(pinned, "gpus.l20-48gb.purchase") != nullptr);
 }
 
 TEST_CASE("an offer's count caps the rented plans", "[provider]") {
-  const nlohmann::json doc = {{"schema", 1}, {"name", "Tiny"}, {"as_of", "2026-12-01"}, {"currency", "CNY"},
-                              {"offers", {{{"gpu", "h800-sxm-80gb"}, {"price_cny_per_gpu_hour", 9.8}, {"count_available", 1}}}}};
+  const nlohmann::json doc = {
+      {"schema", 1},
+      {"name", "Tiny"},
+      {"as_of", "2026-12-01"},
+      {"currency", "CNY"},
+      {"offers",
+       {{{"gpu", "h800-sxm-80gb"}, {"price_cny_per_gpu_hour", 9.8}, {"count_available", 1}}}}};
   // Full fine-tuning a 7B model needs more than one 80 GB card.
   const auto r = advise(test::request("full_finetune", "qwen2.5-7b"), doc.dump());
   bool found = false;
@@ -139,8 +150,9 @@ TEST_CASE("an offer's count caps the rented plans", "[provider]") {
 
 TEST_CASE("monthly offers price reserved rentals; packages price the racks", "[provider]") {
   const auto doc = example();
-  const auto r = advise(test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", "rtx4090-24gb"}, {"count", 4}}}}),
-                        doc.dump());
+  const auto r = advise(
+      test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", "rtx4090-24gb"}, {"count", 4}}}}),
+      doc.dump());
   const auto* monthly = default_used(r, "gpus.rtx4090-24gb.rental_monthly");
   REQUIRE(monthly != nullptr);
   CHECK((*monthly)["value"].get<double>() == 1050);
@@ -148,14 +160,16 @@ TEST_CASE("monthly offers price reserved rentals; packages price the racks", "[p
   // The 4-card workstation goes in the provider's cheapest rack that holds it: package 0.
   REQUIRE(r["provider"]["power_package"].is_number());
   const auto& package = doc["colocation"][r["provider"]["power_package"].get<std::size_t>()];
-  const auto* rack = default_used(r, "colocation.per_rack_month_cny." + std::to_string(package["rack_kw"].get<int>()));
+  const auto* rack = default_used(
+      r, "colocation.per_rack_month_cny." + std::to_string(package["rack_kw"].get<int>()));
   REQUIRE(rack != nullptr);
   CHECK((*rack)["value"] == package["price_cny_per_month"]);
   // Without a monthly offer, no reserved price is made up from the hourly one.
   auto hourly_only = doc;
   for (auto& o : hourly_only["offers"]) o.erase("price_cny_per_gpu_month");
-  const auto h = advise(test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", "rtx4090-24gb"}, {"count", 4}}}}),
-                        hourly_only.dump());
+  const auto h = advise(
+      test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", "rtx4090-24gb"}, {"count", 4}}}}),
+      hourly_only.dump());
   CHECK(h["cost"]["options"]["rent_reserved"].is_null());
 }
 
@@ -192,7 +206,8 @@ TEST_CASE("every bad field of a provider catalog is a located error", "[provider
       {"/offers/2/price_cny_per_gpu_hour", 0, "/offers/2/price_cny_per_gpu_hour", "out_of_range"},
       {"/offers/2/price_cny_per_gpu_hour", "5.6", "/offers/2/price_cny_per_gpu_hour", "wrong_type"},
       {"/offers/2/price_cny_per_gpu_hour", 1e6, "/offers/2/price_cny_per_gpu_hour", "out_of_range"},
-      {"/offers/2/price_cny_per_gpu_month", -5, "/offers/2/price_cny_per_gpu_month", "out_of_range"},
+      {"/offers/2/price_cny_per_gpu_month", -5, "/offers/2/price_cny_per_gpu_month",
+       "out_of_range"},
       {"/offers/0/gpu", "h100", "/offers/0/gpu", "unknown_gpu"},
       {"/offers/0/gpu", nullptr, "/offers/0/gpu", "missing_field"},
       {"/offers/0/count_available", 1.5, "/offers/0/count_available", "not_integer"},
@@ -214,9 +229,11 @@ TEST_CASE("every bad field of a provider catalog is a located error", "[provider
   };
   for (const Case& c : cases) {
     auto doc = example();
-    if (c.value.is_null()) doc.at(nlohmann::json::json_pointer(c.pointer).parent_pointer())
-                               .erase(nlohmann::json::json_pointer(c.pointer).back());
-    else doc[nlohmann::json::json_pointer(c.pointer)] = c.value;
+    if (c.value.is_null())
+      doc.at(nlohmann::json::json_pointer(c.pointer).parent_pointer())
+          .erase(nlohmann::json::json_pointer(c.pointer).back());
+    else
+      doc[nlohmann::json::json_pointer(c.pointer)] = c.value;
     INFO(c.pointer << " = " << c.value.dump());
     const auto e = error_of(doc.dump());
     CHECK(e["path"] == c.path);
@@ -239,7 +256,8 @@ TEST_CASE("every bad field of a provider catalog is a located error", "[provider
     CHECK(e["code"] == "duplicate");
   }
   SECTION("a document that offers nothing") {
-    const auto e = error_of(R"({"schema":1,"name":"x","as_of":"2026-12-01","currency":"CNY","offers":[]})");
+    const auto e =
+        error_of(R"({"schema":1,"name":"x","as_of":"2026-12-01","currency":"CNY","offers":[]})");
     CHECK(e["path"] == "/offers");
   }
   SECTION("not JSON, or not an object") {
@@ -258,13 +276,15 @@ TEST_CASE("every bad field of a provider catalog is a located error", "[provider
 TEST_CASE("huge or hostile provider documents are refused at a limit", "[provider][hostile]") {
   namespace L = advisor::limits;
   auto too_many = example();
-  while (too_many["offers"].size() <= L::kMaxProviderOffers) too_many["offers"].push_back(too_many["offers"][0]);
+  while (too_many["offers"].size() <= L::kMaxProviderOffers)
+    too_many["offers"].push_back(too_many["offers"][0]);
   auto e = error_of(too_many.dump());
   CHECK(e["code"] == "limit_exceeded");
   CHECK(e["path"] == "/offers");
 
   auto racks = example();
-  while (racks["colocation"].size() <= L::kMaxProviderPackages) racks["colocation"].push_back(racks["colocation"][0]);
+  while (racks["colocation"].size() <= L::kMaxProviderPackages)
+    racks["colocation"].push_back(racks["colocation"][0]);
   e = error_of(racks.dump());
   CHECK(e["code"] == "limit_exceeded");
   CHECK(e["path"] == "/colocation");

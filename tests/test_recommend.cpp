@@ -29,10 +29,13 @@ const std::vector<json>& jobs() {
   static const std::vector<json> list = {
       test::request("lora", "qwen2.5-7b"),
       test::request("full_finetune", "qwen2.5-14b"),
-      test::request("pretrain", "llama-2-13b", {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}}}),
+      test::request("pretrain", "llama-2-13b",
+                    {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}}}),
       test::request("inference", "qwen2.5-72b",
-                    {{"inference", {{"weight_format", "int4"}, {"target_users", 50},
-                                    {"target_tokens_per_second_per_user", 20}}}}),
+                    {{"inference",
+                      {{"weight_format", "int4"},
+                       {"target_users", 50},
+                       {"target_tokens_per_second_per_user", 20}}}}),
   };
   return list;
 }
@@ -81,7 +84,9 @@ TEST_CASE("removing a GPU never lowers the best cost", "[recommend][property]") 
     const double cost = best_cost(advise_with(job, full));
     const std::string chosen = advise_with(job, full)["recommendation"]["best"]["gpu"];
     // Without the chosen part the answer costs at least as much; without another, the same.
-    for (const std::string& drop : {chosen, std::string(full.gpus.front().id == chosen ? full.gpus.back().id : full.gpus.front().id)}) {
+    for (const std::string& drop :
+         {chosen, std::string(full.gpus.front().id == chosen ? full.gpus.back().id
+                                                             : full.gpus.front().id)}) {
       advisor::Catalog fewer = full;
       fewer.gpus.erase(std::remove_if(fewer.gpus.begin(), fewer.gpus.end(),
                                       [&](const advisor::GpuSpec& g) { return g.id == drop; }),
@@ -94,7 +99,8 @@ TEST_CASE("removing a GPU never lowers the best cost", "[recommend][property]") 
 }
 
 TEST_CASE("a looser deadline or a larger budget never removes a plan", "[recommend][property]") {
-  json job = test::request("pretrain", "llama-2-13b", {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}}});
+  json job = test::request("pretrain", "llama-2-13b",
+                           {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}}});
   std::size_t previous = 0;
   for (double deadline : {200.0, 400.0, 800.0, 1600.0, 1e5}) {
     job["goal"] = {{"deadline_hours", deadline}};
@@ -135,10 +141,9 @@ TEST_CASE("an impossible goal names the nearest plan, never an empty answer", "[
 TEST_CASE("pretraining without /hardware/count runs on the count the search reaches",
           "[recommend][hardware_count]") {
   // Issue 11: a model card states the GPU and the GPU-hours, not the count.
-  const json job = test::request(
-      "pretrain", "llama-2-13b",
-      {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}},
-       {"hardware", {{"gpu", "h100-sxm-80gb"}}}});
+  const json job = test::request("pretrain", "llama-2-13b",
+                                 {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}},
+                                  {"hardware", {{"gpu", "h100-sxm-80gb"}}}});
   const json r = advise_json(job);
   const int gpus = r["memory"]["layout"]["count"].get<int>();
   CHECK(gpus > 1);
@@ -158,13 +163,13 @@ TEST_CASE("pretraining without /hardware/count runs on the count the search reac
   pinned["hardware"]["count"] = gpus;
   const json same = advise_json(pinned);
   CHECK(same["training"]["gpu_hours"].get<double>() == Approx(perf["gpu_hours"].get<double>()));
-  for (const auto& n : same["training"]["assumption_notes"]) CHECK(n["code"] != "hardware_count_chosen");
+  for (const auto& n : same["training"]["assumption_notes"])
+    CHECK(n["code"] != "hardware_count_chosen");
   const std::string stop = note["params"]["stop"].get<std::string>();
   if (stop == "small_saving") {
     pinned["hardware"]["count"] = 2 * gpus;
     const json doubled = advise_json(pinned);
-    CHECK(doubled["training"]["hours"].get<double>() >
-          0.9 * perf["hours"].get<double>());
+    CHECK(doubled["training"]["hours"].get<double>() > 0.9 * perf["hours"].get<double>());
   } else {
     CHECK(stop == "global_batch");
   }
@@ -190,9 +195,10 @@ TEST_CASE("fine-tuning and serving without /hardware/count stay on one GPU",
 
 TEST_CASE("pretraining that fits no count up to the limit is a located error",
           "[recommend][hardware_count]") {
-  const json job = test::request("pretrain", "llama-3.1-405b",
-                                 {{"training", {{"sequence_length", 131072}, {"micro_batch_size", 64}}},
-                                  {"hardware", {{"gpu", "rtx4090-24gb"}}}});
+  const json job =
+      test::request("pretrain", "llama-3.1-405b",
+                    {{"training", {{"sequence_length", 131072}, {"micro_batch_size", 64}}},
+                     {"hardware", {{"gpu", "rtx4090-24gb"}}}});
   bool ok = true;
   const json out = json::parse(advisor::advise_text(job.dump(), &ok));
   CHECK_FALSE(ok);
@@ -200,20 +206,21 @@ TEST_CASE("pretraining that fits no count up to the limit is a located error",
   CHECK(out.dump().find("/hardware/count") != std::string::npos);
 }
 
-TEST_CASE("pretraining without a count turns full checkpointing on only when nothing fits without it",
-          "[recommend][hardware_count]") {
+TEST_CASE(
+    "pretraining without a count turns full checkpointing on only when nothing fits without it",
+    "[recommend][hardware_count]") {
   // Llama 3.1 405B at 8k tokens: under PyTorch TP one micro-batch's activations fit an H100 at no
   // count without checkpointing; the model card states neither the count nor the recipe.
-  const json job = test::request(
-      "pretrain", "llama-3.1-405b",
-      {{"training", {{"tokens", 1.56e13}, {"sequence_length", 8192}}},
-       {"hardware", {{"gpu", "h100-sxm-80gb"}}}});
+  const json job = test::request("pretrain", "llama-3.1-405b",
+                                 {{"training", {{"tokens", 1.56e13}, {"sequence_length", 8192}}},
+                                  {"hardware", {{"gpu", "h100-sxm-80gb"}}}});
   const json r = advise_json(job);
   const json& note = r["training"]["assumption_notes"][0];
   CHECK(note["code"] == "hardware_count_chosen");
   CHECK(note["params"]["full_checkpointing"] == 1);
   CHECK(r["resolved_inputs"]["/training/activation_checkpointing"] == "full");
-  CHECK(r["memory"]["per_gpu_bytes"].get<double>() <= r["memory"]["gpu_memory_bytes"].get<double>());
+  CHECK(r["memory"]["per_gpu_bytes"].get<double>() <=
+        r["memory"]["gpu_memory_bytes"].get<double>());
   // Stated checkpointing is kept (and then nothing fits: the located error).
   json stated = job;
   stated["training"]["activation_checkpointing"] = "none";
@@ -222,9 +229,9 @@ TEST_CASE("pretraining without a count turns full checkpointing on only when not
   CHECK_FALSE(ok);
   CHECK(out["error"]["path"] == "/hardware/count");
   // A model that fits without it keeps the stack's choice.
-  const json small = advise_json(test::request(
-      "pretrain", "llama-2-13b",
-      {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}},
-       {"hardware", {{"gpu", "h100-sxm-80gb"}}}}));
+  const json small =
+      advise_json(test::request("pretrain", "llama-2-13b",
+                                {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}},
+                                 {"hardware", {{"gpu", "h100-sxm-80gb"}}}}));
   CHECK(small["training"]["assumption_notes"][0]["params"]["full_checkpointing"] == 0);
 }

@@ -37,7 +37,9 @@ TEST_CASE("bad numbers are located errors, never clamped", "[request][errors]") 
       {{{"training", {{"sequnce_length", 4096}}}}, "/training/sequnce_length", "unknown_field"},
       {{{"inference", {{"concurrency", -1}}}}, "/inference/concurrency", "out_of_range"},
       {{{"hardware", {{"gpu", "h100-sxm-80gb"}, {"count", 0}}}}, "/hardware/count", "out_of_range"},
-      {{{"hardware", {{"gpu", "h100-sxm-80gb"}, {"count", 1e9}}}}, "/hardware/count", "out_of_range"},
+      {{{"hardware", {{"gpu", "h100-sxm-80gb"}, {"count", 1e9}}}},
+       "/hardware/count",
+       "out_of_range"},
       {{{"parallelism", {{"zero", 4}}}}, "/parallelism/zero", "out_of_range"},
   };
   for (const auto& c : cases) {
@@ -55,8 +57,10 @@ TEST_CASE("JSON itself can be bad", "[request][errors]") {
   CHECK(error_of_text("{\"schema\": 1, \"task\": \"lora\"}")["path"] == "/model");
   CHECK(error_of_text("{\"task\": \"lora\", \"model\": {\"preset\": \"llama-2-7b\"}}")["path"] ==
         "/schema");
-  CHECK(error_of_text("{\"schema\": 2, \"task\": \"lora\", \"model\": {\"preset\": \"llama-2-7b\"}}")
-            ["path"] == "/schema");
+  CHECK(
+      error_of_text(
+          "{\"schema\": 2, \"task\": \"lora\", \"model\": {\"preset\": \"llama-2-7b\"}}")["path"] ==
+      "/schema");
   // NaN and Infinity are not JSON: the parser rejects them with a position.
   CHECK(error_of_text(R"({"schema": 1, "task": "lora", "model": {"preset": "llama-2-7b"},
                      "training": {"sequence_length": NaN}})")["code"] == "malformed_json");
@@ -80,23 +84,28 @@ TEST_CASE("impossible layouts are located errors", "[request][errors]") {
   CHECK(e["path"] == "/parallelism/tp");
   e = error_of(test::request("pretrain", "llama-2-7b", {{"parallelism", {{"pp", 33}}}}));
   CHECK(e["path"] == "/parallelism/pp");
-  e = error_of(test::request("pretrain", "llama-2-7b",
-                             {{"hardware", {{"gpu", "h100-sxm-80gb"}, {"count", 6}}},
-                              {"parallelism", {{"tp", 4}}}}));
+  e = error_of(test::request(
+      "pretrain", "llama-2-7b",
+      {{"hardware", {{"gpu", "h100-sxm-80gb"}, {"count", 6}}}, {"parallelism", {{"tp", 4}}}}));
   CHECK(e["path"] == "/hardware/count");
   e = error_of(test::request("pretrain", "llama-2-7b", {{"parallelism", {{"ep", 2}}}}));
   CHECK(e["path"] == "/parallelism/ep");
-  e = error_of(test::request("full_finetune", "llama-2-7b",
-                             {{"training", {{"cpu_offload", {{"parameters", true}}}}},
-                              {"parallelism", {{"zero", 2}}}}));
+  e = error_of(test::request(
+      "full_finetune", "llama-2-7b",
+      {{"training", {{"cpu_offload", {{"parameters", true}}}}}, {"parallelism", {{"zero", 2}}}}));
   CHECK(e["path"] == "/training/cpu_offload/parameters");
 }
 
 TEST_CASE("custom architecture fields are validated", "[request][errors]") {
   nlohmann::json j = {{"schema", 1},
                       {"task", "inference"},
-                      {"model", {{"layers", 32}, {"hidden", 4096}, {"ffn_hidden", 11008},
-                                 {"heads", 32}, {"kv_heads", 5}, {"vocab", 32000}}}};
+                      {"model",
+                       {{"layers", 32},
+                        {"hidden", 4096},
+                        {"ffn_hidden", 11008},
+                        {"heads", 32},
+                        {"kv_heads", 5},
+                        {"vocab", 32000}}}};
   auto e = error_of(j);
   CHECK(e["path"] == "/model/kv_heads");
   j["model"]["kv_heads"] = 8;
@@ -145,8 +154,8 @@ TEST_CASE("the form schema is the parser's own record: defaults parse, ranges ar
     // One past the top of the range is refused, located at the field itself.
     if (!f.contains("max") || path.rfind("/model/", 0) == 0 || path.rfind("/capacity/", 0) == 0)
       continue;
-    nlohmann::json request = {{"schema", 1}, {"task", f["tasks"][0]},
-                              {"model", {{"preset", "llama-3.1-8b"}}}};
+    nlohmann::json request = {
+        {"schema", 1}, {"task", f["tasks"][0]}, {"model", {{"preset", "llama-3.1-8b"}}}};
     if (path.rfind("/hardware/", 0) == 0) request["hardware"] = {{"gpu", "h100-sxm-80gb"}};
     const double max = f["max"];
     request[nlohmann::json::json_pointer(path)] = f["kind"] == "integer" ? max + 1 : max * 2 + 1;

@@ -2,9 +2,8 @@
 // Security review of the new surfaces (bounded parsing, echo limits, a provider's own parts, the
 // validation API on the provider's catalog, job CSVs): each defect found, kept as a regression
 // test that failed before its fix.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <numeric>
 #include <random>
@@ -43,13 +42,15 @@ std::string many_keys(int objects, int keys, const std::string& order) {
   std::string s = "{";
   for (int o = 0; o < objects; ++o) {
     s += (o ? ",\"o" : "\"o") + std::to_string(o) + "\":{";
-    for (std::size_t i = 0; i < k.size(); ++i) s += (i ? ",\"k" : "\"k") + std::to_string(k[i]) + "\":1";
+    for (std::size_t i = 0; i < k.size(); ++i)
+      s += (i ? ",\"k" : "\"k") + std::to_string(k[i]) + "\":1";
     s += "}";
   }
   return s + "}";
 }
 
-const char* const kProviderHead = R"({"schema": 1, "name": "Test IDC", "as_of": "2026-12-01", "currency": "CNY", )";
+const char* const kProviderHead =
+    R"({"schema": 1, "name": "Test IDC", "as_of": "2026-12-01", "currency": "CNY", )";
 
 /// A provider document whose own part is data/gpus.json's `id` with `patch` merged in.
 std::string provider_with_part(const std::string& id, const json& patch) {
@@ -66,14 +67,16 @@ std::string provider_with_part(const std::string& id, const json& patch) {
 
 }  // namespace
 
-TEST_CASE("100k keys in any order parse in bounded time; a find is a binary search", "[security][json]") {
+TEST_CASE("100k keys in any order parse in bounded time; a find is a binary search",
+          "[security][json]") {
   // Each object was a sorted vector grown by insertion: 10,000 keys in descending order moved
   // ~5*10^7 strings per object (a 1 MiB request took 82 s natively).
   for (const std::string order : {"ascending", "descending", "random"}) {
     const std::string text = many_keys(10, 10'000, order);
     const auto start = std::chrono::steady_clock::now();
     const advisor::JsonValue v = advisor::parse_json_text(text, "", 4 << 20);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     INFO(order << ": " << seconds << " s (bench/bench_native --json-keys reports it)");
     CHECK(seconds < 2.0);  // ~0.05 s here; the quadratic insert took minutes
     REQUIRE(v.size() == 10);
@@ -82,8 +85,10 @@ TEST_CASE("100k keys in any order parse in bounded time; a find is a binary sear
   }
 }
 
-TEST_CASE("an object over the member limit or a key over the key limit is a located error", "[security][json]") {
-  const std::string wide = many_keys(1, static_cast<int>(advisor::limits::kMaxObjectMembers) + 1, "descending");
+TEST_CASE("an object over the member limit or a key over the key limit is a located error",
+          "[security][json]") {
+  const std::string wide =
+      many_keys(1, static_cast<int>(advisor::limits::kMaxObjectMembers) + 1, "descending");
   try {
     advisor::parse_json_text("{\"a\":" + wide + "}", "", 4 << 20);
     FAIL("no error");
@@ -114,47 +119,55 @@ TEST_CASE("every echoed text obeys the echo limit", "[security][echo]") {
   const auto bounded = [](const std::string& answer) {
     INFO(answer.substr(0, 200));
     // The echo is cut at limits::kMaxEchoedChars; the message may list the catalog's ids.
-    CHECK(message_of(answer).find(std::string(advisor::limits::kMaxEchoedChars + 1, 'x')) == std::string::npos);
+    CHECK(message_of(answer).find(std::string(advisor::limits::kMaxEchoedChars + 1, 'x')) ==
+          std::string::npos);
     CHECK(message_of(answer).size() < 2'000);
     CHECK(json::parse(answer)["error"]["path"].get<std::string>().size() < 400);
   };
   bounded(advisor::advise_text(test::request("lora", huge).dump()));
-  bounded(advisor::advise_text(test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", huge}}}}).dump()));
+  bounded(advisor::advise_text(
+      test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", huge}}}}).dump()));
   // A key at the key limit is echoed shortened; its path keeps it whole (it locates the field).
   const std::string key(advisor::limits::kMaxKeyBytes, 'q');
-  const std::string answer = advisor::advise_text(test::request("lora", "qwen2.5-7b", {{"model", {{key, 1}}}}).dump());
+  const std::string answer =
+      advisor::advise_text(test::request("lora", "qwen2.5-7b", {{"model", {{key, 1}}}}).dump());
   CHECK(error_code_path(answer) == "unknown_field /model/" + key);
   CHECK(message_of(answer).size() < 200);
 }
 
 TEST_CASE("a provider's own parts obey its text limits", "[security][provider]") {
   const std::string h100 = "h100-sxm-80gb";
-  CHECK(error_code_path(advisor::provider_text(provider_with_part(h100, {{"name", std::string(3'900'000, 'N')}}))) ==
-        "limit_exceeded /gpus/0/name");
-  CHECK(error_code_path(advisor::provider_text(provider_with_part(h100, {{"name", "H100\nrm -rf /"}}))) ==
-        "out_of_range /gpus/0/name");
-  CHECK(error_code_path(advisor::provider_text(provider_with_part(h100, {{"notes", std::string(5'000, 'n')}}))) ==
-        "limit_exceeded /gpus/0/notes");
-  CHECK(error_code_path(advisor::provider_text(provider_with_part(h100, {{"id", "My H100; rm"}}))) ==
-        "out_of_range /gpus/0/id");
+  CHECK(error_code_path(advisor::provider_text(provider_with_part(
+            h100, {{"name", std::string(3'900'000, 'N')}}))) == "limit_exceeded /gpus/0/name");
+  CHECK(error_code_path(advisor::provider_text(provider_with_part(
+            h100, {{"name", "H100\nrm -rf /"}}))) == "out_of_range /gpus/0/name");
+  CHECK(error_code_path(advisor::provider_text(provider_with_part(
+            h100, {{"notes", std::string(5'000, 'n')}}))) == "limit_exceeded /gpus/0/notes");
+  CHECK(error_code_path(advisor::provider_text(
+            provider_with_part(h100, {{"id", "My H100; rm"}}))) == "out_of_range /gpus/0/id");
   // Notes may run over lines; a one-line label may not.
-  CHECK(answer_of(advisor::provider_text(provider_with_part(h100, {{"id", "acme-h100"}, {"notes", "a\nb"}})))
+  CHECK(answer_of(advisor::provider_text(
+                      provider_with_part(h100, {{"id", "acme-h100"}, {"notes", "a\nb"}})))
             .contains("provider"));
 }
 
-TEST_CASE("a provider part that replaces a built-in part's specs is said so", "[security][provider]") {
-  const std::string replacing = provider_with_part("h100-sxm-80gb", {{"name", "FAKE H100"}, {"memory_gib", 4096}});
+TEST_CASE("a provider part that replaces a built-in part's specs is said so",
+          "[security][provider]") {
+  const std::string replacing =
+      provider_with_part("h100-sxm-80gb", {{"name", "FAKE H100"}, {"memory_gib", 4096}});
   const json summary = answer_of(advisor::provider_text(replacing))["provider"];
   CHECK(summary["gpus_added"] == json::array({"h100-sxm-80gb"}));
   CHECK(summary["gpus_replaced"] == json::array({"h100-sxm-80gb"}));
-  const json added = answer_of(advisor::provider_text(provider_with_part("h100-sxm-80gb", {{"id", "acme-h100"}})));
+  const json added =
+      answer_of(advisor::provider_text(provider_with_part("h100-sxm-80gb", {{"id", "acme-h100"}})));
   CHECK(added["provider"]["gpus_replaced"] == json::array());
   const std::string request = test::request("lora", "qwen2.5-7b").dump();
   const json result = answer_of(advisor::advise_with_provider_text(request, replacing));
   CHECK(result["provider"]["gpus_replaced"] == json::array({"h100-sxm-80gb"}));
 }
 
-TEST_CASE("validation scripts and the read-back are for the plan on screen under a provider", "[security][provider]") {
+TEST_CASE("validation scripts and the read-back are for the plan on screen under a provider",
+          "[security][provider]") {
   // Before: validationScripts rebuilt the plan from the built-in catalog, so a provider's answer
   // (its offers, its prices) and the scripts named different GPUs.
   const std::string provider = test::data_file("examples/provider-example.json");
@@ -173,11 +186,15 @@ TEST_CASE("validation scripts and the read-back are for the plan on screen under
       if (f["name"] == "90_summary.sh") return f["text"].get<std::string>();
     return std::string();
   }();
-  CHECK(summary_script.find("GPU_ID=" + best["gpu"].get<std::string>() + "\n") != std::string::npos);
+  CHECK(summary_script.find("GPU_ID=" + best["gpu"].get<std::string>() + "\n") !=
+        std::string::npos);
   // The read-back compares with the same plan: the plan's own id is accepted.
-  const std::string result = json({{"schema", 1}, {"kind", "gpu-advisor-validation-result"},
-                                   {"plan_id", scripts["plan_id"]}, {"gpu_id", best["gpu"]},
-                                   {"measured", json::object()}}).dump();
+  const std::string result = json({{"schema", 1},
+                                   {"kind", "gpu-advisor-validation-result"},
+                                   {"plan_id", scripts["plan_id"]},
+                                   {"gpu_id", best["gpu"]},
+                                   {"measured", json::object()}})
+                                 .dump();
   bool ok = false;
   advisor::validation_check_text(request.dump(), result, "validation-result.json", source, &ok);
   CHECK(ok);
@@ -186,19 +203,23 @@ TEST_CASE("validation scripts and the read-back are for the plan on screen under
 TEST_CASE("job CSVs: a byte order mark, CR-only lines, impossible dates", "[security][capacity]") {
   const auto with_csv = [](const std::string& csv) {
     return test::request("inference", "llama-3.1-8b",
-                         {{"hardware", {{"gpu", "l40s-48gb"}, {"count", 1}}}, {"capacity", {{"jobs_csv", csv}}}})
+                         {{"hardware", {{"gpu", "l40s-48gb"}, {"count", 1}}},
+                          {"capacity", {{"jobs_csv", csv}}}})
         .dump();
   };
   bool ok = false;
-  advisor::advise_text(with_csv("\xEF\xBB\xBFjob,gpu_type,gpus,hours,date\na,L40S,1,10,2026-01-05\n"), &ok);
+  advisor::advise_text(
+      with_csv("\xEF\xBB\xBFjob,gpu_type,gpus,hours,date\na,L40S,1,10,2026-01-05\n"), &ok);
   CHECK(ok);  // Excel's BOM no longer hides the "job" column
   const json cr = answer_of(advisor::advise_text(
       with_csv("job,gpu_type,gpus,hours,month\ra,L40S,1,10,2026-01\rb,L40S,2,5,2026-02\r"), &ok));
   REQUIRE(ok);
   CHECK(cr.dump().find("2026-02") != std::string::npos);  // both rows read, not "no rows"
-  CHECK(error_code_path(advisor::advise_text(with_csv("job,gpu_type,gpus,hours,date\na,L40S,1,10,2026-02-30\n"))) ==
+  CHECK(error_code_path(advisor::advise_text(
+            with_csv("job,gpu_type,gpus,hours,date\na,L40S,1,10,2026-02-30\n"))) ==
         "bad_date /capacity/jobs_csv/row 2/date");
-  CHECK(error_code_path(advisor::advise_text(with_csv("job,gpu_type,gpus,hours,date\na,L40S,1,10,2025-02-29\n"))) ==
+  CHECK(error_code_path(advisor::advise_text(
+            with_csv("job,gpu_type,gpus,hours,date\na,L40S,1,10,2025-02-29\n"))) ==
         "bad_date /capacity/jobs_csv/row 2/date");
   advisor::advise_text(with_csv("job,gpu_type,gpus,hours,date\na,L40S,1,10,2024-02-29\n"), &ok);
   CHECK(ok);

@@ -24,7 +24,8 @@ struct Replica {
 };
 
 /// One replica of `preset` on `count` GPUs with tensor parallelism over them.
-Replica replica(const std::string& preset, const std::string& gpu, int count, const json& inference) {
+Replica replica(const std::string& preset, const std::string& gpu, int count,
+                const json& inference) {
   const advisor::Catalog& c = advisor::builtin_catalog();
   json j = test::request("inference", preset, {{"inference", inference}});
   Replica r{test::parse(j), c.find_gpu(gpu), test::layout(count, 0, count), {}};
@@ -33,7 +34,8 @@ Replica replica(const std::string& preset, const std::string& gpu, int count, co
 }
 
 advisor::ServingAtLoad at(const Replica& r, std::int64_t users) {
-  const advisor::ServingModel m(r.request, *r.gpu, r.layout, r.fabric, advisor::builtin_catalog().performance);
+  const advisor::ServingModel m(r.request, *r.gpu, r.layout, r.fabric,
+                                advisor::builtin_catalog().performance);
   return advisor::serving_at_load(m, r.request, *r.gpu, users);
 }
 
@@ -45,7 +47,9 @@ json advise(const json& request) {
 }
 
 json serve(int users, int prompt, int output, const json& extra = json::object()) {
-  json inference = {{"prompt_tokens", prompt}, {"output_tokens", output}, {"target_users", users},
+  json inference = {{"prompt_tokens", prompt},
+                    {"output_tokens", output},
+                    {"target_users", users},
                     {"target_tokens_per_second_per_user", 20}};
   inference.merge_patch(extra);
   return test::request("inference", "llama-3.1-8b", {{"inference", inference}});
@@ -53,9 +57,12 @@ json serve(int users, int prompt, int output, const json& extra = json::object()
 
 }  // namespace
 
-TEST_CASE("one user on an idle replica: the plain prefill, then about the idle decode speed", "[serving][load]") {
-  const Replica r = replica("llama-3.1-8b", "h100-sxm-80gb", 1, {{"prompt_tokens", 1500}, {"output_tokens", 300}});
-  const advisor::ServingModel m(r.request, *r.gpu, r.layout, r.fabric, advisor::builtin_catalog().performance);
+TEST_CASE("one user on an idle replica: the plain prefill, then about the idle decode speed",
+          "[serving][load]") {
+  const Replica r = replica("llama-3.1-8b", "h100-sxm-80gb", 1,
+                            {{"prompt_tokens", 1500}, {"output_tokens", 300}});
+  const advisor::ServingModel m(r.request, *r.gpu, r.layout, r.fabric,
+                                advisor::builtin_catalog().performance);
   const advisor::ServingAtLoad one = advisor::serving_at_load(m, r.request, *r.gpu, 1);
   CHECK(one.time_to_first_token_s == Approx(m.prefill_s(1, 1500)));
   CHECK(one.time_to_first_token_p90_s == Approx(one.time_to_first_token_s));
@@ -67,11 +74,13 @@ TEST_CASE("one user on an idle replica: the plain prefill, then about the idle d
 }
 
 TEST_CASE("more users, longer prompts and no prefix cache only slow each user", "[serving][load]") {
-  const Replica r = replica("llama-3.1-8b", "h100-sxm-80gb", 1, {{"prompt_tokens", 1500}, {"output_tokens", 300}});
+  const Replica r = replica("llama-3.1-8b", "h100-sxm-80gb", 1,
+                            {{"prompt_tokens", 1500}, {"output_tokens", 300}});
   double last_tps = 1e9, last_ttft = 0;
   for (std::int64_t users : {1, 8, 32, 64, 128, 200}) {
     const advisor::ServingAtLoad l = at(r, users);
-    INFO(users << " users: " << l.per_user_tokens_per_second << " tok/s, TTFT " << l.time_to_first_token_s);
+    INFO(users << " users: " << l.per_user_tokens_per_second << " tok/s, TTFT "
+               << l.time_to_first_token_s);
     CHECK(l.per_user_tokens_per_second <= last_tps);
     CHECK(l.time_to_first_token_s >= last_ttft * 0.999);
     CHECK(l.time_to_first_token_p90_s >= l.time_to_first_token_s);
@@ -84,8 +93,9 @@ TEST_CASE("more users, longer prompts and no prefix cache only slow each user", 
   const advisor::ServingAtLoad busy = at(r, 200);
   CHECK(busy.prefill_share > 0.7);
   CHECK(busy.per_user_tokens_per_second < 0.5 * at(r, 1).per_user_tokens_per_second);
-  const Replica cached = replica("llama-3.1-8b", "h100-sxm-80gb", 1,
-                                 {{"prompt_tokens", 1500}, {"output_tokens", 300}, {"prefix_cache_share", 0.8}});
+  const Replica cached =
+      replica("llama-3.1-8b", "h100-sxm-80gb", 1,
+              {{"prompt_tokens", 1500}, {"output_tokens", 300}, {"prefix_cache_share", 0.8}});
   CHECK(at(cached, 200).per_user_tokens_per_second > busy.per_user_tokens_per_second);
   CHECK(at(cached, 200).prompt_tokens_prefilled == Approx(300));
 }
@@ -93,7 +103,8 @@ TEST_CASE("more users, longer prompts and no prefix cache only slow each user", 
 TEST_CASE("the engine's step budget and the Poisson quantile", "[serving][load][reference]") {
   const advisor::Catalog& c = advisor::builtin_catalog();
   const advisor::Request vllm = test::parse(test::request("inference", "llama-3.1-8b"));
-  CHECK(advisor::step_token_budget(vllm.stack, *c.find_gpu("h100-sxm-80gb")) == 8192);  // vLLM >= 70 GB
+  CHECK(advisor::step_token_budget(vllm.stack, *c.find_gpu("h100-sxm-80gb")) ==
+        8192);  // vLLM >= 70 GB
   CHECK(advisor::step_token_budget(vllm.stack, *c.find_gpu("rtx4090-24gb")) == 2048);
   CHECK(advisor::poisson_quantile(0, 0.9) == 0);
   CHECK(advisor::poisson_quantile(1, 0.5) == 1);  // P(0) = 0.368, P(<= 1) = 0.736
@@ -101,14 +112,16 @@ TEST_CASE("the engine's step budget and the Poisson quantile", "[serving][load][
   CHECK(advisor::poisson_quantile(100, 0.5) == 100);
 }
 
-TEST_CASE("50, 200 and 500 users with long prompts: every user gets the target at the load", "[serving][load]") {
+TEST_CASE("50, 200 and 500 users with long prompts: every user gets the target at the load",
+          "[serving][load]") {
   for (int users : {50, 200, 500}) {
     const json out = advise(serve(users, 1500, 300));
     const json& best = out["recommendation"]["best"];
     INFO(users << " users: " << best.dump().substr(0, 600));
     CHECK(best["users"] == users);
     CHECK(best["per_user_tokens_per_second"].get<double>() >= 20);
-    CHECK(best["time_to_first_token_p90_s"].get<double>() >= best["time_to_first_token_s"].get<double>());
+    CHECK(best["time_to_first_token_p90_s"].get<double>() >=
+          best["time_to_first_token_s"].get<double>());
     // One cost per million tokens: the month's cost over the month's output at the load.
     const double month_tokens = best["output_tokens_per_second"].get<double>() * 3600 * 730;
     CHECK(best["cost"]["per_million_tokens_cny"].get<double>() ==
@@ -128,8 +141,11 @@ TEST_CASE("a first-token target sizes the fleet too", "[serving][load]") {
   CHECK(b["users_per_replica"].get<int>() <= a["users_per_replica"].get<int>());
   CHECK(b["replicas"].get<int>() >= a["replicas"].get<int>());
   // Refused where the fields say why.
-  json orphan = test::request("inference", "llama-3.1-8b", {{"inference", {{"target_time_to_first_token_s", 1}}}});
-  CHECK(json::parse(advisor::advise_text(orphan.dump()))["error"]["path"] == "/inference/target_users");
+  json orphan = test::request("inference", "llama-3.1-8b",
+                              {{"inference", {{"target_time_to_first_token_s", 1}}}});
+  CHECK(json::parse(advisor::advise_text(orphan.dump()))["error"]["path"] ==
+        "/inference/target_users");
   json all_cached = serve(10, 1000, 100, {{"prefix_cache_share", 1}});
-  CHECK(json::parse(advisor::advise_text(all_cached.dump()))["error"]["path"] == "/inference/prefix_cache_share");
+  CHECK(json::parse(advisor::advise_text(all_cached.dump()))["error"]["path"] ==
+        "/inference/prefix_cache_share");
 }

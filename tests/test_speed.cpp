@@ -2,22 +2,20 @@
 // The speed model: hand-computed reference points, properties, the PCIe-vs-NVLink case, the
 // API fields and located errors (docs/speed.md).
 #include <catch2/catch.hpp>
-
-#include <map>
-
 #include <cmath>
+#include <map>
 
 #include "api.hpp"
 #include "engine/comm.hpp"
+#include "engine/flops.hpp"
+#include "engine/layout.hpp"
 #include "engine/model.hpp"
+#include "engine/serving.hpp"
+#include "engine/training.hpp"
+#include "helpers.hpp"
 #include "io/performance_json.hpp"
 #include "types/errors.hpp"
-#include "engine/flops.hpp"
-#include "helpers.hpp"
-#include "engine/serving.hpp"
-#include "engine/layout.hpp"
 #include "types/perf_constants.hpp"
-#include "engine/training.hpp"
 
 using advisor::PerformanceConstants;
 
@@ -47,14 +45,13 @@ std::string error_path(const nlohmann::json& j) {
 
 const advisor::GpuSpec& gpu(const char* id) { return *advisor::builtin_catalog().find_gpu(id); }
 
-advisor::TrainingPerf train(const nlohmann::json& j, advisor::LinkChoice link =
-                                                         advisor::LinkChoice::kNative) {
+advisor::TrainingPerf train(const nlohmann::json& j,
+                            advisor::LinkChoice link = advisor::LinkChoice::kNative) {
   const advisor::Request r = test::parse(j);
   const auto& g = gpu(r.hardware->gpu.c_str());
   // The layout advise() uses for pinned hardware.
-  const advisor::Layout L =
-      *advisor::choose_layout(r, r.hardware->count, g, kServer, advisor::builtin_catalog().memory,
-                              nullptr);
+  const advisor::Layout L = *advisor::choose_layout(r, r.hardware->count, g, kServer,
+                                                    advisor::builtin_catalog().memory, nullptr);
   const auto f =
       advisor::make_fabric(g, r.cluster, advisor::builtin_catalog().performance, kServer, link);
   return advisor::estimate_training(r, g, L, f, advisor::builtin_catalog().performance);
@@ -62,7 +59,8 @@ advisor::TrainingPerf train(const nlohmann::json& j, advisor::LinkChoice link =
 
 nlohmann::json pinned(const std::string& task, const std::string& preset, const char* gpu_id,
                       int count, nlohmann::json patch = nlohmann::json::object()) {
-  nlohmann::json j = test::request(task, preset, {{"hardware", {{"gpu", gpu_id}, {"count", count}}}});
+  nlohmann::json j =
+      test::request(task, preset, {{"hardware", {{"gpu", gpu_id}, {"count", count}}}});
   j.merge_patch(patch);
   return j;
 }
@@ -71,9 +69,11 @@ nlohmann::json pinned(const std::string& task, const std::string& preset, const 
 /// what a team fine-tuning a 13B model on one 8-GPU server runs (docs/speed.md).
 nlohmann::json thirteen_b(const char* gpu_id) {
   return pinned("full_finetune", "llama-2-13b", gpu_id, 8,
-                {{"training", {{"sequence_length", 4096}, {"micro_batch_size", 1},
-                               {"activation_checkpointing", "full"},
-                               {"global_batch_size", 64}}},
+                {{"training",
+                  {{"sequence_length", 4096},
+                   {"micro_batch_size", 1},
+                   {"activation_checkpointing", "full"},
+                   {"global_batch_size", 64}}},
                  {"parallelism", {{"zero", 3}}}});
 }
 
@@ -86,7 +86,8 @@ TEST_CASE("training FLOPs per token: 6N + 12 L s d (PaLM appendix B)", "[speed][
   // Llama 2 7B: N = matmul parameters incl. the LM head = 32 x (4 x 4096^2 + 3 x 4096 x 11008)
   // + 32000 x 4096 = 6.607e9; attention 12 x 32 layers x 4096 tokens x 4096 width.
   const double N = 32 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008) + 32000.0 * 4096;
-  const auto j = test::request("pretrain", "llama-2-7b", {{"training", {{"sequence_length", 4096}}}});
+  const auto j =
+      test::request("pretrain", "llama-2-7b", {{"training", {{"sequence_length", 4096}}}});
   const auto r = test::parse(j);
   CHECK(advisor::active_matmul_params(r.model) == Approx(N));
   const auto f = advisor::training_flops_per_token(r);
@@ -160,7 +161,8 @@ TEST_CASE("bridges help pairs only; beyond the pair traffic falls to PCIe", "[sp
   advisor::ClusterSettings bridged;
   bridged.nvlink_bridges = true;
   const auto with = advisor::make_fabric(gpu("a100-pcie-80gb"), bridged, k, kServer);
-  const auto without = advisor::make_fabric(gpu("a100-pcie-80gb"), advisor::ClusterSettings{}, k, kServer);
+  const auto without =
+      advisor::make_fabric(gpu("a100-pcie-80gb"), advisor::ClusterSettings{}, k, kServer);
   CHECK(advisor::intra_node_busbw(with, 2, k) > 4 * advisor::intra_node_busbw(without, 2, k));
   CHECK(advisor::intra_node_busbw(with, 8, k) == Approx(advisor::intra_node_busbw(without, 8, k)));
   CHECK(std::string(advisor::intra_link_name(without.intra)) == "pcie_p2p");
@@ -196,13 +198,13 @@ TEST_CASE("decode of a small batch is bandwidth-bound: bytes / achievable bandwi
   // norms (32 x 2 + 1) x 4096 x 2, KV 2 tokens x 32 layers x 2 x 4096 x 2 bytes.
   // The KV cache is read at kv_read_bandwidth_factor of the weights' streaming rate.
   const auto& k = advisor::builtin_catalog().performance;
-  const double weights = 32 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008) * 2 + 32000.0 * 4096 * 2 +
-                         65.0 * 4096 * 2;
+  const double weights =
+      32 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008) * 2 + 32000.0 * 4096 * 2 + 65.0 * 4096 * 2;
   const double kv = 2.0 * 32 * 2 * 4096 * 2;
   const double bw = 3.35e12 * k.memory_bandwidth_efficiency;
   // Plus the per-layer kernel floor: 32 layers x decode_layer_floor_us.
-  const double step = weights / bw + kv / (bw * k.kv_read_bandwidth_factor) +
-                      32 * k.decode_layer_floor_us * 1e-6;
+  const double step =
+      weights / bw + kv / (bw * k.kv_read_bandwidth_factor) + 32 * k.decode_layer_floor_us * 1e-6;
   const auto r = advise_ok(pinned("inference", "llama-2-7b", "h100-sxm-80gb", 1,
                                   {{"inference", {{"prompt_tokens", 1}, {"output_tokens", 2}}}}));
   CHECK(r["inference"]["bandwidth_bound"] == true);
@@ -221,8 +223,8 @@ TEST_CASE("weight formats: GGUF k-quants and the others", "[speed][reference]") 
   CHECK(advisor::weight_bits_for("gguf_q5_1") == Approx(6.0));
   // Fewer bits read per step: faster bandwidth-bound decode, in order.
   double last = 0;
-  for (const char* f : {"bf16", "gguf_q8_0", "gguf_q6_k", "gguf_q5_1", "gguf_q5_k_m",
-                        "gguf_q4_1", "gguf_q4_k_m", "gguf_q4_0", "gguf_q3_k_m", "gguf_q2_k"}) {
+  for (const char* f : {"bf16", "gguf_q8_0", "gguf_q6_k", "gguf_q5_1", "gguf_q5_k_m", "gguf_q4_1",
+                        "gguf_q4_k_m", "gguf_q4_0", "gguf_q3_k_m", "gguf_q2_k"}) {
     INFO(f);
     const auto r = advise_ok(pinned("inference", "llama-3.1-8b", "rtx4090-24gb", 1,
                                     {{"inference", {{"weight_format", f}}}}));
@@ -232,7 +234,8 @@ TEST_CASE("weight formats: GGUF k-quants and the others", "[speed][reference]") 
   }
 }
 
-TEST_CASE("GGUF files quantise the embedding and the output tensor too", "[speed][memory][reference]") {
+TEST_CASE("GGUF files quantise the embedding and the output tensor too",
+          "[speed][memory][reference]") {
   // llama-bench prints 4.33 GiB for Llama 3 8B Q4_0: Q4_0 blocks for the linear layers and the
   // embedding, Q6_K for the output tensor (llama-quant.cpp).
   const auto q4 = advise_ok(pinned("inference", "llama-3.1-8b", "rtx3090-24gb", 1,
@@ -249,15 +252,17 @@ TEST_CASE("GGUF files quantise the embedding and the output tensor too", "[speed
 TEST_CASE("llama.cpp streams GGUF weights at the bf16 rate", "[speed][reference]") {
   // RTX 3090, Llama 3 8B Q4_0, one token per evaluation from an empty context: 156.6 tokens/s
   // (llama.cpp PR 15802); the stack's per-layer floor is fitted on this row.
-  const auto r = advise_ok(pinned("inference", "llama-3.1-8b", "rtx3090-24gb", 1,
-                                  {{"stack", "llama_cpp"},
-                                   {"inference", {{"weight_format", "gguf_q4_0"}, {"prompt_tokens", 1},
-                                                  {"output_tokens", 512}}}}));
+  const auto r = advise_ok(
+      pinned("inference", "llama-3.1-8b", "rtx3090-24gb", 1,
+             {{"stack", "llama_cpp"},
+              {"inference",
+               {{"weight_format", "gguf_q4_0"}, {"prompt_tokens", 1}, {"output_tokens", 512}}}}));
   CHECK(r["inference"]["decode_tokens_per_second"].get<double>() == Approx(156.6).epsilon(0.03));
   // The same file under the default engine's dequantising GEMV is slower.
-  const auto vllm = advise_ok(pinned("inference", "llama-3.1-8b", "rtx3090-24gb", 1,
-                                     {{"inference", {{"weight_format", "gguf_q4_0"}, {"prompt_tokens", 1},
-                                                     {"output_tokens", 512}}}}));
+  const auto vllm = advise_ok(
+      pinned("inference", "llama-3.1-8b", "rtx3090-24gb", 1,
+             {{"inference",
+               {{"weight_format", "gguf_q4_0"}, {"prompt_tokens", 1}, {"output_tokens", 512}}}}));
   CHECK(vllm["inference"]["decode_tokens_per_second"].get<double>() <
         r["inference"]["decode_tokens_per_second"].get<double>());
 }
@@ -284,8 +289,8 @@ TEST_CASE("a faster link never slows a step", "[speed][property]") {
                          "h100-nvl-94gb", "l40s-48gb", "rtx4090-24gb"}) {
     for (int zero : {0, 1, 2, 3}) {
       INFO(id << " zero " << zero);
-      const auto j = pinned("full_finetune", "llama-3.2-1b", id, 8,
-                            {{"parallelism", {{"zero", zero}}}});
+      const auto j =
+          pinned("full_finetune", "llama-3.2-1b", id, 8, {{"parallelism", {{"zero", zero}}}});
       const auto native = train(j);
       const auto pcie = train(j, advisor::LinkChoice::kPcie);
       CHECK(native.step_time_s <= pcie.step_time_s * (1 + 1e-9));
@@ -317,14 +322,14 @@ TEST_CASE("more tokens never shorten a run", "[speed][property]") {
 TEST_CASE("a bigger batch never lowers peak memory", "[speed][property][memory]") {
   double last_train = 0, last_serve = 0;
   for (int b : {1, 2, 4, 8, 16}) {
-    const auto e = test::memory(test::request("full_finetune", "llama-3.1-8b",
-                                              {{"training", {{"micro_batch_size", b}}}}),
-                                test::layout(8, 3));
+    const auto e = test::memory(
+        test::request("full_finetune", "llama-3.1-8b", {{"training", {{"micro_batch_size", b}}}}),
+        test::layout(8, 3));
     CHECK(e.total() >= last_train);
     last_train = e.total();
-    const auto s = test::memory(test::request("inference", "llama-3.1-8b",
-                                              {{"inference", {{"concurrency", b}}}}),
-                                test::layout(1, 0));
+    const auto s = test::memory(
+        test::request("inference", "llama-3.1-8b", {{"inference", {{"concurrency", b}}}}),
+        test::layout(1, 0));
     CHECK(s.total() >= last_serve);
     last_serve = s.total();
   }
@@ -366,7 +371,8 @@ TEST_CASE("Llama-2-13B on 8x A100: PCIe 4.0 is 1.15-2x slower than NVLink", "[sp
 TEST_CASE("pinned training carries the speed fields", "[speed][api]") {
   const auto r = advise_ok(thirteen_b("a100-sxm-80gb"));
   const auto& t = r["training"];
-  for (const char* k : {"tokens_per_second", "mfu", "hours", "gpu_hours", "step_time_s", "tokens"}) {
+  for (const char* k :
+       {"tokens_per_second", "mfu", "hours", "gpu_hours", "step_time_s", "tokens"}) {
     INFO(k);
     CHECK(t[k].is_number());
   }
@@ -397,9 +403,10 @@ TEST_CASE("pinned training carries the speed fields", "[speed][api]") {
 }
 
 TEST_CASE("pinned inference carries the serving fields", "[speed][api]") {
-  const auto r = advise_ok(pinned("inference", "llama-3.1-70b", "h100-sxm-80gb", 4,
-                                  {{"inference", {{"concurrency", 32}, {"target_users", 500},
-                                                  {"target_tokens_per_second_per_user", 20}}}}));
+  const auto r = advise_ok(pinned(
+      "inference", "llama-3.1-70b", "h100-sxm-80gb", 4,
+      {{"inference",
+        {{"concurrency", 32}, {"target_users", 500}, {"target_tokens_per_second_per_user", 20}}}}));
   const auto& i = r["inference"];
   for (const char* k : {"decode_tokens_per_second", "per_user_tokens_per_second",
                         "time_to_first_token_s", "max_concurrency", "gpus_needed"}) {
@@ -421,8 +428,9 @@ TEST_CASE("vLLM-style KV budget: utilisation x memory - weights - activations - 
   const auto& m = r["memory"]["breakdown_bytes"];
   // The card's usable memory: 46,068 MiB as nvidia-smi reports an L40S with ECC on.
   CHECK(r["memory"]["gpu_memory_bytes"].get<double>() == 46068.0 * 1024 * 1024);
-  const double budget = r["memory"]["gpu_memory_bytes"].get<double>() * 0.9 - m["weights"].get<double>() -
-                        m["activations"].get<double>() - 0.6 * test::kGiB;
+  const double budget = r["memory"]["gpu_memory_bytes"].get<double>() * 0.9 -
+                        m["weights"].get<double>() - m["activations"].get<double>() -
+                        0.6 * test::kGiB;
   const double per_token = 2.0 * 8 * 128 * 32 * 2;  // K and V, 8 KV heads, 32 layers, bf16
   CHECK(r["inference"]["max_concurrency"].get<double>() ==
         Approx(std::floor(budget / (4000 * per_token))).margin(1));
@@ -434,8 +442,7 @@ TEST_CASE("vLLM-style KV budget: utilisation x memory - weights - activations - 
         r["inference"]["max_concurrency"].get<int>() / 4);
 }
 
-TEST_CASE("without pinned hardware: figures per option, curves for the first fit",
-          "[speed][api]") {
+TEST_CASE("without pinned hardware: figures per option, curves for the first fit", "[speed][api]") {
   const auto r = advise_ok(test::request("full_finetune", "llama-3.1-8b"));
   CHECK(r["training"]["tokens_per_second"].is_null());
   CHECK(r["training"]["gpu"].is_string());
@@ -461,14 +468,14 @@ TEST_CASE("without pinned hardware: figures per option, curves for the first fit
 TEST_CASE("FP8 training: only on parts with FP8 tensor cores", "[speed][api]") {
   CHECK(error_path(pinned("pretrain", "llama-2-7b", "a100-sxm-80gb", 8,
                           {{"training", {{"precision", "fp8"}}}})) == "/training/precision");
-  const auto h = advise_ok(pinned("pretrain", "llama-2-7b", "h100-sxm-80gb", 8,
-                                  {{"training", {{"precision", "fp8"}}}}));
+  const auto h = advise_ok(
+      pinned("pretrain", "llama-2-7b", "h100-sxm-80gb", 8, {{"training", {{"precision", "fp8"}}}}));
   const auto b = advise_ok(pinned("pretrain", "llama-2-7b", "h100-sxm-80gb", 8));
   CHECK(h["training"]["tokens_per_second"].get<double>() >
         b["training"]["tokens_per_second"].get<double>());
   // Unpinned: options without FP8 have no speed, and say why.
-  const auto r = advise_ok(test::request("pretrain", "llama-2-7b",
-                                         {{"training", {{"precision", "fp8"}}}}));
+  const auto r =
+      advise_ok(test::request("pretrain", "llama-2-7b", {{"training", {{"precision", "fp8"}}}}));
   for (const auto& o : r["options"]) {
     if (o["gpu"] == "a100-sxm-80gb" && !o["min_layout"].is_null()) {
       CHECK(o["training"].is_null());
@@ -497,8 +504,8 @@ TEST_CASE("warnings: storage that starves the GPUs, an overcommitted KV cache", 
   const auto fine = advise_ok(pinned("pretrain", "llama-3.2-1b", "h100-sxm-80gb", 64,
                                      {{"cluster", {{"storage_read_gbps", 50}}}}));
   CHECK_FALSE(has(fine, "storage_starves_gpus"));
-  const auto kv = advise_ok(pinned("inference", "llama-3.1-8b", "l4-24gb", 1,
-                                   {{"inference", {{"concurrency", 512}}}}));
+  const auto kv = advise_ok(
+      pinned("inference", "llama-3.1-8b", "l4-24gb", 1, {{"inference", {{"concurrency", 512}}}}));
   CHECK(has(kv, "kv_cache_overcommitted"));
 }
 
@@ -542,28 +549,29 @@ TEST_CASE("performance.json: every network and GPU id resolves", "[speed][data]"
 TEST_CASE("impossible speed requests get located errors", "[speed][errors]") {
   CHECK(error_path(test::request("pretrain", "llama-2-7b", {{"training", {{"tokens", 0}}}})) ==
         "/training/tokens");
-  CHECK(error_path(test::request("pretrain", "llama-2-7b",
-                                 {{"parallelism", {{"tp", 64}}}})) == "/parallelism/tp");
-  CHECK(error_path(test::request("pretrain", "llama-2-7b",
-                                 {{"parallelism", {{"pp", 33}}}})) == "/parallelism/pp");
+  CHECK(error_path(test::request("pretrain", "llama-2-7b", {{"parallelism", {{"tp", 64}}}})) ==
+        "/parallelism/tp");
+  CHECK(error_path(test::request("pretrain", "llama-2-7b", {{"parallelism", {{"pp", 33}}}})) ==
+        "/parallelism/pp");
   CHECK(error_path(test::request("pretrain", "llama-2-7b", {{"training", {{"epochs", 2}}}})) ==
         "/training/dataset_tokens");
-  CHECK(error_path(test::request("pretrain", "llama-2-7b",
-                                 {{"training", {{"tokens", 1e9}, {"epochs", 2},
-                                                {"dataset_tokens", 1e9}}}})) ==
+  CHECK(error_path(test::request(
+            "pretrain", "llama-2-7b",
+            {{"training", {{"tokens", 1e9}, {"epochs", 2}, {"dataset_tokens", 1e9}}}})) ==
         "/training/tokens");
-  CHECK(error_path(test::request("pretrain", "llama-2-7b",
-                                 {{"training", {{"global_batch_size", 0}}}})) ==
+  CHECK(error_path(
+            test::request("pretrain", "llama-2-7b", {{"training", {{"global_batch_size", 0}}}})) ==
         "/training/global_batch_size");
-  CHECK(error_path(test::request("pretrain", "llama-2-7b",
-                                 {{"cluster", {{"inter_node_network", "ib_ndr400"},
-                                               {"inter_node_gbps_per_gpu", 400}}}})) ==
+  CHECK(error_path(test::request(
+            "pretrain", "llama-2-7b",
+            {{"cluster",
+              {{"inter_node_network", "ib_ndr400"}, {"inter_node_gbps_per_gpu", 400}}}})) ==
         "/cluster/inter_node_gbps_per_gpu");
   CHECK(error_path(test::request("pretrain", "llama-2-7b",
                                  {{"cluster", {{"inter_node_network", "token_ring"}}}})) ==
         "/cluster/inter_node_network");
-  CHECK(error_path(test::request("pretrain", "llama-2-7b",
-                                 {{"cluster", {{"storage_read_gbps", -1}}}})) ==
+  CHECK(error_path(
+            test::request("pretrain", "llama-2-7b", {{"cluster", {{"storage_read_gbps", -1}}}})) ==
         "/cluster/storage_read_gbps");
   CHECK(error_path(test::request("pretrain", "llama-2-7b", {{"cluster", {{"speed", 1}}}})) ==
         "/cluster/speed");
@@ -573,8 +581,8 @@ TEST_CASE("impossible speed requests get located errors", "[speed][errors]") {
   CHECK(error_path(test::request("inference", "llama-2-7b",
                                  {{"inference", {{"gpu_memory_utilization", 1.2}}}})) ==
         "/inference/gpu_memory_utilization");
-  CHECK(error_path(test::request("inference", "llama-2-7b",
-                                 {{"inference", {{"max_model_len", 100}}}})) ==
+  CHECK(error_path(
+            test::request("inference", "llama-2-7b", {{"inference", {{"max_model_len", 100}}}})) ==
         "/inference/max_model_len");
   CHECK(error_path(test::request("inference", "llama-2-7b",
                                  {{"inference", {{"target_tokens_per_second_per_user", 20}}}})) ==
@@ -615,9 +623,9 @@ TEST_CASE("a per-user speed target one GPU cannot reach is met with wider replic
           "[speed][api]") {
   // Qwen2.5-14B in bf16 on one L40S: ~29.5 GB of weights read per step at 864 GB/s gives under
   // 20 tokens/s per user even alone; tensor parallel 2 halves the bytes per GPU.
-  const auto r = advise_ok(pinned("inference", "qwen2.5-14b", "l40s-48gb", 1,
-                                  {{"inference", {{"target_users", 200},
-                                                  {"target_tokens_per_second_per_user", 20}}}}));
+  const auto r = advise_ok(
+      pinned("inference", "qwen2.5-14b", "l40s-48gb", 1,
+             {{"inference", {{"target_users", 200}, {"target_tokens_per_second_per_user", 20}}}}));
   const auto& inf = r["inference"];
   REQUIRE(inf["gpus_needed"].is_number());
   CHECK(inf["replica_layout"]["tp"].get<int>() >= 2);
@@ -628,9 +636,9 @@ TEST_CASE("a per-user speed target one GPU cannot reach is met with wider replic
   for (const auto& w : r["warnings"]) warned = warned || w["code"] == "target_needs_more_gpus";
   CHECK(warned);  // one L40S is pinned; the fleet needs more
   // The table and the pinned plan give the same fleet.
-  const auto unpinned = advise_ok(test::request("inference", "qwen2.5-14b",
-                                                {{"inference", {{"target_users", 200},
-                                                                {"target_tokens_per_second_per_user", 20}}}}));
+  const auto unpinned = advise_ok(test::request(
+      "inference", "qwen2.5-14b",
+      {{"inference", {{"target_users", 200}, {"target_tokens_per_second_per_user", 20}}}}));
   for (const auto& o : unpinned["options"])
     if (o["gpu"] == "l40s-48gb") CHECK(o["inference"]["gpus_needed"] == inf["gpus_needed"]);
 }

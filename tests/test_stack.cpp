@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The software stack (/stack) and the model terms of issue 11, each against its source's number.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "engine/comm.hpp"
@@ -65,8 +64,8 @@ TEST_CASE("every task has a default stack, named in the result", "[stack]") {
   const auto r = advise_ok(pinned("lora", "qwen2.5-7b", "rtx4090-24gb", 1));
   CHECK(r["resolved_inputs"]["/stack"] == "hf_peft");
   CHECK(mentions(r["training"]["assumptions"], "Stack: Hugging Face"));
-  const auto s = advise_ok(pinned("inference", "llama-3.1-8b", "l40s-48gb", 1,
-                                  {{"stack", "tensorrt_llm"}}));
+  const auto s =
+      advise_ok(pinned("inference", "llama-3.1-8b", "l40s-48gb", 1, {{"stack", "tensorrt_llm"}}));
   CHECK(mentions(s["inference"]["assumptions"], "Serving stack: TensorRT-LLM (/stack)"));
 }
 
@@ -99,8 +98,9 @@ TEST_CASE("a provider's stacks need exactly one default per task", "[stack][cata
     if (s["id"] == "torchtune") s["default_for"] = {"lora"};  // hf_peft is lora's default too
   }
   bool ok = true;
-  const auto out = nlohmann::json::parse(advisor::advise_with_data_text(
-      test::request("lora", "qwen2.5-7b").dump(), nlohmann::json{{"performance", perf}}.dump(), &ok));
+  const auto out = nlohmann::json::parse(
+      advisor::advise_with_data_text(test::request("lora", "qwen2.5-7b").dump(),
+                                     nlohmann::json{{"performance", perf}}.dump(), &ok));
   CHECK_FALSE(ok);
   CHECK(out["error"]["code"] == "catalog_invalid");
   CHECK(out["error"]["path"] == "performance.json/stacks");
@@ -111,10 +111,11 @@ TEST_CASE("the logits term is the stack's: 14 B eager, 6 torchtune, 4 compiled, 
   // Llama-3.2-1B, sequence 2048, micro-batch 1, vocabulary 128,256: each byte per element is
   // 2048 x 128,256 = 263 MB.
   auto act = [&](const char* stack) {
-    auto j = test::request("full_finetune", "llama-3.2-1b",
-                           {{"stack", stack}, {"parallelism", {{"zero", 0}}},
-                            {"training", {{"sequence_length", 2048},
-                                          {"activation_checkpointing", "none"}}}});
+    auto j = test::request(
+        "full_finetune", "llama-3.2-1b",
+        {{"stack", stack},
+         {"parallelism", {{"zero", 0}}},
+         {"training", {{"sequence_length", 2048}, {"activation_checkpointing", "none"}}}});
     return test::memory(j, test::layout(1, 0)).activations;
   };
   const double per_byte = 2048.0 * 128256;
@@ -122,27 +123,29 @@ TEST_CASE("the logits term is the stack's: 14 B eager, 6 torchtune, 4 compiled, 
   CHECK(act("hf_peft") - act("fsdp_compile") == Approx(10 * per_byte).epsilon(0.001));
   CHECK(act("hf_peft") - act("unsloth") == Approx(14 * per_byte));
   // A fused loss asked for in the request removes the term whatever the stack.
-  auto fused = test::request("full_finetune", "llama-3.2-1b",
-                             {{"parallelism", {{"zero", 0}}},
-                              {"training", {{"sequence_length", 2048},
-                                            {"accounting", {{"fused_cross_entropy", true}}}}}});
+  auto fused = test::request(
+      "full_finetune", "llama-3.2-1b",
+      {{"parallelism", {{"zero", 0}}},
+       {"training", {{"sequence_length", 2048}, {"accounting", {{"fused_cross_entropy", true}}}}}});
   CHECK(act("hf_peft") - test::memory(fused, test::layout(1, 0)).activations ==
         Approx(14 * per_byte));
 }
 
-TEST_CASE("pure-bf16 recipes keep 8 bytes per parameter, Megatron 18", "[stack][memory][reference]") {
+TEST_CASE("pure-bf16 recipes keep 8 bytes per parameter, Megatron 18",
+          "[stack][memory][reference]") {
   auto state = [&](const char* stack) {
     auto j = test::request("full_finetune", "llama-3.1-8b",
                            {{"stack", stack}, {"parallelism", {{"zero", 0}}}});
     const auto e = test::memory(j, test::layout(1, 0));
     return (e.weights + e.gradients + e.optimizer) / e.params_on_gpu;
   };
-  CHECK(state("hf_peft") == Approx(16));    // ZeRO paper mixed precision
-  CHECK(state("torchtune") == Approx(8));   // bf16 weights, grads, AdamW states
-  CHECK(state("megatron") == Approx(18));   // + fp32 main gradients
+  CHECK(state("hf_peft") == Approx(16));   // ZeRO paper mixed precision
+  CHECK(state("torchtune") == Approx(8));  // bf16 weights, grads, AdamW states
+  CHECK(state("megatron") == Approx(18));  // + fp32 main gradients
   // The request's accounting still overrides the stack.
   auto j = test::request("full_finetune", "llama-3.1-8b",
-                         {{"stack", "torchtune"}, {"parallelism", {{"zero", 0}}},
+                         {{"stack", "torchtune"},
+                          {"parallelism", {{"zero", 0}}},
                           {"training", {{"accounting", {{"optimizer_state_dtype", "fp32"}}}}}});
   const auto e = test::memory(j, test::layout(1, 0));
   CHECK((e.weights + e.gradients + e.optimizer) / e.params_on_gpu == Approx(12));
@@ -152,10 +155,12 @@ TEST_CASE("selective checkpointing: Megatron saves nothing under FlashAttention,
           "[stack][memory][reference]") {
   auto act = [&](const char* stack, const char* ckpt) {
     auto j = test::request("full_finetune", "llama-3.1-8b",
-                           {{"stack", stack}, {"parallelism", {{"zero", 0}}},
-                            {"training", {{"sequence_length", 4096},
-                                          {"activation_checkpointing", ckpt},
-                                          {"accounting", {{"fused_cross_entropy", true}}}}}});
+                           {{"stack", stack},
+                            {"parallelism", {{"zero", 0}}},
+                            {"training",
+                             {{"sequence_length", 4096},
+                              {"activation_checkpointing", ckpt},
+                              {"accounting", {{"fused_cross_entropy", true}}}}}});
     return test::memory(j, test::layout(1, 0)).activations;
   };
   // Korthikanti et al. 2022: selective recompute drops the s^2 attention terms, which
@@ -170,7 +175,8 @@ TEST_CASE("selective checkpointing: Megatron saves nothing under FlashAttention,
 }
 
 TEST_CASE("LLaMA-Factory checkpoints by default", "[stack]") {
-  const auto r = advise_ok(test::request("full_finetune", "qwen2.5-7b", {{"stack", "llamafactory"}}));
+  const auto r =
+      advise_ok(test::request("full_finetune", "qwen2.5-7b", {{"stack", "llamafactory"}}));
   CHECK(r["resolved_inputs"]["/training/activation_checkpointing"] == "full");
   CHECK(r["resolved_inputs"]["/stack"] == "llamafactory");
 }
@@ -189,11 +195,12 @@ TEST_CASE("a micro-batch cannot finish before the host launches its operators", 
   CHECK(eager["breakdown"]["launch_overhead_s"].get<double>() > 0);
   const double per_mb = eager["step_time_s"].get<double>() / 8;
   CHECK(per_mb >= 16 * 126 * 10e-6 * 0.999);
-  CHECK(compiled["tokens_per_second"].get<double>() > 1.5 * eager["tokens_per_second"].get<double>());
+  CHECK(compiled["tokens_per_second"].get<double>() >
+        1.5 * eager["tokens_per_second"].get<double>());
   // A large micro-batch hides the launches.
-  const auto big = advise_ok(pinned("full_finetune", "llama-3.1-8b", "h100-sxm-80gb", 1,
-                                    {{"training", {{"sequence_length", 4096}}},
-                                     {"parallelism", {{"zero", 0}}}}))["training"];
+  const auto big = advise_ok(pinned(
+      "full_finetune", "llama-3.1-8b", "h100-sxm-80gb", 1,
+      {{"training", {{"sequence_length", 4096}}}, {"parallelism", {{"zero", 0}}}}))["training"];
   CHECK(big["breakdown"]["launch_overhead_s"].get<double>() == 0);
 }
 
@@ -238,7 +245,8 @@ TEST_CASE("memory-bound kernels stream the activations: bytes x the stack's pass
   CHECK(mentions(eager["assumptions"], "Memory-bound kernels"));
 }
 
-TEST_CASE("NCCL latency: LL protocol base + per-step latency (tuning.cc)", "[speed][comm][reference]") {
+TEST_CASE("NCCL latency: LL protocol base + per-step latency (tuning.cc)",
+          "[speed][comm][reference]") {
   const auto& k = constants();
   const auto f = fabric("h100-sxm-80gb");
   // An 8-byte all-reduce over 8 NVSwitch GPUs: LL ring, 6.6 + 2 x 7 x 0.6 = 15 us.
@@ -258,7 +266,8 @@ TEST_CASE("NCCL latency: LL protocol base + per-step latency (tuning.cc)", "[spe
   CHECK(tree < 300e-6);  // a ring would take 510 steps x 2.7 us
 }
 
-TEST_CASE("NVLink SHARP on Hopper NVSwitch: 8x H200 482 GB/s, 8x H800 215", "[speed][comm][reference]") {
+TEST_CASE("NVLink SHARP on Hopper NVSwitch: 8x H200 482 GB/s, 8x H800 215",
+          "[speed][comm][reference]") {
   const auto& k = constants();
   // stas00/ml-engineering: 8x H200 NVLS 475-482 vs ring 367.6; nccl#1374: 8x H800 215.
   CHECK(advisor::allreduce_busbw(fabric("h200-sxm-141gb"), 8, 8, k) == Approx(482).epsilon(0.01));
@@ -274,9 +283,11 @@ TEST_CASE("interleaved pipeline: the bubble shrinks by the number of model chunk
   // Narayanan et al. 2021 sec. 2.2: bubble (pp-1)/(v m) of the ideal time with v chunks. TP is
   // pinned too: pretraining otherwise takes the fastest split, which may differ between v = 1, 2.
   auto bubble = [&](int vp) {
-    const auto t = advise_ok(pinned("pretrain", "llama-2-13b", "h100-sxm-80gb", 8,
-                                    {{"training", {{"global_batch_size", 16}, {"sequence_length", 2048}}},
-                                     {"parallelism", {{"tp", 1}, {"pp", 4}, {"zero", 1}, {"virtual_stages", vp}}}}))["training"];
+    const auto t = advise_ok(
+        pinned("pretrain", "llama-2-13b", "h100-sxm-80gb", 8,
+               {{"training", {{"global_batch_size", 16}, {"sequence_length", 2048}}},
+                {"parallelism",
+                 {{"tp", 1}, {"pp", 4}, {"zero", 1}, {"virtual_stages", vp}}}}))["training"];
     return t["breakdown"]["pipeline_bubble_s"].get<double>();
   };
   CHECK(bubble(2) == Approx(bubble(1) / 2).epsilon(0.01));
@@ -369,10 +380,10 @@ TEST_CASE("batch-1 decode: bytes at the format's bandwidth share plus a per-laye
   // tokens/s, int4 (G=32) 196.80; Llama-2-70B int4 25.25, TP8 bf16 62.50. The constants are
   // fitted on part of these tables (bench/fit.cjs); each figure within 8%.
   auto rate = [&](const char* model, const char* format, int gpus) {
-    const auto r = advise_ok(pinned("inference", model, "a100-sxm-80gb", gpus,
-                                    {{"inference", {{"weight_format", format},
-                                                    {"prompt_tokens", 5}, {"output_tokens", 200}}},
-                                     {"parallelism", {{"tp", gpus}}}}));
+    const auto r = advise_ok(pinned(
+        "inference", model, "a100-sxm-80gb", gpus,
+        {{"inference", {{"weight_format", format}, {"prompt_tokens", 5}, {"output_tokens", 200}}},
+         {"parallelism", {{"tp", gpus}}}}));
     return r["inference"]["decode_tokens_per_second"].get<double>();
   };
   CHECK(rate("llama-2-7b", "bf16", 1) == Approx(104.9).epsilon(0.08));
@@ -384,9 +395,9 @@ TEST_CASE("batch-1 decode: bytes at the format's bandwidth share plus a per-laye
   // read factor, and layers x decode_layer_floor_us.
   const auto& k = constants();
   auto decode = [&](const char* format) {
-    const auto r = advise_ok(pinned("inference", "llama-2-7b", "a100-sxm-80gb", 1,
-                                    {{"inference", {{"weight_format", format},
-                                                    {"prompt_tokens", 1}, {"output_tokens", 2}}}}));
+    const auto r = advise_ok(pinned(
+        "inference", "llama-2-7b", "a100-sxm-80gb", 1,
+        {{"inference", {{"weight_format", format}, {"prompt_tokens", 1}, {"output_tokens", 2}}}}));
     return r["inference"];
   };
   const auto bf16 = decode("bf16");
@@ -434,20 +445,23 @@ TEST_CASE("a global batch that is not a multiple is rounded up and said", "[spee
   CHECK(warned);
 }
 
-TEST_CASE("offloaded checkpointing keeps the layer inputs in host RAM (Unsloth: 12x longer context)",
-          "[stack][memory][reference]") {
+TEST_CASE(
+    "offloaded checkpointing keeps the layer inputs in host RAM (Unsloth: 12x longer context)",
+    "[stack][memory][reference]") {
   // Unsloth's benchmarks: Llama 3.1 8B QLoRA (rank 32, all linear, batch 1) fits 342,733 tokens
   // on 80 GB with Unsloth and 28,454 with Hugging Face + FA2: about 12x.
   auto fits = [&](const char* stack, int tokens) {
     auto j = test::request("qlora", "llama-3.1-8b",
-                           {{"stack", stack}, {"parallelism", {{"zero", 0}}},
+                           {{"stack", stack},
+                            {"parallelism", {{"zero", 0}}},
                             {"training", {{"sequence_length", tokens}, {"lora_rank", 32}}}});
     return test::memory(j, test::layout(1, 0)).total() <= 80 * test::kGiB;
   };
   CHECK(fits("unsloth", 250000));
   CHECK_FALSE(fits("hf_peft", 60000));
   auto j = test::request("qlora", "llama-3.1-8b",
-                         {{"stack", "unsloth"}, {"parallelism", {{"zero", 0}}},
+                         {{"stack", "unsloth"},
+                          {"parallelism", {{"zero", 0}}},
                           {"training", {{"sequence_length", 65536}}}});
   CHECK(test::memory(j, test::layout(1, 0)).host_ram_per_node > 0);
 }

@@ -71,7 +71,8 @@ emscripten::val validation_check_with_provider(const std::string& request_json,
                                                const std::string& provider_json,
                                                const std::string& file_text,
                                                const std::string& file_name) {
-  return text(advisor::validation_check_text(request_json, file_text, file_name, {{}, provider_json}));
+  return text(
+      advisor::validation_check_text(request_json, file_text, file_name, {{}, provider_json}));
 }
 
 emscripten::val version() { return text("1"); }

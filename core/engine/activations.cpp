@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Activation bytes of one transformer layer (Korthikanti et al. 2022 generalised): the per-layer
 // terms that engine/memory.cpp sums over a pipeline stage's layers.
+#include "engine/activations.hpp"
+
 #include <algorithm>
 #include <cmath>
 
-#include "engine/activations.hpp"
 #include "engine/model.hpp"
 
 namespace advisor {

@@ -74,7 +74,8 @@ CapacityPlan plan_capacity(const CapacityInputs& in) {
       order.push_back(j.gpu_type);
       it = hours.emplace(j.gpu_type, std::vector<double>(plan.dated ? plan.months : 1, 0.0)).first;
     }
-    const std::size_t bucket = plan.dated ? static_cast<std::size_t>(month_index(j.month) - first) : 0;
+    const std::size_t bucket =
+        plan.dated ? static_cast<std::size_t>(month_index(j.month) - first) : 0;
     it->second[bucket] += j.gpus * j.hours;
     widest[j.gpu_type] = std::max(widest[j.gpu_type], j.gpus);
   }

@@ -11,7 +11,7 @@ struct JobRow {
   std::string gpu_type;
   double gpus = 0;
   double hours = 0;
-  std::string month;  // "YYYY-MM", or "" when the history has no dates
+  std::string month;          // "YYYY-MM", or "" when the history has no dates
   std::string gpu_type_path;  // where the history names the type (for located errors)
 };
 
@@ -38,9 +38,9 @@ struct CapacityByType {
   std::vector<MonthHours> monthly;  // dated histories only, every month of the window
   double average_monthly_gpu_hours = 0;
   double peak_monthly_gpu_hours = 0;
-  double widest_job_gpus = 0;     // the most cards one job runs on at once
-  int cards_needed = 0;           // from the average month, at least the widest job
-  int cards_needed_for_peak = 0;  // from the busiest month, at least the widest job
+  double widest_job_gpus = 0;       // the most cards one job runs on at once
+  int cards_needed = 0;             // from the average month, at least the widest job
+  int cards_needed_for_peak = 0;    // from the busiest month, at least the widest job
   double expected_utilization = 0;  // average month / (cards_needed x hours per month)
 };
 

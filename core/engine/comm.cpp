@@ -15,21 +15,30 @@ namespace {
 // x16 Gen4 = 31.5, Gen5 = 63 (hardware-facts.md 2a).
 double pcie_lane_gbps(int generation) {
   switch (generation) {
-    case 3: return 0.985;
-    case 4: return 1.969;
-    case 5: return 3.938;
-    default: return generation >= 6 ? 7.563 : 0.985;
+    case 3:
+      return 0.985;
+    case 4:
+      return 1.969;
+    case 5:
+      return 3.938;
+    default:
+      return generation >= 6 ? 7.563 : 0.985;
   }
 }
 }  // namespace
 
 const char* intra_link_name(IntraLink link) {
   switch (link) {
-    case IntraLink::kNvSwitch: return "nvswitch";
-    case IntraLink::kMesh: return "mesh";
-    case IntraLink::kBridge: return "nvlink_bridge";
-    case IntraLink::kPcieP2p: return "pcie_p2p";
-    case IntraLink::kPcieHost: return "pcie_host";
+    case IntraLink::kNvSwitch:
+      return "nvswitch";
+    case IntraLink::kMesh:
+      return "mesh";
+    case IntraLink::kBridge:
+      return "nvlink_bridge";
+    case IntraLink::kPcieP2p:
+      return "pcie_p2p";
+    case IntraLink::kPcieHost:
+      return "pcie_host";
   }
   return "?";
 }
@@ -45,8 +54,8 @@ Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
   f.intra = f.pcie_p2p ? IntraLink::kPcieP2p : IntraLink::kPcieHost;
   const ScaleUpLink& link = gpu.scale_up_link;
   if (choice != LinkChoice::kPcie && link.topology != "none") {
-    const bool usable = link.topology == "switched" || cluster.nvlink_bridges ||
-                        choice == LinkChoice::kSwitched;
+    const bool usable =
+        link.topology == "switched" || cluster.nvlink_bridges || choice == LinkChoice::kSwitched;
     if (!link.bidirectional_gbps) {
       f.note = gpu.name + ": the " + link.name +
                " bandwidth is not published; GPU-to-GPU traffic is modelled over PCIe";
@@ -77,8 +86,8 @@ Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
     // (DGX A100: 200G HDR, DGX H100/B200: 400G NDR); PCIe-card servers typically share one
     // 200G NIC between two GPUs.
     const bool baseboard = gpu.form_factor != "pcie";
-    const char* id = baseboard ? (gpu.pcie_generation >= 5 ? "ib_ndr400" : "ib_hdr200")
-                               : "roce_100";
+    const char* id =
+        baseboard ? (gpu.pcie_generation >= 5 ? "ib_ndr400" : "ib_hdr200") : "roce_100";
     net = k.find_network(id);
     f.network_auto = true;
   }
@@ -109,8 +118,7 @@ double intra_node_busbw(const Fabric& f, int n, const PerformanceConstants& k) {
     if (f.pcie_p2p) return f.pcie_gbps * k.pcie_p2p_efficiency;
     // Through host memory: each GPU's traffic crosses its PCIe link and shares the host's
     // memory bandwidth with the other n-1 (two-point fit to 8x RTX 5090, nccl#1639).
-    return 1.0 / (1.0 / (f.pcie_gbps * k.pcie_host_efficiency) +
-                  n / k.host_memory_bandwidth_gbps);
+    return 1.0 / (1.0 / (f.pcie_gbps * k.pcie_host_efficiency) + n / k.host_memory_bandwidth_gbps);
   };
   switch (f.intra) {
     case IntraLink::kNvSwitch:
@@ -236,9 +244,8 @@ double p2p_gbps(const Fabric& f, bool crosses_nodes, const PerformanceConstants&
   switch (f.intra) {
     case IntraLink::kNvSwitch:
     case IntraLink::kMesh:
-      return f.link_gbps * k.nvlink_efficiency / (f.intra == IntraLink::kMesh
-                                                      ? std::max(1, f.link_domain - 1)
-                                                      : 1);
+      return f.link_gbps * k.nvlink_efficiency /
+             (f.intra == IntraLink::kMesh ? std::max(1, f.link_domain - 1) : 1);
     default:
       return f.pcie_gbps * (f.pcie_p2p ? k.pcie_p2p_efficiency : k.pcie_host_efficiency);
   }

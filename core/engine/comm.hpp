@@ -16,11 +16,11 @@
 namespace advisor {
 
 enum class IntraLink {
-  kNvSwitch,    // NVLink through NVSwitch (HGX baseboards), all-to-all
-  kMesh,        // fully connected point-to-point links (MI300X Infinity Fabric)
-  kBridge,      // NVLink bridge between 2 (or 4) PCIe cards; PCIe beyond the bridge domain
-  kPcieP2p,     // PCIe with peer-to-peer DMA
-  kPcieHost,    // PCIe through host memory (GeForce: P2P disabled)
+  kNvSwitch,  // NVLink through NVSwitch (HGX baseboards), all-to-all
+  kMesh,      // fully connected point-to-point links (MI300X Infinity Fabric)
+  kBridge,    // NVLink bridge between 2 (or 4) PCIe cards; PCIe beyond the bridge domain
+  kPcieP2p,   // PCIe with peer-to-peer DMA
+  kPcieHost,  // PCIe through host memory (GeForce: P2P disabled)
 };
 
 const char* intra_link_name(IntraLink link);
@@ -32,20 +32,20 @@ enum class LinkChoice { kNative, kPcie, kSwitched };
 /// The links of a planned cluster for one GPU type.
 struct Fabric {
   IntraLink intra = IntraLink::kPcieP2p;
-  double link_gbps = 0;      // GB/s per direction per GPU of the scale-up link (NVLink class)
-  int link_domain = 1;       // GPUs one scale-up link domain joins (bridge: 2 or 4)
-  double pcie_gbps = 0;      // GB/s per direction of the GPU's PCIe x16 slot
+  double link_gbps = 0;  // GB/s per direction per GPU of the scale-up link (NVLink class)
+  int link_domain = 1;   // GPUs one scale-up link domain joins (bridge: 2 or 4)
+  double pcie_gbps = 0;  // GB/s per direction of the GPU's PCIe x16 slot
   bool pcie_p2p = true;
   // Views of the performance constants' network kind (or of a literal), which outlive every
   // fabric of a request: a search makes one fabric per GPU and count tried.
   std::string_view network_id;    // ib_ndr400 | ... | "custom"
   std::string_view network_name;  // empty for "custom": network_label() words it
-  double network_gbps = 0;   // GB/s per GPU per direction, line rate
+  double network_gbps = 0;        // GB/s per GPU per direction, line rate
   double network_efficiency = 0;
   int gpus_per_node = 8;
-  bool network_auto = false; // chosen by the advisor (no /cluster network given)
-  bool nvls = false;         // NVLink SHARP: NVSwitch in-switch reduction (Hopper, Blackwell)
-  std::string note;          // assumption text (e.g. unknown link bandwidth)
+  bool network_auto = false;  // chosen by the advisor (no /cluster network given)
+  bool nvls = false;          // NVLink SHARP: NVSwitch in-switch reduction (Hopper, Blackwell)
+  std::string note;           // assumption text (e.g. unknown link bandwidth)
 };
 
 /// The network between servers as the results name it: the kind's name, or for a custom line

@@ -75,7 +75,8 @@ EnergyResult yearly_energy(const EnergyInputs& in) {
     r.cny_per_year += u.cny_per_year;
     if (in.with_periods) r.periods.push_back(u);
   }
-  r.average_cny_per_kwh = r.facility_kwh_per_year > 0 ? r.cny_per_year / r.facility_kwh_per_year : 0;
+  r.average_cny_per_kwh =
+      r.facility_kwh_per_year > 0 ? r.cny_per_year / r.facility_kwh_per_year : 0;
   return r;
 }
 
@@ -315,8 +316,8 @@ double cost_per_million_tokens(double cny_per_gpu_hour, int gpus, double tokens_
 
 HybridPlan optimise_hybrid(const std::array<double, 12>& demand, int gpus_per_server,
                            double owned_max_utilization,
-                           const std::function<double(int, double)>& owned_cost,
-                           double rent_price, double rent_fixed) {
+                           const std::function<double(int, double)>& owned_cost, double rent_price,
+                           double rent_fixed) {
   const double per_server_month = gpus_per_server * kHoursPerMonth * owned_max_utilization;
   const double peak = *std::max_element(demand.begin(), demand.end());
   const int max_servers =
@@ -331,9 +332,8 @@ HybridPlan optimise_hybrid(const std::array<double, 12>& demand, int gpus_per_se
       c.rented_gpu_hours_per_year += d - owned;
     }
     c.owned_average_yearly_cny = k > 0 ? owned_cost(k, c.owned_gpu_hours_per_year) : 0;
-    c.rented_average_yearly_cny =
-        c.rented_gpu_hours_per_year * rent_price +
-        (c.rented_gpu_hours_per_year > 0 ? rent_fixed : 0);
+    c.rented_average_yearly_cny = c.rented_gpu_hours_per_year * rent_price +
+                                  (c.rented_gpu_hours_per_year > 0 ? rent_fixed : 0);
     c.average_yearly_cny = c.owned_average_yearly_cny + c.rented_average_yearly_cny;
     return c;
   };

@@ -11,7 +11,6 @@
 
 namespace advisor {
 
-
 // ---------------------------------------------------------------------------------------------
 // Electricity
 
@@ -28,8 +27,8 @@ double effective_peak_price(double peak_cny_per_kwh, double multiplier, double c
                             double peak_hours, double critical_days);
 
 struct EnergyInputs {
-  double busy_watts = 0;  // IT power while every GPU trains (typical load)
-  double idle_watts = 0;  // IT power while powered on and idle
+  double busy_watts = 0;          // IT power while every GPU trains (typical load)
+  double idle_watts = 0;          // IT power while powered on and idle
   double utilization = 0;         // share of hours busy
   double valley_shift_share = 0;  // share of the busy hours scheduled cheapest-hours-first
   double pue = 1;

@@ -65,10 +65,12 @@ PowerPlan plan_power(const CostScenario& s, int gpus) {
     p.racks = fit(*s.rack_kw_pinned);
     p.rack_choice = "request";
     if (!per_kw) {
-      const auto price = s.rack_price_override ? s.rack_price_override : class_price(p.racks.rack_kw);
+      const auto price =
+          s.rack_price_override ? s.rack_price_override : class_price(p.racks.rack_kw);
       if (!price) {
         std::string known;
-        for (const auto& c : s.rack_classes) known += (known.empty() ? "" : ", ") + format_number(c.first);
+        for (const auto& c : s.rack_classes)
+          known += (known.empty() ? "" : ", ") + format_number(c.first);
         throw InputError("inconsistent", "/power/rack_kw",
                          "/power/rack_kw " + format_number(p.racks.rack_kw) +
                              " kW has no catalog rack price; use a listed class (" + known +
@@ -117,9 +119,8 @@ std::string colocation_basis(const CostScenario& s, const PowerPlan& p) {
       s.colocation_pricing == ColocationPricing::kPerKw
           ? std::to_string(p.racks.racks_needed) + " rack(s) x " + format_number(p.racks.rack_kw) +
                 " kW x " + cny(s.colocation_cny_per_kw_month) + "/kW-month x 12"
-          : std::to_string(p.racks.racks_needed) + " rack(s) of " +
-                format_number(p.racks.rack_kw) + " kW x " + cny(p.rack_price_cny_per_month) +
-                "/month x 12";
+          : std::to_string(p.racks.racks_needed) + " rack(s) of " + format_number(p.racks.rack_kw) +
+                " kW x " + cny(p.rack_price_cny_per_month) + "/month x 12";
   if (p.rack_share < 1)
     basis += " x " + format_number(std::round(p.rack_share * 1000) / 10) +
              "% (the share of one rack the plan uses, by power or space)";
@@ -131,12 +132,13 @@ std::string colocation_basis(const CostScenario& s, const PowerPlan& p) {
 Note colocation_note(const CostScenario& s, const PowerPlan& p) {
   if (s.facility == Facility::kOffice) return {"own_office", {}, colocation_basis(s, p)};
   const bool per_kw = s.colocation_pricing == ColocationPricing::kPerKw;
-  return {per_kw ? "racks_per_kw" : "racks_per_rack",
-          {param("racks", p.racks.racks_needed), param("rack_kw", p.racks.rack_kw),
-           param("cny_per_month", per_kw ? s.colocation_cny_per_kw_month : p.rack_price_cny_per_month),
-           param("rack_share", p.rack_share < 1 ? p.rack_share : 0.0),
-           param("electricity_included", s.colocation_includes_electricity ? 1.0 : 0.0)},
-          colocation_basis(s, p)};
+  return {
+      per_kw ? "racks_per_kw" : "racks_per_rack",
+      {param("racks", p.racks.racks_needed), param("rack_kw", p.racks.rack_kw),
+       param("cny_per_month", per_kw ? s.colocation_cny_per_kw_month : p.rack_price_cny_per_month),
+       param("rack_share", p.rack_share < 1 ? p.rack_share : 0.0),
+       param("electricity_included", s.colocation_includes_electricity ? 1.0 : 0.0)},
+      colocation_basis(s, p)};
 }
 
 }  // namespace
@@ -188,11 +190,12 @@ BuyInputs buy_inputs(const CostScenario& s, const PowerPlan& p, int gpus, double
                             format_number(std::round(e.average_cny_per_kwh * 10000) / 10000) +
                             " CNY/kWh average (" + (s.time_of_use ? "time-of-use" : "flat") + ", " +
                             format_number(std::round(utilization * 1000) / 10) + "% busy)";
-      b.electricity_note = {"energy", {param("it_kwh", std::round(e.it_kwh_per_year)), param("pue", s.pue),
-                                       param("cny_per_kwh", e.average_cny_per_kwh),
-                                       param("time_of_use", s.time_of_use ? 1.0 : 0.0),
-                                       param("busy_share", utilization)},
-                            b.electricity_basis};
+      b.electricity_note = {
+          "energy",
+          {param("it_kwh", std::round(e.it_kwh_per_year)), param("pue", s.pue),
+           param("cny_per_kwh", e.average_cny_per_kwh),
+           param("time_of_use", s.time_of_use ? 1.0 : 0.0), param("busy_share", utilization)},
+          b.electricity_basis};
     }
   }
   if (s.network_line != NetworkLine::kNone) {
@@ -201,10 +204,11 @@ BuyInputs buy_inputs(const CostScenario& s, const PowerPlan& p, int gpus, double
       b.network_basis = std::string(name_of(s.network_line)) + " line " +
                         format_number(s.network_mbps) + " Mbps x " +
                         cny(s.network_cny_per_mbps_month) + "/Mbps-month x 12";
-      b.network_note = {"network_line", {param("line", std::string(name_of(s.network_line))),
-                                         param("mbps", s.network_mbps),
-                                         param("cny_per_mbps_month", s.network_cny_per_mbps_month)},
-                        b.network_basis};
+      b.network_note = {
+          "network_line",
+          {param("line", std::string(name_of(s.network_line))), param("mbps", s.network_mbps),
+           param("cny_per_mbps_month", s.network_cny_per_mbps_month)},
+          b.network_basis};
     }
   } else if (describe) {
     b.network_basis = "no line";

@@ -18,12 +18,12 @@ namespace advisor {
 
 /// One default (or override) the plan used, as the page's editable price table shows it.
 struct DefaultUsed {
-  std::string key;       // prices.json key, e.g. "sites.shenzhen.electricity_flat_cny_per_kwh"
-  double value = 0;      // in `unit` (CNY after conversion)
+  std::string key;   // prices.json key, e.g. "sites.shenzhen.electricity_flat_cny_per_kwh"
+  double value = 0;  // in `unit` (CNY after conversion)
   std::string unit, basis, source, as_of;
   bool needs_confirmation = false;
-  bool overridden = false;       // the request set it
-  std::string override_path;     // where the request sets it, e.g. "/cost/prices/usd_to_cny"
+  bool overridden = false;    // the request set it
+  std::string override_path;  // where the request sets it, e.g. "/cost/prices/usd_to_cny"
   std::vector<std::string> override_requires;  // inputs the override needs set with it
 };
 
@@ -138,9 +138,9 @@ class Recorder {
               std::string_view override_path = {}) {
     if (out_ == nullptr) {
       if (override) return *override;
-      flagged_ = flagged_ || e.needs_confirmation ||
-                 (e.original_currency == "USD" && !usd_override_ &&
-                  prices_.usd_to_cny.needs_confirmation);
+      flagged_ =
+          flagged_ || e.needs_confirmation ||
+          (e.original_currency == "USD" && !usd_override_ && prices_.usd_to_cny.needs_confirmation);
       return value_of(e);
     }
     DefaultUsed d;

@@ -15,8 +15,8 @@ namespace advisor {
 /// overrides (electricity, colocation price) apply only to the request's own site.
 /// `record`: fill defaults_used (the main plan); searches skip it.
 CostScenario resolve_scenario(const CostRequest& request, const PriceCatalog& prices,
-                              const GpuSpec& gpu, int gpus, bool pinned,
-                              const std::string& site_id, bool record = true);
+                              const GpuSpec& gpu, int gpus, bool pinned, const std::string& site_id,
+                              bool record = true);
 
 /// The scenario for another count of the same GPU at the same site (what depends on the count:
 /// the count, and a utilisation implied by a demand profile). Cheaper than resolving anew.

@@ -27,8 +27,7 @@ double attention_forward_flops(const ModelArch& m, double context) {
   const double span =
       m.sliding_window > 0 ? std::min(context, static_cast<double>(m.sliding_window)) : context;
   // QK^T: 2 x span x q_width; AV: 2 x span x (value width) per token per layer.
-  return m.layers * 2.0 * span *
-         static_cast<double>(q_width(m) + attn_out_width(m));
+  return m.layers * 2.0 * span * static_cast<double>(q_width(m) + attn_out_width(m));
 }
 
 double tokens_per_example(const TrainingSettings& t) {
@@ -91,8 +90,8 @@ TokenFlops training_flops_per_token(const Request& req) {
     recompute_attention = f.attention_forward;
   }
   f.hardware_linear = f.linear_forward + linear_backward + recompute_linear;
-  f.hardware_attention = f.attention_forward + attention_backward + f.lora_forward +
-                         lora_backward + recompute_attention;
+  f.hardware_attention = f.attention_forward + attention_backward + f.lora_forward + lora_backward +
+                         recompute_attention;
   f.hardware = f.hardware_linear + f.hardware_attention;
   return f;
 }

@@ -28,10 +28,10 @@ struct TokenFlops {
   double attention_forward = 0;  // attention core, all layers
   double lora_forward = 0;       // LoRA adapters (2 x active adapter params)
   // Per token of training (forward + backward), before and after recomputation.
-  double model = 0;              // MFU numerator ("model FLOPs")
-  double hardware = 0;           // what the GPUs execute, with activation recompute
-  double hardware_linear = 0;    // of which in weight GEMMs (run at FP8 under fp8 training)
-  double hardware_attention = 0; // of which in the attention core (and LoRA adapters)
+  double model = 0;               // MFU numerator ("model FLOPs")
+  double hardware = 0;            // what the GPUs execute, with activation recompute
+  double hardware_linear = 0;     // of which in weight GEMMs (run at FP8 under fp8 training)
+  double hardware_attention = 0;  // of which in the attention core (and LoRA adapters)
 };
 
 /// Tokens one training example counts: its sequence, plus an encoder-decoder's target tokens

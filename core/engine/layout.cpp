@@ -243,10 +243,10 @@ int gpus_per_server(const Request& req, const Catalog& catalog, const GpuSpec& g
 int largest_gpus_per_server(const Catalog& catalog) {
   int largest = 1;
   for (const auto& [form_factor, platform] : catalog.prices.platforms)
-    largest = std::max(largest, checked_int(platform.gpus_per_server.value,
-                                            "prices.json/platforms/" + form_factor +
-                                                "/gpus_per_server",
-                                            "GPUs per server"));
+    largest =
+        std::max(largest, checked_int(platform.gpus_per_server.value,
+                                      "prices.json/platforms/" + form_factor + "/gpus_per_server",
+                                      "GPUs per server"));
   return largest;
 }
 

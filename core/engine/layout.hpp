@@ -16,14 +16,14 @@ namespace advisor {
 /// with the chosen sharding.
 struct GpuOption {
   const GpuSpec* gpu = nullptr;
-  MemoryEstimate on_one;             // the job on a single GPU
+  MemoryEstimate on_one;  // the job on a single GPU
   bool fits_on_one = false;
   std::optional<Layout> min_layout;  // smallest count that fits; nullopt = none up to the limit
   MemoryEstimate at_min;
-  bool tight_at_min = false;         // fits by the estimate, not by the top of the error band
-  std::string reason;                // why no count fits (when min_layout is empty)
-  std::string reason_code;           // no_compatible_count | replicated_zero0 | does_not_fit_at_max
-  int reason_gpus = 0;               // does_not_fit_at_max: the largest count tried
+  bool tight_at_min = false;  // fits by the estimate, not by the top of the error band
+  std::string reason;         // why no count fits (when min_layout is empty)
+  std::string reason_code;    // no_compatible_count | replicated_zero0 | does_not_fit_at_max
+  int reason_gpus = 0;        // does_not_fit_at_max: the largest count tried
 };
 
 /// Layouts worth trying for `count` GPUs under the request's parallelism, in order of
@@ -32,8 +32,7 @@ struct GpuOption {
 std::vector<Layout> candidate_layouts(const Request& request, int count, int gpus_per_server);
 
 /// The preferred candidate layout for `count` GPUs (GPU-agnostic); nullopt if none is valid.
-std::optional<Layout> layout_for_count(const Request& request, int count,
-                                       int gpus_per_server);
+std::optional<Layout> layout_for_count(const Request& request, int count, int gpus_per_server);
 
 /// The first candidate that fits on `gpu`, else the one needing the least memory per GPU;
 /// nullopt if the count has no valid layout. `estimate` receives that layout's memory.

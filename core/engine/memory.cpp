@@ -42,7 +42,6 @@ constexpr double kOffloadGradientBucketBytes = 5e8 * 2;
 // p2p_comm_buffers = [[kv, dkv], [kv, dkv]]); the forward holds 2, fewer.
 constexpr double kRingKvBuffersBackward = 4;
 
-
 }  // namespace
 
 double weight_bits_for(const std::string& format) {
@@ -89,7 +88,8 @@ OptimizerState optimizer_state(const TrainingSettings& t) {
   s.states = t.optimizer == Optimizer::kSgd ? 1 : 2;
   // Paged states are the same bytes; they leave the GPU only under memory pressure, and a plan
   // that needs that eviction is not offered (bitsandbytes pages them over PCIe every step).
-  const bool eight_bit = t.optimizer == Optimizer::kAdamW8bit || t.optimizer == Optimizer::kPagedAdamW8bit;
+  const bool eight_bit =
+      t.optimizer == Optimizer::kAdamW8bit || t.optimizer == Optimizer::kPagedAdamW8bit;
   s.bytes_per_state = eight_bit ? 1 : t.accounting.optimizer_state_bytes;
   s.master_bytes = (t.accounting.master_weights && t.precision != Precision::kFp32) ? 4 : 0;
   return s;
@@ -115,10 +115,8 @@ double training_weight_bytes(Precision precision) {
 
 namespace {
 
-
 /// LoRA adapter parameters of one layer: r x (d_in + d_out) per targeted matrix.
-double lora_params_per_layer(const ModelArch& m, const LoraTargets& t, int rank,
-                             bool moe_layer) {
+double lora_params_per_layer(const ModelArch& m, const LoraTargets& t, int rank, bool moe_layer) {
   const double h = static_cast<double>(m.hidden);
   double total = 0;
 
@@ -126,8 +124,8 @@ double lora_params_per_layer(const ModelArch& m, const LoraTargets& t, int rank,
     // MLA: q -> q_a/q_b (or q_proj), k -> kv_a, v -> kv_b, o -> o_proj.
     const MlaSpec& l = *m.mla;
     if (t.q) {
-      total += l.q_lora_rank > 0 ? (h + l.q_lora_rank) + (l.q_lora_rank + q_width(m))
-                                 : h + q_width(m);
+      total +=
+          l.q_lora_rank > 0 ? (h + l.q_lora_rank) + (l.q_lora_rank + q_width(m)) : h + q_width(m);
     }
     if (t.k) total += h + l.kv_lora_rank + l.qk_rope_head_dim;
     if (t.v) total += l.kv_lora_rank + double(m.heads) * (l.qk_nope_head_dim + l.v_head_dim);
@@ -226,8 +224,7 @@ StageParams stage_params(const Request& req, const ParamCounts& c, const StageLa
   }
   if (m.moe) {
     const double expert_linear = c.moe_linear_per_layer;
-    const double routed_share =
-        double(m.moe->experts) / (m.moe->experts + m.moe->shared_experts);
+    const double routed_share = double(m.moe->experts) / (m.moe->experts + m.moe->shared_experts);
     p.linear += s.moe * (c.attention_linear_per_layer + expert_linear * (1 - routed_share)) / tp;
     p.linear += s.moe * expert_linear * routed_share / (tp * L.ep);
   }
@@ -253,9 +250,9 @@ StageParams stage_params(const Request& req, const ParamCounts& c, const StageLa
 double largest_trainable_tensor(const Request& req, const ParamCounts& c, const Layout& L) {
   const ModelArch& m = req.model;
   const double h = static_cast<double>(m.hidden);
-  double widest = std::max<double>({h, static_cast<double>(q_width(m)),
-                                    static_cast<double>(m.ffn_hidden),
-                                    m.moe ? static_cast<double>(m.moe->expert_ffn_hidden) : 0.0});
+  double widest =
+      std::max<double>({h, static_cast<double>(q_width(m)), static_cast<double>(m.ffn_hidden),
+                        m.moe ? static_cast<double>(m.moe->expert_ffn_hidden) : 0.0});
   if (is_adapter(req.task)) return req.training.lora_rank * widest / L.tp;
   return std::max({c.embedding, c.lm_head, h * widest}) / L.tp;
 }
@@ -370,9 +367,9 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
   if (req.task == Task::kQlora) {
     // The 4-bit base is dequantised one matrix at a time into a bf16 buffer.
     const double h = static_cast<double>(m.hidden);
-    const double widest = std::max<double>(
-        {static_cast<double>(q_width(m)), static_cast<double>(m.ffn_hidden),
-         m.moe ? static_cast<double>(m.moe->expert_ffn_hidden) : 0.0});
+    const double widest =
+        std::max<double>({static_cast<double>(q_width(m)), static_cast<double>(m.ffn_hidden),
+                          m.moe ? static_cast<double>(m.moe->expert_ffn_hidden) : 0.0});
     total += 2 * h * widest / L.tp;
   }
   return total;
@@ -393,7 +390,7 @@ void check_representable(const MemoryEstimate& e, const Request& req) {
   } else if (e.activations >= std::max({e.weights, e.gradients, e.optimizer, e.kv_cache})) {
     if (training) {
       path = req.training.micro_batch_size > 1 ? "/training/micro_batch_size"
-                                                : "/training/sequence_length";
+                                               : "/training/sequence_length";
       what = "the activations of one micro-batch (sequence_length " +
              std::to_string(req.training.sequence_length) + " x micro_batch_size " +
              std::to_string(req.training.micro_batch_size) + ")";
@@ -404,13 +401,13 @@ void check_representable(const MemoryEstimate& e, const Request& req) {
   } else if (e.kv_cache >= std::max({e.weights, e.gradients, e.optimizer})) {
     path = req.inference.concurrency > 1 ? "/inference/concurrency" : "/inference/prompt_tokens";
     what = "the KV cache (concurrency " + std::to_string(req.inference.concurrency) + " x " +
-           std::to_string(req.inference.prompt_tokens + req.inference.output_tokens) +
-           " tokens)";
+           std::to_string(req.inference.prompt_tokens + req.inference.output_tokens) + " tokens)";
   }
   throw InputError("out_of_range", path,
                    what + " would need " + format_with("%.3g", largest) +
                        " bytes on one GPU, beyond the limit of 2^53 bytes (8 PiB) the result "
-                       "states exactly; lower " + path);
+                       "states exactly; lower " +
+                       path);
 }
 
 double inference_activations(const Request& req, const Layout& L, const MemoryAssumptions& a) {
@@ -430,9 +427,8 @@ double inference_activations(const Request& req, const Layout& L, const MemoryAs
   const double per_token =
       2 * (2 * h + static_cast<double>(q_width(m) + 2 * kv_width(m) + attn_out_width(m)) / L.tp +
            matrices * mlp_width / L.tp);
-  const double logits =
-      static_cast<double>(inf.concurrency) * static_cast<double>(m.vocab) / L.tp *
-      kSamplingLogitBytes;
+  const double logits = static_cast<double>(inf.concurrency) * static_cast<double>(m.vocab) / L.tp *
+                        kSamplingLogitBytes;
   return chunk * per_token + logits;
 }
 
@@ -478,7 +474,9 @@ double trainable_params(const Request& req, const ParamCounts& c) {
 }
 }  // namespace
 
-double trainable_params(const Request& req) { return trainable_params(req, count_params(req.model)); }
+double trainable_params(const Request& req) {
+  return trainable_params(req, count_params(req.model));
+}
 
 MemoryEstimate estimate_memory(const Request& req, const Layout& L, const MemoryAssumptions& a,
                                bool explain) {
@@ -504,8 +502,8 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
     e.params_on_gpu = p.all;
     // Stacks that gather ZeRO-3/FSDP weights once per step under pipeline parallelism keep the
     // stage's weights and its accumulated gradients unsharded between micro-batches.
-    const bool gathered = training && L.zero >= 3 && L.pp > 1 &&
-                          req.stack.zero3_gather_once_per_step_with_pp;
+    const bool gathered =
+        training && L.zero >= 3 && L.pp > 1 && req.stack.zero3_gather_once_per_step_with_pp;
     // ZeRO/FSDP shard over every rank holding the same weights (data x context parallel), or
     // over the stated hybrid-sharding group (FSDP HYBRID_SHARD, ZeRO++ hpZ).
     const double shard_ranks = L.zero_shards();
@@ -564,7 +562,8 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
       const double head = s.last ? (tied ? (L.pp > 1 ? c.embedding : 0) : c.lm_head) / L.tp : 0;
       const double other = p.all - p.linear - embedding - head;  // norms, biases, router
       e.weights = (p.linear * bits + embedding * (tied ? edge.lm_head : edge.embedding) +
-                   head * edge.lm_head) / kBitsPerByte +
+                   head * edge.lm_head) /
+                      kBitsPerByte +
                   other * 2;
       e.kv_cache = kv_cache_bytes(req, s, L);
       e.activations = inference_activations(req, L, a);

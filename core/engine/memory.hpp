@@ -58,7 +58,7 @@ struct MemoryEstimate {
   double activations = 0;
   double kv_cache = 0;
   double overhead = 0;
-  double band_low = 0;   // plausible range of the total, see assumptions.json
+  double band_low = 0;  // plausible range of the total, see assumptions.json
   double band_high = 0;
   double host_ram_per_node = 0;  // CPU offload: bytes of host memory per 8-GPU server
   double params_on_gpu = 0;      // parameters held by this GPU (before ZeRO-3 sharding)

@@ -66,7 +66,8 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
           line + tail);
     } else {
       std::snprintf(line, sizeof line, "%.0f bytes/param (%s weights%s).", wbytes,
-                    name_of(t.precision), t.precision == Precision::kFp8 ? " kept in bf16 + fp8 copy" : "");
+                    name_of(t.precision),
+                    t.precision == Precision::kFp8 ? " kept in bf16 + fp8 copy" : "");
       add("weights", "weights_training",
           with_group({param("bytes_per_param", wbytes),
                       param("precision", std::string(name_of(t.precision))),
@@ -134,7 +135,8 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
         dualpipe ? " and its mirror stage (each rank holds the parameters of two stages)" : "",
         t.accounting.fused_cross_entropy ? " Fused cross-entropy: no full logits tensor." : "");
     std::string stack_text = " Stack: " + req.stack.name + " (" +
-                             (req.stack_given ? "/stack" : "default for the task; set /stack") + ")";
+                             (req.stack_given ? "/stack" : "default for the task; set /stack") +
+                             ")";
     std::vector<ReasonParam> params{
         param("gated", flag(m.mlp_gated)),
         param("moe", flag(m.moe.has_value())),
@@ -199,23 +201,27 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
                   inf.weight_format.c_str(), weight_bits_for(inf.weight_format), edge.embedding,
                   edge.lm_head, gguf ? " (GGUF quantises both)" : "", L.tp);
     add("weights", "weights_inference",
-        {param("weight_format", inf.weight_format), param("bits", weight_bits_for(inf.weight_format)),
-         param("embedding_bits", edge.embedding), param("head_bits", edge.lm_head),
-         param("gguf", flag(gguf)),
-         param("tp", L.tp)},
+        {param("weight_format", inf.weight_format),
+         param("bits", weight_bits_for(inf.weight_format)), param("embedding_bits", edge.embedding),
+         param("head_bits", edge.lm_head), param("gguf", flag(gguf)), param("tp", L.tp)},
         line);
-    std::snprintf(line, sizeof line, "%lld sequences x (%lld prompt + %lld output) tokens x %s per element%s%s.",
-                  static_cast<long long>(inf.concurrency), static_cast<long long>(inf.prompt_tokens),
+    std::snprintf(line, sizeof line,
+                  "%lld sequences x (%lld prompt + %lld output) tokens x %s per element%s%s.",
+                  static_cast<long long>(inf.concurrency),
+                  static_cast<long long>(inf.prompt_tokens),
                   static_cast<long long>(inf.output_tokens), inf.kv_cache_precision.c_str(),
                   m.mla ? "; MLA caches one latent per token per layer" : "",
                   m.sliding_window > 0 ? "; sliding window caps the cached tokens" : "");
     add("kv_cache", "kv_cache_inference",
         {param("concurrency", num(inf.concurrency)), param("prompt_tokens", num(inf.prompt_tokens)),
-         param("output_tokens", num(inf.output_tokens)), param("kv_precision", inf.kv_cache_precision),
-         param("mla", flag(m.mla.has_value())), param("sliding_window", flag(m.sliding_window > 0))},
+         param("output_tokens", num(inf.output_tokens)),
+         param("kv_precision", inf.kv_cache_precision), param("mla", flag(m.mla.has_value())),
+         param("sliding_window", flag(m.sliding_window > 0))},
         line);
-    add("activations", "activations_inference", {param("chunk_tokens", a.inference_prefill_chunk_tokens)},
-        "Prefill workspace of one layer for up to " + format_number(a.inference_prefill_chunk_tokens) +
+    add("activations", "activations_inference",
+        {param("chunk_tokens", a.inference_prefill_chunk_tokens)},
+        "Prefill workspace of one layer for up to " +
+            format_number(a.inference_prefill_chunk_tokens) +
             " tokens (chunked prefill) plus fp32 logits for sampling.");
   }
   add("overhead", "overhead",
@@ -223,8 +229,9 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
        param("communication_gib", a.communication_buffers_gib),
        param("fragmentation_share", a.fragmentation_fraction)},
       "CUDA context " + format_number(a.cuda_context_gib) + " GiB (" + a.basis_context + ")" +
-          (L.count > 1 ? "; communication buffers " + format_number(a.communication_buffers_gib) + " GiB"
-                       : std::string()) +
+          (L.count > 1
+               ? "; communication buffers " + format_number(a.communication_buffers_gib) + " GiB"
+               : std::string()) +
           "; allocator fragmentation " + format_number(a.fragmentation_fraction * 100) +
           "% of activations and gradients.");
   add("band", "band",

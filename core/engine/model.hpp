@@ -13,8 +13,8 @@ namespace advisor {
 ParamCounts count_params(const ModelArch& arch);
 
 /// Widths used by memory and FLOP models.
-std::int64_t q_width(const ModelArch& arch);   // query projection output width
-std::int64_t kv_width(const ModelArch& arch);  // one of K or V (per token, all KV heads)
+std::int64_t q_width(const ModelArch& arch);         // query projection output width
+std::int64_t kv_width(const ModelArch& arch);        // one of K or V (per token, all KV heads)
 std::int64_t attn_out_width(const ModelArch& arch);  // input width of the output projection
 /// KV-cache elements per token per layer (K and V, or MLA's latent + rope key).
 std::int64_t kv_cache_elements_per_token_layer(const ModelArch& arch);

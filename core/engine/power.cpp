@@ -40,9 +40,8 @@ RackFit fit_racks(double rack_kw, double server_watts, int rack_units_usable, in
   f.rack_kw = rack_kw;
   const int max_units = static_cast<int>(limits::kMaxUnits);
   // A tiny tolerance so that 4 x 2.5 kW fits a 10 kW rack despite rounding.
-  f.servers_per_rack_by_power =
-      checked_int(std::floor(rack_kw * 1000 / server_watts + 1e-9), rack_path,
-                  "servers per rack by power", 0, max_units);
+  f.servers_per_rack_by_power = checked_int(std::floor(rack_kw * 1000 / server_watts + 1e-9),
+                                            rack_path, "servers per rack by power", 0, max_units);
   f.servers_per_rack_by_space = rack_units_usable / server_rack_units;
   f.servers_per_rack = std::min(f.servers_per_rack_by_power, f.servers_per_rack_by_space);
   f.fits = f.servers_per_rack >= 1;
@@ -75,8 +74,8 @@ OfficeVerdict office_verdict(double server_watts, int servers, double rack_kw_lo
   }
   const RackFit low = fit_racks(rack_kw_low, server_watts, rack_units_usable, server_rack_units,
                                 servers, "/power/office_rack_kw");
-  const RackFit high = fit_racks(rack_kw_high, server_watts, rack_units_usable,
-                                 server_rack_units, servers, "/power/office_rack_kw");
+  const RackFit high = fit_racks(rack_kw_high, server_watts, rack_units_usable, server_rack_units,
+                                 servers, "/power/office_rack_kw");
   v.racks_needed = high.racks_needed;
   if (low.fits && low.racks_needed <= office_racks) {
     v.can_host = true;
@@ -94,10 +93,10 @@ OfficeVerdict office_verdict(double server_watts, int servers, double rack_kw_lo
 }
 
 std::string office_reason_text(const OfficeVerdict& v) {
-  const std::string range = v.rack_kw_low == v.rack_kw_high
-                                ? format_number(v.rack_kw_high) + " kW"
-                                : format_number(v.rack_kw_low) + "-" +
-                                      format_number(v.rack_kw_high) + " kW";
+  const std::string range =
+      v.rack_kw_low == v.rack_kw_high
+          ? format_number(v.rack_kw_high) + " kW"
+          : format_number(v.rack_kw_low) + "-" + format_number(v.rack_kw_high) + " kW";
   const std::string have =
       std::to_string(v.office_racks) + " office rack" + (v.office_racks == 1 ? "" : "s");
   if (v.reason_code == "server_exceeds_office_rack") {
@@ -111,7 +110,8 @@ std::string office_reason_text(const OfficeVerdict& v) {
   }
   if (v.reason_code == "fits_office_at_high") {
     return kw(v.total_watts) + " at full load fits " + have + " only at " +
-           format_number(v.rack_kw_high) + " kW each; measure your circuits (220 V x 16 A = "
+           format_number(v.rack_kw_high) +
+           " kW each; measure your circuits (220 V x 16 A = "
            "3.52 kW) before relying on it";
   }
   return kw(v.total_watts) + " at full load needs " + std::to_string(v.racks_needed) +

@@ -9,9 +9,9 @@ namespace advisor {
 /// What one server draws at the wall.
 struct ServerPowerInputs {
   double gpu_tdp_watts = 0;
-  int gpus = 0;                             // GPUs in this server
-  double host_fixed_watts = 0;              // CPUs + memory + NICs + storage
-  double cooling_conversion_fraction = 0;   // fans, NVSwitch/baseboard, PSU losses per GPU watt
+  int gpus = 0;                            // GPUs in this server
+  double host_fixed_watts = 0;             // CPUs + memory + NICs + storage
+  double cooling_conversion_fraction = 0;  // fans, NVSwitch/baseboard, PSU losses per GPU watt
 };
 
 /// Full load: gpus x tdp x (1 + cooling_conversion_fraction) + host_fixed_watts.
@@ -45,12 +45,12 @@ struct OfficeVerdict {
   std::string_view level;        // yes | marginal | no
   std::string_view reason_code;  // server_exceeds_office_rack | fits_office |
                                  // fits_office_at_high | needs_more_office_racks
-  double server_watts = 0;  // one server, full load
-  double total_watts = 0;   // all servers, full load
+  double server_watts = 0;       // one server, full load
+  double total_watts = 0;        // all servers, full load
   int servers = 0;
   double rack_kw_low = 0, rack_kw_high = 0;
   int office_racks = 0;
-  int racks_needed = 0;     // at rack_kw_high
+  int racks_needed = 0;  // at rack_kw_high
 };
 
 /// The verdict's reason as one English sentence with its numbers.

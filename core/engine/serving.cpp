@@ -7,9 +7,9 @@
 #include "engine/flops.hpp"
 #include "engine/model.hpp"
 #include "engine/serving_load.hpp"
+#include "engine/training.hpp"
 #include "types/checked.hpp"
 #include "types/units.hpp"
-#include "engine/training.hpp"
 
 namespace advisor {
 
@@ -52,14 +52,14 @@ ServingModel::ServingModel(const Request& req, const GpuSpec& gpu, const Layout&
     weight_bandwidth_factor_ =
         req.stack.quantized_decode_bandwidth_factor.value_or(weight_stream_factor(bits, k));
   const double expert_linear_all = c.moe_layers * c.moe_expert_per_layer;  // routed experts
-  const double dense_linear = c.block_linear - expert_linear_all;  // incl. shared experts
+  const double dense_linear = c.block_linear - expert_linear_all;          // incl. shared experts
   // Read per step: the quantised linear layers, the 16-bit LM head and norms (the embedding
   // is a row lookup, not read in full).
   const double head = c.lm_head > 0 ? c.lm_head : c.embedding;
   const double norms = m.layers * c.norms_per_layer + c.final_norm;
-  dense_weight_bytes_ =
-      (dense_linear * bits / 8 + head * edge_weight_bits_for(inf.weight_format).lm_head / 8 +
-       norms * 2) / tp;
+  dense_weight_bytes_ = (dense_linear * bits / 8 +
+                         head * edge_weight_bits_for(inf.weight_format).lm_head / 8 + norms * 2) /
+                        tp;
   if (m.moe && m.moe->experts > 0) {
     expert_bytes_ = c.moe_expert_per_layer / m.moe->experts * bits / 8 / tp;
     moe_layers_ = c.moe_layers;
@@ -109,9 +109,8 @@ DecodeStep ServingModel::decode(double batch, double context) const {
   s.weight_stream_share = weight_bandwidth_factor_;
   s.kv_read_share = req_.stack.kv_read_bandwidth_factor.value_or(k_.kv_read_bandwidth_factor);
   s.memory_s = s.weight_bytes / (bw * s.weight_stream_share) + s.kv_bytes / (bw * s.kv_read_share);
-  const double flops =
-      batch * (matmul_flops_token_ + head_flops_token_ +
-               attention_forward_flops(m, span) / layout_.tp);
+  const double flops = batch * (matmul_flops_token_ + head_flops_token_ +
+                                attention_forward_flops(m, span) / layout_.tp);
   // The roofline takes the slower of memory and compute, so the compute side is the full
   // achievable matmul rate (no small-batch penalty: that is the memory side).
   const double rate =
@@ -148,9 +147,8 @@ double ServingModel::prefill_s(double sequences, double prompt) const {
                             double(m.moe ? m.moe->expert_ffn_hidden : m.ffn_hidden) / layout_.tp,
                             ridge);
   const double attention_flops = tokens * attention_forward_flops(m, prompt) / layout_.tp / 2;
-  const double attention_rate = gpu_.bf16_dense_tflops * kTera *
-                                k_.attention_fraction(gpu_.id) * k_.framework_efficiency *
-                                req_.stack.efficiency_factor;
+  const double attention_rate = gpu_.bf16_dense_tflops * kTera * k_.attention_fraction(gpu_.id) *
+                                k_.framework_efficiency * req_.stack.efficiency_factor;
   const double bw = gpu_.memory_bandwidth_tbps * kTera * k_.memory_bandwidth_efficiency;
   const double weights =
       dense_weight_bytes_ + (m.moe ? expert_bytes_ * m.moe->experts * moe_layers_ / layout_.ep : 0);
@@ -197,12 +195,16 @@ void size_for_load(const ServingModel& model, const Request& req, const GpuSpec&
       std::int64_t lo = 1, hi = std::min(r.max_concurrency, users);  // meets(lo) holds
       while (lo < hi) {
         const std::int64_t mid = lo + (hi - lo + 1) / 2;
-        if (meets(mid)) lo = mid; else hi = mid - 1;
+        if (meets(mid))
+          lo = mid;
+        else
+          hi = mid - 1;
       }
       per_replica = lo;
     } else {
-      r.target_note = "even one user per replica gets less than the per-user speed target on "
-                      "this layout: use faster GPUs or more tensor parallelism";
+      r.target_note =
+          "even one user per replica gets less than the per-user speed target on "
+          "this layout: use faster GPUs or more tensor parallelism";
       r.target_note_code = "target_speed_unreachable";
     }
   }
@@ -253,10 +255,10 @@ InferencePerf estimate_inference(const Request& req, const GpuSpec& gpu, const L
         std::min(per_sequence_tokens, static_cast<double>(req.model.sliding_window));
   }
   const double per_sequence = per_sequence_tokens * r.kv_bytes_per_token;
-  r.max_concurrency =
-      per_sequence > 0 ? checked_int64(std::floor(r.kv_budget_bytes / per_sequence),
-                                       "/inference/max_model_len", "the sequences that fit")
-                       : 0;
+  r.max_concurrency = per_sequence > 0
+                          ? checked_int64(std::floor(r.kv_budget_bytes / per_sequence),
+                                          "/inference/max_model_len", "the sequences that fit")
+                          : 0;
 
   size_for_load(model, req, gpu, L, r);
   return r;

@@ -50,12 +50,12 @@ class ServingModel {
   const Fabric& fabric_;
   const PerformanceConstants& k_;
   double peak_tflops_ = 0, mamf_ = 0;
-  double dense_weight_bytes_ = 0;   // per TP rank, all layers, without routed experts
-  double expert_bytes_ = 0;         // one routed expert of one layer, per GPU
+  double dense_weight_bytes_ = 0;  // per TP rank, all layers, without routed experts
+  double expert_bytes_ = 0;        // one routed expert of one layer, per GPU
   int moe_layers_ = 0;
-  double matmul_flops_token_ = 0;   // per TP rank, forward, without the LM head
+  double matmul_flops_token_ = 0;  // per TP rank, forward, without the LM head
   double head_flops_token_ = 0;
-  double kv_bytes_per_token_ = 0;   // heaviest stage
+  double kv_bytes_per_token_ = 0;      // heaviest stage
   double kv_bytes_per_token_all_ = 0;  // per TP rank, all layers
   double tp_busbw_ = 0;
   int tp_per_node_ = 1;
@@ -66,18 +66,18 @@ class ServingModel {
 /// A replica at its load (engine/serving_load.hpp): users each in a loop of requests, served
 /// with continuous batching and chunked prefill.
 struct ServingAtLoad {
-  std::int64_t users = 0;                   // per replica, each in a request loop
-  double prompt_tokens_prefilled = 0;       // per request, after the prefix cache
-  double step_tokens_budget = 0;            // the engine's tokens per step
-  double decode_tokens_per_step = 0;        // users whose answer is streaming, on average
-  double prefill_tokens_per_step = 0;       // prompt tokens a step carries, on average
-  double prefill_steps_per_request = 0;     // steps from a prompt's arrival to its first token
-  double step_s = 0;                        // one engine step at this load
-  double prefill_share = 0;                 // of a step's compute, the prompts' share
-  double per_user_tokens_per_second = 0;    // while an answer streams: 1 / step
-  double time_to_first_token_s = 0;         // median
-  double time_to_first_token_p90_s = 0;     // tail: prompts that arrive together share a step
-  double output_tokens_per_second = 0;      // the replica's sustained output
+  std::int64_t users = 0;                        // per replica, each in a request loop
+  double prompt_tokens_prefilled = 0;            // per request, after the prefix cache
+  double step_tokens_budget = 0;                 // the engine's tokens per step
+  double decode_tokens_per_step = 0;             // users whose answer is streaming, on average
+  double prefill_tokens_per_step = 0;            // prompt tokens a step carries, on average
+  double prefill_steps_per_request = 0;          // steps from a prompt's arrival to its first token
+  double step_s = 0;                             // one engine step at this load
+  double prefill_share = 0;                      // of a step's compute, the prompts' share
+  double per_user_tokens_per_second = 0;         // while an answer streams: 1 / step
+  double time_to_first_token_s = 0;              // median
+  double time_to_first_token_p90_s = 0;          // tail: prompts that arrive together share a step
+  double output_tokens_per_second = 0;           // the replica's sustained output
   double per_user_output_tokens_per_second = 0;  // a user's output over whole requests
 };
 
@@ -87,12 +87,12 @@ struct InferencePerf {
   DecodeStep step;  // at the request's concurrency and mean context
   double decode_tokens_per_second = 0;
   double per_user_tokens_per_second = 0;
-  double time_to_first_token_s = 0;  // one prompt on an idle replica
-  double batch_prefill_s = 0;        // all `concurrency` prompts
+  double time_to_first_token_s = 0;               // one prompt on an idle replica
+  double batch_prefill_s = 0;                     // all `concurrency` prompts
   double sustained_output_tokens_per_second = 0;  // including the prefill work
   bool bandwidth_bound = true;
-  double kv_budget_bytes = 0;        // per GPU (vLLM-style)
-  double kv_bytes_per_token = 0;     // per GPU
+  double kv_budget_bytes = 0;     // per GPU (vLLM-style)
+  double kv_bytes_per_token = 0;  // per GPU
   std::int64_t max_model_len = 0;
   std::int64_t max_concurrency = 0;
   std::optional<std::int64_t> gpus_needed;

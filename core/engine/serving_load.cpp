@@ -19,7 +19,8 @@ constexpr double kTail = 0.9;
 /// the same GEMMs at the achievable rate (a decode step's compute for all of them; the prompt
 /// tokens' attention is counted over the decode context, an over-count of a few per cent), and
 /// the tensor-parallel all-reduces carry every token. A step with no decode is a plain prefill.
-double step_s(const ServingModel& model, double decode, double prefill, double prompt, double context) {
+double step_s(const ServingModel& model, double decode, double prefill, double prompt,
+              double context) {
   if (decode <= 0) return model.prefill_s(prefill / prompt, prompt);
   const DecodeStep streaming = model.decode(decode, context);
   const DecodeStep all = prefill > 0 ? model.decode(decode + prefill, context) : streaming;
@@ -56,7 +57,8 @@ ServingAtLoad serving_at_load(const ServingModel& model, const Request& req, con
   const double output = std::max<double>(1, static_cast<double>(inf.output_tokens));
   // The cached prefix is not recomputed, but the last position always is (it yields the first
   // token), and the whole prompt stays in the KV cache as context.
-  const double prompt = std::max(1.0, static_cast<double>(inf.prompt_tokens) * (1 - inf.prefix_cache_share));
+  const double prompt =
+      std::max(1.0, static_cast<double>(inf.prompt_tokens) * (1 - inf.prefix_cache_share));
   const double context = mean_decode_context(req);
   const double budget = step_token_budget(req.stack, gpu);
   r.prompt_tokens_prefilled = prompt;
@@ -64,13 +66,15 @@ ServingAtLoad serving_at_load(const ServingModel& model, const Request& req, con
 
   // A request's cycle: its prompt's chunks, then one step per output token. When the users'
   // tokens outgrow the budget, the steps per cycle grow until they fit (prompts wait).
-  const double cycle_steps = std::max(output + std::ceil(prompt / budget), b * (output + prompt) / budget);
+  const double cycle_steps =
+      std::max(output + std::ceil(prompt / budget), b * (output + prompt) / budget);
   r.prefill_steps_per_request = cycle_steps - output;
   r.decode_tokens_per_step = b * output / cycle_steps;
   r.prefill_tokens_per_step = b * prompt / cycle_steps;
   r.step_s = step_s(model, r.decode_tokens_per_step, r.prefill_tokens_per_step, prompt, context);
   if (r.prefill_tokens_per_step > 0 && r.decode_tokens_per_step > 0)
-    r.prefill_share = r.prefill_tokens_per_step / (r.prefill_tokens_per_step + r.decode_tokens_per_step);
+    r.prefill_share =
+        r.prefill_tokens_per_step / (r.prefill_tokens_per_step + r.decode_tokens_per_step);
   r.per_user_tokens_per_second = 1 / r.step_s;
 
   // The first token: the prompt's chunks ride in steps that also decode the other users'
@@ -82,7 +86,8 @@ ServingAtLoad serving_at_load(const ServingModel& model, const Request& req, con
   const double prompts_in_flight = (b - 1) * r.prefill_steps_per_request / cycle_steps;
   const auto first_token = [&](double q, double waiting_steps) {
     const double tokens = prompt * (1 + poisson_quantile(prompts_in_flight, q));
-    const double steps = std::max(std::ceil(tokens / room), b > 1 ? r.prefill_steps_per_request : 1.0);
+    const double steps =
+        std::max(std::ceil(tokens / room), b > 1 ? r.prefill_steps_per_request : 1.0);
     const double carried = std::min(room, tokens);
     // The step that carries the chunk takes at least the chunk's plain prefill.
     const double carrying = std::max(step_s(model, others_decoding, carried, prompt, context),

@@ -67,7 +67,8 @@ double optimizer_step_bytes_per_param(const TrainingSettings& t) {
   const double weight = t.precision == Precision::kFp32 ? 4 : 2;
   // Read + write each state and the fp32 master, read the gradient, write the 16-bit weight
   // (or read + write it when there is no master copy).
-  return 2 * o.states * o.bytes_per_state + (o.master_bytes > 0 ? 2 * o.master_bytes + weight : 2 * weight) +
+  return 2 * o.states * o.bytes_per_state +
+         (o.master_bytes > 0 ? 2 * o.master_bytes + weight : 2 * weight) +
          t.accounting.gradient_bytes;
 }
 }  // namespace
@@ -236,17 +237,17 @@ double gemm_efficiency(const Request& req, const GpuSpec& gpu, const Layout& L,
   // GEMM shapes: M = tokens of the micro-batch, K/N = hidden and MLP width per TP rank. Routed
   // experts see only their share of the tokens: tokens x top-k x ep / experts rows each.
   // Ridge point in FLOPs per 16-bit element moved: FP8 operands are half the bytes.
-  const double element_bytes =
-      precision == Precision::kFp8 ? 1 : precision == Precision::kFp32 ? 4 : 2;
+  const double element_bytes = precision == Precision::kFp8    ? 1
+                               : precision == Precision::kFp32 ? 4
+                                                               : 2;
   const double ridge = peak_linear_tflops / gpu.memory_bandwidth_tbps * element_bytes / 2;
   const double width = double(m.hidden) / L.tp;
-  const double dense_eff = gemm_shape_efficiency(
-      stage.microbatch_tokens, width, double(m.ffn_hidden) / L.tp, ridge);
+  const double dense_eff =
+      gemm_shape_efficiency(stage.microbatch_tokens, width, double(m.ffn_hidden) / L.tp, ridge);
   const double expert_share = job.expert_share;
   double expert_eff = dense_eff;
   if (expert_share > 0) {
-    const double rows =
-        stage.microbatch_tokens * m.moe->experts_per_token * L.ep / m.moe->experts;
+    const double rows = stage.microbatch_tokens * m.moe->experts_per_token * L.ep / m.moe->experts;
     expert_eff = gemm_shape_efficiency(std::max(1.0, rows), width,
                                        double(m.moe->expert_ffn_hidden) / L.tp, ridge);
   }

@@ -27,8 +27,9 @@ std::int64_t global_batch_for(const Request& request, const Layout& layout,
 /// Roofline efficiency of a GEMM with M = `tokens` rows, K and N = `width` and `ffn_width`:
 /// it moves 2(MK + KN + MN) bytes for 2MNK FLOPs, so when it also waits on that traffic it
 /// reaches 1 / (1 + R (1/M + 1/K + 1/N)) of the peak, with R = peak FLOP/s / DRAM bytes/s (the
-/// part's ridge point; x 1/2 for FP8 operands, which are half the bytes). Small batches and narrow (tensor-parallel) layers run far below peak,
-/// and more so on parts with a high ridge (H100: 295 FLOP/B vs A100: 153).
+/// part's ridge point; x 1/2 for FP8 operands, which are half the bytes). Small batches and narrow
+/// (tensor-parallel) layers run far below peak, and more so on parts with a high ridge (H100: 295
+/// FLOP/B vs A100: 153).
 double gemm_shape_efficiency(double tokens, double width, double ffn_width, double ridge);
 
 /// Operators one decoder layer launches per micro-batch (forward + backward; LoRA adapters and
@@ -41,9 +42,9 @@ double expert_matmul_share(const ModelArch& model);
 
 struct TrainingPerf {
   bool available = false;
-  std::string reason;  // when not available (no FP8 on the part, ...)
+  std::string reason;       // when not available (no FP8 on the part, ...)
   std::string reason_code;  // no_fp8_rate | no_fp32_rate (the GPU is the option's)
-  double tokens = 0;   // budget
+  double tokens = 0;        // budget
   std::int64_t global_batch = 0;
   bool batch_adjusted = false;
   int microbatches = 0;  // per step per data-parallel rank
@@ -59,12 +60,12 @@ struct TrainingPerf {
   double exposed_communication_s = 0;
   double pipeline_bubble_s = 0;
   double dequantization_s = 0;
-  double launch_overhead_s = 0;  // micro-batches waiting on the host's operator launches
+  double launch_overhead_s = 0;     // micro-batches waiting on the host's operator launches
   double activation_offload_s = 0;  // offloaded activations' PCIe traffic compute cannot hide
   double optimizer_s = 0;
   double memory_bound_bytes_per_microbatch = 0;  // what the memory-bound kernels stream
   double memory_bandwidth_gbps = 0;              // achievable DRAM bandwidth they stream it at
-  double host_s_per_microbatch = 0;  // host time to launch one micro-batch's operators
+  double host_s_per_microbatch = 0;              // host time to launch one micro-batch's operators
   double goodput = 1;  // share of a run's wall-clock that trains (failures and restarts)
   // Communication detail per step (total traffic time, exposed or not).
   double data_parallel_s = 0;
@@ -88,9 +89,9 @@ struct TrainingPerf {
   double replica_busbw_gbps = 0;
   double tp_busbw_gbps = 0;
   TokenFlops flops;
-  double peak_tflops = 0;            // dense peak at the precision used
-  double matmul_fraction = 0;        // MAMF of the part
-  double gemm_efficiency = 0;        // framework x shape
+  double peak_tflops = 0;              // dense peak at the precision used
+  double matmul_fraction = 0;          // MAMF of the part
+  double gemm_efficiency = 0;          // framework x shape
   double achieved_tflops_per_gpu = 0;  // model FLOPs per second per GPU
   double storage_read_gbps_needed = 0;
 };

@@ -48,15 +48,14 @@ struct DataParallelShares {
   double expert_params_per_gpu = 0;
   double trainable_dense_params_per_gpu = 0;  // adapters: the LoRA parameters
   double trainable_expert_params_per_gpu = 0;
-  double weight_bytes = 2;    // per parameter as stored, what ZeRO-3 gathers (QLoRA: 4-bit base)
-  double gradient_bytes = 2;  // per trainable parameter
+  double weight_bytes = 2;      // per parameter as stored, what ZeRO-3 gathers (QLoRA: 4-bit base)
+  double gradient_bytes = 2;    // per trainable parameter
   double bucket_bytes = 0;      // DDP / ZeRO-1/2 message
   double layer_unit_bytes = 0;  // ZeRO-3 / FSDP message: one layer unit
 };
 
-DataParallelShares data_parallel_shares(const Request& req, const Layout& L,
-                                        const TrainingJob& job, const GroupPlacement& place,
-                                        const StageWork& stage) {
+DataParallelShares data_parallel_shares(const Request& req, const Layout& L, const TrainingJob& job,
+                                        const GroupPlacement& place, const StageWork& stage) {
   const TrainingSettings& t = req.training;
   const ParamCounts& c = job.params;
   DataParallelShares s;
@@ -172,17 +171,17 @@ DataParallelSeconds zero_stage_seconds(const Request& req, const Layout& L,
     // ZeRO-3 under pipeline parallelism in stacks that keep the gathered weights for all of a
     // step's micro-batches (torchtitan): one all-gather and one gradient reduce-scatter per
     // step, not per micro-batch.
-    out.per_step_s = dp.reduce_scatter(s.dense_params_per_gpu * s.weight_bytes,
-                                       s.expert_params_per_gpu * s.weight_bytes,
-                                       s.layer_unit_bytes) +
-                     dp.reduce_scatter(dense_grad, expert_grad, s.layer_unit_bytes);
+    out.per_step_s =
+        dp.reduce_scatter(s.dense_params_per_gpu * s.weight_bytes,
+                          s.expert_params_per_gpu * s.weight_bytes, s.layer_unit_bytes) +
+        dp.reduce_scatter(dense_grad, expert_grad, s.layer_unit_bytes);
   } else {
     // ZeRO-3 / FSDP full shard: all-gather the weights for the forward and again for the
     // backward, reduce-scatter the gradients: 3 x the parameter volume per micro-batch
     // (Rajbhandari et al. 2020, sec. 7.2.2: 1.5 x DDP), one message per layer unit.
-    const double gathers = 2 * dp.reduce_scatter(s.dense_params_per_gpu * s.weight_bytes,
-                                                 s.expert_params_per_gpu * s.weight_bytes,
-                                                 s.layer_unit_bytes);
+    const double gathers =
+        2 * dp.reduce_scatter(s.dense_params_per_gpu * s.weight_bytes,
+                              s.expert_params_per_gpu * s.weight_bytes, s.layer_unit_bytes);
     out.per_microbatch_s = gathers + dp.reduce_scatter(dense_grad, expert_grad, s.layer_unit_bytes);
   }
   return out;
@@ -219,8 +218,8 @@ CollectiveSeconds tensor_parallel_seconds_per_microbatch(const Request& req, con
   tp.busbw_gbps = allreduce_busbw(fabric, L.tp, place.tp_per_node, k);
   const double bytes = stage.microbatch_tokens * req.model.hidden * activation_bytes(req.training);
   const int per_layer = collectives_per_layer(req.training);
-  tp.seconds = stage.layers * per_layer *
-               allreduce_time_s(bytes, L.tp, place.tp_per_node, fabric, k);
+  tp.seconds =
+      stage.layers * per_layer * allreduce_time_s(bytes, L.tp, place.tp_per_node, fabric, k);
   return tp;
 }
 
@@ -278,10 +277,9 @@ double pipeline_p2p_seconds_per_microbatch(const Request& req, const Layout& L,
   return 2 * pipeline_chunks_per_stage(req, L) * p2p_time_s(bytes, place.pp_crosses, fabric, k);
 }
 
-DataParallelSeconds data_parallel_seconds(const Request& req, const Layout& L,
-                                          const Fabric& fabric, const PerformanceConstants& k,
-                                          const TrainingJob& job, const GroupPlacement& place,
-                                          const StageWork& stage) {
+DataParallelSeconds data_parallel_seconds(const Request& req, const Layout& L, const Fabric& fabric,
+                                          const PerformanceConstants& k, const TrainingJob& job,
+                                          const GroupPlacement& place, const StageWork& stage) {
   // Gradients (and ZeRO-3 parameters) over the data-parallel group, in the messages frameworks
   // send: DDP/ZeRO-1/2 buckets of 25 MB, ZeRO-3/FSDP one unit per layer.
   if (L.shard_ranks() <= 1) return {};

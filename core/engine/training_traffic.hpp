@@ -16,9 +16,9 @@ struct StageWork {
   // load-balanced causal chunks give each the same share of the attention work, so compute per
   // GPU is the total over the GPUs, as without cp).
   double microbatch_tokens = 0;
-  int decoder_layers = 0;   // ceil(layers / pp): the last stage holds the most
-  double layer_share = 0;   // decoder_layers / the model's decoder layers
-  int layers = 0;           // every layer the stage runs: + an encoder-decoder's encoder
+  int decoder_layers = 0;  // ceil(layers / pp): the last stage holds the most
+  double layer_share = 0;  // decoder_layers / the model's decoder layers
+  int layers = 0;          // every layer the stage runs: + an encoder-decoder's encoder
 };
 StageWork heaviest_stage(const Request& request, const Layout& layout);
 
@@ -34,8 +34,7 @@ struct CollectiveSeconds {
 
 /// Tensor parallel: the all-reduces of each layer's activations (not overlapped).
 CollectiveSeconds tensor_parallel_seconds_per_microbatch(const Request& request,
-                                                         const Layout& layout,
-                                                         const Fabric& fabric,
+                                                         const Layout& layout, const Fabric& fabric,
                                                          const PerformanceConstants& k,
                                                          const GroupPlacement& place,
                                                          const StageWork& stage);
@@ -67,9 +66,9 @@ double pipeline_p2p_seconds_per_microbatch(const Request& request, const Layout&
 /// Data parallel: gradients (and ZeRO-3 parameters) over the data-parallel group, by when
 /// compute can hide them (engine/training.cpp applies the overlap).
 struct DataParallelSeconds {
-  double per_microbatch_s = 0;  // overlappable with that micro-batch's compute
-  double per_step_s = 0;        // overlappable with the last micro-batch's backward
-  double param_gather_s = 0;    // per step, overlappable with the first micro-batch's forward
+  double per_microbatch_s = 0;     // overlappable with that micro-batch's compute
+  double per_step_s = 0;           // overlappable with the last micro-batch's backward
+  double param_gather_s = 0;       // per step, overlappable with the first micro-batch's forward
   double per_step_unhidden_s = 0;  // per step, not overlapped (ZeRO-2 parameter all-gather)
   // Hybrid sharding: the once-per-step all-reduce of each rank's gradient shard across the
   // replicas (included in per_step_s), and its bus bandwidth.

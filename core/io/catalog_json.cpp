@@ -4,14 +4,14 @@
 #include <algorithm>
 #include <set>
 
+#include "io/json_reader.hpp"
+#include "io/model_json.hpp"
 #include "io/performance_json.hpp"
 #include "io/prices_json.hpp"
 #include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "types/request.hpp"
 #include "types/text.hpp"
-#include "io/json_reader.hpp"
-#include "io/model_json.hpp"
 
 namespace advisor {
 
@@ -43,9 +43,10 @@ constexpr std::size_t kMaxSourceChars = limits::kMaxProviderUrlChars;
 std::string read_gpu_id(FieldReader& r) {
   const std::string id = r.text("id", kMaxGpuIdChars);
   if (id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789._-") != std::string::npos)
-    throw InputError("out_of_range", r.path_of("id"),
-                     r.path_of("id") + " is " + in_quotes(id) +
-                         ": an id is lower-case letters, digits and . _ - (like \"h100-sxm-80gb\")");
+    throw InputError(
+        "out_of_range", r.path_of("id"),
+        r.path_of("id") + " is " + in_quotes(id) +
+            ": an id is lower-case letters, digits and . _ - (like \"h100-sxm-80gb\")");
   return id;
 }
 
@@ -87,12 +88,11 @@ GpuSpec parse_gpu(const JsonValue& j, const std::string& path) {
   g.memory_gib = r.number("memory_gib", kMinGpuMemoryGib, kMaxGpuMemoryGib);
   // What the driver reports (nvidia-smi memory.total, MiB); optional so that older provider
   // catalogs stay valid. Never more than the nominal memory (plus rounding).
-  g.memory_usable_mib = r.nullable_number("memory_usable_mib", kMinGpuMemoryGib * 1024,
-                                          g.memory_gib * 1024 * 1.05);
+  g.memory_usable_mib =
+      r.nullable_number("memory_usable_mib", kMinGpuMemoryGib * 1024, g.memory_gib * 1024 * 1.05);
   g.memory_usable_basis = r.text("memory_usable_basis", kMaxGpuNoteChars, std::string(), true);
   g.memory_type = r.text("memory_type", kMaxGpuLabelChars);
-  g.memory_bandwidth_tbps =
-      r.number("memory_bandwidth_tbps", kMinBandwidthTbps, kMaxBandwidthTbps);
+  g.memory_bandwidth_tbps = r.number("memory_bandwidth_tbps", kMinBandwidthTbps, kMaxBandwidthTbps);
   g.bf16_dense_tflops = r.number("bf16_dense_tflops", kMinTflops, kMaxTflops);
   g.fp16_dense_tflops = r.number("fp16_dense_tflops", kMinTflops, kMaxTflops);
   g.fp8_dense_tflops = r.nullable_number("fp8_dense_tflops", kMinTflops, kMaxTflops);
@@ -219,9 +219,8 @@ Catalog parse_catalog(const CatalogTexts& texts) {
     c.gpus = parse_list<GpuSpec>(parse_json_text(builtin_gpus_json(), "gpus.json", kFileLimit),
                                  "gpus.json", "gpus", limits::kMaxCatalogGpus, &builtin_as_of,
                                  parse_gpu);
-    const std::vector<GpuSpec> added =
-        parse_list<GpuSpec>(gpus_doc, "gpus.json", "additions", limits::kMaxCatalogGpus,
-                            &c.gpus_as_of, parse_gpu);
+    const std::vector<GpuSpec> added = parse_list<GpuSpec>(
+        gpus_doc, "gpus.json", "additions", limits::kMaxCatalogGpus, &c.gpus_as_of, parse_gpu);
     for (const GpuSpec& g : added) {
       auto same = std::find_if(c.gpus.begin(), c.gpus.end(),
                                [&](const GpuSpec& b) { return b.id == g.id; });

@@ -23,8 +23,10 @@ void defaults_used(W& w, const std::vector<DefaultUsed>& used) {
     w.field("needs_confirmation", d.needs_confirmation);
     w.field("overridden", d.overridden);
     w.key("override_path");
-    if (d.override_path.empty()) w.null();
-    else w.value(d.override_path);
+    if (d.override_path.empty())
+      w.null();
+    else
+      w.value(d.override_path);
     w.key("override_requires");
     w.begin_array();
     for (const std::string& p : d.override_requires) w.value(p);
@@ -270,13 +272,17 @@ void write_cost(W& w, const CostResult& c, const PriceCatalog& prices) {
   w.field("run_gpu_hours", c.run_gpu_hours);
   w.field("run_gpu_hours_source", c.run_gpu_hours_source);
   w.key("cost_per_run_cny");
-  if (c.cost_per_run_cny) per_option(w, *c.cost_per_run_cny);
-  else w.null();
+  if (c.cost_per_run_cny)
+    per_option(w, *c.cost_per_run_cny);
+  else
+    w.null();
   w.field("tokens_per_second", c.tokens_per_second);
   w.field("tokens_per_second_source", c.tokens_per_second_source);
   w.key("cost_per_million_tokens_cny");
-  if (c.cost_per_million_tokens_cny) per_option(w, *c.cost_per_million_tokens_cny);
-  else w.null();
+  if (c.cost_per_million_tokens_cny)
+    per_option(w, *c.cost_per_million_tokens_cny);
+  else
+    w.null();
   w.key("electricity");
   electricity(w, c.electricity);
   w.key("site_comparison");
@@ -290,8 +296,10 @@ void write_cost(W& w, const CostResult& c, const PriceCatalog& prices) {
   w.field("source", prices.notes_source);
   w.end_object();
   w.key("hybrid_split");
-  if (c.hybrid_split) hybrid(w, *c.hybrid_split);
-  else w.null();
+  if (c.hybrid_split)
+    hybrid(w, *c.hybrid_split);
+  else
+    w.null();
   w.key("defaults_used");
   defaults_used(w, c.defaults_used);
   w.field("needs_confirmation", c.needs_confirmation);
@@ -306,11 +314,15 @@ void write_capacity(W& w, const CapacityResult& c) {
   w.field("months", plan.months);
   w.field("dated", plan.dated);
   w.key("first_month");
-  if (plan.dated) w.value(plan.first_month);
-  else w.null();
+  if (plan.dated)
+    w.value(plan.first_month);
+  else
+    w.null();
   w.key("last_month");
-  if (plan.dated) w.value(plan.last_month);
-  else w.null();
+  if (plan.dated)
+    w.value(plan.last_month);
+  else
+    w.null();
   w.field("hours_per_month", c.inputs.hours_per_month);
   w.field("target_utilization", c.inputs.target_utilization);
   w.field("buffer", c.inputs.buffer);
@@ -337,12 +349,16 @@ void write_capacity(W& w, const CapacityResult& c) {
     w.end_array();
     w.field("average_monthly_gpu_hours", t.average_monthly_gpu_hours);
     w.key("peak_monthly_gpu_hours");
-    if (plan.dated) w.value(t.peak_monthly_gpu_hours);
-    else w.null();
+    if (plan.dated)
+      w.value(t.peak_monthly_gpu_hours);
+    else
+      w.null();
     w.field("cards_needed", t.cards_needed);
     w.key("cards_needed_for_peak_month");
-    if (plan.dated) w.value(t.cards_needed_for_peak);
-    else w.null();
+    if (plan.dated)
+      w.value(t.cards_needed_for_peak);
+    else
+      w.null();
     w.field("expected_utilization", t.expected_utilization);
     w.field("widest_job_gpus", t.widest_job_gpus);
     w.key("names");

@@ -8,19 +8,19 @@
 #include <set>
 #include <string_view>
 
+#include "io/json_reader.hpp"
+#include "io/request_json.hpp"
 #include "types/catalog.hpp"
 #include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "types/text.hpp"
-#include "io/json_reader.hpp"
-#include "io/request_json.hpp"
 
 namespace advisor {
 
 namespace {
 
 constexpr double kMaxMoney = 1e12;
-constexpr double kMaxJobHours = 1e6;   // a job longer than a century is a typo
+constexpr double kMaxJobHours = 1e6;  // a job longer than a century is a typo
 constexpr double kMaxJobGpus = 100'000;
 constexpr double kMaxMonthlyGpuHours = 1e9;
 // Lower bounds where a smaller positive value is a typo whose reciprocal would overflow the
@@ -113,7 +113,8 @@ CostSettings read_cost(const JsonValue* j, const Catalog& catalog) {
   }
   s.valley_shift_share = r.nullable_number("valley_shift_share", 0, 1);
   s.tariff = r.choice("tariff", kTariffNames, s.tariff);
-  s.colocation_pricing = r.choice("colocation_pricing", kColocationPricingNames, s.colocation_pricing);
+  s.colocation_pricing =
+      r.choice("colocation_pricing", kColocationPricingNames, s.colocation_pricing);
   s.colocation_includes_electricity =
       r.boolean("colocation_includes_electricity", s.colocation_includes_electricity);
   // Absent: the facility's line (none in an office, BGP in an IDC).
@@ -131,8 +132,7 @@ CostSettings read_cost(const JsonValue* j, const Catalog& catalog) {
   s.spares_share = r.nullable_number("spares_share", 0, 1);
   s.reserved_discount = r.nullable_number("reserved_discount", 0, 0.99);
   s.egress_tb_per_month = r.nullable_number("egress_tb_per_month", 0, 1e9);
-  s.owned_max_utilization =
-      r.nullable_number("owned_max_utilization", kMinTargetUtilization, 1);
+  s.owned_max_utilization = r.nullable_number("owned_max_utilization", kMinTargetUtilization, 1);
   s.run_gpu_hours = r.nullable_number("run_gpu_hours", 0, 1e12, true);
   s.tokens_per_second = r.nullable_number("tokens_per_second", kMinTokensPerSecond, 1e12);
   if (const JsonValue* d = r.raw("monthly_demand_gpu_hours")) {
@@ -246,8 +246,8 @@ std::string month_of(const std::string& text, bool with_day) {
   const std::size_t first = t.find('-');
   if (first != 4 || !all_digits(t.substr(0, 4))) return "";
   const std::size_t second = t.find('-', first + 1);
-  const std::string mm = t.substr(first + 1, second == std::string::npos ? std::string::npos
-                                                                         : second - first - 1);
+  const std::string mm =
+      t.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
   if (!all_digits(mm) || mm.size() > 2) return "";
   const int month = std::stoi(mm);
   if (month < 1 || month > 12) return "";
@@ -510,11 +510,11 @@ CostRequest parse_cost_request(const JsonValue& sections, const Catalog& catalog
   c.capacity = read_capacity(r.object("capacity"));
   const PriceOverrides& p = c.cost.prices;
   if (c.power.facility == Facility::kOffice) {
-    const char* idc_only = c.cost.colocation_includes_electricity
-                               ? "/cost/colocation_includes_electricity"
-                           : p.colocation_cny_per_rack_month ? "/cost/prices/colocation_cny_per_rack_month"
-                           : p.colocation_cny_per_kw_month   ? "/cost/prices/colocation_cny_per_kw_month"
-                                                             : nullptr;
+    const char* idc_only =
+        c.cost.colocation_includes_electricity ? "/cost/colocation_includes_electricity"
+        : p.colocation_cny_per_rack_month      ? "/cost/prices/colocation_cny_per_rack_month"
+        : p.colocation_cny_per_kw_month        ? "/cost/prices/colocation_cny_per_kw_month"
+                                               : nullptr;
     if (idc_only != nullptr) {
       throw InputError("inconsistent", idc_only,
                        std::string(idc_only) + " applies to an IDC; /power/facility is \"office\"");

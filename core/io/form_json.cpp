@@ -29,16 +29,23 @@ constexpr std::string_view kAdvisorDecides[] = {
     "/training/accounting/optimizer_state_dtype", "/training/accounting/fused_cross_entropy"};
 // Inputs the advisor decides for one task only: a pretraining run without /hardware/count runs on
 // the count it chooses (plan/plan.cpp); the other tasks on one GPU.
-constexpr std::pair<std::string_view, Task> kAdvisorDecidesFor[] = {{"/hardware/count", Task::kPretrain}};
+constexpr std::pair<std::string_view, Task> kAdvisorDecidesFor[] = {
+    {"/hardware/count", Task::kPretrain}};
 // Units a page formats by (token counts in 亿/万, say).
 constexpr std::pair<std::string_view, const char*> kUnits[] = {
-    {"/training/tokens", "tokens"},        {"/training/dataset_tokens", "tokens"},
+    {"/training/tokens", "tokens"},          {"/training/dataset_tokens", "tokens"},
     {"/training/sequence_length", "tokens"}, {"/inference/prompt_tokens", "tokens"},
-    {"/inference/output_tokens", "tokens"}, {"/inference/max_model_len", "tokens"}};
+    {"/inference/output_tokens", "tokens"},  {"/inference/max_model_len", "tokens"}};
 // Fields of a catalog entry that a request may carry but a person does not type.
-constexpr std::string_view kNotInputs[] = {"/schema", "/task", "/model/preset", "/model/id",
-                                           "/model/family", "/model/source", "/model/as_of",
-                                           "/model/params_total_b", "/model/params_active_b"};
+constexpr std::string_view kNotInputs[] = {"/schema",
+                                           "/task",
+                                           "/model/preset",
+                                           "/model/id",
+                                           "/model/family",
+                                           "/model/source",
+                                           "/model/as_of",
+                                           "/model/params_total_b",
+                                           "/model/params_active_b"};
 
 /// An object of `members` (in key order, as every object).
 JsonValue object_of(std::initializer_list<std::pair<const char*, JsonValue>> members) {

@@ -55,7 +55,8 @@ const JsonValue* FieldReader::find(const char* key) {
 
 double FieldReader::number(const char* key, double min, double max, std::optional<double> fallback,
                            bool exclusive_min) {
-  if (FieldLog::recording()) FieldLog::note({path_of(key), "number", min, max, exclusive_min, default_of(fallback), {}});
+  if (FieldLog::recording())
+    FieldLog::note({path_of(key), "number", min, max, exclusive_min, default_of(fallback), {}});
   const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) {
     if (!fallback.has_value())
@@ -68,7 +69,8 @@ double FieldReader::number(const char* key, double min, double max, std::optiona
 
 std::optional<double> FieldReader::nullable_number(const char* key, double min, double max,
                                                    bool exclusive_min) {
-  if (FieldLog::recording()) FieldLog::note({path_of(key), "number", min, max, exclusive_min, {}, {}});
+  if (FieldLog::recording())
+    FieldLog::note({path_of(key), "number", min, max, exclusive_min, {}, {}});
   const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
   const std::string p = path_of(key);
@@ -84,8 +86,14 @@ std::optional<double> FieldReader::nullable_number(const char* key, double min, 
 
 std::int64_t FieldReader::integer(const char* key, std::int64_t min, std::int64_t max,
                                   std::optional<std::int64_t> fallback) {
-  if (FieldLog::recording()) FieldLog::note({path_of(key), "integer", static_cast<double>(min), static_cast<double>(max),
-                  false, default_of(fallback), {}});
+  if (FieldLog::recording())
+    FieldLog::note({path_of(key),
+                    "integer",
+                    static_cast<double>(min),
+                    static_cast<double>(max),
+                    false,
+                    default_of(fallback),
+                    {}});
   auto value = nullable_integer(key, min, max);
   if (!value) {
     if (!fallback.has_value())
@@ -98,8 +106,14 @@ std::int64_t FieldReader::integer(const char* key, std::int64_t min, std::int64_
 
 std::optional<std::int64_t> FieldReader::nullable_integer(const char* key, std::int64_t min,
                                                           std::int64_t max) {
-  if (FieldLog::recording()) FieldLog::note({path_of(key), "integer", static_cast<double>(min), static_cast<double>(max),
-                  false, {}, {}});
+  if (FieldLog::recording())
+    FieldLog::note({path_of(key),
+                    "integer",
+                    static_cast<double>(min),
+                    static_cast<double>(max),
+                    false,
+                    {},
+                    {}});
   const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
   const std::string p = path_of(key);
@@ -116,7 +130,8 @@ std::optional<std::int64_t> FieldReader::nullable_integer(const char* key, std::
 }
 
 bool FieldReader::boolean(const char* key, std::optional<bool> fallback) {
-  if (FieldLog::recording()) FieldLog::note({path_of(key), "boolean", {}, {}, false, default_of(fallback), {}});
+  if (FieldLog::recording())
+    FieldLog::note({path_of(key), "boolean", {}, {}, false, default_of(fallback), {}});
   const JsonValue* j = find(key);
   const std::string p = path_of(key);
   if (j == nullptr || j->is_null()) {
@@ -130,7 +145,8 @@ bool FieldReader::boolean(const char* key, std::optional<bool> fallback) {
 }
 
 std::string FieldReader::string(const char* key, std::optional<std::string> fallback) {
-  if (FieldLog::recording()) FieldLog::note({path_of(key), "text", {}, {}, false, default_of(fallback), {}});
+  if (FieldLog::recording())
+    FieldLog::note({path_of(key), "text", {}, {}, false, default_of(fallback), {}});
   const JsonValue* j = find(key);
   const std::string p = path_of(key);
   if (j == nullptr || j->is_null()) {
@@ -152,9 +168,10 @@ std::string FieldReader::text(const char* key, std::size_t max_chars,
     const auto u = static_cast<unsigned char>(c);
     if ((u & 0xC0) != 0x80) ++chars;
     if ((u < 0x20 && !(lines && c == '\n')) || u == 0x7F)
-      throw InputError("out_of_range", p,
-                       p + (lines ? " must be plain text without control characters (newlines allowed)"
-                                  : " must be one line of plain text, without control characters"));
+      throw InputError(
+          "out_of_range", p,
+          p + (lines ? " must be plain text without control characters (newlines allowed)"
+                     : " must be one line of plain text, without control characters"));
   }
   if (chars > max_chars)
     throw InputError("limit_exceeded", p,
@@ -205,8 +222,10 @@ void FieldReader::reject_unknown() const {
       const std::string& key = object_.key(i);
       const std::string p = path_ + "/" + pointer_token(key);
       // A long key is echoed shortened (the path keeps it whole: it locates the field).
-      const std::string shown = key.size() <= limits::kMaxEchoedChars ? p : path_ + "/" + in_quotes(key);
-      throw InputError("unknown_field", p, shown + " is not a known field here (check its spelling)");
+      const std::string shown =
+          key.size() <= limits::kMaxEchoedChars ? p : path_ + "/" + in_quotes(key);
+      throw InputError("unknown_field", p,
+                       shown + " is not a known field here (check its spelling)");
     }
   }
 }

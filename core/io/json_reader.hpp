@@ -14,7 +14,6 @@
 
 namespace advisor {
 
-
 /// What a reader asked of one field: its JSON pointer, kind, range, default and choices. While a
 /// FieldLog is open, every FieldReader records its reads in it, so the page's form schema is
 /// the parser's own record: one home for each field's range, default and choices.
@@ -64,8 +63,7 @@ class FieldReader {
   /// A whole number in [min, max].
   std::int64_t integer(const char* key, std::int64_t min, std::int64_t max,
                        std::optional<std::int64_t> fallback = {});
-  std::optional<std::int64_t> nullable_integer(const char* key, std::int64_t min,
-                                               std::int64_t max);
+  std::optional<std::int64_t> nullable_integer(const char* key, std::int64_t min, std::int64_t max);
   bool boolean(const char* key, std::optional<bool> fallback = {});
   std::string string(const char* key, std::optional<std::string> fallback = {});
   /// A text someone else wrote that the page or a script shows: at most `max_chars` characters,

@@ -7,7 +7,6 @@
 // where it occurs. Objects are sorted once when they close (O(n log n)), never per insert.
 // Malformed text is located by the byte nlohmann's lexer stood at.
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <vector>
 
@@ -20,9 +19,7 @@ namespace advisor {
 
 namespace {
 
-std::string where(const std::string& path) {
-  return path.empty() ? std::string("input") : path;
-}
+std::string where(const std::string& path) { return path.empty() ? std::string("input") : path; }
 
 std::string bytes_text(std::size_t n) {
   if (n >= (1u << 20) && n % (1u << 20) == 0) return std::to_string(n >> 20) + " MiB";
@@ -60,8 +57,8 @@ class Builder {
     if (k.size() > limits::kMaxKeyBytes)
       return fail("limit_exceeded", pointer(),
                   where(pointer()) + " has a key of " + std::to_string(k.size()) + " bytes, over " +
-                      std::to_string(limits::kMaxKeyBytes) + " (the limit for any key): " +
-                      in_quotes(k));
+                      std::to_string(limits::kMaxKeyBytes) +
+                      " (the limit for any key): " + in_quotes(k));
     top.keys.push_back(std::move(k));
     return true;
   }

@@ -15,7 +15,6 @@ constexpr char kHex[] = "0123456789abcdef";
 // Integers up to 15 digits print exactly from their double; longer ones keep their digits.
 constexpr std::size_t kExactDigits = 15;
 
-
 void newline_indent(std::string& out, int width) {
   out += '\n';
   out.append(static_cast<std::size_t>(width), ' ');
@@ -100,8 +99,9 @@ const char* JsonValue::type_name() const {
 std::size_t JsonValue::index_of(std::string_view key) const {
   if (kind_ != Kind::kObject) return npos;
   if (sorted_) {
-    const auto it = std::lower_bound(keys_.begin(), keys_.end(), key,
-                                     [](const std::string& a, std::string_view b) { return a < b; });
+    const auto it =
+        std::lower_bound(keys_.begin(), keys_.end(), key,
+                         [](const std::string& a, std::string_view b) { return a < b; });
     return it != keys_.end() && *it == key ? static_cast<std::size_t>(it - keys_.begin()) : npos;
   }
   for (std::size_t i = 0; i < keys_.size(); ++i)

@@ -87,8 +87,10 @@ class JsonWriter {
   void bytes(double v);
   template <typename T>
   void value(const std::optional<T>& v) {
-    if (v) value(*v);
-    else null();
+    if (v)
+      value(*v);
+    else
+      null();
   }
 
   template <typename T>
@@ -156,7 +158,7 @@ class JsonWriter {
   std::array<char, kBlockBytes> block_;
   std::size_t used_ = 0;
   int depth_ = 0;
-  std::array<bool, kMaxDepth> has_member_{};  // per level: a comma goes before the next
+  std::array<bool, kMaxDepth> has_member_{};        // per level: a comma goes before the next
   std::array<std::string_view, kMaxDepth> keys_{};  // the path, for error messages
   bool after_key_ = false;
 };

@@ -43,8 +43,8 @@ ModelArch parse_model_fields(const JsonValue& j, const std::string& path, bool c
   ADVISOR_REQUIRE(catalog_entry || a.hidden % a.heads == 0 || r.has("head_dim"), "inconsistent",
                   path + "/head_dim",
                   path + "/hidden is not divisible by heads: give head_dim explicitly");
-  a.head_dim = static_cast<int>(
-      r.integer("head_dim", 1, kMaxWidth, opt(std::int64_t{a.hidden / a.heads})));
+  a.head_dim =
+      static_cast<int>(r.integer("head_dim", 1, kMaxWidth, opt(std::int64_t{a.hidden / a.heads})));
   a.vocab = r.integer("vocab", 1, kMaxVocab);
   a.mlp_gated = r.choice("mlp", {"gated", "plain"}, opt(std::string("gated"))) == "gated";
   a.tied_embeddings = r.boolean("tied_embeddings", opt(false));
@@ -55,8 +55,8 @@ ModelArch parse_model_fields(const JsonValue& j, const std::string& path, bool c
   a.max_position_embeddings =
       r.integer("max_position_embeddings", 1, kMaxContext, opt(std::int64_t{4096}));
   a.sliding_window = r.nullable_integer("sliding_window", 1, kMaxContext).value_or(0);
-  a.layernorm = r.choice("norm", {"rmsnorm", "layernorm"}, opt(std::string("rmsnorm"))) ==
-                "layernorm";
+  a.layernorm =
+      r.choice("norm", {"rmsnorm", "layernorm"}, opt(std::string("rmsnorm"))) == "layernorm";
   a.dropout = r.boolean("dropout", opt(false));
   if (const JsonValue* moe = r.object("moe")) {
     FieldReader m(*moe, r.path_of("moe"));
@@ -157,9 +157,8 @@ ModelArch parse_hf_config(const JsonValue& j, const std::string& path) {
   FieldReader root(j, path);
   const std::string type = root.string("model_type");
   if (type == "t5" || type == "mt5" || type == "umt5") return parse_t5_config(j, path, type);
-  static const char* kSupported[] = {"llama",     "mistral",  "mixtral",  "qwen2",
-                                     "qwen2_moe", "qwen3",    "qwen3_moe", "deepseek_v3",
-                                     "deepseek_v2"};
+  static const char* kSupported[] = {"llama", "mistral",   "mixtral",     "qwen2",      "qwen2_moe",
+                                     "qwen3", "qwen3_moe", "deepseek_v3", "deepseek_v2"};
   bool supported = false;
   for (const char* s : kSupported) supported = supported || type == s;
   if (!supported)
@@ -185,8 +184,8 @@ ModelArch parse_hf_config(const JsonValue& j, const std::string& path) {
                          "/hidden_size (" + std::to_string(a.hidden) +
                          "): the head size would not be whole; give " + path + "/head_dim");
   }
-  a.head_dim = static_cast<int>(
-      hf_int(j, path, "head_dim", 1, kMaxWidth, std::int64_t{a.hidden / a.heads}));
+  a.head_dim =
+      static_cast<int>(hf_int(j, path, "head_dim", 1, kMaxWidth, std::int64_t{a.hidden / a.heads}));
   a.vocab = hf_int(j, path, "vocab_size", 1, kMaxVocab, {});
   a.tied_embeddings = hf_bool(j, path, "tie_word_embeddings", false);
   a.max_position_embeddings =
@@ -195,8 +194,8 @@ ModelArch parse_hf_config(const JsonValue& j, const std::string& path) {
   a.position = "rope";
   a.layernorm = false;
   a.dropout = false;
-  a.attention_bias = type == "qwen2" || type == "qwen2_moe" ||
-                     hf_bool(j, path, "attention_bias", false);
+  a.attention_bias =
+      type == "qwen2" || type == "qwen2_moe" || hf_bool(j, path, "attention_bias", false);
   // Qwen2/3 configs carry a sliding_window value but switch it off with use_sliding_window.
   const bool sliding_on = (type == "mistral" || type == "mixtral")
                               ? true
@@ -231,9 +230,8 @@ ModelArch parse_hf_config(const JsonValue& j, const std::string& path) {
     const std::int64_t shared =
         hf_int(j, path, "shared_expert_intermediate_size", 0, kMaxWidth, std::int64_t{0});
     // Qwen2-MoE's one shared expert is wider than a routed one: count it in expert units.
-    m.shared_experts = shared > 0 ? static_cast<int>((shared + m.expert_ffn_hidden - 1) /
-                                                     m.expert_ffn_hidden)
-                                  : 0;
+    m.shared_experts =
+        shared > 0 ? static_cast<int>((shared + m.expert_ffn_hidden - 1) / m.expert_ffn_hidden) : 0;
     if (const JsonValue* dense = j.find("mlp_only_layers"); dense && dense->is_array()) {
       m.dense_layers = static_cast<int>(dense->size());
     }
@@ -248,8 +246,8 @@ ModelArch parse_hf_config(const JsonValue& j, const std::string& path) {
     m.shared_experts =
         static_cast<int>(hf_int(j, path, "n_shared_experts", 0, kMaxExperts, std::int64_t{0}));
     m.expert_ffn_hidden = hf_int(j, path, "moe_intermediate_size", 1, kMaxWidth, {});
-    m.dense_layers = static_cast<int>(
-        hf_int(j, path, "first_k_dense_replace", 0, kMaxLayers, std::int64_t{0}));
+    m.dense_layers =
+        static_cast<int>(hf_int(j, path, "first_k_dense_replace", 0, kMaxLayers, std::int64_t{0}));
     a.moe = m;
     MlaSpec l;
     l.q_lora_rank = static_cast<int>(hf_int(j, path, "q_lora_rank", 0, kMaxWidth, std::int64_t{0}));

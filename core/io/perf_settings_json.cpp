@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "io/perf_settings_json.hpp"
 
-#include "types/catalog.hpp"
-#include "types/errors.hpp"
+#include "engine/memory.hpp"
 #include "io/json_reader.hpp"
 #include "io/request_json.hpp"
-#include "engine/memory.hpp"
+#include "types/catalog.hpp"
+#include "types/errors.hpp"
 #include "types/request.hpp"
 
 namespace advisor {
@@ -18,7 +18,7 @@ constexpr std::int64_t kMaxGlobalBatch = 1'000'000'000;
 constexpr std::int64_t kMaxModelLen = 100'000'000;
 constexpr std::int64_t kMaxUsers = 1'000'000'000;
 constexpr double kMaxTokensPerSecondPerUser = 1e6;
-constexpr double kMaxNetworkGbps = 100'000;   // Gbit/s per GPU
+constexpr double kMaxNetworkGbps = 100'000;  // Gbit/s per GPU
 // Fast Ethernet per GPU: slower is a typo, and a step time divides by it (1e-308 made it inf).
 constexpr double kMinNetworkGbps = 0.1;
 constexpr double kMaxStorageGBps = 1'000'000;  // GB/s
@@ -60,10 +60,10 @@ void read_inference_perf(FieldReader& r, InferencePerfSettings& out) {
   constexpr double kMaxFirstTokenSeconds = 3600;  // an hour: beyond it, no interactive target
   out.target_time_to_first_token_s =
       r.nullable_number("target_time_to_first_token_s", 0, kMaxFirstTokenSeconds, true);
-  ADVISOR_REQUIRE(!out.target_time_to_first_token_s || out.target_users, "missing_field",
-                  r.path_of("target_users"),
-                  r.path_of("target_users") + " is required with " +
-                      r.path_of("target_time_to_first_token_s"));
+  ADVISOR_REQUIRE(
+      !out.target_time_to_first_token_s || out.target_users, "missing_field",
+      r.path_of("target_users"),
+      r.path_of("target_users") + " is required with " + r.path_of("target_time_to_first_token_s"));
   if (out.target_tokens_per_second_per_user) {
     if (!out.target_users.has_value())
       throw InputError("missing_field", r.path_of("target_users"),
@@ -77,12 +77,18 @@ ClusterSettings read_cluster(const JsonValue* cluster) {
   FieldReader c(cluster ? *cluster : empty, "/cluster");
   ClusterSettings s;
   if (c.has("inter_node_network")) {
-    s.inter_node_network = c.choice("inter_node_network", {kNetworkIds[0], kNetworkIds[1], kNetworkIds[2],
-                                                           kNetworkIds[3], kNetworkIds[4]});
+    s.inter_node_network =
+        c.choice("inter_node_network",
+                 {kNetworkIds[0], kNetworkIds[1], kNetworkIds[2], kNetworkIds[3], kNetworkIds[4]});
   } else {
     c.raw("inter_node_network");  // null means "auto"
     if (FieldLog::recording()) {
-      FieldLog::note({c.path_of("inter_node_network"), "choice", {}, {}, false, nullptr,
+      FieldLog::note({c.path_of("inter_node_network"),
+                      "choice",
+                      {},
+                      {},
+                      false,
+                      nullptr,
                       {std::begin(kNetworkIds), std::end(kNetworkIds)}});
     }
   }

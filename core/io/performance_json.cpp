@@ -116,8 +116,7 @@ PerformanceConstants parse_performance(const std::string& text) {
   }
   {
     FieldReader c = section(root, "defaults");
-    k.auto_global_batch_tokens_pretrain =
-        constant(c, "auto_global_batch_tokens_pretrain", 1, 1e9);
+    k.auto_global_batch_tokens_pretrain = constant(c, "auto_global_batch_tokens_pretrain", 1, 1e9);
     k.auto_global_batch_sequences_finetune =
         constant(c, "auto_global_batch_sequences_finetune", 1, 1e7);
     k.pretrain_tokens_per_parameter = constant(c, "pretrain_tokens_per_parameter", 0.01, 1e6);

@@ -2,10 +2,10 @@
 // Plan -> result JSON text (API v1, docs/api.md): the only writer of result keys, streaming
 // straight to text (io/json_writer), so a result costs no document of its own.
 #include "io/plan_json.hpp"
-#include "io/provider_json.hpp"
 
 #include "io/cost_json.hpp"
 #include "io/json_writer.hpp"
+#include "io/provider_json.hpp"
 #include "io/recommend_json.hpp"
 
 namespace advisor {
@@ -88,8 +88,10 @@ void memory(W& w, const MemoryResult& m) {
   w.end_array();
   w.field("fits", m.fits);
   w.key("gpu_memory_bytes");
-  if (m.gpu_memory_bytes) w.bytes(*m.gpu_memory_bytes);
-  else w.null();
+  if (m.gpu_memory_bytes)
+    w.bytes(*m.gpu_memory_bytes);
+  else
+    w.null();
   if (m.headroom_bytes) {
     w.key("headroom_bytes");
     w.bytes(*m.headroom_bytes);
@@ -154,8 +156,8 @@ void scaling_curve(W& w, const std::vector<ScalingPoint>& curve) {
 void training(W& w, const TrainingResult& r) {
   w.begin_object();
   if (!r.perf) {
-    for (const char* k : {"tokens_per_second", "mfu", "hours", "gpu_hours", "step_time_s",
-                          "breakdown"})
+    for (const char* k :
+         {"tokens_per_second", "mfu", "hours", "gpu_hours", "step_time_s", "breakdown"})
       w.null_field(k);
     w.field("tokens", r.tokens);
     w.field("gpu", r.gpu);
@@ -394,8 +396,10 @@ void option(W& w, const OptionRow& row, Task task) {
   }
   if (is_training(task)) {
     w.key("training");
-    if (row.training) training_summary(w, *row.training);
-    else w.null();
+    if (row.training)
+      training_summary(w, *row.training);
+    else
+      w.null();
     if (row.training && !row.training->available) {
       w.field("speed_note", row.training->reason);
       w.field("speed_note_code", row.training->reason_code);
@@ -406,8 +410,10 @@ void option(W& w, const OptionRow& row, Task task) {
       w.begin_object();
       inference_summary_fields(w, *row.inference);
       w.key("gpus_needed");
-      if (row.fleet && row.fleet->feasible && row.fleet_for_target) w.value(row.fleet->gpus);
-      else w.null();
+      if (row.fleet && row.fleet->feasible && row.fleet_for_target)
+        w.value(row.fleet->gpus);
+      else
+        w.null();
       w.end_object();
     } else {
       w.null();
@@ -453,8 +459,10 @@ void write_arch_fields(JsonWriter& w, const ModelArch& a) {
   w.field("position", a.position);
   w.field("max_position_embeddings", a.max_position_embeddings);
   w.key("sliding_window");
-  if (a.sliding_window > 0) w.value(a.sliding_window);
-  else w.null();
+  if (a.sliding_window > 0)
+    w.value(a.sliding_window);
+  else
+    w.null();
   w.field("norm", a.layernorm ? "layernorm" : "rmsnorm");
   w.field("dropout", a.dropout);
   w.field("source", a.source);
@@ -495,22 +503,32 @@ std::string plan_to_text(const Plan& plan, const Catalog& catalog) {
   w.key("memory");
   memory(w, plan.memory);
   w.key("training");
-  if (plan.training) training(w, *plan.training);
-  else w.null();
+  if (plan.training)
+    training(w, *plan.training);
+  else
+    w.null();
   w.key("inference");
-  if (plan.inference) serving(w, *plan.inference);
-  else w.null();
+  if (plan.inference)
+    serving(w, *plan.inference);
+  else
+    w.null();
   w.key("interconnect");
   interconnect(w, plan.interconnect);
   w.key("power");
-  if (plan.power) write_power(w, *plan.power);
-  else w.null();
+  if (plan.power)
+    write_power(w, *plan.power);
+  else
+    w.null();
   w.key("cost");
-  if (plan.cost) write_cost(w, *plan.cost, catalog.prices);
-  else w.null();
+  if (plan.cost)
+    write_cost(w, *plan.cost, catalog.prices);
+  else
+    w.null();
   w.key("capacity");
-  if (plan.capacity) write_capacity(w, *plan.capacity);
-  else w.null();
+  if (plan.capacity)
+    write_capacity(w, *plan.capacity);
+  else
+    w.null();
   w.key("options");
   w.begin_array();
   for (const OptionRow& row : plan.options) option(w, row, plan.task);
@@ -520,15 +538,20 @@ std::string plan_to_text(const Plan& plan, const Catalog& catalog) {
   for (const Warning& x : plan.warnings) warning(w, x);
   w.end_array();
   w.key("recommendation");
-  if (plan.recommendation) write_recommendation(w, *plan.recommendation);
-  else w.null();
+  if (plan.recommendation)
+    write_recommendation(w, *plan.recommendation);
+  else
+    w.null();
   w.key("resolved_inputs");
   w.begin_object();
   for (const ResolvedInput& r : plan.resolved_inputs) {
     w.key(r.path);
-    if (r.number) w.value(*r.number);
-    else if (r.flag) w.value(*r.flag);
-    else w.value(r.text.value_or(""));
+    if (r.number)
+      w.value(*r.number);
+    else if (r.flag)
+      w.value(*r.flag);
+    else
+      w.value(r.text.value_or(""));
   }
   w.end_object();
   w.key("catalog");

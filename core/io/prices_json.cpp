@@ -5,10 +5,10 @@
 #include <cmath>
 
 #include "io/catalog_json.hpp"
+#include "io/json_reader.hpp"
 #include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "types/text.hpp"
-#include "io/json_reader.hpp"
 
 namespace advisor {
 
@@ -147,13 +147,11 @@ PlatformDefaults read_platform(const JsonValue& j, const std::string& path,
   d.nics_watts = plain.read(member(j, path, "nics_watts"), f.path_of("nics_watts"), 0, 1e5);
   d.storage_watts =
       plain.read(member(j, path, "storage_watts"), f.path_of("storage_watts"), 0, 1e5);
-  d.cooling_conversion_fraction =
-      plain.read(member(j, path, "cooling_conversion_fraction"),
-                 f.path_of("cooling_conversion_fraction"), 0, 5);
+  d.cooling_conversion_fraction = plain.read(member(j, path, "cooling_conversion_fraction"),
+                                             f.path_of("cooling_conversion_fraction"), 0, 5);
   d.whole_board = f.boolean("whole_board", false);
-  for (const char* k : {"price_cny", "gpus_per_server", "rack_units", "cpus_watts",
-                        "memory_watts", "nics_watts", "storage_watts",
-                        "cooling_conversion_fraction"})
+  for (const char* k : {"price_cny", "gpus_per_server", "rack_units", "cpus_watts", "memory_watts",
+                        "nics_watts", "storage_watts", "cooling_conversion_fraction"})
     f.raw(k);
   f.reject_unknown();
   return d;
@@ -165,8 +163,8 @@ void read_platforms(const JsonValue& doc, const EntryParser& plain, const EntryP
   const std::string pp = std::string(kFile) + "/platforms";
   const JsonValue& platforms = member(doc, kFile, "platforms");
   FieldReader all(platforms, pp);
-  for (const char* form : {"sxm", "pcie", "oam", "module", "sxm_small", "pcie_small",
-                           "oam_small", "module_small"}) {
+  for (const char* form :
+       {"sxm", "pcie", "oam", "module", "sxm_small", "pcie_small", "oam_small", "module_small"}) {
     const bool optional = std::string_view(form).find("_small") != std::string_view::npos;
     if (optional && !all.has(form)) {
       all.raw(form);
@@ -188,8 +186,8 @@ struct EntryRange {
 /// A section of scalar entries {key: entry} with per-key ranges, into c.scalars. Returns the
 /// section's reader: the caller reads the rest of it and rejects unknown keys.
 FieldReader read_scalar_section(const JsonValue& doc, const char* name,
-                                std::initializer_list<EntryRange> ranges,
-                                const EntryParser& parser, PriceCatalog& c) {
+                                std::initializer_list<EntryRange> ranges, const EntryParser& parser,
+                                PriceCatalog& c) {
   const std::string sp = std::string(kFile) + "/" + name;
   const JsonValue& s = member(doc, kFile, name);
   FieldReader r(s, sp);
@@ -270,8 +268,8 @@ void read_colocation(const JsonValue& doc, const EntryParser& money,
     c.rack_classes.emplace_back(kw, money.read(*j, pr.path_of(k.c_str()), 0, kMaxMoney));
   }
   pr.reject_unknown();
-  const PriceEntry per_kw = money.read(member(col, colp, "per_kw_month_cny"),
-                                       cl.path_of("per_kw_month_cny"), 0, 1e7);
+  const PriceEntry per_kw =
+      money.read(member(col, colp, "per_kw_month_cny"), cl.path_of("per_kw_month_cny"), 0, 1e7);
   c.scalars[per_kw.key] = per_kw;
   cl.raw("per_rack_month_cny");
   cl.raw("per_kw_month_cny");
@@ -327,12 +325,11 @@ SiteDefaults read_site(const JsonValue& site, const std::string& path, const Ent
   d.name = s.string("name");
   d.name_zh = s.string("name_zh");
   // Entry keys name the site, not its position: "sites.shenzhen.electricity_flat_cny_per_kwh".
-  d.electricity_flat_cny_per_kwh =
-      money.read(member(site, path, "electricity_flat_cny_per_kwh"),
-                 s.path_of("electricity_flat_cny_per_kwh"), 0, 100);
+  d.electricity_flat_cny_per_kwh = money.read(member(site, path, "electricity_flat_cny_per_kwh"),
+                                              s.path_of("electricity_flat_cny_per_kwh"), 0, 100);
   d.electricity_flat_cny_per_kwh.key = "sites." + d.id + ".electricity_flat_cny_per_kwh";
-  d.colocation_factor = plain.read(member(site, path, "colocation_factor"),
-                                   s.path_of("colocation_factor"), 0, 100);
+  d.colocation_factor =
+      plain.read(member(site, path, "colocation_factor"), s.path_of("colocation_factor"), 0, 100);
   d.colocation_factor.key = "sites." + d.id + ".colocation_factor";
   s.raw("electricity_flat_cny_per_kwh");
   s.raw("colocation_factor");
@@ -425,9 +422,9 @@ PriceCatalog parse_price_catalog(const std::string& text) {
   read_sites(doc, plain, money, c);
   read_site_notes(doc, c);
   read_cost_scalars(doc, plain, money, c);
-  for (const char* k : {"exchange_rates", "gpus", "platforms", "power", "colocation", "pue",
-                        "tariff", "sites", "site_notes", "network", "rental", "ownership",
-                        "planning"})
+  for (const char* k :
+       {"exchange_rates", "gpus", "platforms", "power", "colocation", "pue", "tariff", "sites",
+        "site_notes", "network", "rental", "ownership", "planning"})
     root.raw(k);
   root.reject_unknown();
   return c;

@@ -43,9 +43,10 @@ std::string read_date(FieldReader& r, const char* key) {
   const std::string v = r.string(key);
   int y = 0, m = 0, d = 0;
   char tail = 0;
-  const bool shaped = v.size() == 10 && v[4] == '-' && v[7] == '-' &&
-                      std::all_of(v.begin(), v.end(), [](char c) { return c == '-' || (c >= '0' && c <= '9'); }) &&
-                      std::sscanf(v.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &tail) == 3;
+  const bool shaped =
+      v.size() == 10 && v[4] == '-' && v[7] == '-' &&
+      std::all_of(v.begin(), v.end(), [](char c) { return c == '-' || (c >= '0' && c <= '9'); }) &&
+      std::sscanf(v.c_str(), "%4d-%2d-%2d%c", &y, &m, &d, &tail) == 3;
   constexpr int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   const bool real = shaped && m >= 1 && m <= 12 && d >= 1 && d <= kDays[m - 1] &&
                     !(m == 2 && d == 29 && !leap(y));
@@ -78,16 +79,18 @@ ProviderOffer read_offer(const JsonValue& j, const std::string& path, std::size_
                          "part under /gpus");
   }
   o.count_available = r.nullable_integer("count_available", 1, kMaxOfferGpus);
-  if (auto n = r.nullable_integer("gpus_per_node", 1, kMaxGpusPerNode)) o.gpus_per_node = static_cast<int>(*n);
+  if (auto n = r.nullable_integer("gpus_per_node", 1, kMaxGpusPerNode))
+    o.gpus_per_node = static_cast<int>(*n);
   o.cny_per_gpu_hour = r.nullable_number("price_cny_per_gpu_hour", 0, kMaxCnyPerGpuHour, true);
   o.cny_per_gpu_month = r.nullable_number("price_cny_per_gpu_month", 0, kMaxCnyPerGpuMonth, true);
   ADVISOR_REQUIRE(o.cny_per_gpu_hour || o.cny_per_gpu_month, "missing_field",
                   r.path_of("price_cny_per_gpu_hour"),
                   path + " needs price_cny_per_gpu_hour or price_cny_per_gpu_month (CNY)");
   o.region = read_text(r, "region", limits::kMaxProviderLabelChars, false);
-  o.availability =
-      r.choice("availability", {"in_stock", "limited", "on_request", "sold_out"}, std::string("in_stock"));
-  if (auto d = r.nullable_integer("lead_time_days", 0, kMaxLeadTimeDays)) o.lead_time_days = static_cast<int>(*d);
+  o.availability = r.choice("availability", {"in_stock", "limited", "on_request", "sold_out"},
+                            std::string("in_stock"));
+  if (auto d = r.nullable_integer("lead_time_days", 0, kMaxLeadTimeDays))
+    o.lead_time_days = static_cast<int>(*d);
   o.note = read_text(r, "note", limits::kMaxProviderNoteChars, false);
   r.reject_unknown();
   return o;
@@ -168,14 +171,15 @@ void fold_into(Catalog& c, ProviderCatalog& p) {
     g.rental_not_offered = "not offered by " + p.name + " (" + p.as_of + ")";
     if (auto h = p.hourly_offer.find(id); h != p.hourly_offer.end()) {
       const ProviderOffer& o = p.offers[h->second];
-      g.rental_cny_per_gpu_hour = offer_entry(p, o, *o.cny_per_gpu_hour, "CNY per GPU-hour", "gpus." + id + ".rental");
+      g.rental_cny_per_gpu_hour =
+          offer_entry(p, o, *o.cny_per_gpu_hour, "CNY per GPU-hour", "gpus." + id + ".rental");
       g.rental_gpus_available = o.count_available;
       g.rental_not_offered.clear();
     }
     if (auto m = p.monthly_offer.find(id); m != p.monthly_offer.end()) {
       const ProviderOffer& o = p.offers[m->second];
-      g.rental_cny_per_gpu_month =
-          offer_entry(p, o, *o.cny_per_gpu_month, "CNY per GPU-month", "gpus." + id + ".rental_monthly");
+      g.rental_cny_per_gpu_month = offer_entry(p, o, *o.cny_per_gpu_month, "CNY per GPU-month",
+                                               "gpus." + id + ".rental_monthly");
       g.reserved_gpus_available = o.count_available;
       g.rental_not_offered.clear();
     }
@@ -201,7 +205,8 @@ void fold_into(Catalog& c, ProviderCatalog& p) {
   }
   c.prices.rack_classes_entry.source = p.name;
   c.prices.rack_classes_entry.as_of = p.as_of;
-  c.prices.rack_classes_entry.basis = "the rack power classes of " + p.name + "'s colocation packages";
+  c.prices.rack_classes_entry.basis =
+      "the rack power classes of " + p.name + "'s colocation packages";
   c.prices.rack_classes_entry.needs_confirmation = false;
   // The packages are priced where the provider sells them: no site factor scales them.
   for (SiteDefaults& s : c.prices.sites) {
@@ -257,8 +262,10 @@ namespace {
 
 void write_identity(JsonWriter& w, const ProviderCatalog& p) {
   w.field("name", p.name);
-  if (p.url.empty()) w.null_field("url");
-  else w.field("url", p.url);
+  if (p.url.empty())
+    w.null_field("url");
+  else
+    w.field("url", p.url);
   w.field("as_of", p.as_of);
   w.field("currency", p.currency);
 }
@@ -324,7 +331,8 @@ void write_provider(JsonWriter& w, const ProviderCatalog& p, const Plan& plan) {
     const CandidatePlan& best = *plan.recommendation->best;
     if (best.deployment == Deployment::kRent) {
       auto it = p.hourly_offer.find(best.gpu->id);
-      if (it != p.hourly_offer.end() && best.rate_cny_per_gpu_hour == p.offers[it->second].cny_per_gpu_hour)
+      if (it != p.hourly_offer.end() &&
+          best.rate_cny_per_gpu_hour == p.offers[it->second].cny_per_gpu_hour)
         offer = it->second;
     } else if (best.deployment == Deployment::kReserved) {
       auto it = p.monthly_offer.find(best.gpu->id);
@@ -334,7 +342,8 @@ void write_provider(JsonWriter& w, const ProviderCatalog& p, const Plan& plan) {
   w.field("recommended_offer", offer);
   // The package that prices result.power's racks (an IDC plan under the provider's packages).
   std::optional<std::size_t> package;
-  if (plan.power && plan.power->facility != Facility::kOffice && plan.power->plan.rack_choice != "office") {
+  if (plan.power && plan.power->facility != Facility::kOffice &&
+      plan.power->plan.rack_choice != "office") {
     auto it = p.rack_package.find(plan.power->plan.racks.rack_kw);
     if (it != p.rack_package.end()) package = it->second;
   }

@@ -45,7 +45,8 @@ void plan(JsonWriter& w, const CandidatePlan& p) {
   w.field("mfu", p.mfu);
   w.field("per_user_tokens_per_second", p.per_user_tokens_per_second);
   w.field("time_to_first_token_s", p.time_to_first_token_s);
-  if (p.time_to_first_token_p90_s) w.field("time_to_first_token_p90_s", p.time_to_first_token_p90_s);
+  if (p.time_to_first_token_p90_s)
+    w.field("time_to_first_token_p90_s", p.time_to_first_token_p90_s);
   if (p.output_tokens_per_second) w.field("output_tokens_per_second", p.output_tokens_per_second);
   if (p.replicas > 0) {
     w.field("replicas", p.replicas);
@@ -84,8 +85,10 @@ void write_params(JsonWriter& w, const std::vector<ReasonParam>& params) {
     if (p.number && p.name.size() > 6 && p.name.compare(p.name.size() - 6, 6, "_bytes") == 0 &&
         std::fabs(*p.number) <= limits::kMaxBytes)
       w.value(static_cast<std::int64_t>(std::llround(*p.number)));
-    else if (p.number) w.value(*p.number);
-    else w.value(p.text);
+    else if (p.number)
+      w.value(*p.number);
+    else
+      w.value(p.text);
   }
   w.end_object();
 }
@@ -106,8 +109,10 @@ void write_recommendation(JsonWriter& w, const Recommendation& r) {
   w.field("budget_cny", r.budget_cny);
   w.field("china_only", r.china_only);
   w.key("best");
-  if (r.best) plan(w, *r.best);
-  else w.null();
+  if (r.best)
+    plan(w, *r.best);
+  else
+    w.null();
   w.key("runners_up");
   w.begin_array();
   for (const RunnerUp& u : r.runners_up) {
@@ -161,11 +166,15 @@ void write_recommendation(JsonWriter& w, const Recommendation& r) {
   }
   w.end_array();
   w.key("no_plan");
-  if (r.no_plan) reason(w, *r.no_plan);
-  else w.null();
+  if (r.no_plan)
+    reason(w, *r.no_plan);
+  else
+    w.null();
   w.key("nearest");
-  if (r.nearest) plan(w, *r.nearest);
-  else w.null();
+  if (r.nearest)
+    plan(w, *r.nearest);
+  else
+    w.null();
   w.field("candidates", r.candidates);
   w.end_object();
 }

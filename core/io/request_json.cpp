@@ -21,8 +21,10 @@ template <typename Item>
 std::string known_ids(const std::vector<Item>& items) {
   constexpr std::size_t kListedIds = 40;
   std::string out;
-  for (std::size_t i = 0; i < items.size() && i < kListedIds; ++i) out += (i ? ", " : "") + items[i].id;
-  if (items.size() > kListedIds) out += " and " + std::to_string(items.size() - kListedIds) + " more";
+  for (std::size_t i = 0; i < items.size() && i < kListedIds; ++i)
+    out += (i ? ", " : "") + items[i].id;
+  if (items.size() > kListedIds)
+    out += " and " + std::to_string(items.size() - kListedIds) + " more";
   return out;
 }
 // Upper bounds that are generous for any real job but keep every product finite.
@@ -58,8 +60,10 @@ std::vector<std::string> lora_target_names(const JsonValue* j, const std::string
     if (s == "all_linear") return all;
     if (s == "attention") return {"q", "k", "v", "o"};
     throw InputError("unknown_value", path,
-                     path + " must be \"all_linear\", \"attention\" or a list of q,k,v,o,gate,up,"
-                            "down; got \"" + s + "\"");
+                     path +
+                         " must be \"all_linear\", \"attention\" or a list of q,k,v,o,gate,up,"
+                         "down; got \"" +
+                         s + "\"");
   }
   ADVISOR_REQUIRE(
       j->is_array() && !j->empty(), "wrong_type", path,
@@ -108,8 +112,8 @@ ModelArch resolve_model(const JsonValue* j, const Catalog& catalog, std::string*
     const ModelArch* m = catalog.find_model(id);
     if (m == nullptr)
       throw InputError("unknown_preset", "/model/preset",
-                       "/model/preset " + in_quotes(id) + " is not in the model catalog; known: " +
-                           known_ids(catalog.models));
+                       "/model/preset " + in_quotes(id) +
+                           " is not in the model catalog; known: " + known_ids(catalog.models));
     *source = "preset";
     return *m;
   }
@@ -141,8 +145,9 @@ void read_accounting(FieldReader& t, TrainingSettings& s, const StackProfile& st
       a.choice("gradient_dtype", {"bf16", "fp16", "fp32"},
                std::string(fp32 || stack.gradient_bytes == 4 ? "fp32" : "bf16"));
   s.accounting.gradient_bytes = grad == "fp32" ? 4 : 2;
-  const std::string states = a.choice("optimizer_state_dtype", {"fp32", "bf16"},
-                                      std::string(stack.optimizer_state_bytes == 4 ? "fp32" : "bf16"));
+  const std::string states =
+      a.choice("optimizer_state_dtype", {"fp32", "bf16"},
+               std::string(stack.optimizer_state_bytes == 4 ? "fp32" : "bf16"));
   s.accounting.optimizer_state_bytes = states == "fp32" ? 4 : 2;
   s.accounting.fused_cross_entropy = a.boolean("fused_cross_entropy", false);
   // Bytes the loss keeps per vocabulary entry per token: the stack's unless the request says
@@ -160,8 +165,7 @@ void read_accounting(FieldReader& t, TrainingSettings& s, const StackProfile& st
 
 /// /stack: a catalog stack of the task's kind (training or serving); absent = the task's
 /// default (performance.json "default_for"), which the result names in resolved_inputs.
-StackProfile read_stack(FieldReader& root, Task task, const PerformanceConstants& k,
-                        bool* given) {
+StackProfile read_stack(FieldReader& root, Task task, const PerformanceConstants& k, bool* given) {
   const bool serving = task == Task::kInference;
   std::vector<std::string> ids;
   for (const StackProfile& s : k.stacks) ids.push_back(s.id);
@@ -209,17 +213,17 @@ TrainingSettings read_training(const JsonValue* j, Task task, const ModelArch& m
                          "decoder-only model's tokens are /training/sequence_length");
   }
   s.micro_batch_size = t.integer("micro_batch_size", 1, kMaxMicroBatch, s.micro_batch_size);
-  s.activation_checkpointing = t.choice(
-      "activation_checkpointing", kCheckpointingNames,
-      qlora ? Checkpointing::kFull
-            : stack.default_checkpointing.value_or(s.activation_checkpointing));
+  s.activation_checkpointing =
+      t.choice("activation_checkpointing", kCheckpointingNames,
+               qlora ? Checkpointing::kFull
+                     : stack.default_checkpointing.value_or(s.activation_checkpointing));
   s.checkpointing_stated = t.has("activation_checkpointing") || stack.default_checkpointing;
   s.flash_attention = t.boolean("flash_attention", s.flash_attention);
   s.optimizer_in_backward = t.boolean("optimizer_in_backward", s.optimizer_in_backward);
   s.sequence_parallel = t.boolean("sequence_parallel", s.sequence_parallel);
   s.lora_rank = static_cast<int>(t.integer("lora_rank", 1, kMaxLoraRank, s.lora_rank));
-  s.lora_targets = parse_lora_targets(t.raw("lora_targets"), t.path_of("lora_targets"),
-                                      model.mlp_gated);
+  s.lora_targets =
+      parse_lora_targets(t.raw("lora_targets"), t.path_of("lora_targets"), model.mlp_gated);
   s.base_quantization = t.choice("base_quantization", kBaseQuantizationNames,
                                  qlora ? BaseQuantization::kNf4 : s.base_quantization);
   ADVISOR_REQUIRE(s.base_quantization == BaseQuantization::kNone || qlora, "inconsistent",
@@ -253,12 +257,11 @@ InferenceSettings read_inference(const JsonValue* j, const StackProfile& stack) 
   FieldReader r(j ? *j : empty, "/inference");
   InferenceSettings s;
   if (stack.serving) s.perf.gpu_memory_utilization = stack.gpu_memory_utilization;
-  s.weight_format =
-      r.choice("weight_format", {"bf16", "fp16", "fp8", "int8", "int4", "nf4", "gguf_q8_0",
-                                 "gguf_q6_k", "gguf_q5_1", "gguf_q5_0", "gguf_q5_k_m", "gguf_q4_1",
-                                 "gguf_q4_0", "gguf_q4_k_m", "gguf_q3_k_m",
-                                 "gguf_q2_k"},
-               std::string("bf16"));
+  s.weight_format = r.choice("weight_format",
+                             {"bf16", "fp16", "fp8", "int8", "int4", "nf4", "gguf_q8_0",
+                              "gguf_q6_k", "gguf_q5_1", "gguf_q5_0", "gguf_q5_k_m", "gguf_q4_1",
+                              "gguf_q4_0", "gguf_q4_k_m", "gguf_q3_k_m", "gguf_q2_k"},
+                             std::string("bf16"));
   s.kv_cache_precision =
       r.choice("kv_cache_precision", {"bf16", "fp16", "fp8", "int8"}, std::string("bf16"));
   s.concurrency = r.integer("concurrency", 1, kMaxConcurrency, 1);
@@ -303,13 +306,15 @@ ValidationSettings read_validation(const JsonValue* j) {
   auto plain = [&](const char* key, std::size_t max) -> std::optional<std::string> {
     if (!r.has(key)) {
       r.raw(key);
-      if (FieldLog::recording()) FieldLog::note({r.path_of(key), "text", {}, {}, false, nullptr, {}});
+      if (FieldLog::recording())
+        FieldLog::note({r.path_of(key), "text", {}, {}, false, nullptr, {}});
       return std::nullopt;
     }
     const std::string s = r.string(key);
     const bool ok = !s.empty() && s.size() <= max &&
-                    s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                        "0123456789._-/:") == std::string::npos;
+                    s.find_first_not_of(
+                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                        "0123456789._-/:") == std::string::npos;
     if (!ok)
       throw InputError("out_of_range", r.path_of(key),
                        r.path_of(key) + " must be 1-" + std::to_string(max) +
@@ -320,7 +325,8 @@ ValidationSettings read_validation(const JsonValue* j) {
   v.ngc_tag = plain("ngc_tag", 16);
   if (auto registry = plain("registry", 200)) v.registry = *registry;
   v.burnin_hours = r.number("burnin_hours", 10, 1000, v.burnin_hours);
-  v.sample_interval_s = static_cast<int>(r.integer("sample_interval_s", 1, 3600, v.sample_interval_s));
+  v.sample_interval_s =
+      static_cast<int>(r.integer("sample_interval_s", 1, 3600, v.sample_interval_s));
   r.reject_unknown();
   return v;
 }
@@ -466,8 +472,8 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
     pinned.gpu = h.string("gpu");
     if (catalog.find_gpu(pinned.gpu) == nullptr)
       throw InputError("unknown_gpu", "/hardware/gpu",
-                       "/hardware/gpu " + in_quotes(pinned.gpu) + " is not in the GPU catalog; known: " +
-                           known_ids(catalog.gpus));
+                       "/hardware/gpu " + in_quotes(pinned.gpu) +
+                           " is not in the GPU catalog; known: " + known_ids(catalog.gpus));
     pinned.count_given = h.has("count");
     pinned.count = static_cast<int>(h.integer("count", 1, kMaxGpuCount, 1));
     h.reject_unknown();

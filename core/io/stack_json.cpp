@@ -48,7 +48,8 @@ void read_batch_budget(const JsonValue& j, const std::string& path, StackProfile
   FieldReader b(j, path);
   s.max_batched_tokens = b.number("value", kMinTokens, kMaxTokens);
   s.max_batched_tokens_below_gib = b.number("below_memory_gib", 0, kMaxMemoryGib, 0.0);
-  s.max_batched_tokens_below = b.number("value_below", kMinTokens, kMaxTokens, s.max_batched_tokens);
+  s.max_batched_tokens_below =
+      b.number("value_below", kMinTokens, kMaxTokens, s.max_batched_tokens);
   b.string("basis");
   b.string("source");
   b.reject_unknown();
@@ -82,7 +83,8 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
                        r.path_of("kv_of_free_memory") + "/value must be true or false");
     s.kv_of_free_memory = free.boolean();
     s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
-    if (const JsonValue* budget = r.object("max_batched_tokens")) read_batch_budget(*budget, r.path_of("max_batched_tokens"), s);
+    if (const JsonValue* budget = r.object("max_batched_tokens"))
+      read_batch_budget(*budget, r.path_of("max_batched_tokens"), s);
     if (r.raw("quantized_decode_bandwidth_factor"))
       s.quantized_decode_bandwidth_factor =
           read_sourced_value(r, "quantized_decode_bandwidth_factor", 0.1, 1);
@@ -156,8 +158,9 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
   }
   {
     const JsonValue& gathered = sourced(r, "tp_keeps_gathered_inputs");
-    if (!gathered.is_boolean()) throw InputError("wrong_type", r.path_of("tp_keeps_gathered_inputs") + "/value",
-            r.path_of("tp_keeps_gathered_inputs") + "/value must be true or false");
+    if (!gathered.is_boolean())
+      throw InputError("wrong_type", r.path_of("tp_keeps_gathered_inputs") + "/value",
+                       r.path_of("tp_keeps_gathered_inputs") + "/value must be true or false");
     s.tp_keeps_gathered_inputs = gathered.boolean();
   }
   r.reject_unknown();
@@ -197,8 +200,10 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
   }
   {
     FieldReader s = required_object(root, "serving");
-    k.int8_decode_bandwidth_factor = read_sourced_value(s, "int8_decode_bandwidth_factor", 0.05, 1.5);
-    k.int4_decode_bandwidth_factor = read_sourced_value(s, "int4_decode_bandwidth_factor", 0.05, 1.5);
+    k.int8_decode_bandwidth_factor =
+        read_sourced_value(s, "int8_decode_bandwidth_factor", 0.05, 1.5);
+    k.int4_decode_bandwidth_factor =
+        read_sourced_value(s, "int4_decode_bandwidth_factor", 0.05, 1.5);
     k.kv_read_bandwidth_factor = read_sourced_value(s, "kv_read_bandwidth_factor", 0.05, 1.5);
     k.decode_layer_floor_us = read_sourced_value(s, "decode_layer_floor_us", 0, 1000);
     s.reject_unknown();
@@ -222,14 +227,15 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
                          item + "/id \"" + s.id + "\" appears twice");
       k.stacks.push_back(std::move(s));
     }
-    for (Task t : {Task::kPretrain, Task::kFullFinetune, Task::kLora, Task::kQlora,
-                   Task::kInference}) {
+    for (Task t :
+         {Task::kPretrain, Task::kFullFinetune, Task::kLora, Task::kQlora, Task::kInference}) {
       if (k.default_stack(t) == nullptr)
         throw InputError("catalog_invalid", p,
                          p + ": no stack is the default for " + std::string(name_of(t)));
-      const auto defaults = std::count_if(k.stacks.begin(), k.stacks.end(), [&](const StackProfile& s) {
-        return std::find(s.default_for.begin(), s.default_for.end(), t) != s.default_for.end();
-      });
+      const auto defaults =
+          std::count_if(k.stacks.begin(), k.stacks.end(), [&](const StackProfile& s) {
+            return std::find(s.default_for.begin(), s.default_for.end(), t) != s.default_for.end();
+          });
       if (defaults != 1)
         throw InputError("catalog_invalid", p,
                          p + ": more than one stack is the default for " + std::string(name_of(t)));

@@ -26,7 +26,8 @@ json parse(const std::string& text, const std::string& file) {
   } catch (const InputError& e) {
     // A cut-off file is the common case: it keeps the code the page words as such.
     if (e.code() != "malformed_json") throw;
-    throw InputError("json_invalid", "/" + file, std::string(e.what()) + ": the file may be cut short");
+    throw InputError("json_invalid", "/" + file,
+                     std::string(e.what()) + ": the file may be cut short");
   }
 }
 
@@ -59,36 +60,42 @@ json optional_number(const std::optional<double>& v) { return v ? json(*v) : jso
 
 std::string str(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
-  if (!v.is_string()) throw InputError("catalog_invalid", path + "/" + key, key + " must be a string");
+  if (!v.is_string())
+    throw InputError("catalog_invalid", path + "/" + key, key + " must be a string");
   return v.string();
 }
 
 std::string str_or_empty(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
   if (v.is_null()) return "";
-  if (!v.is_string()) throw InputError("catalog_invalid", path + "/" + key, key + " must be a string or null");
+  if (!v.is_string())
+    throw InputError("catalog_invalid", path + "/" + key, key + " must be a string or null");
   return v.string();
 }
 
 double number(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
-  if (!v.is_number()) throw InputError("catalog_invalid", path + "/" + key, key + " must be a number");
+  if (!v.is_number())
+    throw InputError("catalog_invalid", path + "/" + key, key + " must be a number");
   return v.number();
 }
 
 bool boolean(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
-  if (!v.is_boolean()) throw InputError("catalog_invalid", path + "/" + key, key + " must be true or false");
+  if (!v.is_boolean())
+    throw InputError("catalog_invalid", path + "/" + key, key + " must be true or false");
   return v.boolean();
 }
 
 std::vector<std::string> strings(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
-  if (!v.is_array()) throw InputError("catalog_invalid", path + "/" + key, key + " must be an array");
+  if (!v.is_array())
+    throw InputError("catalog_invalid", path + "/" + key, key + " must be an array");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (!v[i].is_string())
-      throw InputError("catalog_invalid", path + "/" + key + "/" + std::to_string(i), "must be a string");
+      throw InputError("catalog_invalid", path + "/" + key + "/" + std::to_string(i),
+                       "must be a string");
     out.push_back(v[i].string());
   }
   return out;
@@ -98,7 +105,8 @@ ProductClass product_class(const std::string& s, const std::string& path) {
   if (s == "data_center") return ProductClass::data_center;
   if (s == "workstation") return ProductClass::workstation;
   if (s == "geforce") return ProductClass::geforce;
-  throw InputError("catalog_invalid", path, "product_class must be data_center, workstation or geforce");
+  throw InputError("catalog_invalid", path,
+                   "product_class must be data_center, workstation or geforce");
 }
 
 // --- validation-result.json -------------------------------------------------------------------
@@ -126,7 +134,8 @@ class ResultReader {
                          key + " is " + in_quotes(s) + ": give a plain number" + unit_hint(key));
     }
     throw InputError("bad_value", path(key),
-                     key + " must be a number" + unit_hint(key) + ", got " + in_quotes(v.is_string() ? v.string() : v.dump()));
+                     key + " must be a number" + unit_hint(key) + ", got " +
+                         in_quotes(v.is_string() ? v.string() : v.dump()));
   }
   /// A count or an index: a whole number in [0, 2^31), refused rather than wrapped.
   std::optional<int> integer(const std::string& key) const {
@@ -162,7 +171,8 @@ class ResultReader {
     if (ends("_fraction")) return " (a share 0-1)";
     if (ends("_seconds")) return " of seconds";
     if (ends("_c_max")) return " of degrees C";
-    if (ends("_w") || ends("_w_p50") || ends("_w_p99") || ends("_w_max") || ends("_w_logged")) return " of W";
+    if (ends("_w") || ends("_w_p50") || ends("_w_p99") || ends("_w_max") || ends("_w_logged"))
+      return " of W";
     return "";
   }
   const json& m_;
@@ -180,7 +190,8 @@ Entry& entry_for(std::vector<Entry>& list, int index) {
 }
 
 /// "gpu.3.memory_total_mib" -> (3, "memory_total_mib"); false when not of that form.
-bool split_indexed(const std::string& key, const std::string& prefix, int& index, std::string& rest) {
+bool split_indexed(const std::string& key, const std::string& prefix, int& index,
+                   std::string& rest) {
   if (key.rfind(prefix + ".", 0) != 0) return false;
   std::size_t a = prefix.size() + 1, dot = key.find('.', a);
   if (dot == std::string::npos || dot == a) return false;
@@ -195,9 +206,11 @@ bool split_indexed(const std::string& key, const std::string& prefix, int& index
   return true;
 }
 
-void fraction_in_range(const std::optional<double>& v, const std::string& path, const std::string& key) {
+void fraction_in_range(const std::optional<double>& v, const std::string& path,
+                       const std::string& key) {
   if (v && (*v < 0 || *v > 1))
-    throw InputError("wrong_unit", path, key + " is " + json(*v).dump() + ": a share 0-1 is expected (a percentage?)");
+    throw InputError("wrong_unit", path,
+                     key + " is " + json(*v).dump() + ": a share 0-1 is expected (a percentage?)");
 }
 
 }  // namespace
@@ -209,7 +222,8 @@ NgcCatalog parse_ngc_catalog(const std::string& text) {
   c.as_of = str(doc, "as_of", base);
   c.default_registry = str(doc, "default_registry", base);
   const json& tags = field(doc, "tags", base);
-  if (!tags.is_array() || tags.empty()) throw InputError("catalog_invalid", base + "/tags", "tags must be a non-empty array");
+  if (!tags.is_array() || tags.empty())
+    throw InputError("catalog_invalid", base + "/tags", "tags must be a non-empty array");
   for (std::size_t i = 0; i < tags.size(); ++i) {
     const std::string p = base + "/tags/" + std::to_string(i);
     const json& t = tags[i];
@@ -225,10 +239,15 @@ NgcCatalog parse_ngc_catalog(const std::string& text) {
     tag.ubuntu = str_or_empty(t, "ubuntu", p);
     tag.python = str_or_empty(t, "python", p);
     std::string status = str(t, "status", p);
-    if (status == "confirmed") tag.status = TagStatus::confirmed;
-    else if (status == "secondary") tag.status = TagStatus::secondary;
-    else if (status == "unconfirmed") tag.status = TagStatus::unconfirmed;
-    else throw InputError("catalog_invalid", p + "/status", "status must be confirmed, secondary or unconfirmed");
+    if (status == "confirmed")
+      tag.status = TagStatus::confirmed;
+    else if (status == "secondary")
+      tag.status = TagStatus::secondary;
+    else if (status == "unconfirmed")
+      tag.status = TagStatus::unconfirmed;
+    else
+      throw InputError("catalog_invalid", p + "/status",
+                       "status must be confirmed, secondary or unconfirmed");
     tag.source = strings(t, "source", p);
     tag.as_of = str(t, "as_of", p);
     tag.notes = str(t, "notes", p);
@@ -243,7 +262,8 @@ std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
   const std::string base = "validation.json";
   json doc = parse(text, base);
   const json& parts = field(doc, "parts", base);
-  if (!parts.is_object()) throw InputError("catalog_invalid", base + "/parts", "parts must be an object");
+  if (!parts.is_object())
+    throw InputError("catalog_invalid", base + "/parts", "parts must be an object");
   std::map<std::string, PartFacts> out;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const std::string p = base + "/parts/" + parts.key(i);
@@ -252,14 +272,18 @@ std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
     f.supported = boolean(j, "supported", p);
     f.product = product_class(str(j, "product_class", p), p + "/product_class");
     f.smi_names = strings(j, "smi_names", p);
-    if (!field(j, "memory_total_mib", p).is_null()) f.memory_total_mib = static_cast<int>(number(j, "memory_total_mib", p));
+    if (!field(j, "memory_total_mib", p).is_null())
+      f.memory_total_mib = static_cast<int>(number(j, "memory_total_mib", p));
     if (!field(j, "memory_total_mib_ecc_off", p).is_null())
       f.memory_total_mib_ecc_off = static_cast<int>(number(j, "memory_total_mib_ecc_off", p));
     f.intra_node = str(j, "intra_node", p);
-    if (f.intra_node != "nvswitch" && f.intra_node != "nvlink_bridge" && f.intra_node != "pcie" && f.intra_node != "none")
-      throw InputError("catalog_invalid", p + "/intra_node", "intra_node must be nvswitch, nvlink_bridge, pcie or none");
+    if (f.intra_node != "nvswitch" && f.intra_node != "nvlink_bridge" && f.intra_node != "pcie" &&
+        f.intra_node != "none")
+      throw InputError("catalog_invalid", p + "/intra_node",
+                       "intra_node must be nvswitch, nvlink_bridge, pcie or none");
     f.nvlink_links_per_gpu = static_cast<int>(number(j, "nvlink_links_per_gpu", p));
-    if (!field(j, "nvlink_link_gbps", p).is_null()) f.nvlink_link_gbps = number(j, "nvlink_link_gbps", p);
+    if (!field(j, "nvlink_link_gbps", p).is_null())
+      f.nvlink_link_gbps = number(j, "nvlink_link_gbps", p);
     if (!field(j, "topo_entry", p).is_null()) f.topo_entry = str(j, "topo_entry", p);
     f.fabric_manager = boolean(j, "fabric_manager", p);
     f.row_remapper = boolean(j, "row_remapper", p);
@@ -371,39 +395,59 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
     int i = 0;
     std::string f;
     const bool gpu_key = split_indexed(key, "gpu", i, f);
-    if ((gpu_key || split_indexed(key, "nvlink", i, f)) && !(i >= 0 && i < limits::kMaxGpusPerServer))
+    if ((gpu_key || split_indexed(key, "nvlink", i, f)) &&
+        !(i >= 0 && i < limits::kMaxGpusPerServer))
       throw InputError("bad_value", r.path(key),
                        in_quotes(key) + " names a GPU index beyond " +
                            std::to_string(limits::kMaxGpusPerServer - 1) +
                            ": one server's nvidia-smi numbers its GPUs from 0");
     if (gpu_key) {
-      if (f == "name") entry_for(m.gpus, i).name = r.text(key);
-      else if (f == "pci_bus_id") entry_for(m.gpus, i).pci_bus_id = r.text(key);
-      else if (f == "memory_total_mib") entry_for(m.gpus, i).memory_total_mib = r.num(key);
-      else if (f == "power_limit_w") entry_for(m.gpus, i).power_limit_w = r.num(key);
-      else if (f == "pcie_gen_max") entry_for(m.gpus, i).pcie_gen_max = r.integer(key);
-      else if (f == "pcie_width_max") entry_for(m.gpus, i).pcie_width_max = r.integer(key);
-      else if (f == "compute_cap") entry_for(m.gpus, i).compute_cap = r.text(key);
-      else if (f == "ecc_mode") entry_for(m.gpus, i).ecc_mode = r.text(key);
+      if (f == "name")
+        entry_for(m.gpus, i).name = r.text(key);
+      else if (f == "pci_bus_id")
+        entry_for(m.gpus, i).pci_bus_id = r.text(key);
+      else if (f == "memory_total_mib")
+        entry_for(m.gpus, i).memory_total_mib = r.num(key);
+      else if (f == "power_limit_w")
+        entry_for(m.gpus, i).power_limit_w = r.num(key);
+      else if (f == "pcie_gen_max")
+        entry_for(m.gpus, i).pcie_gen_max = r.integer(key);
+      else if (f == "pcie_width_max")
+        entry_for(m.gpus, i).pcie_width_max = r.integer(key);
+      else if (f == "compute_cap")
+        entry_for(m.gpus, i).compute_cap = r.text(key);
+      else if (f == "ecc_mode")
+        entry_for(m.gpus, i).ecc_mode = r.text(key);
       else if (f == "gemm_tflops") {
         if (auto v = r.num(key)) m.gemm_tflops.emplace_back(i, *v);
-      } else if (f == "samples") entry_for(m.power, i).samples = r.integer(key).value_or(0);
-      else if (f == "power_draw_w_p50") entry_for(m.power, i).power_draw_w_p50 = r.num(key);
-      else if (f == "power_draw_w_p99") entry_for(m.power, i).power_draw_w_p99 = r.num(key);
-      else if (f == "power_limit_w_logged") entry_for(m.power, i).power_limit_w = r.num(key);
-      else if (f == "temperature_c_max") entry_for(m.power, i).temperature_c_max = r.num(key);
-      else if (f == "thermal_throttle_fraction" || f == "power_brake_fraction" || f == "power_cap_fraction") {
+      } else if (f == "samples")
+        entry_for(m.power, i).samples = r.integer(key).value_or(0);
+      else if (f == "power_draw_w_p50")
+        entry_for(m.power, i).power_draw_w_p50 = r.num(key);
+      else if (f == "power_draw_w_p99")
+        entry_for(m.power, i).power_draw_w_p99 = r.num(key);
+      else if (f == "power_limit_w_logged")
+        entry_for(m.power, i).power_limit_w = r.num(key);
+      else if (f == "temperature_c_max")
+        entry_for(m.power, i).temperature_c_max = r.num(key);
+      else if (f == "thermal_throttle_fraction" || f == "power_brake_fraction" ||
+               f == "power_cap_fraction") {
         auto v = r.num(key);
         fraction_in_range(v, r.path(key), key);
-        double& slot = f == "thermal_throttle_fraction" ? entry_for(m.power, i).thermal_throttle_fraction
-                       : f == "power_brake_fraction"    ? entry_for(m.power, i).power_brake_fraction
-                                                        : entry_for(m.power, i).power_cap_fraction;
+        double& slot = f == "thermal_throttle_fraction"
+                           ? entry_for(m.power, i).thermal_throttle_fraction
+                       : f == "power_brake_fraction" ? entry_for(m.power, i).power_brake_fraction
+                                                     : entry_for(m.power, i).power_cap_fraction;
         slot = v.value_or(0);
-      } else if (f == "ecc_uncorrected_max") entry_for(m.power, i).ecc_uncorrected_max = r.num(key);
-      else if (f == "pcie_gen_min_busy") entry_for(m.power, i).pcie_gen_min_busy = r.integer(key);
+      } else if (f == "ecc_uncorrected_max")
+        entry_for(m.power, i).ecc_uncorrected_max = r.num(key);
+      else if (f == "pcie_gen_min_busy")
+        entry_for(m.power, i).pcie_gen_min_busy = r.integer(key);
     } else if (split_indexed(key, "nvlink", i, f)) {
-      if (f == "active_links") entry_for(m.nvlink, i).active_links = r.integer(key).value_or(0);
-      else if (f == "min_link_gbps") entry_for(m.nvlink, i).min_link_gbps = r.num(key);
+      if (f == "active_links")
+        entry_for(m.nvlink, i).active_links = r.integer(key).value_or(0);
+      else if (f == "min_link_gbps")
+        entry_for(m.nvlink, i).min_link_gbps = r.num(key);
       else if (f == "inactive_links") {
         std::string list = r.text(key);
         std::size_t a = 0;
@@ -415,7 +459,8 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
             long link = std::strtol(item.c_str(), &end, 10);
             constexpr long kMaxLink = 64;  // NVLink links per GPU: 18 on Hopper and Blackwell
             if (*end != '\0' || link < 0 || link > kMaxLink)
-              throw InputError("bad_value", r.path(key), key + " must list link numbers 0-64, got " + in_quotes(list));
+              throw InputError("bad_value", r.path(key),
+                               key + " must list link numbers 0-64, got " + in_quotes(list));
             entry_for(m.nvlink, i).inactive_links.push_back(static_cast<int>(link));
           }
           if (b == std::string::npos) break;
@@ -438,27 +483,32 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
   return m;
 }
 
-Measurements read_measurements(const std::string& text, const std::string& file, const ValidationPlan& plan) {
-  Measurements m = looks_like_gpu_csv(text) ? summarize_gpu_csv(text, file) : parse_result_file(text, file);
+Measurements read_measurements(const std::string& text, const std::string& file,
+                               const ValidationPlan& plan) {
+  Measurements m =
+      looks_like_gpu_csv(text) ? summarize_gpu_csv(text, file) : parse_result_file(text, file);
   require_same_plan(plan, m);
   const std::string base = "/" + file + "/measured/";
   for (const auto& g : m.gpus) {
     if (plan.memory_total_mib && g.memory_total_mib && *g.memory_total_mib > 0 &&
         *g.memory_total_mib * 100 < *plan.memory_total_mib)
       throw InputError("wrong_unit", base + "gpu." + std::to_string(g.index) + ".memory_total_mib",
-                       "memory_total_mib of GPU " + std::to_string(g.index) + " is " + json(*g.memory_total_mib).dump() +
+                       "memory_total_mib of GPU " + std::to_string(g.index) + " is " +
+                           json(*g.memory_total_mib).dump() +
                            ": that looks like GiB; give MiB as nvidia-smi prints them");
     if (g.power_limit_w && *g.power_limit_w > plan.power_limit_w * 20)
       throw InputError("wrong_unit", base + "gpu." + std::to_string(g.index) + ".power_limit_w",
-                       "power_limit_w of GPU " + std::to_string(g.index) + " is " + json(*g.power_limit_w).dump() +
-                           ": that looks like mW; give W");
+                       "power_limit_w of GPU " + std::to_string(g.index) + " is " +
+                           json(*g.power_limit_w).dump() + ": that looks like mW; give W");
   }
   for (const auto& g : m.power) {
     if (g.power_draw_w_p50 && *g.power_draw_w_p50 > plan.power_limit_w * 20) {
-      std::string where = m.plan_id.empty() ? "/" + file + "/power.draw"
-                                            : base + "gpu." + std::to_string(g.index) + ".power_draw_w_p50";
+      std::string where = m.plan_id.empty()
+                              ? "/" + file + "/power.draw"
+                              : base + "gpu." + std::to_string(g.index) + ".power_draw_w_p50";
       throw InputError("wrong_unit", where,
-                       "GPU " + std::to_string(g.index) + " draws " + json(*g.power_draw_w_p50).dump() +
+                       "GPU " + std::to_string(g.index) + " draws " +
+                           json(*g.power_draw_w_p50).dump() +
                            " at the median: that looks like mW; give W");
     }
   }

@@ -28,12 +28,14 @@ GpuFacts gpu_facts_from_catalog_json(const std::string& gpus_json, const std::st
 /// validation-result.json (90_summary.sh, schema 1) -> Measurements. Errors, `file` being the
 /// name shown: json_invalid (with the byte offset), not_a_validation_result, unsupported_schema,
 /// wrong_unit / bad_value at "/<file>/measured/<key>".
-Measurements parse_result_file(const std::string& text, const std::string& file = "validation-result.json");
+Measurements parse_result_file(const std::string& text,
+                               const std::string& file = "validation-result.json");
 
 /// A dropped or named file: validation-result.json or a raw nvidia-smi CSV (recognised by its
 /// header). Checks the file belongs to `plan` (other_plan) and that values are plausible for it
 /// (wrong_unit: memory in GiB where MiB belong, power in mW, shares above 1).
-Measurements read_measurements(const std::string& text, const std::string& file, const ValidationPlan& plan);
+Measurements read_measurements(const std::string& text, const std::string& file,
+                               const ValidationPlan& plan);
 
 /// {"schema":1,"plan_id","file","overall","counts":{pass,warn,fail},"items":[{area,item,status,
 /// expected,measured,unit,deviation,reason:{code,params:{},message}}],"script_checks":[...]}

@@ -23,15 +23,17 @@ std::optional<double> as_double(const std::optional<int>& v) {
 
 /// Resolves each job's GPU name to a catalog id (unknown names are located errors naming the
 /// close matches), so "A800" and "a800-sxm-80gb" count as one type.
-std::vector<JobRow> jobs_by_catalog_id(const std::vector<JobRow>& jobs, const Catalog& catalog,
-                                       std::map<std::string, std::vector<std::string>>* names,
-                                       std::map<std::string, std::vector<std::string>>* alternatives) {
+std::vector<JobRow> jobs_by_catalog_id(
+    const std::vector<JobRow>& jobs, const Catalog& catalog,
+    std::map<std::string, std::vector<std::string>>* names,
+    std::map<std::string, std::vector<std::string>>* alternatives) {
   std::vector<JobRow> out = jobs;
   for (JobRow& j : out) {
     const GpuNameMatch m = match_gpu_name(j.gpu_type, catalog);
     if (!m.gpu) {
       std::string close;
-      for (const std::string& id : close_gpu_names(j.gpu_type, catalog)) close += (close.empty() ? "" : ", ") + id;
+      for (const std::string& id : close_gpu_names(j.gpu_type, catalog))
+        close += (close.empty() ? "" : ", ") + id;
       throw InputError("unknown_gpu", j.gpu_type_path,
                        j.gpu_type_path + " " + in_quotes(j.gpu_type) +
                            " is not a GPU in the catalog; close matches: " + close);
@@ -57,8 +59,8 @@ CapacityResult plan_capacity_section(const CostRequest& rq, const PriceCatalog& 
   std::map<std::string, std::vector<std::string>> names, alternatives;
   in.jobs = jobs_by_catalog_id(c.jobs, catalog, &names, &alternatives);
   in.months = c.dated ? 0
-                      : checked_int(rec.take(pc.at("planning.capacity_months"),
-                                             as_double(c.months), "/capacity/months"),
+                      : checked_int(rec.take(pc.at("planning.capacity_months"), as_double(c.months),
+                                             "/capacity/months"),
                                     "/capacity/months", "the months of the window", 1);
   in.target_utilization = rec.take(pc.at("planning.capacity_target_utilization"),
                                    c.target_utilization, "/capacity/target_utilization");
@@ -82,7 +84,8 @@ CapacityResult plan_capacity_section(const CostRequest& rq, const PriceCatalog& 
                                  row.gpus_per_server;
     row.servers = (row.cards_to_buy + row.gpus_per_server - 1) / row.gpus_per_server;
     if (row.cards_to_buy > 0) {
-      const CostScenario s = resolve_scenario(rq, pc, gpu, row.cards_to_buy, false, rq.cost.site, false);
+      const CostScenario s =
+          resolve_scenario(rq, pc, gpu, row.cards_to_buy, false, rq.cost.site, false);
       if (s.rent_cny_per_gpu_hour)
         row.rent_cny_per_month = t.average_monthly_gpu_hours * *s.rent_cny_per_gpu_hour;
       if (s.reserved_cny_per_gpu_month)
@@ -93,9 +96,10 @@ CapacityResult plan_capacity_section(const CostRequest& rq, const PriceCatalog& 
         row.buy_cny_per_month = buy_totals(s, row.cards_to_buy, busy).average_yearly_cny / 12;
       }
       double best = 0;
-      for (const auto& [name, v] : {std::pair<const char*, std::optional<double>>{"buy", row.buy_cny_per_month},
-                                    {"rent", row.rent_cny_per_month},
-                                    {"rent_reserved", row.reserved_cny_per_month}}) {
+      for (const auto& [name, v] :
+           {std::pair<const char*, std::optional<double>>{"buy", row.buy_cny_per_month},
+            {"rent", row.rent_cny_per_month},
+            {"rent_reserved", row.reserved_cny_per_month}}) {
         if (v && (!row.cheapest || *v < best)) {
           row.cheapest = name;
           best = *v;
@@ -127,6 +131,5 @@ std::optional<std::array<double, 12>> demand_from_capacity(const CapacityResult&
   }
   return std::nullopt;
 }
-
 
 }  // namespace advisor

@@ -79,7 +79,6 @@ int costed_count(const Request& req, const CostRequest& rq, int min_count, int p
   return n;
 }
 
-
 /// The hardware the cost section prices, and why.
 struct CostedHardware {
   const GpuSpec* gpu = nullptr;  // none: no hardware pinned and no fitting option priced
@@ -127,15 +126,14 @@ CostedHardware unpinned_hardware(const Request& req, const std::vector<OptionRow
   }
   if (hw.gpu == nullptr) return hw;
   const bool for_demand = rq.cost.monthly_demand_gpu_hours && !rq.cost.utilization;
-  hw.reason_code = recommended ? "recommended"
+  hw.reason_code = recommended  ? "recommended"
                    : for_demand ? "cheapest_for_demand"
                                 : "cheapest_option";
-  hw.reason = recommended ? "no hardware pinned: the recommended plan's GPUs"
-              : for_demand
-                  ? "no hardware pinned: the fitting GPU option with the lowest lifetime "
-                    "cost, at the count that delivers the monthly demand"
-                  : "no hardware pinned: the fitting GPU option with the lowest lifetime "
-                    "cost (at its minimum count)";
+  hw.reason = recommended  ? "no hardware pinned: the recommended plan's GPUs"
+              : for_demand ? "no hardware pinned: the fitting GPU option with the lowest lifetime "
+                             "cost, at the count that delivers the monthly demand"
+                           : "no hardware pinned: the fitting GPU option with the lowest lifetime "
+                             "cost (at its minimum count)";
   return hw;
 }
 
@@ -210,11 +208,12 @@ void flag_unconfirmed_prices(CostResult& cost, const PriceCatalog& prices,
   cost.needs_confirmation = flagged_count > 0;
   cost.prices_as_of = prices.as_of;
   if (flagged_count > 0) {
-    warnings.push_back(
-        {"prices_need_confirmation",
-         std::to_string(flagged_count) + " cost defaults are examples or low-confidence figures "
-                                         "(see cost.defaults_used): confirm them with your providers",
-         "/cost/prices", {param("count", flagged_count)}});
+    warnings.push_back({"prices_need_confirmation",
+                        std::to_string(flagged_count) +
+                            " cost defaults are examples or low-confidence figures "
+                            "(see cost.defaults_used): confirm them with your providers",
+                        "/cost/prices",
+                        {param("count", flagged_count)}});
   }
 }
 
@@ -280,7 +279,8 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
         {"cost_not_computed",
          "no hardware is pinned and no fitting GPU has a purchase or rental price: pin "
          "/hardware or give prices under /cost/prices/gpus",
-         "/hardware", {}});
+         "/hardware",
+         {}});
     return out;
   }
   const GpuSpec& gpu = *hw.gpu;
@@ -310,8 +310,8 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
   cost.defaults_used = std::move(s.defaults_used);
   if (!cost.buy) energy = energy_for(s, p, u);
   cost.electricity = electricity_section(s, p, u, energy);
-  cost.site_comparison = compare_sites(req, prices, gpu, gpus, s, u,
-                                       cost.buy ? cost.buy->cost.average_yearly_cny : 0);
+  cost.site_comparison =
+      compare_sites(req, prices, gpu, gpus, s, u, cost.buy ? cost.buy->cost.average_yearly_cny : 0);
   flag_unconfirmed_prices(cost, prices, out.warnings);
   return out;
 }

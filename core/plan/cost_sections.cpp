@@ -52,9 +52,11 @@ MissingPrice missing_purchase_price(const Request& req, const PriceCatalog& pric
                                         : "/cost/prices/gpus/" + gpu.id + "/purchase_cny";
   const auto listed = prices.gpus.find(gpu.id);
   const std::string why = listed != prices.gpus.end() ? listed->second.purchase_not_offered : "";
-  return {"buy", why.empty() ? "no purchase price for " + gpu.name + " in the catalog"
-                             : gpu.name + " is not offered for sale: " + why,
-          path, why.empty() ? "no_purchase_price" : "not_offered_for_sale",
+  return {"buy",
+          why.empty() ? "no purchase price for " + gpu.name + " in the catalog"
+                      : gpu.name + " is not offered for sale: " + why,
+          path,
+          why.empty() ? "no_purchase_price" : "not_offered_for_sale",
           {param("gpu", gpu.id), param("gpu_name", gpu.name), param("why", why)}};
 }
 
@@ -66,9 +68,11 @@ MissingPrice missing_rental_price(const Request& req, const PriceCatalog& prices
                                : "/cost/prices/gpus/" + gpu.id + "/rental_cny_per_gpu_hour";
   const auto listed = prices.gpus.find(gpu.id);
   const std::string why = listed != prices.gpus.end() ? listed->second.rental_not_offered : "";
-  return {"rent", why.empty() ? "no rental price for " + gpu.name + " in the catalog"
-                              : gpu.name + " is not offered for rent: " + why,
-          path, why.empty() ? "no_rental_price" : "not_offered_for_rent",
+  return {"rent",
+          why.empty() ? "no rental price for " + gpu.name + " in the catalog"
+                      : gpu.name + " is not offered for rent: " + why,
+          path,
+          why.empty() ? "no_rental_price" : "not_offered_for_rent",
           {param("gpu", gpu.id), param("gpu_name", gpu.name), param("why", why)}};
 }
 
@@ -85,16 +89,19 @@ OptionCost hybrid_option(const HybridPlan& h, const CostScenario& s, double egre
     capex = owned.capex_cny;
     residual = owned.residual_cny;
   }
-  items.push_back({"rented_gpu_hours", h.best.rented_gpu_hours_per_year * *s.rent_cny_per_gpu_hour,
+  items.push_back({"rented_gpu_hours",
+                   h.best.rented_gpu_hours_per_year * *s.rent_cny_per_gpu_hour,
                    format_number(h.best.rented_gpu_hours_per_year) + " GPU-hours a year x " +
                        cny(*s.rent_cny_per_gpu_hour),
                    "rented_hours",
                    {param("gpu_hours", h.best.rented_gpu_hours_per_year),
                     param("cny_per_gpu_hour", *s.rent_cny_per_gpu_hour)}});
   const bool rented = h.best.rented_gpu_hours_per_year > 0;
-  items.push_back({"data_transfer", rented ? egress_yearly_cny : 0,
+  items.push_back({"data_transfer",
+                   rented ? egress_yearly_cny : 0,
                    rented ? "egress of the rented part" : "nothing rented",
-                   rented ? "egress_of_rented_part" : "nothing_rented", {}});
+                   rented ? "egress_of_rented_part" : "nothing_rented",
+                   {}});
   return finish_option(std::move(items), s.life_years, capex, residual);
 }
 
@@ -111,8 +118,8 @@ HybridSplit hybrid_split(const HybridPlan& h, const MonthlyGpuHours& demand, con
   split.lifetime_cny = lifetime_cny;
   split.owned_max_utilization = s.owned_max_utilization;
   for (std::size_t m = 0; m < 12; ++m) {
-    split.monthly.push_back({static_cast<int>(m + 1), demand[m], h.owned_monthly[m],
-                             h.rented_monthly[m]});
+    split.monthly.push_back(
+        {static_cast<int>(m + 1), demand[m], h.owned_monthly[m], h.rented_monthly[m]});
   }
   const std::size_t stride = std::max<std::size_t>(1, h.candidates.size() / 100);
   for (std::size_t i = 0; i < h.candidates.size(); i += stride)
@@ -203,8 +210,11 @@ void price_hybrid(CostResult& cost, const std::optional<MonthlyGpuHours>& months
   // Without a demand profile there are no bursts to rent: a flat demand would only
   // "consolidate" the pinned cards onto fewer, which a job that needs them together cannot do.
   if (!months) {
-    cost.missing_prices.push_back({"hybrid", "the hybrid plan needs the demand month by month",
-                                   "/cost/monthly_demand_gpu_hours", "hybrid_needs_months", {}});
+    cost.missing_prices.push_back({"hybrid",
+                                   "the hybrid plan needs the demand month by month",
+                                   "/cost/monthly_demand_gpu_hours",
+                                   "hybrid_needs_months",
+                                   {}});
     return;
   }
   if (!(cost.buy && cost.rent)) {
@@ -250,8 +260,8 @@ void warn_demand_peak(std::vector<Warning>& warnings, const MonthlyGpuHours& dem
   if (peak <= gpus * kHoursPerMonth) return;
   warnings.push_back(
       {"demand_peak_exceeds_cards",
-       "the busiest month needs " + format_number(peak) + " GPU-hours; " +
-           std::to_string(gpus) + " GPUs deliver " + format_number(gpus * kHoursPerMonth) +
+       "the busiest month needs " + format_number(peak) + " GPU-hours; " + std::to_string(gpus) +
+           " GPUs deliver " + format_number(gpus * kHoursPerMonth) +
            " a month, so the buy option cannot serve it (see the hybrid plan)",
        rq.cost.monthly_demand_gpu_hours ? "/cost/monthly_demand_gpu_hours" : "/capacity",
        {param("peak_gpu_hours", peak), param("gpus", gpus),
@@ -278,12 +288,12 @@ void price_break_even(CostResult& cost, const CostScenario& s, int gpus, const P
     const bool holds =
         std::fabs(*be - s.seventy_percent_rule) <= s.seventy_percent_tolerance + 1e-12;
     cost.seventy_percent_rule_holds = holds;
-    cost.seventy_percent_rule_note =
-        "buying pays from " + format_number(std::round(*be * 1000) / 10) +
-        "% utilisation with these prices; the source's ~70% rule " +
-        (holds ? "holds (within " : "does not hold (outside ") +
-        format_number(s.seventy_percent_rule * 100) + " +/- " +
-        format_number(s.seventy_percent_tolerance * 100) + " points)";
+    cost.seventy_percent_rule_note = "buying pays from " +
+                                     format_number(std::round(*be * 1000) / 10) +
+                                     "% utilisation with these prices; the source's ~70% rule " +
+                                     (holds ? "holds (within " : "does not hold (outside ") +
+                                     format_number(s.seventy_percent_rule * 100) + " +/- " +
+                                     format_number(s.seventy_percent_tolerance * 100) + " points)";
     cost.seventy_percent_rule = {holds ? "rule_holds" : "rule_does_not_hold",
                                  {param("break_even_share", std::round(*be * 1000) / 1000),
                                   param("rule_share", s.seventy_percent_rule),
@@ -306,9 +316,9 @@ void price_per_unit(CostResult& cost, const Request& req, const CostScenario& s,
                     : std::nullopt;
   double demand_total = 0;
   for (double d : demand) demand_total += d;
-  per_hour["hybrid"] =
-      cost.hybrid ? cost_per_gpu_hour(cost.hybrid->cost.average_yearly_cny, demand_total)
-                  : std::nullopt;
+  per_hour["hybrid"] = cost.hybrid
+                           ? cost_per_gpu_hour(cost.hybrid->cost.average_yearly_cny, demand_total)
+                           : std::nullopt;
 
   // The speed model's figures price a run or a token only for the pinned hardware.
   std::optional<double> predicted_hours, predicted_tps;
@@ -337,9 +347,9 @@ void price_per_unit(CostResult& cost, const Request& req, const CostScenario& s,
     for (const auto& [k, v] : per_hour) {
       // The hybrid's hours are not all on these cards; price tokens for the pinned fleet only.
       if (k == "hybrid") continue;
-      per_token[k] = v ? std::optional<double>(
-                             cost_per_million_tokens(*v, gpus, *cost.tokens_per_second))
-                       : std::nullopt;
+      per_token[k] =
+          v ? std::optional<double>(cost_per_million_tokens(*v, gpus, *cost.tokens_per_second))
+            : std::nullopt;
     }
   }
 }

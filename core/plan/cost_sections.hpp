@@ -25,9 +25,9 @@ PowerResult power_section(const GpuSpec& gpu, int gpus, const CostScenario& s, c
 /// Buy, reserve and rent on demand, each priced when the scenario has its price, else a
 /// missing price saying why (the catalog's "not offered", or no price). Returns the bought
 /// fleet's electricity (empty when nothing is bought).
-EnergyResult price_deployments(CostResult& cost, const Request& request,
-                               const PriceCatalog& prices, const GpuSpec& gpu, int gpus,
-                               const CostScenario& s, const PowerPlan& p);
+EnergyResult price_deployments(CostResult& cost, const Request& request, const PriceCatalog& prices,
+                               const GpuSpec& gpu, int gpus, const CostScenario& s,
+                               const PowerPlan& p);
 
 /// The demand month by month the hybrid prices: the request's, else the job history's for
 /// `gpu_id` (then `capacity` records that it priced the cost); nullopt when neither gives one.
@@ -59,8 +59,8 @@ void price_per_unit(CostResult& cost, const Request& request, const CostScenario
 
 /// result.cost.electricity: the tariff, each period's use, and what moving load to the valley
 /// could save. `energy`: the fleet's yearly electricity at `utilization`.
-ElectricityResult electricity_section(const CostScenario& s, const PowerPlan& p,
-                                      double utilization, const EnergyResult& energy);
+ElectricityResult electricity_section(const CostScenario& s, const PowerPlan& p, double utilization,
+                                      const EnergyResult& energy);
 
 /// The same fleet bought at every site of the catalog, against the selected site's
 /// `selected_yearly_cny`.

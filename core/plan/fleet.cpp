@@ -73,8 +73,8 @@ ServingFleetPlan fleet_for_load(const Request& req, const Catalog& catalog, cons
   wide.parallelism.pp_pinned = false;
   for (int n = smallest.count; n == smallest.count || n <= smallest.gpus_per_server; n *= 2) {
     const bool first = n == smallest.count;
-    std::optional<Layout> L =
-        first ? std::optional<Layout>(smallest) : layout_for_count(wide, n, smallest.gpus_per_server);
+    std::optional<Layout> L = first ? std::optional<Layout>(smallest)
+                                    : layout_for_count(wide, n, smallest.gpus_per_server);
     if (!L) continue;
     const Request& r = first ? req : wide;
     const MemoryEstimate e = estimate_memory(r, *L, catalog.memory, false);

@@ -21,15 +21,18 @@ std::vector<std::string> words(std::string_view s) {
       // "rtx4090d" and "4090d" are the same part; "80g" is "80gb".
       if (w.rfind("rtx", 0) == 0 && w.size() > 3 && std::isdigit(static_cast<unsigned char>(w[3])))
         w.erase(0, 3);
-      if (w.size() > 1 && w.back() == 'g' && std::isdigit(static_cast<unsigned char>(w[w.size() - 2])))
+      if (w.size() > 1 && w.back() == 'g' &&
+          std::isdigit(static_cast<unsigned char>(w[w.size() - 2])))
         w += 'b';
       if (w != "rtx") out.push_back(w);
     }
     w.clear();
   };
   for (char c : s) {
-    if (std::isalnum(static_cast<unsigned char>(c))) w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    else flush();
+    if (std::isalnum(static_cast<unsigned char>(c)))
+      w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    else
+      flush();
   }
   flush();
   return out;
@@ -73,12 +76,14 @@ GpuNameMatch match_gpu_name(std::string_view name, const Catalog& catalog) {
     std::set<std::string> have;
     for (const std::string& w : words(g.id)) have.insert(w);
     for (const std::string& w : words(g.name)) have.insert(w);
-    if (std::all_of(query.begin(), query.end(), [&](const std::string& w) { return have.count(w) > 0; }))
+    if (std::all_of(query.begin(), query.end(),
+                    [&](const std::string& w) { return have.count(w) > 0; }))
       fits.push_back(&g);
   }
   if (fits.empty()) {
     for (const GpuSpec& g : catalog.gpus)
-      if (wanted.size() >= 3 && squashed(g.id).find(wanted) != std::string::npos) fits.push_back(&g);
+      if (wanted.size() >= 3 && squashed(g.id).find(wanted) != std::string::npos)
+        fits.push_back(&g);
   }
   if (!fits.empty()) {
     m.gpu = fits.front();

@@ -11,8 +11,8 @@
 namespace advisor {
 
 struct GpuNameMatch {
-  const GpuSpec* gpu = nullptr;               // the match (the first in catalog order when several fit)
-  std::vector<const GpuSpec*> alternatives;   // other parts the name fits equally well
+  const GpuSpec* gpu = nullptr;  // the match (the first in catalog order when several fit)
+  std::vector<const GpuSpec*> alternatives;  // other parts the name fits equally well
 };
 
 /// Matches `name` to a catalog GPU: by id or display name, else by its words (every word of

@@ -30,7 +30,8 @@ ModelResult model_result(const Request& req) {
   m.input = req.model_source;
   m.params = count_params(req.model);
   m.trainable_params = trainable_params(req);
-  if (req.model.params_total_b_published > 0) m.published_total_b = req.model.params_total_b_published;
+  if (req.model.params_total_b_published > 0)
+    m.published_total_b = req.model.params_total_b_published;
   return m;
 }
 
@@ -49,10 +50,14 @@ struct ChosenCount {
 
 const char* stop_name(TrainingCounts::Stop stop) {
   switch (stop) {
-    case TrainingCounts::Stop::kGlobalBatch: return "global_batch";
-    case TrainingCounts::Stop::kSmallSaving: return "small_saving";
-    case TrainingCounts::Stop::kSearchLimit: return "search_limit";
-    case TrainingCounts::Stop::kUnavailable: return "unavailable";
+    case TrainingCounts::Stop::kGlobalBatch:
+      return "global_batch";
+    case TrainingCounts::Stop::kSmallSaving:
+      return "small_saving";
+    case TrainingCounts::Stop::kSearchLimit:
+      return "search_limit";
+    case TrainingCounts::Stop::kUnavailable:
+      return "unavailable";
   }
   return "?";
 }
@@ -64,7 +69,8 @@ const char* stop_name(TrainingCounts::Stop stop) {
 /// limit); its last count. Nothing fitting up to the limit is a located error (there is no
 /// count to show). Other tasks, or a given count: nothing to choose.
 std::optional<ChosenCount> choose_pretraining_count(const Request& req, const Catalog& catalog) {
-  if (!req.hardware || req.hardware->count_given || req.task != Task::kPretrain) return std::nullopt;
+  if (!req.hardware || req.hardware->count_given || req.task != Task::kPretrain)
+    return std::nullopt;
   const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
   // The layouts judged for the minimum are the search's first (training_counts).
   LayoutTable plain_layouts(req, catalog.memory);
@@ -87,8 +93,9 @@ std::optional<ChosenCount> choose_pretraining_count(const Request& req, const Ca
   if (!o.min_layout) {
     throw InputError("inconsistent", "/hardware/count",
                      "/hardware/count is not given, so the advisor looks for the count a "
-                     "pretraining team would run on " + gpu.name + ", but no count fits: " +
-                         o.reason + "; give /hardware/count to see the memory at that count");
+                     "pretraining team would run on " +
+                         gpu.name + ", but no count fits: " + o.reason +
+                         "; give /hardware/count to see the memory at that count");
   }
   ChosenCount c;
   c.full_checkpointing = full_checkpointing;
@@ -108,34 +115,46 @@ Note count_chosen_note(const ChosenCount& c, const GpuSpec& gpu, const Layout& L
   std::string why;
   switch (c.stop) {
     case TrainingCounts::Stop::kGlobalBatch:
-      why = "twice as many would need more data-parallel ranks x micro-batch than the global batch of " +
-            std::to_string(c.global_batch) + " sequences";
+      why =
+          "twice as many would need more data-parallel ranks x micro-batch than the global batch "
+          "of " +
+          std::to_string(c.global_batch) + " sequences";
       break;
     case TrainingCounts::Stop::kSmallSaving:
       why = "doubling again would cut the run by less than 10%";
       break;
     case TrainingCounts::Stop::kSearchLimit:
-      why = "the search limit is reached (2^8 x the minimum, at most the catalog's "
-            "max_gpus_searched)";
+      why =
+          "the search limit is reached (2^8 x the minimum, at most the catalog's "
+          "max_gpus_searched)";
       break;
     case TrainingCounts::Stop::kUnavailable:
       why = "no speed is estimated for this GPU, so the minimum that fits is kept";
       break;
   }
-  std::vector<ReasonParam> params{
-      param("gpus", c.gpus), param("gpu", gpu.name), param("min_gpus", c.min_gpus),
-      param("stop", stop_name(c.stop)), param("global_batch", static_cast<double>(c.global_batch)),
-      param("micro_batch", c.micro_batch), param("dp", L.dp), param("tp", L.tp), param("pp", L.pp),
-      param("full_checkpointing", flag(c.full_checkpointing))};
+  std::vector<ReasonParam> params{param("gpus", c.gpus),
+                                  param("gpu", gpu.name),
+                                  param("min_gpus", c.min_gpus),
+                                  param("stop", stop_name(c.stop)),
+                                  param("global_batch", static_cast<double>(c.global_batch)),
+                                  param("micro_batch", c.micro_batch),
+                                  param("dp", L.dp),
+                                  param("tp", L.tp),
+                                  param("pp", L.pp),
+                                  param("full_checkpointing", flag(c.full_checkpointing))};
   if (L.cp > 1) params.push_back(param("cp", L.cp));  // the request's context parallelism
   return {"hardware_count_chosen", std::move(params),
           "No /hardware/count given for pretraining: " + std::to_string(c.gpus) + "x " + gpu.name +
               " (tp " + std::to_string(L.tp) + " x pp " + std::to_string(L.pp) +
-              (L.cp > 1 ? " x cp " + std::to_string(L.cp) : std::string()) +
-              " x dp " + std::to_string(L.dp) + "), as a pretraining team runs it: from the "
-              "minimum that fits (" + std::to_string(c.min_gpus) + "), doubled while the global "
+              (L.cp > 1 ? " x cp " + std::to_string(L.cp) : std::string()) + " x dp " +
+              std::to_string(L.dp) +
+              "), as a pretraining team runs it: from the "
+              "minimum that fits (" +
+              std::to_string(c.min_gpus) +
+              "), doubled while the global "
               "batch feeds the data-parallel ranks and a doubling cuts the run by 10% or more; "
-              "stopped because " + why + "." +
+              "stopped because " +
+              why + "." +
               (c.full_checkpointing
                    ? " Nothing fits at any count without activation checkpointing, so full "
                      "checkpointing is on, as pretraining recipes at this size run "
@@ -180,12 +199,12 @@ void model_warnings(const Request& req, const ModelResult& model, std::vector<Wa
     const double derived = model.params.total / kBillion;
     const double gap = std::fabs(derived / *model.published_total_b - 1);
     if (gap > kParamMismatchWarning) {
-      warnings.push_back({"param_count_mismatch",
-                          "derived parameter count " + format_number(derived) +
-                              "B differs from the published " +
-                              format_number(*model.published_total_b) + "B",
-                          "/model",
-                          {param("derived_b", derived), param("published_b", *model.published_total_b)}});
+      warnings.push_back(
+          {"param_count_mismatch",
+           "derived parameter count " + format_number(derived) + "B differs from the published " +
+               format_number(*model.published_total_b) + "B",
+           "/model",
+           {param("derived_b", derived), param("published_b", *model.published_total_b)}});
     }
   }
   const std::int64_t context = is_training(req.task)
@@ -194,12 +213,15 @@ void model_warnings(const Request& req, const ModelResult& model, std::vector<Wa
   if (context > req.model.max_position_embeddings) {
     warnings.push_back(
         {"beyond_trained_context",
-         "the sequence (" + std::to_string(context) + " tokens) is longer than the model's "
-         "max_position_embeddings (" + std::to_string(req.model.max_position_embeddings) +
+         "the sequence (" + std::to_string(context) +
+             " tokens) is longer than the model's "
+             "max_position_embeddings (" +
+             std::to_string(req.model.max_position_embeddings) +
              "); memory is still estimated, quality is not guaranteed",
          is_training(req.task) ? "/training/sequence_length" : "/inference/prompt_tokens",
          {param("tokens", static_cast<double>(context)),
-          param("max_position_embeddings", static_cast<double>(req.model.max_position_embeddings))}});
+          param("max_position_embeddings",
+                static_cast<double>(req.model.max_position_embeddings))}});
   }
 }
 
@@ -223,32 +245,36 @@ MemoryResult memory_result(const Request& req, const Catalog& catalog, const Lay
                           {param("gpu", gpu.name), param("per_gpu_bytes", e.total()),
                            param("gpu_memory_bytes", gpu.memory_bytes())}});
     } else if (e.band_high > gpu.memory_bytes()) {
-      warnings.push_back({"tight_fit",
-                          "fits by the estimate, but the upper end of the error band "
-                          "exceeds the card: expect out-of-memory risk, and near the ceiling "
-                          "PyTorch's caching allocator frees and retries (or a paged optimizer "
-                          "pages to host RAM), which can run several times slower than shown",
-                          "/hardware",
-                          {param("band_high_bytes", e.band_high), param("gpu_memory_bytes", gpu.memory_bytes())}});
+      warnings.push_back(
+          {"tight_fit",
+           "fits by the estimate, but the upper end of the error band "
+           "exceeds the card: expect out-of-memory risk, and near the ceiling "
+           "PyTorch's caching allocator frees and retries (or a paged optimizer "
+           "pages to host RAM), which can run several times slower than shown",
+           "/hardware",
+           {param("band_high_bytes", e.band_high), param("gpu_memory_bytes", gpu.memory_bytes())}});
     }
     if (!gpu.pcie_peer_to_peer && req.hardware->count > 1) {
       warnings.push_back({"no_peer_to_peer",
                           gpu.name + " has no PCIe peer-to-peer: GPU-to-GPU traffic goes "
                                      "through host memory",
-                          "/hardware/gpu", {param("gpu", gpu.name)}});
+                          "/hardware/gpu",
+                          {param("gpu", gpu.name)}});
     }
     if (gpu.software_stack != "cuda") {
       warnings.push_back({"non_cuda_stack",
                           gpu.name + " runs " + gpu.software_stack +
                               ", not CUDA: framework overheads may differ from this estimate",
-                          "/hardware/gpu", {param("gpu", gpu.name), param("stack", gpu.software_stack)}});
+                          "/hardware/gpu",
+                          {param("gpu", gpu.name), param("stack", gpu.software_stack)}});
     }
   }
   if (e.host_ram_per_node > 0) {
     warnings.push_back({"host_ram_needed",
                         "CPU offload needs " + format_gib(e.host_ram_per_node) +
                             " of host RAM per server (plus the OS and data loaders)",
-                        "/training/cpu_offload", {param("host_ram_bytes", e.host_ram_per_node)}});
+                        "/training/cpu_offload",
+                        {param("host_ram_bytes", e.host_ram_per_node)}});
   }
   return m;
 }
@@ -272,9 +298,11 @@ std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan,
     text("/training/activation_checkpointing", name_of(req.training.activation_checkpointing));
     number("/parallelism/zero", L.zero);
     const Accounting& a = req.training.accounting;
-    out.push_back({"/training/accounting/master_weights", std::nullopt, std::nullopt, a.master_weights});
+    out.push_back(
+        {"/training/accounting/master_weights", std::nullopt, std::nullopt, a.master_weights});
     text("/training/accounting/gradient_dtype", a.gradient_bytes == 4 ? "fp32" : "bf16");
-    text("/training/accounting/optimizer_state_dtype", a.optimizer_state_bytes == 4 ? "fp32" : "bf16");
+    text("/training/accounting/optimizer_state_dtype",
+         a.optimizer_state_bytes == 4 ? "fp32" : "bf16");
     out.push_back({"/training/accounting/fused_cross_entropy", std::nullopt, std::nullopt,
                    a.fused_cross_entropy});
     if (req.model.encoder_decoder())
@@ -294,8 +322,10 @@ std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan,
   // Price and planning defaults, where the entry is in the unit of the input it overrides (not
   // a ratio such as "x flat price") and names one value.
   std::vector<const DefaultUsed*> used;
-  if (plan.cost) for (const DefaultUsed& d : plan.cost->defaults_used) used.push_back(&d);
-  if (plan.capacity) for (const DefaultUsed& d : plan.capacity->defaults_used) used.push_back(&d);
+  if (plan.cost)
+    for (const DefaultUsed& d : plan.cost->defaults_used) used.push_back(&d);
+  if (plan.capacity)
+    for (const DefaultUsed& d : plan.capacity->defaults_used) used.push_back(&d);
   std::vector<std::string> ambiguous;  // several defaults behind one input: no single value
   for (const DefaultUsed* d : used) {
     const std::string& path = d->override_path;
@@ -336,11 +366,12 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
   plan.model = model_result(req);
   model_warnings(req, plan.model, plan.warnings);
   if (req.cluster.deprecated_gbps_key) {
-    plan.warnings.push_back({"deprecated_field",
-                             "/cluster/inter_node_gbps_per_gpu is deprecated (it is Gbit/s, and "
-                             "every _gbps key means GB/s): use /cluster/inter_node_gbit_per_s_per_gpu",
-                             "/cluster/inter_node_gbps_per_gpu",
-                             {param("replacement", "/cluster/inter_node_gbit_per_s_per_gpu")}});
+    plan.warnings.push_back(
+        {"deprecated_field",
+         "/cluster/inter_node_gbps_per_gpu is deprecated (it is Gbit/s, and "
+         "every _gbps key means GB/s): use /cluster/inter_node_gbit_per_s_per_gpu",
+         "/cluster/inter_node_gbps_per_gpu",
+         {param("replacement", "/cluster/inter_node_gbit_per_s_per_gpu")}});
   }
 
   // Every catalog GPU judged by memory; for serving, the fleet that serves the load.
@@ -349,7 +380,8 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
   std::vector<OptionRow> rows = judge_options(req, catalog, layouts);
   const ServingFleetPlan* pinned_fleet = nullptr;
   for (const OptionRow& row : rows)
-    if (req.hardware && row.judged.gpu->id == req.hardware->gpu && row.fleet) pinned_fleet = &*row.fleet;
+    if (req.hardware && row.judged.gpu->id == req.hardware->gpu && row.fleet)
+      pinned_fleet = &*row.fleet;
 
   // The plan's layout: the pinned hardware's (for a serving target, one replica of its fleet).
   Layout L = main_layout(req, catalog);
@@ -392,8 +424,8 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
       serving_target && pinned_fleet && pinned_fleet->feasible
           ? std::optional<int>(static_cast<int>(pinned_fleet->gpus))
           : std::nullopt;
-  PowerCostSections power_cost = plan_power_and_cost(req, catalog, L, fleet_gpus, speed.training,
-                                                     speed.inference, plan.options,
+  PowerCostSections power_cost = plan_power_and_cost(
+      req, catalog, L, fleet_gpus, speed.training, speed.inference, plan.options,
       plan.recommendation && plan.recommendation->best ? &*plan.recommendation->best : nullptr);
   plan.power = std::move(power_cost.power);
   plan.cost = std::move(power_cost.cost);
@@ -402,7 +434,8 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
   plan.training = std::move(speed.training);
   if (chosen && plan.training) {
     auto& notes = plan.training->assumptions;
-    notes.insert(notes.begin(), count_chosen_note(*chosen, *catalog.find_gpu(req.hardware->gpu), L));
+    notes.insert(notes.begin(),
+                 count_chosen_note(*chosen, *catalog.find_gpu(req.hardware->gpu), L));
   }
   plan.inference = std::move(speed.inference);
   plan.interconnect = std::move(speed.interconnect);

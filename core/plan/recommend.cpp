@@ -35,7 +35,6 @@ Objective resolve_objective(const GoalSettings& g) {
   return Objective::kCheapest;
 }
 
-
 /// Training: hours; serving: seconds per token per user (lower is faster).
 double time_of(const CandidatePlan& p) {
   if (p.hours) return *p.hours;
@@ -139,8 +138,8 @@ class Search {
       // A month's cost over the month's output at the load: the one cost per million tokens of
       // this plan (the cost section's for the same plan is the same function and figures).
       if (!training && c.output_tokens_per_second && *c.output_tokens_per_second > 0)
-        c.cost_per_million_tokens_cny =
-            cost_per_million_tokens(cost / (kHoursPerMonth * c.gpus), c.gpus, *c.output_tokens_per_second);
+        c.cost_per_million_tokens_cny = cost_per_million_tokens(
+            cost / (kHoursPerMonth * c.gpus), c.gpus, *c.output_tokens_per_second);
     };
     const double gpu_hours = training ? plan.gpu_hours.value_or(0) : count * kHoursPerMonth;
     if (q.rent_cny_per_gpu_hour) {
@@ -149,9 +148,11 @@ class Search {
     }
     if (q.reserved_cny_per_gpu_month) {
       // Reserved cards are paid by the whole month for as long as the job needs them.
-      const double months = training ? std::max(1.0, std::ceil(plan.hours.value_or(0) / kHoursPerMonth)) : 1;
+      const double months =
+          training ? std::max(1.0, std::ceil(plan.hours.value_or(0) / kHoursPerMonth)) : 1;
       const double cost = count * months * *q.reserved_cny_per_gpu_month;
-      add(Deployment::kReserved, Facility::kIdc, cost, gpu_hours > 0 ? std::optional<double>(cost / gpu_hours) : std::nullopt);
+      add(Deployment::kReserved, Facility::kIdc, cost,
+          gpu_hours > 0 ? std::optional<double>(cost / gpu_hours) : std::nullopt);
     }
     // Bought: the job's amortised share of owning the cards.
     for (const CountPrices::Owned& o : q.owned) {
@@ -177,7 +178,8 @@ class Search {
       base.gpu_hours = t.gpu_hours;
       base.mfu = t.mfu;
       base.tokens = t.tokens;
-      base.exposed_communication_share = t.step_time_s > 0 ? t.exposed_communication_s / t.step_time_s : 0;
+      base.exposed_communication_share =
+          t.step_time_s > 0 ? t.exposed_communication_s / t.step_time_s : 0;
       // A count past the small platform (4-card workstation, 4-GPU board) needs the full one.
       if (s.count > at.idc->gpus_per_server && at.count <= at.idc->gpus_per_server)
         at = prices_.places(gpu, s.count);
@@ -206,7 +208,8 @@ class Search {
     const ServingFleetPlan& fleet = *row.fleet;
     const int count = static_cast<int>(fleet.gpus);
     const MemoryEstimate e = estimate_memory(req_, fleet.replica, catalog_.memory, false);
-    const Fabric f = make_fabric(gpu, req_.cluster, catalog_.performance, fleet.replica.gpus_per_server);
+    const Fabric f =
+        make_fabric(gpu, req_.cluster, catalog_.performance, fleet.replica.gpus_per_server);
     CandidatePlan base = base_plan(gpu, count, fleet.replica, e, f);
     base.replicas = fleet.replicas;
     base.users = users_to_serve(req_);
@@ -215,7 +218,8 @@ class Search {
     base.per_user_tokens_per_second = load.per_user_tokens_per_second;
     base.time_to_first_token_s = load.time_to_first_token_s;
     base.time_to_first_token_p90_s = load.time_to_first_token_p90_s;
-    base.output_tokens_per_second = load.output_tokens_per_second * static_cast<double>(fleet.replicas);
+    base.output_tokens_per_second =
+        load.output_tokens_per_second * static_cast<double>(fleet.replicas);
     price(base, count, prices_.places(gpu, count), out);
   }
 
@@ -230,7 +234,9 @@ class Search {
     c.per_gpu_bytes = e.total();
     c.gpu_memory_bytes = gpu.memory_bytes();
     c.link = intra_link_name(f.intra);
-    if (L.count > 1) c.allreduce_busbw_gbps = group_busbw(f, L.count, std::min(L.count, f.gpus_per_node), catalog_.performance);
+    if (L.count > 1)
+      c.allreduce_busbw_gbps =
+          group_busbw(f, L.count, std::min(L.count, f.gpus_per_node), catalog_.performance);
     c.cost_basis = is_training(req_.task) ? "per_run" : "per_month";
     return c;
   }
@@ -281,13 +287,15 @@ struct LeverChange {
 const LeverChange kLevers[] = {
     {"activation_checkpointing", "/training/activation_checkpointing", "full", "more_compute",
      [](Request& r) {
-       if (!is_training(r.task) || r.training.activation_checkpointing == Checkpointing::kFull) return false;
+       if (!is_training(r.task) || r.training.activation_checkpointing == Checkpointing::kFull)
+         return false;
        r.training.activation_checkpointing = Checkpointing::kFull;
        return true;
      }},
     {"optimizer_8bit", "/training/optimizer", "adamw_8bit", "optimizer_precision",
      [](Request& r) {
-       if (!is_training(r.task) || is_adapter(r.task) || r.training.optimizer != Optimizer::kAdamW) return false;
+       if (!is_training(r.task) || is_adapter(r.task) || r.training.optimizer != Optimizer::kAdamW)
+         return false;
        r.training.optimizer = Optimizer::kAdamW8bit;
        return true;
      }},
@@ -307,14 +315,17 @@ const LeverChange kLevers[] = {
      }},
     {"int8_weights", "/inference/weight_format", "int8", "quantised_weights",
      [](Request& r) {
-       if (r.task != Task::kInference || (r.inference.weight_format != "bf16" && r.inference.weight_format != "fp16")) return false;
+       if (r.task != Task::kInference ||
+           (r.inference.weight_format != "bf16" && r.inference.weight_format != "fp16"))
+         return false;
        r.inference.weight_format = "int8";
        return true;
      }},
     {"int4_weights", "/inference/weight_format", "int4", "quantised_weights",
      [](Request& r) {
        const std::string& w = r.inference.weight_format;
-       if (r.task != Task::kInference || w == "int4" || w == "nf4" || w.rfind("gguf_", 0) == 0) return false;
+       if (r.task != Task::kInference || w == "int4" || w == "nf4" || w.rfind("gguf_", 0) == 0)
+         return false;
        r.inference.weight_format = "int4";
        return true;
      }},
@@ -431,10 +442,13 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
     }
     const std::size_t before = all.size();
     Reason failed;
-    if (is_training(req.task)) search.training_plans(row, all, &failed);
-    else search.serving_plans(row, all, &failed);
+    if (is_training(req.task))
+      search.training_plans(row, all, &failed);
+    else
+      search.serving_plans(row, all, &failed);
     if (all.size() == before) {
-      if (failed.code.empty()) failed = reason_not_offered(gpu, catalog.prices, req.goal.china_only);
+      if (failed.code.empty())
+        failed = reason_not_offered(gpu, catalog.prices, req.goal.china_only);
       r.rejected.push_back({gpu.id, failed});
       continue;
     }
@@ -493,9 +507,11 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
     runner("cheapest", Objective::kCheapest, any);
     runner("fastest", Objective::kFastest, any);
     if (!best.china_purchasable)
-      runner("china_purchasable", r.objective, [](const CandidatePlan& p) { return p.china_purchasable; });
+      runner("china_purchasable", r.objective,
+             [](const CandidatePlan& p) { return p.china_purchasable; });
     if (best.facility != Facility::kOffice)
-      runner("office", r.objective, [](const CandidatePlan& p) { return p.facility == Facility::kOffice; });
+      runner("office", r.objective,
+             [](const CandidatePlan& p) { return p.facility == Facility::kOffice; });
   }
 
   if (with_levers) {

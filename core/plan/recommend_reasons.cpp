@@ -35,12 +35,14 @@ std::string layout_text(const Layout& L) {
 std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
   std::vector<Reason> out;
   const Layout& L = p.layout;
-  out.push_back({"memory", "fits_per_gpu",
-                 {num("per_gpu_bytes", p.per_gpu_bytes), num("gpu_memory_bytes", p.gpu_memory_bytes),
-                  num("tp", L.tp), num("pp", L.pp), num("dp", L.dp)},
-                 gib(p.per_gpu_bytes) + " per GPU of " + gib(p.gpu_memory_bytes) + " (" +
-                     layout_text(L) + ")"});
-  if (L.cp > 1) out.back().params.push_back(num("cp", L.cp));      // only when stated
+  out.push_back(
+      {"memory",
+       "fits_per_gpu",
+       {num("per_gpu_bytes", p.per_gpu_bytes), num("gpu_memory_bytes", p.gpu_memory_bytes),
+        num("tp", L.tp), num("pp", L.pp), num("dp", L.dp)},
+       gib(p.per_gpu_bytes) + " per GPU of " + gib(p.gpu_memory_bytes) + " (" + layout_text(L) +
+           ")"});
+  if (L.cp > 1) out.back().params.push_back(num("cp", L.cp));  // only when stated
   if (L.shard_group > 0) out.back().params.push_back(num("shard_group", L.shard_group));
   if (L.zero > 0) out.back().params.push_back(num("zero", L.zero));  // training only
   if (p.gpus == 1) {
@@ -60,13 +62,16 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
     out.push_back(std::move(r));
   }
   if (p.hours) {
-    out.push_back({"compute", "run_time",
+    out.push_back({"compute",
+                   "run_time",
                    {num("hours", *p.hours), num("tokens", p.tokens), num("mfu", p.mfu.value_or(0))},
                    hours(*p.hours) + " for " + format_with("%.3g", p.tokens) + " tokens at " +
                        format_with("%.0f%%", 100 * p.mfu.value_or(0)) + " MFU"});
   } else {
-    out.push_back({"compute", "serving_speed",
-                   {num("users", static_cast<double>(p.users)), num("replicas", static_cast<double>(p.replicas)),
+    out.push_back({"compute",
+                   "serving_speed",
+                   {num("users", static_cast<double>(p.users)),
+                    num("replicas", static_cast<double>(p.replicas)),
                     num("per_user_tokens_per_second", p.per_user_tokens_per_second.value_or(0)),
                     num("time_to_first_token_s", p.time_to_first_token_s.value_or(0)),
                     num("time_to_first_token_p90_s", p.time_to_first_token_p90_s.value_or(0))},
@@ -78,19 +83,21 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
                        format_with("%.2f s", p.time_to_first_token_p90_s.value_or(0)) + ")"});
   }
   const double kw = p.server_watts_full_load / 1000;
-  out.push_back({"power", p.facility == Facility::kOffice ? "office" : "idc_rack",
-                 {num("servers", p.servers), num("server_kw", kw), txt("facility", name_of(p.facility))},
-                 std::to_string(p.servers) + " server(s) of " + format_with("%.1f kW", kw) +
-                     " at full load" +
-                     (p.deployment != Deployment::kBuy ? ": the provider hosts them"
-                      : p.facility == Facility::kOffice ? ": fits your office rack"
-                      : p.office_can_host ? ": in an IDC rack (an office could also host it)"
-                                          : ": needs an IDC rack")});
+  out.push_back(
+      {"power",
+       p.facility == Facility::kOffice ? "office" : "idc_rack",
+       {num("servers", p.servers), num("server_kw", kw), txt("facility", name_of(p.facility))},
+       std::to_string(p.servers) + " server(s) of " + format_with("%.1f kW", kw) + " at full load" +
+           (p.deployment != Deployment::kBuy  ? ": the provider hosts them"
+            : p.facility == Facility::kOffice ? ": fits your office rack"
+            : p.office_can_host               ? ": in an IDC rack (an office could also host it)"
+                                              : ": needs an IDC rack")});
   Reason cost{"cost",
               std::string(name_of(p.deployment)) + "_" + std::string(p.cost_basis),
               {num("cost_cny", p.cost_cny), txt("basis", std::string(p.cost_basis))},
               ""};
-  if (p.rate_cny_per_gpu_hour) cost.params.push_back(num("cny_per_gpu_hour", *p.rate_cny_per_gpu_hour));
+  if (p.rate_cny_per_gpu_hour)
+    cost.params.push_back(num("cny_per_gpu_hour", *p.rate_cny_per_gpu_hour));
   if (p.deployment == Deployment::kBuy) {
     cost.params.push_back(num("utilization", p.utilization));
     cost.params.push_back(num("life_years", p.life_years));
@@ -115,7 +122,8 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
   return out;
 }
 
-Reason reason_why_not(const CandidatePlan& runner, const CandidatePlan& best, const std::string& wins_on) {
+Reason reason_why_not(const CandidatePlan& runner, const CandidatePlan& best,
+                      const std::string& wins_on) {
   const double dcost = runner.cost_cny - best.cost_cny;
   const bool training = runner.hours.has_value();
   const double dtime = training ? *runner.hours - best.hours.value_or(0) : 0;
@@ -123,7 +131,8 @@ Reason reason_why_not(const CandidatePlan& runner, const CandidatePlan& best, co
   if (training) r.params.push_back(num("hours_difference", dtime));
   if (dcost > 0) {
     r.code = "costs_more";
-    r.text = "costs " + cny(dcost) + " more" + (best.cost_basis == "per_run" ? " per run" : " per month");
+    r.text = "costs " + cny(dcost) + " more" +
+             (best.cost_basis == "per_run" ? " per run" : " per month");
     if (training && dtime < 0) r.text += " to finish " + hours(-dtime) + " sooner";
   } else if (training && dtime > 0) {
     r.step = "compute";
@@ -153,7 +162,9 @@ Reason reason_unavailable(const std::string& why, const std::string& why_code) {
 
 Reason reason_no_price(const GpuSpec& gpu, bool china_only) {
   if (china_only && gpu.china_availability.status.rfind("license-required", 0) == 0) {
-    return {"cost", "not_sold_in_china", {txt("status", gpu.china_availability.status)},
+    return {"cost",
+            "not_sold_in_china",
+            {txt("status", gpu.china_availability.status)},
             "not sold new in mainland China (" + gpu.china_availability.status +
                 ") and no rental price: set /goal/china_only to false or give a price"};
   }
@@ -166,7 +177,9 @@ Reason reason_not_offered(const GpuSpec& gpu, const PriceCatalog& prices, bool c
     const GpuPrices& g = listed->second;
     const auto cap = g.rental_gpus_available ? g.rental_gpus_available : g.reserved_gpus_available;
     if (cap && (g.rental_cny_per_gpu_hour || g.rental_cny_per_gpu_month)) {
-      return {"cost", "not_enough_offered", {num("available", static_cast<double>(*cap))},
+      return {"cost",
+              "not_enough_offered",
+              {num("available", static_cast<double>(*cap))},
               "the provider offers " + std::to_string(*cap) +
                   " of these GPUs, fewer than a plan needs"};
     }
@@ -177,21 +190,25 @@ Reason reason_not_offered(const GpuSpec& gpu, const PriceCatalog& prices, bool c
 Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& cheapest,
                           const GoalSettings& goal) {
   if (goal.deadline_hours && fastest.hours && *fastest.hours > *goal.deadline_hours) {
-    return {"compute", "misses_deadline",
+    return {"compute",
+            "misses_deadline",
             {num("fastest_hours", *fastest.hours), num("deadline_hours", *goal.deadline_hours),
              num("gpus", fastest.gpus)},
             "even " + std::to_string(fastest.gpus) + " GPUs take " + hours(*fastest.hours) +
                 ", past the " + hours(*goal.deadline_hours) + " deadline"};
   }
-  return {"cost", "over_budget",
+  return {"cost",
+          "over_budget",
           {num("cheapest_cny", cheapest.cost_cny), num("budget_cny", goal.budget_cny.value_or(0))},
           "the cheapest plan costs " + cost_text(cheapest) + ", over the budget of " +
               cny(goal.budget_cny.value_or(0))};
 }
 
 Reason reason_no_plan(const CandidatePlan& nearest, const GoalSettings& goal) {
-  Reason r{"cost", "no_plan_meets_goal", {txt("nearest_gpu", nearest.gpu->id), num("nearest_gpus", nearest.gpus),
-                                           num("nearest_cost_cny", nearest.cost_cny)},
+  Reason r{"cost",
+           "no_plan_meets_goal",
+           {txt("nearest_gpu", nearest.gpu->id), num("nearest_gpus", nearest.gpus),
+            num("nearest_cost_cny", nearest.cost_cny)},
            ""};
   if (nearest.hours) r.params.push_back(num("nearest_hours", *nearest.hours));
   r.text = "no plan meets the goal";
@@ -203,7 +220,9 @@ Reason reason_no_plan(const CandidatePlan& nearest, const GoalSettings& goal) {
 }
 
 Reason reason_nothing_fits() {
-  return {"memory", "no_gpu_fits", {},
+  return {"memory",
+          "no_gpu_fits",
+          {},
           "no GPU in the catalog can run this job with a price: see the rejected list"};
 }
 

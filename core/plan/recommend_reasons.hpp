@@ -14,7 +14,8 @@ namespace advisor {
 std::vector<Reason> explain(const CandidatePlan& plan, const Request& request);
 
 /// Why `runner` (which wins on `wins_on`) was not chosen over `best`.
-Reason reason_why_not(const CandidatePlan& runner, const CandidatePlan& best, const std::string& wins_on);
+Reason reason_why_not(const CandidatePlan& runner, const CandidatePlan& best,
+                      const std::string& wins_on);
 
 /// Why no count of a GPU fits (engine/layout.hpp GpuOption): its code and largest count tried
 /// travel as parameters, so the page words it in the user's language.

@@ -2,11 +2,10 @@
 // The assumption lines shown under the training and serving speed figures: each states a term of
 // the model with the numbers that went into it (docs/speed.md). Each line is a code with its
 // named figures (the page renders it in either language) and the English sentence as fallback.
-#include "plan/speed_results.hpp"
-
 #include <algorithm>
 #include <cmath>
 
+#include "plan/speed_results.hpp"
 #include "types/text.hpp"
 
 namespace advisor {
@@ -38,66 +37,70 @@ Note token_budget_note(const Request& req, const PerformanceConstants& k) {
 }  // namespace
 
 Note unpinned_speed_note(bool training) {
-  return {training ? "no_hardware_training" : "no_hardware_serving", {},
+  return {training ? "no_hardware_training" : "no_hardware_serving",
+          {},
           std::string("No hardware pinned: speed is given per option (options[].") +
-              (training ? "training) at its minimum GPU count; pin /hardware for the full breakdown."
-                        : "inference) at its minimum GPU count; pin /hardware for the full breakdown.")};
+              (training
+                   ? "training) at its minimum GPU count; pin /hardware for the full breakdown."
+                   : "inference) at its minimum GPU count; pin /hardware for the full breakdown.")};
 }
 
 Note training_token_note(const Request& req, const PerformanceConstants& k) {
   return token_budget_note(req, k);
 }
 
-std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
-                                              const Layout& L, const Fabric& f,
-                                              const TrainingPerf& t,
-                                              const PerformanceConstants& k) {
+std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu, const Layout& L,
+                                       const Fabric& f, const TrainingPerf& t,
+                                       const PerformanceConstants& k) {
   std::vector<Note> out;
   const TrainingSettings& ts = req.training;
   const char* recompute = ts.activation_checkpointing == Checkpointing::kNone
-                              ? "none" : name_of(ts.activation_checkpointing);
-  out.push_back({"training_flops",
-                 {param("model_gflop", t.flops.model / kGiga),
-                  param("forward_gflop", (t.flops.linear_forward + t.flops.attention_forward) / kGiga),
-                  param("matmul_params_b", t.flops.linear_forward / 2 / kGiga),
-                  param("attention_gflop", t.flops.attention_forward / kGiga),
-                  param("sequence", ts.sequence_length),
-                  param("adapter", flag(is_adapter(req.task))),
-                  param("hardware_gflop", t.flops.hardware / kGiga),
-                  param("recompute", std::string(recompute))},
-      "FLOPs per token (PaLM appendix B; causal attention not halved): model " +
-      format_with("%.3g", t.flops.model / kGiga) + " GFLOP = forward " +
-      format_with("%.3g", (t.flops.linear_forward + t.flops.attention_forward) / kGiga) + " (2 x " +
-      format_with("%.3g", t.flops.linear_forward / 2 / kGiga) + " B matmul params incl. LM head, plus " +
-      format_with("%.3g", t.flops.attention_forward / kGiga) + " attention at sequence " +
-      std::to_string(ts.sequence_length) + ")" +
-      (is_adapter(req.task) ? " + backward for input gradients only (frozen base) + LoRA terms"
-                            : " x 3 (backward = 2 x forward)") +
-      "; hardware " + format_with("%.3g", t.flops.hardware / kGiga) + " GFLOP with " +
-      (ts.activation_checkpointing == Checkpointing::kNone ? std::string("no")
-                                             : std::string(name_of(ts.activation_checkpointing))) +
-      " recompute."});
-  out.push_back({"training_peak",
-                 {param("peak_tflops", t.peak_tflops),
-                  param("precision", std::string(ts.precision == Precision::kFp8 ? "fp8_mixed" : name_of(ts.precision))),
-                  param("matmul_fraction", t.matmul_fraction),
-                  param("gemm_efficiency", t.gemm_efficiency),
-                  param("micro_batch", ts.micro_batch_size),
-                  // Tokens of a micro-batch on one GPU: 1/cp of each sequence under context
-                  // parallelism.
-                  param("sequence", ts.sequence_length / L.cp),
-                  param("width", num(req.model.hidden / L.tp)),
-                  param("achieved_tflops", t.achieved_tflops_per_gpu),
-                  param("mfu_share", t.mfu)},
-                std::string("Peak: ") + format_with("%.1f", t.peak_tflops) + " dense " +
-                (ts.precision == Precision::kFp8 ? "FP8 (attention core at 16-bit)" : name_of(ts.precision)) +
-                " TFLOPS x measured max achievable matmul fraction " +
-                format_with("%.3f", t.matmul_fraction) + " x framework and GEMM-shape efficiency " +
-                format_with("%.2f", t.gemm_efficiency) + " (" + std::to_string(ts.micro_batch_size) +
-                " x " + std::to_string(ts.sequence_length / L.cp) + " tokens per micro-batch, width " +
-                std::to_string(req.model.hidden / L.tp) + ") = achieved " +
-                format_with("%.0f", t.achieved_tflops_per_gpu) + " model TFLOPS per GPU (MFU " +
-                format_with("%.1f%%", t.mfu * 100) + ")."});
+                              ? "none"
+                              : name_of(ts.activation_checkpointing);
+  out.push_back(
+      {"training_flops",
+       {param("model_gflop", t.flops.model / kGiga),
+        param("forward_gflop", (t.flops.linear_forward + t.flops.attention_forward) / kGiga),
+        param("matmul_params_b", t.flops.linear_forward / 2 / kGiga),
+        param("attention_gflop", t.flops.attention_forward / kGiga),
+        param("sequence", ts.sequence_length), param("adapter", flag(is_adapter(req.task))),
+        param("hardware_gflop", t.flops.hardware / kGiga),
+        param("recompute", std::string(recompute))},
+       "FLOPs per token (PaLM appendix B; causal attention not halved): model " +
+           format_with("%.3g", t.flops.model / kGiga) + " GFLOP = forward " +
+           format_with("%.3g", (t.flops.linear_forward + t.flops.attention_forward) / kGiga) +
+           " (2 x " + format_with("%.3g", t.flops.linear_forward / 2 / kGiga) +
+           " B matmul params incl. LM head, plus " +
+           format_with("%.3g", t.flops.attention_forward / kGiga) + " attention at sequence " +
+           std::to_string(ts.sequence_length) + ")" +
+           (is_adapter(req.task) ? " + backward for input gradients only (frozen base) + LoRA terms"
+                                 : " x 3 (backward = 2 x forward)") +
+           "; hardware " + format_with("%.3g", t.flops.hardware / kGiga) + " GFLOP with " +
+           (ts.activation_checkpointing == Checkpointing::kNone
+                ? std::string("no")
+                : std::string(name_of(ts.activation_checkpointing))) +
+           " recompute."});
+  out.push_back(
+      {"training_peak",
+       {param("peak_tflops", t.peak_tflops),
+        param("precision",
+              std::string(ts.precision == Precision::kFp8 ? "fp8_mixed" : name_of(ts.precision))),
+        param("matmul_fraction", t.matmul_fraction), param("gemm_efficiency", t.gemm_efficiency),
+        param("micro_batch", ts.micro_batch_size),
+        // Tokens of a micro-batch on one GPU: 1/cp of each sequence under context
+        // parallelism.
+        param("sequence", ts.sequence_length / L.cp), param("width", num(req.model.hidden / L.tp)),
+        param("achieved_tflops", t.achieved_tflops_per_gpu), param("mfu_share", t.mfu)},
+       std::string("Peak: ") + format_with("%.1f", t.peak_tflops) + " dense " +
+           (ts.precision == Precision::kFp8 ? "FP8 (attention core at 16-bit)"
+                                            : name_of(ts.precision)) +
+           " TFLOPS x measured max achievable matmul fraction " +
+           format_with("%.3f", t.matmul_fraction) + " x framework and GEMM-shape efficiency " +
+           format_with("%.2f", t.gemm_efficiency) + " (" + std::to_string(ts.micro_batch_size) +
+           " x " + std::to_string(ts.sequence_length / L.cp) + " tokens per micro-batch, width " +
+           std::to_string(req.model.hidden / L.tp) + ") = achieved " +
+           format_with("%.0f", t.achieved_tflops_per_gpu) + " model TFLOPS per GPU (MFU " +
+           format_with("%.1f%%", t.mfu * 100) + ")."});
   const StackProfile& st = req.stack;
   const double memory_bound_ms = t.microbatches > 0 ? t.memory_bound_s / t.microbatches * 1e3 : 0;
   const double memory_bound_gb = t.memory_bound_bytes_per_microbatch / kGiga;
@@ -137,28 +140,30 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
            "."});
   out.push_back(token_budget_note(req, k));
   if (t.goodput < kGoodputShown) {
-    out.push_back({"training_goodput",
-                   {param("failures_per_gpu_hour", k.failures_per_gpu_hour), param("gpus", L.count),
-                    param("hours_lost", k.hours_lost_per_failure), param("goodput_share", t.goodput)},
-                   "Whole-run hours include failures: " +
-                  format_with("%.3g", k.failures_per_gpu_hour) + " interruptions per GPU-hour x " +
-                  std::to_string(L.count) + " GPUs x " +
-                  format_with("%.2g", k.hours_lost_per_failure) +
-                  " h lost each (Llama 3 paper) leaves " + format_with("%.1f%%", t.goodput * 100) +
-                  " goodput."});
+    out.push_back(
+        {"training_goodput",
+         {param("failures_per_gpu_hour", k.failures_per_gpu_hour), param("gpus", L.count),
+          param("hours_lost", k.hours_lost_per_failure), param("goodput_share", t.goodput)},
+         "Whole-run hours include failures: " + format_with("%.3g", k.failures_per_gpu_hour) +
+             " interruptions per GPU-hour x " + std::to_string(L.count) + " GPUs x " +
+             format_with("%.2g", k.hours_lost_per_failure) +
+             " h lost each (Llama 3 paper) leaves " + format_with("%.1f%%", t.goodput * 100) +
+             " goodput."});
   }
-  out.push_back({"training_global_batch",
-                 {param("global_batch", num(t.global_batch)), param("microbatches", num(t.microbatches)),
-                  param("micro_batch", ts.micro_batch_size), param("dp", L.dp),
-                  param("rounded", flag(t.batch_adjusted)),
-                  param("defaulted", flag(!req.training.perf.global_batch_size))},
-                "Global batch " + std::to_string(t.global_batch) + " sequences = " +
-                std::to_string(t.microbatches) + " micro-batch(es) x " +
-                std::to_string(ts.micro_batch_size) + " x data parallel " + std::to_string(L.dp) +
-                (t.batch_adjusted ? " (rounded up from /training/global_batch_size)" : "") +
-                (req.training.perf.global_batch_size ? "" : " (default; set "
-                                                            "/training/global_batch_size)") +
-                "."});
+  out.push_back(
+      {"training_global_batch",
+       {param("global_batch", num(t.global_batch)), param("microbatches", num(t.microbatches)),
+        param("micro_batch", ts.micro_batch_size), param("dp", L.dp),
+        param("rounded", flag(t.batch_adjusted)),
+        param("defaulted", flag(!req.training.perf.global_batch_size))},
+       "Global batch " + std::to_string(t.global_batch) +
+           " sequences = " + std::to_string(t.microbatches) + " micro-batch(es) x " +
+           std::to_string(ts.micro_batch_size) + " x data parallel " + std::to_string(L.dp) +
+           (t.batch_adjusted ? " (rounded up from /training/global_batch_size)" : "") +
+           (req.training.perf.global_batch_size ? ""
+                                                : " (default; set "
+                                                  "/training/global_batch_size)") +
+           "."});
   std::string dp =
       "Inside a server: " + std::string(link_label(f)) +
       (L.count > f.gpus_per_node ? "; between servers: " + network_label(f) +
@@ -169,15 +174,15 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
   const int dp_group = L.shard_ranks();
   if (dp_group > 1) {
     dp += " Data parallel over " + std::to_string(dp_group) + " GPUs" +
-          (L.cp > 1 ? " (" + std::to_string(L.dp) + " x context parallel " + std::to_string(L.cp) + ")"
-                    : std::string()) +
-          " at " +
-          format_with("%.0f", t.dp_busbw_gbps) + " GB/s bus bandwidth: " +
-          (L.zero >= 3 ? "ZeRO-3 all-gathers the weights twice and reduce-scatters the gradients "
-                         "every micro-batch (3 x parameter bytes)"
-                       : L.zero == 2 ? "ZeRO-2 reduce-scatters gradients every micro-batch and "
-                                       "all-gathers updated weights once per step"
-                                     : "gradients are all-reduced once per step (2 x bytes)") +
+          (L.cp > 1
+               ? " (" + std::to_string(L.dp) + " x context parallel " + std::to_string(L.cp) + ")"
+               : std::string()) +
+          " at " + format_with("%.0f", t.dp_busbw_gbps) + " GB/s bus bandwidth: " +
+          (L.zero >= 3   ? "ZeRO-3 all-gathers the weights twice and reduce-scatters the gradients "
+                           "every micro-batch (3 x parameter bytes)"
+           : L.zero == 2 ? "ZeRO-2 reduce-scatters gradients every micro-batch and "
+                           "all-gathers updated weights once per step"
+                         : "gradients are all-reduced once per step (2 x bytes)") +
           ", hidden behind up to " + format_with("%.0f%%", k.overlap_fraction * 100) +
           " of the compute; " + format_with("%.3g", t.data_parallel_exposed_s) + " s of " +
           format_with("%.3g", t.data_parallel_s) + " s per step exposed.";
@@ -218,31 +223,33 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
                   : ".")});
   }
   if (L.tp > 1) {
-    out.push_back({"training_tensor_parallel",
-                   {param("tp", L.tp), param("tp_busbw_gbps", t.tp_busbw_gbps)},
-                   "Tensor parallel " + std::to_string(L.tp) + ": 4 all-reduces per layer per "
-                  "micro-batch (2 forward, 2 backward; +2 with full recompute) of micro-batch x "
-                  "sequence x hidden x 2 bytes at " + format_with("%.0f", t.tp_busbw_gbps) +
-                  " GB/s, not overlapped (Megatron-LM)."});
+    out.push_back(
+        {"training_tensor_parallel",
+         {param("tp", L.tp), param("tp_busbw_gbps", t.tp_busbw_gbps)},
+         "Tensor parallel " + std::to_string(L.tp) +
+             ": 4 all-reduces per layer per "
+             "micro-batch (2 forward, 2 backward; +2 with full recompute) of micro-batch x "
+             "sequence x hidden x 2 bytes at " +
+             format_with("%.0f", t.tp_busbw_gbps) + " GB/s, not overlapped (Megatron-LM)."});
   }
   if (L.cp > 1) {
-    out.push_back({"training_context_parallel",
-                   {param("cp", L.cp), param("local_tokens", num(ts.sequence_length / L.cp)),
-                    param("cross_server", flag(place_groups(L, f.gpus_per_node).cp_crosses)),
-                    param("cp_busbw_gbps", t.cp_busbw_gbps), param("cp_s", t.context_parallel_s),
-                    param("exposed_s", t.context_parallel_exposed_s)},
-                   "Context parallel " + std::to_string(L.cp) + ": each GPU takes " +
-                       std::to_string(ts.sequence_length / L.cp) +
-                       " tokens of every sequence (2 x cp load-balanced causal chunks); per layer "
-                       "the ring passes each chunk's K and V to the other ranks in the forward and "
-                       "K, V, dK, dV in the backward (x2; a recompute repeats the forward) " +
-                       (place_groups(L, f.gpus_per_node).cp_crosses ? "across servers"
-                                                                     : "inside a server") +
-                       " at " + format_with("%.0f", t.cp_busbw_gbps) +
-                       " GB/s, overlapped with the attention of the chunk in hand (Ring Attention, "
-                       "Liu et al. 2023; Megatron-LM): " +
-                       format_with("%.3g", t.context_parallel_exposed_s) + " s of " +
-                       format_with("%.3g", t.context_parallel_s) + " s per step exposed."});
+    out.push_back(
+        {"training_context_parallel",
+         {param("cp", L.cp), param("local_tokens", num(ts.sequence_length / L.cp)),
+          param("cross_server", flag(place_groups(L, f.gpus_per_node).cp_crosses)),
+          param("cp_busbw_gbps", t.cp_busbw_gbps), param("cp_s", t.context_parallel_s),
+          param("exposed_s", t.context_parallel_exposed_s)},
+         "Context parallel " + std::to_string(L.cp) + ": each GPU takes " +
+             std::to_string(ts.sequence_length / L.cp) +
+             " tokens of every sequence (2 x cp load-balanced causal chunks); per layer "
+             "the ring passes each chunk's K and V to the other ranks in the forward and "
+             "K, V, dK, dV in the backward (x2; a recompute repeats the forward) " +
+             (place_groups(L, f.gpus_per_node).cp_crosses ? "across servers" : "inside a server") +
+             " at " + format_with("%.0f", t.cp_busbw_gbps) +
+             " GB/s, overlapped with the attention of the chunk in hand (Ring Attention, "
+             "Liu et al. 2023; Megatron-LM): " +
+             format_with("%.3g", t.context_parallel_exposed_s) + " s of " +
+             format_with("%.3g", t.context_parallel_s) + " s per step exposed."});
   }
   if (runs_dualpipe(req, L)) {
     // The bubble in stage pairs of two-thirds of a micro-batch (engine/training.cpp).
@@ -264,99 +271,105 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu,
                        " s exposed."});
   } else if (L.pp > 1) {
     const int vp = req.parallelism.virtual_stages;
-    out.push_back({"training_pipeline",
-                   {param("pp", L.pp), param("virtual_stages", vp),
-                    param("bubble_share", (L.pp - 1.0) / (vp * t.microbatches + L.pp - 1)),
-                    param("microbatches", num(t.microbatches))},
-                   "Pipeline " + std::to_string(L.pp) + " stages, " +
-                  (vp > 1 ? "interleaved 1F1B with " + std::to_string(vp) +
-                                " model chunks per stage: bubble (pp-1)/(v m + pp-1) = "
-                          : std::string("1F1B: bubble (pp-1)/(m+pp-1) = ")) +
-                  format_with("%.1f%%", 100.0 * (L.pp - 1) / (vp * t.microbatches + L.pp - 1)) +
-                  " of the step with m = " + std::to_string(t.microbatches) + " micro-batches" +
-                  (vp > 1 ? "" : " (set /parallelism/virtual_stages to interleave)") + "."});
+    out.push_back(
+        {"training_pipeline",
+         {param("pp", L.pp), param("virtual_stages", vp),
+          param("bubble_share", (L.pp - 1.0) / (vp * t.microbatches + L.pp - 1)),
+          param("microbatches", num(t.microbatches))},
+         "Pipeline " + std::to_string(L.pp) + " stages, " +
+             (vp > 1 ? "interleaved 1F1B with " + std::to_string(vp) +
+                           " model chunks per stage: bubble (pp-1)/(v m + pp-1) = "
+                     : std::string("1F1B: bubble (pp-1)/(m+pp-1) = ")) +
+             format_with("%.1f%%", 100.0 * (L.pp - 1) / (vp * t.microbatches + L.pp - 1)) +
+             " of the step with m = " + std::to_string(t.microbatches) + " micro-batches" +
+             (vp > 1 ? "" : " (set /parallelism/virtual_stages to interleave)") + "."});
   }
   if (req.task == Task::kQlora) {
-    out.push_back({"training_qlora_dequant",
-                   {param("base", std::string(name_of(ts.base_quantization))),
-                    param("recompute_full", flag(ts.activation_checkpointing == Checkpointing::kFull)),
-                    param("bandwidth_share", k.memory_bandwidth_efficiency),
-                    param("bandwidth_tbps", gpu.memory_bandwidth_tbps)},
-                   "QLoRA: the " + std::string(name_of(ts.base_quantization)) + " base is dequantised to bf16 before "
-                  "every GEMM in each forward, backward" +
-                  std::string(ts.activation_checkpointing == Checkpointing::kFull ? " and recomputed forward"
-                                                                    : "") +
-                  " pass (read 4-bit, write 16-bit) at " +
-                  format_with("%.0f%%", k.memory_bandwidth_efficiency * 100) + " of " +
-                  format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s."});
+    out.push_back(
+        {"training_qlora_dequant",
+         {param("base", std::string(name_of(ts.base_quantization))),
+          param("recompute_full", flag(ts.activation_checkpointing == Checkpointing::kFull)),
+          param("bandwidth_share", k.memory_bandwidth_efficiency),
+          param("bandwidth_tbps", gpu.memory_bandwidth_tbps)},
+         "QLoRA: the " + std::string(name_of(ts.base_quantization)) +
+             " base is dequantised to bf16 before "
+             "every GEMM in each forward, backward" +
+             std::string(ts.activation_checkpointing == Checkpointing::kFull
+                             ? " and recomputed forward"
+                             : "") +
+             " pass (read 4-bit, write 16-bit) at " +
+             format_with("%.0f%%", k.memory_bandwidth_efficiency * 100) + " of " +
+             format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s."});
   }
-  out.push_back({"training_optimizer",
-                 {param("optimizer", std::string(name_of(ts.optimizer))),
-                  param("offload", flag(ts.offload_optimizer))},
-                 "Optimizer step: " + std::string(name_of(ts.optimizer)) + " update of this GPU's shard of the trainable "
-                "parameters, memory-bandwidth-bound" +
-                std::string(ts.offload_optimizer ? " (on the CPU, ZeRO-Offload, with PCIe copies)"
-                                                 : "") +
-                "."});
+  out.push_back(
+      {"training_optimizer",
+       {param("optimizer", std::string(name_of(ts.optimizer))),
+        param("offload", flag(ts.offload_optimizer))},
+       "Optimizer step: " + std::string(name_of(ts.optimizer)) +
+           " update of this GPU's shard of the trainable "
+           "parameters, memory-bandwidth-bound" +
+           std::string(ts.offload_optimizer ? " (on the CPU, ZeRO-Offload, with PCIe copies)"
+                                            : "") +
+           "."});
   if (!f.note.empty())
-    out.push_back({"link_bandwidth_unknown", {param("gpu", gpu.name), param("link", gpu.scale_up_link.name)},
+    out.push_back({"link_bandwidth_unknown",
+                   {param("gpu", gpu.name), param("link", gpu.scale_up_link.name)},
                    f.note + "."});
   return out;
 }
 
-std::vector<Note> inference_assumptions(const Request& req, const GpuSpec& gpu,
-                                               const Layout& L, const Fabric& f,
-                                               const InferencePerf& p,
-                                               const PerformanceConstants& k) {
+std::vector<Note> inference_assumptions(const Request& req, const GpuSpec& gpu, const Layout& L,
+                                        const Fabric& f, const InferencePerf& p,
+                                        const PerformanceConstants& k) {
   std::vector<Note> out;
   const InferenceSettings& inf = req.inference;
   const double bits = weight_bits_for(inf.weight_format);
   const bool weight_only = bits < 16 && inf.weight_format != "fp8";
-  out.push_back({"decode_step",
-                 {param("weight_gb", p.step.weight_bytes / kGiga), param("weight_format", inf.weight_format),
-                  param("kv_gb", p.step.kv_bytes / kGiga), param("kv_precision", inf.kv_cache_precision),
-                  param("concurrency", num(inf.concurrency)),
-                  param("bandwidth_share", k.memory_bandwidth_efficiency),
-                  param("bandwidth_tbps", gpu.memory_bandwidth_tbps),
-                  param("weight_only", flag(weight_only)),
-                  param("weight_factor", weight_only ? p.step.weight_stream_share : 1.0),
-                  param("kv_factor", p.step.kv_read_share),
-                  param("memory_ms", p.step.memory_s * 1e3), param("compute_ms", p.step.compute_s * 1e3),
-                  param("tensor_parallel", flag(L.tp > 1)),
-                  param("communication_ms", p.step.communication_s * 1e3),
-                  param("kernel_floor", flag(p.step.launch_s > 0)),
-                  param("launch_ms", p.step.launch_s * 1e3), param("layers", req.model.layers),
-                  param("floor_us", p.step.layer_floor_us)},
-                "Decode step (bandwidth-bound unless the batch is large): read " +
-                format_with("%.2f", p.step.weight_bytes / kGiga) + " GB of weights (" +
-                inf.weight_format + ") and " + format_with("%.2f", p.step.kv_bytes / kGiga) +
-                " GB of KV cache (" + inf.kv_cache_precision + ", " +
-                std::to_string(inf.concurrency) + " sequences at a mean context of prompt + "
-                "output/2) per GPU at " + format_with("%.0f%%", k.memory_bandwidth_efficiency * 100) +
-                " of " + format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s" +
-                (weight_only ? " (weight-only " + inf.weight_format + " kernels at x" +
-                                   format_with("%.2f", p.step.weight_stream_share) + " of it)"
-                             : std::string()) +
-                ", the KV cache at x" + format_with("%.2f", p.step.kv_read_share) + " of it = " +
-                format_with("%.2f", p.step.memory_s * 1e3) + " ms, vs compute " +
-                format_with("%.2f", p.step.compute_s * 1e3) + " ms; the slower sets the step" +
-                (L.tp > 1 ? ", plus " + format_with("%.2f", p.step.communication_s * 1e3) +
-                                " ms of tensor-parallel all-reduces (2 per layer, " +
-                                "latency-dominated)"
-                          : std::string()) +
-                (p.step.launch_s > 0
-                     ? ", plus " + format_with("%.2f", p.step.launch_s * 1e3) +
-                           " ms of per-layer kernel floor (" + std::to_string(req.model.layers) +
-                           " layers x " + format_with("%.0f", p.step.layer_floor_us) + " us)"
-                     : std::string()) +
-                "."});
-  out.push_back({"time_to_first_token",
-                 {param("prompt_tokens", num(inf.prompt_tokens)), param("concurrency", num(inf.concurrency)),
-                  param("batch_prefill_s", p.batch_prefill_s)},
-                "Time to first token: one prompt of " + std::to_string(inf.prompt_tokens) +
-                " tokens prefilled on an idle replica (compute-bound); with all " +
-                std::to_string(inf.concurrency) + " prompts at once the prefill takes " +
-                format_with("%.3g", p.batch_prefill_s) + " s."});
+  out.push_back(
+      {"decode_step",
+       {param("weight_gb", p.step.weight_bytes / kGiga), param("weight_format", inf.weight_format),
+        param("kv_gb", p.step.kv_bytes / kGiga), param("kv_precision", inf.kv_cache_precision),
+        param("concurrency", num(inf.concurrency)),
+        param("bandwidth_share", k.memory_bandwidth_efficiency),
+        param("bandwidth_tbps", gpu.memory_bandwidth_tbps), param("weight_only", flag(weight_only)),
+        param("weight_factor", weight_only ? p.step.weight_stream_share : 1.0),
+        param("kv_factor", p.step.kv_read_share), param("memory_ms", p.step.memory_s * 1e3),
+        param("compute_ms", p.step.compute_s * 1e3), param("tensor_parallel", flag(L.tp > 1)),
+        param("communication_ms", p.step.communication_s * 1e3),
+        param("kernel_floor", flag(p.step.launch_s > 0)), param("launch_ms", p.step.launch_s * 1e3),
+        param("layers", req.model.layers), param("floor_us", p.step.layer_floor_us)},
+       "Decode step (bandwidth-bound unless the batch is large): read " +
+           format_with("%.2f", p.step.weight_bytes / kGiga) + " GB of weights (" +
+           inf.weight_format + ") and " + format_with("%.2f", p.step.kv_bytes / kGiga) +
+           " GB of KV cache (" + inf.kv_cache_precision + ", " + std::to_string(inf.concurrency) +
+           " sequences at a mean context of prompt + "
+           "output/2) per GPU at " +
+           format_with("%.0f%%", k.memory_bandwidth_efficiency * 100) + " of " +
+           format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s" +
+           (weight_only ? " (weight-only " + inf.weight_format + " kernels at x" +
+                              format_with("%.2f", p.step.weight_stream_share) + " of it)"
+                        : std::string()) +
+           ", the KV cache at x" + format_with("%.2f", p.step.kv_read_share) +
+           " of it = " + format_with("%.2f", p.step.memory_s * 1e3) + " ms, vs compute " +
+           format_with("%.2f", p.step.compute_s * 1e3) + " ms; the slower sets the step" +
+           (L.tp > 1
+                ? ", plus " + format_with("%.2f", p.step.communication_s * 1e3) +
+                      " ms of tensor-parallel all-reduces (2 per layer, " + "latency-dominated)"
+                : std::string()) +
+           (p.step.launch_s > 0
+                ? ", plus " + format_with("%.2f", p.step.launch_s * 1e3) +
+                      " ms of per-layer kernel floor (" + std::to_string(req.model.layers) +
+                      " layers x " + format_with("%.0f", p.step.layer_floor_us) + " us)"
+                : std::string()) +
+           "."});
+  out.push_back(
+      {"time_to_first_token",
+       {param("prompt_tokens", num(inf.prompt_tokens)), param("concurrency", num(inf.concurrency)),
+        param("batch_prefill_s", p.batch_prefill_s)},
+       "Time to first token: one prompt of " + std::to_string(inf.prompt_tokens) +
+           " tokens prefilled on an idle replica (compute-bound); with all " +
+           std::to_string(inf.concurrency) + " prompts at once the prefill takes " +
+           format_with("%.3g", p.batch_prefill_s) + " s."});
   out.push_back(
       {"serving_stack",
        {param("stack", req.stack.name), param("stack_id", req.stack.id),
@@ -387,15 +400,16 @@ std::vector<Note> inference_assumptions(const Request& req, const GpuSpec& gpu,
     }
     out.push_back({p.gpus_needed ? "serving_target" : "serving_target_unmet", std::move(tp),
                    p.gpus_needed
-                      ? "Target: " + std::to_string(*inf.perf.target_users) + " users; one " +
-                            std::to_string(L.count) + "-GPU replica serves " +
-                            std::to_string(p.users_per_replica) + " at the per-user target, so " +
-                            std::to_string(p.replicas) + " replica(s) = " +
-                            std::to_string(*p.gpus_needed) + " GPUs."
-                      : "Target: " + p.target_note + "."});
+                       ? "Target: " + std::to_string(*inf.perf.target_users) + " users; one " +
+                             std::to_string(L.count) + "-GPU replica serves " +
+                             std::to_string(p.users_per_replica) + " at the per-user target, so " +
+                             std::to_string(p.replicas) +
+                             " replica(s) = " + std::to_string(*p.gpus_needed) + " GPUs."
+                       : "Target: " + p.target_note + "."});
   }
   if (!f.note.empty())
-    out.push_back({"link_bandwidth_unknown", {param("gpu", gpu.name), param("link", gpu.scale_up_link.name)},
+    out.push_back({"link_bandwidth_unknown",
+                   {param("gpu", gpu.name), param("link", gpu.scale_up_link.name)},
                    f.note + "."});
   return out;
 }

@@ -66,11 +66,13 @@ std::vector<ConcurrencyPoint> concurrency_curve(const Request& req, const GpuSpe
   std::vector<ConcurrencyPoint> curve;
   const ServingModel model(req, gpu, L, f, k);
   const double context = mean_decode_context(req);
-  const std::int64_t top = std::min(
-      kMaxCurveConcurrency, std::max<std::int64_t>({1, max_concurrency, req.inference.concurrency}));
+  const std::int64_t top =
+      std::min(kMaxCurveConcurrency,
+               std::max<std::int64_t>({1, max_concurrency, req.inference.concurrency}));
   std::vector<std::int64_t> points;
   for (std::int64_t c = 1; c <= top; c *= 2) points.push_back(c);
-  if (max_concurrency >= 1 && max_concurrency <= kMaxCurveConcurrency) points.push_back(max_concurrency);
+  if (max_concurrency >= 1 && max_concurrency <= kMaxCurveConcurrency)
+    points.push_back(max_concurrency);
   std::sort(points.begin(), points.end());
   points.erase(std::unique(points.begin(), points.end()), points.end());
   for (std::int64_t c : points) {
@@ -90,8 +92,8 @@ InterconnectResult interconnect(const GpuSpec& gpu, const Layout& L, const Fabri
   j.gpu = gpu.id;
   // Large-message all-reduce as NCCL runs it: the ring, or NVLS on Hopper/Blackwell NVSwitch.
   if (L.count > 1) j.allreduce_bus_bandwidth_gbps = allreduce_busbw(f, L.count, all_per_node, k);
-  j.intra_node = {intra_link_name(f.intra), link_label(f), in_node,
-                  intra_node_busbw(f, in_node, k), f.link_gbps > 0 ? f.link_gbps : f.pcie_gbps};
+  j.intra_node = {intra_link_name(f.intra), link_label(f), in_node, intra_node_busbw(f, in_node, k),
+                  f.link_gbps > 0 ? f.link_gbps : f.pcie_gbps};
   j.inter_node = {std::string(f.network_id),      network_label(f), f.network_gbps * kBitsPerByte,
                   network_busbw(f, all_per_node), L.count > G,      f.network_auto};
   if (L.shard_ranks() > 1)
@@ -123,11 +125,16 @@ ServingResult unpinned_serving(const Request& req) {
 
 const char* link_label(const Fabric& f) {
   switch (f.intra) {
-    case IntraLink::kNvSwitch: return "NVLink through NVSwitch";
-    case IntraLink::kMesh: return "fully connected point-to-point links";
-    case IntraLink::kBridge: return "NVLink bridges (pairs), PCIe beyond";
-    case IntraLink::kPcieP2p: return "PCIe with peer-to-peer";
-    case IntraLink::kPcieHost: return "PCIe through host memory (no peer-to-peer)";
+    case IntraLink::kNvSwitch:
+      return "NVLink through NVSwitch";
+    case IntraLink::kMesh:
+      return "fully connected point-to-point links";
+    case IntraLink::kBridge:
+      return "NVLink bridges (pairs), PCIe beyond";
+    case IntraLink::kPcieP2p:
+      return "PCIe with peer-to-peer";
+    case IntraLink::kPcieHost:
+      return "PCIe through host memory (no peer-to-peer)";
   }
   return "?";
 }
@@ -138,21 +145,25 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
   const bool training = is_training(req.task);
   SpeedSections out;
   if (!req.hardware) {
-    if (training) out.training = unpinned_training(req, k);
-    else out.inference = unpinned_serving(req);
+    if (training)
+      out.training = unpinned_training(req, k);
+    else
+      out.inference = unpinned_serving(req);
     return out;
   }
   if (auto rounded = check_global_batch(req, L))
     out.warnings.push_back(
-        {"global_batch_rounded", *rounded, "/training/global_batch_size",
+        {"global_batch_rounded",
+         *rounded,
+         "/training/global_batch_size",
          {param("requested", static_cast<double>(*req.training.perf.global_batch_size)),
-          param("sequences_per_pass",
-                static_cast<double>(req.training.micro_batch_size * L.dp))}});
+          param("sequences_per_pass", static_cast<double>(req.training.micro_batch_size * L.dp))}});
   const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
   const Fabric f = make_fabric(gpu, req.cluster, k, L.gpus_per_server);
   out.interconnect = interconnect(gpu, L, f, k);
   if (!f.note.empty())
-    out.warnings.push_back({"link_bandwidth_unknown", f.note, "/hardware/gpu", {param("gpu", gpu.name)}});
+    out.warnings.push_back(
+        {"link_bandwidth_unknown", f.note, "/hardware/gpu", {param("gpu", gpu.name)}});
   if (training) {
     const TrainingPerf t = estimate_training(req, gpu, L, f, k);
     if (!t.available) {  // validate_speed rejects these when hardware is pinned
@@ -168,17 +179,17 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
     r.scaling_curve = scaling_curve(req, catalog, gpu);
     if (req.cluster.storage_read_gbps &&
         t.storage_read_gbps_needed > *req.cluster.storage_read_gbps) {
-      out.warnings.push_back(
-          {"storage_starves_gpus",
-           "the GPUs consume " + format_with("%.3g", t.tokens_per_second) +
-               " tokens/s, which needs " + format_with("%.3g", t.storage_read_gbps_needed) +
-               " GB/s of storage reads; the planned " +
-               format_with("%.3g", *req.cluster.storage_read_gbps) +
-               " GB/s would leave them waiting",
-           "/cluster/storage_read_gbps",
-           {param("tokens_per_second", t.tokens_per_second),
-            param("needed_gbps", t.storage_read_gbps_needed),
-            param("planned_gbps", *req.cluster.storage_read_gbps)}});
+      out.warnings.push_back({"storage_starves_gpus",
+                              "the GPUs consume " + format_with("%.3g", t.tokens_per_second) +
+                                  " tokens/s, which needs " +
+                                  format_with("%.3g", t.storage_read_gbps_needed) +
+                                  " GB/s of storage reads; the planned " +
+                                  format_with("%.3g", *req.cluster.storage_read_gbps) +
+                                  " GB/s would leave them waiting",
+                              "/cluster/storage_read_gbps",
+                              {param("tokens_per_second", t.tokens_per_second),
+                               param("needed_gbps", t.storage_read_gbps_needed),
+                               param("planned_gbps", *req.cluster.storage_read_gbps)}});
     }
     if (t.exposed_communication_s > kCommunicationBoundShare * t.step_time_s) {
       out.warnings.push_back(
@@ -206,13 +217,12 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
           {"target_needs_more_gpus",
            "the target load needs " + std::to_string(fleet->gpus) + " GPUs (" +
                std::to_string(fleet->replicas) + " replicas of " +
-               std::to_string(fleet->replica.count) + "); " +
-               std::to_string(req.hardware->count) + " are pinned",
+               std::to_string(fleet->replica.count) + "); " + std::to_string(req.hardware->count) +
+               " are pinned",
            "/hardware/count",
            {param("gpus_needed", static_cast<double>(fleet->gpus)),
             param("replicas", static_cast<double>(fleet->replicas)),
-            param("replica_gpus", fleet->replica.count),
-            param("pinned", req.hardware->count)}});
+            param("replica_gpus", fleet->replica.count), param("pinned", req.hardware->count)}});
     }
   }
   r.assumptions = inference_assumptions(req, gpu, L, f, p, k);
@@ -232,7 +242,8 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
           param("concurrency", static_cast<double>(req.inference.concurrency))}});
   }
   if (req.inference.perf.target_users && (!fleet || !fleet->feasible)) {
-    out.warnings.push_back({"target_unreachable", fleet ? fleet->note : p.target_note,
+    out.warnings.push_back({"target_unreachable",
+                            fleet ? fleet->note : p.target_note,
                             "/inference/target_tokens_per_second_per_user",
                             {param("gpu", gpu.name)}});
   }

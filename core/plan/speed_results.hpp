@@ -13,8 +13,8 @@
 namespace advisor {
 
 struct SpeedSections {
-  std::optional<TrainingResult> training;    // training tasks
-  std::optional<ServingResult> inference;    // inference
+  std::optional<TrainingResult> training;          // training tasks
+  std::optional<ServingResult> inference;          // inference
   std::optional<InterconnectResult> interconnect;  // pinned hardware only
   std::vector<Warning> warnings;
 };
@@ -35,13 +35,11 @@ const char* link_label(const Fabric& fabric);
 
 /// The assumption lines as codes with parameters (plan/speed_assumptions.cpp).
 std::vector<Note> training_assumptions(const Request& request, const GpuSpec& gpu,
-                                              const Layout& layout, const Fabric& fabric,
-                                              const TrainingPerf& perf,
-                                              const PerformanceConstants& k);
+                                       const Layout& layout, const Fabric& fabric,
+                                       const TrainingPerf& perf, const PerformanceConstants& k);
 std::vector<Note> inference_assumptions(const Request& request, const GpuSpec& gpu,
-                                               const Layout& layout, const Fabric& fabric,
-                                               const InferencePerf& perf,
-                                               const PerformanceConstants& k);
+                                        const Layout& layout, const Fabric& fabric,
+                                        const InferencePerf& perf, const PerformanceConstants& k);
 /// Without pinned hardware: where the speed figures are (training or serving).
 Note unpinned_speed_note(bool training);
 /// How the run's token budget was chosen.

@@ -67,16 +67,18 @@ const char* const kServerSpecific[][2] = {
 
 void reject_server_overrides_without_hardware(const CostRequest& rq) {
   const PriceOverrides& p = rq.cost.prices;
-  const bool given[] = {p.gpu_purchase_cny.has_value(),    p.rental_cny_per_gpu_hour.has_value(),
-                        p.rental_monthly_cny_per_gpu.has_value(),
-                        p.server_platform_cny.has_value(), rq.power.gpus_per_server.has_value(),
-                        rq.power.host_watts.has_value(),   rq.power.server_rack_units.has_value()};
+  const bool given[] = {
+      p.gpu_purchase_cny.has_value(),           p.rental_cny_per_gpu_hour.has_value(),
+      p.rental_monthly_cny_per_gpu.has_value(), p.server_platform_cny.has_value(),
+      rq.power.gpus_per_server.has_value(),     rq.power.host_watts.has_value(),
+      rq.power.server_rack_units.has_value()};
   for (std::size_t i = 0; i < std::size(given); ++i) {
     if (given[i]) {
       const std::string path = kServerSpecific[i][0];
       throw InputError("inconsistent", path,
-                       path + " describes the pinned server: set /hardware/gpu (or, for GPU "
-                              "prices, use /cost/prices/gpus/<id>)");
+                       path +
+                           " describes the pinned server: set /hardware/gpu (or, for GPU "
+                           "prices, use /cost/prices/gpus/<id>)");
     }
   }
 }

@@ -16,7 +16,9 @@ validation::Network network_of(const std::string& kind) {
   return validation::Network::none;
 }
 
-int per_rank(std::int64_t value, int ranks) { return static_cast<int>(std::max<std::int64_t>(1, value / ranks)); }
+int per_rank(std::int64_t value, int ranks) {
+  return static_cast<int>(std::max<std::int64_t>(1, value / ranks));
+}
 
 }  // namespace
 
@@ -36,7 +38,8 @@ validation::GpuFacts validation_gpu_facts(const GpuSpec& g) {
   return f;
 }
 
-validation::PlanFigures validation_figures(const Request& req, const Catalog& catalog, const Plan& plan) {
+validation::PlanFigures validation_figures(const Request& req, const Catalog& catalog,
+                                           const Plan& plan) {
   const Layout& L = plan.memory.layout;
   const MemoryEstimate& e = plan.memory.estimate;
   validation::PlanFigures f;
@@ -79,8 +82,9 @@ validation::PlanFigures validation_figures(const Request& req, const Catalog& ca
   p.micro_batch = static_cast<int>(p.training ? req.training.micro_batch_size : 1);
   p.activation_checkpointing = req.training.activation_checkpointing != Checkpointing::kNone;
   const double shards = L.zero >= 1 ? L.zero_shards() : 1;
-  p.state_bytes_per_param =
-      p.training && !is_adapter(req.task) ? optimizer_state(req.training).bytes_per_param() / shards : 0;
+  p.state_bytes_per_param = p.training && !is_adapter(req.task)
+                                ? optimizer_state(req.training).bytes_per_param() / shards
+                                : 0;
 
   if (plan.training && plan.training->perf) {
     f.tokens_per_second_per_server = plan.training->perf->tokens_per_second / f.servers;

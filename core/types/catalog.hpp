@@ -64,14 +64,14 @@ struct GpuSpec {
 /// Engineering estimates a user may want to change: data/assumptions.json. Each has a basis
 /// string shown to the user next to the figure it moves.
 struct MemoryAssumptions {
-  double cuda_context_gib = 0;          // CUDA context + cuBLAS/cuDNN handles per process
-  double communication_buffers_gib = 0; // NCCL buffers when GPUs talk to each other
-  double fragmentation_fraction = 0;    // caching-allocator slack on dynamic memory
-  double activation_band_low = 0;       // error band on activations (fraction below estimate)
-  double activation_band_high = 0;      // ... and above
-  double overhead_band_high_factor = 0; // high end of the overhead term, times the estimate
+  double cuda_context_gib = 0;                // CUDA context + cuBLAS/cuDNN handles per process
+  double communication_buffers_gib = 0;       // NCCL buffers when GPUs talk to each other
+  double fragmentation_fraction = 0;          // caching-allocator slack on dynamic memory
+  double activation_band_low = 0;             // error band on activations (fraction below estimate)
+  double activation_band_high = 0;            // ... and above
+  double overhead_band_high_factor = 0;       // high end of the overhead term, times the estimate
   double inference_prefill_chunk_tokens = 0;  // tokens prefilled at once (chunked prefill)
-  int max_gpus_searched = 0;            // largest count tried when searching the minimum
+  int max_gpus_searched = 0;                  // largest count tried when searching the minimum
   std::string basis_context, basis_communication, basis_fragmentation, basis_activation_band,
       basis_prefill_chunk;
 };
@@ -80,11 +80,11 @@ struct MemoryAssumptions {
 /// this argument (no built-in singletons below the API layer), so a provider's own GPUs or
 /// prices replace the built-in ones by passing another Catalog.
 struct Catalog {
-  std::vector<GpuSpec> gpus;            // gpus.json
-  std::vector<ModelArch> models;        // models.json
-  MemoryAssumptions memory;             // assumptions.json
-  PerformanceConstants performance;     // performance.json
-  PriceCatalog prices;                  // prices.json
+  std::vector<GpuSpec> gpus;         // gpus.json
+  std::vector<ModelArch> models;     // models.json
+  MemoryAssumptions memory;          // assumptions.json
+  PerformanceConstants performance;  // performance.json
+  PriceCatalog prices;               // prices.json
   std::string gpus_as_of;
   /// Built-in parts whose specs an addition replaced (a provider entry with a built-in id).
   std::vector<std::string> gpus_replaced;

@@ -45,9 +45,10 @@ inline bool is_paged(Optimizer o) {
 }
 
 enum class Checkpointing { kNone, kSelective, kFull };
-inline constexpr Named<Checkpointing> kCheckpointingNames[] = {{Checkpointing::kNone, "none"},
-                                                               {Checkpointing::kSelective, "selective"},
-                                                               {Checkpointing::kFull, "full"}};
+inline constexpr Named<Checkpointing> kCheckpointingNames[] = {
+    {Checkpointing::kNone, "none"},
+    {Checkpointing::kSelective, "selective"},
+    {Checkpointing::kFull, "full"}};
 
 /// Pipeline schedule (/parallelism/pipeline_schedule): Megatron's 1F1B (interleaved when
 /// virtual_stages > 1), or DeepSeek-V3's DualPipe (two directions through the pipeline, each
@@ -59,7 +60,9 @@ inline constexpr Named<PipelineSchedule> kPipelineScheduleNames[] = {
 /// QLoRA's frozen base weights.
 enum class BaseQuantization { kNone, kNf4, kInt8 };
 inline constexpr Named<BaseQuantization> kBaseQuantizationNames[] = {
-    {BaseQuantization::kNone, "none"}, {BaseQuantization::kNf4, "nf4"}, {BaseQuantization::kInt8, "int8"}};
+    {BaseQuantization::kNone, "none"},
+    {BaseQuantization::kNf4, "nf4"},
+    {BaseQuantization::kInt8, "int8"}};
 
 enum class Facility { kOffice, kIdc, kIdcNew, kHubNode };
 inline constexpr Named<Facility> kFacilityNames[] = {{Facility::kOffice, "office"},
@@ -96,8 +99,9 @@ inline constexpr Named<Objective> kObjectiveNames[] = {
 
 /// How the hardware is paid for.
 enum class Deployment { kBuy, kRent, kReserved };
-inline constexpr Named<Deployment> kDeploymentNames[] = {
-    {Deployment::kBuy, "buy"}, {Deployment::kRent, "rent"}, {Deployment::kReserved, "rent_reserved"}};
+inline constexpr Named<Deployment> kDeploymentNames[] = {{Deployment::kBuy, "buy"},
+                                                         {Deployment::kRent, "rent"},
+                                                         {Deployment::kReserved, "rent_reserved"}};
 
 /// The API name of an enum value (its table is found by overload).
 template <typename E, std::size_t N>

@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-
 #include "engine/capacity.hpp"
 #include "types/choices.hpp"
 

@@ -8,11 +8,11 @@ namespace advisor {
 
 /// Mixture-of-experts layout (DeepSeek-V3, Qwen3-MoE, Mixtral).
 struct MoeSpec {
-  int experts = 0;             // routed experts per MoE layer
-  int experts_per_token = 0;   // routed experts each token visits (top-k)
-  int shared_experts = 0;      // always-on experts per MoE layer
+  int experts = 0;                     // routed experts per MoE layer
+  int experts_per_token = 0;           // routed experts each token visits (top-k)
+  int shared_experts = 0;              // always-on experts per MoE layer
   std::int64_t expert_ffn_hidden = 0;  // intermediate size of one expert
-  int dense_layers = 0;        // leading layers with a dense MLP instead of experts
+  int dense_layers = 0;                // leading layers with a dense MLP instead of experts
 };
 
 /// Multi-head latent attention (DeepSeek-V2/V3): K and V are cached as one compressed latent.
@@ -42,8 +42,8 @@ struct ModelArch {
   std::int64_t vocab = 0;
   bool mlp_gated = true;  // SwiGLU (3 matrices) vs GELU (2)
   bool tied_embeddings = false;
-  bool attention_bias = false;  // bias on q/k/v projections (Qwen2)
-  bool linear_bias = false;     // bias on every linear layer (GPT-3)
+  bool attention_bias = false;    // bias on q/k/v projections (Qwen2)
+  bool linear_bias = false;       // bias on every linear layer (GPT-3)
   std::string position = "rope";  // rope | learned | alibi | relative (T5's bucketed bias)
   std::int64_t max_position_embeddings = 0;
   std::int64_t sliding_window = 0;  // 0 = full attention
@@ -51,7 +51,7 @@ struct ModelArch {
   bool dropout = false;             // dropout layers active in training
   std::optional<MoeSpec> moe;
   std::optional<MlaSpec> mla;
-  double params_total_b_published = 0;   // 0 when not known (custom model)
+  double params_total_b_published = 0;  // 0 when not known (custom model)
   double params_active_b_published = 0;
   std::string source;
   std::string as_of;
@@ -61,7 +61,7 @@ struct ModelArch {
 
 /// Parameter counts derived from the architecture (not the published figure).
 struct ParamCounts {
-  double attention_per_layer = 0;   // q/k/v/o (+ MLA latents, biases)
+  double attention_per_layer = 0;  // q/k/v/o (+ MLA latents, biases)
   double norms_per_layer = 0;
   double dense_mlp_per_layer = 0;   // dense layers' MLP
   double moe_expert_per_layer = 0;  // routed experts of one MoE layer (all of them)

@@ -19,7 +19,9 @@ struct ReasonParam {
 inline ReasonParam param(const char* name, double value) { return {name, value, {}}; }
 /// A yes/no parameter as a number (1 or 0): what a renderer's {name?...} tests.
 inline double flag(bool b) { return b ? 1 : 0; }
-inline ReasonParam param(const char* name, std::string value) { return {name, std::nullopt, std::move(value)}; }
+inline ReasonParam param(const char* name, std::string value) {
+  return {name, std::nullopt, std::move(value)};
+}
 
 /// One line the result shows (an assumption, a basis, a note): a code with its named figures
 /// (numbers, GPU ids, enum names; each language renders it) and the English sentence (the

@@ -17,8 +17,8 @@ namespace advisor {
 /// latency for bandwidth (LL sends 8 bytes of data per 16, LL128 120 per 128).
 enum class Hop { kNvlink = 0, kPcie = 1, kNetwork = 2 };
 struct CollectiveProtocol {
-  std::string name;            // LL | LL128 | Simple
-  double base_latency_us = 0;  // baseLat, ring
+  std::string name;                      // LL | LL128 | Simple
+  double base_latency_us = 0;            // baseLat, ring
   double hop_latency_us[3] = {0, 0, 0};  // hwLat ring: NVLink, PCIe, network
   double bandwidth_fraction = 1;         // of the link's large-message bus bandwidth
   // Tree all-reduce across servers (log2 of the servers deep): baseLat and hwLat of the tree.
@@ -45,12 +45,12 @@ struct NetworkKind {
   std::string id;
   std::string name;
   double gbit_per_s_per_gpu = 0;  // line rate per GPU
-  double efficiency = 0;    // NCCL bus bandwidth / line rate
+  double efficiency = 0;          // NCCL bus bandwidth / line rate
 };
 
 struct PerformanceConstants {
   // Compute.
-  double framework_efficiency = 0;   // fraction of MAMF a training/serving stack sustains
+  double framework_efficiency = 0;  // fraction of MAMF a training/serving stack sustains
   double default_matmul_fraction_bf16 = 0;
   double default_matmul_fraction_fp8 = 0;
   double default_attention_fraction = 0;
@@ -59,15 +59,15 @@ struct PerformanceConstants {
   std::vector<MatmulFraction> matmul_fractions;
   std::vector<AttentionFraction> attention_fractions;
   // Communication.
-  double nvlink_efficiency = 0;         // all-reduce busbw / per-direction NVLink bandwidth
-  double nvlink_bridge_efficiency = 0;  // same, for a 2-GPU NVLink bridge
-  double pcie_p2p_efficiency = 0;       // same, for PCIe peer-to-peer
-  double pcie_host_efficiency = 0;      // same, for PCIe through host memory (no P2P)
+  double nvlink_efficiency = 0;           // all-reduce busbw / per-direction NVLink bandwidth
+  double nvlink_bridge_efficiency = 0;    // same, for a 2-GPU NVLink bridge
+  double pcie_p2p_efficiency = 0;         // same, for PCIe peer-to-peer
+  double pcie_host_efficiency = 0;        // same, for PCIe through host memory (no P2P)
   double host_memory_bandwidth_gbps = 0;  // what host-bounced traffic shares (GB/s)
-  double overlap_fraction = 0;  // share of compute that can hide data-parallel traffic
+  double overlap_fraction = 0;            // share of compute that can hide data-parallel traffic
   std::vector<CollectiveProtocol> protocols;  // LL, LL128, Simple
-  double nvls_efficiency = 0;   // NVLink SHARP all-reduce busbw / per-direction link bandwidth
-  double nvls_latency_us = 0;   // its latency (tuning.cc hwLat NVLS)
+  double nvls_efficiency = 0;  // NVLink SHARP all-reduce busbw / per-direction link bandwidth
+  double nvls_latency_us = 0;  // its latency (tuning.cc hwLat NVLS)
   std::vector<NetworkKind> networks;
   // Serving.
   double int8_decode_bandwidth_factor = 1;  // weight-only int8 GEMV vs bf16 bandwidth efficiency

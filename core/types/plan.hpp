@@ -46,10 +46,10 @@ struct ModelResult {
 };
 
 struct MemoryResult {
-  MemoryEstimate estimate;          // the most loaded GPU, with its assumption lines
-  Layout layout;                    // the layout the estimate is for
-  std::optional<std::string> gpu;   // the pinned GPU id
-  std::optional<bool> fits;         // null when no GPU is pinned
+  MemoryEstimate estimate;         // the most loaded GPU, with its assumption lines
+  Layout layout;                   // the layout the estimate is for
+  std::optional<std::string> gpu;  // the pinned GPU id
+  std::optional<bool> fits;        // null when no GPU is pinned
   std::optional<double> gpu_memory_bytes;
   std::optional<double> headroom_bytes;
 };
@@ -75,8 +75,8 @@ struct ConcurrencyPoint {
 /// result.training. `perf` is null when no hardware is pinned (speed is then per option).
 struct TrainingResult {
   std::optional<TrainingPerf> perf;
-  double tokens = 0;                     // the run's token budget
-  std::optional<std::string> gpu;        // the GPU the figures and the curve are for
+  double tokens = 0;                        // the run's token budget
+  std::optional<std::string> gpu;           // the GPU the figures and the curve are for
   std::optional<double> storage_read_gbps;  // the planned storage, GB/s (request)
   std::vector<Note> assumptions;
   std::vector<ScalingPoint> scaling_curve;
@@ -85,13 +85,13 @@ struct TrainingResult {
 /// GPUs of one type that serve the load: replicas of one replica layout (plan/fleet).
 struct ServingFleetPlan {
   bool feasible = false;
-  Layout replica;            // one replica's layout
-  InferencePerf perf;        // one replica at the request's concurrency
+  Layout replica;      // one replica's layout
+  InferencePerf perf;  // one replica at the request's concurrency
   std::int64_t replicas = 0;
   std::int64_t users_per_replica = 0;
-  std::int64_t gpus = 0;     // replicas x replica.count
-  std::string note;          // why no fleet serves the load (when not feasible)
-  std::string note_code;     // its code: no_kv_room | target_speed_unreachable | fleet_too_large
+  std::int64_t gpus = 0;  // replicas x replica.count
+  std::string note;       // why no fleet serves the load (when not feasible)
+  std::string note_code;  // its code: no_kv_room | target_speed_unreachable | fleet_too_large
 };
 
 /// result.inference. `perf` is null when no hardware is pinned.
@@ -105,10 +105,10 @@ struct ServingResult {
 };
 
 struct IntraNodeLink {
-  std::string kind;         // nvswitch | mesh | nvlink_bridge | pcie_p2p | pcie_host
+  std::string kind;  // nvswitch | mesh | nvlink_bridge | pcie_p2p | pcie_host
   std::string description;
   int gpus = 0;
-  double busbw_gbps = 0;    // GB/s
+  double busbw_gbps = 0;               // GB/s
   double link_gbps_per_direction = 0;  // GB/s
 };
 
@@ -156,9 +156,9 @@ struct PowerResult {
 /// One costed deployment (buy, rent, reserved, hybrid) with the figures it is quoted in.
 struct PricedOption {
   OptionCost cost;
-  bool with_capex = false;                // buy and hybrid: capex and residual
+  bool with_capex = false;  // buy and hybrid: capex and residual
   std::optional<int> gpus;
-  std::optional<int> servers;             // buy
+  std::optional<int> servers;               // buy
   std::optional<double> cny_per_gpu_hour;   // rent
   std::optional<double> cny_per_gpu_month;  // reserved
 };
@@ -167,7 +167,8 @@ struct MissingPrice {
   std::string option;
   std::string reason;
   std::optional<std::string> override_path;
-  std::string code;  // no_purchase_price | not_offered_for_sale | no_rental_price | not_offered_for_rent | hybrid_needs_months | hybrid_needs_both_prices
+  std::string code;  // no_purchase_price | not_offered_for_sale | no_rental_price |
+                     // not_offered_for_rent | hybrid_needs_months | hybrid_needs_both_prices
   std::vector<ReasonParam> params;
 };
 
@@ -222,7 +223,8 @@ struct CostResult {
   int gpus = 0;
   bool pinned = false;
   std::string hardware_reason;
-  std::string hardware_reason_code;  // pinned | pinned_fleet | recommended | cheapest_for_demand | cheapest_option
+  std::string hardware_reason_code;  // pinned | pinned_fleet | recommended | cheapest_for_demand |
+                                     // cheapest_option
   std::string site_id, site_name, site_name_zh;
   double utilization = 0;
   std::string utilization_source;
@@ -251,12 +253,12 @@ struct CostResult {
 };
 
 struct CapacityTypeRow {
-  CapacityByType type;                    // gpu_type is the catalog id the history's names match
+  CapacityByType type;  // gpu_type is the catalog id the history's names match
   std::optional<std::string> catalog_gpu;
   std::vector<std::string> names;         // how the history wrote it ("A800", "a800 80g")
   std::vector<std::string> alternatives;  // other catalog parts those names fit equally well
   int gpus_per_server = 1;
-  int cards_to_buy = 0;                   // the cards needed, in whole servers beyond one
+  int cards_to_buy = 0;  // the cards needed, in whole servers beyond one
   int servers = 0;
   // Serving the average month with these cards, per month: rent the GPU-hours on demand,
   // reserve the cards, or own them (amortised at the utilisation the history implies).
@@ -300,7 +302,7 @@ struct OptionPowerCost {
 struct OptionRow {
   GpuOption judged;
   std::optional<double> allreduce_bus_bandwidth_gbps;
-  std::string intra_node_link;  // set when the option has a layout
+  std::string intra_node_link;             // set when the option has a layout
   std::optional<TrainingPerf> training;    // training tasks, when the option fits
   std::optional<InferencePerf> inference;  // inference, when the option fits
   std::optional<ServingFleetPlan> fleet;   // inference: the fleet for the load
@@ -309,7 +311,6 @@ struct OptionRow {
 };
 
 // ------------------------------------------------------------------ the recommendation
-
 
 /// One step of why a plan was chosen or rejected, in the source's order: memory, interconnect,
 /// compute, power, cost (and availability, deadline, budget for the filters).
@@ -333,7 +334,8 @@ struct CandidatePlan {
   std::optional<double> hours, gpu_hours, mfu;
   // Serving: the fleet at the load (engine/serving_load): each user's streaming speed, the
   // first token at the median and the tail, and the fleet's sustained output.
-  std::optional<double> per_user_tokens_per_second, time_to_first_token_s, time_to_first_token_p90_s;
+  std::optional<double> per_user_tokens_per_second, time_to_first_token_s,
+      time_to_first_token_p90_s;
   std::optional<double> output_tokens_per_second;
   std::int64_t replicas = 0;
   std::int64_t users = 0;
@@ -350,16 +352,16 @@ struct CandidatePlan {
   std::string_view link;  // the link inside a server (engine/comm intra_link_name)
   std::optional<double> allreduce_busbw_gbps;
   double exposed_communication_share = 0;  // training: of each step
-  double tokens = 0;                // training: the run's token budget
+  double tokens = 0;                       // training: the run's token budget
   double server_watts_full_load = 0;
   bool office_can_host = false;
-  std::vector<Reason> reasons;      // filled for the plans the result shows
+  std::vector<Reason> reasons;  // filled for the plans the result shows
 };
 
 struct RunnerUp {
   std::string wins_on;  // cheapest | fastest | china_purchasable | office
   CandidatePlan plan;
-  Reason why_not;       // why the recommended plan was preferred
+  Reason why_not;  // why the recommended plan was preferred
 };
 
 struct RejectedGpu {
@@ -369,10 +371,12 @@ struct RejectedGpu {
 
 /// A memory lever that lets a cheaper plan fit, with what it costs.
 struct Lever {
-  std::string lever;         // activation_checkpointing | optimizer_8bit | lora | qlora | int8_weights | int4_weights | fp8_kv_cache
+  std::string lever;  // activation_checkpointing | optimizer_8bit | lora | qlora | int8_weights |
+                      // int4_weights | fp8_kv_cache
   std::string request_path;  // the input to change
   std::string request_value;
-  std::string trade_off;     // code: more_compute | optimizer_precision | fewer_trainable_parameters | quantised_base | quantised_weights | quantised_kv
+  std::string trade_off;  // code: more_compute | optimizer_precision | fewer_trainable_parameters |
+                          // quantised_base | quantised_weights | quantised_kv
   CandidatePlan plan;
   // Against the plan without the lever (when there is one): time x this (training hours, or
   // seconds per token per user), cost x this.
@@ -388,9 +392,9 @@ struct Recommendation {
   std::vector<CandidatePlan> pareto;  // time vs cost, fastest first
   std::vector<Lever> levers;
   std::vector<RejectedGpu> rejected;
-  std::optional<Reason> no_plan;      // why nothing qualifies, naming the nearest plan
+  std::optional<Reason> no_plan;  // why nothing qualifies, naming the nearest plan
   std::optional<CandidatePlan> nearest;
-  int candidates = 0;                 // plans evaluated
+  int candidates = 0;  // plans evaluated
 };
 
 // ------------------------------------------------------------------ the plan

@@ -14,7 +14,8 @@ namespace advisor {
 /// comes from and when. USD values are converted to CNY at load (`value` is then in CNY and
 /// `original_*` keep what the file said).
 struct PriceEntry {
-  std::string key;  // dotted path in prices.json, e.g. "sites.shenzhen.electricity_flat_cny_per_kwh"
+  std::string
+      key;  // dotted path in prices.json, e.g. "sites.shenzhen.electricity_flat_cny_per_kwh"
   double value = 0;
   std::string unit;
   std::string basis;
@@ -39,7 +40,7 @@ struct SiteDefaults {
 };
 
 struct GpuPrices {
-  std::optional<PriceEntry> purchase_cny;            // per GPU
+  std::optional<PriceEntry> purchase_cny;             // per GPU
   std::optional<PriceEntry> rental_cny_per_gpu_hour;  // on demand
   // Why the part cannot be bought or rented in the catalog's market ("" when it can, or when
   // the price is merely unknown): {"not_offered": reason, "source", "as_of"} in prices.json.

@@ -41,7 +41,7 @@ struct ProviderCatalog {
   std::string currency;  // CNY
   std::vector<ProviderOffer> offers;
   std::vector<ColocationPackage> colocation;
-  std::vector<std::string> gpus_added;  // ids of the provider's own parts
+  std::vector<std::string> gpus_added;     // ids of the provider's own parts
   std::vector<std::string> gpus_replaced;  // of those, built-in ids whose specs they replace
   /// The offer that prices each GPU (its index in `offers`): the cheapest one not sold out.
   std::map<std::string, std::size_t> hourly_offer, monthly_offer;

@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-
 #include "types/catalog.hpp"
 #include "types/choices.hpp"
 #include "types/cost_settings.hpp"
@@ -49,12 +48,12 @@ struct TrainingSettings {
   // advisor chooses may turn full checkpointing on when nothing fits without it (plan/plan.cpp).
   bool checkpointing_stated = false;
   bool flash_attention = true;
-  bool sequence_parallel = true;     // Megatron sequence parallelism when tp > 1
+  bool sequence_parallel = true;  // Megatron sequence parallelism when tp > 1
   int lora_rank = 16;
   LoraTargets lora_targets;  // the linear layers that get adapters
   BaseQuantization base_quantization = BaseQuantization::kNone;  // QLoRA: nf4
-  bool offload_optimizer = false;    // ZeRO-Offload: optimizer states (and grads) in host RAM
-  bool offload_parameters = false;   // ZeRO-Infinity: weights in host RAM (ZeRO-3 only)
+  bool offload_optimizer = false;   // ZeRO-Offload: optimizer states (and grads) in host RAM
+  bool offload_parameters = false;  // ZeRO-Infinity: weights in host RAM (ZeRO-3 only)
   /// Checkpointed layer inputs kept in host RAM and brought back for the backward (Unsloth's
   /// offloaded gradient checkpointing, torchtune enable_activation_offloading).
   bool offload_activations = false;

@@ -18,9 +18,9 @@ struct StackProfile {
   std::string id;    // hf_peft | llamafactory | unsloth | torchtune | fsdp_compile | fsdp_eager |
                      // deepspeed | megatron | vllm | sglang | tensorrt_llm | llama_cpp
   std::string name;  // shown in the assumption line
-  bool serving = false;            // a serving engine (inference) rather than a training stack
-  std::vector<Task> default_for;   // tasks for which this is the default stack
-  std::vector<std::string> source; // where the profile's terms come from
+  bool serving = false;             // a serving engine (inference) rather than a training stack
+  std::vector<Task> default_for;    // tasks for which this is the default stack
+  std::vector<std::string> source;  // where the profile's terms come from
 
   // ---- training
   /// Bytes per vocabulary entry per token that the loss keeps (bf16 logits, fp32 upcast,

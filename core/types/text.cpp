@@ -130,9 +130,12 @@ std::string pointer_token(const std::string& key) {
   std::string out;
   out.reserve(key.size());
   for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }

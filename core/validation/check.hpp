@@ -17,27 +17,27 @@ enum class Status { pass, warn, fail };
 
 struct CheckItem {
   Area area = Area::memory;
-  std::string item;                  // stable id: "gpu_count", "nvlink", "allreduce_busbw", ...
+  std::string item;  // stable id: "gpu_count", "nvlink", "allreduce_busbw", ...
   Status status = Status::pass;
-  std::optional<double> expected;    // in `unit`
-  std::optional<double> measured;    // in `unit`
-  std::string unit;                  // "GPUs", "MiB", "GiB", "GB/s", "TFLOPS", "W", "%", currency
-  std::optional<double> deviation;   // (measured - expected) / expected
-  Reason reason;                     // "ok" when it passed; else what to do
+  std::optional<double> expected;   // in `unit`
+  std::optional<double> measured;   // in `unit`
+  std::string unit;                 // "GPUs", "MiB", "GiB", "GB/s", "TFLOPS", "W", "%", currency
+  std::optional<double> deviation;  // (measured - expected) / expected
+  Reason reason;                    // "ok" when it passed; else what to do
 };
 
 /// Inputs for the cost item: the run's price and planned GPU-hours.
 struct CostInputs {
   std::optional<double> price_per_gpu_hour;  // in `currency` per GPU-hour
   std::string currency = "CNY";
-  std::optional<double> planned_gpu_hours;   // GPU-hours the plan predicts for the run
+  std::optional<double> planned_gpu_hours;  // GPU-hours the plan predicts for the run
 };
 
 struct CheckReport {
   std::string plan_id;
   std::string file_name;
-  std::vector<CheckItem> items;      // memory, interconnect, compute, power, cost
-  Status overall = Status::pass;     // the worst item
+  std::vector<CheckItem> items;   // memory, interconnect, compute, power, cost
+  Status overall = Status::pass;  // the worst item
   int passed = 0, warned = 0, failed = 0;
   std::vector<ScriptCheck> script_checks;  // the scripts' own lines, as they printed them
 };

@@ -139,20 +139,23 @@ class Reader {
     for (std::string_view raw : split(header_, ',')) {
       cols_.push_back(parse_column(raw));
       if (cols_.size() > kMaxColumns || cols_.back().name.size() > limits::kMaxKeyBytes)
-        throw InputError("csv_not_nvidia_smi", base_ + "/header",
-                         file_ + " line " + std::to_string(number) +
-                             " is not an nvidia-smi CSV header (too many or too long column names)");
+        throw InputError(
+            "csv_not_nvidia_smi", base_ + "/header",
+            file_ + " line " + std::to_string(number) +
+                " is not an nvidia-smi CSV header (too many or too long column names)");
     }
     if (find("index") < 0 || find("timestamp") < 0)
-      throw InputError("csv_not_nvidia_smi", base_ + "/header",
-                       file_ + " line " + std::to_string(number) +
-                           " is not an nvidia-smi CSV header (it needs timestamp and index columns; "
-                           "log with nvidia-smi --query-gpu=timestamp,index,... --format=csv)");
+      throw InputError(
+          "csv_not_nvidia_smi", base_ + "/header",
+          file_ + " line " + std::to_string(number) +
+              " is not an nvidia-smi CSV header (it needs timestamp and index columns; "
+              "log with nvidia-smi --query-gpu=timestamp,index,... --format=csv)");
     for (const Column& c : cols_) {
       const Known* k = known(c.name);
       if (k && !c.unit.empty() && c.unit != k->unit)
-        throw InputError("csv_wrong_unit", base_ + "/header/" + c.name,
-                         c.name + " is logged in [" + c.unit + "]; this reader needs [" + k->unit + "]");
+        throw InputError(
+            "csv_wrong_unit", base_ + "/header/" + c.name,
+            c.name + " is logged in [" + c.unit + "]; this reader needs [" + k->unit + "]");
     }
     require_columns();
     index_ = find("index"), power_ = find("power.draw"), limit_ = find("power.limit");
@@ -166,16 +169,18 @@ class Reader {
     const std::string_view line = trim(raw);
     if (line.empty() || line == header_) return;
     if (++rows_ > limits::kMaxGpuCsvRows)
-      throw InputError("limit_exceeded", base_,
-                       file_ + " has more than " + std::to_string(limits::kMaxGpuCsvRows) +
-                           " samples, the limit: log at a longer --interval, or check a part of it");
+      throw InputError(
+          "limit_exceeded", base_,
+          file_ + " has more than " + std::to_string(limits::kMaxGpuCsvRows) +
+              " samples, the limit: log at a longer --interval, or check a part of it");
     row_ = base_ + "/row " + std::to_string(number);
     fields_ = split(line, ',');
     if (fields_.size() != cols_.size()) wrong_width(number);
     const int gpu = static_cast<int>(*number_at(index_));  // bounded to [0, 63] by its range
     if (*number_at(index_) != gpu)
-      throw InputError("csv_bad_value", row_ + "/index",
-                       "index is " + in_quotes(std::string(trim(fields_[index_]))) + ", not a GPU index");
+      throw InputError(
+          "csv_bad_value", row_ + "/index",
+          "index is " + in_quotes(std::string(trim(fields_[index_]))) + ", not a GPU index");
     GpuLog& g = logs_[gpu];
     ++g.samples;
     if (auto p = number_at(power_)) g.power.push_back(*p);
@@ -210,7 +215,8 @@ class Reader {
       st.power_cap_fraction = static_cast<double>(g.cap) / g.samples;
       m.power.push_back(st);
     }
-    if (m.power.empty()) throw InputError("csv_no_samples", base_, file_ + " has a header but no samples");
+    if (m.power.empty())
+      throw InputError("csv_no_samples", base_, file_ + " has a header but no samples");
     m.gpus_logged = static_cast<int>(m.power.size());
     return m;
   }
@@ -238,11 +244,12 @@ class Reader {
     if (fields_.size() < cols_.size())
       throw InputError("csv_truncated", row_ + "/" + cols_[fields_.size()].name,
                        file_ + " row " + n + " has " + std::to_string(fields_.size()) + " of " +
-                           std::to_string(cols_.size()) + " columns (no " + cols_[fields_.size()].name +
+                           std::to_string(cols_.size()) + " columns (no " +
+                           cols_[fields_.size()].name +
                            "): the file is cut short; copy it again, or drop that row");
     throw InputError("csv_bad_row", row_,
-                     file_ + " row " + n + " has " + std::to_string(fields_.size()) + " columns, the header " +
-                         std::to_string(cols_.size()));
+                     file_ + " row " + n + " has " + std::to_string(fields_.size()) +
+                         " columns, the header " + std::to_string(cols_.size()));
   }
 
   /// Column c of the current row as a number in its range; nullopt when absent or N/A.
@@ -257,15 +264,18 @@ class Reader {
     const std::string_view rest = trim(std::string_view(text).substr(end - text.c_str()));
     const std::string at = row_ + "/" + cols_[c].name;
     if (end == text.c_str() || !std::isfinite(x) || v.size() > kMaxNumberChars)
-      throw InputError("csv_bad_value", at, cols_[c].name + " is " + in_quotes(std::string(v)) + ", not a number");
+      throw InputError("csv_bad_value", at,
+                       cols_[c].name + " is " + in_quotes(std::string(v)) + ", not a number");
     if (!rest.empty() && rest != k.unit)
       throw InputError("csv_wrong_unit", at,
-                       cols_[c].name + " is " + in_quotes(std::string(v)) + ": unit " + in_quotes(std::string(rest)) +
-                           ", expected " + (*k.unit ? k.unit : "none"));
+                       cols_[c].name + " is " + in_quotes(std::string(v)) + ": unit " +
+                           in_quotes(std::string(rest)) + ", expected " +
+                           (*k.unit ? k.unit : "none"));
     if (x < k.min || x > k.max)
       throw InputError("csv_bad_value", at,
-                       cols_[c].name + " is " + in_quotes(std::string(v)) + ", outside " + format_number(k.min) +
-                           "-" + format_number(k.max) + (c == index_ ? " (a GPU index in one server)" : ""));
+                       cols_[c].name + " is " + in_quotes(std::string(v)) + ", outside " +
+                           format_number(k.min) + "-" + format_number(k.max) +
+                           (c == index_ ? " (a GPU index in one server)" : ""));
     return x;
   }
 
@@ -275,19 +285,22 @@ class Reader {
     if (not_available(v)) return 0;
     const std::string_view hex = v.substr(0, 2) == "0x" || v.substr(0, 2) == "0X" ? v.substr(2) : v;
     constexpr std::size_t kMaxHexDigits = 16;  // 64 bits
-    if (hex.empty() || hex.size() > kMaxHexDigits || hex.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos)
-      throw InputError("csv_bad_value", row_ + "/" + cols_[reasons_].name,
-                       cols_[reasons_].name + " is " + in_quotes(std::string(v)) + ", not a hex bitmask");
+    if (hex.empty() || hex.size() > kMaxHexDigits ||
+        hex.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos)
+      throw InputError(
+          "csv_bad_value", row_ + "/" + cols_[reasons_].name,
+          cols_[reasons_].name + " is " + in_quotes(std::string(v)) + ", not a hex bitmask");
     return std::strtoull(std::string(hex).c_str(), nullptr, 16);
   }
 
-  static constexpr std::size_t kMaxColumns = 200;      // nvidia-smi has ~180 query fields
+  static constexpr std::size_t kMaxColumns = 200;     // nvidia-smi has ~180 query fields
   static constexpr std::size_t kMaxNumberChars = 32;  // "1234.56 W" with room; longer is not one
 
   std::string base_, file_;
   std::string header_;
   std::vector<Column> cols_;
-  int index_ = -1, power_ = -1, limit_ = -1, temp_ = -1, ecc_ = -1, util_ = -1, pcie_ = -1, reasons_ = -1;
+  int index_ = -1, power_ = -1, limit_ = -1, temp_ = -1, ecc_ = -1, util_ = -1, pcie_ = -1,
+      reasons_ = -1;
   std::size_t rows_ = 0;
   std::string row_;
   std::vector<std::string_view> fields_;

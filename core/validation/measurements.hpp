@@ -12,50 +12,50 @@ namespace advisor::validation {
 /// One GPU as 00_inventory.sh saw it.
 struct GpuInventory {
   int index = 0;
-  std::string name;                          // nvidia-smi name
+  std::string name;  // nvidia-smi name
   std::string pci_bus_id;
-  std::optional<double> memory_total_mib;    // MiB
-  std::optional<double> power_limit_w;       // W
+  std::optional<double> memory_total_mib;  // MiB
+  std::optional<double> power_limit_w;     // W
   std::optional<int> pcie_gen_max;
-  std::optional<int> pcie_width_max;         // lanes
-  std::string compute_cap;                   // "9.0"
-  std::string ecc_mode;                      // Enabled | Disabled | [N/A]
+  std::optional<int> pcie_width_max;  // lanes
+  std::string compute_cap;            // "9.0"
+  std::string ecc_mode;               // Enabled | Disabled | [N/A]
 };
 
 /// One GPU's NVLink state (10_topology.sh).
 struct NvlinkState {
   int index = 0;
   int active_links = 0;
-  std::vector<int> inactive_links;           // link numbers reported <inactive>
-  std::optional<double> min_link_gbps;       // slowest active link, GB/s
+  std::vector<int> inactive_links;      // link numbers reported <inactive>
+  std::optional<double> min_link_gbps;  // slowest active link, GB/s
 };
 
 /// One GPU's burn-in statistics over the nvidia-smi CSV (nearest-rank percentiles).
 struct GpuPowerStats {
   int index = 0;
   int samples = 0;
-  std::optional<double> power_draw_w_p50;    // W
-  std::optional<double> power_draw_w_p99;    // W
-  std::optional<double> power_limit_w;       // highest power.limit logged, W
-  std::optional<double> temperature_c_max;   // degrees C
-  double thermal_throttle_fraction = 0;      // share of samples with thermal slowdown (0-1)
-  double power_brake_fraction = 0;           // share with the hardware power brake (0-1)
-  double power_cap_fraction = 0;             // share at the software power cap (0-1)
-  std::optional<double> ecc_uncorrected_max; // volatile uncorrectable ECC count
-  std::optional<int> pcie_gen_min_busy;      // lowest PCIe generation at >= 50% utilization
+  std::optional<double> power_draw_w_p50;     // W
+  std::optional<double> power_draw_w_p99;     // W
+  std::optional<double> power_limit_w;        // highest power.limit logged, W
+  std::optional<double> temperature_c_max;    // degrees C
+  double thermal_throttle_fraction = 0;       // share of samples with thermal slowdown (0-1)
+  double power_brake_fraction = 0;            // share with the hardware power brake (0-1)
+  double power_cap_fraction = 0;              // share at the software power cap (0-1)
+  std::optional<double> ecc_uncorrected_max;  // volatile uncorrectable ECC count
+  std::optional<int> pcie_gen_min_busy;       // lowest PCIe generation at >= 50% utilization
 };
 
 /// A line a script printed: STATUS check: expected X, measured Y (detail).
 struct ScriptCheck {
-  std::string script;    // "10_topology"
-  std::string status;    // PASS | WARN | FAIL | SKIP
-  std::string area;      // memory | interconnect | compute | power | health | software
+  std::string script;  // "10_topology"
+  std::string status;  // PASS | WARN | FAIL | SKIP
+  std::string area;    // memory | interconnect | compute | power | health | software
   std::string check, expected, measured, code, detail;
 };
 
 struct Measurements {
-  std::string file_name;        // where they came from ("validation-result.json", "gpu.csv")
-  std::string plan_id;          // "" for a raw CSV (it names no plan)
+  std::string file_name;  // where they came from ("validation-result.json", "gpu.csv")
+  std::string plan_id;    // "" for a raw CSV (it names no plan)
   std::string gpu_id;
   std::string host;
 
@@ -64,49 +64,49 @@ struct Measurements {
   std::vector<GpuInventory> gpus;
   std::string driver_version;
   std::optional<int> xid_count;
-  std::string xid_codes;                     // "79,48"
+  std::string xid_codes;  // "79,48"
   std::optional<int> row_remap_pending_gpus;
   std::optional<int> row_remap_failure_gpus;
 
   // 10_topology.sh
-  std::string fabric_manager_state;          // active | inactive | ...
+  std::string fabric_manager_state;  // active | inactive | ...
   std::optional<int> fabric_completed_gpus;
   std::optional<int> topo_pairs;
   std::optional<int> topo_mismatched_pairs;
-  std::string topo_entries;                  // distinct entries seen, space-separated
+  std::string topo_entries;  // distinct entries seen, space-separated
   std::vector<NvlinkState> nvlink;
   std::optional<double> nvlink_error_count;
   std::optional<int> p2p_pairs;
   std::optional<int> p2p_ok_pairs;
   std::optional<int> ib_ports_active;
-  std::optional<double> ib_rate_gbit_per_s_min;    // Gbit/s
-  std::optional<double> ib_write_bw_gbit_per_s;    // Gbit/s
+  std::optional<double> ib_rate_gbit_per_s_min;  // Gbit/s
+  std::optional<double> ib_write_bw_gbit_per_s;  // Gbit/s
 
   // 20_container.sh
   std::string ngc_tag;
   std::string torch_version;
   std::optional<int> container_device_count;
-  std::vector<std::pair<int, double>> gemm_tflops;   // (GPU, TFLOPS)
-  std::string step_status;                   // ok | oom | not_run
+  std::vector<std::pair<int, double>> gemm_tflops;  // (GPU, TFLOPS)
+  std::string step_status;                          // ok | oom | not_run
   std::optional<double> step_device_used_bytes;
   std::optional<double> step_peak_reserved_bytes;
   std::optional<double> step_tokens_per_second_per_gpu;
 
   // 30_nccl.sh
-  std::optional<double> allreduce_busbw_gbps;        // GB/s
-  std::string nccl_transport_intra;          // nvls | p2p | shm | unknown
-  std::optional<double> inter_node_busbw_gbps;       // GB/s
-  std::string nccl_transport_net;            // ib | socket | none
+  std::optional<double> allreduce_busbw_gbps;   // GB/s
+  std::string nccl_transport_intra;             // nvls | p2p | shm | unknown
+  std::optional<double> inter_node_busbw_gbps;  // GB/s
+  std::string nccl_transport_net;               // ib | socket | none
 
   // 40_burnin.sh (or a raw gpu.csv)
   std::vector<GpuPowerStats> power;
-  std::optional<int> gpus_logged;            // GPUs present in the log
+  std::optional<int> gpus_logged;  // GPUs present in the log
   std::optional<double> burnin_seconds;
   std::optional<double> burnin_target_seconds;
   std::optional<int> xid_new;
-  std::optional<int> nccl_timeouts;          // NCCL watchdog timeouts in the load's log
-  std::optional<double> wall_power_w_max;    // W, one server
-  std::optional<double> wall_power_w_p50;    // W
+  std::optional<int> nccl_timeouts;        // NCCL watchdog timeouts in the load's log
+  std::optional<double> wall_power_w_max;  // W, one server
+  std::optional<double> wall_power_w_p50;  // W
 
   // 90_summary.sh --tokens-per-second
   std::optional<double> job_tokens_per_second_per_server;

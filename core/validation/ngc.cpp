@@ -51,8 +51,9 @@ TagChoice chosen(const NgcTag& t) {
 }
 
 std::string unconfirmed_note(const NgcTag& t) {
-  return t.status == TagStatus::confirmed ? ""
-         : " (row from tables sharing the monthly base; confirm on its release-notes page)";
+  return t.status == TagStatus::confirmed
+             ? ""
+             : " (row from tables sharing the monthly base; confirm on its release-notes page)";
 }
 
 }  // namespace
@@ -104,8 +105,8 @@ TagChoice pick_ngc_tag(const NgcCatalog& catalog, const GpuForTag& gpu,
     TagChoice c = chosen(t);
     c.reason = {"newest_no_driver",
                 {{"tag", t.tag}, {"min_driver", t.min_driver}},
-                "no host driver given: the newest tag for this GPU, " + t.tag + ", needs driver >= " +
-                    t.min_driver + unconfirmed_note(t)};
+                "no host driver given: the newest tag for this GPU, " + t.tag +
+                    ", needs driver >= " + t.min_driver + unconfirmed_note(t)};
     return c;
   }
   const std::string& driver = *host_driver;
@@ -144,7 +145,9 @@ TagChoice pick_ngc_tag(const NgcCatalog& catalog, const GpuForTag& gpu,
   else if (blackwell)
     why = "; Blackwell needs 25.01 or later and a driver that knows the part";
   none.reason = {"driver_too_old",
-                 {{"driver", driver}, {"min_driver", oldest.min_driver}, {"tag", oldest.tag},
+                 {{"driver", driver},
+                  {"min_driver", oldest.min_driver},
+                  {"tag", oldest.tag},
                   {"product", to_string(gpu.product)}},
                  "driver " + driver + " is older than any tag for this GPU needs (" + oldest.tag +
                      " needs >= " + oldest.min_driver + ")" + why + ": upgrade the driver (root)"};
@@ -153,18 +156,24 @@ TagChoice pick_ngc_tag(const NgcCatalog& catalog, const GpuForTag& gpu,
 
 const char* to_string(TagStatus s) {
   switch (s) {
-    case TagStatus::confirmed: return "confirmed";
-    case TagStatus::secondary: return "secondary";
-    case TagStatus::unconfirmed: return "unconfirmed";
+    case TagStatus::confirmed:
+      return "confirmed";
+    case TagStatus::secondary:
+      return "secondary";
+    case TagStatus::unconfirmed:
+      return "unconfirmed";
   }
   return "secondary";
 }
 
 const char* to_string(ProductClass p) {
   switch (p) {
-    case ProductClass::data_center: return "data_center";
-    case ProductClass::workstation: return "workstation";
-    case ProductClass::geforce: return "geforce";
+    case ProductClass::data_center:
+      return "data_center";
+    case ProductClass::workstation:
+      return "workstation";
+    case ProductClass::geforce:
+      return "geforce";
   }
   return "data_center";
 }

@@ -19,15 +19,15 @@ enum class TagStatus {
 
 /// One `nvcr.io/nvidia/pytorch:<tag>-py3` release.
 struct NgcTag {
-  std::string tag;                    // "24.10"
-  std::string cuda;                   // "12.6.2"
-  std::string pytorch;                // "2.5.0a0+e000cf0ad9"; "" = not sourced
-  std::string min_driver;             // minimum host driver without forward compatibility
-  std::string bundled_driver;         // driver the cuda-compat package was built from; "" = n/s
+  std::string tag;             // "24.10"
+  std::string cuda;            // "12.6.2"
+  std::string pytorch;         // "2.5.0a0+e000cf0ad9"; "" = not sourced
+  std::string min_driver;      // minimum host driver without forward compatibility
+  std::string bundled_driver;  // driver the cuda-compat package was built from; "" = n/s
   std::vector<std::string> dc_forward_compat_branches;  // "535.86" = R535 from 535.86 on
-  std::string arch_min_cc;            // lowest compute capability supported, "6.0" / "7.5"
-  bool native_blackwell = false;      // Blackwell (CC 10.x / 12.x) supported natively
-  std::string ubuntu, python;         // "" = not sourced
+  std::string arch_min_cc;        // lowest compute capability supported, "6.0" / "7.5"
+  bool native_blackwell = false;  // Blackwell (CC 10.x / 12.x) supported natively
+  std::string ubuntu, python;     // "" = not sourced
   TagStatus status = TagStatus::secondary;
   std::vector<std::string> source;
   std::string as_of;
@@ -45,15 +45,15 @@ enum class ProductClass { data_center, workstation, geforce };
 
 /// What the tag rule needs to know about a GPU.
 struct GpuForTag {
-  std::string compute_capability;  // "9.0"; "" for non-CUDA parts
+  std::string compute_capability;       // "9.0"; "" for non-CUDA parts
   std::string software_stack = "cuda";  // cuda | rocm | cann
   ProductClass product = ProductClass::data_center;
 };
 
 struct TagChoice {
   bool found = false;
-  std::string tag;            // "" when !found
-  std::string min_driver;     // the chosen tag's minimum host driver (without forward compat)
+  std::string tag;              // "" when !found
+  std::string min_driver;       // the chosen tag's minimum host driver (without forward compat)
   bool forward_compat = false;  // runs through the container's cuda-compat package
   TagStatus status = TagStatus::secondary;
   Reason reason;  // newest_for_driver | forward_compat | newest_no_driver | driver_too_old |

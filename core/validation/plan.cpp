@@ -34,10 +34,16 @@ class Canon {
   void add(const char* k, int v) { add(k, std::to_string(v)); }
   void add(const char* k, bool v) { add(k, std::string(v ? "1" : "0")); }
   void add(const char* k, const std::optional<double>& v) {
-    if (v) add(k, *v); else add(k, std::string("-"));
+    if (v)
+      add(k, *v);
+    else
+      add(k, std::string("-"));
   }
   void add(const char* k, const std::optional<int>& v) {
-    if (v) add(k, *v); else add(k, std::string("-"));
+    if (v)
+      add(k, *v);
+    else
+      add(k, std::string("-"));
   }
   void add(const char* k, const std::vector<std::string>& v) {
     std::string s;
@@ -56,8 +62,9 @@ ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
                                      const NgcCatalog& ngc, const PlanFigures& f) {
   if (!part.supported || gpu.software_stack != "cuda" || gpu.compute_capability.empty())
     throw InputError("validation_unsupported_gpu", "/gpu",
-                     gpu.name + " is not an NVIDIA CUDA part: the validation scripts use "
-                     "nvidia-smi and NGC CUDA containers");
+                     gpu.name +
+                         " is not an NVIDIA CUDA part: the validation scripts use "
+                         "nvidia-smi and NGC CUDA containers");
   if (f.gpus_per_server < 1) invalid("gpus_per_server", "gpus_per_server must be >= 1");
   if (f.servers < 1) invalid("servers", "servers must be >= 1");
 
@@ -91,13 +98,13 @@ ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
     p.fabric_manager_required = part.fabric_manager;
   } else if (part.intra_node == "nvlink_bridge") {
     // Bridges join pairs only: the other pairs (and the all-reduce ring) cross PCIe.
-    p.intra_node_link = f.gpus_per_server == 2 ? IntraNodeLink::nvlink_bridge
-                                               : IntraNodeLink::pcie_p2p;
+    p.intra_node_link =
+        f.gpus_per_server == 2 ? IntraNodeLink::nvlink_bridge : IntraNodeLink::pcie_p2p;
     p.topo_entries = pcie_entries;
     p.topo_entries.insert(p.topo_entries.begin(), "NV*");
   } else {
-    p.intra_node_link = gpu.pcie_peer_to_peer ? IntraNodeLink::pcie_p2p
-                                              : IntraNodeLink::pcie_no_p2p;
+    p.intra_node_link =
+        gpu.pcie_peer_to_peer ? IntraNodeLink::pcie_p2p : IntraNodeLink::pcie_no_p2p;
     p.topo_entries = pcie_entries;
   }
 
@@ -126,20 +133,21 @@ ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
   p.summary = f.summary;
 
   GpuForTag g{gpu.compute_capability, gpu.software_stack, part.product};
-  const bool may_forward = part.product == ProductClass::data_center &&
-                           !is_blackwell_cc(gpu.compute_capability);
+  const bool may_forward =
+      part.product == ProductClass::data_center && !is_blackwell_cc(gpu.compute_capability);
   const NgcTag* tag = nullptr;
   if (f.ngc_tag) {
     for (const NgcTag* t : tags_for_gpu(ngc, g, true))
       if (t->tag == *f.ngc_tag) tag = t;
     if (!tag)
-      throw InputError("validation_no_ngc_tag", "/validation/ngc_tag",
-                       "NGC tag " + *f.ngc_tag + " is not in data/ngc.json or does not support " +
-                           gpu.name);
+      throw InputError(
+          "validation_no_ngc_tag", "/validation/ngc_tag",
+          "NGC tag " + *f.ngc_tag + " is not in data/ngc.json or does not support " + gpu.name);
     p.ngc_reason = {"pinned", {{"tag", tag->tag}}, "tag " + tag->tag + " set by the plan"};
   } else {
     TagChoice c = pick_ngc_tag(ngc, g, f.host_driver);
-    if (!c.found) throw InputError("validation_no_ngc_tag", "/validation/host_driver", c.reason.message);
+    if (!c.found)
+      throw InputError("validation_no_ngc_tag", "/validation/host_driver", c.reason.message);
     for (const auto& t : ngc.tags)
       if (t.tag == c.tag) tag = &t;
     p.ngc_reason = c.reason;
@@ -180,8 +188,9 @@ void validate_plan(const ValidationPlan& p) {
   const ProbeModel& m = p.probe;
   if (m.layers < 1 || m.hidden < 1 || m.heads < 1 || m.kv_heads < 1 || m.head_dim < 1 ||
       m.ffn < 1 || m.vocab < 1 || m.sequence_length < 1 || m.micro_batch < 1)
-    invalid("probe", "the probe model needs layers, hidden, heads, kv_heads, head_dim, ffn, "
-                     "vocab, sequence_length and micro_batch >= 1");
+    invalid("probe",
+            "the probe model needs layers, hidden, heads, kv_heads, head_dim, ffn, "
+            "vocab, sequence_length and micro_batch >= 1");
   if (m.heads % m.kv_heads != 0) invalid("probe/kv_heads", "heads must be a multiple of kv_heads");
   non_negative(m.state_bytes_per_param, "probe/state_bytes_per_param");
 }
@@ -254,21 +263,30 @@ std::string plan_id(const ValidationPlan& p) {
 
 const char* to_string(IntraNodeLink l) {
   switch (l) {
-    case IntraNodeLink::none: return "none";
-    case IntraNodeLink::nvswitch: return "nvswitch";
-    case IntraNodeLink::nvlink_bridge: return "nvlink_bridge";
-    case IntraNodeLink::pcie_p2p: return "pcie_p2p";
-    case IntraNodeLink::pcie_no_p2p: return "pcie_no_p2p";
+    case IntraNodeLink::none:
+      return "none";
+    case IntraNodeLink::nvswitch:
+      return "nvswitch";
+    case IntraNodeLink::nvlink_bridge:
+      return "nvlink_bridge";
+    case IntraNodeLink::pcie_p2p:
+      return "pcie_p2p";
+    case IntraNodeLink::pcie_no_p2p:
+      return "pcie_no_p2p";
   }
   return "none";
 }
 
 const char* to_string(Network n) {
   switch (n) {
-    case Network::none: return "none";
-    case Network::infiniband: return "infiniband";
-    case Network::roce: return "roce";
-    case Network::ethernet: return "ethernet";
+    case Network::none:
+      return "none";
+    case Network::infiniband:
+      return "infiniband";
+    case Network::roce:
+      return "roce";
+    case Network::ethernet:
+      return "ethernet";
   }
   return "none";
 }

@@ -29,17 +29,17 @@ enum class Network { none, infiniband, roce, ethernet };
 /// The model slice one GPU holds, for the one-step memory probe (probe.py). Parallelism is
 /// already applied: layers per pipeline stage, heads and FFN width after tensor parallelism.
 struct ProbeModel {
-  std::string name;                   // summary shown in the script, e.g. "Llama-3.1-8B"
-  bool training = true;               // false: forward pass only (inference)
-  int layers = 0;                     // transformer layers held by one GPU
-  int hidden = 0;                     // model width (residual stream), elements
-  int heads = 0;                      // query heads on one GPU
-  int kv_heads = 0;                   // key/value heads on one GPU
-  int head_dim = 0;                   // elements per head
-  int ffn = 0;                        // gated-FFN inner width on one GPU, elements
-  int vocab = 0;                      // embedding/LM-head rows on one GPU
-  int sequence_length = 0;            // tokens per sequence
-  int micro_batch = 1;                // sequences per step
+  std::string name;         // summary shown in the script, e.g. "Llama-3.1-8B"
+  bool training = true;     // false: forward pass only (inference)
+  int layers = 0;           // transformer layers held by one GPU
+  int hidden = 0;           // model width (residual stream), elements
+  int heads = 0;            // query heads on one GPU
+  int kv_heads = 0;         // key/value heads on one GPU
+  int head_dim = 0;         // elements per head
+  int ffn = 0;              // gated-FFN inner width on one GPU, elements
+  int vocab = 0;            // embedding/LM-head rows on one GPU
+  int sequence_length = 0;  // tokens per sequence
+  int micro_batch = 1;      // sequences per step
   bool activation_checkpointing = false;
   double state_bytes_per_param = 12;  // optimizer state + fp32 master on this GPU, bytes/param
                                       // (12 for AdamW mixed precision; divided by ZeRO shards)
@@ -47,80 +47,81 @@ struct ProbeModel {
 
 struct ValidationPlan {
   // --- The part (data/gpus.json + data/validation.json) -------------------------------------
-  std::string gpu_id;                       // catalog id, "h100-sxm-80gb"
-  std::string gpu_name;                     // catalog display name
-  std::vector<std::string> smi_names;       // names nvidia-smi prints for the part
-  std::string architecture;                 // "Hopper"
-  std::string compute_capability;           // "9.0"
+  std::string gpu_id;                  // catalog id, "h100-sxm-80gb"
+  std::string gpu_name;                // catalog display name
+  std::vector<std::string> smi_names;  // names nvidia-smi prints for the part
+  std::string architecture;            // "Hopper"
+  std::string compute_capability;      // "9.0"
   ProductClass product = ProductClass::data_center;
-  std::optional<int> memory_total_mib;      // nvidia-smi memory.total, MiB, ECC on; nullopt: record
+  std::optional<int> memory_total_mib;  // nvidia-smi memory.total, MiB, ECC on; nullopt: record
   std::optional<int> memory_total_mib_ecc_off;  // the same with ECC off, when sourced
-  bool ecc_expected = true;                 // ECC should be Enabled (data-centre parts)
-  bool row_remapper = false;                // HBM parts report row remapping
-  double power_limit_w = 0;                 // expected power.limit, W (catalog TDP)
-  int pcie_generation = 4;                  // expected pcie.link.gen.max
-  int pcie_width = 16;                      // expected pcie.link.width.max, lanes
+  bool ecc_expected = true;                     // ECC should be Enabled (data-centre parts)
+  bool row_remapper = false;                    // HBM parts report row remapping
+  double power_limit_w = 0;                     // expected power.limit, W (catalog TDP)
+  int pcie_generation = 4;                      // expected pcie.link.gen.max
+  int pcie_width = 16;                          // expected pcie.link.width.max, lanes
 
   // --- Layout ---------------------------------------------------------------------------------
   int gpus_per_server = 8;
   int servers = 1;
-  int total_gpus = 8;                       // GPUs the job uses (<= gpus_per_server * servers)
+  int total_gpus = 8;  // GPUs the job uses (<= gpus_per_server * servers)
 
   // --- Inside one server ----------------------------------------------------------------------
   IntraNodeLink intra_node_link = IntraNodeLink::nvswitch;
-  int nvlink_links_per_gpu = 0;             // active NVLink links expected per GPU (0: none)
-  double nvlink_link_gbps = 0;              // GB/s per link as `nvidia-smi nvlink --status` prints
-  std::vector<std::string> topo_entries;    // accepted `topo -m` entries between two GPUs
-                                            // ("NV18"; "NV*" = any NVLink); empty: record only
-  bool fabric_manager_required = false;     // NVSwitch boxes need nvidia-fabricmanager active
+  int nvlink_links_per_gpu = 0;           // active NVLink links expected per GPU (0: none)
+  double nvlink_link_gbps = 0;            // GB/s per link as `nvidia-smi nvlink --status` prints
+  std::vector<std::string> topo_entries;  // accepted `topo -m` entries between two GPUs
+                                          // ("NV18"; "NV*" = any NVLink); empty: record only
+  bool fabric_manager_required = false;   // NVSwitch boxes need nvidia-fabricmanager active
 
   // --- Between servers ------------------------------------------------------------------------
   Network network = Network::none;
-  double network_rate_gbit_per_s = 0;       // per port, Gbit/s (NDR = 400)
-  int network_ports_per_server = 0;         // compute-fabric ports expected Active per server
+  double network_rate_gbit_per_s = 0;  // per port, Gbit/s (NDR = 400)
+  int network_ports_per_server = 0;    // compute-fabric ports expected Active per server
 
   // --- The plan's predictions -----------------------------------------------------------------
-  double allreduce_busbw_gbps = 0;          // intra-node all-reduce bus bandwidth, GB/s
-  double inter_node_busbw_gbps = 0;         // all-reduce bus bandwidth across servers, GB/s
-  double bf16_dense_peak_tflops = 0;        // catalog dense BF16 peak per GPU, TFLOPS
-  double matmul_fraction = 0;               // achievable share of that peak for big GEMMs (0-1)
-  double memory_per_gpu_bytes = 0;          // the plan's per-GPU memory estimate, bytes
-  double memory_band_low_bytes = 0;         // low end of its band, bytes
-  double memory_band_high_bytes = 0;        // high end of its band, bytes
-  ProbeModel probe;                         // the model slice for the one-step probe
+  double allreduce_busbw_gbps = 0;    // intra-node all-reduce bus bandwidth, GB/s
+  double inter_node_busbw_gbps = 0;   // all-reduce bus bandwidth across servers, GB/s
+  double bf16_dense_peak_tflops = 0;  // catalog dense BF16 peak per GPU, TFLOPS
+  double matmul_fraction = 0;         // achievable share of that peak for big GEMMs (0-1)
+  double memory_per_gpu_bytes = 0;    // the plan's per-GPU memory estimate, bytes
+  double memory_band_low_bytes = 0;   // low end of its band, bytes
+  double memory_band_high_bytes = 0;  // high end of its band, bytes
+  ProbeModel probe;                   // the model slice for the one-step probe
   std::optional<double> tokens_per_second_per_server;  // planned training tokens/s per server
-  std::optional<double> mfu;                // planned model FLOPs utilisation (0-1)
+  std::optional<double> mfu;                           // planned model FLOPs utilisation (0-1)
 
   // --- Power ----------------------------------------------------------------------------------
-  double training_load_factor = 0.8;        // GPU draw while training / TDP (0-1)
-  std::optional<double> server_full_load_w; // planned wall power of one server at full load, W
-  std::optional<double> rack_budget_kw;     // power available to one rack, kW
+  double training_load_factor = 0.8;         // GPU draw while training / TDP (0-1)
+  std::optional<double> server_full_load_w;  // planned wall power of one server at full load, W
+  std::optional<double> rack_budget_kw;      // power available to one rack, kW
   int servers_per_rack = 1;
 
   // --- Container ------------------------------------------------------------------------------
-  std::string ngc_tag;                      // "25.12"
-  std::string ngc_min_driver;               // the tag's minimum host driver (no forward compat)
+  std::string ngc_tag;         // "25.12"
+  std::string ngc_min_driver;  // the tag's minimum host driver (no forward compat)
   std::vector<std::string> forward_compat_branches;  // usable branches ("535.86"); empty: none
-  std::vector<std::pair<std::string, std::string>> fallback_tags;  // (tag, min driver), newest
-                                            // first: what an older driver could run instead
-  std::string registry = "nvcr.io";         // default REGISTRY (a Harbor mirror, ...)
-  Reason ngc_reason;                        // why this tag
+  std::vector<std::pair<std::string, std::string>>
+      fallback_tags;                 // (tag, min driver), newest
+                                     // first: what an older driver could run instead
+  std::string registry = "nvcr.io";  // default REGISTRY (a Harbor mirror, ...)
+  Reason ngc_reason;                 // why this tag
 
   // --- Burn-in --------------------------------------------------------------------------------
-  double burnin_hours = 10;                 // >= 10 h as the source asks
-  int sample_interval_s = 10;               // nvidia-smi CSV interval, s
+  double burnin_hours = 10;    // >= 10 h as the source asks
+  int sample_interval_s = 10;  // nvidia-smi CSV interval, s
 
-  std::string summary;                      // one line for the script headers
+  std::string summary;  // one line for the script headers
 };
 
 /// Facts about the part from data/gpus.json (fill from GpuSpec, or read with
 /// gpu_facts_from_catalog_json()).
 struct GpuFacts {
   std::string id, name, vendor, architecture;
-  std::string compute_capability;   // "" for non-CUDA parts
-  std::string software_stack;       // cuda | rocm | cann
-  double bf16_dense_tflops = 0;     // TFLOPS
-  double tdp_watts = 0;             // W
+  std::string compute_capability;  // "" for non-CUDA parts
+  std::string software_stack;      // cuda | rocm | cann
+  double bf16_dense_tflops = 0;    // TFLOPS
+  double tdp_watts = 0;            // W
   int pcie_generation = 4;
   int pcie_lanes = 16;
   bool pcie_peer_to_peer = true;
@@ -128,12 +129,12 @@ struct GpuFacts {
 
 /// Per-part expectations from data/validation.json.
 struct PartFacts {
-  bool supported = true;                 // false: not an nvidia-smi/CUDA part
+  bool supported = true;  // false: not an nvidia-smi/CUDA part
   ProductClass product = ProductClass::data_center;
   std::vector<std::string> smi_names;
   std::optional<int> memory_total_mib;          // MiB, ECC on
   std::optional<int> memory_total_mib_ecc_off;  // MiB, ECC off
-  std::string intra_node;                // nvswitch | nvlink_bridge | pcie | none
+  std::string intra_node;                       // nvswitch | nvlink_bridge | pcie | none
   int nvlink_links_per_gpu = 0;
   std::optional<double> nvlink_link_gbps;  // GB/s per link
   std::optional<std::string> topo_entry;   // "NV18"
@@ -151,25 +152,25 @@ struct PartFacts {
 struct PlanFigures {
   int gpus_per_server = 8;
   int servers = 1;
-  std::optional<int> total_gpus;            // default gpus_per_server * servers
+  std::optional<int> total_gpus;  // default gpus_per_server * servers
   Network network = Network::none;
-  double network_rate_gbit_per_s = 0;       // Gbit/s per port
+  double network_rate_gbit_per_s = 0;  // Gbit/s per port
   int network_ports_per_server = 0;
-  double allreduce_busbw_gbps = 0;          // GB/s
-  double inter_node_busbw_gbps = 0;         // GB/s
-  double matmul_fraction = 0.8;             // 0-1
-  double memory_per_gpu_bytes = 0;          // bytes
-  double memory_band_low_bytes = 0;         // bytes
-  double memory_band_high_bytes = 0;        // bytes
+  double allreduce_busbw_gbps = 0;    // GB/s
+  double inter_node_busbw_gbps = 0;   // GB/s
+  double matmul_fraction = 0.8;       // 0-1
+  double memory_per_gpu_bytes = 0;    // bytes
+  double memory_band_low_bytes = 0;   // bytes
+  double memory_band_high_bytes = 0;  // bytes
   ProbeModel probe;
   std::optional<double> tokens_per_second_per_server;
   std::optional<double> mfu;
   double training_load_factor = 0.8;
-  std::optional<double> server_full_load_w; // W
-  std::optional<double> rack_budget_kw;     // kW
+  std::optional<double> server_full_load_w;  // W
+  std::optional<double> rack_budget_kw;      // kW
   int servers_per_rack = 1;
-  std::optional<std::string> host_driver;   // "550.54.15" when known: picks the tag
-  std::optional<std::string> ngc_tag;       // pin a tag instead of picking one
+  std::optional<std::string> host_driver;  // "550.54.15" when known: picks the tag
+  std::optional<std::string> ngc_tag;      // pin a tag instead of picking one
   std::string registry = "nvcr.io";
   double burnin_hours = 10;
   int sample_interval_s = 10;

@@ -7,7 +7,6 @@
 
 #include "types/limits.hpp"
 #include "types/text.hpp"
-
 #include "validation/bodies.hpp"
 
 namespace advisor::validation {
@@ -41,11 +40,14 @@ double pcie_gbps(int generation, int lanes) {
 /// line, bounded. A model name comes from the request, a pasted config or a shared link, and a
 /// GPU name from a provider's catalog: a newline there would end the comment and run the rest
 /// as code, as whoever runs the script (often root).
-std::string line_text(const std::string& text) { return one_line(text, limits::kMaxScriptTextChars); }
+std::string line_text(const std::string& text) {
+  return one_line(text, limits::kMaxScriptTextChars);
+}
 
 std::string plan_summary(const ValidationPlan& p) {
-  std::string s = std::to_string(p.gpus_per_server) + "x " + line_text(p.gpu_name) + " per server, " +
-                  std::to_string(p.servers) + (p.servers == 1 ? " server" : " servers");
+  std::string s = std::to_string(p.gpus_per_server) + "x " + line_text(p.gpu_name) +
+                  " per server, " + std::to_string(p.servers) +
+                  (p.servers == 1 ? " server" : " servers");
   if (!p.summary.empty()) s += "; " + line_text(p.summary);
   return s;
 }
@@ -102,7 +104,8 @@ bool uses(const std::string& body, const std::string& name) {
   for (std::size_t at = body.find(name); at != std::string::npos; at = body.find(name, at + 1)) {
     char before = at ? body[at - 1] : '\n';
     char after = at + name.size() < body.size() ? body[at + name.size()] : '\n';
-    bool starts = before == ' ' || before == '\n' || before == '(' || before == '!' || before == '|' || before == ';';
+    bool starts = before == ' ' || before == '\n' || before == '(' || before == '!' ||
+                  before == '|' || before == ';';
     bool ends = after == ' ' || after == '\n' || after == ')' || after == ';';
     if (starts && ends) return true;
   }
@@ -125,7 +128,8 @@ const std::vector<Helper>& helpers() {
       const std::size_t end = std::min(text.find('\n', at), text.size() - 1) + 1;
       const std::string_view line = text.substr(at, end - at);
       if (line.substr(0, kMarker.size()) == kMarker)
-        out.push_back({std::string(line.substr(kMarker.size(), line.size() - kMarker.size() - 1)), ""});
+        out.push_back(
+            {std::string(line.substr(kMarker.size(), line.size() - kMarker.size() - 1)), ""});
       else if (!out.empty())
         out.back().text += line;
       at = end;
@@ -180,17 +184,20 @@ ScriptFile inventory(const ValidationPlan& p) {
   v.set("EXPECTED_GPUS", std::to_string(p.gpus_per_server), "GPUs in this server");
   v.set("EXPECTED_NAMES", join(p.smi_names, "|"), "nvidia-smi name(s) of " + p.gpu_id);
   v.set("EXPECTED_MEMORY_MIB", p.memory_total_mib ? std::to_string(*p.memory_total_mib) : "",
-        p.memory_total_mib ? "memory.total per GPU, MiB, ECC on" : "not sourced: recorded, not checked");
+        p.memory_total_mib ? "memory.total per GPU, MiB, ECC on"
+                           : "not sourced: recorded, not checked");
   v.set("EXPECTED_MEMORY_MIB_ECC_OFF",
         p.memory_total_mib_ecc_off ? std::to_string(*p.memory_total_mib_ecc_off) : "",
         "memory.total with ECC off, MiB (\"\": not sourced)");
-  v.set("EXPECTED_ECC", p.ecc_expected ? "Enabled" : "", p.ecc_expected ? "ecc.mode.current" : "no ECC on this part");
+  v.set("EXPECTED_ECC", p.ecc_expected ? "Enabled" : "",
+        p.ecc_expected ? "ecc.mode.current" : "no ECC on this part");
   v.set("EXPECTED_POWER_LIMIT_W", num(p.power_limit_w), "power.limit, W (catalog TDP)");
   v.set("EXPECTED_PCIE_GEN", std::to_string(p.pcie_generation), "pcie.link.gen.max");
   v.set("EXPECTED_PCIE_WIDTH", std::to_string(p.pcie_width), "pcie.link.width.max, lanes");
   v.set("EXPECTED_COMPUTE_CAP", p.compute_capability);
   v.set("NGC_TAG", p.ngc_tag, "nvcr.io/nvidia/pytorch:<tag>-py3 chosen by the plan");
-  v.set("MIN_DRIVER", p.ngc_min_driver, "that tag's minimum host driver without forward compatibility");
+  v.set("MIN_DRIVER", p.ngc_min_driver,
+        "that tag's minimum host driver without forward compatibility");
   v.array("FORWARD_COMPAT_BRANCHES", p.forward_compat_branches,
           p.forward_compat_branches.empty() ? "no forward compatibility for this part/tag"
                                             : "data-centre forward-compatibility branches");
@@ -198,40 +205,48 @@ ScriptFile inventory(const ValidationPlan& p) {
   for (const auto& [tag, driver] : p.fallback_tags) table.push_back(tag + ":" + driver);
   v.array("TAG_TABLE", table, "tag:min driver for this GPU, newest first");
   v.set("CHECK_ROW_REMAPPER", p.row_remapper ? "1" : "0", "HBM parts report row remapping");
-  Header h{"00_inventory.sh",
-           "what this server reports against the plan",
-           {"Checks GPU count, part name, memory.total, power limit, PCIe link, compute capability,",
-            "ECC mode, driver vs the NGC tag, Xid errors in the kernel log and row remapping."},
-           "no; reading the kernel log (dmesg) needs root where kernel.dmesg_restrict=1 (then SKIP).",
-           "./00_inventory.sh"};
+  Header h{
+      "00_inventory.sh",
+      "what this server reports against the plan",
+      {"Checks GPU count, part name, memory.total, power limit, PCIe link, compute capability,",
+       "ECC mode, driver vs the NGC tag, Xid errors in the kernel log and row remapping."},
+      "no; reading the kernel log (dmesg) needs root where kernel.dmesg_restrict=1 (then SKIP).",
+      "./00_inventory.sh"};
   return {"00_inventory.sh", shell_script(p, h, v, nullptr, validation::body("inventory.sh")), true,
-          "GPU count, part, memory, power limit, PCIe, compute capability, driver, ECC, Xid, row remapper",
+          "GPU count, part, memory, power limit, PCIe, compute capability, driver, ECC, Xid, row "
+          "remapper",
           "dmesg where kernel.dmesg_restrict=1"};
 }
 
 ScriptFile topology(const ValidationPlan& p) {
   Vars v = plan_vars(p);
   v.set("EXPECTED_GPUS", std::to_string(p.gpus_per_server), "GPUs in this server");
-  v.set("FABRIC_MANAGER_REQUIRED", p.fabric_manager_required ? "1" : "0", "NVSwitch boxes need nvidia-fabricmanager");
-  v.array("EXPECTED_TOPO", p.topo_entries, p.topo_entries.empty()
-                                               ? "not sourced: recorded, not checked"
-                                               : "accepted nvidia-smi topo -m entries between two GPUs");
-  v.set("EXPECTED_NVLINK_LINKS", std::to_string(p.nvlink_links_per_gpu), "active NVLink links per GPU (0: none planned)");
-  v.set("EXPECTED_NVLINK_LINK_GBPS", num(p.nvlink_link_gbps), "GB/s per link in nvidia-smi nvlink --status");
+  v.set("FABRIC_MANAGER_REQUIRED", p.fabric_manager_required ? "1" : "0",
+        "NVSwitch boxes need nvidia-fabricmanager");
+  v.array("EXPECTED_TOPO", p.topo_entries,
+          p.topo_entries.empty() ? "not sourced: recorded, not checked"
+                                 : "accepted nvidia-smi topo -m entries between two GPUs");
+  v.set("EXPECTED_NVLINK_LINKS", std::to_string(p.nvlink_links_per_gpu),
+        "active NVLink links per GPU (0: none planned)");
+  v.set("EXPECTED_NVLINK_LINK_GBPS", num(p.nvlink_link_gbps),
+        "GB/s per link in nvidia-smi nvlink --status");
   std::string p2p;
-  if (p.gpus_per_server > 1)
-    p2p = p.intra_node_link == IntraNodeLink::pcie_no_p2p ? "no" : "yes";
+  if (p.gpus_per_server > 1) p2p = p.intra_node_link == IntraNodeLink::pcie_no_p2p ? "no" : "yes";
   v.set("EXPECTED_P2P", p2p, "peer-to-peer between GPUs: yes | no (GeForce) | \"\" (one GPU)");
   v.set("NETWORK", to_string(p.network), "between servers: none | infiniband | roce | ethernet");
   v.set("NETWORK_RATE_GBIT", num(p.network_rate_gbit_per_s), "per port, Gbit/s");
-  v.set("NETWORK_PORTS", std::to_string(p.network_ports_per_server), "compute-fabric ports Active per server");
-  Header h{"10_topology.sh",
-           "fabric and topology",
-           {"Checks the fabric manager on NVSwitch boxes, nvidia-smi topo -m against the planned matrix,",
-            "NVLink link status, speed and error counters, peer-to-peer, and IB/RoCE ports and rate.",
-            "Set IB_PEER=<host> (and IB_DEVICE) to measure ib_write_bw against a peer running its server."},
-           "no; starting nvidia-fabricmanager or changing BIOS ACS settings does.",
-           "./10_topology.sh    IB_PEER=<peer> ./10_topology.sh"};
+  v.set("NETWORK_PORTS", std::to_string(p.network_ports_per_server),
+        "compute-fabric ports Active per server");
+  Header h{
+      "10_topology.sh",
+      "fabric and topology",
+      {"Checks the fabric manager on NVSwitch boxes, nvidia-smi topo -m against the planned "
+       "matrix,",
+       "NVLink link status, speed and error counters, peer-to-peer, and IB/RoCE ports and rate.",
+       "Set IB_PEER=<host> (and IB_DEVICE) to measure ib_write_bw against a peer running its "
+       "server."},
+      "no; starting nvidia-fabricmanager or changing BIOS ACS settings does.",
+      "./10_topology.sh    IB_PEER=<peer> ./10_topology.sh"};
   return {"10_topology.sh", shell_script(p, h, v, nullptr, validation::body("topology.sh")), true,
           "fabric manager, topo matrix, NVLink status/errors, peer-to-peer, IB ports and rate",
           "starting the fabric manager"};
@@ -247,18 +262,20 @@ ScriptFile container(const ValidationPlan& p) {
   v.env("REGISTRY", p.registry, "REGISTRY=<harbor mirror> when nvcr.io is slow");
   v.set("BF16_PEAK_TFLOPS", num(p.bf16_dense_peak_tflops, 1), "dense bf16 peak per GPU, TFLOPS");
   v.set("MATMUL_FRACTION", num(p.matmul_fraction), "achievable share of peak for large GEMMs");
-  v.set("EXPECTED_GEMM_TFLOPS", num(p.bf16_dense_peak_tflops * p.matmul_fraction, 1), "peak x fraction, TFLOPS");
+  v.set("EXPECTED_GEMM_TFLOPS", num(p.bf16_dense_peak_tflops * p.matmul_fraction, 1),
+        "peak x fraction, TFLOPS");
   v.set("PROBE_MODEL", p.probe.name.empty() ? "the planned model" : line_text(p.probe.name));
   v.set("MEMORY_PER_GPU_BYTES", integer(p.memory_per_gpu_bytes), "plan's memory.per_gpu_bytes");
   v.set("MEMORY_BAND_LOW_BYTES", integer(p.memory_band_low_bytes), "low end of its band, bytes");
   v.set("MEMORY_BAND_HIGH_BYTES", integer(p.memory_band_high_bytes), "high end of its band, bytes");
-  Header h{"20_container.sh",
-           "container and compute",
-           {"Runs probe.py in the chosen NGC PyTorch container: versions, GPUs seen, a bf16 8192^3 GEMM",
-            "on each GPU against peak x the plan's matmul fraction, and one step of the planned model",
-            "slice against the plan's per-GPU memory."},
-           "the docker group or root (docker run --gpus all).",
-           "./20_container.sh    REGISTRY=harbor.example.com/nvcr ./20_container.sh"};
+  Header h{
+      "20_container.sh",
+      "container and compute",
+      {"Runs probe.py in the chosen NGC PyTorch container: versions, GPUs seen, a bf16 8192^3 GEMM",
+       "on each GPU against peak x the plan's matmul fraction, and one step of the planned model",
+       "slice against the plan's per-GPU memory."},
+      "the docker group or root (docker run --gpus all).",
+      "./20_container.sh    REGISTRY=harbor.example.com/nvcr ./20_container.sh"};
   return {"20_container.sh", shell_script(p, h, v, nullptr, validation::body("container.sh")), true,
           "NGC container runs; bf16 GEMM TFLOPS; one-step memory", "docker group or root"};
 }
@@ -269,21 +286,29 @@ ScriptFile nccl(const ValidationPlan& p) {
   v.set("SERVERS", std::to_string(p.servers));
   v.env("NGC_TAG", p.ngc_tag, "NGC_TAG=<tag> overrides");
   v.env("REGISTRY", p.registry, "REGISTRY=<harbor mirror> when nvcr.io is slow");
-  v.set("EXPECTED_BUSBW_GBPS", num(p.allreduce_busbw_gbps, 1), "plan's intra-node all-reduce bus bandwidth, GB/s");
-  v.set("INTER_NODE_BUSBW_GBPS", num(p.inter_node_busbw_gbps, 1), "plan's all-reduce bus bandwidth across servers, GB/s");
-  v.set("INTRA_LINK", to_string(p.intra_node_link), "nvswitch | nvlink_bridge | pcie_p2p | pcie_no_p2p | none");
-  v.set("PCIE_GBPS", num(pcie_gbps(p.pcie_generation, p.pcie_width), 1), "one direction of the GPU's PCIe link, GB/s");
+  v.set("EXPECTED_BUSBW_GBPS", num(p.allreduce_busbw_gbps, 1),
+        "plan's intra-node all-reduce bus bandwidth, GB/s");
+  v.set("INTER_NODE_BUSBW_GBPS", num(p.inter_node_busbw_gbps, 1),
+        "plan's all-reduce bus bandwidth across servers, GB/s");
+  v.set("INTRA_LINK", to_string(p.intra_node_link),
+        "nvswitch | nvlink_bridge | pcie_p2p | pcie_no_p2p | none");
+  v.set("PCIE_GBPS", num(pcie_gbps(p.pcie_generation, p.pcie_width), 1),
+        "one direction of the GPU's PCIe link, GB/s");
   v.set("NETWORK", to_string(p.network));
   double memory_gib = p.memory_total_mib ? *p.memory_total_mib / 1024.0 : 24;
-  v.set("MAX_BYTES", memory_gib >= 40 ? "4294967296" : "1073741824", "largest all-reduce message, bytes");
-  Header h{"30_nccl.sh",
-           "collective bandwidth",
-           {"All-reduce bus bandwidth (busbw = algbw x 2(n-1)/n) with torchrun in the NGC container, or",
-            "nccl-tests when ALL_REDUCE_PERF=<path to all_reduce_perf> is set, against the plan's figure:",
-            "PASS >= 80%, WARN >= 60%. Across servers: run on all at once with MASTER_ADDR and NODE_RANK;",
-            "NCCL must use NET/IB, not sockets."},
-           "the docker group or root.",
-           "./30_nccl.sh    MASTER_ADDR=<server 0> NODE_RANK=<i> ./30_nccl.sh   (on every server)"};
+  v.set("MAX_BYTES", memory_gib >= 40 ? "4294967296" : "1073741824",
+        "largest all-reduce message, bytes");
+  Header h{
+      "30_nccl.sh",
+      "collective bandwidth",
+      {"All-reduce bus bandwidth (busbw = algbw x 2(n-1)/n) with torchrun in the NGC container, or",
+       "nccl-tests when ALL_REDUCE_PERF=<path to all_reduce_perf> is set, against the plan's "
+       "figure:",
+       "PASS >= 80%, WARN >= 60%. Across servers: run on all at once with MASTER_ADDR and "
+       "NODE_RANK;",
+       "NCCL must use NET/IB, not sockets."},
+      "the docker group or root.",
+      "./30_nccl.sh    MASTER_ADDR=<server 0> NODE_RANK=<i> ./30_nccl.sh   (on every server)"};
   return {"30_nccl.sh", shell_script(p, h, v, nullptr, validation::body("nccl.sh")), true,
           "all-reduce bus bandwidth inside a server and across servers", "docker group or root"};
 }
@@ -293,7 +318,8 @@ ScriptFile burnin(const ValidationPlan& p) {
   v.set("EXPECTED_GPUS", std::to_string(p.gpus_per_server), "GPUs in this server");
   v.set("GPUS_PER_SERVER", std::to_string(p.gpus_per_server));
   v.set("BURNIN_HOURS", num(p.burnin_hours), "default length, h (--hours)");
-  v.set("SAMPLE_INTERVAL_S", std::to_string(p.sample_interval_s), "nvidia-smi interval, s (--interval)");
+  v.set("SAMPLE_INTERVAL_S", std::to_string(p.sample_interval_s),
+        "nvidia-smi interval, s (--interval)");
   v.env("NGC_TAG", p.ngc_tag, "NGC_TAG=<tag> overrides");
   v.env("REGISTRY", p.registry, "REGISTRY=<harbor mirror> when nvcr.io is slow");
   v.set("EXPECTED_POWER_P50_W", num(p.power_limit_w * p.training_load_factor, 1),
@@ -301,43 +327,50 @@ ScriptFile burnin(const ValidationPlan& p) {
   v.set("EXPECTED_PCIE_GEN", std::to_string(p.pcie_generation));
   v.set("SERVER_FULL_LOAD_W", p.server_full_load_w ? num(*p.server_full_load_w, 0) : "",
         "planned wall power of one server, W (\"\": not planned)");
-  Header h{"40_burnin.sh",
-           "burn-in",
-           {"Runs the planned job (--job) or a GEMM + all-reduce loop for --hours (default " +
-                num(p.burnin_hours) + " h) while",
-            "nvidia-smi logs gpu.csv every --interval s (and ipmitool wall power every 60 s as root),",
-            "then checks throttle reasons, power, ECC, PCIe under load and new Xid errors.",
-            "Safe to stop and resume: progress is kept in $VALIDATION_DIR/burnin.state."},
-           "the docker group or root for the default load; wall power (ipmitool) needs root.",
-           "./40_burnin.sh [--hours 10] [--interval 10] [--job 'torchrun ... train.py'] [--restart]"};
-  return {"40_burnin.sh", shell_script(p, h, v, validation::body("burnin_args.sh"), validation::body("burnin.sh")), true,
-          "burn-in with nvidia-smi CSV logging; throttling, power, ECC, Xid", "ipmitool wall power"};
+  Header h{
+      "40_burnin.sh",
+      "burn-in",
+      {"Runs the planned job (--job) or a GEMM + all-reduce loop for --hours (default " +
+           num(p.burnin_hours) + " h) while",
+       "nvidia-smi logs gpu.csv every --interval s (and ipmitool wall power every 60 s as root),",
+       "then checks throttle reasons, power, ECC, PCIe under load and new Xid errors.",
+       "Safe to stop and resume: progress is kept in $VALIDATION_DIR/burnin.state."},
+      "the docker group or root for the default load; wall power (ipmitool) needs root.",
+      "./40_burnin.sh [--hours 10] [--interval 10] [--job 'torchrun ... train.py'] [--restart]"};
+  return {"40_burnin.sh",
+          shell_script(p, h, v, validation::body("burnin_args.sh"), validation::body("burnin.sh")),
+          true, "burn-in with nvidia-smi CSV logging; throttling, power, ECC, Xid",
+          "ipmitool wall power"};
 }
 
 ScriptFile summary(const ValidationPlan& p) {
   Vars v = plan_vars(p);
   v.set("GPU_ID", p.gpu_id);
-  Header h{"90_summary.sh",
-           "validation-result.json",
-           {"Collects what 00-40 measured on this server into validation-result.json (schema 1) for",
-            "`gpu-advisor check` or the page's validation panel."},
-           "",
-           "./90_summary.sh [--tokens-per-second N] [--wall-power-w W] [-o FILE]"};
+  Header h{
+      "90_summary.sh",
+      "validation-result.json",
+      {"Collects what 00-40 measured on this server into validation-result.json (schema 1) for",
+       "`gpu-advisor check` or the page's validation panel."},
+      "",
+      "./90_summary.sh [--tokens-per-second N] [--wall-power-w W] [-o FILE]"};
   return {"90_summary.sh", shell_script(p, h, v, validation::body("summary.sh"), "", false), true,
           "writes validation-result.json", ""};
 }
 
-std::string python_header(const ValidationPlan& p, const std::string& file, const std::string& what) {
-  return "#!/usr/bin/env python3\n# " + file + ": " + what + "\n# Generated by GPU Advisor from plan " +
-         plan_id(p) + ": " + plan_summary(p) +
-         ".\n# Runs inside nvcr.io/nvidia/pytorch:" + line_text(p.ngc_tag) + "-py3; prints \"PROBE <key> <value>\" lines.\n";
+std::string python_header(const ValidationPlan& p, const std::string& file,
+                          const std::string& what) {
+  return "#!/usr/bin/env python3\n# " + file + ": " + what +
+         "\n# Generated by GPU Advisor from plan " + plan_id(p) + ": " + plan_summary(p) +
+         ".\n# Runs inside nvcr.io/nvidia/pytorch:" + line_text(p.ngc_tag) +
+         "-py3; prints \"PROBE <key> <value>\" lines.\n";
 }
 
 std::string py_bool(bool b) { return b ? "True" : "False"; }
 
 ScriptFile probe_py(const ValidationPlan& p) {
   const ProbeModel& m = p.probe;
-  std::string s = python_header(p, "probe.py", "versions, bf16 GEMM per GPU, one step of the planned model");
+  std::string s =
+      python_header(p, "probe.py", "versions, bf16 GEMM per GPU, one step of the planned model");
   s += "import time\n\nimport torch\nimport torch.nn.functional as F\nfrom torch import nn\n"
        "from torch.utils.checkpoint import checkpoint\n\n";
   s += "# The model slice one GPU holds in the plan (" +
@@ -362,8 +395,10 @@ ScriptFile probe_py(const ValidationPlan& p) {
 }
 
 ScriptFile readme(const ValidationPlan& p) {
-  std::string s = "GPU Advisor validation scripts for plan " + plan_id(p) + "\n" + plan_summary(p) + "\n\n";
-  s += "NGC PyTorch " + p.ngc_tag + " (driver >= " + p.ngc_min_driver + "): " + p.ngc_reason.message + "\n\n";
+  std::string s =
+      "GPU Advisor validation scripts for plan " + plan_id(p) + "\n" + plan_summary(p) + "\n\n";
+  s += "NGC PyTorch " + p.ngc_tag + " (driver >= " + p.ngc_min_driver +
+       "): " + p.ngc_reason.message + "\n\n";
   s += "Copy this folder to each server and run, as a user in the docker group:\n"
        "  ./00_inventory.sh   GPUs, memory, power limit, PCIe, driver, ECC, Xid, row remapper\n"
        "  ./10_topology.sh    fabric manager, topo matrix, NVLink, peer-to-peer, IB ports\n"
@@ -372,14 +407,17 @@ ScriptFile readme(const ValidationPlan& p) {
   if (p.servers > 1)
     s += " (then on all " + std::to_string(p.servers) +
          " servers at once: MASTER_ADDR=<server 0> NODE_RANK=<i> ./30_nccl.sh)";
-  s += "\n  ./40_burnin.sh      " + num(p.burnin_hours) +
-       " h burn-in with nvidia-smi logging (Ctrl-C to stop, rerun to resume)\n"
-       "  ./90_summary.sh     writes validation-out/validation-result.json\n\n"
-       "Each prints PASS/WARN/FAIL lines (expected vs measured) and exits 1 if anything FAILed.\n"
-       "Root is needed only for: reading dmesg on hardened kernels, starting nvidia-fabricmanager,\n"
-       "ipmitool wall power, and the fixes the FAIL lines suggest. Nothing is downloaded except the\n"
-       "container image (docker pull; REGISTRY=<mirror> to use a local mirror, or docker load).\n"
-       "Read the result back: gpu-advisor check <request.json> validation-out/validation-result.json\n";
+  s +=
+      "\n  ./40_burnin.sh      " + num(p.burnin_hours) +
+      " h burn-in with nvidia-smi logging (Ctrl-C to stop, rerun to resume)\n"
+      "  ./90_summary.sh     writes validation-out/validation-result.json\n\n"
+      "Each prints PASS/WARN/FAIL lines (expected vs measured) and exits 1 if anything FAILed.\n"
+      "Root is needed only for: reading dmesg on hardened kernels, starting nvidia-fabricmanager,\n"
+      "ipmitool wall power, and the fixes the FAIL lines suggest. Nothing is downloaded except "
+      "the\n"
+      "container image (docker pull; REGISTRY=<mirror> to use a local mirror, or docker load).\n"
+      "Read the result back: gpu-advisor check <request.json> "
+      "validation-out/validation-result.json\n";
   return {"README.txt", s, false, "how to run them", ""};
 }
 
@@ -405,13 +443,15 @@ std::vector<ScriptFile> generate_scripts(const ValidationPlan& plan) {
                                    nccl(plan),      burnin(plan),   summary(plan)};
   files.push_back(probe_py(plan));
   files.push_back({"allreduce.py",
-                   python_header(plan, "allreduce.py", "all-reduce bus bandwidth (run by 30_nccl.sh via torchrun)") +
+                   python_header(plan, "allreduce.py",
+                                 "all-reduce bus bandwidth (run by 30_nccl.sh via torchrun)") +
                        validation::body("allreduce.py"),
                    false, "run by 30_nccl.sh inside the container", ""});
-  files.push_back({"burn.py",
-                   python_header(plan, "burn.py", "GEMM + all-reduce load (run by 40_burnin.sh via torchrun)") +
-                       validation::body("burn.py"),
-                   false, "run by 40_burnin.sh inside the container", ""});
+  files.push_back(
+      {"burn.py",
+       python_header(plan, "burn.py", "GEMM + all-reduce load (run by 40_burnin.sh via torchrun)") +
+           validation::body("burn.py"),
+       false, "run by 40_burnin.sh inside the container", ""});
   files.push_back(readme(plan));
   return files;
 }

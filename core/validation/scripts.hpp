@@ -9,11 +9,11 @@
 namespace advisor::validation {
 
 struct ScriptFile {
-  std::string name;         // "00_inventory.sh"
-  std::string text;         // the whole file
-  bool executable = true;   // false for the Python probes and README.txt
-  std::string purpose;      // one line: what it checks
-  std::string root;         // where it needs root ("" = none)
+  std::string name;        // "00_inventory.sh"
+  std::string text;        // the whole file
+  bool executable = true;  // false for the Python probes and README.txt
+  std::string purpose;     // one line: what it checks
+  std::string root;        // where it needs root ("" = none)
 };
 
 /// The scripts for `plan`, in run order:

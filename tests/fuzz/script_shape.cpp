@@ -26,7 +26,8 @@ std::string heredoc_word(const std::string& t, std::size_t* i, bool* strip_tabs)
 }
 
 /// Skips the here-document body that starts at text[i] (the line after its "<<WORD").
-std::size_t skip_heredoc(const std::string& t, std::size_t i, const std::string& word, bool strip_tabs) {
+std::size_t skip_heredoc(const std::string& t, std::size_t i, const std::string& word,
+                         bool strip_tabs) {
   while (i < t.size()) {
     std::size_t end = t.find('\n', i);
     if (end == std::string::npos) end = t.size();
@@ -61,9 +62,12 @@ std::string shell_shape(const std::string& t) {
     } else if (c == '"') {
       in_word = true;
       for (++i; i < t.size() && t[i] != '"'; ++i) {
-        if (t[i] == '\\') ++i;
-        else if (t[i] == '`') out += '`';
-        else if (t[i] == '$') out += i + 1 < t.size() && (t[i + 1] == '(' || t[i + 1] == '{') ? t[i + 1] : '$';
+        if (t[i] == '\\')
+          ++i;
+        else if (t[i] == '`')
+          out += '`';
+        else if (t[i] == '$')
+          out += i + 1 < t.size() && (t[i + 1] == '(' || t[i + 1] == '{') ? t[i + 1] : '$';
       }
     } else if (c == '#' && !in_word) {
       while (i + 1 < t.size() && t[i + 1] != '\n') ++i;
@@ -106,7 +110,8 @@ std::string python_shape(const std::string& s) {
       if (c == '\r' && i + 1 < s.size() && s[i + 1] == '\n') ++i;
       out += '\n';
     } else if (c == '\'' || c == '"') {
-      const std::string quote = s.compare(i, 3, std::string(3, c)) == 0 ? std::string(3, c) : std::string(1, c);
+      const std::string quote =
+          s.compare(i, 3, std::string(3, c)) == 0 ? std::string(3, c) : std::string(1, c);
       std::size_t j = i + quote.size();
       while (j < s.size() && s.compare(j, quote.size(), quote) != 0) j += s[j] == '\\' ? 2 : 1;
       i = std::min(s.size(), j + quote.size()) - 1;

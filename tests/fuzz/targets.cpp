@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "targets.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 
 #include "api.hpp"
 #include "check_result.hpp"
@@ -32,8 +31,9 @@ void advise(const std::string& input) {
 void advise_with_data(const std::string& input) {
   const std::size_t at = input.find(kDataSeparator);
   const std::string request = input.substr(0, at);
-  const std::string data =
-      at == std::string::npos ? std::string() : input.substr(at + std::string(kDataSeparator).size());
+  const std::string data = at == std::string::npos
+                               ? std::string()
+                               : input.substr(at + std::string(kDataSeparator).size());
   require_valid_answer(advisor::advise_with_data_text(request, data), input, "advise_with_data");
 }
 
@@ -71,7 +71,8 @@ void provider(const std::string& input) {
       R"({"schema": 1, "task": "pretrain", "model": {"preset": "llama-2-13b"}, "hardware": {"gpu": "h100-sxm-80gb", "count": 16}})"};
   const unsigned first = input.empty() ? 0 : static_cast<unsigned char>(input[0]);
   const std::string& request = requests[first % 3];
-  require_valid_answer(advisor::advise_with_provider_text(request, input), input, "provider", Api::kProvider);
+  require_valid_answer(advisor::advise_with_provider_text(request, input), input, "provider",
+                       Api::kProvider);
   require_valid_answer(advisor::provider_text(input), input, "provider_text", Api::kProvider);
 }
 
@@ -88,18 +89,21 @@ struct ScriptRequest {
 const char* const kPinned = R"(, "hardware": {"gpu": "h100-sxm-80gb", "count": 8}})";
 
 ScriptRequest custom_model_name(const std::string& text) {
-  return {R"({"schema": 1, "task": "lora", "model": {"name": )" + json_string(text) +
-              R"(, "layers": 32, "hidden": 4096, "ffn_hidden": 14336, "heads": 32, "kv_heads": 8, "vocab": 128256})" +
-              kPinned,
-          ""};
+  return {
+      R"({"schema": 1, "task": "lora", "model": {"name": )" + json_string(text) +
+          R"(, "layers": 32, "hidden": 4096, "ffn_hidden": 14336, "heads": 32, "kv_heads": 8, "vocab": 128256})" +
+          kPinned,
+      ""};
 }
 
 ScriptRequest config_name(const std::string& text) {
-  return {R"({"schema": 1, "task": "full_finetune", "model": {"hf_config": {"_name_or_path": )" + json_string(text) +
-              R"(, "model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,)"
-              R"( "num_key_value_heads": 8, "num_hidden_layers": 32, "vocab_size": 128256}})" +
-              kPinned,
-          ""};
+  return {
+      R"({"schema": 1, "task": "full_finetune", "model": {"hf_config": {"_name_or_path": )" +
+          json_string(text) +
+          R"(, "model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,)"
+          R"( "num_key_value_heads": 8, "num_hidden_layers": 32, "vocab_size": 128256}})" +
+          kPinned,
+      ""};
 }
 
 ScriptRequest provider_gpu_name(const std::string& text) {
@@ -111,11 +115,16 @@ ScriptRequest provider_gpu_name(const std::string& text) {
   }();
   nlohmann::json part = h100;
   part["name"] = nlohmann::json::parse(json_string(text));
-  const nlohmann::json provider = {{"schema", 1},         {"name", "Fuzz provider"}, {"as_of", "2026-12-01"},
-                                   {"currency", "CNY"},   {"gpus", {part}},
-                                   {"offers", {{{"gpu", "h100-sxm-80gb"}, {"price_cny_per_gpu_hour", 12.0}}}}};
-  return {std::string(R"({"schema": 1, "task": "lora", "model": {"preset": "llama-3.1-8b"})") + kPinned,
-          provider.dump()};
+  const nlohmann::json provider = {
+      {"schema", 1},
+      {"name", "Fuzz provider"},
+      {"as_of", "2026-12-01"},
+      {"currency", "CNY"},
+      {"gpus", {part}},
+      {"offers", {{{"gpu", "h100-sxm-80gb"}, {"price_cny_per_gpu_hour", 12.0}}}}};
+  return {
+      std::string(R"({"schema": 1, "task": "lora", "model": {"preset": "llama-3.1-8b"})") + kPinned,
+      provider.dump()};
 }
 
 using ScriptField = ScriptRequest (*)(const std::string&);
@@ -133,9 +142,12 @@ nlohmann::json script_files(const ScriptRequest& r, const std::string& input) {
   return files;
 }
 
-[[noreturn]] void shape_changed(const std::string& input, const std::string& file, const std::string& text) {
-  std::fprintf(stderr, "\nscripts: %s has another command structure for input (%zu bytes): %.2000s\n%.4000s\n",
-               file.c_str(), input.size(), input.c_str(), text.c_str());
+[[noreturn]] void shape_changed(const std::string& input, const std::string& file,
+                                const std::string& text) {
+  std::fprintf(
+      stderr,
+      "\nscripts: %s has another command structure for input (%zu bytes): %.2000s\n%.4000s\n",
+      file.c_str(), input.size(), input.c_str(), text.c_str());
   std::abort();
 }
 
@@ -146,7 +158,8 @@ void scripts(const std::string& input) {
   const std::string text = input.empty() ? std::string() : input.substr(1);
   const std::size_t which = first % std::size(kScriptFields);
   static nlohmann::json benign[std::size(kScriptFields)];
-  if (benign[which].is_null()) benign[which] = script_files(kScriptFields[which]("Benign Model 7B"), input);
+  if (benign[which].is_null())
+    benign[which] = script_files(kScriptFields[which]("Benign Model 7B"), input);
   if (benign[which].is_null()) std::abort();  // the harness's own request must give scripts
   const nlohmann::json files = script_files(kScriptFields[which](text), input);
   if (files.is_null()) return;

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "validation/plan.hpp"
 #include "io/validation_json.hpp"
+#include "validation/plan.hpp"
 
 namespace vtest {
 
@@ -33,7 +33,8 @@ inline const std::vector<std::string>& extra_case_names() {
   return names;
 }
 
-inline advisor::validation::ValidationPlan make_case(const std::string& name, const std::string& data_dir) {
+inline advisor::validation::ValidationPlan make_case(const std::string& name,
+                                                     const std::string& data_dir) {
   using namespace advisor::validation;
   const std::string gpus = read_text(data_dir + "/gpus.json");
   const auto parts = parse_part_facts(read_text(data_dir + "/validation.json"));
@@ -44,9 +45,9 @@ inline advisor::validation::ValidationPlan make_case(const std::string& name, co
   if (name == "h100_8x" || name == "h100_2x8_ib") {
     gpu = "h100-sxm-80gb";
     f.gpus_per_server = 8;
-    f.allreduce_busbw_gbps = 360;          // validation.md §2.4: H100 NVSwitch ring
-    f.matmul_fraction = 0.803;             // performance.json: H100 SXM MAMF 794.5 / 989.4
-    f.server_full_load_w = 10200;          // hardware-facts §3a: DGX H100
+    f.allreduce_busbw_gbps = 360;  // validation.md §2.4: H100 NVSwitch ring
+    f.matmul_fraction = 0.803;     // performance.json: H100 SXM MAMF 794.5 / 989.4
+    f.server_full_load_w = 10200;  // hardware-facts §3a: DGX H100
     f.rack_budget_kw = 12;
     f.servers_per_rack = 1;
     f.training_load_factor = 0.8;
@@ -62,11 +63,12 @@ inline advisor::validation::ValidationPlan make_case(const std::string& name, co
     } else {
       f.servers = 2;
       f.network = Network::infiniband;
-      f.network_rate_gbit_per_s = 400;     // NDR, one ConnectX-7 per GPU
+      f.network_rate_gbit_per_s = 400;  // NDR, one ConnectX-7 per GPU
       f.network_ports_per_server = 8;
       f.inter_node_busbw_gbps = 180;
       f.summary = "Llama-3.1-70B pre-training, TP 8 x PP 2";
-      f.probe = {"Llama-3.1-70B (TP 8, PP 2)", true, 40, 8192, 8, 1, 128, 3584, 16032, 8192, 1, true, 12};
+      f.probe = {
+          "Llama-3.1-70B (TP 8, PP 2)", true, 40, 8192, 8, 1, 128, 3584, 16032, 8192, 1, true, 12};
       f.memory_per_gpu_bytes = 70 * GiB;
       f.memory_band_low_bytes = 61 * GiB;
       f.memory_band_high_bytes = 78 * GiB;
@@ -76,8 +78,8 @@ inline advisor::validation::ValidationPlan make_case(const std::string& name, co
   } else if (name == "rtx4090_4x") {
     gpu = "rtx4090-24gb";
     f.gpus_per_server = 4;
-    f.allreduce_busbw_gbps = 18;           // validation.md §2.4: GeForce via host memory 17-20
-    f.matmul_fraction = 0.81;              // performance.json default_matmul_fraction_bf16
+    f.allreduce_busbw_gbps = 18;  // validation.md §2.4: GeForce via host memory 17-20
+    f.matmul_fraction = 0.81;     // performance.json default_matmul_fraction_bf16
     f.server_full_load_w = 2400;
     f.training_load_factor = 0.85;
     f.host_driver = "550.54.15";
@@ -90,11 +92,11 @@ inline advisor::validation::ValidationPlan make_case(const std::string& name, co
   } else if (name == "l20_8x") {
     gpu = "l20-48gb";
     f.gpus_per_server = 8;
-    f.allreduce_busbw_gbps = 22;           // validation.md §2.4: PCIe Gen4 with P2P
+    f.allreduce_busbw_gbps = 22;  // validation.md §2.4: PCIe Gen4 with P2P
     f.matmul_fraction = 0.81;
     f.server_full_load_w = 3500;
     f.training_load_factor = 0.7;
-    f.host_driver = "535.161.08";          // R535 LTS: forward compatibility picks the tag
+    f.host_driver = "535.161.08";  // R535 LTS: forward compatibility picks the tag
     f.summary = "Qwen2.5-32B serving, tensor parallel 8";
     f.probe = {"Qwen2.5-32B (TP 8)", false, 64, 5120, 5, 1, 128, 3456, 19008, 8192, 4, false, 0};
     f.memory_per_gpu_bytes = 40 * GiB;

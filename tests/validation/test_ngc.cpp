@@ -3,15 +3,16 @@
 #include <catch2/catch.hpp>
 
 #include "cases.hpp"
+#include "io/validation_json.hpp"
 #include "types/errors.hpp"
 #include "validation/ngc.hpp"
-#include "io/validation_json.hpp"
 
 using namespace advisor::validation;
 
 namespace {
 const NgcCatalog& ngc() {
-  static const NgcCatalog c = parse_ngc_catalog(vtest::read_text(std::string(GPU_ADVISOR_DATA_DIR) + "/ngc.json"));
+  static const NgcCatalog c =
+      parse_ngc_catalog(vtest::read_text(std::string(GPU_ADVISOR_DATA_DIR) + "/ngc.json"));
   return c;
 }
 GpuForTag hopper() { return {"9.0", "cuda", ProductClass::data_center}; }
@@ -26,7 +27,8 @@ TEST_CASE("ngc.json holds 24.10 as the source and validation.md give it", "[vali
   REQUIRE(t);
   CHECK(t->cuda == "12.6.2");
   CHECK(t->min_driver == "560.35.03");
-  CHECK(t->dc_forward_compat_branches == std::vector<std::string>{"470.57", "525.85", "535.86", "545.23"});
+  CHECK(t->dc_forward_compat_branches ==
+        std::vector<std::string>{"470.57", "525.85", "535.86", "545.23"});
   CHECK_FALSE(t->native_blackwell);
   CHECK(t->status == TagStatus::confirmed);
   CHECK(ngc().tags.front().tag == "24.04");
@@ -54,7 +56,8 @@ TEST_CASE("the newest tag the host driver supports", "[validation][ngc]") {
   CHECK(c.tag == "24.10");
 }
 
-TEST_CASE("without a driver: the newest secondary-or-better tag; unconfirmed rows only on request", "[validation][ngc]") {
+TEST_CASE("without a driver: the newest secondary-or-better tag; unconfirmed rows only on request",
+          "[validation][ngc]") {
   TagChoice c = pick_ngc_tag(ngc(), hopper(), std::nullopt);
   CHECK(c.tag == "26.02");
   CHECK(c.reason.code == "newest_no_driver");
@@ -65,7 +68,8 @@ TEST_CASE("without a driver: the newest secondary-or-better tag; unconfirmed row
   CHECK_THAT(c.reason.message, Catch::Contains("confirm on its release-notes page"));
 }
 
-TEST_CASE("forward compatibility: data-centre parts only, on the listed branches", "[validation][ngc]") {
+TEST_CASE("forward compatibility: data-centre parts only, on the listed branches",
+          "[validation][ngc]") {
   TagChoice c = pick_ngc_tag(ngc(), hopper(), std::string("535.104.05"));
   REQUIRE(c.found);
   CHECK(c.forward_compat);
@@ -130,12 +134,13 @@ TEST_CASE("ngc.json errors are located", "[validation][ngc]") {
   } catch (const advisor::InputError& e) {
     CHECK(e.path() == "ngc.json/tags/6/status");
   }
-  CHECK(tag_choice_json(pick_ngc_tag(ngc(), hopper(), std::string("550.54.15"))).find("\"newest_for_driver\"") !=
-        std::string::npos);
+  CHECK(tag_choice_json(pick_ngc_tag(ngc(), hopper(), std::string("550.54.15")))
+            .find("\"newest_for_driver\"") != std::string::npos);
 }
 
 TEST_CASE("compiled-in data matches data/", "[validation][ngc]") {
-  CHECK(std::string(builtin_ngc_json()) == vtest::read_text(std::string(GPU_ADVISOR_DATA_DIR) + "/ngc.json"));
+  CHECK(std::string(builtin_ngc_json()) ==
+        vtest::read_text(std::string(GPU_ADVISOR_DATA_DIR) + "/ngc.json"));
   CHECK(std::string(builtin_validation_json()) ==
         vtest::read_text(std::string(GPU_ADVISOR_DATA_DIR) + "/validation.json"));
   auto parts = parse_part_facts(builtin_validation_json());

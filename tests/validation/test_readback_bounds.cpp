@@ -18,14 +18,16 @@ namespace {
 
 ValidationPlan plan8() { return vtest::make_case("h100_8x", GPU_ADVISOR_DATA_DIR); }
 
-const char* const kHeader = "timestamp, index, power.draw [W], power.limit [W], clocks_throttle_reasons.active\n";
+const char* const kHeader =
+    "timestamp, index, power.draw [W], power.limit [W], clocks_throttle_reasons.active\n";
 
 /// A log of `gpus` GPUs (indices from `first`), `rows` samples each.
 std::string log_of(int gpus, int rows = 3, int first = 0) {
   std::string s = kHeader;
   for (int r = 0; r < rows; ++r)
     for (int g = first; g < first + gpus; ++g)
-      s += "2026/12/01 10:00:0" + std::to_string(r) + ".000, " + std::to_string(g) + ", 600.00, 700.00, 0x0\n";
+      s += "2026/12/01 10:00:0" + std::to_string(r) + ".000, " + std::to_string(g) +
+           ", 600.00, 700.00, 0x0\n";
   return s;
 }
 
@@ -48,15 +50,19 @@ int items_with_code(const std::string& text, const std::string& code) {
 }
 
 std::string result_with(const nlohmann::json& patch) {
-  nlohmann::json j = {{"schema", 1}, {"kind", "gpu-advisor-validation-result"}, {"plan_id", plan_id(plan8())},
-                      {"gpu_id", "h100-sxm-80gb"}, {"measured", nlohmann::json::object()}};
+  nlohmann::json j = {{"schema", 1},
+                      {"kind", "gpu-advisor-validation-result"},
+                      {"plan_id", plan_id(plan8())},
+                      {"gpu_id", "h100-sxm-80gb"},
+                      {"measured", nlohmann::json::object()}};
   j.merge_patch(patch);
   return j.dump();
 }
 
 }  // namespace
 
-TEST_CASE("a CSV log of another server fails: too few GPUs or an index the plan lacks", "[validation][security]") {
+TEST_CASE("a CSV log of another server fails: too few GPUs or an index the plan lacks",
+          "[validation][security]") {
   CHECK(items_with_code(log_of(8), "gpu_missing_in_log") == 0);
   CHECK(items_with_code(log_of(8), "gpu_extra_in_log") == 0);
   CHECK(items_with_code(log_of(1), "gpu_missing_in_log") == 1);  // passed before: 1 GPU of 8
@@ -65,16 +71,21 @@ TEST_CASE("a CSV log of another server fails: too few GPUs or an index the plan 
 
 TEST_CASE("every CSV number is bounded before it is cast or summed", "[validation][security]") {
   // An index of 1e300 was cast to int (undefined behaviour, shown by UBSan).
-  CHECK(error_of(std::string(kHeader) + "t, 1e300, 600, 700, 0x0\n") == "csv_bad_value /gpu.csv/row 2/index");
-  CHECK(error_of(std::string(kHeader) + "t, 64, 600, 700, 0x0\n") == "csv_bad_value /gpu.csv/row 2/index");
-  CHECK(error_of(std::string(kHeader) + "t, 2.5, 600, 700, 0x0\n") == "csv_bad_value /gpu.csv/row 2/index");
+  CHECK(error_of(std::string(kHeader) + "t, 1e300, 600, 700, 0x0\n") ==
+        "csv_bad_value /gpu.csv/row 2/index");
+  CHECK(error_of(std::string(kHeader) + "t, 64, 600, 700, 0x0\n") ==
+        "csv_bad_value /gpu.csv/row 2/index");
+  CHECK(error_of(std::string(kHeader) + "t, 2.5, 600, 700, 0x0\n") ==
+        "csv_bad_value /gpu.csv/row 2/index");
   // A negative draw dropped the power check.
-  CHECK(error_of(std::string(kHeader) + "t, 0, -600, 700, 0x0\n") == "csv_bad_value /gpu.csv/row 2/power.draw");
+  CHECK(error_of(std::string(kHeader) + "t, 0, -600, 700, 0x0\n") ==
+        "csv_bad_value /gpu.csv/row 2/power.draw");
   CHECK(error_of(std::string(kHeader) + "t, 0, 600, 700, 0x1FFFFFFFFFFFFFFFFF\n") ==
         "csv_bad_value /gpu.csv/row 2/clocks_throttle_reasons.active");
   // A 1 MB value is echoed as 80 characters, not copied into the message.
   try {
-    read_measurements(std::string(kHeader) + "t, 0, " + std::string(1 << 20, '9') + "x, 700, 0x0\n", "gpu.csv", plan8());
+    read_measurements(std::string(kHeader) + "t, 0, " + std::string(1 << 20, '9') + "x, 700, 0x0\n",
+                      "gpu.csv", plan8());
     FAIL("no error");
   } catch (const advisor::InputError& e) {
     CHECK(std::string(e.what()).size() < 300);
@@ -94,7 +105,8 @@ TEST_CASE("a CSV log's memory is bounded: indices and rows have limits", "[valid
   CHECK(error_of(rows) == "limit_exceeded /gpu.csv");
 }
 
-TEST_CASE("a CSV with a byte order mark or CR-only line ends reads as its plain twin", "[validation][security]") {
+TEST_CASE("a CSV with a byte order mark or CR-only line ends reads as its plain twin",
+          "[validation][security]") {
   const std::string plain = log_of(8);
   const std::string bom = "\xEF\xBB\xBF" + plain;
   std::string cr = plain;
@@ -110,17 +122,20 @@ TEST_CASE("a CSV with a byte order mark or CR-only line ends reads as its plain 
   }
 }
 
-TEST_CASE("result-file integers are exact: no wrapped schema, index or count", "[validation][security]") {
+TEST_CASE("result-file integers are exact: no wrapped schema, index or count",
+          "[validation][security]") {
   CHECK(error_of(result_with({{"schema", 4294967297LL}}), "validation-result.json") ==
         "unsupported_schema /validation-result.json/schema");  // read as 1 before
-  CHECK(error_of(result_with({{"measured", {{"gpu.2147483648.name", "NVIDIA H100"}}}}), "validation-result.json") ==
+  CHECK(error_of(result_with({{"measured", {{"gpu.2147483648.name", "NVIDIA H100"}}}}),
+                 "validation-result.json") ==
         "bad_value /validation-result.json/measured/gpu.2147483648.name");  // atoi overflowed
-  CHECK(error_of(result_with({{"measured", {{"gpu.64.name", "NVIDIA H100"}}}}), "validation-result.json") ==
+  CHECK(error_of(result_with({{"measured", {{"gpu.64.name", "NVIDIA H100"}}}}),
+                 "validation-result.json") ==
         "bad_value /validation-result.json/measured/gpu.64.name");
   CHECK(error_of(result_with({{"measured", {{"gpu_count", 1e300}}}}), "validation-result.json") ==
         "bad_value /validation-result.json/measured/gpu_count");
   CHECK(error_of(result_with({{"measured", {{"gpu_count", -3}}}}), "validation-result.json") ==
         "bad_value /validation-result.json/measured/gpu_count");
-  CHECK(error_of(result_with({{"measured", {{"gpu.7.name", "NVIDIA H100 80GB HBM3"}}}}), "validation-result.json") ==
-        "none");
+  CHECK(error_of(result_with({{"measured", {{"gpu.7.name", "NVIDIA H100 80GB HBM3"}}}}),
+                 "validation-result.json") == "none");
 }

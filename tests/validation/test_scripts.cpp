@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Script generation: golden files for four plans, and the rules every script follows.
-// Rewrite the goldens only on purpose:  GOLDEN_UPDATE=1 build/tests/validation/validation_tests "[golden]"
+// Rewrite the goldens only on purpose:  GOLDEN_UPDATE=1 build/tests/validation/validation_tests
+// "[golden]"
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-
-#include <catch2/catch.hpp>
 
 #include "cases.hpp"
 #include "types/errors.hpp"
@@ -15,7 +15,9 @@ using namespace advisor::validation;
 namespace fs = std::filesystem;
 
 namespace {
-ValidationPlan plan(const std::string& name) { return vtest::make_case(name, GPU_ADVISOR_DATA_DIR); }
+ValidationPlan plan(const std::string& name) {
+  return vtest::make_case(name, GPU_ADVISOR_DATA_DIR);
+}
 bool updating() {
   const char* u = std::getenv("GOLDEN_UPDATE");
   return u && std::string(u) == "1";
@@ -49,7 +51,8 @@ TEST_CASE("generated scripts match the goldens", "[validation][golden]") {
   }
 }
 
-TEST_CASE("every script: expected values on top, strict mode, nothing piped into a shell", "[validation][scripts]") {
+TEST_CASE("every script: expected values on top, strict mode, nothing piped into a shell",
+          "[validation][scripts]") {
   std::vector<std::string> all = vtest::case_names();
   all.insert(all.end(), vtest::extra_case_names().begin(), vtest::extra_case_names().end());
   for (const auto& name : all) {
@@ -65,7 +68,8 @@ TEST_CASE("every script: expected values on top, strict mode, nothing piped into
       CHECK(strict < expected);
       CHECK(expected < plan_line);
       CHECK(f.text.find("# Root: ") < strict);
-      for (const char* banned : {"curl", "wget", "| sh", "| bash", "|sh", "eval "}) CHECK(f.text.find(banned) == std::string::npos);
+      for (const char* banned : {"curl", "wget", "| sh", "| bash", "|sh", "eval "})
+        CHECK(f.text.find(banned) == std::string::npos);
     }
   }
 }
@@ -83,7 +87,8 @@ TEST_CASE("the scripts carry the plan's figures", "[validation][scripts]") {
   CHECK_THAT(topo, Catch::Contains("EXPECTED_TOPO=(NV18)"));
   CHECK_THAT(topo, Catch::Contains("EXPECTED_NVLINK_LINKS=18"));
   CHECK_THAT(file(h100, "20_container.sh").text, Catch::Contains("EXPECTED_GEMM_TFLOPS=794.5"));
-  CHECK_THAT(file(h100, "20_container.sh").text, Catch::Contains("REGISTRY=\"${REGISTRY:-nvcr.io}\""));
+  CHECK_THAT(file(h100, "20_container.sh").text,
+             Catch::Contains("REGISTRY=\"${REGISTRY:-nvcr.io}\""));
   CHECK_THAT(file(h100, "30_nccl.sh").text, Catch::Contains("EXPECTED_BUSBW_GBPS=360"));
   CHECK_THAT(file(h100, "40_burnin.sh").text, Catch::Contains("BURNIN_HOURS=10"));
   CHECK_THAT(file(h100, "probe.py").text, Catch::Contains("\"layers\": 32,"));
@@ -96,14 +101,17 @@ TEST_CASE("the scripts carry the plan's figures", "[validation][scripts]") {
 
   auto l20 = generate_scripts(plan("l20_8x"));
   CHECK_THAT(file(l20, "00_inventory.sh").text, Catch::Contains("NGC_TAG=25.03"));
-  CHECK_THAT(file(l20, "20_container.sh").text, Catch::Contains("forward compatibility on the R535 branch"));
-  CHECK_THAT(file(l20, "10_topology.sh").text, Catch::Contains("EXPECTED_TOPO=(PIX PXB PHB NODE SYS)"));
+  CHECK_THAT(file(l20, "20_container.sh").text,
+             Catch::Contains("forward compatibility on the R535 branch"));
+  CHECK_THAT(file(l20, "10_topology.sh").text,
+             Catch::Contains("EXPECTED_TOPO=(PIX PXB PHB NODE SYS)"));
 
   auto ib = generate_scripts(plan("h100_2x8_ib"));
   CHECK_THAT(file(ib, "10_topology.sh").text, Catch::Contains("NETWORK=infiniband"));
   CHECK_THAT(file(ib, "10_topology.sh").text, Catch::Contains("NETWORK_PORTS=8"));
   CHECK_THAT(file(ib, "30_nccl.sh").text, Catch::Contains("INTER_NODE_BUSBW_GBPS=180"));
-  CHECK_THAT(file(ib, "README.txt").text, Catch::Contains("MASTER_ADDR=<server 0> NODE_RANK=<i> ./30_nccl.sh"));
+  CHECK_THAT(file(ib, "README.txt").text,
+             Catch::Contains("MASTER_ADDR=<server 0> NODE_RANK=<i> ./30_nccl.sh"));
 }
 
 TEST_CASE("one GPU, Blackwell and a derived NV8", "[validation][scripts]") {
@@ -151,19 +159,23 @@ TEST_CASE("inconsistent plans are located errors", "[validation][scripts]") {
   CHECK_THROWS_AS(generate_scripts(p), advisor::InputError);
 
   const std::string gpus = vtest::read_text(std::string(GPU_ADVISOR_DATA_DIR) + "/gpus.json");
-  auto parts = parse_part_facts(vtest::read_text(std::string(GPU_ADVISOR_DATA_DIR) + "/validation.json"));
-  NgcCatalog ngc = parse_ngc_catalog(vtest::read_text(std::string(GPU_ADVISOR_DATA_DIR) + "/ngc.json"));
+  auto parts =
+      parse_part_facts(vtest::read_text(std::string(GPU_ADVISOR_DATA_DIR) + "/validation.json"));
+  NgcCatalog ngc =
+      parse_ngc_catalog(vtest::read_text(std::string(GPU_ADVISOR_DATA_DIR) + "/ngc.json"));
   PlanFigures f;
   f.probe = plan("h100_8x").probe;
   try {
-    build_validation_plan(gpu_facts_from_catalog_json(gpus, "mi300x-192gb"), parts.at("mi300x-192gb"), ngc, f);
+    build_validation_plan(gpu_facts_from_catalog_json(gpus, "mi300x-192gb"),
+                          parts.at("mi300x-192gb"), ngc, f);
     FAIL("no error");
   } catch (const advisor::InputError& e) {
     CHECK(e.code() == "validation_unsupported_gpu");
   }
   f.host_driver = "470.42.01";
   try {
-    build_validation_plan(gpu_facts_from_catalog_json(gpus, "rtx4090-24gb"), parts.at("rtx4090-24gb"), ngc, f);
+    build_validation_plan(gpu_facts_from_catalog_json(gpus, "rtx4090-24gb"),
+                          parts.at("rtx4090-24gb"), ngc, f);
     FAIL("no error");
   } catch (const advisor::InputError& e) {
     CHECK(e.code() == "validation_no_ngc_tag");

@@ -2,8 +2,8 @@
 // Test driver for the validation scripts (not the product CLI):
 //   validation_tool scripts <case> <dir>            write the case's scripts into <dir>
 //   validation_tool check <case> <file> [price] [gpu_hours]   print the read-back report JSON
-//   validation_tool csvstats <case> <gpu.csv>       per-GPU statistics, named as 40_burnin.sh names them
-//   validation_tool cases                           list the case names
+//   validation_tool csvstats <case> <gpu.csv>       per-GPU statistics, named as 40_burnin.sh names
+//   them validation_tool cases                           list the case names
 // Cases: h100_8x h100_2x8_ib rtx4090_4x l20_8x. Exit 2 on bad input (the error as JSON).
 #include <filesystem>
 #include <fstream>
@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (argc < 4) {
-    std::cerr << "usage: validation_tool scripts|check <case> <dir|file> [price_per_gpu_hour planned_gpu_hours]\n";
+    std::cerr << "usage: validation_tool scripts|check <case> <dir|file> [price_per_gpu_hour "
+                 "planned_gpu_hours]\n";
     return 2;
   }
   const std::string cmd = argv[1], name = argv[2], target = argv[3];
@@ -57,13 +58,17 @@ int main(int argc, char** argv) {
       for (const auto& g : m.power) {
         const std::string k = "gpu." + std::to_string(g.index) + ".";
         std::cout << k << "samples\t" << g.samples << "\n";
-        if (g.power_draw_w_p50) std::cout << k << "power_draw_w_p50\t" << *g.power_draw_w_p50 << "\n";
-        if (g.power_draw_w_p99) std::cout << k << "power_draw_w_p99\t" << *g.power_draw_w_p99 << "\n";
-        if (g.temperature_c_max) std::cout << k << "temperature_c_max\t" << *g.temperature_c_max << "\n";
+        if (g.power_draw_w_p50)
+          std::cout << k << "power_draw_w_p50\t" << *g.power_draw_w_p50 << "\n";
+        if (g.power_draw_w_p99)
+          std::cout << k << "power_draw_w_p99\t" << *g.power_draw_w_p99 << "\n";
+        if (g.temperature_c_max)
+          std::cout << k << "temperature_c_max\t" << *g.temperature_c_max << "\n";
         std::cout << k << "thermal_throttle_fraction\t" << g.thermal_throttle_fraction << "\n";
         std::cout << k << "power_brake_fraction\t" << g.power_brake_fraction << "\n";
         std::cout << k << "power_cap_fraction\t" << g.power_cap_fraction << "\n";
-        if (g.ecc_uncorrected_max) std::cout << k << "ecc_uncorrected_max\t" << *g.ecc_uncorrected_max << "\n";
+        if (g.ecc_uncorrected_max)
+          std::cout << k << "ecc_uncorrected_max\t" << *g.ecc_uncorrected_max << "\n";
       }
       return 0;
     }

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: MIT
+// The check's memory and interconnect items (validation/check_fabric.hpp).
+#include "validation/check_fabric.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace advisor::validation::items {
+namespace {
+
+double pcie_gbps(int generation, int lanes) {
+  double x16 = generation >= 6 ? 121 : generation == 5 ? 63 : generation == 4 ? 31.5 : 15.75;
+  return x16 * lanes / 16.0;
+}
+
+bool nvlink_plan(const ValidationPlan& p) {
+  return p.intra_node_link == IntraNodeLink::nvswitch ||
+         p.intra_node_link == IntraNodeLink::nvlink_bridge;
+}
+
+void busbw_item(const ValidationPlan& p, Builder& b, const std::string& item, double expected,
+                double got, bool intra) {
+  const double r = expected > 0 ? got / expected : 1;
+  const std::string bw = num(got);
+  if (r >= 0.8) {
+    b.add(Area::interconnect, item, Status::pass, ok(), expected, got, "GB/s");
+  } else if (intra && nvlink_plan(p) && got < pcie_gbps(p.pcie_generation, p.pcie_width)) {
+    b.add(
+        Area::interconnect, item, Status::fail,
+        {"busbw_on_pcie",
+         {{"busbw_gbps", bw}, {"expected_gbps", num(expected)}},
+         "busbw " + bw +
+             " GB/s: traffic is on PCIe, not NVLink (check the fabric manager and NVLink status)"},
+        expected, got, "GB/s");
+  } else {
+    b.add(Area::interconnect, item, r >= 0.6 ? Status::warn : Status::fail,
+          {"busbw_low",
+           {{"busbw_gbps", bw}, {"expected_gbps", num(expected)}, {"ratio", num(r, 2)}},
+           "busbw " + bw + " GB/s is " + percent(r) + " of the planned " + num(expected) +
+               " GB/s: training steps will be slower than planned"},
+          expected, got, "GB/s");
+  }
+}
+
+}  // namespace
+
+void memory_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
+  if (m.gpu_count) {
+    int want = p.gpus_per_server, got = *m.gpu_count;
+    if (got == want)
+      b.add(Area::memory, "gpu_count", Status::pass, ok(), want, got, "GPUs");
+    else if (got < want)
+      b.add(Area::memory, "gpu_count", Status::fail,
+            {"gpu_missing",
+             {{"expected", std::to_string(want)}, {"measured", std::to_string(got)}},
+             std::to_string(want - got) + " of " + std::to_string(want) +
+                 " GPUs missing: reseat or replace, and look for Xid 79 in the kernel log"},
+            want, got, "GPUs");
+    else
+      b.add(Area::memory, "gpu_count", Status::warn,
+            {"gpu_extra",
+             {{"expected", std::to_string(want)}, {"measured", std::to_string(got)}},
+             std::to_string(got) + " GPUs, the plan has " + std::to_string(want)},
+            want, got, "GPUs");
+  }
+  if (p.memory_total_mib && !m.gpus.empty()) {
+    const double want = *p.memory_total_mib;
+    std::vector<const GpuInventory*> wrong, ecc_off;
+    double lowest = want;
+    for (const auto& g : m.gpus) {
+      if (!g.memory_total_mib) continue;
+      lowest = std::min(lowest, *g.memory_total_mib);
+      if (*g.memory_total_mib == want) continue;
+      if (p.memory_total_mib_ecc_off && *g.memory_total_mib == *p.memory_total_mib_ecc_off)
+        ecc_off.push_back(&g);
+      else
+        wrong.push_back(&g);
+    }
+    if (!wrong.empty()) {
+      const GpuInventory& g = *wrong.front();
+      b.add(Area::memory, "memory_total", Status::fail,
+            {"memory_total_mismatch",
+             {{"gpu", std::to_string(g.index)},
+              {"expected_mib", num(want, 0)},
+              {"measured_mib", num(*g.memory_total_mib, 0)}},
+             "GPU " + std::to_string(g.index) + " reports " + num(*g.memory_total_mib, 0) +
+                 " MiB, expected " + num(want, 0) +
+                 " MiB: another variant, MIG, or retired memory" + more(wrong.size())},
+            want, lowest, "MiB");
+    } else if (!ecc_off.empty()) {
+      const GpuInventory& g = *ecc_off.front();
+      b.add(Area::memory, "memory_total", Status::warn,
+            {"ecc_off_memory",
+             {{"gpu", std::to_string(g.index)}},
+             "ECC is off on GPU " + std::to_string(g.index) + more(ecc_off.size()) +
+                 ": more memory, no error correction (nvidia-smi -e 1 as root, then reboot)"},
+            want, *g.memory_total_mib, "MiB");
+    } else {
+      b.add(Area::memory, "memory_total", Status::pass, ok(), want, lowest, "MiB");
+    }
+  }
+  if (m.step_status == "oom") {
+    b.add(Area::memory, "one_step_memory", Status::fail,
+          {"memory_oom",
+           {{"model", p.probe.name}},
+           "one step of the planned model ran out of memory: lower the micro-batch or sequence "
+           "length, or spread the model over more GPUs"},
+          p.memory_per_gpu_bytes / kBytesPerGiB, std::nullopt, "GiB");
+  } else if (m.step_device_used_bytes && p.memory_per_gpu_bytes > 0) {
+    const double used = *m.step_device_used_bytes;
+    const std::string gib = num(used / kBytesPerGiB) + " GiB";
+    const std::string band = num(p.memory_band_low_bytes / kBytesPerGiB) + "-" +
+                             num(p.memory_band_high_bytes / kBytesPerGiB) + " GiB";
+    Status s = Status::pass;
+    Reason r = ok();
+    if (used > p.memory_band_high_bytes) {
+      s = Status::fail;
+      r = {"memory_above_band",
+           {{"measured_gib", num(used / kBytesPerGiB)}, {"band_gib", band}},
+           "one step uses " + gib + ", above the plan's band " + band +
+               ": expect out-of-memory on longer runs"};
+    } else if (used < p.memory_band_low_bytes) {
+      s = Status::warn;
+      r = {"memory_below_band",
+           {{"measured_gib", num(used / kBytesPerGiB)}, {"band_gib", band}},
+           "one step uses " + gib + ", below the plan's band " + band +
+               ": the estimate is conservative here"};
+    }
+    b.add(Area::memory, "one_step_memory", s, r, p.memory_per_gpu_bytes / kBytesPerGiB,
+          used / kBytesPerGiB, "GiB");
+  }
+  if (m.row_remap_failure_gpus && *m.row_remap_failure_gpus > 0)
+    b.add(Area::memory, "row_remapper", Status::fail,
+          {"row_remap_failure",
+           {{"gpus", std::to_string(*m.row_remap_failure_gpus)}},
+           std::to_string(*m.row_remap_failure_gpus) +
+               " GPU(s) failed to remap memory rows: replace them"},
+          0, *m.row_remap_failure_gpus, "GPUs");
+  else if (m.row_remap_pending_gpus && *m.row_remap_pending_gpus > 0)
+    b.add(Area::memory, "row_remapper", Status::warn,
+          {"row_remap_pending",
+           {{"gpus", std::to_string(*m.row_remap_pending_gpus)}},
+           std::to_string(*m.row_remap_pending_gpus) +
+               " GPU(s) have pending row remaps: reset them or reboot"},
+          0, *m.row_remap_pending_gpus, "GPUs");
+  else if (m.row_remap_pending_gpus)
+    b.add(Area::memory, "row_remapper", Status::pass, ok(), 0, 0, "GPUs");
+}
+
+void interconnect_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
+  if (p.fabric_manager_required && !m.fabric_manager_state.empty()) {
+    if (m.fabric_manager_state == "active")
+      b.add(Area::interconnect, "fabric_manager", Status::pass, ok());
+    else
+      b.add(Area::interconnect, "fabric_manager", Status::fail,
+            {"fabric_manager_inactive",
+             {{"state", m.fabric_manager_state}},
+             "nvidia-fabricmanager is " + m.fabric_manager_state +
+                 ": NVSwitch GPUs get no NVLink without it (systemctl enable --now "
+                 "nvidia-fabricmanager, as root)"});
+  }
+  if (m.topo_pairs && *m.topo_pairs > 0 && !p.topo_entries.empty()) {
+    const int bad = m.topo_mismatched_pairs.value_or(0);
+    if (bad == 0) {
+      b.add(Area::interconnect, "topology", Status::pass, ok(), *m.topo_pairs, *m.topo_pairs,
+            "GPU pairs");
+    } else {
+      bool pcie = false;
+      for (const char* e : {"PIX", "PXB", "PHB", "NODE", "SYS"})
+        if ((" " + m.topo_entries + " ").find(std::string(" ") + e + " ") != std::string::npos)
+          pcie = true;
+      std::string want;
+      for (const auto& e : p.topo_entries) want += (want.empty() ? "" : "/") + e;
+      Reason r = pcie && nvlink_plan(p)
+                     ? Reason{"traffic_on_pcie",
+                              {{"pairs", std::to_string(bad)}, {"entries", m.topo_entries}},
+                              std::to_string(bad) + " GPU pairs talk over PCIe (" + m.topo_entries +
+                                  "), not NVLink " + want}
+                     : Reason{"topo_mismatch",
+                              {{"pairs", std::to_string(bad)}, {"entries", m.topo_entries}},
+                              std::to_string(bad) + " GPU pairs show " + m.topo_entries +
+                                  ", expected " + want};
+      b.add(Area::interconnect, "topology", Status::fail, r, *m.topo_pairs, *m.topo_pairs - bad,
+            "GPU pairs");
+    }
+  }
+  if (p.nvlink_links_per_gpu > 0 && !m.nvlink.empty()) {
+    std::vector<std::pair<int, int>> inactive;  // (gpu, link)
+    const NvlinkState* fewest = &m.nvlink.front();
+    const NvlinkState* slowest = nullptr;
+    for (const auto& g : m.nvlink) {
+      for (int l : g.inactive_links) inactive.emplace_back(g.index, l);
+      if (g.active_links < fewest->active_links) fewest = &g;
+      if (g.min_link_gbps && g.active_links > 0 &&
+          (!slowest || *g.min_link_gbps < *slowest->min_link_gbps))
+        slowest = &g;
+    }
+    const double want = p.nvlink_links_per_gpu;
+    if (!inactive.empty()) {
+      auto [gpu, link] = inactive.front();
+      b.add(Area::interconnect, "nvlink", Status::fail,
+            {"nvlink_inactive",
+             {{"gpu", std::to_string(gpu)}, {"link", std::to_string(link)}},
+             "link " + std::to_string(link) + " inactive on GPU " + std::to_string(gpu) +
+                 more(inactive.size()) +
+                 ": reseat the GPU/baseboard, reset, replace if it stays down"},
+            want, fewest->active_links, "links");
+    } else if (fewest->active_links < want ||
+               static_cast<int>(m.nvlink.size()) < p.gpus_per_server) {
+      b.add(
+          Area::interconnect, "nvlink", Status::fail,
+          {"nvlink_missing",
+           {{"gpu", std::to_string(fewest->index)},
+            {"links", std::to_string(fewest->active_links)}},
+           "GPU " + std::to_string(fewest->index) + " has " + std::to_string(fewest->active_links) +
+               " of " + num(want, 0) + " NVLink links (or a GPU reports none)"},
+          want, fewest->active_links, "links");
+    } else if (slowest && p.nvlink_link_gbps > 0 &&
+               *slowest->min_link_gbps < 0.99 * p.nvlink_link_gbps) {
+      b.add(Area::interconnect, "nvlink", Status::fail,
+            {"nvlink_slow",
+             {{"gpu", std::to_string(slowest->index)}, {"gbps", num(*slowest->min_link_gbps, 3)}},
+             "GPU " + std::to_string(slowest->index) + " has a link at " +
+                 num(*slowest->min_link_gbps, 3) + " GB/s, planned " + num(p.nvlink_link_gbps, 3)},
+            p.nvlink_link_gbps, *slowest->min_link_gbps, "GB/s per link");
+    } else {
+      b.add(Area::interconnect, "nvlink", Status::pass, ok(), want, fewest->active_links, "links");
+    }
+  }
+  if (m.p2p_pairs && *m.p2p_pairs > 0) {
+    const int pairs = *m.p2p_pairs, okp = m.p2p_ok_pairs.value_or(0);
+    if (p.intra_node_link == IntraNodeLink::pcie_no_p2p)
+      b.add(Area::interconnect, "peer_to_peer", okp == 0 ? Status::pass : Status::warn,
+            okp == 0 ? ok()
+                     : Reason{"p2p_better_than_plan",
+                              {{"pairs", std::to_string(okp)}},
+                              "peer-to-peer works on " + std::to_string(okp) +
+                                  " pairs: all-reduce may beat the plan"},
+            0, okp, "GPU pairs");
+    else
+      b.add(Area::interconnect, "peer_to_peer", okp == pairs ? Status::pass : Status::fail,
+            okp == pairs ? ok()
+                         : Reason{"p2p_unavailable",
+                                  {{"pairs", std::to_string(pairs - okp)}},
+                                  std::to_string(pairs - okp) +
+                                      " GPU pairs lack peer-to-peer: traffic goes "
+                                      "through host memory (check ACS/IOMMU in the BIOS)"},
+            pairs, okp, "GPU pairs");
+  }
+  std::vector<const GpuInventory*> slow_pcie;
+  for (const auto& g : m.gpus)
+    if ((g.pcie_gen_max && *g.pcie_gen_max < p.pcie_generation) ||
+        (g.pcie_width_max && *g.pcie_width_max < p.pcie_width))
+      slow_pcie.push_back(&g);
+  if (!slow_pcie.empty()) {
+    const GpuInventory& g = *slow_pcie.front();
+    b.add(Area::interconnect, "pcie_link", Status::fail,
+          {"pcie_link_low",
+           {{"gpu", std::to_string(g.index)},
+            {"gen", std::to_string(g.pcie_gen_max.value_or(0))},
+            {"width", std::to_string(g.pcie_width_max.value_or(0))}},
+           "GPU " + std::to_string(g.index) + " links at Gen" +
+               std::to_string(g.pcie_gen_max.value_or(0)) + " x" +
+               std::to_string(g.pcie_width_max.value_or(0)) + ", planned Gen" +
+               std::to_string(p.pcie_generation) + " x" + std::to_string(p.pcie_width) +
+               more(slow_pcie.size()) + ": check the slot, riser and BIOS"});
+  } else if (!m.gpus.empty()) {
+    b.add(Area::interconnect, "pcie_link", Status::pass, ok());
+  }
+  if (m.allreduce_busbw_gbps && p.allreduce_busbw_gbps > 0)
+    busbw_item(p, b, "allreduce_busbw", p.allreduce_busbw_gbps, *m.allreduce_busbw_gbps, true);
+  if (p.network != Network::none && m.ib_ports_active) {
+    const int want = p.network_ports_per_server, got = *m.ib_ports_active;
+    b.add(Area::interconnect, "network_ports", got >= want ? Status::pass : Status::fail,
+          got >= want
+              ? ok()
+              : Reason{"ib_port_down",
+                       {{"active", std::to_string(got)}, {"expected", std::to_string(want)}},
+                       std::to_string(got) + " of " + std::to_string(want) + " ports Active at " +
+                           num(p.network_rate_gbit_per_s, 0) +
+                           " Gb/s: check cables, switch ports and the subnet manager"},
+          want, got, "ports");
+  }
+  if (m.nccl_transport_net == "socket")
+    b.add(Area::interconnect, "nccl_network", Status::fail,
+          {"nccl_on_socket",
+           {},
+           "NCCL fell back to TCP sockets between servers: pass /dev/infiniband into the "
+           "container and set NCCL_IB_HCA"});
+  if (m.inter_node_busbw_gbps && p.inter_node_busbw_gbps > 0)
+    busbw_item(p, b, "inter_node_busbw", p.inter_node_busbw_gbps, *m.inter_node_busbw_gbps, false);
+  if (m.nccl_timeouts && *m.nccl_timeouts > 0)
+    b.add(Area::interconnect, "nccl_timeouts", Status::fail,
+          {"nccl_timeout",
+           {{"count", std::to_string(*m.nccl_timeouts)}},
+           std::to_string(*m.nccl_timeouts) +
+               " NCCL timeout(s) during the burn-in: a GPU, NVLink or NIC stalls"},
+          0, *m.nccl_timeouts, "timeouts");
+}
+
+}  // namespace advisor::validation::items
