@@ -12,6 +12,17 @@ std::string format_number(double value) { return format_with("%.10g", value); }
 
 std::string format_gib(double bytes) { return format_with("%.2f GiB", bytes / kBytesPerGib); }
 
+std::string trimmed_decimal(double value, int decimals) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+  std::string s = buffer;
+  if (s.find('.') != std::string::npos) {
+    while (s.back() == '0') s.pop_back();
+    if (s.back() == '.') s.pop_back();
+  }
+  return s == "-0" ? "0" : s;
+}
+
 std::string format_with(const char* format, double value) {
   char buffer[64];
   std::snprintf(buffer, sizeof buffer, format, value);

@@ -11,6 +11,9 @@ std::string format_number(double value);
 /// "12.34 GiB".
 std::string format_gib(double bytes);
 
+/// `value` with at most `decimals` decimals and no trailing zeros: 26.562, 700, 0.8 ("-0" is 0).
+std::string trimmed_decimal(double value, int decimals);
+
 /// printf-style formatting of one number, e.g. fmt("%.3g", x).
 std::string format_with(const char* format, double value);
 

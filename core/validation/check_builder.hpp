@@ -7,22 +7,14 @@
 #include <optional>
 #include <string>
 
+#include "types/text.hpp"
 #include "validation/check.hpp"
 
 namespace advisor::validation::items {
 
 constexpr double kBytesPerGiB = 1024.0 * 1024.0 * 1024.0;
 
-inline std::string num(double v, int decimals = 1) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string s = buf;
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  return s;
-}
+inline std::string num(double v, int decimals = 1) { return trimmed_decimal(v, decimals); }
 
 inline std::string percent(double fraction) { return num(fraction * 100, 0) + "%"; }
 

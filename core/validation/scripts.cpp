@@ -13,16 +13,7 @@ namespace advisor::validation {
 namespace {
 
 /// Decimal text without trailing zeros: 26.562, 700, 0.8.
-std::string num(double v, int decimals = 3) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string s = buf;
-  if (s.find('.') != std::string::npos) {
-    while (s.back() == '0') s.pop_back();
-    if (s.back() == '.') s.pop_back();
-  }
-  return s == "-0" ? "0" : s;
-}
+std::string num(double v, int decimals = 3) { return trimmed_decimal(v, decimals); }
 
 std::string integer(double v) {
   char buf[64];
