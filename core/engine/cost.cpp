@@ -310,6 +310,14 @@ double cost_per_run(double gpu_hours, double cny_per_gpu_hour) {
   return gpu_hours * cny_per_gpu_hour;
 }
 
+double billed_gpu_hours(double hours, int gpus, double unit_hours) {
+  // A run billed to the second is not billed a fraction of a second more: 1e-9 of a unit is
+  // rounding of the hours, not a further unit.
+  constexpr double kSlack = 1e-9;
+  const double units = std::max(1.0, std::ceil(hours / unit_hours - kSlack));
+  return units * unit_hours * gpus;
+}
+
 double cost_per_million_tokens(double cny_per_gpu_hour, int gpus, double tokens_per_second) {
   return cny_per_gpu_hour * gpus / (tokens_per_second * 3600) * 1e6;
 }

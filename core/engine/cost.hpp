@@ -166,6 +166,10 @@ double cost_per_run(double gpu_hours, double cny_per_gpu_hour);
 /// x 1e6.
 double cost_per_million_tokens(double cny_per_gpu_hour, int gpus, double tokens_per_second);
 
+/// The GPU-hours a rental bills for a run of `hours` on `gpus` GPUs: whole billing units of
+/// `unit_hours` each, at least one (prices.json rental.billing_unit_hours).
+double billed_gpu_hours(double hours, int gpus, double unit_hours);
+
 // ---------------------------------------------------------------------------------------------
 // Hybrid
 

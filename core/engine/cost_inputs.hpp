@@ -47,6 +47,7 @@ struct CostScenario {
   std::optional<double> rack_price_override;
   // prices
   std::optional<double> gpu_price_cny, rent_cny_per_gpu_hour, reserved_cny_per_gpu_month;
+  double rental_billing_unit_hours = 1;  // an on-demand run is billed in whole units of this
   double platform_price_cny = 0;
   Tariff tariff;
   bool time_of_use = true;

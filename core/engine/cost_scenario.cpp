@@ -287,6 +287,7 @@ void resolve_site_part(CostScenario& s, Recorder& rec, const CostRequest& rq,
                                                   : "network.dedicated_cny_per_mbps_month"),
         po.network_cny_per_mbps_month, "/cost/prices/network_cny_per_mbps_month");
   }
+  s.rental_billing_unit_hours = rec.take(pc.at("rental.billing_unit_hours"), std::nullopt);
   s.egress_tb_per_month = rec.take(pc.at("rental.egress_tb_per_month"), cs.egress_tb_per_month,
                                    "/cost/egress_tb_per_month");
   s.egress_cny_per_tb = rec.take(pc.at("rental.egress_cny_per_tb"), po.egress_cny_per_tb,

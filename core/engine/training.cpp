@@ -436,8 +436,9 @@ void fill_communication_terms(TrainingPerf& r, const Request& req, const Layout&
 
 /// The run at the step time: tokens per second, MFU, hours with the time failures cost, and
 /// the storage read rate that feeds it.
-void fill_run_totals(TrainingPerf& r, const ModelArch& m, const Layout& L,
+void fill_run_totals(TrainingPerf& r, const Request& req, const TrainingJob& job, const Layout& L,
                      const PerformanceConstants& k) {
+  const ModelArch& m = req.model;
   r.tokens_per_second = r.tokens_per_step / r.step_time_s;
   r.achieved_tflops_per_gpu = r.flops.model * r.tokens_per_second / L.count / kTera;
   r.mfu = r.achieved_tflops_per_gpu / r.peak_tflops;
@@ -445,7 +446,10 @@ void fill_run_totals(TrainingPerf& r, const ModelArch& m, const Layout& L,
   // failure costs the job a restart plus the progress since the last checkpoint (Llama 3: 419
   // unexpected interruptions in 54 days on 16,384 GPUs, over 90% effective training time).
   r.goodput = 1 / (1 + k.failures_per_gpu_hour * L.count * k.hours_lost_per_failure);
-  r.hours = r.tokens / r.tokens_per_second / kSecondsPerHour / r.goodput;
+  // The run, then its start-up: every GPU of the plan waits (and is billed) through it.
+  r.startup = job_startup(L, checkpoint_bytes(req, job.params.total), k);
+  r.hours = r.tokens / r.tokens_per_second / kSecondsPerHour / r.goodput +
+            r.startup.total_s() / kSecondsPerHour;
   r.gpu_hours = r.hours * L.count;
   const double bytes_per_token = double(m.vocab) <= kUint16Vocab ? 2 : 4;
   r.storage_read_gbps_needed =
@@ -517,7 +521,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   r.step_time_s = r.compute_s + r.memory_bound_s + r.dequantization_s + r.launch_overhead_s +
                   r.activation_offload_s + r.pipeline_bubble_s + r.exposed_communication_s +
                   r.optimizer_s;
-  fill_run_totals(r, req.model, L, k);
+  fill_run_totals(r, req, job, L, k);
   return r;
 }
 

@@ -8,6 +8,7 @@
 
 #include "engine/comm.hpp"
 #include "engine/flops.hpp"
+#include "engine/job_startup.hpp"
 #include "engine/memory.hpp"
 #include "types/perf_constants.hpp"
 
@@ -67,6 +68,7 @@ struct TrainingPerf {
   double memory_bandwidth_gbps = 0;              // achievable DRAM bandwidth they stream it at
   double host_s_per_microbatch = 0;              // host time to launch one micro-batch's operators
   double goodput = 1;  // share of a run's wall-clock that trains (failures and restarts)
+  JobStartup startup;  // before the first step, in `hours` (engine/job_startup)
   // Communication detail per step (total traffic time, exposed or not).
   double data_parallel_s = 0;
   double data_parallel_exposed_s = 0;

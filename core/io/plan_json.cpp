@@ -183,6 +183,7 @@ void training(W& w, const TrainingResult& r) {
   w.field("optimizer_s", t.optimizer_s);
   w.end_object();
   w.field("goodput", t.goodput);
+  w.field("startup_s", t.startup.total_s());
   w.key("communication");
   w.begin_object();
   w.field("data_parallel_s", t.data_parallel_s);

@@ -370,8 +370,10 @@ void read_cost_scalars(const JsonValue& doc, const EntryParser& plain, const Ent
                        {"mbps", 0, 1e7, false}},
                       money, c)
       .reject_unknown();
+  constexpr double kMinBillingUnitHours = 1.0 / 3600, kMaxBillingUnitHours = 744;  // 1 s .. 1 month
   read_scalar_section(doc, "rental",
-                      {{"reserved_discount", 0, 0.99, false},
+                      {{"billing_unit_hours", kMinBillingUnitHours, kMaxBillingUnitHours, false},
+                       {"reserved_discount", 0, 0.99, false},
                        {"egress_cny_per_tb", 0, 1e7, false},
                        {"egress_tb_per_month", 0, 1e9, false}},
                       money, c)
@@ -385,8 +387,12 @@ void read_cost_scalars(const JsonValue& doc, const EntryParser& plain, const Ent
                        {"spares_share", 0, 1, false}},
                       money, c)
       .reject_unknown();
+  constexpr double kMaxCalendarHours = 87600;  // ten years
   read_scalar_section(doc, "planning",
-                      {{"utilization", 0, 1, false},
+                      {{"calendar_hours_pretrain", 1, kMaxCalendarHours, false},
+                       {"calendar_hours_full_finetune", 1, kMaxCalendarHours, false},
+                       {"calendar_hours_adapter", 1, kMaxCalendarHours, false},
+                       {"utilization", 0, 1, false},
                        {"valley_shift_share", 0, 1, false},
                        {"owned_max_utilization", 0.01, 1, false},
                        {"seventy_percent_rule", 0.01, 0.99, false},

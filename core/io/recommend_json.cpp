@@ -106,6 +106,15 @@ void write_recommendation(JsonWriter& w, const Recommendation& r) {
   w.begin_object();
   w.field("objective", name_of(r.objective));
   w.field("deadline_hours", r.deadline_hours);
+  w.key("calendar");
+  if (r.calendar_hours) {
+    w.begin_object();
+    w.field("hours", r.calendar_hours);
+    w.field("met", r.calendar_met);
+    w.end_object();
+  } else {
+    w.null();
+  }
   w.field("budget_cny", r.budget_cny);
   w.field("china_only", r.china_only);
   w.key("best");

@@ -212,6 +212,15 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
     FieldReader w = required_object(root, "runs");
     k.failures_per_gpu_hour = read_sourced_value(w, "failures_per_gpu_hour", 0, 1);
     k.hours_lost_per_failure = read_sourced_value(w, "hours_lost_per_failure", 0, 1000);
+    constexpr double kMaxImageGb = 1000, kMaxSeconds = 86400;
+    constexpr double kMinRate = 0.001, kMaxRate = 100000;  // a rate is a divisor
+    k.container_image_gb = read_sourced_value(w, "container_image_gb", 0, kMaxImageGb);
+    k.image_pull_gbit_per_s = read_sourced_value(w, "image_pull_gbit_per_s", kMinRate, kMaxRate);
+    k.checkpoint_read_gbyte_per_s =
+        read_sourced_value(w, "checkpoint_read_gbyte_per_s", kMinRate, kMaxRate);
+    k.warmup_s = read_sourced_value(w, "warmup_s", 0, kMaxSeconds);
+    k.rendezvous_s_per_doubling =
+        read_sourced_value(w, "rendezvous_s_per_doubling", 0, kMaxSeconds);
     w.reject_unknown();
   }
   {

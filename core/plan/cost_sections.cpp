@@ -337,8 +337,13 @@ void price_per_unit(CostResult& cost, const Request& req, const CostScenario& s,
       given_or_predicted(rq.cost.run_gpu_hours, predicted_hours, &cost.run_gpu_hours_source);
   if (cost.run_gpu_hours) {
     PerOption& run = cost.cost_per_run_cny.emplace();
-    for (const auto& [k, v] : per_hour)
-      run[k] = v ? std::optional<double>(cost_per_run(*cost.run_gpu_hours, *v)) : std::nullopt;
+    for (const auto& [k, v] : per_hour) {
+      // A rented run is billed in whole units (the recommendation's plans price it so too).
+      const double gpu_hours = k == "rent" ? billed_gpu_hours(*cost.run_gpu_hours / gpus, gpus,
+                                                              s.rental_billing_unit_hours)
+                                           : *cost.run_gpu_hours;
+      run[k] = v ? std::optional<double>(cost_per_run(gpu_hours, *v)) : std::nullopt;
+    }
   }
   cost.tokens_per_second =
       given_or_predicted(rq.cost.tokens_per_second, predicted_tps, &cost.tokens_per_second_source);

@@ -111,7 +111,11 @@ class Search {
  public:
   /// `layouts`: a table of `req` (the one its options were judged with).
   Search(const Request& req, const Catalog& catalog, SearchPrices& prices, LayoutTable& layouts)
-      : req_(req), catalog_(catalog), prices_(prices), layouts_(layouts) {}
+      : req_(req),
+        catalog_(catalog),
+        prices_(prices),
+        layouts_(layouts),
+        billing_unit_hours_(catalog.prices.at("rental.billing_unit_hours").value) {}
 
   using Places = SearchPrices::Places;
 
@@ -143,7 +147,11 @@ class Search {
     };
     const double gpu_hours = training ? plan.gpu_hours.value_or(0) : count * kHoursPerMonth;
     if (q.rent_cny_per_gpu_hour) {
-      add(Deployment::kRent, Facility::kIdc, gpu_hours * *q.rent_cny_per_gpu_hour,
+      // A run is billed in whole billing units (at least one): wide and short plans pay for it.
+      const double billed =
+          training ? billed_gpu_hours(plan.hours.value_or(0), count, billing_unit_hours_)
+                   : gpu_hours;
+      add(Deployment::kRent, Facility::kIdc, billed * *q.rent_cny_per_gpu_hour,
           q.rent_cny_per_gpu_hour);
     }
     if (q.reserved_cny_per_gpu_month) {
@@ -243,8 +251,9 @@ class Search {
 
   const Request& req_;
   const Catalog& catalog_;
-  SearchPrices& prices_;  // shared by the recommendation and its levers
-  LayoutTable& layouts_;  // memory per layout, shared by every GPU and with judge_options
+  SearchPrices& prices_;       // shared by the recommendation and its levers
+  LayoutTable& layouts_;       // memory per layout, shared by every GPU and with judge_options
+  double billing_unit_hours_;  // a rental bills whole units of this (prices.json)
 };
 
 /// Plans on the time-vs-cost front: none is both faster and cheaper. Fastest first; equal plans
@@ -415,9 +424,49 @@ std::optional<CandidatePlan> best_plan(const Request& req, const Catalog& catalo
   return std::move(best.plan());
 }
 
+namespace {
+
+/// The calendar bound of a training request that asks for the cheapest plan and gives no
+/// deadline: the task's (prices.json planning), so "cheapest" never means "in two years".
+std::optional<double> default_calendar_hours(const Request& req, const PriceCatalog& prices) {
+  if (!is_training(req.task) || req.goal.deadline_hours ||
+      resolve_objective(req.goal) != Objective::kCheapest)
+    return std::nullopt;
+  const char* key = req.task == Task::kPretrain       ? "planning.calendar_hours_pretrain"
+                    : req.task == Task::kFullFinetune ? "planning.calendar_hours_full_finetune"
+                                                      : "planning.calendar_hours_adapter";
+  return prices.at(key).value;
+}
+
+Recommendation recommend_within(const Request& req, const Catalog& catalog,
+                                const std::vector<OptionRow>& options, bool with_levers,
+                                SearchPrices& prices, LayoutTable& layouts);
+
+}  // namespace
+
 Recommendation recommend_with(const Request& req, const Catalog& catalog,
                               const std::vector<OptionRow>& options, bool with_levers,
                               SearchPrices& prices, LayoutTable& layouts) {
+  const std::optional<double> calendar = default_calendar_hours(req, catalog.prices);
+  if (!calendar) return recommend_within(req, catalog, options, with_levers, prices, layouts);
+  // The cheapest plan that finishes within the task's calendar; when none does, the cheapest of
+  // all (the card says the bound was not met).
+  Request bounded = req;
+  bounded.goal.deadline_hours = calendar;
+  Recommendation r = recommend_within(bounded, catalog, options, with_levers, prices, layouts);
+  if (!r.best) r = recommend_within(req, catalog, options, with_levers, prices, layouts);
+  r.objective = Objective::kCheapest;
+  r.deadline_hours.reset();
+  r.calendar_hours = calendar;
+  r.calendar_met = r.best && r.best->hours && *r.best->hours <= *calendar;
+  return r;
+}
+
+namespace {
+
+Recommendation recommend_within(const Request& req, const Catalog& catalog,
+                                const std::vector<OptionRow>& options, bool with_levers,
+                                SearchPrices& prices, LayoutTable& layouts) {
   Recommendation r;
   r.objective = resolve_objective(req.goal);
   r.deadline_hours = req.goal.deadline_hours;
@@ -561,6 +610,8 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
   for (Lever& l : r.levers) l.plan.reasons = explain(l.plan, req);
   return r;
 }
+
+}  // namespace
 
 }  // namespace
 

@@ -150,6 +150,20 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu, c
              " h lost each (Llama 3 paper) leaves " + format_with("%.1f%%", t.goodput * 100) +
              " goodput."});
   }
+  if (t.startup.total_s() > 0) {
+    const JobStartup& u = t.startup;
+    out.push_back(
+        {"training_startup",
+         {param("startup_s", u.total_s()), param("image_pull_s", u.image_pull_s),
+          param("weights_load_s", u.weights_load_s), param("warmup_s", u.warmup_s),
+          param("rendezvous_s", u.rendezvous_s), param("servers", L.servers())},
+         "Start-up before the first step, in the hours and paid by every GPU: image pull " +
+             format_with("%.0f", u.image_pull_s) + " s, weights load " +
+             format_with("%.0f", u.weights_load_s) + " s, warm-up " +
+             format_with("%.0f", u.warmup_s) + " s, rendezvous of " + std::to_string(L.servers()) +
+             " server(s) " + format_with("%.0f", u.rendezvous_s) +
+             " s = " + format_with("%.1f", u.total_s() / 60) + " min (performance.json runs)."});
+  }
   out.push_back(
       {"training_global_batch",
        {param("global_batch", num(t.global_batch)), param("microbatches", num(t.microbatches)),

@@ -77,6 +77,12 @@ struct PerformanceConstants {
   // Whole runs.
   double failures_per_gpu_hour = 0;   // unexpected interruptions per GPU-hour (Llama 3)
   double hours_lost_per_failure = 0;  // restart + lost progress per interruption
+  // A job's start-up (engine/job_startup): paid once per run by every GPU of the plan.
+  double container_image_gb = 0;           // pulled on each server
+  double image_pull_gbit_per_s = 0;        // from the registry (mirror) to a server
+  double checkpoint_read_gbyte_per_s = 0;  // the base weights read on each server
+  double warmup_s = 0;                     // first process to first useful step
+  double rendezvous_s_per_doubling = 0;    // per doubling of the servers
   // Software stacks.
   std::vector<StackProfile> stacks;
   // Defaults.

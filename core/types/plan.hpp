@@ -395,6 +395,11 @@ struct Recommendation {
   std::optional<Reason> no_plan;  // why nothing qualifies, naming the nearest plan
   std::optional<CandidatePlan> nearest;
   int candidates = 0;  // plans evaluated
+  /// "Cheapest" without a deadline is the cheapest within a calendar bound for the task
+  /// (prices.json planning.calendar_hours_*): its hours, and whether a plan met it (when none
+  /// did, the cheapest plan of all is the answer).
+  std::optional<double> calendar_hours;
+  bool calendar_met = true;
 };
 
 // ------------------------------------------------------------------ the plan

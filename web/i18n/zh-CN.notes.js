@@ -15,6 +15,7 @@ export default {
   'assume.token_budget_pretrain_default': '未给出训练 token 数：每个参数 {tokens_per_parameter} 个 token（Chinchilla 计算最优）= {tokens}；可在 /training/tokens 设置。',
   'assume.token_budget_finetune_default': '未给出训练 token 数：假定 {tokens}；可在 /training/tokens 或轮数与 dataset_tokens 设置。',
   'assume.training_goodput': '整轮时长计入故障：每 GPU 小时 {failures_per_gpu_hour} 次中断 × {gpus} 张卡 × 每次损失 {hours_lost} 小时（Llama 3 论文），有效训练时间占 {goodput_share}。',
+  'assume.training_startup': '启动时间已计入时长并按全部卡计费：拉取镜像 {image_pull_s} 秒，加载权重 {weights_load_s} 秒，预热 {warmup_s} 秒，{servers} 台服务器同步启动 {rendezvous_s} 秒，合计 {startup_s} 秒。',
   'assume.hardware_count_chosen': '预训练未给出 /hardware/count：按预训练团队的做法取 {gpus} 张 {gpu}（张量并行 {tp} × 流水线 {pp}{cp? × 上下文并行 {cp}} × 数据并行 {dp}）——从放得下的最少卡数（{min_gpus}）起逐次翻倍，条件是数据并行 × 微批次 {micro_batch} 不超过全局批量 {global_batch} 条序列、且每次翻倍至少缩短 10% 的训练时间；停止原因：{stop}。{full_checkpointing?不开激活检查点时任何卡数都放不下，因此按此规模预训练的通常做法开启完整激活检查点（可在 /training/activation_checkpointing 指定）。}如需其他卡数，请设置 /hardware/count。',
   'assume.training_global_batch': '全局批量 {global_batch} 条序列 = {microbatches} 个微批次 × {micro_batch} × 数据并行 {dp}{rounded?（由 /training/global_batch_size 向上取整）}{defaulted?（默认值；可在 /training/global_batch_size 设置）}。',
   'assume.training_links': '服务器内：{link}；{multi_server?服务器间：{network}{network_assumed?（假定；可在 /cluster 设置）}}{multi_server!单台服务器}。{data_parallel?数据并行跨 {dp} 张卡，总线带宽 {dp_busbw_gbps} GB/s：{sharding}，最多 {overlap_share} 可被计算掩盖；每步 {dp_s} 秒中有 {exposed_s} 秒暴露。}',

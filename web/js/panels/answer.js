@@ -20,6 +20,12 @@ function goalLine(r, rec) {
   if (rec.deadline_hours !== null && rec.deadline_hours !== undefined) {
     parts.push(' · ', tNodes('answer.deadline', { v: fig(r, '/recommendation/deadline_hours', duration) }));
   }
+  // "Cheapest" without a deadline is the cheapest within the task's calendar (or, when no plan
+  // finishes within it, the cheapest of all, said so).
+  if (rec.calendar) {
+    parts.push(' · ', h('span', { class: rec.calendar.met ? 'goal-calendar' : 'goal-calendar warn' },
+      tNodes(rec.calendar.met ? 'answer.calendar' : 'answer.calendar_unmet', { v: fig(r, '/recommendation/calendar/hours', duration) })));
+  }
   if (rec.budget_cny !== null && rec.budget_cny !== undefined) {
     parts.push(' · ', tNodes('answer.budget', { v: fig(r, '/recommendation/budget_cny', cny) }));
   }
