@@ -65,8 +65,10 @@ module.exports = async function providerChecks(T) {
       const n = document.querySelector('[data-field="/recommendation/best/cost/cny"]');
       return n ? Number(n.dataset.value) : null;
     });
-    assert(card !== null && Math.abs(card - best.gpu_hours * offerPrice[best.gpu]) <= 1e-6 * card,
-      'the answer card shows ' + card + ' CNY, not ' + best.gpu_hours + ' GPU-hours x ' + offerPrice[best.gpu]);
+    // A rented run is billed in whole hours on every GPU (prices.json rental.billing_unit_hours).
+    const billed = Math.max(1, Math.ceil(best.hours - 1e-9)) * best.gpus;
+    assert(card !== null && Math.abs(card - billed * offerPrice[best.gpu]) <= 1e-6 * card,
+      'the answer card shows ' + card + ' CNY, not ' + billed + ' billed GPU-hours x ' + offerPrice[best.gpu]);
     {
       assert(priced.provider.recommended_offer !== null, 'the rented answer names no offer');
       const facts = await page.evaluate(() => document.querySelector('#provider-banner .provider-facts').textContent);

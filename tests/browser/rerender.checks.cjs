@@ -15,7 +15,15 @@ function snapshotInPage() {
     if (s.hidden) return; // a hidden section may keep an earlier result's nodes (redrawn when it appears)
     const listeners = [];
     s.querySelectorAll('*').forEach((n, i) => { if (n.__on) listeners.push(i + ':' + Object.keys(n.__on).sort().join(',')); });
-    out.push({ id: s.id, html: s.outerHTML, listeners: listeners.join(' ') });
+    // Attributes in name order: a patched node keeps the ones it had and gains the new ones
+    // after them, a fresh node has them in h()'s order; the DOM is the same either way.
+    const copy = s.cloneNode(true);
+    [copy].concat(Array.from(copy.querySelectorAll('*'))).forEach((n) => {
+      const attrs = Array.from(n.attributes).map((a) => [a.name, a.value]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+      attrs.forEach((a) => n.removeAttribute(a[0]));
+      attrs.forEach((a) => n.setAttribute(a[0], a[1]));
+    });
+    out.push({ id: s.id, html: copy.outerHTML, listeners: listeners.join(' ') });
   });
   return out;
 }
