@@ -77,25 +77,27 @@ Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
       f.nvls = f.intra == IntraLink::kNvSwitch && gpu.vendor == "NVIDIA" && cc >= 9.0;
     }
   }
-  // The network between servers.
+  // The network between servers: the request's, else the one the server class is sold with
+  // (performance.json server_networks).
   const NetworkKind* net = nullptr;
   if (cluster.inter_node_network) {
     net = k.find_network(*cluster.inter_node_network);
   } else if (!cluster.inter_node_gbit_per_s_per_gpu) {
-    // Auto: the reference design of the server class. HGX/OAM servers carry one NIC per GPU
-    // (DGX A100: 200G HDR, DGX H100/B200: 400G NDR); PCIe-card servers typically share one
-    // 200G NIC between two GPUs.
-    const bool baseboard = gpu.form_factor != "pcie";
-    const char* id =
-        baseboard ? (gpu.pcie_generation >= 5 ? "ib_ndr400" : "ib_hdr200") : "roce_100";
-    net = k.find_network(id);
+    const std::string_view cls = server_class(gpu, k);
+    if (const ServerNetwork* sold = k.find_server_network(std::string(cls))) {
+      net = k.find_network(sold->network);
+      f.server_class = sold->server_class;
+    }
     f.network_auto = true;
   }
   if (net != nullptr) {
     f.network_id = net->id;
     f.network_name = net->name;
-    f.network_gbps = net->gbit_per_s_per_gpu / kBitsPerByte;
+    f.network_gbps = net->gbit_per_s_per_gpu_in(gpus_per_server) / kBitsPerByte;
     f.network_efficiency = net->efficiency;
+    f.network_rdma = net->rdma;
+    f.network_extra_hop_us = net->extra_hop_latency_us;
+    f.network_gbit_per_s_per_server = net->gbit_per_s_per_server;
   } else {
     const NetworkKind* rdma = k.find_network("ib_ndr400");
     f.network_id = "custom";
@@ -103,6 +105,15 @@ Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
     f.network_efficiency = rdma ? rdma->efficiency : 0.85;
   }
   return f;
+}
+
+std::string_view server_class(const GpuSpec& gpu, const PerformanceConstants& k) {
+  if (gpu.form_factor != "pcie") return gpu.pcie_generation >= 5 ? "hgx_pcie5" : "hgx_pcie4";
+  if (!gpu.pcie_peer_to_peer) return "geforce";
+  if (const ServerNetwork* w = k.find_server_network("workstation"))
+    for (const std::string& id : w->gpus)
+      if (id == gpu.id) return "workstation";
+  return "pcie_datacenter";
 }
 
 std::string network_label(const Fabric& f) {
@@ -160,14 +171,14 @@ Hop intra_hop(const Fabric& f) {
 }
 
 /// A ring collective moving `traffic` bytes per GPU in `steps` ring steps, `net_steps` of them
-/// across servers: the fastest NCCL protocol.
-double ring_s(double traffic, int steps, int net_steps, double busbw, Hop hop,
+/// across servers (each paying the network's extra latency: sockets): the fastest NCCL protocol.
+double ring_s(double traffic, int steps, int net_steps, double busbw, Hop hop, const Fabric& f,
               const PerformanceConstants& k) {
   double best = -1;
   for (const CollectiveProtocol& p : k.protocols) {
-    const double latency_us = p.base_latency_us +
-                              (steps - net_steps) * p.hop_latency_us[static_cast<int>(hop)] +
-                              net_steps * p.hop_latency_us[static_cast<int>(Hop::kNetwork)];
+    const double latency_us =
+        p.base_latency_us + (steps - net_steps) * p.hop_latency_us[static_cast<int>(hop)] +
+        net_steps * (p.hop_latency_us[static_cast<int>(Hop::kNetwork)] + f.network_extra_hop_us);
     const double t = latency_us * kMicro + traffic / (busbw * p.bandwidth_fraction * 1e9);
     if (best < 0 || t < best) best = t;
   }
@@ -198,7 +209,7 @@ double allreduce_time_s(double bytes, int n, int per_node, const Fabric& f,
   const int nodes = nodes_of(n, per_node);
   const Hop hop = nodes > 1 && per_node == 1 ? Hop::kNetwork : intra_hop(f);
   const double busbw = group_busbw(f, n, per_node, k);
-  double t = ring_s(traffic, 2 * (n - 1), nodes > 1 ? 2 * (nodes - 1) : 0, busbw, hop, k);
+  double t = ring_s(traffic, 2 * (n - 1), nodes > 1 ? 2 * (nodes - 1) : 0, busbw, hop, f, k);
   if (nodes > 1) {
     // NCCL's tree across servers: latency grows with log2(servers), not with every rank
     // (tuning.cc: base + 2 x ((ranks per server - 1) x intra + log2(servers) x network)).
@@ -207,7 +218,8 @@ double allreduce_time_s(double bytes, int n, int per_node, const Fabric& f,
       const double latency_us =
           p.tree_base_latency_us +
           2 * ((per_node - 1) * p.tree_hop_latency_us[static_cast<int>(intra_hop(f))] +
-               depth * p.tree_hop_latency_us[static_cast<int>(Hop::kNetwork)]);
+               depth * (p.tree_hop_latency_us[static_cast<int>(Hop::kNetwork)] +
+                        f.network_extra_hop_us));
       t = std::min(t, latency_us * kMicro + traffic / (busbw * p.bandwidth_fraction * 1e9));
     }
   }
@@ -223,14 +235,36 @@ double reduce_scatter_time_s(double bytes, int n, int per_node, const Fabric& f,
   const int nodes = nodes_of(n, per_node);
   const Hop hop = nodes > 1 && per_node == 1 ? Hop::kNetwork : intra_hop(f);
   return ring_s(double(n - 1) / n * bytes, n - 1, nodes > 1 ? nodes - 1 : 0,
-                group_busbw(f, n, per_node, k), hop, k);
+                group_busbw(f, n, per_node, k), hop, f, k);
 }
 
 double p2p_time_s(double bytes, bool crosses_nodes, const Fabric& f,
                   const PerformanceConstants& k) {
   if (bytes <= 0) return 0;
   return ring_s(bytes, 1, crosses_nodes ? 1 : 0, p2p_gbps(f, crosses_nodes, k),
-                crosses_nodes ? Hop::kNetwork : intra_hop(f), k);
+                crosses_nodes ? Hop::kNetwork : intra_hop(f), f, k);
+}
+
+double all_to_all_time_s(double bytes, int n, int per_node, const Fabric& f,
+                         const PerformanceConstants& k) {
+  if (n <= 1 || bytes <= 0) return 0;
+  per_node = std::max(1, std::min({per_node, n, f.gpus_per_node}));
+  const double traffic = double(n - 1) / n * bytes;
+  // Inside the server at the links' rate among per_node GPUs; across servers at each GPU's
+  // share of the network (not the ring's per_node NICs: every byte of an all-to-all that
+  // leaves the server crosses the sender's own NIC once).
+  const double intra_s =
+      per_node > 1 ? double(per_node - 1) / n * bytes / (intra_node_busbw(f, per_node, k) * 1e9)
+                   : 0;
+  const double net_gbps = f.network_gbps * f.network_efficiency;
+  const double net_s = n > per_node ? double(n - per_node) / n * bytes / (net_gbps * 1e9) : 0;
+  const double wire_s = std::max(intra_s, net_s);
+  if (!(wire_s > 0)) return 0;
+  // NCCL runs it as grouped sends and receives: one step's latency, a network one when any
+  // peer is in another server.
+  const bool crosses = n > per_node;
+  return ring_s(traffic, 1, crosses ? 1 : 0, traffic / wire_s / 1e9,
+                crosses ? Hop::kNetwork : intra_hop(f), f, k);
 }
 
 double allreduce_busbw_at(double bytes, int n, int per_node, const Fabric& f,

@@ -42,10 +42,14 @@ struct Fabric {
   std::string_view network_name;  // empty for "custom": network_label() words it
   double network_gbps = 0;        // GB/s per GPU per direction, line rate
   double network_efficiency = 0;
+  bool network_rdma = true;                  // false: NCCL's socket transport (TCP)
+  double network_extra_hop_us = 0;           // added to each network step (sockets)
+  double network_gbit_per_s_per_server = 0;  // a NIC the server's GPUs share (0: one per GPU)
   int gpus_per_node = 8;
-  bool network_auto = false;  // chosen by the advisor (no /cluster network given)
-  bool nvls = false;          // NVLink SHARP: NVSwitch in-switch reduction (Hopper, Blackwell)
-  std::string note;           // assumption text (e.g. unknown link bandwidth)
+  bool network_auto = false;      // chosen by the advisor (no /cluster network given)
+  std::string_view server_class;  // the class whose network was assumed (network_auto only)
+  bool nvls = false;              // NVLink SHARP: NVSwitch in-switch reduction (Hopper, Blackwell)
+  std::string note;               // assumption text (e.g. unknown link bandwidth)
 };
 
 /// The network between servers as the results name it: the kind's name, or for a custom line
@@ -57,6 +61,11 @@ std::string network_label(const Fabric& f);
 Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
                    const PerformanceConstants& k, int gpus_per_server,
                    LinkChoice choice = LinkChoice::kNative);
+
+/// The class of server `gpu` is sold in (types/perf_constants kServerClasses): SXM/OAM/module
+/// baseboards by PCIe generation, PCIe cards without peer-to-peer (GeForce), the workstation
+/// cards performance.json lists, and other (data-centre) PCIe cards.
+std::string_view server_class(const GpuSpec& gpu, const PerformanceConstants& k);
 
 /// GB/s per direction of a PCIe link.
 double pcie_gbps(int generation, int lanes);
@@ -75,6 +84,12 @@ double group_busbw(const Fabric& f, int n, int per_node, const PerformanceConsta
 /// Large-message all-reduce bus bandwidth: the ring's, or NVLink SHARP's where the NVSwitch
 /// reduces in the switch (Hopper/Blackwell, a group inside one server): link x nvls_efficiency.
 double allreduce_busbw(const Fabric& f, int n, int per_node, const PerformanceConstants& k);
+
+/// An all-to-all (MoE dispatch or combine) of `bytes` per GPU over `n` GPUs placed `per_node`
+/// to a server: each GPU keeps 1/n, sends (per_node-1)/n over the server's links and
+/// (n-per_node)/n over its share of the network, both at once; the slower sets the time.
+double all_to_all_time_s(double bytes, int n, int per_node, const Fabric& f,
+                         const PerformanceConstants& k);
 
 /// Point-to-point bandwidth (GB/s) between two GPUs (pipeline stages).
 double p2p_gbps(const Fabric& f, bool crosses_nodes, const PerformanceConstants& k);

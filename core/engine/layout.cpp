@@ -20,6 +20,24 @@ constexpr int kMaxAutoTensorParallel = 8;
 // Pipeline depths tried automatically for training (powers of two, as Megatron users pick).
 constexpr int kAutoPipelineStages[] = {1, 2, 4, 8, 16, 32, 64};
 constexpr int kAutoTensorParallel[] = {1, 2, 4, 8};
+// Expert-parallel sizes tried for MoE training when the request leaves /parallelism/ep open:
+// powers of two that divide the experts and the data-parallel group, up to DeepSeek-V3's 64
+// (its report: EP 64 across 8 servers; Megatron-LM's MoE recipes use 8-64).
+constexpr int kAutoExpertParallel[] = {1, 2, 4, 8, 16, 32, 64};
+
+/// The expert-parallel sizes the search tries: the request's when stated (or for a dense model,
+/// serving, or a stack without expert parallelism), else each of kAutoExpertParallel dividing
+/// the experts (make_layout checks the data-parallel group).
+std::vector<int> expert_parallel_sizes(const Request& req) {
+  const ModelArch& m = req.model;
+  if (req.parallelism.ep_pinned || !is_training(req.task) || !m.moe || m.moe->experts < 2 ||
+      !req.stack.expert_parallel)
+    return {req.parallelism.ep};
+  std::vector<int> out;
+  for (int ep : kAutoExpertParallel)
+    if (ep <= m.moe->experts && m.moe->experts % ep == 0) out.push_back(ep);
+  return out;
+}
 
 bool tp_valid(const ModelArch& m, int tp) {
   return m.heads % tp == 0 && (m.kv_heads % tp == 0 || tp % m.kv_heads == 0);
@@ -27,7 +45,7 @@ bool tp_valid(const ModelArch& m, int tp) {
 
 /// Completes and checks a layout; nullopt when the split is impossible for the model.
 std::optional<Layout> make_layout(const Request& req, int count, int gpus_per_server, int tp,
-                                  int pp) {
+                                  int pp, int ep) {
   const ModelArch& m = req.model;
   // Context parallelism is the request's (parse_request allows it for training only).
   const int cp = is_training(req.task) ? req.parallelism.cp : 1;
@@ -44,7 +62,7 @@ std::optional<Layout> make_layout(const Request& req, int count, int gpus_per_se
   L.cp = cp;
   L.dp = count / (tp * pp * cp);
   L.zero = is_training(req.task) ? req.parallelism.zero : 0;
-  L.ep = req.parallelism.ep;
+  L.ep = ep;
   L.gpus_per_server = gpus_per_server;
   // Megatron forms the expert-parallel groups from the data- and context-parallel ranks.
   if (L.ep > 1 && L.shard_ranks() % L.ep != 0) return std::nullopt;
@@ -64,11 +82,15 @@ int for_each_candidate_layout(const Request& req, int count, int gpus_per_server
   const Parallelism& p = req.parallelism;
   int given = 0;
   bool stopped = false;
+  const std::vector<int> eps = expert_parallel_sizes(req);
+  // Each split without expert parallelism first, then with more of it.
   auto add = [&](int tp, int pp) {
-    if (stopped) return;
-    if (auto L = make_layout(req, count, gpus_per_server, tp, pp)) {
-      ++given;
-      stopped = !take(*L);
+    for (int ep : eps) {
+      if (stopped) return;
+      if (auto L = make_layout(req, count, gpus_per_server, tp, pp, ep)) {
+        ++given;
+        stopped = !take(*L);
+      }
     }
   };
   if (p.tp_pinned && p.pp_pinned) {
@@ -128,7 +150,8 @@ std::vector<int> candidate_counts(const Request& req, int max_count, int gpus_pe
 /// Room for every candidate of a count at once: each training split (a search lists ~100
 /// counts' candidates per advise()); serving has one at most.
 std::size_t candidate_room(const Request& req) {
-  return is_training(req.task) ? std::size(kAutoPipelineStages) * std::size(kAutoTensorParallel)
+  return is_training(req.task) ? std::size(kAutoPipelineStages) * std::size(kAutoTensorParallel) *
+                                     expert_parallel_sizes(req).size()
                                : 1;
 }
 
@@ -198,15 +221,19 @@ std::optional<Layout> LayoutTable::fastest(int count, const GpuSpec& gpu, int gp
   std::optional<Layout> first = choose(count, gpu, gpus_per_server, estimate);
   // Pretraining stacks (Megatron, torchtitan) tune the 3D split; fine-tuning stacks
   // (Transformers/PEFT, TRL, LLaMA-Factory) run data parallel + ZeRO unless memory forces a
-  // split, which choose_layout's order already gives.
+  // split, which choose_layout's order already gives. Both split a MoE's experts over GPUs
+  // (expert parallelism) where that is faster: fine-tuning on the split memory chose.
   const Parallelism& p = request_.parallelism;
-  if (request_.task != Task::kPretrain || (p.tp_pinned && p.pp_pinned)) return first;
+  const bool pretrain = request_.task == Task::kPretrain && !(p.tp_pinned && p.pp_pinned);
+  const bool experts = expert_parallel_sizes(request_).size() > 1;
+  if (!first || !(pretrain || experts)) return first;
   const Fabric f = make_fabric(gpu, request_.cluster, k, gpus_per_server);
   const TrainingJob& job = this->job(k);
   const GpuFractions fractions = gpu_fractions(gpu, k, request_.training.precision);
   const Sized* best = nullptr;
   double best_rate = 0;
   for (Sized& s : sized(count, gpus_per_server)) {
+    if (!pretrain && (s.layout.tp != first->tp || s.layout.pp != first->pp)) continue;
     if (!fits(memory_of(s), gpu)) continue;
     const TrainingPerf t = estimate_training(request_, gpu, s.layout, f, k, job, fractions);
     if (!t.available) return first;

@@ -17,15 +17,6 @@ namespace advisor {
 
 namespace {
 
-// NF4 with double quantisation: 4 bits + 0.127 bits of block constants per parameter
-// (Dettmers et al. 2023, "QLoRA", sec. 3, Double Quantization).
-constexpr double kNf4BitsPerParam = 4.127;
-// LLM.int8(): one byte per weight; row-wise scales and fp16 outliers are under 0.1%.
-constexpr double kInt8BitsPerParam = 8;
-// GPTQ / AWQ int4 with group size 128: an fp16 scale and a 4-bit zero point per group.
-constexpr double kInt4GroupedBitsPerParam = 4 + (16.0 + 4.0) / 128.0;
-// FP8 (E4M3) weights with per-tensor or per-channel scales.
-constexpr double kFp8BitsPerParam = 8;
 // Gradient tensors of the MLP's width a layer's backward holds at once: the two branches of a
 // gated MLP (dL/d gate, dL/d up; autograd of silu(gate) * up), one for a plain MLP's output
 // is folded into the same count.
@@ -43,45 +34,6 @@ constexpr double kOffloadGradientBucketBytes = 5e8 * 2;
 constexpr double kRingKvBuffersBackward = 4;
 
 }  // namespace
-
-double weight_bits_for(const std::string& format) {
-  if (format == "nf4") return kNf4BitsPerParam;
-  if (format == "int4") return kInt4GroupedBitsPerParam;
-  if (format == "int8") return kInt8BitsPerParam;
-  if (format == "fp8") return kFp8BitsPerParam;
-  if (format == "fp32") return 32;
-  // GGUF (llama.cpp): Q8_0 is 32 int8 + one fp16 scale per block = 8.5 bits (ggml-common.h
-  // block_q8_0); the legacy 4/5-bit blocks likewise: Q4_0 16 bytes of nibbles + fp16 scale per
-  // 32 weights = 4.5 bits, Q4_1 + fp16 min = 5.0, Q5_0 + 4 bytes of fifth bits = 5.5, Q5_1 6.0
-  // (block_q4_0 ... block_q5_1; llama.cpp's README table, 7B bits/weight 4.5/5.0/5.5/6.0).
-  // The k-quant mixes are whole-file bits per weight measured on Llama 2 7B by
-  // llama.cpp's examples/quantize/README.md (they mix block types, e.g. Q2_K uses Q4_K for
-  // attention.wv and feed_forward.w2, so they exceed the pure block sizes 2.625-6.5625).
-  if (format == "gguf_q8_0") return 8.5;
-  if (format == "gguf_q5_1") return 6.0;
-  if (format == "gguf_q5_0") return 5.5;
-  if (format == "gguf_q4_1") return 5.0;
-  if (format == "gguf_q4_0") return 4.5;
-  if (format == "gguf_q6_k") return 6.56;
-  if (format == "gguf_q5_k_m") return 5.68;
-  if (format == "gguf_q4_k_m") return 4.84;
-  if (format == "gguf_q3_k_m") return 3.91;
-  if (format == "gguf_q2_k") return 3.35;
-  return 16;  // bf16 / fp16
-}
-
-EdgeWeightBits edge_weight_bits_for(const std::string& format) {
-  if (format.rfind("gguf_", 0) != 0) return {};
-  // The k-quant mixes' figures are whole-file averages that already include the embedding and
-  // the output tensor. The pure block formats keep the embedding in their own block and store
-  // the output tensor as Q6_K (256 weights in 210 bytes = 6.5625 bits), Q8_0 files as Q8_0
-  // (llama.cpp src/llama-quant.cpp, llama_tensor_get_type). Check: Llama 3 8B Q4_0 comes to
-  // 4.33 GiB, the size llama-bench prints for it.
-  constexpr double kQ6KBits = 210.0 * 8 / 256;
-  const double bits = weight_bits_for(format);
-  const bool mix = format.find("_k") != std::string::npos;
-  return {bits, mix || format == "gguf_q8_0" ? bits : kQ6KBits};
-}
 
 OptimizerState optimizer_state(const TrainingSettings& t) {
   OptimizerState s;
@@ -203,6 +155,7 @@ struct StageParams {
   double all = 0;     // parameters on this GPU (after TP/EP split, before ZeRO-3)
   double linear = 0;  // of which inside quantisable linear layers
   double lora = 0;    // LoRA adapter parameters on this GPU
+  double expert = 0;  // of `all`, the routed experts (split over ep, sharded over dp / ep)
 };
 
 StageParams stage_params(const Request& req, const ParamCounts& c, const StageLayers& s,
@@ -213,7 +166,8 @@ StageParams stage_params(const Request& req, const ParamCounts& c, const StageLa
   const double common = c.attention_per_layer + c.norms_per_layer;
   p.all += s.dense * (common + c.dense_mlp_per_layer) / tp;
   p.all += s.moe * (common + c.moe_shared_per_layer) / tp;
-  p.all += s.moe * c.moe_expert_per_layer / (tp * L.ep);
+  p.expert = s.moe * c.moe_expert_per_layer / (tp * L.ep);
+  p.all += p.expert;
   p.linear += s.dense * (c.attention_linear_per_layer + c.dense_mlp_linear_per_layer) / tp;
   if (m.encoder_decoder()) {
     // One stage holds both stacks (parse_request refuses pp > 1 for encoder-decoders).
@@ -510,6 +464,13 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
     const double weight_shard = (training && L.zero >= 3 && !gathered) ? shard_ranks : 1;
     const double grad_shard = (L.zero >= 2 && !gathered) ? shard_ranks : 1;
     const double optimizer_shard = L.zero >= 1 ? shard_ranks : 1;
+    // Routed experts, already split over ep, are sharded over the expert-data-parallel group
+    // (dp / ep ranks: Megatron's expert_data_parallel group): `share` of `bytes` are theirs.
+    auto sharded = [&](double bytes, double shard, double share) {
+      const double expert_shard = std::max(1.0, shard / L.ep);
+      return bytes * (1 - share) / shard + bytes * share / expert_shard;
+    };
+    double expert_share = p.all > 0 ? p.expert / p.all : 0;  // of the weights (full training)
     double host_per_gpu = 0;
     if (training) {
       const double wbytes = training_weight_bytes(t.precision);
@@ -521,27 +482,33 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
                        (p.all - p.linear) * adapter_other_weight_bytes(req);
         trainable_here = p.lora;
         base_weights += p.lora * wbytes;
+        expert_share = base_weights > 0 ? p.expert * base_bits / kBitsPerByte / base_weights : 0;
       } else {
         base_weights = p.all * wbytes;
         trainable_here = p.all;
       }
-      e.weights = base_weights / weight_shard;
+      e.weights = sharded(base_weights, weight_shard, expert_share);
+      // The trainable parameters: experts' share for a full run, none for adapters (modelled
+      // as replicated over the experts' ranks like the dense ones).
+      const double trained_share = is_adapter(req.task) ? 0 : expert_share;
       if (t.offload_parameters) {
         host_per_gpu += e.weights;
         e.weights = 0;
       }
-      e.gradients = trainable_here * t.accounting.gradient_bytes / grad_shard;
+      e.gradients =
+          sharded(trainable_here * t.accounting.gradient_bytes, grad_shard, trained_share);
       if (t.optimizer_in_backward) {
         // Each gradient is freed as soon as its parameter is stepped (torchtune
         // optimizer_in_bwd): at most the largest trainable tensor's gradient is held.
         e.gradients = std::min(e.gradients, largest_trainable_tensor(req, c, L) *
                                                 t.accounting.gradient_bytes / grad_shard);
       }
-      e.optimizer = trainable_here * optimizer_state(t).bytes_per_param() / optimizer_shard;
+      e.optimizer = sharded(trainable_here * optimizer_state(t).bytes_per_param(), optimizer_shard,
+                            trained_share);
       if (t.offload_optimizer) {
         // ZeRO-Offload keeps optimizer states, the fp32 master copy and fp32 gradients on the
         // host and runs the optimizer step on the CPU.
-        host_per_gpu += e.optimizer + trainable_here * 4 / optimizer_shard;
+        host_per_gpu += e.optimizer + sharded(trainable_here * 4, optimizer_shard, trained_share);
         e.optimizer = 0;
         if (L.zero >= 2) e.gradients = std::min(e.gradients, kOffloadGradientBucketBytes);
       }

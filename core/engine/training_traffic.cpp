@@ -228,7 +228,7 @@ double expert_parallel_seconds_per_microbatch(const Request& req, const Layout& 
                                               const TrainingJob& job, const GroupPlacement& place,
                                               const StageWork& stage) {
   // Dispatch and combine all-to-alls per MoE layer, forward and backward ((ep-1)/ep of the
-  // routed tokens leave each GPU, like a reduce-scatter's volume).
+  // routed tokens leave each GPU; the part bound for other servers crosses the network).
   const ModelArch& m = req.model;
   if (!(L.ep > 1 && m.moe)) return 0;
   const int moe_stage = static_cast<int>(std::ceil(job.params.moe_layers * stage.layer_share));
@@ -236,7 +236,7 @@ double expert_parallel_seconds_per_microbatch(const Request& req, const Layout& 
   const double bytes = stage.microbatch_tokens * m.moe->experts_per_token * m.hidden *
                        activation_bytes(req.training);
   const int count = collectives_per_layer(req.training);
-  return moe_stage * count * reduce_scatter_time_s(bytes, L.ep, ep_per_node, fabric, k);
+  return moe_stage * count * all_to_all_time_s(bytes, L.ep, ep_per_node, fabric, k);
 }
 
 RingSeconds context_parallel_seconds_per_microbatch(const Request& req, const Layout& L,

@@ -22,6 +22,7 @@ constexpr const char* kDefaultPreset = "llama-3.1-8b";
 // parser falls back to a number while checking them.
 constexpr std::string_view kAdvisorDecides[] = {
     "/parallelism/tp", "/parallelism/pp", "/model/kv_heads", "/model/head_dim",
+    "/parallelism/ep",       // MoE training: expert parallelism where it is faster
     "/parallelism/zero",     // the stack's (Megatron's distributed optimizer: 1), else 3
     "/validation/registry",  // nvcr.io unless a mirror is given
     // Follow the precision (fp32 training has no master copy and fp32 gradients).

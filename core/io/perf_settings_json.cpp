@@ -78,8 +78,8 @@ ClusterSettings read_cluster(const JsonValue* cluster) {
   ClusterSettings s;
   if (c.has("inter_node_network")) {
     s.inter_node_network =
-        c.choice("inter_node_network",
-                 {kNetworkIds[0], kNetworkIds[1], kNetworkIds[2], kNetworkIds[3], kNetworkIds[4]});
+        c.choice("inter_node_network", {kNetworkIds[0], kNetworkIds[1], kNetworkIds[2],
+                                        kNetworkIds[3], kNetworkIds[4], kNetworkIds[5]});
   } else {
     c.raw("inter_node_network");  // null means "auto"
     if (FieldLog::recording()) {

@@ -33,6 +33,34 @@ std::vector<std::string> gpu_list(FieldReader& m) {
   }
   return out;
 }
+/// The network each class of server is sold with (server_networks): every class once, each
+/// naming one of the networks.
+void read_server_networks(FieldReader& root, PerformanceConstants& k) {
+  const JsonValue* list = root.raw("server_networks");
+  const std::string p = root.path_of("server_networks");
+  ADVISOR_REQUIRE(list != nullptr && list->is_array(), "wrong_type", p, p + " must be an array");
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    FieldReader n((*list)[i], p + "/" + std::to_string(i));
+    ServerNetwork s;
+    s.server_class = n.choice("class", {kServerClasses[0], kServerClasses[1], kServerClasses[2],
+                                        kServerClasses[3], kServerClasses[4]});
+    s.network = n.string("network");
+    if (k.find_network(s.network) == nullptr)
+      throw InputError("catalog_invalid", n.path_of("network"),
+                       n.path_of("network") + " names no entry of performance.json/networks");
+    if (k.find_server_network(s.server_class) != nullptr)
+      throw InputError("duplicate", n.path_of("class"),
+                       n.path_of("class") + " " + s.server_class + " appears twice");
+    if (n.has("gpus")) s.gpus = gpu_list(n);
+    n.string("basis");
+    n.string("source");
+    n.reject_unknown();
+    k.server_networks.push_back(std::move(s));
+  }
+  for (const char* c : kServerClasses)
+    ADVISOR_REQUIRE(k.find_server_network(c) != nullptr, "catalog_invalid", p,
+                    p + " has no entry for the server class " + c);
+}
 }  // namespace
 
 PerformanceConstants parse_performance(const std::string& text) {
@@ -105,15 +133,26 @@ PerformanceConstants parse_performance(const std::string& text) {
       NetworkKind kind;
       kind.id = n.string("id");
       kind.name = n.string("name");
-      // Floors as for the request's line rate: a step time divides by them.
-      kind.gbit_per_s_per_gpu = n.number("gbit_per_s_per_gpu", 0.1, 1e5);
+      // Floors as for the request's line rate: a step time divides by them. A rate per GPU
+      // (one NIC per GPU) or per server (NICs its GPUs share), not both.
+      const std::string at = p + "/" + std::to_string(i);
+      const bool per_server = n.has("gbit_per_s_per_server");
+      ADVISOR_REQUIRE(per_server != n.has("gbit_per_s_per_gpu"), "catalog_invalid", at,
+                      at + " needs one of gbit_per_s_per_gpu and gbit_per_s_per_server");
+      if (per_server)
+        kind.gbit_per_s_per_server = n.number("gbit_per_s_per_server", 0.1, 1e6);
+      else
+        kind.gbit_per_s_per_gpu = n.number("gbit_per_s_per_gpu", 0.1, 1e5);
       kind.efficiency = n.number("efficiency", 0.01, 1);
+      kind.rdma = n.boolean("rdma", true);
+      kind.extra_hop_latency_us = n.number("extra_hop_latency_us", 0, 1e5, 0.0);
       n.string("basis");
       n.string("source");
       n.reject_unknown();
       k.networks.push_back(kind);
     }
   }
+  read_server_networks(root, k);
   {
     FieldReader c = section(root, "defaults");
     k.auto_global_batch_tokens_pretrain = constant(c, "auto_global_batch_tokens_pretrain", 1, 1e9);

@@ -339,6 +339,9 @@ void interconnect(W& w, const std::optional<InterconnectResult>& r) {
   w.field("busbw_gbps", b.busbw_gbps);
   w.field("used", b.used);
   w.field("chosen_by_advisor", b.chosen_by_advisor);
+  w.field("rdma", b.rdma);
+  w.field("gbit_per_s_per_server", b.gbit_per_s_per_server);
+  w.field("server_class", b.server_class);
   w.end_object();
   w.field("data_parallel_busbw_gbps", r->data_parallel_busbw_gbps);
   w.field("tensor_parallel_busbw_gbps", r->tensor_parallel_busbw_gbps);
@@ -426,16 +429,6 @@ void option(W& w, const OptionRow& row, Task task) {
     w.null_field("power");
     w.null_field("cost");
   }
-  w.end_object();
-}
-
-void warning(W& w, const Warning& x) {
-  w.begin_object();
-  w.field("code", x.code);
-  w.key("params");
-  write_params(w, x.params);
-  w.field("message", x.message);
-  w.field("path", x.path);
   w.end_object();
 }
 
@@ -536,7 +529,7 @@ std::string plan_to_text(const Plan& plan, const Catalog& catalog) {
   w.end_array();
   w.key("warnings");
   w.begin_array();
-  for (const Warning& x : plan.warnings) warning(w, x);
+  for (const Warning& x : plan.warnings) write_warning(w, x);
   w.end_array();
   w.key("recommendation");
   if (plan.recommendation)

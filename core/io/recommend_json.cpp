@@ -71,6 +71,10 @@ void plan(JsonWriter& w, const CandidatePlan& p) {
   w.begin_array();
   for (const Reason& r : p.reasons) reason(w, r);
   w.end_array();
+  w.key("warnings");
+  w.begin_array();
+  for (const Warning& x : p.warnings) write_warning(w, x);
+  w.end_array();
   w.end_object();
 }
 
@@ -90,6 +94,16 @@ void write_params(JsonWriter& w, const std::vector<ReasonParam>& params) {
     else
       w.value(p.text);
   }
+  w.end_object();
+}
+
+void write_warning(JsonWriter& w, const Warning& x) {
+  w.begin_object();
+  w.field("code", x.code);
+  w.key("params");
+  write_params(w, x.params);
+  w.field("message", x.message);
+  w.field("path", x.path);
   w.end_object();
 }
 

@@ -9,6 +9,8 @@ namespace advisor {
 void write_params(JsonWriter& w, const std::vector<ReasonParam>& params);
 /// {code, params, text}: one line of the result in a form each language can render.
 void write_note(JsonWriter& w, const Note& note);
+/// One warning: {code, params, message, path}.
+void write_warning(JsonWriter& w, const Warning& warning);
 
 /// result.recommendation (docs/api.md "Recommendation").
 void write_recommendation(JsonWriter& w, const Recommendation& r);

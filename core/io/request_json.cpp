@@ -489,6 +489,7 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   req.parallelism.pp_pinned = p.has("pp");
   req.parallelism.tp = static_cast<int>(p.integer("tp", 1, kMaxParallel, 1));
   req.parallelism.pp = static_cast<int>(p.integer("pp", 1, kMaxParallel, 1));
+  req.parallelism.ep_pinned = p.has("ep");
   req.parallelism.ep = static_cast<int>(p.integer("ep", 1, kMaxParallel, 1));
   req.parallelism.virtual_stages = static_cast<int>(p.integer("virtual_stages", 1, 64, 1));
   req.parallelism.schedule =

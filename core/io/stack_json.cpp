@@ -163,6 +163,13 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
                        r.path_of("tp_keeps_gathered_inputs") + "/value must be true or false");
     s.tp_keeps_gathered_inputs = gathered.boolean();
   }
+  if (r.raw("expert_parallel")) {
+    const JsonValue& ep = sourced(r, "expert_parallel");
+    if (!ep.is_boolean())
+      throw InputError("wrong_type", r.path_of("expert_parallel") + "/value",
+                       r.path_of("expert_parallel") + "/value must be true or false");
+    s.expert_parallel = ep.boolean();
+  }
   r.reject_unknown();
   return s;
 }

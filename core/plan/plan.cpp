@@ -8,6 +8,7 @@
 #include "engine/model.hpp"
 #include "plan/cost_results.hpp"
 #include "plan/fleet.hpp"
+#include "plan/plan_warnings.hpp"
 #include "plan/recommend.hpp"
 #include "plan/speed_results.hpp"
 #include "plan/training_counts.hpp"
@@ -245,29 +246,11 @@ MemoryResult memory_result(const Request& req, const Catalog& catalog, const Lay
                           {param("gpu", gpu.name), param("per_gpu_bytes", e.total()),
                            param("gpu_memory_bytes", gpu.memory_bytes())}});
     } else if (e.band_high > gpu.memory_bytes()) {
-      warnings.push_back(
-          {"tight_fit",
-           "fits by the estimate, but the upper end of the error band "
-           "exceeds the card: expect out-of-memory risk, and near the ceiling "
-           "PyTorch's caching allocator frees and retries (or a paged optimizer "
-           "pages to host RAM), which can run several times slower than shown",
-           "/hardware",
-           {param("band_high_bytes", e.band_high), param("gpu_memory_bytes", gpu.memory_bytes())}});
+      warnings.push_back(tight_fit_warning(e.band_high, gpu.memory_bytes()));
     }
-    if (!gpu.pcie_peer_to_peer && req.hardware->count > 1) {
-      warnings.push_back({"no_peer_to_peer",
-                          gpu.name + " has no PCIe peer-to-peer: GPU-to-GPU traffic goes "
-                                     "through host memory",
-                          "/hardware/gpu",
-                          {param("gpu", gpu.name)}});
-    }
-    if (gpu.software_stack != "cuda") {
-      warnings.push_back({"non_cuda_stack",
-                          gpu.name + " runs " + gpu.software_stack +
-                              ", not CUDA: framework overheads may differ from this estimate",
-                          "/hardware/gpu",
-                          {param("gpu", gpu.name), param("stack", gpu.software_stack)}});
-    }
+    if (!gpu.pcie_peer_to_peer && req.hardware->count > 1)
+      warnings.push_back(no_peer_to_peer_warning(gpu));
+    if (gpu.software_stack != "cuda") warnings.push_back(non_cuda_stack_warning(gpu));
   }
   if (e.host_ram_per_node > 0) {
     warnings.push_back({"host_ram_needed",
@@ -297,6 +280,7 @@ std::vector<ResolvedInput> resolved_inputs(const Request& req, const Plan& plan,
   if (is_training(req.task)) {
     text("/training/activation_checkpointing", name_of(req.training.activation_checkpointing));
     number("/parallelism/zero", L.zero);
+    number("/parallelism/ep", L.ep);
     const Accounting& a = req.training.accounting;
     out.push_back(
         {"/training/accounting/master_weights", std::nullopt, std::nullopt, a.master_weights});

@@ -11,6 +11,7 @@
 #include "engine/comm.hpp"
 #include "engine/cost_inputs.hpp"
 #include "plan/fleet.hpp"
+#include "plan/plan_warnings.hpp"
 #include "plan/recommend_reasons.hpp"
 #include "plan/search_prices.hpp"
 #include "plan/training_counts.hpp"
@@ -242,6 +243,12 @@ class Search {
     c.per_gpu_bytes = e.total();
     c.gpu_memory_bytes = gpu.memory_bytes();
     c.link = intra_link_name(f.intra);
+    c.intra = f.intra;
+    c.network_name = f.network_name;
+    c.server_class = f.server_class;
+    c.network_rdma = f.network_rdma;
+    c.network_assumed = f.network_auto;
+    c.band_high_bytes = e.band_high;
     if (L.count > 1)
       c.allreduce_busbw_gbps =
           group_busbw(f, L.count, std::min(L.count, f.gpus_per_node), catalog_.performance);
@@ -603,11 +610,15 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
     }
   }
 
-  // Reasons for every plan the result shows.
-  if (r.best) r.best->reasons = explain(*r.best, req);
-  if (r.nearest) r.nearest->reasons = explain(*r.nearest, req);
-  for (RunnerUp& u : r.runners_up) u.plan.reasons = explain(u.plan, req);
-  for (Lever& l : r.levers) l.plan.reasons = explain(l.plan, req);
+  // Reasons and warnings for every plan the result shows.
+  auto shown = [&](CandidatePlan& p) {
+    p.reasons = explain(p, req);
+    p.warnings = candidate_warnings(p, req);
+  };
+  if (r.best) shown(*r.best);
+  if (r.nearest) shown(*r.nearest);
+  for (RunnerUp& u : r.runners_up) shown(u.plan);
+  for (Lever& l : r.levers) shown(l.plan);
   return r;
 }
 

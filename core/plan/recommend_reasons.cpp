@@ -25,6 +25,7 @@ std::string layout_text(const Layout& L) {
   std::string s = "TP " + std::to_string(L.tp) + ", PP " + std::to_string(L.pp) + ", DP " +
                   std::to_string(L.dp);
   if (L.cp > 1) s += ", CP " + std::to_string(L.cp);
+  if (L.ep > 1) s += ", EP " + std::to_string(L.ep);
   if (L.zero > 0) s += ", ZeRO-" + std::to_string(L.zero);
   if (L.shard_group > 0) s += ", HSDP group " + std::to_string(L.shard_group);
   return s;
@@ -43,6 +44,7 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
        gib(p.per_gpu_bytes) + " per GPU of " + gib(p.gpu_memory_bytes) + " (" + layout_text(L) +
            ")"});
   if (L.cp > 1) out.back().params.push_back(num("cp", L.cp));  // only when stated
+  if (L.ep > 1) out.back().params.push_back(num("ep", L.ep));  // MoE experts split
   if (L.shard_group > 0) out.back().params.push_back(num("shard_group", L.shard_group));
   if (L.zero > 0) out.back().params.push_back(num("zero", L.zero));  // training only
   if (p.gpus == 1) {

@@ -4,6 +4,7 @@
 // named figures (the page renders it in either language) and the English sentence as fallback.
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include "plan/speed_results.hpp"
 #include "types/text.hpp"
@@ -15,6 +16,16 @@ constexpr double kGiga = 1e9;
 constexpr double kGoodputShown = 0.995;  // goodput below this gets its own line
 
 double num(std::int64_t v) { return static_cast<double>(v); }
+
+/// A server class (engine/comm server_class) in words.
+std::string server_class_words(std::string_view cls) {
+  if (cls == "hgx_pcie5") return "PCIe Gen5 SXM/OAM baseboard";
+  if (cls == "hgx_pcie4") return "PCIe Gen4 SXM/OAM baseboard";
+  if (cls == "pcie_datacenter") return "data-centre PCIe card";
+  if (cls == "workstation") return "workstation-card";
+  if (cls == "geforce") return "GeForce";
+  return std::string(cls);
+}
 
 /// How the token budget was chosen (engine/training token_budget_text), as a note.
 Note token_budget_note(const Request& req, const PerformanceConstants& k) {
@@ -180,9 +191,12 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu, c
            "."});
   std::string dp =
       "Inside a server: " + std::string(link_label(f)) +
-      (L.count > f.gpus_per_node ? "; between servers: " + network_label(f) +
-                                       (f.network_auto ? " (assumed; set /cluster)" : "")
-                                 : std::string("; one server")) +
+      (L.count > f.gpus_per_node
+           ? "; between servers: " + network_label(f) +
+                 (f.network_auto ? " (assumed: what a " + server_class_words(f.server_class) +
+                                       " server is sold with; set /cluster)"
+                                 : "")
+           : std::string("; one server")) +
       ".";
   // Gradients are reduced over data x context parallel (Layout::shard_ranks).
   const int dp_group = L.shard_ranks();
@@ -205,14 +219,17 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu, c
       {"training_links",
        {param("link", std::string(intra_link_name(f.intra))),
         param("multi_server", flag(L.count > f.gpus_per_node)), param("network", network_label(f)),
-        param("network_assumed", flag(f.network_auto)), param("data_parallel", flag(dp_group > 1)),
-        param("dp", dp_group), param("dp_busbw_gbps", t.dp_busbw_gbps),
+        param("network_assumed", flag(f.network_auto)), param("rdma", flag(f.network_rdma)),
+        param("data_parallel", flag(dp_group > 1)), param("dp", dp_group),
+        param("dp_busbw_gbps", t.dp_busbw_gbps),
         param("sharding", std::string(L.zero >= 3   ? "zero3"
                                       : L.zero == 2 ? "zero2"
                                                     : "allreduce")),
         param("overlap_share", k.overlap_fraction), param("exposed_s", t.data_parallel_exposed_s),
         param("dp_s", t.data_parallel_s)},
        dp});
+  if (f.network_auto && !f.server_class.empty())
+    out.back().params.push_back(param("server_class", std::string(f.server_class)));
   if (L.shard_group > 0 && dp_group > 1) {
     // Only when the request states a shard group, so other answers read as before.
     const GroupPlacement place = place_groups(L, f.gpus_per_node);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "plan/plan_warnings.hpp"
 #include "plan/validate.hpp"
 #include "types/text.hpp"
 #include "types/units.hpp"
@@ -14,8 +15,6 @@ namespace {
 
 const int kScalingCounts[] = {1, 2, 4, 8, 16, 32, 64};
 constexpr std::int64_t kMaxCurveConcurrency = 4096;
-// Exposed communication above this share of the step earns a warning.
-constexpr double kCommunicationBoundShare = 0.25;
 
 /// "nvlink" when the part's native link is NVLink-class, else "pcie".
 bool has_nvlink_class(const GpuSpec& g) {
@@ -94,8 +93,17 @@ InterconnectResult interconnect(const GpuSpec& gpu, const Layout& L, const Fabri
   if (L.count > 1) j.allreduce_bus_bandwidth_gbps = allreduce_busbw(f, L.count, all_per_node, k);
   j.intra_node = {intra_link_name(f.intra), link_label(f), in_node, intra_node_busbw(f, in_node, k),
                   f.link_gbps > 0 ? f.link_gbps : f.pcie_gbps};
-  j.inter_node = {std::string(f.network_id),      network_label(f), f.network_gbps * kBitsPerByte,
-                  network_busbw(f, all_per_node), L.count > G,      f.network_auto};
+  InterNodeLink& n = j.inter_node;
+  n.kind = std::string(f.network_id);
+  n.name = network_label(f);
+  n.gbit_per_s_per_gpu = f.network_gbps * kBitsPerByte;
+  n.busbw_gbps = network_busbw(f, all_per_node);
+  n.used = L.count > G;
+  n.chosen_by_advisor = f.network_auto;
+  n.rdma = f.network_rdma;
+  if (f.network_gbit_per_s_per_server > 0)
+    n.gbit_per_s_per_server = f.network_gbit_per_s_per_server;
+  if (f.network_auto && !f.server_class.empty()) n.server_class = std::string(f.server_class);
   if (L.shard_ranks() > 1)
     j.data_parallel_busbw_gbps = group_busbw(f, L.shard_ranks(), place.dp_per_node, k);
   if (L.tp > 1) j.tensor_parallel_busbw_gbps = group_busbw(f, L.tp, place.tp_per_node, k);
@@ -191,17 +199,13 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
                                param("needed_gbps", t.storage_read_gbps_needed),
                                param("planned_gbps", *req.cluster.storage_read_gbps)}});
     }
-    if (t.exposed_communication_s > kCommunicationBoundShare * t.step_time_s) {
-      out.warnings.push_back(
-          {"communication_bound",
-           format_with("%.0f%%", 100 * t.exposed_communication_s / t.step_time_s) +
-               " of each step waits on communication that compute cannot hide (" +
-               std::string(link_label(f)) +
-               "): a faster link, a larger micro-batch or less sharding would help",
-           "/hardware",
-           {param("share", t.exposed_communication_s / t.step_time_s),
-            param("link", intra_link_name(f.intra))}});
-    }
+    const double exposed_share = t.step_time_s > 0 ? t.exposed_communication_s / t.step_time_s : 0;
+    if (exposed_share > kCommunicationBoundShare)
+      out.warnings.push_back(communication_bound_warning(exposed_share, f));
+    const int servers = (L.count + f.gpus_per_node - 1) / std::max(1, f.gpus_per_node);
+    const AcrossServers across{servers,        f.network_rdma, f.network_auto,
+                               f.network_name, f.server_class, exposed_share};
+    if (auto w = no_rdma_warning(gpu, across)) out.warnings.push_back(std::move(*w));
     return out;
   }
   const InferencePerf p = estimate_inference(req, gpu, L, e, f, k, catalog.memory);

@@ -13,6 +13,13 @@ const NetworkKind* PerformanceConstants::find_network(const std::string& id) con
   return nullptr;
 }
 
+const ServerNetwork* PerformanceConstants::find_server_network(
+    const std::string& server_class) const {
+  for (const ServerNetwork& n : server_networks)
+    if (n.server_class == server_class) return &n;
+  return nullptr;
+}
+
 double PerformanceConstants::matmul_fraction(const std::string& gpu_id, bool fp8) const {
   const auto entry = matmul_entry_of_.find(gpu_id);
   if (entry == matmul_entry_of_.end())

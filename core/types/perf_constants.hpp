@@ -2,6 +2,7 @@
 // The few constants of the speed model, from data/performance.json. Each has a basis and a
 // source there; a handful are fitted on ../shared/reference/calibration.json (docs/speed.md).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -40,12 +41,33 @@ struct AttentionFraction {
   double value = 0;
 };
 
-/// A named scale-out network, per GPU.
+/// A named scale-out network: one NIC per GPU (rail-optimised) or NICs a whole server shares.
 struct NetworkKind {
   std::string id;
   std::string name;
-  double gbit_per_s_per_gpu = 0;  // line rate per GPU
-  double efficiency = 0;          // NCCL bus bandwidth / line rate
+  double gbit_per_s_per_gpu = 0;     // line rate per GPU (0 when given per server)
+  double gbit_per_s_per_server = 0;  // line rate a server's GPUs share (0 when given per GPU)
+  double efficiency = 0;             // NCCL bus bandwidth / line rate
+  bool rdma = true;                  // false: NCCL's socket transport (TCP through host memory)
+  double extra_hop_latency_us = 0;   // added to each network step of a collective (sockets)
+  /// Line rate per GPU (Gbit/s) in a server of `gpus_per_server`: a shared NIC split evenly
+  /// (every GPU of a training step sends at once).
+  double gbit_per_s_per_gpu_in(int gpus_per_server) const {
+    return gbit_per_s_per_server > 0 ? gbit_per_s_per_server / std::max(1, gpus_per_server)
+                                     : gbit_per_s_per_gpu;
+  }
+};
+
+/// Server classes by what they are sold with (engine/comm server_class()).
+constexpr const char* kServerClasses[] = {"hgx_pcie5", "hgx_pcie4", "pcie_datacenter",
+                                          "workstation", "geforce"};
+
+/// The network a class of server is sold with when the request states none
+/// (performance.json server_networks: each with its basis and source there).
+struct ServerNetwork {
+  std::string server_class;       // hgx_pcie5 | hgx_pcie4 | pcie_datacenter | workstation | geforce
+  std::string network;            // a networks[] id
+  std::vector<std::string> gpus;  // parts of this class by id (workstation cards)
 };
 
 struct PerformanceConstants {
@@ -69,6 +91,7 @@ struct PerformanceConstants {
   double nvls_efficiency = 0;  // NVLink SHARP all-reduce busbw / per-direction link bandwidth
   double nvls_latency_us = 0;  // its latency (tuning.cc hwLat NVLS)
   std::vector<NetworkKind> networks;
+  std::vector<ServerNetwork> server_networks;
   // Serving.
   double int8_decode_bandwidth_factor = 1;  // weight-only int8 GEMV vs bf16 bandwidth efficiency
   double int4_decode_bandwidth_factor = 1;  // weight-only int4 (GPTQ/AWQ/GGUF) likewise
@@ -93,6 +116,7 @@ struct PerformanceConstants {
   double storage_read_factor = 0;
 
   const NetworkKind* find_network(const std::string& id) const;
+  const ServerNetwork* find_server_network(const std::string& server_class) const;
   const StackProfile* find_stack(const std::string& id) const;
   /// The stack a task runs on when the request names none (the first listing it).
   const StackProfile* default_stack(Task task) const;

@@ -42,6 +42,7 @@ struct ClusterSettings {
 };
 
 /// Named scale-out networks a request may choose (ids for /cluster/inter_node_network).
-const char* const kNetworkIds[] = {"ib_ndr400", "ib_hdr200", "roce_200", "roce_100", "ethernet_25"};
+const char* const kNetworkIds[] = {"ib_ndr400", "ib_hdr200",   "roce_200",
+                                   "roce_100",  "ethernet_25", "ethernet_25_per_server"};
 
 }  // namespace advisor

@@ -115,10 +115,13 @@ struct IntraNodeLink {
 struct InterNodeLink {
   std::string kind;
   std::string name;
-  double gbit_per_s_per_gpu = 0;  // line rate, Gbit/s
+  double gbit_per_s_per_gpu = 0;  // line rate, Gbit/s (a shared NIC: its share per GPU)
   double busbw_gbps = 0;          // GB/s
   bool used = false;
   bool chosen_by_advisor = false;
+  bool rdma = true;                             // false: TCP sockets
+  std::optional<double> gbit_per_s_per_server;  // a NIC the server's GPUs share
+  std::optional<std::string> server_class;      // chosen_by_advisor: the class it is sold with
 };
 
 /// result.interconnect (pinned hardware only; all null otherwise).
@@ -350,12 +353,19 @@ struct CandidatePlan {
   std::optional<double> rate_cny_per_gpu_hour;  // the effective price per GPU-hour
   double per_gpu_bytes = 0, gpu_memory_bytes = 0;
   std::string_view link;  // the link inside a server (engine/comm intra_link_name)
+  IntraLink intra = IntraLink::kPcieP2p;
   std::optional<double> allreduce_busbw_gbps;
+  // The network between servers (views of the performance constants): what a plan across
+  // servers talks over, and whether the advisor assumed it from the server class.
+  std::string_view network_name, server_class;
+  bool network_rdma = true, network_assumed = false;
+  double band_high_bytes = 0;              // the top of the memory estimate's error band, per GPU
   double exposed_communication_share = 0;  // training: of each step
   double tokens = 0;                       // training: the run's token budget
   double server_watts_full_load = 0;
   bool office_can_host = false;
-  std::vector<Reason> reasons;  // filled for the plans the result shows
+  std::vector<Reason> reasons;    // filled for the plans the result shows
+  std::vector<Warning> warnings;  // likewise: every warning the plan earns (plan/plan_warnings)
 };
 
 struct RunnerUp {

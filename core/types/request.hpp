@@ -93,6 +93,7 @@ struct Parallelism {
   int shard_group = 0;
   bool tp_pinned = false;  // false: the advisor picks tp (inference) when searching counts
   bool pp_pinned = false;
+  bool ep_pinned = false;  // false: MoE training tries expert parallelism (engine/layout)
   int virtual_stages = 1;  // interleaved 1F1B: model chunks per pipeline stage (Megatron vp)
   PipelineSchedule schedule = PipelineSchedule::k1F1B;  // a layout runs it: runs_dualpipe()
 };

@@ -70,6 +70,10 @@ struct StackProfile {
   /// DTensor TP does (PrepareModuleInput to Replicate, then ColwiseParallel), instead of the
   /// 1/t shard that Megatron keeps and all-gathers again in the backward.
   bool tp_keeps_gathered_inputs = false;
+  /// Splits a MoE's routed experts over GPUs (expert parallelism: all-to-all dispatch and
+  /// combine) for the model families it trains: Megatron-LM --expert-model-parallel-size,
+  /// torchtitan expert_parallel_degree. The HF Trainer stacks run every expert on every rank.
+  bool expert_parallel = false;
 
   // ---- serving
   /// Share of the card's memory the engine takes (vLLM gpu_memory_utilization, SGLang

@@ -279,6 +279,7 @@ export default {
   'warning.host_ram_needed': 'CPU offload needs extra host RAM.',
   // Codes from the speed / power / cost sections (being added to the core).
   'warning.communication_bound': 'Much of each step waits on communication: a faster link, a larger micro-batch or less sharding would help.',
+  'warning.no_rdma_across_servers': 'The servers exchange gradients over TCP, not RDMA (what GeForce and workstation servers are sold with): training across them waits on the network.',
   'warning.storage_starves_gpus': 'Storage reads cannot keep up with the GPUs: they will wait for data.',
   'warning.kv_cache_overcommitted': 'The KV cache cannot hold the requested concurrency and context length.',
   'warning.link_bandwidth_unknown': 'No reliable bandwidth figure for this link: communication time is an estimate.',
@@ -363,6 +364,7 @@ export default {
   'cluster.net.roce_200': 'RoCE v2 200 Gb/s',
   'cluster.net.roce_100': 'RoCE v2 100 Gb/s',
   'cluster.net.ethernet_25': 'Ethernet 25 Gb/s (TCP)',
+  'cluster.net.ethernet_25_per_server': 'Ethernet 25 Gb/s per server (TCP)',
   'cluster.inter_node_gbps_per_gpu': 'or: Gb/s per GPU',
   'cluster.storage_read_gbps': 'Storage read GB/s',
   'cluster.storage_placeholder': 'not checked',

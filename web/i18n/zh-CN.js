@@ -279,6 +279,7 @@ export default {
   'warning.host_ram_needed': 'CPU 卸载需要额外的主机内存。',
   // Codes from the speed / power / cost sections (being added to the core).
   'warning.communication_bound': '每一步都有相当一部分时间在等通信：更快的互联、更大的微批或更少的分片会有帮助。',
+  'warning.no_rdma_across_servers': '服务器之间走 TCP 而不是 RDMA（GeForce 和工作站服务器默认就是这样配的）：跨服务器训练要等网络。',
   'warning.storage_starves_gpus': '存储读取带宽跟不上 GPU 的消耗速度，GPU 会空等数据。',
   'warning.kv_cache_overcommitted': 'KV 缓存放不下所要求的并发与上下文长度。',
   'warning.link_bandwidth_unknown': '该卡的互联带宽没有可靠数据，通信时间为估计值。',
@@ -363,6 +364,7 @@ export default {
   'cluster.net.roce_200': 'RoCE v2 200 Gb/s',
   'cluster.net.roce_100': 'RoCE v2 100 Gb/s',
   'cluster.net.ethernet_25': '以太网 25 Gb/s (TCP)',
+  'cluster.net.ethernet_25_per_server': '以太网 25 Gb/s，整台服务器共享 (TCP)',
   'cluster.inter_node_gbps_per_gpu': '或：每卡 Gb/s',
   'cluster.storage_read_gbps': '存储读取 GB/s',
   'cluster.storage_placeholder': '不检查',

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#include "plan/plan_warnings.hpp"
+
+#include <string>
+
+#include "plan/speed_results.hpp"
+#include "types/text.hpp"
+
+namespace advisor {
+
+Warning tight_fit_warning(double band_high_bytes, double gpu_memory_bytes) {
+  return {"tight_fit",
+          "fits by the estimate, but the upper end of the error band "
+          "exceeds the card: expect out-of-memory risk, and near the ceiling "
+          "PyTorch's caching allocator frees and retries (or a paged optimizer "
+          "pages to host RAM), which can run several times slower than shown",
+          "/hardware",
+          {param("band_high_bytes", band_high_bytes), param("gpu_memory_bytes", gpu_memory_bytes)}};
+}
+
+Warning no_peer_to_peer_warning(const GpuSpec& gpu) {
+  return {"no_peer_to_peer",
+          gpu.name + " has no PCIe peer-to-peer: GPU-to-GPU traffic goes through host memory",
+          "/hardware/gpu",
+          {param("gpu", gpu.name)}};
+}
+
+Warning non_cuda_stack_warning(const GpuSpec& gpu) {
+  return {"non_cuda_stack",
+          gpu.name + " runs " + gpu.software_stack +
+              ", not CUDA: framework overheads may differ from this estimate",
+          "/hardware/gpu",
+          {param("gpu", gpu.name), param("stack", gpu.software_stack)}};
+}
+
+Warning communication_bound_warning(double share, const Fabric& f) {
+  return {"communication_bound",
+          format_with("%.0f%%", 100 * share) +
+              " of each step waits on communication that compute cannot hide (" +
+              std::string(link_label(f)) +
+              "): a faster link, a larger micro-batch or less sharding would help",
+          "/hardware",
+          {param("share", share), param("link", intra_link_name(f.intra))}};
+}
+
+std::optional<Warning> no_rdma_warning(const GpuSpec& gpu, const AcrossServers& a) {
+  if (a.servers <= 1 || a.rdma) return std::nullopt;
+  Warning w{"no_rdma_across_servers",
+            std::to_string(a.servers) + " servers of " + gpu.name + " exchange gradients over " +
+                std::string(a.network) + ": NCCL's TCP sockets, not RDMA" +
+                (a.assumed ? std::string(" (what such servers are sold with)") : std::string()) +
+                "; communication leaves " +
+                format_with("%.0f%%", 100 * a.exposed_communication_share) +
+                " of each step waiting. Keep the job in one server, or state an RDMA network "
+                "in /cluster/inter_node_network if the servers have one",
+            "/cluster/inter_node_network",
+            {param("gpu", gpu.name), param("servers", a.servers),
+             param("network", std::string(a.network)), param("network_assumed", flag(a.assumed)),
+             param("share", a.exposed_communication_share)}};
+  if (a.assumed && !a.server_class.empty())
+    w.params.push_back(param("server_class", std::string(a.server_class)));
+  return w;
+}
+
+std::vector<Warning> candidate_warnings(const CandidatePlan& p, const Request& req) {
+  std::vector<Warning> out;
+  const GpuSpec& gpu = *p.gpu;
+  if (p.band_high_bytes > p.gpu_memory_bytes)
+    out.push_back(tight_fit_warning(p.band_high_bytes, p.gpu_memory_bytes));
+  if (!gpu.pcie_peer_to_peer && p.gpus > 1) out.push_back(no_peer_to_peer_warning(gpu));
+  if (gpu.software_stack != "cuda") out.push_back(non_cuda_stack_warning(gpu));
+  if (is_training(req.task) && p.hours) {
+    if (p.exposed_communication_share > kCommunicationBoundShare) {
+      Fabric f;  // the words need the link only
+      f.intra = p.intra;
+      out.push_back(communication_bound_warning(p.exposed_communication_share, f));
+    }
+    const AcrossServers across{p.servers,      p.network_rdma, p.network_assumed,
+                               p.network_name, p.server_class, p.exposed_communication_share};
+    if (auto w = no_rdma_warning(gpu, across)) out.push_back(std::move(*w));
+  }
+  return out;
+}
+
+}  // namespace advisor
