@@ -627,6 +627,7 @@ export default {
   'answer.deadline': 'deadline {v}',
   'answer.calendar': 'cheapest that finishes within {v}',
   'answer.calendar_unmet': 'no plan finishes within {v}: the cheapest of all',
+  'answer.plan_warning': 'Note',
   'answer.budget': 'budget {v}',
   'answer.china_only_on': 'buying limited to parts sold in mainland China',
   'answer.china_only_off': 'buying includes export-licensed parts',

@@ -627,6 +627,7 @@ export default {
   'answer.deadline': '截止 {v}',
   'answer.calendar': '{v}内完成的方案里最省',
   'answer.calendar_unmet': '没有方案能在 {v}内完成：给出的是最省方案',
+  'answer.plan_warning': '注意',
   'answer.budget': '预算 {v}',
   'answer.china_only_on': '买卡限中国大陆可买型号',
   'answer.china_only_off': '买卡包含需出口许可的型号',

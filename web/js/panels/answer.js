@@ -9,6 +9,7 @@ import { fieldForPath, focusField } from '../errors.js';
 import { fieldFor } from '../form.js';
 import { cny, duration, integer } from '../format.js';
 import { labelOf, t, tNodes } from '../i18n.js';
+import { noteNode } from '../notes.js';
 import { showPanel } from '../panel.js';
 import { applyLever, isPinned, pinButton, planHeadline, reasonList, reasonNodes, unpin } from '../plans.js';
 import { run } from '../run.js';
@@ -34,6 +35,17 @@ function goalLine(r, rec) {
   return h('p', { class: 'answer-goal' }, parts);
 }
 
+/** The warnings a plan earns (the same as pinning it would show), on the card beside it. */
+function planWarnings(plan, cls) {
+  const list = plan && plan.warnings;
+  if (!list || !list.length) return null;
+  return h('ul', { class: 'plan-warnings ' + (cls || ''), role: 'note' }, list.map(function (w) {
+    return h('li', { class: 'plan-warning', dataset: { code: String(w.code) } },
+      h('span', { class: 'warning-tag', text: t('answer.plan_warning') }), ' ',
+      noteNode('span', 'warnmsg.', { code: w.code, params: w.params, text: w.message || '' }));
+  }));
+}
+
 function runnersUp(r, rec) {
   if (!rec.runners_up || !rec.runners_up.length) return null;
   const list = h('ul', { class: 'alt-list runners' });
@@ -45,7 +57,8 @@ function runnersUp(r, rec) {
         h('span', { class: 'alt-plan' }, planHeadline(r, base + '/plan', u.plan, true)),
         pinButton(u.plan)),
       h('div', { class: 'alt-why' }, h('span', { class: 'muted', text: t('answer.why_not') + ' ' }),
-        h('span', null, reasonNodes(r, base + '/why_not', u.why_not, u.plan)))));
+        h('span', null, reasonNodes(r, base + '/why_not', u.why_not, u.plan))),
+      planWarnings(u.plan, 'small')));
   });
   return h('section', { class: 'answer-sub' }, h('h3', { class: 'answer-sub-title', text: t('answer.runners_up') }), list);
 }
@@ -126,6 +139,7 @@ function renderAnswer(body, r, ctx) {
       h('div', { class: 'answer-kicker', text: t('answer.recommended') }),
       h('div', { class: 'answer-headline', id: 'answer-headline' }, planHeadline(r, '/recommendation/best', best, false))),
     h('div', { class: 'answer-actions' }, pinButton(best, t('answer.pin_best')))));
+  append(card, planWarnings(best));
   card.appendChild(reasonList(r, '/recommendation/best', best));
   const hw = ctx && ctx.request && ctx.request.hardware;
   if (hw && !isPinned(best)) {
