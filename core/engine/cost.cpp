@@ -220,7 +220,7 @@ OptionCost buy_cost(const BuyInputs& in) {
 OptionTotals buy_cost_totals(const BuyInputs& in) {
   const BuyAmounts a = buy_amounts(in);
   const double average = sum_in_order(a.yearly);
-  return {average, lifetime_cash(average, in.life_years, a.capex, a.residual)};
+  return {average, lifetime_cash(average, in.life_years, a.capex, a.residual), a.capex};
 }
 
 namespace {

@@ -76,6 +76,7 @@ struct LineItem {
 struct OptionTotals {
   double average_yearly_cny = 0;
   double lifetime_cny = 0;
+  double capex_cny = 0;  // buy only: the purchase (servers x platform + GPUs bought x price)
 };
 
 /// One deployment's cost over the horizon. lifetime = sum(line items) x years = sum(yearly).

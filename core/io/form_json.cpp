@@ -37,6 +37,15 @@ constexpr std::pair<std::string_view, const char*> kUnits[] = {
     {"/training/tokens", "tokens"},          {"/training/dataset_tokens", "tokens"},
     {"/training/sequence_length", "tokens"}, {"/inference/prompt_tokens", "tokens"},
     {"/inference/output_tokens", "tokens"},  {"/inference/max_model_len", "tokens"}};
+/// Whether a field is an amount of yuan, by its name's unit (core/README.md rule 4: one unit per
+/// suffix): `…_cny`, or a price `…cny_per_…`. A page reads "¥5万" or "50k" typed there as money.
+bool in_yuan(std::string_view path) {
+  const std::string_view name = path.substr(path.rfind('/') + 1);
+  constexpr std::string_view kSuffix = "_cny";
+  const bool suffix =
+      name.size() > kSuffix.size() && name.substr(name.size() - kSuffix.size()) == kSuffix;
+  return suffix || name.find("cny_per_") != std::string_view::npos;
+}
 // Fields of a catalog entry that a request may carry but a person does not type.
 constexpr std::string_view kNotInputs[] = {"/schema",
                                            "/task",
@@ -210,6 +219,7 @@ JsonValue form_schema(const Catalog& catalog) {
     if (f.exclusive_min) j.set("exclusive_min", true);
     for (const auto& [path, unit] : kUnits)
       if (f.path == path) j.set("unit", unit);
+    if ((f.kind == "number" || f.kind == "integer") && in_yuan(f.path)) j.set("unit", "cny");
     JsonValue tasks = JsonValue::array();
     for (Task t : tasks_for(f.path)) tasks.push_back(name_of(t));
     j.set("tasks", std::move(tasks));

@@ -63,6 +63,10 @@ void plan(JsonWriter& w, const CandidatePlan& p) {
     w.field("life_years", p.life_years);
   }
   w.end_object();
+  // What the user pays to have the plan (what /goal/budget_cny bounds): the purchase of a
+  // bought plan, the cost of a rented run or month.
+  w.field("outlay_cny", p.outlay_cny);
+  w.field("outlay_basis", p.outlay_basis);
   w.key("per_gpu_bytes");
   w.bytes(p.per_gpu_bytes);
   w.field("server_watts_full_load", p.server_watts_full_load);

@@ -102,9 +102,11 @@ bool cannot_beat_on_cost(double floor, const Ranked& incumbent) {
   return cost > incumbent.cost && cost - incumbent.cost > kSameCost * incumbent.cost;
 }
 
+/// A budget bounds what the user would pay for the plan (its outlay: a purchase, a run or a
+/// month), not the job's amortised share of owning the cards.
 bool meets_goal(const CandidatePlan& p, const GoalSettings& g) {
   if (g.deadline_hours && p.hours && *p.hours > *g.deadline_hours) return false;
-  if (g.budget_cny && p.cost_cny > *g.budget_cny) return false;
+  if (g.budget_cny && p.outlay_cny > *g.budget_cny) return false;
   return true;
 }
 
@@ -138,6 +140,9 @@ class Search {
       c.deployment = d;
       c.facility = facility;
       c.cost_cny = cost;
+      // A rental's outlay is its cost (the run, or the month); a purchase's is set below.
+      c.outlay_cny = cost;
+      c.outlay_basis = c.cost_basis;
       c.rate_cny_per_gpu_hour = rate;
       c.utilization = d == Deployment::kBuy ? q.busy : 1;
       // A month's cost over the month's output at the load: the one cost per million tokens of
@@ -167,6 +172,8 @@ class Search {
     for (const CountPrices::Owned& o : q.owned) {
       const double cost = training ? gpu_hours * o.cny_per_gpu_hour : o.average_yearly_cny / 12;
       add(Deployment::kBuy, o.facility, cost, o.cny_per_gpu_hour);
+      out.back().outlay_cny = o.purchase_cny;
+      out.back().outlay_basis = "purchase";
     }
   }
 
@@ -511,13 +518,13 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
     // A GPU all of whose plans miss the deadline or the budget is rejected for that.
     bool any = false;
     const CandidatePlan* fastest = nullptr;
-    const CandidatePlan* cheapest = nullptr;
+    const CandidatePlan* least_outlay = nullptr;
     for (std::size_t i = before; i < all.size(); ++i) {
       any = any || meets_goal(all[i], req.goal);
       if (!fastest || time_of(all[i]) < time_of(*fastest)) fastest = &all[i];
-      if (!cheapest || all[i].cost_cny < cheapest->cost_cny) cheapest = &all[i];
+      if (!least_outlay || all[i].outlay_cny < least_outlay->outlay_cny) least_outlay = &all[i];
     }
-    if (!any) r.rejected.push_back({gpu.id, reason_goal_missed(*fastest, *cheapest, req.goal)});
+    if (!any) r.rejected.push_back({gpu.id, reason_goal_missed(*fastest, *least_outlay, req.goal)});
   }
   r.candidates = static_cast<int>(all.size());
   std::vector<Ranked> feasible;  // the plans that meet the goal, in the search's order
@@ -534,7 +541,7 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
     for (const CandidatePlan& p : all) {
       double g = 0;
       if (req.goal.deadline_hours && p.hours) g = std::max(g, *p.hours / *req.goal.deadline_hours);
-      if (req.goal.budget_cny) g = std::max(g, p.cost_cny / *req.goal.budget_cny);
+      if (req.goal.budget_cny) g = std::max(g, p.outlay_cny / *req.goal.budget_cny);
       if (!nearest || g < gap) {
         nearest = &p;
         gap = g;

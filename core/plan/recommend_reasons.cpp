@@ -21,6 +21,14 @@ std::string cost_text(const CandidatePlan& p) {
   return cny(p.cost_cny) + (p.cost_basis == "per_run" ? " per run" : " per month");
 }
 
+/// What the budget was compared with, in English: "the purchase", "the run", "a month".
+std::string outlay_text(const CandidatePlan& p) {
+  const std::string_view b = p.outlay_basis;
+  return cny(p.outlay_cny) + (b == "purchase"  ? " to buy the cards and servers"
+                              : b == "per_run" ? " for the run"
+                                               : " a month");
+}
+
 std::string layout_text(const Layout& L) {
   std::string s = "TP " + std::to_string(L.tp) + ", PP " + std::to_string(L.pp) + ", DP " +
                   std::to_string(L.dp);
@@ -120,7 +128,16 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
                  " CNY per million tokens at the target load";
   }
   out.push_back(std::move(cost));
-  (void)req;
+  if (req.goal.budget_cny) {
+    // The budget bounds the outlay: say which one, so "within CNY 50" is never read as buying.
+    const double budget = *req.goal.budget_cny;
+    const bool within = p.outlay_cny <= budget;
+    out.push_back({"cost",
+                   within ? "within_budget" : "outlay_over_budget",
+                   {num("outlay_cny", p.outlay_cny),
+                    txt("outlay_basis", std::string(p.outlay_basis)), num("budget_cny", budget)},
+                   "budget: " + outlay_text(p) + (within ? ", within " : ", over ") + cny(budget)});
+  }
   return out;
 }
 
@@ -189,7 +206,7 @@ Reason reason_not_offered(const GpuSpec& gpu, const PriceCatalog& prices, bool c
   return reason_no_price(gpu, china_only);
 }
 
-Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& cheapest,
+Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& least_outlay,
                           const GoalSettings& goal) {
   if (goal.deadline_hours && fastest.hours && *fastest.hours > *goal.deadline_hours) {
     return {"compute",
@@ -199,11 +216,26 @@ Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& che
             "even " + std::to_string(fastest.gpus) + " GPUs take " + hours(*fastest.hours) +
                 ", past the " + hours(*goal.deadline_hours) + " deadline"};
   }
+  const double budget = goal.budget_cny.value_or(0);
+  if (goal.budget_cny && least_outlay.outlay_cny > budget) {
+    return {"cost",
+            "over_budget",
+            {num("outlay_cny", least_outlay.outlay_cny),
+             txt("outlay_basis", std::string(least_outlay.outlay_basis)),
+             num("gpus", least_outlay.gpus),
+             txt("deployment", std::string(name_of(least_outlay.deployment))),
+             num("budget_cny", budget)},
+            "the least any plan needs is " + outlay_text(least_outlay) + " (" +
+                std::to_string(least_outlay.gpus) + " GPU(s), " +
+                std::string(name_of(least_outlay.deployment)) + "), over the budget of " +
+                cny(budget)};
+  }
+  // Each alone is reachable: the plans within the budget miss the deadline.
   return {"cost",
-          "over_budget",
-          {num("cheapest_cny", cheapest.cost_cny), num("budget_cny", goal.budget_cny.value_or(0))},
-          "the cheapest plan costs " + cost_text(cheapest) + ", over the budget of " +
-              cny(goal.budget_cny.value_or(0))};
+          "deadline_and_budget",
+          {num("deadline_hours", goal.deadline_hours.value_or(0)), num("budget_cny", budget)},
+          "no plan both finishes within " + hours(goal.deadline_hours.value_or(0)) +
+              " and stays within the budget of " + cny(budget)};
 }
 
 Reason reason_no_plan(const CandidatePlan& nearest, const GoalSettings& goal) {
@@ -213,11 +245,16 @@ Reason reason_no_plan(const CandidatePlan& nearest, const GoalSettings& goal) {
             num("nearest_cost_cny", nearest.cost_cny)},
            ""};
   if (nearest.hours) r.params.push_back(num("nearest_hours", *nearest.hours));
+  if (goal.budget_cny) {
+    r.params.push_back(num("nearest_outlay_cny", nearest.outlay_cny));
+    r.params.push_back(txt("nearest_outlay_basis", std::string(nearest.outlay_basis)));
+  }
   r.text = "no plan meets the goal";
   if (goal.deadline_hours) r.text += " (deadline " + hours(*goal.deadline_hours) + ")";
   if (goal.budget_cny) r.text += " (budget " + cny(*goal.budget_cny) + ")";
   r.text += "; the nearest is " + std::to_string(nearest.gpus) + "x " + nearest.gpu->name + ": " +
             (nearest.hours ? hours(*nearest.hours) + ", " : std::string()) + cost_text(nearest);
+  if (goal.budget_cny) r.text += " (" + outlay_text(nearest) + ")";
   return r;
 }
 

@@ -24,7 +24,10 @@ Reason reason_unavailable(const std::string& why, const std::string& why_code = 
 Reason reason_no_price(const GpuSpec& gpu, bool china_only);
 /// No plan could be priced: the provider offers fewer GPUs than a plan needs, else no price.
 Reason reason_not_offered(const GpuSpec& gpu, const PriceCatalog& prices, bool china_only);
-Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& cheapest,
+/// Why every plan of one GPU misses the goal: the deadline (`fastest` misses it), else the
+/// budget (`least_outlay`, the plan that needs the least money, is over it), else the two
+/// together.
+Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& least_outlay,
                           const GoalSettings& goal);
 Reason reason_no_plan(const CandidatePlan& nearest, const GoalSettings& goal);
 Reason reason_nothing_fits();

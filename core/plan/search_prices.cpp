@@ -103,7 +103,8 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
     const std::optional<double> rate =
         cost_per_gpu_hour(b.average_yearly_cny, count * kHoursPerYear * q.busy);
     if (!rate) continue;
-    q.owned.add({office ? Facility::kOffice : placed.facility, b.average_yearly_cny, *rate});
+    q.owned.add(
+        {office ? Facility::kOffice : placed.facility, b.average_yearly_cny, *rate, b.capex_cny});
   }
   return q;
 }

@@ -32,6 +32,7 @@ struct CountPrices {
     Facility facility = Facility::kIdc;
     double average_yearly_cny = 0;
     double cny_per_gpu_hour = 0;
+    double purchase_cny = 0;  // the outlay: cards, servers (buy_totals' capex)
   };
   /// At most two places, held inline (a search prices ~200 counts per advise(); a vector
   /// allocated for each). Empty without a purchase price, or when buying is not asked.

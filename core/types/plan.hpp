@@ -348,7 +348,11 @@ struct CandidatePlan {
   // search does thousands of times per advise().
   std::string_view cost_basis;  // per_run | per_month
   std::optional<double> cost_per_million_tokens_cny;
-  double utilization = 0;  // buy: the share of hours the owned cards are busy (amortisation)
+  // What the user pays to have the plan, compared with /goal/budget_cny: a bought plan's
+  // purchase (cards, servers), a rental's cost (the run, or the month when serving).
+  double outlay_cny = 0;
+  std::string_view outlay_basis;  // purchase | per_run | per_month
+  double utilization = 0;         // buy: the share of hours the owned cards are busy (amortisation)
   int life_years = 0;
   std::optional<double> rate_cny_per_gpu_hour;  // the effective price per GPU-hour
   double per_gpu_bytes = 0, gpu_memory_bytes = 0;

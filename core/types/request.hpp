@@ -110,8 +110,10 @@ struct Hardware {
 struct GoalSettings {
   Objective objective = Objective::kAuto;
   std::optional<double> deadline_hours;  // training: hours per run at most
-  std::optional<double> budget_cny;      // training: per run; serving: per month
-  bool china_only = true;                // buy only parts sold new in mainland China
+  // What the user would pay for the plan at most: a bought plan's purchase, a rental's run
+  // (training) or month (serving). CandidatePlan::outlay_cny is compared with it.
+  std::optional<double> budget_cny;
+  bool china_only = true;  // buy only parts sold new in mainland China
 };
 
 /// /validation: what the generated validation scripts assume about the servers.

@@ -220,6 +220,38 @@ module.exports = async function answerChecks(T) {
     await settle(page, (r) => r.task === 'full_finetune' && !r.hardware && r.goal && r.goal.objective === 'auto');
   });
 
+  await check('budget: 5万 / ¥50,000 / 50k are read as money and echoed, the card says what the budget was compared with', async () => {
+    // Issue 25 item 3: the LoRA preset with a budget people type.
+    await page.click('.scenario[data-scenario="lora_7b"]');
+    await settle(page, (r) => r.task === 'lora');
+    const echo = () => page.evaluate(() => (document.querySelector('.field[data-path="/goal/budget_cny"] .field-echo') || {}).textContent || '');
+    await page.fill('#in-budget', '5万');
+    await settle(page, (r) => r.goal && r.goal.budget_cny === 50000);
+    assert((await echo()) === '= 50,000 元', '5万 echoed as ' + JSON.stringify(await echo()));
+    await compareWithCli(page, 'budget 5万');
+    for (const [typed, want] of [['¥80,000', 80000], ['50k', 50000], ['￥2万元', 20000], ['50', 50]]) {
+      await page.fill('#in-budget', typed);
+      await settle(page, (r, w) => r.goal && r.goal.budget_cny === w, want);
+    }
+    const cli = native(await lastRequest(page));
+    const best = cli.recommendation.best;
+    assert(best && best.outlay_cny <= 50 && best.deployment !== 'buy', 'a CNY 50 budget: ' + JSON.stringify(best && [best.gpus, best.gpu, best.deployment, best.outlay_cny]));
+    const s = await page.evaluate(() => ({
+      basis: (document.querySelector('#panel-answer .answer-goal .budget-basis') || {}).textContent || '',
+      within: (document.querySelector('#panel-answer .answer-best .reason-item[data-code="within_budget"]') || {}).textContent || '',
+    }));
+    const word = ZH['outlay_basis.' + best.outlay_basis];
+    assert(word && s.basis.includes(word), 'the goal line does not say the basis: ' + JSON.stringify(s.basis));
+    assert(s.within.includes(word), 'the plan\'s reasons do not say the budget\'s basis: ' + JSON.stringify(s.within));
+    await shot(page, 'answer-budget.png', '#panel-answer');
+    // Another currency is refused at the field, with a word on why.
+    await page.fill('#in-budget', '$500');
+    const info = await T.expectError(page, '/goal/budget_cny', 'wrong_type', 'budget in dollars');
+    assert(info.fieldMessage.includes(ZH['error.money_not_cny']), 'no word on the currency: ' + info.fieldMessage);
+    await page.fill('#in-budget', '');
+    await settle(page, (r) => !(r.goal && r.goal.budget_cny));
+  });
+
   await check('scenario presets: the source\'s three and at least six more, one click each, every one answered by the CLI', async () => {
     const scenarios = readScenarios();
     assert(scenarios.length >= 9 && scenarios.filter((s) => s.source).length === 3, scenarios.length + ' scenarios');

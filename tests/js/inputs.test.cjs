@@ -45,5 +45,38 @@ expect('', null, 'empty');
 expect('1e400', null, 'unreadable');
 expect('%', SHARE, 'unreadable');
 
+// Money (issue 25 item 3): a field in yuan (schema unit "cny": the budget, the price overrides)
+// reads what people type for an amount; anything ambiguous is refused, never guessed.
+const MONEY = { money: true };
+expect('¥50,000', MONEY, 50000);
+expect('￥5万', MONEY, 50000);
+expect('¥ 5万', MONEY, 50000);
+expect('50000元', MONEY, 50000);
+expect('5万元', MONEY, 50000);
+expect('5万块', MONEY, 50000);
+expect('50k', MONEY, 50000);
+expect('50K', MONEY, 50000);
+expect('1.2M', MONEY, 1200000);
+expect('¥1.2M', MONEY, 1200000);
+expect('2千', MONEY, 2000);
+expect('3千万', MONEY, 3e7);
+expect('2百万元', MONEY, 2e6);
+expect('RMB 80,000', MONEY, 80000);
+expect('CNY50000', MONEY, 50000);
+expect('１２，０００元', MONEY, 12000);
+expect('0.65元', MONEY, 0.65);
+expect('50000', MONEY, 50000);
+expect('$50', MONEY, 'not_cny');               // another currency is refused, not converted
+expect('50美元', MONEY, 'not_cny');
+expect('USD 7,000', MONEY, 'not_cny');
+expect('5万5', MONEY, 'unreadable');           // colloquial 55,000: ambiguous, refused
+expect('1.2m', MONEY, 'unreadable');           // milli or million: refused
+expect('5w', MONEY, 'unreadable');
+expect('¥', MONEY, 'unreadable');
+expect('元', MONEY, 'unreadable');
+expect('50,00元', MONEY, 'unreadable');
+expect('¥5', null, 'unreadable');              // a yuan sign only where the field is money
+expect('5万元', null, 'unreadable');
+
 console.log('inputs: ' + (failed ? failed + ' failed' : 'all passed'));
 process.exit(failed ? 1 : 0);

@@ -203,6 +203,8 @@ export default {
   'csv.output_tokens_per_second': 'output_tokens_per_second',
   'csv.cost_cny': 'cost_cny',
   'csv.cost_basis': 'cost_basis',
+  'csv.outlay_cny': 'outlay_cny',
+  'csv.outlay_basis': 'outlay_basis',
   'csv.cny_per_gpu_hour': 'cny_per_gpu_hour',
   'csv.per_million_tokens_cny': 'per_million_tokens_cny',
   'csv.utilization': 'utilization',

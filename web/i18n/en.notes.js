@@ -127,6 +127,9 @@ export default {
   'error.you_typed': 'You typed “{value}”.',
   'error.allowed': 'Allowed: {range}.',
   'error.percent_not_share': 'A percent sign only fits a share; type the number here.',
+  'error.money_hint': 'Amounts are in yuan (CNY): 50000, 5万, ¥50,000, 50000元 or 50k.',
+  'error.money_not_cny': 'Amounts here are in yuan (CNY): convert first.',
+  'form.read_as': 'read as {v}',
   'error.core_message_original': 'The core\'s message',
   // ---- the basis of each cost line item (cost.options.*.line_items[].basis_code)
   'costbasis.capex_straight_line': 'capex {capex_cny} ({servers} server(s) × {platform_cny} + {gpus} GPU(s) × {gpu_cny}) less residual {residual_share}, straight-line over {years} years',

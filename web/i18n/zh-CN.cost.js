@@ -203,6 +203,8 @@ export default {
   'csv.output_tokens_per_second': '在线负载下总输出 tokens/s',
   'csv.cost_cny': '成本（元）',
   'csv.cost_basis': '成本口径',
+  'csv.outlay_cny': '支出（元）',
+  'csv.outlay_basis': '支出口径',
   'csv.cny_per_gpu_hour': '每 GPU 小时（元）',
   'csv.per_million_tokens_cny': '每百万 tokens（元）',
   'csv.utilization': '利用率',

@@ -128,6 +128,9 @@ export default {
   'error.you_typed': '您输入的是“{value}”。',
   'error.allowed': '允许：{range}。',
   'error.percent_not_share': '百分号只用于比例类字段；这里请直接填数值。',
+  'error.money_hint': '金额以人民币元计，可写 50000、5万、¥50,000、50000元、50k。',
+  'error.money_not_cny': '这里的金额以人民币计：请先换算成元。',
+  'form.read_as': '读作 {v}',
   'error.core_message_original': '核心原文（英文）',
   // ---- the basis of each cost line item (cost.options.*.line_items[].basis_code)
   'costbasis.capex_straight_line': '设备投资 {capex_cny}（{servers} 台服务器 × {platform_cny} + {gpus} 张卡 × {gpu_cny}），扣除 {residual_share} 残值，按 {years} 年直线摊销',

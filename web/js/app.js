@@ -5,6 +5,7 @@
 import { chartWidth } from './charts.js';
 import { catalog, loadCore } from './core.js';
 import { clear, copyText, h, toast } from './dom.js';
+import { renderEchoes } from './echo.js';
 import { renderError } from './errors.js';
 import { applyRequest, dropChoicesOfOtherTask, FORMS, gpuSelect, input, presetSelect, startRequest, updateVisibility } from './form.js';
 import { badHashText, cancelHash, flushHash, forgetOwnHash, hashPending, holdAddress, isOwnHash, readHash, shareHash, shareLink, showHashNote,
@@ -74,6 +75,7 @@ export function setLanguage(code, fromAddress) {
   applyDynamicPlaceholders();
   renderScenarios();
   renderError();
+  renderEchoes();
   renderPanels();
   renderProvider();
   const request = lastRun().request;

@@ -5,7 +5,8 @@ import { clear, h } from './dom.js';
 import { input } from './form.js';
 import { hasString, lang, t } from './i18n.js';
 import { lastRun, onResult } from './run.js';
-import { rangeText } from './schema.js';
+import { parseNumberInput } from './format.js';
+import { rangeText, typedOptions } from './schema.js';
 
 /** The form element for a JSON pointer: the longest prefix with a visible data-path. */
 export function fieldForPath(path) {
@@ -91,6 +92,14 @@ function csvErrorRow(path) {
   };
 }
 
+/** At a field in yuan: another currency is refused (convert first); unreadable text, how to write an amount. */
+function moneyHint(field, typed, code) {
+  const path = field.getAttribute('data-path');
+  if (!typed || !path || !typedOptions(path).money) return null;
+  if (parseNumberInput(typed, { money: true }).error === 'not_cny') return h('span', { class: 'field-error-money', text: t('error.money_not_cny') + ' ' });
+  return code === 'wrong_type' ? h('span', { class: 'field-error-money', text: t('error.money_hint') + ' ' }) : null;
+}
+
 export function renderError() {
   clearFieldErrors();
   const run = lastRun();
@@ -137,6 +146,7 @@ export function renderError() {
       typed ? h('span', { class: 'field-error-typed', text: t('error.you_typed', { value: typed }) + ' ' }) : null,
       range ? h('span', { class: 'field-error-range', text: t('error.allowed', { range: range }) + ' ' }) : null,
       /[%％]$/.test(typed) ? h('span', { text: t('error.percent_not_share') + ' ' }) : null,
+      moneyHint(field, typed, err.code),
       coreMessage(err.message, 'field-error-msg'),
       csv ? csv.node(true) : null));
   }

@@ -53,6 +53,8 @@ const PLAN_COLUMNS = [
   ['output_tokens_per_second', function (p) { return p.output_tokens_per_second; }],
   ['cost_cny', function (p) { return p.cost ? p.cost.cny : p.cost_cny; }],
   ['cost_basis', function (p) { return p.cost ? p.cost.basis : null; }],
+  ['outlay_cny', function (p) { return p.outlay_cny; }],
+  ['outlay_basis', function (p) { return p.outlay_basis; }],
   ['cny_per_gpu_hour', function (p) { return p.cost ? p.cost.cny_per_gpu_hour : null; }],
   ['per_million_tokens_cny', function (p) { return p.cost ? p.cost.per_million_tokens_cny : null; }],
   ['utilization', function (p) { return p.cost ? p.cost.utilization : null; }],

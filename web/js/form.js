@@ -9,7 +9,7 @@ import { clear, h, pointerGet, pointerSet } from './dom.js';
 import { readTyped } from './format.js';
 import { t } from './i18n.js';
 import { readMonths, writeMonths } from './months.js';
-import { advisorDecides, appliesTo, defaultFor, fillSelect, keepChoice, keepTask, mayOmit, rangeText, schemaFor, setSelect, taskIds } from './schema.js';
+import { advisorDecides, appliesTo, defaultFor, fillSelect, keepChoice, keepTask, mayOmit, rangeText, schemaFor, setSelect, taskIds, typedOptions } from './schema.js';
 
 // The request version this page writes and reads (docs/api.md "schema"); a link of another is
 // refused (hash.js) rather than sent as this one.
@@ -95,13 +95,12 @@ function setChecked(name, value) {
 // "60%", "3000亿", "7万", full-width digits and thousands separators are read (format.js
 // parseNumberInput); text still unreadable goes to the core, which names the field and why.
 export function readInt(node, fraction) {
-  let share = fraction;
-  if (share === undefined && node.closest) {
+  let opts = { fraction: Boolean(fraction), money: false };
+  if (fraction === undefined && node.closest) {
     const holder = node.closest('.field[data-path]');
-    const e = holder && schemaFor(holder.getAttribute('data-path'));
-    share = Boolean(e && typeof e.max === 'number' && e.max <= 1);
+    if (holder) opts = typedOptions(holder.getAttribute('data-path'));
   }
-  return readTyped(node.value, share);
+  return readTyped(node.value, opts);
 }
 
 /** A field's value for the request; undefined leaves the key out (the core's default applies). */

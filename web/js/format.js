@@ -192,7 +192,13 @@ export function pct(decimals) { return function (v) { return percent(v, decimals
 
 // Multipliers a number may carry: Chinese 万 / 亿 (万亿 = 10^12), and the k/M/B/T the page shows
 // in English ("300 B tokens"). Percent is separate: "60%" is 0.6 only where the field is a share.
-const SCALE = { '万亿': 1e12, '亿': 1e8, '万': 1e4, '千': 1e3, k: 1e3, K: 1e3, M: 1e6, B: 1e9, G: 1e9, T: 1e12 };
+const SCALE = { '万亿': 1e12, '亿': 1e8, '千万': 1e7, '百万': 1e6, '万': 1e4, '千': 1e3, k: 1e3, K: 1e3, M: 1e6, B: 1e9, G: 1e9, T: 1e12 };
+// Money (a field in yuan, schema unit "cny"): a yuan sign before the figure, 元 / 块 after it, or
+// CNY / RMB either side, as people write prices ("¥50,000", "5万元", "RMB 1.2M"). Another
+// currency is refused, never converted.
+const YUAN_BEFORE = /^(¥|￥|CNY|RMB|人民币)/i;
+const YUAN_AFTER = /(元人民币|人民币|元|块钱|块|CNY|RMB)$/i;
+const OTHER_CURRENCY = /[$€£₩]|USD|EUR|HKD|美元|美金|欧元|港币|港元|日元/i;
 const SIGNIFICANT = 15; // digits kept after scaling (3.3万 is 33000, not 33000.000000000004)
 
 /** Full-width digits and punctuation (０-９ ． ， ％ ＋ － ｅ, ideographic space) as ASCII. */
@@ -203,21 +209,28 @@ export function halfWidth(text) {
 
 /**
  * What a user typed into a number box, read as a Chinese or English user writes it: "60%"
- * (0.6 where the field is a fraction), "3000亿", "7万", "1.5 B", "１，２３４", "1,234.5", "2e9".
- * Returns {value} or {error: code} (empty | percent_not_share | unreadable); the page shows the
- * error at the field in the current language.
+ * (0.6 where the field is a fraction), "3000亿", "7万", "1.5 B", "１，２３４", "1,234.5", "2e9";
+ * with opts.money (a field in yuan) also "¥50,000", "￥5万", "50000元", "5万元", "RMB 1.2M".
+ * Returns {value} or {error: code} (empty | percent_not_share | not_cny | unreadable); the page
+ * shows the error at the field in the current language.
  */
 export function parseNumberInput(raw, opts) {
   const fraction = Boolean(opts && opts.fraction);
+  const money = Boolean(opts && opts.money);
   let s = halfWidth(raw).trim();
   if (s === '') return { error: 'empty' };
   s = s.replace(/[\s_]/g, '');
+  if (money) {
+    if (OTHER_CURRENCY.test(s)) return { error: 'not_cny' };
+    s = s.replace(YUAN_BEFORE, '').replace(YUAN_AFTER, '');
+    if (s === '') return { error: 'unreadable' };
+  }
   // Thousands separators: a comma between digit groups of three.
   if (/^[-+]?\d{1,3}(,\d{3})+(\.\d*)?/.test(s)) s = s.replace(/,(?=\d{3}(\D|$))/g, '');
   let percent = false;
   if (/%$/.test(s)) { percent = true; s = s.slice(0, -1); }
   let scale = 1;
-  const unit = /(万亿|亿|万|千|[kKMBGT])$/.exec(s);
+  const unit = /(万亿|亿|千万|百万|万|千|[kKMBGT])$/.exec(s);
   if (unit && !percent) { scale = SCALE[unit[1]]; s = s.slice(0, -unit[1].length); }
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) return { error: 'unreadable' };
   let v = Number(s) * scale;
@@ -231,11 +244,18 @@ export function parseNumberInput(raw, opts) {
 
 /**
  * What was typed into a number box, for the request: the number it reads as, undefined when the
- * box is blank, else the text as typed (the core rejects it and names the field).
+ * box is blank, else the text as typed (the core rejects it and names the field). `opts`:
+ * {fraction, money} as parseNumberInput's (a boolean: fraction alone).
  */
-export function readTyped(text, fraction) {
+export function readTyped(text, opts) {
   const raw = String(text).trim();
   if (raw === '') return undefined;
-  const read = parseNumberInput(raw, { fraction: Boolean(fraction) });
+  const read = parseNumberInput(raw, typeof opts === 'object' && opts ? opts : { fraction: Boolean(opts) });
   return read.error ? raw : read.value;
+}
+
+/** An amount of yuan in full, as read from a box: "¥50,000" / "50,000 元" (never rounded to 万). */
+export function cnyExact(v) {
+  if (!isNum(v)) return '—';
+  return lang === 'en' ? (v < 0 ? '−¥' : '¥') + plain(Math.abs(v)) : plain(v) + ' 元';
 }

@@ -37,6 +37,8 @@ export function paramFormat(name) {
   if (name === 'facility') return labelOf('power.facility.');
   if (name === 'status') return labelOf('china.');
   if (name === 'basis') return labelOf('basis.');
+  if (/outlay_basis$/.test(name)) return labelOf('outlay_basis.');
+  if (name === 'deployment') return deploymentLabel;
   if (name === 'nearest_gpu' || name === 'gpu') return gpuName;
   return function (v) { return typeof v === 'number' ? integer(v) : String(v); };
 }

@@ -29,6 +29,13 @@ function goalLine(r, rec) {
   }
   if (rec.budget_cny !== null && rec.budget_cny !== undefined) {
     parts.push(' · ', tNodes('answer.budget', { v: fig(r, '/recommendation/budget_cny', cny) }));
+    // What the budget was compared with: the shown plan's outlay (a purchase, a run, a month).
+    const shown = rec.best ? '/recommendation/best' : rec.nearest ? '/recommendation/nearest' : null;
+    if (shown) {
+      parts.push(h('span', { class: 'budget-basis' }, tNodes('answer.budget_basis', {
+        basis: fig(h('span'), r, shown + '/outlay_basis', labelOf('outlay_basis.')),
+      })));
+    }
   }
   parts.push(' · ', fig(h('span'), r, '/recommendation/china_only', function (v) { return v ? t('answer.china_only_on') : t('answer.china_only_off'); }));
   parts.push(' · ', tNodes('answer.candidates', { n: fig(r, '/recommendation/candidates', integer) }));

@@ -144,6 +144,9 @@ const ROWS = [
   { key: 'tps', label: 'compare.row.tps', serving: true, cell: function (r, p) { return fig(r, p + '/per_user_tokens_per_second', num3, 'strong'); } },
   { key: 'ttft', label: 'compare.row.ttft', serving: true, cell: function (r, p) { return fig(r, p + '/time_to_first_token_s', seconds); } },
   { key: 'cost', label: 'compare.row.cost', cell: function (r, p, plan) { return costNodes(r, p, plan); } },
+  { key: 'outlay', label: 'compare.row.outlay', cell: function (r, p) {
+    return [fig(r, p + '/outlay_cny', cny, 'strong'), ' ', fig(h('span', { class: 'muted' }), r, p + '/outlay_basis', labelOf('outlay_basis.'))];
+  } },
   { key: 'rate', label: 'compare.row.rate', cell: function (r, p) { return fig(r, p + '/cost/cny_per_gpu_hour', cny); } },
   { key: 'memory', label: 'compare.row.memory', cell: function (r, p) { return fig(r, p + '/per_gpu_bytes', gib, { unit: ' GiB' }); } },
   { key: 'power', label: 'compare.row.power', cell: function (r, p) { return fig(r, p + '/server_watts_full_load', watts); } },

@@ -8,7 +8,7 @@ import { editable, num3, readTyped } from '../format.js';
 import { hasString, labelOf, lang, t } from '../i18n.js';
 import { renderPanels } from '../panel.js';
 import { lastRun, schedule } from '../run.js';
-import { schemaFor } from '../schema.js';
+import { typedOptions } from '../schema.js';
 
 let onlyConfirm = false; // only the entries that need confirmation
 
@@ -87,8 +87,7 @@ function writeOverride(path, raw) {
     f.node.value = raw;
     return;
   }
-  const e = schemaFor(path);
-  setOverride(path, readTyped(raw, Boolean(e && typeof e.max === 'number' && e.max <= 1)));
+  setOverride(path, readTyped(raw, typedOptions(path)));
 }
 
 /** A source: links by their site's name, known notes in words, the brief by name; other text as written. */
