@@ -329,7 +329,8 @@ export function renderInterconnect(r) {
   const inter = ic.inter_node;
   if (inter) {
     grid.appendChild(kpi(t('ic.inter'),
-      fig(r, '/interconnect/inter_node/name', null, 'link-kind'), null,
+      // The network in words: the page's label for its kind, else the core's name.
+      fig(r, '/interconnect/inter_node/kind', labelOf('cluster.net.', function () { return String(inter.name); }), 'link-kind'), null,
       [tNodes('ic.inter_sub', {
         gbps: fig(r, '/interconnect/inter_node/gbit_per_s_per_gpu', num3),
         busbw: fig(r, '/interconnect/inter_node/busbw_gbps', num3),

@@ -46,7 +46,7 @@ function goalLine(r, rec) {
 function planWarnings(plan, cls) {
   const list = plan && plan.warnings;
   if (!list || !list.length) return null;
-  return h('ul', { class: 'plan-warnings ' + (cls || ''), role: 'note' }, list.map(function (w) {
+  return h('ul', { class: 'plan-warnings ' + (cls || '') }, list.map(function (w) {
     return h('li', { class: 'plan-warning', dataset: { code: String(w.code) } },
       h('span', { class: 'warning-tag', text: t('answer.plan_warning') }), ' ',
       noteNode('span', 'warnmsg.', { code: w.code, params: w.params, text: w.message || '' }));
