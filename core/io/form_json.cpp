@@ -46,6 +46,12 @@ bool in_yuan(std::string_view path) {
       name.size() > kSuffix.size() && name.substr(name.size() - kSuffix.size()) == kSuffix;
   return suffix || name.find("cny_per_") != std::string_view::npos;
 }
+/// Whether a field is a duration in hours (`…_hours`): a page reads "60天" or "2 weeks" typed
+/// there.
+bool in_hours(std::string_view path) {
+  constexpr std::string_view kSuffix = "_hours";
+  return path.size() > kSuffix.size() && path.substr(path.size() - kSuffix.size()) == kSuffix;
+}
 // Fields of a catalog entry that a request may carry but a person does not type.
 constexpr std::string_view kNotInputs[] = {"/schema",
                                            "/task",
@@ -220,6 +226,7 @@ JsonValue form_schema(const Catalog& catalog) {
     for (const auto& [path, unit] : kUnits)
       if (f.path == path) j.set("unit", unit);
     if ((f.kind == "number" || f.kind == "integer") && in_yuan(f.path)) j.set("unit", "cny");
+    if ((f.kind == "number" || f.kind == "integer") && in_hours(f.path)) j.set("unit", "hours");
     JsonValue tasks = JsonValue::array();
     for (Task t : tasks_for(f.path)) tasks.push_back(name_of(t));
     j.set("tasks", std::move(tasks));

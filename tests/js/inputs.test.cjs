@@ -78,5 +78,21 @@ expect('50,00元', MONEY, 'unreadable');
 expect('¥5', null, 'unreadable');              // a yuan sign only where the field is money
 expect('5万元', null, 'unreadable');
 
+// Durations (issue 25 item 2): a field in hours (schema unit "hours": the deadline) reads hours,
+// days and weeks as people type them.
+const HOURS = { hours: true };
+expect('36', HOURS, 36);
+expect('36h', HOURS, 36);
+expect('36小时', HOURS, 36);
+expect('60天', HOURS, 1440);
+expect('1.5天', HOURS, 36);
+expect('2周', HOURS, 336);
+expect('两周', HOURS, 'unreadable');           // numbers in words are not read
+expect('3 days', HOURS, 72);
+expect('2 weeks', HOURS, 336);
+expect('１０ｄ', HOURS, 240);
+expect('60天', null, 'unreadable');            // a duration only where the field is in hours
+expect('2周', MONEY, 'unreadable');
+
 console.log('inputs: ' + (failed ? failed + ' failed' : 'all passed'));
 process.exit(failed ? 1 : 0);

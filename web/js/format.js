@@ -200,6 +200,10 @@ const YUAN_BEFORE = /^(¥|￥|CNY|RMB|人民币)/i;
 const YUAN_AFTER = /(元人民币|人民币|元|块钱|块|CNY|RMB)$/i;
 const OTHER_CURRENCY = /[$€£₩]|USD|EUR|HKD|美元|美金|欧元|港币|港元|日元/i;
 const SIGNIFICANT = 15; // digits kept after scaling (3.3万 is 33000, not 33000.000000000004)
+// Durations typed into a field in hours: a number, then its unit in Chinese or English.
+const HOURS_IN = { h: 1, hr: 1, hrs: 1, hour: 1, hours: 1, '小时': 1, '个小时': 1, '时': 1,
+  d: 24, day: 24, days: 24, '天': 24, '日': 24, w: 168, wk: 168, week: 168, weeks: 168, '周': 168, '星期': 168, '个星期': 168 };
+const DURATION = /^(.+?)(hours|hour|hrs|hr|h|days|day|d|weeks|week|wk|w|个小时|小时|时|天|日|个星期|星期|周)$/i;
 
 /** Full-width digits and punctuation (０-９ ． ， ％ ＋ － ｅ, ideographic space) as ASCII. */
 export function halfWidth(text) {
@@ -210,7 +214,8 @@ export function halfWidth(text) {
 /**
  * What a user typed into a number box, read as a Chinese or English user writes it: "60%"
  * (0.6 where the field is a fraction), "3000亿", "7万", "1.5 B", "１，２３４", "1,234.5", "2e9";
- * with opts.money (a field in yuan) also "¥50,000", "￥5万", "50000元", "5万元", "RMB 1.2M".
+ * with opts.money (a field in yuan) also "¥50,000", "￥5万", "50000元", "5万元", "RMB 1.2M"; with
+ * opts.hours (a field in hours) also "36h", "60天", "2周", "1.5 days", "2 weeks".
  * Returns {value} or {error: code} (empty | percent_not_share | not_cny | unreadable); the page
  * shows the error at the field in the current language.
  */
@@ -220,6 +225,14 @@ export function parseNumberInput(raw, opts) {
   let s = halfWidth(raw).trim();
   if (s === '') return { error: 'empty' };
   s = s.replace(/[\s_]/g, '');
+  // A duration (a field in hours, schema unit "hours"): "36h", "60天", "2周", "3 days", "2 weeks".
+  if (opts && opts.hours) {
+    const d = DURATION.exec(s);
+    if (d) {
+      const n = parseNumberInput(d[1]);
+      return n.error ? n : { value: Number((n.value * HOURS_IN[d[2].toLowerCase()]).toPrecision(SIGNIFICANT)) };
+    }
+  }
   if (money) {
     if (OTHER_CURRENCY.test(s)) return { error: 'not_cny' };
     s = s.replace(YUAN_BEFORE, '').replace(YUAN_AFTER, '');
