@@ -49,8 +49,11 @@ bool in_yuan(std::string_view path) {
 /// Whether a field is a duration in hours (`…_hours`): a page reads "60天" or "2 weeks" typed
 /// there.
 bool in_hours(std::string_view path) {
-  constexpr std::string_view kSuffix = "_hours";
-  return path.size() > kSuffix.size() && path.substr(path.size() - kSuffix.size()) == kSuffix;
+  constexpr std::string_view kSuffix = "_hours", kGpuHours = "gpu_hours";  // GPU-hours: an amount
+  const auto ends = [&](std::string_view x) {
+    return path.size() > x.size() && path.substr(path.size() - x.size()) == x;
+  };
+  return ends(kSuffix) && !ends(kGpuHours);
 }
 // Fields of a catalog entry that a request may carry but a person does not type.
 constexpr std::string_view kNotInputs[] = {"/schema",

@@ -218,7 +218,7 @@ export function typedOptions(path) {
   const e = schemaFor(path);
   if (e) return { fraction: typeof e.max === 'number' && e.max <= 1, money: e.unit === 'cny', hours: e.unit === 'hours' };
   const name = String(path).slice(String(path).lastIndexOf('/') + 1);
-  return { fraction: false, money: /_cny$/.test(name) || /cny_per_/.test(name), hours: /_hours$/.test(name) };
+  return { fraction: false, money: /_cny$/.test(name) || /cny_per_/.test(name), hours: /_hours$/.test(name) && !/gpu_hours$/.test(name) };
 }
 
 /** The range the schema gives for a number, as a tooltip ("" when it gives none). */
