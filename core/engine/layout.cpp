@@ -175,6 +175,13 @@ std::optional<Layout> layout_for_count(const Request& req, int count, int gpus_p
 
 bool fits(const MemoryEstimate& e, const GpuSpec& gpu) { return e.total() <= gpu.memory_bytes(); }
 
+bool roomy(const Request& req, const MemoryEstimate& e, const GpuSpec& gpu,
+           const MemoryAssumptions& a) {
+  if (!is_training(req.task)) return fits(e, gpu);
+  return e.total() <= a.planning_room_fraction * gpu.memory_bytes() &&
+         e.band_high <= gpu.memory_bytes();
+}
+
 std::vector<LayoutTable::Sized>& LayoutTable::sized(int count, int gpus_per_server) {
   auto [it, added] = by_count_and_server_.try_emplace({count, gpus_per_server});
   if (added) {
@@ -197,13 +204,17 @@ const MemoryEstimate& LayoutTable::memory_of(Sized& candidate) {
 std::optional<Layout> LayoutTable::choose(int count, const GpuSpec& gpu, int gpus_per_server,
                                           MemoryEstimate* estimate) {
   const Sized* best = nullptr;
+  const Sized* first_fit = nullptr;
   for (Sized& s : sized(count, gpus_per_server)) {
-    if (fits(memory_of(s), gpu)) {
-      best = &s;
+    const MemoryEstimate& e = memory_of(s);
+    if (roomy(e, gpu)) {
+      first_fit = &s;
       break;
     }
-    if (!best || s.memory->total() < best->memory->total()) best = &s;
+    if (!first_fit && fits(e, gpu)) first_fit = &s;
+    if (!best || e.total() < best->memory->total()) best = &s;
   }
+  if (first_fit) best = first_fit;
   if (!best) return std::nullopt;
   if (estimate) *estimate = *best->memory;
   return best->layout;
@@ -218,7 +229,9 @@ std::optional<Layout> choose_layout(const Request& req, int count, const GpuSpec
 std::optional<Layout> LayoutTable::fastest(int count, const GpuSpec& gpu, int gpus_per_server,
                                            const PerformanceConstants& k,
                                            MemoryEstimate* estimate) {
-  std::optional<Layout> first = choose(count, gpu, gpus_per_server, estimate);
+  MemoryEstimate first_memory;
+  std::optional<Layout> first = choose(count, gpu, gpus_per_server, &first_memory);
+  if (estimate) *estimate = first_memory;
   // Pretraining stacks (Megatron, torchtitan) tune the 3D split; fine-tuning stacks
   // (Transformers/PEFT, TRL, LLaMA-Factory) run data parallel + ZeRO unless memory forces a
   // split, which choose_layout's order already gives. Both split a MoE's experts over GPUs
@@ -232,9 +245,12 @@ std::optional<Layout> LayoutTable::fastest(int count, const GpuSpec& gpu, int gp
   const GpuFractions fractions = gpu_fractions(gpu, k, request_.training.precision);
   const Sized* best = nullptr;
   double best_rate = 0;
+  // The first choice has room: so must the fastest.
+  const bool room = roomy(first_memory, gpu);
   for (Sized& s : sized(count, gpus_per_server)) {
     if (!pretrain && (s.layout.tp != first->tp || s.layout.pp != first->pp)) continue;
-    if (!fits(memory_of(s), gpu)) continue;
+    const MemoryEstimate& e = memory_of(s);
+    if (!(room ? roomy(e, gpu) : fits(e, gpu))) continue;
     const TrainingPerf t = estimate_training(request_, gpu, s.layout, f, k, job, fractions);
     if (!t.available) return first;
     // Strictly faster only: between equals the earlier (simpler) split stays.
@@ -343,16 +359,19 @@ GpuOption OptionJudge::judge(const GpuSpec& gpu) {
                          "the card; shorten the sequence, enable checkpointing or quantise";
     return o;
   }
-  std::size_t lo = 0, hi = counts.size() - 1;  // counts[hi] fits
+  // The smallest count that fits with room when the largest does; else the smallest that fits.
+  auto roomy_at = [&](int n) { return fits_at(n) && layouts_.roomy(e, gpu); };
+  const bool room = roomy_at(counts.back());
+  std::size_t lo = 0, hi = counts.size() - 1;  // counts[hi] fits (with room when `room`)
   while (lo < hi) {
     const std::size_t mid = (lo + hi) / 2;
-    if (fits_at(counts[mid]))
+    if (room ? roomy_at(counts[mid]) : fits_at(counts[mid]))
       hi = mid;
     else
       lo = mid + 1;
   }
   o.min_layout = layouts_.choose(counts[hi], gpu, per_server, &o.at_min);
-  o.tight_at_min = o.at_min.band_high > gpu.memory_bytes();
+  o.tight_at_min = !layouts_.roomy(o.at_min, gpu);
   return o;
 }
 

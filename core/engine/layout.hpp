@@ -20,11 +20,20 @@ struct GpuOption {
   bool fits_on_one = false;
   std::optional<Layout> min_layout;  // smallest count that fits; nullopt = none up to the limit
   MemoryEstimate at_min;
-  bool tight_at_min = false;  // fits by the estimate, not by the top of the error band
+  bool tight_at_min = false;  // fits, but not with room (roomy()): the only fit up to the limit
   std::string reason;         // why no count fits (when min_layout is empty)
   std::string reason_code;    // no_compatible_count | replicated_zero0 | does_not_fit_at_max
   int reason_gpus = 0;        // does_not_fit_at_max: the largest count tried
 };
+
+/// True when `estimate` fits in the GPU's memory.
+bool fits(const MemoryEstimate& estimate, const GpuSpec& gpu);
+
+/// A training job fits with room: within planning_room_fraction of the card, and the top of its
+/// error band on the card. Serving: fits() (the engine takes its own share of the card,
+/// gpu_memory_utilization, and sizes the KV cache within it).
+bool roomy(const Request& request, const MemoryEstimate& estimate, const GpuSpec& gpu,
+           const MemoryAssumptions& assumptions);
 
 /// Layouts worth trying for `count` GPUs under the request's parallelism, in order of
 /// preference: least model parallelism first, tensor parallel inside a server before pipeline
@@ -34,8 +43,9 @@ std::vector<Layout> candidate_layouts(const Request& request, int count, int gpu
 /// The preferred candidate layout for `count` GPUs (GPU-agnostic); nullopt if none is valid.
 std::optional<Layout> layout_for_count(const Request& request, int count, int gpus_per_server);
 
-/// The first candidate that fits on `gpu`, else the one needing the least memory per GPU;
-/// nullopt if the count has no valid layout. `estimate` receives that layout's memory.
+/// The first candidate that fits on `gpu` with room (roomy()), else the first that fits, else
+/// the one needing the least memory per GPU; nullopt if the count has no valid layout.
+/// `estimate` receives that layout's memory.
 std::optional<Layout> choose_layout(const Request& request, int count, const GpuSpec& gpu,
                                     int gpus_per_server, const MemoryAssumptions& assumptions,
                                     MemoryEstimate* estimate);
@@ -65,6 +75,10 @@ class LayoutTable {
                                 const PerformanceConstants& k, MemoryEstimate* estimate);
   /// training_job() of the request, worked out once: a search asks it for every GPU and count.
   const TrainingJob& job(const PerformanceConstants& k);
+  /// roomy() for this table's request.
+  bool roomy(const MemoryEstimate& estimate, const GpuSpec& gpu) const {
+    return advisor::roomy(request_, estimate, gpu, assumptions_);
+  }
 
  private:
   /// A candidate layout and its memory, estimated when first asked for: choose() reads the
@@ -116,8 +130,5 @@ std::vector<GpuOption> evaluate_options(const Request& request, const Catalog& c
 std::vector<GpuOption> evaluate_options(const Request& request, const Catalog& catalog,
                                         const std::vector<const GpuSpec*>& gpus,
                                         LayoutTable& layouts);
-
-/// True when `estimate` fits in the GPU's memory.
-bool fits(const MemoryEstimate& estimate, const GpuSpec& gpu);
 
 }  // namespace advisor

@@ -163,6 +163,8 @@ MemoryAssumptions parse_assumptions(const JsonValue& j) {
   a.overhead_band_high_factor = assumption(r, "overhead_band_high_factor", 1, 10, &unused);
   a.inference_prefill_chunk_tokens =
       assumption(r, "inference_prefill_chunk_tokens", 1, 1e7, &a.basis_prefill_chunk);
+  a.planning_room_fraction =
+      assumption(r, "planning_room_fraction", 0.5, 1, &a.basis_planning_room);
   // At most the largest count a request may pin (types/request.hpp): the search walks every
   // candidate count.
   a.max_gpus_searched =

@@ -43,6 +43,8 @@ void plan(JsonWriter& w, const CandidatePlan& p) {
   w.field("hours", p.hours);
   w.field("gpu_hours", p.gpu_hours);
   w.field("mfu", p.mfu);
+  // Only when the advisor turned it on (plan/auto_checkpointing); pinned, the plan does the same.
+  if (p.full_checkpointing) w.field("full_checkpointing", true);
   w.field("per_user_tokens_per_second", p.per_user_tokens_per_second);
   w.field("time_to_first_token_s", p.time_to_first_token_s);
   if (p.time_to_first_token_p90_s)

@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "engine/model.hpp"
+#include "plan/auto_checkpointing.hpp"
 #include "plan/cost_results.hpp"
 #include "plan/fleet.hpp"
 #include "plan/plan_warnings.hpp"
@@ -164,6 +165,21 @@ Note count_chosen_note(const ChosenCount& c, const GpuSpec& gpu, const Layout& L
               " Set /hardware/count to plan another count."};
 }
 
+/// Why the pinned plan runs with full activation checkpointing the request did not state.
+Note checkpointing_chosen_note(const Request& req, const Catalog& catalog) {
+  const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
+  const double room = catalog.memory.planning_room_fraction;
+  return {"checkpointing_chosen",
+          {param("gpus", req.hardware->count), param("gpu", gpu.name), param("room_share", room)},
+          "Full activation checkpointing is on: /training/activation_checkpointing is not "
+          "given, and without it the job has no room on " +
+              std::to_string(req.hardware->count) + "x " + gpu.name + " (within " +
+              format_with("%.0f", 100 * room) +
+              "% of the card's memory, the top of the error band on the card). It recomputes "
+              "the activations in the backward pass, about a third more compute. Set "
+              "/training/activation_checkpointing to choose."};
+}
+
 Layout main_layout(const Request& req, const Catalog& catalog) {
   // Pinned hardware: the preferred layout that fits on it (parse_request checked that the
   // count admits one). Otherwise the job on exactly the pinned tp x pp GPUs (or one).
@@ -245,8 +261,9 @@ MemoryResult memory_result(const Request& req, const Catalog& catalog, const Lay
                           "/hardware",
                           {param("gpu", gpu.name), param("per_gpu_bytes", e.total()),
                            param("gpu_memory_bytes", gpu.memory_bytes())}});
-    } else if (e.band_high > gpu.memory_bytes()) {
-      warnings.push_back(tight_fit_warning(e.band_high, gpu.memory_bytes()));
+    } else if (auto w = memory_room_warning(req, e.total(), e.band_high, gpu.memory_bytes(),
+                                            catalog.memory.planning_room_fraction)) {
+      warnings.push_back(std::move(*w));
     }
     if (!gpu.pcie_peer_to_peer && req.hardware->count > 1)
       warnings.push_back(no_peer_to_peer_warning(gpu));
@@ -338,13 +355,20 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
   // A pretraining run without /hardware/count: the count a pretraining team would run.
   const std::optional<ChosenCount> chosen = choose_pretraining_count(request, catalog);
   Request with_count;
+  bool checkpointing_chosen = false;
   if (chosen) {
     with_count = request;
     with_count.hardware->count = chosen->gpus;
     if (chosen->full_checkpointing)
       with_count.training.activation_checkpointing = Checkpointing::kFull;
+  } else if (std::optional<Request> checkpointed = with_full_checkpointing(request);
+             checkpointed && request.hardware &&
+             pinned_needs_checkpointing(request, *checkpointed, catalog)) {
+    // The pinned count has room only with checkpointing: on, as the recommendation does.
+    with_count = std::move(*checkpointed);
+    checkpointing_chosen = true;
   }
-  const Request& req = chosen ? with_count : request;
+  const Request& req = chosen || checkpointing_chosen ? with_count : request;
   Plan plan;
   plan.task = req.task;
   plan.model = model_result(req);
@@ -360,8 +384,12 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
 
   // Every catalog GPU judged by memory; for serving, the fleet that serves the load.
   // Each layout's memory, estimated once for the options and the search that follows.
-  LayoutTable layouts(req, catalog.memory);
-  std::vector<OptionRow> rows = judge_options(req, catalog, layouts);
+  // The options and the recommendation answer the request as sent: the checkpointing a pinned
+  // plan needs (checkpointing_chosen) is not every plan's, so pinning a plan the advisor did
+  // not recommend leaves the recommendation as it was.
+  const Request& searched = checkpointing_chosen ? request : req;
+  LayoutTable layouts(searched, catalog.memory);
+  std::vector<OptionRow> rows = judge_options(searched, catalog, layouts);
   const ServingFleetPlan* pinned_fleet = nullptr;
   for (const OptionRow& row : rows)
     if (req.hardware && row.judged.gpu->id == req.hardware->gpu && row.fleet)
@@ -389,18 +417,18 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
                              {param("gpus", req.hardware->count)}});
   }
   // The cost inputs of each GPU, resolved once for the search and the option rows' costs.
-  SearchPrices prices(req, catalog);
-  plan.recommendation = recommend(req, catalog, rows, prices, layouts);
+  SearchPrices prices(searched, catalog);
+  plan.recommendation = recommend(searched, catalog, rows, prices, layouts);
   for (OptionRow& row : rows) {
     const GpuOption& o = row.judged;
-    fill_option_speed(req, catalog, row, speed);
+    fill_option_speed(searched, catalog, row, speed);
     if (o.min_layout) {
       std::optional<double> gpu_hours;
       if (row.training && row.training->available) gpu_hours = row.training->gpu_hours;
       // Serving is costed for the fleet the load needs, training for the minimum count.
       const int count = row.fleet && row.fleet->feasible ? static_cast<int>(row.fleet->gpus)
                                                          : o.min_layout->count;
-      row.power_cost = option_power_cost(req, catalog, *o.gpu, count, gpu_hours, prices);
+      row.power_cost = option_power_cost(searched, catalog, *o.gpu, count, gpu_hours, prices);
     }
     plan.options.push_back(std::move(row));
   }
@@ -420,6 +448,10 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
     auto& notes = plan.training->assumptions;
     notes.insert(notes.begin(),
                  count_chosen_note(*chosen, *catalog.find_gpu(req.hardware->gpu), L));
+  }
+  if (checkpointing_chosen && plan.training) {
+    auto& notes = plan.training->assumptions;
+    notes.insert(notes.begin(), checkpointing_chosen_note(req, catalog));
   }
   plan.inference = std::move(speed.inference);
   plan.interconnect = std::move(speed.interconnect);

@@ -18,6 +18,24 @@ Warning tight_fit_warning(double band_high_bytes, double gpu_memory_bytes) {
           {param("band_high_bytes", band_high_bytes), param("gpu_memory_bytes", gpu_memory_bytes)}};
 }
 
+std::optional<Warning> memory_room_warning(const Request& req, double per_gpu_bytes,
+                                           double band_high_bytes, double gpu_memory_bytes,
+                                           double room_fraction) {
+  if (band_high_bytes > gpu_memory_bytes)
+    return tight_fit_warning(band_high_bytes, gpu_memory_bytes);
+  if (!is_training(req.task) || per_gpu_bytes <= room_fraction * gpu_memory_bytes)
+    return std::nullopt;
+  return Warning{
+      "near_memory_limit",
+      "uses " + format_with("%.0f", 100 * per_gpu_bytes / gpu_memory_bytes) +
+          "% of the card's memory, above the " + format_with("%.0f", 100 * room_fraction) +
+          "% a plan is given room within: a longer batch, an evaluation or a "
+          "checkpoint save can run out of memory; nothing roomier fits here",
+      "/hardware",
+      {param("per_gpu_bytes", per_gpu_bytes), param("gpu_memory_bytes", gpu_memory_bytes),
+       param("share", per_gpu_bytes / gpu_memory_bytes), param("room_share", room_fraction)}};
+}
+
 Warning no_peer_to_peer_warning(const GpuSpec& gpu) {
   return {"no_peer_to_peer",
           gpu.name + " has no PCIe peer-to-peer: GPU-to-GPU traffic goes through host memory",
@@ -65,8 +83,9 @@ std::optional<Warning> no_rdma_warning(const GpuSpec& gpu, const AcrossServers& 
 std::vector<Warning> candidate_warnings(const CandidatePlan& p, const Request& req) {
   std::vector<Warning> out;
   const GpuSpec& gpu = *p.gpu;
-  if (p.band_high_bytes > p.gpu_memory_bytes)
-    out.push_back(tight_fit_warning(p.band_high_bytes, p.gpu_memory_bytes));
+  if (auto w = memory_room_warning(req, p.per_gpu_bytes, p.band_high_bytes, p.gpu_memory_bytes,
+                                   p.room_fraction))
+    out.push_back(std::move(*w));
   if (!gpu.pcie_peer_to_peer && p.gpus > 1) out.push_back(no_peer_to_peer_warning(gpu));
   if (gpu.software_stack != "cuda") out.push_back(non_cuda_stack_warning(gpu));
   if (is_training(req.task) && p.hours) {

@@ -19,6 +19,11 @@ constexpr double kCommunicationBoundShare = 0.25;
 
 /// Fits by the estimate, not by the top of its error band: out-of-memory risk.
 Warning tight_fit_warning(double band_high_bytes, double gpu_memory_bytes);
+/// The memory warning a fitting plan earns: tight_fit when the top of the error band exceeds
+/// the card, else near_memory_limit when a training plan is above `room_fraction` of it.
+std::optional<Warning> memory_room_warning(const Request& request, double per_gpu_bytes,
+                                           double band_high_bytes, double gpu_memory_bytes,
+                                           double room_fraction);
 /// GeForce: GPU-to-GPU traffic through host memory.
 Warning no_peer_to_peer_warning(const GpuSpec& gpu);
 /// Not CUDA (ROCm, CANN): framework overheads may differ.

@@ -6,11 +6,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <memory>
 #include <string_view>
 
 #include "engine/comm.hpp"
 #include "engine/cost_inputs.hpp"
+#include "plan/auto_checkpointing.hpp"
 #include "plan/fleet.hpp"
+#include "plan/levers.hpp"
 #include "plan/plan_warnings.hpp"
 #include "plan/recommend_reasons.hpp"
 #include "plan/search_prices.hpp"
@@ -113,12 +116,43 @@ bool meets_goal(const CandidatePlan& p, const GoalSettings& g) {
 class Search {
  public:
   /// `layouts`: a table of `req` (the one its options were judged with).
-  Search(const Request& req, const Catalog& catalog, SearchPrices& prices, LayoutTable& layouts)
+  /// `checkpointed`: the job with full checkpointing, for the GPUs it gives room (or nullptr).
+  Search(const Request& req, const Catalog& catalog, SearchPrices& prices, LayoutTable& layouts,
+         CheckpointedJob* checkpointed = nullptr)
       : req_(req),
         catalog_(catalog),
         prices_(prices),
         layouts_(layouts),
-        billing_unit_hours_(catalog.prices.at("rental.billing_unit_hours").value) {}
+        billing_unit_hours_(catalog.prices.at("rental.billing_unit_hours").value),
+        checkpointed_(checkpointed) {
+    if (checkpointed)
+      checkpointed_search_ = std::make_unique<Search>(checkpointed->request(), catalog, prices,
+                                                      checkpointed->layouts());
+  }
+
+  /// Every plan of one GPU, appended to `out`: serving's fleet, or training's counts without
+  /// and (plan/auto_checkpointing) with the full checkpointing that gives the job room. False
+  /// when no count fits; `failed` says why a fitting GPU has no plan.
+  bool plans(const OptionRow& row, std::vector<CandidatePlan>& out, Reason* failed) const {
+    if (!is_training(req_.task)) {
+      if (row.judged.min_layout) serving_plans(row, out, failed);
+      return row.judged.min_layout.has_value();
+    }
+    const OptionRow* with = nullptr;
+    CheckpointingUse use = CheckpointingUse::kPlain;
+    if (checkpointed_ && checkpointing_may_help(row.judged)) {
+      with = &checkpointed_->row(*row.judged.gpu);
+      use = checkpointing_use(row.judged, with->judged);
+    }
+    if (use == CheckpointingUse::kPlain && !row.judged.min_layout) return false;
+    if (use != CheckpointingUse::kCheckpointed) training_plans(row, out, failed);
+    if (use != CheckpointingUse::kPlain) {
+      const std::size_t from = out.size();
+      checkpointed_search_->training_plans(*with, out, failed);
+      for (std::size_t i = from; i < out.size(); ++i) out[i].full_checkpointing = true;
+    }
+    return true;
+  }
 
   using Places = SearchPrices::Places;
 
@@ -256,6 +290,8 @@ class Search {
     c.network_rdma = f.network_rdma;
     c.network_assumed = f.network_auto;
     c.band_high_bytes = e.band_high;
+    c.roomy = layouts_.roomy(e, gpu);
+    if (is_training(req_.task)) c.room_fraction = catalog_.memory.planning_room_fraction;
     if (L.count > 1)
       c.allreduce_busbw_gbps =
           group_busbw(f, L.count, std::min(L.count, f.gpus_per_node), catalog_.performance);
@@ -268,6 +304,8 @@ class Search {
   SearchPrices& prices_;       // shared by the recommendation and its levers
   LayoutTable& layouts_;       // memory per layout, shared by every GPU and with judge_options
   double billing_unit_hours_;  // a rental bills whole units of this (prices.json)
+  CheckpointedJob* checkpointed_;
+  std::unique_ptr<Search> checkpointed_search_;  // prices checkpointed_'s plans
 };
 
 /// Plans on the time-vs-cost front: none is both faster and cheaper. Fastest first; equal plans
@@ -297,69 +335,6 @@ const CandidatePlan* best_of(const std::vector<Ranked>& plans, Objective objecti
     if (keep(*p.plan) && (!best || better(p, *best, objective))) best = &p;
   return best ? best->plan : nullptr;
 }
-
-/// The request with one memory lever applied, or nothing when it does not apply.
-struct LeverChange {
-  const char* lever;
-  const char* path;
-  const char* value;
-  const char* trade_off;
-  bool (*apply)(Request&);
-};
-
-const LeverChange kLevers[] = {
-    {"activation_checkpointing", "/training/activation_checkpointing", "full", "more_compute",
-     [](Request& r) {
-       if (!is_training(r.task) || r.training.activation_checkpointing == Checkpointing::kFull)
-         return false;
-       r.training.activation_checkpointing = Checkpointing::kFull;
-       return true;
-     }},
-    {"optimizer_8bit", "/training/optimizer", "adamw_8bit", "optimizer_precision",
-     [](Request& r) {
-       if (!is_training(r.task) || is_adapter(r.task) || r.training.optimizer != Optimizer::kAdamW)
-         return false;
-       r.training.optimizer = Optimizer::kAdamW8bit;
-       return true;
-     }},
-    {"lora", "/task", "lora", "fewer_trainable_parameters",
-     [](Request& r) {
-       if (r.task != Task::kFullFinetune) return false;
-       r.task = Task::kLora;
-       return true;
-     }},
-    {"qlora", "/task", "qlora", "quantised_base",
-     [](Request& r) {
-       if (r.task != Task::kFullFinetune && r.task != Task::kLora) return false;
-       r.task = Task::kQlora;
-       r.training.base_quantization = BaseQuantization::kNf4;
-       r.training.activation_checkpointing = Checkpointing::kFull;
-       return true;
-     }},
-    {"int8_weights", "/inference/weight_format", "int8", "quantised_weights",
-     [](Request& r) {
-       if (r.task != Task::kInference ||
-           (r.inference.weight_format != "bf16" && r.inference.weight_format != "fp16"))
-         return false;
-       r.inference.weight_format = "int8";
-       return true;
-     }},
-    {"int4_weights", "/inference/weight_format", "int4", "quantised_weights",
-     [](Request& r) {
-       const std::string& w = r.inference.weight_format;
-       if (r.task != Task::kInference || w == "int4" || w == "nf4" || w.rfind("gguf_", 0) == 0)
-         return false;
-       r.inference.weight_format = "int4";
-       return true;
-     }},
-    {"fp8_kv_cache", "/inference/kv_cache_precision", "fp8", "quantised_kv",
-     [](Request& r) {
-       const std::string& kv = r.inference.kv_cache_precision;
-       if (r.task != Task::kInference || (kv != "bf16" && kv != "fp16")) return false;
-       r.inference.kv_cache_precision = "fp8";
-       return true;
-     }},
-};
 
 }  // namespace
 
@@ -454,21 +429,26 @@ std::optional<double> default_calendar_hours(const Request& req, const PriceCata
 
 Recommendation recommend_within(const Request& req, const Catalog& catalog,
                                 const std::vector<OptionRow>& options, bool with_levers,
-                                SearchPrices& prices, LayoutTable& layouts);
+                                SearchPrices& prices, LayoutTable& layouts,
+                                CheckpointedJob* checkpointed);
 
 }  // namespace
 
 Recommendation recommend_with(const Request& req, const Catalog& catalog,
                               const std::vector<OptionRow>& options, bool with_levers,
                               SearchPrices& prices, LayoutTable& layouts) {
+  std::optional<CheckpointedJob> checkpointed;
+  if (std::optional<Request> with = with_full_checkpointing(req))
+    checkpointed.emplace(std::move(*with), catalog);
+  CheckpointedJob* ck = checkpointed ? &*checkpointed : nullptr;
   const std::optional<double> calendar = default_calendar_hours(req, catalog.prices);
-  if (!calendar) return recommend_within(req, catalog, options, with_levers, prices, layouts);
+  if (!calendar) return recommend_within(req, catalog, options, with_levers, prices, layouts, ck);
   // The cheapest plan that finishes within the task's calendar; when none does, the cheapest of
   // all (the card says the bound was not met).
   Request bounded = req;
   bounded.goal.deadline_hours = calendar;
-  Recommendation r = recommend_within(bounded, catalog, options, with_levers, prices, layouts);
-  if (!r.best) r = recommend_within(req, catalog, options, with_levers, prices, layouts);
+  Recommendation r = recommend_within(bounded, catalog, options, with_levers, prices, layouts, ck);
+  if (!r.best) r = recommend_within(req, catalog, options, with_levers, prices, layouts, ck);
   r.objective = Objective::kCheapest;
   r.deadline_hours.reset();
   r.calendar_hours = calendar;
@@ -480,13 +460,14 @@ namespace {
 
 Recommendation recommend_within(const Request& req, const Catalog& catalog,
                                 const std::vector<OptionRow>& options, bool with_levers,
-                                SearchPrices& prices, LayoutTable& layouts) {
+                                SearchPrices& prices, LayoutTable& layouts,
+                                CheckpointedJob* checkpointed) {
   Recommendation r;
   r.objective = resolve_objective(req.goal);
   r.deadline_hours = req.goal.deadline_hours;
   r.budget_cny = req.goal.budget_cny;
   r.china_only = req.goal.china_only;
-  const Search search(req, catalog, prices, layouts);
+  const Search search(req, catalog, prices, layouts, checkpointed);
   std::vector<CandidatePlan> all;
   // Room for one count per GPU in each deployment (rent, reserved, bought in an IDC or the
   // office), times the counts a training search prices per GPU (training_counts: the minimum
@@ -497,18 +478,14 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
   all.reserve(options.size() * kDeployments * (is_training(req.task) ? kTypicalTrainingCounts : 1));
   for (const OptionRow& row : options) {
     const GpuSpec& gpu = *row.judged.gpu;
-    if (!row.judged.min_layout) {
+    const std::size_t before = all.size();
+    Reason failed;
+    if (!search.plans(row, all, &failed)) {
       r.rejected.push_back(
           {gpu.id, reason_memory_rejected(row.judged.reason, row.judged.reason_code,
                                           row.judged.reason_gpus)});
       continue;
     }
-    const std::size_t before = all.size();
-    Reason failed;
-    if (is_training(req.task))
-      search.training_plans(row, all, &failed);
-    else
-      search.serving_plans(row, all, &failed);
     if (all.size() == before) {
       if (failed.code.empty())
         failed = reason_not_offered(gpu, catalog.prices, req.goal.china_only);

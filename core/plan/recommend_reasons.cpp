@@ -44,13 +44,18 @@ std::string layout_text(const Layout& L) {
 std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
   std::vector<Reason> out;
   const Layout& L = p.layout;
+  // Checkpointing the advisor turned on is part of how the plan fits: said in the same line.
   out.push_back(
       {"memory",
-       "fits_per_gpu",
+       p.full_checkpointing ? "fits_per_gpu_checkpointed" : "fits_per_gpu",
        {num("per_gpu_bytes", p.per_gpu_bytes), num("gpu_memory_bytes", p.gpu_memory_bytes),
         num("tp", L.tp), num("pp", L.pp), num("dp", L.dp)},
        gib(p.per_gpu_bytes) + " per GPU of " + gib(p.gpu_memory_bytes) + " (" + layout_text(L) +
-           ")"});
+           ")" +
+           (p.full_checkpointing
+                ? " with full activation checkpointing, which the request left to the advisor: "
+                  "without it the job has no room on this count"
+                : "")});
   if (L.cp > 1) out.back().params.push_back(num("cp", L.cp));  // only when stated
   if (L.ep > 1) out.back().params.push_back(num("ep", L.ep));  // MoE experts split
   if (L.shard_group > 0) out.back().params.push_back(num("shard_group", L.shard_group));

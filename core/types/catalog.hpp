@@ -71,9 +71,10 @@ struct MemoryAssumptions {
   double activation_band_high = 0;            // ... and above
   double overhead_band_high_factor = 0;       // high end of the overhead term, times the estimate
   double inference_prefill_chunk_tokens = 0;  // tokens prefilled at once (chunked prefill)
+  double planning_room_fraction = 1;          // training plans are chosen within this share
   int max_gpus_searched = 0;                  // largest count tried when searching the minimum
   std::string basis_context, basis_communication, basis_fragmentation, basis_activation_band,
-      basis_prefill_chunk;
+      basis_prefill_chunk, basis_planning_room;
 };
 
 /// Everything the core knows besides the request: the five data files. The core reads only

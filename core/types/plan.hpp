@@ -363,7 +363,13 @@ struct CandidatePlan {
   // servers talks over, and whether the advisor assumed it from the server class.
   std::string_view network_name, server_class;
   bool network_rdma = true, network_assumed = false;
-  double band_high_bytes = 0;              // the top of the memory estimate's error band, per GPU
+  double band_high_bytes = 0;  // the top of the memory estimate's error band, per GPU
+  // Fits with room (engine/layout roomy()): within room_fraction of the card, band on the card.
+  bool roomy = true;
+  double room_fraction = 1;  // assumptions.json planning_room_fraction (training)
+  // Training with activation checkpointing the request left to the advisor: turned on because
+  // the job fits with room (or on fewer GPUs) with it (plan/auto_checkpointing).
+  bool full_checkpointing = false;
   double exposed_communication_share = 0;  // training: of each step
   double tokens = 0;                       // training: the run's token budget
   double server_watts_full_load = 0;

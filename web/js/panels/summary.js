@@ -10,7 +10,7 @@ import { pinButton } from '../plans.js';
 function renderSummary(body, r, ctx) {
   const m = r.memory;
   const fitsState = m.fits === true ? 'fits' : m.fits === false ? 'not-fits' : 'none';
-  const tight = (r.warnings || []).some(function (w) { return w.code === 'tight_fit'; });
+  const tight = (r.warnings || []).some(function (w) { return w.code === 'tight_fit' || w.code === 'near_memory_limit'; });
   const band = (m.assumptions || []).filter(function (a) { return a.term === 'band'; })[0];
 
   const badgeText = fitsState === 'fits' ? '✓ ' + t('summary.fits')
