@@ -115,6 +115,10 @@ bool bars_customer_facing(const std::vector<Risk>& risks) {
   return false;
 }
 
+bool safe_for_customers(const CandidatePlan& plan, const Catalog& catalog) {
+  return !bars_customer_facing(candidate_risks(plan, catalog));
+}
+
 bool serves_customers(const Request& req) {
   return req.task == Task::kInference && req.inference.customer_facing;
 }

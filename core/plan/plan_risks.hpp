@@ -26,6 +26,8 @@ std::vector<Risk> hardware_risks(const GpuSpec& gpu, const Catalog& catalog);
 /// merely off by default (nvidia-smi -e 1 turns it on).
 bool bars_customer_facing(const Risk& risk);
 bool bars_customer_facing(const std::vector<Risk>& risks);
+/// Whether a plan's parts carry no risk that bars a customer-facing service.
+bool safe_for_customers(const CandidatePlan& plan, const Catalog& catalog);
 /// A serving request for customers (/inference/customer_facing, on by default).
 bool serves_customers(const Request& req);
 

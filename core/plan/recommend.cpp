@@ -577,9 +577,7 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
       runner("office", r.objective,
              [](const CandidatePlan& p) { return p.facility == Facility::kOffice; });
     // Serving customers on risky parts: the best plan on parts without those risks beside it.
-    auto safe = [&](const CandidatePlan& p) {
-      return !bars_customer_facing(candidate_risks(p, catalog));
-    };
+    auto safe = [&](const CandidatePlan& p) { return safe_for_customers(p, catalog); };
     if (serves_customers(req) && !safe(best))
       if (const CandidatePlan* alt = best_of(feasible, r.objective, safe))
         r.datacenter_alternative = *alt;
