@@ -183,5 +183,5 @@ export default {
   'riskmsg.no_new_supply': '{gpu} is end of life: no new supply, so spares and replacements are second-hand',
   'riskmsg.second_hand_price': 'the purchase price of {gpu} is a second-hand card\'s ({price_cny} each): unknown hours of use, no manufacturer warranty{deployment? (when bought)}',
   'riskmsg.licence_required': 'buying {gpu} in mainland China needs a US export licence: the cards come through grey channels, without warranty or an assured supply{deployment? (when bought)}',
-  'warnmsg.risky_parts_customer_facing': 'A customer-facing service on {gpus}x {gpu}: such parts fail or corrupt answers without notice and are not replaced under a data-centre warranty{alternative?; the data-centre alternative: {alternative_gpus}x {alternative_gpu} at {alternative_cost_cny}}{alternative!; no plan on other parts meets the goal}. Set /inference/customer_facing to false for an internal service.',
+  'warnmsg.risky_parts_customer_facing': 'A customer-facing service on {gpus}x {gpu}: such parts fail or corrupt answers without notice and are not replaced under a data-centre warranty{alternative?; the data-centre alternative: {alternative_gpus}x {alternative_gpu} at {alternative_cost_cny} a month}{alternative!; no plan on other parts meets the goal}. Set /inference/customer_facing to false for an internal service.',
 };
