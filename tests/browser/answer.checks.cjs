@@ -179,8 +179,12 @@ module.exports = async function answerChecks(T) {
   });
 
   await check('risks: a badge with its reason per risk of the parts on the card and on runners-up; the data-centre alternative beside a risky serving answer', async () => {
+    // The 72B service at a small load (4 users at 10 tokens/s): RTX 3090s win on cost.
     await page.click('.scenario[data-scenario="serve_72b"]');
     await settle(page, (r) => r.task === 'inference' && !r.hardware);
+    await page.fill('#in-target-users', '4');
+    await page.fill('#in-target-tps', '10');
+    await settle(page, (r) => r.inference && r.inference.target_users === 4 && r.inference.target_tokens_per_second_per_user === 10);
     const rec = native(await lastRequest(page)).recommendation;
     const s = await page.evaluate(() => {
       const badges = (sel) => Array.from(document.querySelectorAll(sel)).map((li) => ({
