@@ -68,6 +68,31 @@ std::vector<std::string> read_sources(FieldReader& r) {
   return out;
 }
 
+/// The part's class, memory ECC and end of life ("product"); a provider's part without it gets
+/// them derived from what it states: no PCIe peer-to-peer is the GeForce class (engine/comm
+/// server_class), which has no ECC; any other part is taken for a data-centre one.
+ProductFacts read_product(FieldReader& r, const GpuSpec& g) {
+  ProductFacts f;
+  const JsonValue* j = r.object("product");
+  if (j == nullptr) {
+    f.derived = true;
+    if (!g.pcie_peer_to_peer) {
+      f.product_class = "consumer";
+      f.memory_ecc = "none";
+    }
+    f.basis = "derived: not stated by the catalog";
+    return f;
+  }
+  FieldReader p(*j, r.path_of("product"));
+  f.product_class = p.choice("class", {"datacenter", "workstation", "consumer"});
+  f.memory_ecc = p.choice("memory_ecc", {"on", "off_by_default", "none"});
+  f.end_of_life = p.boolean("end_of_life");
+  f.basis = p.text("basis", kMaxGpuNoteChars);
+  f.source = read_sources(p);
+  p.reject_unknown();
+  return f;
+}
+
 GpuSpec parse_gpu(const JsonValue& j, const std::string& path) {
   FieldReader r(j, path);
   GpuSpec g;
@@ -116,6 +141,7 @@ GpuSpec parse_gpu(const JsonValue& j, const std::string& path) {
   g.pcie_generation = static_cast<int>(r.integer("pcie_generation", 3, 6));
   g.pcie_lanes = static_cast<int>(r.integer("pcie_lanes", 1, 32));
   g.pcie_peer_to_peer = r.boolean("pcie_peer_to_peer");
+  g.product = read_product(r, g);
   const JsonValue* china = r.object("china_availability");
   if (china == nullptr)
     throw InputError("missing_field", r.path_of("china_availability"),

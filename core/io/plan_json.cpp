@@ -531,6 +531,7 @@ std::string plan_to_text(const Plan& plan, const Catalog& catalog) {
   w.begin_array();
   for (const Warning& x : plan.warnings) write_warning(w, x);
   w.end_array();
+  write_risks(w, plan.risks);
   w.key("recommendation");
   if (plan.recommendation)
     write_recommendation(w, *plan.recommendation);

@@ -29,10 +29,12 @@ class EntryParser {
   explicit EntryParser(const PriceEntry* usd) : usd_(usd) {}
 
   /// Reads {"value", "unit", "basis", "source", "as_of", "needs_confirmation"[, "currency"]}.
+  /// `second_hand`: where a GPU's purchase says whether the price is a used card's.
   PriceEntry read(const JsonValue& j, const std::string& path, double min, double max,
-                  bool integer = false) const {
+                  bool integer = false, bool* second_hand = nullptr) const {
     FieldReader r(j, path);
     PriceEntry e;
+    if (second_hand != nullptr) *second_hand = r.boolean("second_hand", false);
     e.key = dotted(path);
     e.value = r.number("value", min, max);
     if (integer) {
@@ -120,7 +122,8 @@ void read_gpu_prices(const JsonValue& doc, const EntryParser& money, PriceCatalo
       if (j->is_object() && j->contains("not_offered"))
         prices.purchase_not_offered = read_not_offered(*j, g.path_of("purchase"));
       else
-        prices.purchase_cny = money.read(*j, g.path_of("purchase"), 0, kMaxMoney);
+        prices.purchase_cny = money.read(*j, g.path_of("purchase"), 0, kMaxMoney, false,
+                                         &prices.purchase_second_hand);
     }
     if (const JsonValue* j = g.raw("rental")) {
       if (j->is_object() && j->contains("not_offered"))

@@ -81,6 +81,7 @@ void plan(JsonWriter& w, const CandidatePlan& p) {
   w.begin_array();
   for (const Warning& x : p.warnings) write_warning(w, x);
   w.end_array();
+  write_risks(w, p.risks);
   w.end_object();
 }
 
@@ -113,6 +114,21 @@ void write_warning(JsonWriter& w, const Warning& x) {
   w.end_object();
 }
 
+void write_risks(JsonWriter& w, const std::vector<Risk>& risks) {
+  w.key("risks");
+  w.begin_array();
+  for (const Risk& r : risks) {
+    w.begin_object();
+    w.field("code", r.code);
+    w.field("reason", r.reason);
+    w.key("params");
+    write_params(w, r.params);
+    w.field("message", r.message);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 void write_note(JsonWriter& w, const Note& n) {
   w.begin_object();
   w.field("code", n.code);
@@ -142,6 +158,11 @@ void write_recommendation(JsonWriter& w, const Recommendation& r) {
     plan(w, *r.best);
   else
     w.null();
+  w.key("datacenter_alternative");
+  if (r.datacenter_alternative)
+    plan(w, *r.datacenter_alternative);
+  else
+    w.null();
   w.key("runners_up");
   w.begin_array();
   for (const RunnerUp& u : r.runners_up) {
@@ -166,6 +187,7 @@ void write_recommendation(JsonWriter& w, const Recommendation& r) {
     w.field("hours", p.hours);
     w.field("per_user_tokens_per_second", p.per_user_tokens_per_second);
     w.field("cost_cny", p.cost_cny);
+    write_risks(w, p.risks);
     w.end_object();
   }
   w.end_array();

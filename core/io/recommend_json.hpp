@@ -13,6 +13,8 @@ void write_note(JsonWriter& w, const Note& note);
 void write_warning(JsonWriter& w, const Warning& warning);
 
 /// result.recommendation (docs/api.md "Recommendation").
+/// "risks": [{code, reason, params, message}] (a plan's, or the pinned GPU's).
+void write_risks(JsonWriter& w, const std::vector<Risk>& risks);
 void write_recommendation(JsonWriter& w, const Recommendation& r);
 
 }  // namespace advisor

@@ -270,6 +270,7 @@ InferenceSettings read_inference(const JsonValue* j, const StackProfile& stack) 
   // A prompt is never all cache: its last position is computed to yield the first token.
   constexpr double kMaxPrefixCacheShare = 0.99;
   s.prefix_cache_share = r.number("prefix_cache_share", 0, kMaxPrefixCacheShare, 0.0);
+  s.customer_facing = r.boolean("customer_facing", true);
   read_inference_perf(r, s.perf);
   r.reject_unknown();
   return s;

@@ -9,6 +9,7 @@
 #include "plan/auto_checkpointing.hpp"
 #include "plan/cost_results.hpp"
 #include "plan/fleet.hpp"
+#include "plan/plan_risks.hpp"
 #include "plan/plan_warnings.hpp"
 #include "plan/recommend.hpp"
 #include "plan/speed_results.hpp"
@@ -242,6 +243,18 @@ void model_warnings(const Request& req, const ModelResult& model, std::vector<Wa
   }
 }
 
+/// The pinned GPU's risks, and the flag when it serves customers on parts they bar.
+void pinned_risks(const Request& req, const Catalog& catalog, Plan& plan) {
+  const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
+  plan.risks = hardware_risks(gpu, catalog);
+  if (serves_customers(req) && bars_customer_facing(plan.risks)) {
+    const Recommendation* r = plan.recommendation ? &*plan.recommendation : nullptr;
+    const CandidatePlan* alt =
+        r && r->datacenter_alternative ? &*r->datacenter_alternative : nullptr;
+    plan.warnings.push_back(customer_facing_warning(gpu, req.hardware->count, plan.risks, alt));
+  }
+}
+
 MemoryResult memory_result(const Request& req, const Catalog& catalog, const Layout& L,
                            std::vector<Warning>& warnings) {
   MemoryResult m;
@@ -419,6 +432,7 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
   // The cost inputs of each GPU, resolved once for the search and the option rows' costs.
   SearchPrices prices(searched, catalog);
   plan.recommendation = recommend(searched, catalog, rows, prices, layouts);
+  if (req.hardware) pinned_risks(req, catalog, plan);
   for (OptionRow& row : rows) {
     const GpuOption& o = row.judged;
     fill_option_speed(searched, catalog, row, speed);

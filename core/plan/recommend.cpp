@@ -14,6 +14,7 @@
 #include "plan/auto_checkpointing.hpp"
 #include "plan/fleet.hpp"
 #include "plan/levers.hpp"
+#include "plan/plan_risks.hpp"
 #include "plan/plan_warnings.hpp"
 #include "plan/recommend_reasons.hpp"
 #include "plan/search_prices.hpp"
@@ -552,6 +553,11 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
     if (best.facility != Facility::kOffice)
       runner("office", r.objective,
              [](const CandidatePlan& p) { return p.facility == Facility::kOffice; });
+    // Serving customers on risky parts: the best plan on parts without those risks beside it.
+    auto safe = [&](const CandidatePlan& p) { return safe_for_customers(p, catalog); };
+    if (serves_customers(req) && !safe(best))
+      if (const CandidatePlan* alt = best_of(feasible, r.objective, safe))
+        r.datacenter_alternative = *alt;
   }
 
   if (with_levers) {
@@ -600,9 +606,11 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
     p.warnings = candidate_warnings(p, req);
   };
   if (r.best) shown(*r.best);
+  if (r.datacenter_alternative) shown(*r.datacenter_alternative);
   if (r.nearest) shown(*r.nearest);
   for (RunnerUp& u : r.runners_up) shown(u.plan);
   for (Lever& l : r.levers) shown(l.plan);
+  mark_risks(r, req, catalog);
   return r;
 }
 

@@ -25,6 +25,18 @@ struct ChinaAvailability {
   std::string as_of;
 };
 
+/// What kind of product a part is, which marks the plans that use it (plan/plan_risks):
+/// gpus.json "product". A catalog entry without it gets the facts derived from its fields
+/// (`derived`): no PCIe peer-to-peer (GeForce) = consumer without ECC, else data-centre.
+struct ProductFacts {
+  std::string product_class = "datacenter";  // datacenter | workstation | consumer
+  std::string memory_ecc = "on";             // on | off_by_default | none
+  bool end_of_life = false;                  // no new supply: second-hand or rented only
+  std::string basis;
+  std::vector<std::string> source;
+  bool derived = false;
+};
+
 /// One accelerator from data/gpus.json. Units are in the names.
 struct GpuSpec {
   std::string id;
@@ -51,6 +63,7 @@ struct GpuSpec {
   int pcie_generation = 4;
   int pcie_lanes = 16;
   bool pcie_peer_to_peer = true;
+  ProductFacts product;
   ChinaAvailability china_availability;
   std::string confidence;
   std::string notes;

@@ -35,6 +35,16 @@ struct Warning {
   std::vector<ReasonParam> params;
 };
 
+/// A risk of the parts a plan uses (plan/plan_risks): second_hand | no_ecc | consumer |
+/// grey_import | end_of_life, why (`reason`, a code) with its named figures, and the English
+/// sentence. Shown as a badge on every plan that uses such parts.
+struct Risk {
+  std::string code;
+  std::string reason;
+  std::vector<ReasonParam> params;
+  std::string message;
+};
+
 // ------------------------------------------------------------------ model and memory
 
 struct ModelResult {
@@ -376,6 +386,7 @@ struct CandidatePlan {
   bool office_can_host = false;
   std::vector<Reason> reasons;    // filled for the plans the result shows
   std::vector<Warning> warnings;  // likewise: every warning the plan earns (plan/plan_warnings)
+  std::vector<Risk> risks;        // every plan the result shows, the front too (plan/plan_risks)
 };
 
 struct RunnerUp {
@@ -414,6 +425,9 @@ struct Recommendation {
   std::vector<RejectedGpu> rejected;
   std::optional<Reason> no_plan;  // why nothing qualifies, naming the nearest plan
   std::optional<CandidatePlan> nearest;
+  /// Serving for customers on risky parts: the best plan (same objective) on parts without
+  /// those risks, shown next to the answer (plan/plan_risks).
+  std::optional<CandidatePlan> datacenter_alternative;
   int candidates = 0;  // plans evaluated
   /// "Cheapest" without a deadline is the cheapest within a calendar bound for the task
   /// (prices.json planning.calendar_hours_*): its hours, and whether a plan met it (when none
@@ -445,6 +459,7 @@ struct Plan {
   std::optional<CapacityResult> capacity;
   std::vector<OptionRow> options;
   std::vector<Warning> warnings;
+  std::vector<Risk> risks;  // the pinned GPU's (buying it: second-hand, grey import too)
   std::vector<ResolvedInput> resolved_inputs;
   std::optional<Recommendation> recommendation;
   std::string gpus_as_of, models_as_of;

@@ -40,7 +40,8 @@ struct SiteDefaults {
 };
 
 struct GpuPrices {
-  std::optional<PriceEntry> purchase_cny;             // per GPU
+  std::optional<PriceEntry> purchase_cny;  // per GPU
+  bool purchase_second_hand = false;       // the purchase price is a used card's ("second_hand")
   std::optional<PriceEntry> rental_cny_per_gpu_hour;  // on demand
   // Why the part cannot be bought or rented in the catalog's market ("" when it can, or when
   // the price is merely unknown): {"not_offered": reason, "source", "as_of"} in prices.json.

@@ -74,6 +74,9 @@ struct InferenceSettings {
   /// Share of each prompt already in the engine's prefix cache (a shared system prompt, the
   /// earlier turns of a chat): not recomputed, still held as context. 0 = none.
   double prefix_cache_share = 0;
+  /// The service answers customers: a plan on risky parts (plan/plan_risks) is flagged and a
+  /// data-centre alternative named. On unless the request says otherwise.
+  bool customer_facing = true;
   InferencePerfSettings perf;
 };
 

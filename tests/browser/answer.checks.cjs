@@ -178,6 +178,41 @@ module.exports = async function answerChecks(T) {
     await shot(page, 'answer-serving.png', '#panel-answer');
   });
 
+  await check('risks: a badge with its reason per risk of the parts on the card and on runners-up; the data-centre alternative beside a risky serving answer', async () => {
+    // The 72B service at a small load (4 users at 10 tokens/s): RTX 3090s win on cost.
+    await page.click('.scenario[data-scenario="serve_72b"]');
+    await settle(page, (r) => r.task === 'inference' && !r.hardware);
+    await page.fill('#in-target-users', '4');
+    await page.fill('#in-target-tps', '10');
+    await settle(page, (r) => r.inference && r.inference.target_users === 4 && r.inference.target_tokens_per_second_per_user === 10);
+    const rec = native(await lastRequest(page)).recommendation;
+    const s = await page.evaluate(() => {
+      const badges = (sel) => Array.from(document.querySelectorAll(sel)).map((li) => ({
+        code: li.dataset.code, badge: (li.querySelector('.risk-badge') || {}).textContent || '', text: li.textContent }));
+      return {
+        best: badges('#panel-answer .answer-best > .plan-risks .plan-risk'),
+        runners: Array.from(document.querySelectorAll('#panel-answer .alt-list.runners > li')).map((li) => li.querySelectorAll('.plan-risk').length),
+        alt: (document.querySelector('#panel-answer .answer-alternative') || {}).textContent || null,
+        flag: Boolean(document.querySelector('#panel-answer .answer-best > .plan-warnings [data-code="risky_parts_customer_facing"]')),
+      };
+    });
+    const risky = [rec.best].concat(rec.runners_up.map((u) => u.plan)).some((p) => p.risks.length);
+    assert(risky, 'no shown plan of the 72B serving answer carries a risk: pick a request that does');
+    assert(s.best.length === rec.best.risks.length, 'the card shows ' + s.best.length + ' risk badges, the core ' + rec.best.risks.length);
+    rec.best.risks.forEach((x, i) => {
+      assert(s.best[i].code === x.code && s.best[i].badge === ZH['risk.' + x.code], 'badge ' + i + ' reads "' + s.best[i].badge + '" for ' + x.code);
+      assert(s.best[i].text.length > s.best[i].badge.length + 4 && /[\u4e00-\u9fff]/.test(s.best[i].text), 'badge ' + x.code + ' has no reason in Chinese');
+    });
+    rec.runners_up.forEach((u, i) => assert(s.runners[i] === u.plan.risks.length, 'runner-up ' + i + ' shows ' + s.runners[i] + ' badges, the core ' + u.plan.risks.length));
+    if (rec.datacenter_alternative) {
+      assert(s.alt && s.alt.includes(rec.datacenter_alternative.gpus + '×'), 'the data-centre alternative is not beside the answer: ' + s.alt);
+      assert(s.flag, 'the risky serving answer is not flagged');
+    } else {
+      assert(s.alt === null, 'an alternative is shown the core did not name');
+    }
+    await shot(page, 'answer-risks.png', '#panel-answer');
+  });
+
   await check('no plan meets the goal: a clear message naming the nearest plan, never an empty card', async () => {
     await page.click('.scenario[data-scenario="pretrain_13b"]');
     await settle(page, (r) => r.task === 'pretrain');

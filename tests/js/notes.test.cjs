@@ -20,6 +20,17 @@ function notesOf(r) {
   for (const sec of [r.training, r.inference]) for (const n of (sec && sec.assumption_notes) || []) add('assume.', n);
   for (const a of (r.memory && r.memory.assumptions) || []) add('memnote.', a);
   for (const w of r.warnings || []) add('warnmsg.', w);
+  // The risks of the parts (result.risks, each recommendation plan's): riskmsg.<reason>.
+  const risks = (list) => { for (const x of list || []) add('riskmsg.', { code: x.reason, params: x.params }); };
+  risks(r.risks);
+  const rec = r.recommendation;
+  if (rec) {
+    for (const p of [rec.best, rec.datacenter_alternative, rec.nearest].concat((rec.runners_up || []).map((u) => u.plan), (rec.levers || []).map((l) => l.plan))) {
+      if (!p) continue;
+      risks(p.risks);
+      for (const w of p.warnings || []) add('warnmsg.', w);
+    }
+  }
   for (const o of r.options || []) {
     if (o.reason_code) add('optnote.', { code: o.reason_code, params: o.reason_params });
     if (o.speed_note_code) add('optnote.', { code: o.speed_note_code, params: { gpu: o.name } });

@@ -173,4 +173,17 @@ export default {
   'office.reason.fits_office': '{servers} server(s) draw {total_watts} at full load: fits {office_racks} office rack(s) of {rack_kw_low} kW (also plan the room\'s cooling for that heat)',
   'office.reason.fits_office_at_high': '{total_watts} at full load fits {office_racks} office rack(s) only at {rack_kw_high} kW each; measure your circuits (220 V × 16 A = 3.52 kW) before relying on it',
   'office.reason.needs_more_office_racks': '{total_watts} at full load needs {racks_needed} office racks of {rack_kw_high} kW; you have {office_racks}',
+  // ---- risks of the parts a plan uses (badge, then the reason)
+  'risk.consumer': 'Consumer card',
+  'risk.no_ecc': 'No ECC',
+  'risk.second_hand': 'Second-hand',
+  'risk.grey_import': 'Grey import',
+  'risk.end_of_life': 'End of life',
+  'riskmsg.geforce_class': '{gpu} is a consumer (GeForce) card, sold for desktops: no data-centre warranty or support for round-the-clock server duty{derived? (derived from the catalog entry)}',
+  'riskmsg.ecc_absent': '{gpu} has no memory ECC: a bit flip in GPU memory is neither corrected nor reported{derived? (derived from the catalog entry)}',
+  'riskmsg.ecc_off_by_default': '{gpu}\'s memory ECC is off by default: turn it on (nvidia-smi -e 1) at a cost in memory and speed this plan does not count',
+  'riskmsg.no_new_supply': '{gpu} is end of life: no new supply, so spares and replacements are second-hand',
+  'riskmsg.second_hand_price': 'the purchase price of {gpu} is a second-hand card\'s ({price_cny} each): unknown hours of use, no manufacturer warranty{deployment? (when bought)}',
+  'riskmsg.licence_required': 'buying {gpu} in mainland China needs a US export licence: the cards come through grey channels, without warranty or an assured supply{deployment? (when bought)}',
+  'warnmsg.risky_parts_customer_facing': 'A customer-facing service on {gpus}x {gpu}: such parts fail or corrupt answers without notice and are not replaced under a data-centre warranty{alternative?; the data-centre alternative: {alternative_gpus}x {alternative_gpu} at {alternative_cost_cny} a month}{alternative!; no plan on other parts meets the goal}. Set /inference/customer_facing to false for an internal service.',
 };

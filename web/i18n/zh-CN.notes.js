@@ -174,4 +174,17 @@ export default {
   'office.reason.fits_office': '{servers} 台服务器满载 {total_watts}：{office_racks} 个 {rack_kw_low} kW 的办公室机柜放得下（同时要规划机房对这些热量的散热）',
   'office.reason.fits_office_at_high': '满载 {total_watts}，{office_racks} 个办公室机柜只有在每柜 {rack_kw_high} kW 时才放得下；依赖它之前请实测线路（220 V × 16 A = 3.52 kW）',
   'office.reason.needs_more_office_racks': '满载 {total_watts}，需要 {racks_needed} 个 {rack_kw_high} kW 的办公室机柜；现有 {office_racks} 个',
+  // ---- risks of the parts a plan uses (badge, then the reason)
+  'risk.consumer': '消费级卡',
+  'risk.no_ecc': '无 ECC',
+  'risk.second_hand': '二手',
+  'risk.grey_import': '灰色渠道',
+  'risk.end_of_life': '已停产',
+  'riskmsg.geforce_class': '{gpu} 是消费级（GeForce）显卡，为台式机设计：没有数据中心级保修，也不支持 7×24 服务器负载{derived?（由目录字段推断）}',
+  'riskmsg.ecc_absent': '{gpu} 显存没有 ECC：显存位翻转既不会被纠正，也不会被报告{derived?（由目录字段推断）}',
+  'riskmsg.ecc_off_by_default': '{gpu} 的显存 ECC 默认关闭：可用 nvidia-smi -e 1 打开，但会占用显存、降低速度，本方案未计入',
+  'riskmsg.no_new_supply': '{gpu} 已停产：没有新货，备件和替换卡只能买二手',
+  'riskmsg.second_hand_price': '{gpu} 的购置价是二手卡价格（{price_cny}/张）：使用时长不明，没有原厂保修{deployment?（购买时）}',
+  'riskmsg.licence_required': '在中国大陆购买 {gpu} 需要美国出口许可：卡只能经灰色渠道进货，没有保修，供货也没有保障{deployment?（购买时）}',
+  'warnmsg.risky_parts_customer_facing': '面向客户的服务跑在 {gpus} 张 {gpu} 上：这类卡会无预警地出错或算错答案，也没有数据中心级保修替换{alternative?；数据中心替代方案：{alternative_gpus} 张 {alternative_gpu}，每月 {alternative_cost_cny}}{alternative!；没有其他型号的方案满足目标}。仅内部使用时可把 /inference/customer_facing 设为 false。',
 };

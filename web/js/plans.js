@@ -9,11 +9,29 @@ import { fig, h, pointerGet, pointerSet, toast } from './dom.js';
 import { applyRequest, buildRequest, fieldFor, gpuSelect, input, updateVisibility, writeField } from './form.js';
 import { asBytes, cny, duration, gib, integer, isNum, num3, percent, seconds, signed, tokensText } from './format.js';
 import { hasString, labelOf, t, tNodes } from './i18n.js';
+import { noteNode, noteText } from './notes.js';
 import { optionLabel, panelsPinned } from './panel.js';
 import { lastRun, run } from './run.js';
 import { defaultFor, keepChoice } from './schema.js';
 
 export const STEPS = ['memory', 'interconnect', 'compute', 'power', 'cost'];
+
+/**
+ * The risks of the parts a plan uses (risks[] of a recommendation plan or of the result): a
+ * badge each (risk.<code>) with its reason (riskmsg.<reason>), as the core wrote them. `compact`:
+ * badges only, the reason in the tooltip (table cells).
+ */
+export function riskBadges(plan, cls, compact) {
+  const list = plan && plan.risks;
+  if (!list || !list.length) return null;
+  return h('ul', { class: 'plan-risks ' + (cls || '') }, list.map(function (x) {
+    const note = { code: x.reason, params: x.params, text: x.message || '' };
+    const badge = h('span', { class: 'risk-badge', text: labelOf('risk.')(x.code) });
+    if (compact) badge.setAttribute('title', noteText('riskmsg.', note).text);
+    return h('li', { class: 'plan-risk', dataset: { code: String(x.code) } }, badge,
+      compact ? null : ' ', compact ? null : noteNode('span', 'riskmsg.', note));
+  }));
+}
 
 const gibUnit = asBytes(function (b) { return gib(b) + ' GiB'; });
 const gbpsUnit = function (v) { return num3(v) + ' GB/s'; };

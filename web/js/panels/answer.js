@@ -11,7 +11,7 @@ import { cny, duration, integer } from '../format.js';
 import { labelOf, t, tNodes } from '../i18n.js';
 import { noteNode } from '../notes.js';
 import { showPanel } from '../panel.js';
-import { applyLever, isPinned, pinButton, planHeadline, reasonList, reasonNodes, unpin } from '../plans.js';
+import { applyLever, isPinned, pinButton, planHeadline, reasonList, reasonNodes, riskBadges, unpin } from '../plans.js';
 import { run } from '../run.js';
 
 const MAX_REJECTED_SHOWN = 8;
@@ -65,7 +65,7 @@ function runnersUp(r, rec) {
         pinButton(u.plan)),
       h('div', { class: 'alt-why' }, h('span', { class: 'muted', text: t('answer.why_not') + ' ' }),
         h('span', null, reasonNodes(r, base + '/why_not', u.why_not, u.plan))),
-      planWarnings(u.plan, 'small')));
+      riskBadges(u.plan, 'small'), planWarnings(u.plan, 'small')));
   });
   return h('section', { class: 'answer-sub' }, h('h3', { class: 'answer-sub-title', text: t('answer.runners_up') }), list);
 }
@@ -81,9 +81,26 @@ function levers(r, rec) {
         h('span', { class: 'alt-plan' }, planHeadline(r, base + '/plan', l.plan, true)),
         h('button', { type: 'button', class: 'btn btn-small lever-btn', text: t('answer.apply_lever'), onclick: function () { applyLever(l); } })),
       h('div', { class: 'alt-why' }, h('span', { class: 'muted', text: t('answer.trade_off') + ' ' }),
-        fig(h('span'), r, base + '/trade_off', labelOf('trade_off.')))));
+        fig(h('span'), r, base + '/trade_off', labelOf('trade_off.'))),
+      riskBadges(l.plan, 'small')));
   });
   return h('section', { class: 'answer-sub' }, h('h3', { class: 'answer-sub-title', text: t('answer.levers') }), list);
+}
+
+/**
+ * Serving customers on risky parts: the best plan on parts without those risks, next to the
+ * recommendation (recommendation.datacenter_alternative, chosen by the core).
+ */
+function datacenterAlternative(r, rec) {
+  const alt = rec.datacenter_alternative;
+  if (!alt) return null;
+  const base = '/recommendation/datacenter_alternative';
+  return h('section', { class: 'answer-alternative', dataset: { gpu: String(alt.gpu) } },
+    h('div', { class: 'answer-sub-title', text: t('answer.datacenter_alternative') }),
+    h('p', { class: 'muted', text: t('answer.datacenter_alternative_why') }),
+    h('div', { class: 'answer-headline small-headline' }, planHeadline(r, base, alt, false)),
+    riskBadges(alt, 'small'), planWarnings(alt, 'small'),
+    h('div', { class: 'answer-actions' }, pinButton(alt)));
 }
 
 /** Buttons that clear the deadline or the budget, when one is set. */
@@ -122,6 +139,7 @@ function noPlan(body, r, rec) {
     card.appendChild(h('div', { class: 'answer-nearest' },
       h('div', { class: 'answer-sub-title', text: t('answer.nearest') }),
       h('div', { class: 'answer-headline small-headline' }, planHeadline(r, '/recommendation/nearest', rec.nearest, false)),
+      riskBadges(rec.nearest),
       h('div', { class: 'answer-actions' }, pinButton(rec.nearest, t('answer.pin_nearest')))));
     card.appendChild(reasonList(r, '/recommendation/nearest', rec.nearest));
   } else {
@@ -146,7 +164,9 @@ function renderAnswer(body, r, ctx) {
       h('div', { class: 'answer-kicker', text: t('answer.recommended') }),
       h('div', { class: 'answer-headline', id: 'answer-headline' }, planHeadline(r, '/recommendation/best', best, false))),
     h('div', { class: 'answer-actions' }, pinButton(best, t('answer.pin_best')))));
+  append(card, riskBadges(best));
   append(card, planWarnings(best));
+  append(card, datacenterAlternative(r, rec));
   card.appendChild(reasonList(r, '/recommendation/best', best));
   const hw = ctx && ctx.request && ctx.request.hardware;
   if (hw && !isPinned(best)) {

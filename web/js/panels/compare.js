@@ -10,7 +10,7 @@ import { downloadPlansCsv } from '../export.js';
 import { cny, cnyTick, duration, gib, integer, isNum, num3, percent, seconds, tickNum, watts } from '../format.js';
 import { labelOf, t, tNodes } from '../i18n.js';
 import { optionLabel, renderPanels, sectionTitle } from '../panel.js';
-import { costNodes, deploymentLabel, namedPlans, pinButton, pinPlan, planHeadline, reasonNodes, roleLabel, timeNodes } from '../plans.js';
+import { costNodes, deploymentLabel, namedPlans, pinButton, pinPlan, planHeadline, reasonNodes, riskBadges, roleLabel, timeNodes } from '../plans.js';
 
 const MAX_COMPARED = 3;
 
@@ -116,7 +116,7 @@ function candidatesTable(r, named, chosen) {
         onchange: function () { toggleCompare(n.key); } })),
       h('td', { class: 'role-cell', text: roleLabel(n) }),
       h('td', null, fig(r, n.pointer + '/gpus', integer, 'strong'), '× ', h('span', { text: String(n.plan.name) }), ' · ',
-        fig(h('span'), r, n.pointer + '/deployment', deploymentLabel)),
+        fig(h('span'), r, n.pointer + '/deployment', deploymentLabel), riskBadges(n.plan, 'inline', true)),
       h('td', { class: 'num' }, timeNodes(r, n.pointer, n.plan)),
       h('td', { class: 'num' }, costNodes(r, n.pointer, n.plan, { short: true })),
       h('td', null, fig(h('span', { class: 'mark' }), r, n.pointer + '/china_purchasable', function (v) { return v ? '✓' : '✗'; })),
@@ -151,6 +151,7 @@ const ROWS = [
   { key: 'memory', label: 'compare.row.memory', cell: function (r, p) { return fig(r, p + '/per_gpu_bytes', gib, { unit: ' GiB' }); } },
   { key: 'power', label: 'compare.row.power', cell: function (r, p) { return fig(r, p + '/server_watts_full_load', watts); } },
   { key: 'office', label: 'compare.row.office', cell: function (r, p) { return fig(h('span'), r, p + '/office_can_host', function (v) { return v ? t('common.yes') : t('common.no'); }); } },
+  { key: 'risks', label: 'compare.row.risks', cell: function (r, p, plan) { return riskBadges(plan, 'small') || t('compare.no_risks'); } },
   { key: 'china', label: 'compare.row.china', cell: function (r, p) { return fig(h('span'), r, p + '/china_purchasable', function (v) { return v ? t('common.yes') : t('common.no'); }); } },
 ];
 
