@@ -275,6 +275,7 @@ export default {
   'warning.does_not_fit': 'The plan needs more memory per GPU than the pinned GPU has.',
   'warning.tight_fit': 'Fits by the estimate, but the top of the error band exceeds the card: out-of-memory risk, and near the ceiling the allocator retries (or a paged optimizer pages to host RAM), which can run several times slower than shown.',
   'warning.near_memory_limit': 'Above the share of memory a plan is given room within: a longer batch, an evaluation or a checkpoint save can run out of memory. Nothing roomier fits on this card at this count.',
+  'warning.risky_parts_customer_facing': 'A customer-facing service runs on parts without data-centre reliability (consumer, no ECC, second-hand, grey import or end of life): see the data-centre alternative on the answer card.',
   'warning.no_peer_to_peer': 'No PCIe peer-to-peer on this card: GPU-to-GPU traffic goes through host memory, which slows multi-GPU training.',
   'warning.non_cuda_stack': 'This card does not run CUDA: framework overheads may differ from the estimate.',
   'warning.host_ram_needed': 'CPU offload needs extra host RAM.',

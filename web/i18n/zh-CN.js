@@ -275,6 +275,7 @@ export default {
   'warning.does_not_fit': '当前方案每卡所需显存超过所选 GPU 的容量。',
   'warning.tight_fit': '按估算放得下，但误差上限超出显存，存在 OOM 风险；贴近显存上限时 PyTorch 缓存分配器会反复释放重试（分页优化器会换出到主机内存），实际速度可能比这里显示的慢数倍。',
   'warning.near_memory_limit': '显存占用超过留有余量的上限：更长的批次、评估或保存检查点时可能显存溢出。这张卡在这个卡数下没有更宽裕的方案。',
+  'warning.risky_parts_customer_facing': '面向客户的服务用了不具备数据中心可靠性的卡（消费级、无 ECC、二手、水货或已停产）：见答案卡上的数据中心替代方案。',
   'warning.no_peer_to_peer': '该卡不支持 PCIe 点对点：GPU 间通信需经主机内存中转，多卡训练会明显变慢。',
   'warning.non_cuda_stack': '该卡不使用 CUDA 软件栈，框架开销可能与估算不同。',
   'warning.host_ram_needed': 'CPU 卸载需要额外的主机内存。',

@@ -186,5 +186,5 @@ export default {
   'riskmsg.no_new_supply': '{gpu} 已停产：没有新货，备件和替换卡只能买二手',
   'riskmsg.second_hand_price': '{gpu} 的购置价是二手卡价格（{price_cny}/张）：使用时长不明，没有原厂保修{deployment?（购买时）}',
   'riskmsg.licence_required': '在中国大陆购买 {gpu} 需要美国出口许可：卡只能经灰色渠道进货，没有保修，供货也没有保障{deployment?（购买时）}',
-  'warnmsg.risky_parts_customer_facing': '面向客户的服务跑在 {gpus} 张 {gpu} 上：这类卡会无预警地出错或算错答案，也没有数据中心级保修替换{alternative?；数据中心替代方案：{alternative_gpus} 张 {alternative_gpu}，每月 {alternative_cost_cny}}{alternative!；没有其他型号的方案满足目标}。仅内部使用时可把 /inference/customer_facing 设为 false。',
+  'warnmsg.risky_parts_customer_facing': '面向客户的服务跑在 {gpus} 张 {gpu} 上：这类卡会无预警地出错或算错答案，也没有数据中心级保修替换{alternative?；数据中心替代方案：{alternative_gpus} 张 {alternative_gpu}，每月 {alternative_cost_cny}}{alternative!；没有其他型号的方案满足目标}。如只供内部使用，可关闭 /inference/customer_facing。',
 };
