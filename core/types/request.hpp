@@ -104,6 +104,10 @@ struct Hardware {
   // False when /hardware/count is absent: pretraining then runs on the count the advisor
   // chooses (plan/plan.cpp), every other task on one GPU.
   bool count_given = true;
+  // /hardware/deployment and /hardware/facility: the plan is bought, rented or reserved, in the
+  // office or a data centre, as pinned; absent, the advisor decides (plan/recommend.cpp).
+  std::optional<Deployment> deployment;
+  std::optional<Facility> facility;
 };
 
 /// /goal: what the recommendation looks for.
