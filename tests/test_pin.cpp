@@ -128,10 +128,12 @@ TEST_CASE("a bought plan delivers the demand profile: never more than 100% busy"
 TEST_CASE("/hardware/deployment and /hardware/facility are read and checked", "[pin][request]") {
   json job = test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", "rtx4090-24gb"}}}});
   job["hardware"]["deployment"] = "lease";
-  CHECK(error_of(job) == std::pair<std::string, std::string>{"unknown_value", "/hardware/deployment"});
+  CHECK(error_of(job) ==
+        std::pair<std::string, std::string>{"unknown_value", "/hardware/deployment"});
   job["hardware"]["deployment"] = "rent";
   job["hardware"]["facility"] = "attic";
-  CHECK(error_of(job) == std::pair<std::string, std::string>{"unknown_value", "/hardware/facility"});
+  CHECK(error_of(job) ==
+        std::pair<std::string, std::string>{"unknown_value", "/hardware/facility"});
   // A rented card is in the provider's data centre.
   job["hardware"]["facility"] = "office";
   CHECK(error_of(job) == std::pair<std::string, std::string>{"inconsistent", "/hardware/facility"});
@@ -146,8 +148,7 @@ TEST_CASE("/hardware/deployment and /hardware/facility are read and checked", "[
   CHECK(r["cost"]["hardware"]["facility"] == "office");
 }
 
-TEST_CASE("a pinned deployment and place are the only ones the recommendation considers",
-          "[pin]") {
+TEST_CASE("a pinned deployment and place are the only ones the recommendation considers", "[pin]") {
   json job = test::request("lora", "qwen2.5-7b",
                            {{"hardware", {{"gpu", "rtx4090-24gb"}, {"deployment", "buy"}}}});
   for (const char* facility : {"office", "idc"}) {
@@ -175,8 +176,9 @@ TEST_CASE("an impossible pin is a located error, never another plan", "[pin]") {
         {{"gpu", "h100-sxm-80gb"}, {"count", 8}, {"deployment", "buy"}, {"facility", "office"}}}});
   CHECK(error_of(job) == std::pair<std::string, std::string>{"unsupported", "/hardware/facility"});
   // A part with no rental price cannot be pinned rented.
-  job = test::request("lora", "qwen2.5-7b",
-                      {{"hardware", {{"gpu", "b200-180gb"}, {"count", 2}, {"deployment", "rent"}}}});
+  job =
+      test::request("lora", "qwen2.5-7b",
+                    {{"hardware", {{"gpu", "b200-180gb"}, {"count", 2}, {"deployment", "rent"}}}});
   CHECK(error_of(job) ==
         std::pair<std::string, std::string>{"unsupported", "/hardware/deployment"});
 }
@@ -207,4 +209,25 @@ TEST_CASE("a pinned count is the count every section computes", "[pin]") {
   CHECK(error_of(job) == std::pair<std::string, std::string>{"inconsistent", "/hardware/count"});
   job["hardware"]["count"] = 4;
   CHECK(advise_ok(job)["cost"]["hardware"]["count"] == 4);
+}
+
+TEST_CASE("without a pin the cost section prices the recommended plan where it runs", "[pin]") {
+  // A LoRA team whose yearly demand is ~4 cards' worth: the answer buys cards for the office.
+  json job = json::parse(test::read_file(std::string(GPU_ADVISOR_TEST_DIR) +
+                                         "/golden/cost_capacity_hybrid.request.json"));
+  job.erase("hardware");
+  job.erase("power");
+  const json r = advise_ok(job);
+  const json& best = r["recommendation"]["best"];
+  REQUIRE(best["deployment"] == "buy");
+  REQUIRE(best["facility"] == "office");
+  const json& cost = r["cost"];
+  CHECK(cost["hardware"]["gpu"] == best["gpu"]);
+  CHECK(cost["hardware"]["count"] == best["gpus"]);
+  CHECK(cost["hardware"]["facility"] == "office");
+  CHECK(r["power"]["facility"] == "office");
+  CHECK(close(cost["utilization"], best["cost"]["utilization"]));
+  CHECK(best["cost"]["utilization"].get<double>() <= 1.0);
+  // Owning them in the office pays: the cost section does not move them to an IDC.
+  CHECK(cost["cheapest_option"] == "buy");
 }

@@ -487,7 +487,8 @@ void pin_facility(const std::optional<Hardware>& hw, JsonValue& cost_sections) {
   JsonValue* power = cost_sections.find("power");
   const JsonValue* stated = power ? power->find("facility") : nullptr;
   if (stated && !stated->is_null()) {
-    if (stated->is_string() && stated->string() == pinned) return;
+    // Not a string: the power section's reader says so, at its own path.
+    if (!stated->is_string() || stated->string() == pinned) return;
     throw InputError("inconsistent", "/hardware/facility",
                      "/hardware/facility " + in_quotes(pinned) +
                          " contradicts /power/facility: give one of them");

@@ -233,7 +233,7 @@ void check_pinned_plan(const Request& req, const CostResult& cost, const PowerPl
                          format_number(p.office.rack_kw_high) +
                          " kW each); use \"idc\" or fewer GPUs");
   if (!h.deployment) return;
-  const std::optional<PricedOption>& priced = *h.deployment == Deployment::kBuy   ? cost.buy
+  const std::optional<PricedOption>& priced = *h.deployment == Deployment::kBuy    ? cost.buy
                                               : *h.deployment == Deployment::kRent ? cost.rent
                                                                                    : cost.reserved;
   if (priced) return;
@@ -257,8 +257,8 @@ void check_whole_boards(const Request& req, const CostScenario& s, const CostRes
     throw InputError("inconsistent", "/hardware/count",
                      "/hardware/count " + std::to_string(cost.gpus) + ": " + s.gpu->name +
                          " is sold on " + board + ", so a purchase is " + std::to_string(bought) +
-                         " GPUs; pin /hardware/count " + std::to_string(bought) +
-                         ", or rent " + std::to_string(cost.gpus));
+                         " GPUs; pin /hardware/count " + std::to_string(bought) + ", or rent " +
+                         std::to_string(cost.gpus));
   if (!cost.buy) return;
   warnings.push_back({"whole_board_purchase",
                       s.gpu->name + " is sold on " + board + ": buying " +
@@ -343,9 +343,8 @@ PowerCostSections plan_power_and_cost(const Request& request, const Catalog& cat
     out.capacity = plan_capacity_section(request.cost, prices, catalog);
 
   // Which hardware to cost: the pinned GPUs, else the recommended or cheapest fitting option.
-  const CostedHardware hw = request.hardware
-                                ? pinned_hardware(request, catalog, layout, fleet_gpus)
-                                : unpinned_hardware(request, options, recommended);
+  const CostedHardware hw = request.hardware ? pinned_hardware(request, catalog, layout, fleet_gpus)
+                                             : unpinned_hardware(request, options, recommended);
   if (hw.gpu == nullptr) {
     out.warnings.push_back(
         {"cost_not_computed",

@@ -110,14 +110,6 @@ bool meets_goal(const CandidatePlan& p, const GoalSettings& g) {
   return true;
 }
 
-/// Whether the request pinned a deployment or a place other than `d` at `f` (a rental's place
-/// is the provider's data centre).
-bool pinned_elsewhere(const Request& req, Deployment d, Facility f) {
-  if (!req.hardware) return false;
-  const Hardware& h = *req.hardware;
-  return (h.deployment && *h.deployment != d) || (h.facility && *h.facility != f);
-}
-
 class Search {
  public:
   /// `layouts`: a table of `req` (the one its options were judged with).
@@ -140,7 +132,7 @@ class Search {
     const bool training = is_training(req_.task);
     const CountPrices& q = prices_.prices(at, count, training, buys(plan.china_purchasable));
     auto add = [&](Deployment d, Facility facility, double cost, std::optional<double> rate) {
-      if (pinned_elsewhere(req_, d, facility)) return false;
+      if (req_.hardware && req_.hardware->excludes(d, facility)) return false;
       CandidatePlan& c = out.emplace_back(plan);
       c.servers = q.servers;
       c.server_watts_full_load = q.server_watts_full_load;

@@ -100,6 +100,8 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
   for (const bool office : {false, true}) {
     if (office && (!p.office.can_host || req_.cost.power.facility == Facility::kOffice)) continue;
     const CostScenario& placed = office ? resolved(*at.gpu, at.count, true) : s;
+    // The request's own place may be the office: only when it can host the servers.
+    if (placed.facility == Facility::kOffice && !p.office.can_host) continue;
     // The IDC's power plan is the one above; the office's racks differ.
     const OptionTotals b = buy_totals(placed, count, q.busy, nullptr, office ? nullptr : &p);
     const std::optional<double> rate =

@@ -108,6 +108,11 @@ struct Hardware {
   // office or a data centre, as pinned; absent, the advisor decides (plan/recommend.cpp).
   std::optional<Deployment> deployment;
   std::optional<Facility> facility;
+  /// Whether a plan of deployment `d` at `f` is another than the one pinned (a rental's place
+  /// is the provider's data centre).
+  bool excludes(Deployment d, Facility f) const {
+    return (deployment && *deployment != d) || (facility && *facility != f);
+  }
 };
 
 /// /goal: what the recommendation looks for.
