@@ -179,7 +179,10 @@ TEST_CASE("validation scripts and the read-back are for the plan on screen under
   const json scripts = answer_of(advisor::validation_scripts_text(request.dump(), source));
   REQUIRE(scripts.contains("files"));
   json pinned = request;
-  pinned["hardware"] = {{"gpu", best["gpu"]}, {"count", best["gpus"]}};
+  pinned["hardware"] = {{"gpu", best["gpu"]},
+                        {"count", best["gpus"]},
+                        {"deployment", best["deployment"]},
+                        {"facility", best["facility"]}};
   CHECK(answer_of(advisor::validation_scripts_text(pinned.dump(), source)) == scripts);
   const std::string summary_script = [&] {
     for (const json& f : scripts["files"])

@@ -226,6 +226,8 @@ void write_cost(W& w, const CostResult& c, const PriceCatalog& prices) {
   w.field("pinned", c.pinned);
   w.field("reason", c.hardware_reason);
   w.field("reason_code", c.hardware_reason_code);
+  if (c.deployment) w.field("deployment", name_of(*c.deployment));
+  if (c.facility) w.field("facility", name_of(*c.facility));
   w.end_object();
   w.key("site");
   w.begin_object();

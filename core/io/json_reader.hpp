@@ -91,6 +91,22 @@ class FieldReader {
     for (const Named<E>& n : table) list += (list.empty() ? "" : ", ") + std::string(n.name);
     unknown_value(key, list, value);
   }
+  /// Like choice(), but absent or JSON null is nullopt: no default (the advisor decides).
+  template <typename E, std::size_t N>
+  std::optional<E> nullable_choice(const char* key, const Named<E> (&table)[N]) {
+    if (FieldLog::recording()) {
+      FieldSpec spec{path_of(key), "choice", {}, {}, false, {}, {}};
+      for (const Named<E>& n : table) spec.choices.push_back(n.name);
+      FieldLog::note(std::move(spec));
+    }
+    const JsonValue* j = raw(key);  // marks a null member as read too
+    if (j == nullptr || j->is_null()) return std::nullopt;
+    const std::string value = string(key);
+    if (auto v = value_in(table, value)) return *v;
+    std::string list;
+    for (const Named<E>& n : table) list += (list.empty() ? "" : ", ") + std::string(n.name);
+    unknown_value(key, list, value);
+  }
   /// The member `key` if present (must be an object), else nullptr.
   const JsonValue* object(const char* key);
   /// The member `key` if present (any type), else nullptr. Marks it as read.

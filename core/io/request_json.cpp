@@ -455,6 +455,53 @@ void check_shard_group(const Request& req) {
                          "every rank holds everything");
 }
 
+/// /hardware: the pinned GPU, its count, and where and how it is had.
+std::optional<Hardware> read_hardware(const JsonValue* hw, const Catalog& catalog) {
+  if (hw == nullptr) return std::nullopt;
+  FieldReader h(*hw, "/hardware");
+  Hardware pinned;
+  pinned.gpu = h.string("gpu");
+  if (catalog.find_gpu(pinned.gpu) == nullptr)
+    throw InputError("unknown_gpu", "/hardware/gpu",
+                     "/hardware/gpu " + in_quotes(pinned.gpu) +
+                         " is not in the GPU catalog; known: " + known_ids(catalog.gpus));
+  pinned.count_given = h.has("count");
+  pinned.count = static_cast<int>(h.integer("count", 1, kMaxGpuCount, 1));
+  pinned.deployment = h.nullable_choice("deployment", kDeploymentNames);
+  pinned.facility = h.nullable_choice("facility", kFacilityNames);
+  h.reject_unknown();
+  const bool rented = pinned.deployment && *pinned.deployment != Deployment::kBuy;
+  if (rented && pinned.facility && *pinned.facility != Facility::kIdc)
+    throw InputError("inconsistent", "/hardware/facility",
+                     "/hardware/facility " + in_quotes(name_of(*pinned.facility)) +
+                         ": rented GPUs run in the provider's data centre (\"idc\"); set "
+                         "/hardware/deployment to \"buy\" to own them there");
+  return pinned;
+}
+
+/// A pinned facility is where the cost section and the recommendation place bought cards: the
+/// request's /power/facility (set here, before the power section is read and checked), which
+/// must then say the same.
+void pin_facility(const std::optional<Hardware>& hw, JsonValue& cost_sections) {
+  if (!hw || !hw->facility) return;
+  const std::string pinned = name_of(*hw->facility);
+  JsonValue* power = cost_sections.find("power");
+  const JsonValue* stated = power ? power->find("facility") : nullptr;
+  if (stated && !stated->is_null()) {
+    // Not a string: the power section's reader says so, at its own path.
+    if (!stated->is_string() || stated->string() == pinned) return;
+    throw InputError("inconsistent", "/hardware/facility",
+                     "/hardware/facility " + in_quotes(pinned) +
+                         " contradicts /power/facility: give one of them");
+  }
+  if (power == nullptr) {
+    cost_sections.set("power", JsonValue::object());
+    power = cost_sections.find("power");
+  }
+  ADVISOR_REQUIRE(power->is_object(), "wrong_type", "/power", "/power must be an object");
+  power->set("facility", JsonValue(pinned));
+}
+
 }  // namespace
 
 Request parse_request(const JsonValue& document, const Catalog& catalog) {
@@ -467,19 +514,7 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   req.training = read_training(root.object("training"), req.task, req.model, req.stack);
   req.inference = read_inference(root.object("inference"), req.stack);
 
-  if (const JsonValue* hw = root.object("hardware")) {
-    FieldReader h(*hw, "/hardware");
-    Hardware pinned;
-    pinned.gpu = h.string("gpu");
-    if (catalog.find_gpu(pinned.gpu) == nullptr)
-      throw InputError("unknown_gpu", "/hardware/gpu",
-                       "/hardware/gpu " + in_quotes(pinned.gpu) +
-                           " is not in the GPU catalog; known: " + known_ids(catalog.gpus));
-    pinned.count_given = h.has("count");
-    pinned.count = static_cast<int>(h.integer("count", 1, kMaxGpuCount, 1));
-    h.reject_unknown();
-    req.hardware = pinned;
-  }
+  req.hardware = read_hardware(root.object("hardware"), catalog);
 
   const JsonValue empty = JsonValue::object();
   const JsonValue* par = root.object("parallelism");
@@ -503,6 +538,7 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   JsonValue cost_sections = JsonValue::object();
   for (const char* key : {"power", "cost", "capacity"})
     if (const JsonValue* section = root.raw(key)) cost_sections.set(key, *section);
+  pin_facility(req.hardware, cost_sections);
   req.cost = parse_cost_request(cost_sections, catalog);
   req.goal = read_goal(root.object("goal"), req.task);
   req.validation = read_validation(root.object("validation"));

@@ -84,6 +84,8 @@ struct CostedHardware {
   const GpuSpec* gpu = nullptr;  // none: no hardware pinned and no fitting option priced
   int gpus = 0;
   std::string reason, reason_code;
+  std::optional<Deployment> deployment;  // the plan's, when pinned or recommended
+  std::optional<Facility> facility;
 };
 
 /// The pinned GPU, at the fleet a serving target needs when there is one, else the layout's.
@@ -95,6 +97,8 @@ CostedHardware pinned_hardware(const Request& req, const Catalog& catalog, const
   hw.reason = fleet_gpus ? "the pinned GPU, at the fleet the target load needs"
                          : "the pinned hardware (/hardware)";
   hw.reason_code = fleet_gpus ? "pinned_fleet" : "pinned";
+  hw.deployment = req.hardware->deployment;
+  hw.facility = req.hardware->facility;
   return hw;
 }
 
@@ -109,6 +113,8 @@ CostedHardware unpinned_hardware(const Request& req, const std::vector<OptionRow
     hw.gpu = recommended->gpu;
     // A demand profile may need more cards than the job alone.
     hw.gpus = costed_count(req, rq, recommended->gpus, recommended->layout.gpus_per_server);
+    hw.deployment = recommended->deployment;
+    hw.facility = recommended->facility;
   } else {
     double best = 0;
     for (const OptionRow& o : options) {
@@ -190,6 +196,8 @@ void describe_costed(CostResult& cost, const Request& req, const PriceCatalog& p
   cost.pinned = req.hardware.has_value();
   cost.hardware_reason = hw.reason;
   cost.hardware_reason_code = hw.reason_code;
+  cost.deployment = hw.deployment;
+  cost.facility = hw.facility;
   const SiteDefaults& site = site_of(prices, s.site_id);
   cost.site_id = site.id;
   cost.site_name = site.name;
@@ -197,6 +205,69 @@ void describe_costed(CostResult& cost, const Request& req, const PriceCatalog& p
   cost.utilization = s.utilization;
   cost.utilization_source = s.utilization_source;
   cost.life_years = s.life_years;
+}
+
+/// The request with its bought cards where the recommended plan (unpinned) puts them: its
+/// cost section prices that plan, in the office when the plan is there. Nothing to change
+/// otherwise.
+std::optional<Request> placed_as_costed(const Request& req, const CostedHardware& hw) {
+  if (req.hardware || hw.deployment != Deployment::kBuy || !hw.facility ||
+      *hw.facility == req.cost.power.facility)
+    return std::nullopt;
+  Request placed = req;
+  placed.cost.power.facility = *hw.facility;
+  if (*hw.facility == Facility::kOffice) placed.cost.power.rack_kw.reset();
+  return placed;
+}
+
+/// A pinned deployment the costed GPU has no price for, or a pinned office that cannot host
+/// its servers, is the user's error, located: never priced another way.
+void check_pinned_plan(const Request& req, const CostResult& cost, const PowerPlan& p) {
+  if (!req.hardware) return;
+  const Hardware& h = *req.hardware;
+  if (h.facility == Facility::kOffice && !p.office.can_host)
+    throw InputError("unsupported", "/hardware/facility",
+                     "/hardware/facility \"office\": " + std::to_string(p.servers) +
+                         " server(s) of " + format_number(p.server_watts_full_load) +
+                         " W at full load exceed the office's racks (" +
+                         format_number(p.office.rack_kw_high) +
+                         " kW each); use \"idc\" or fewer GPUs");
+  if (!h.deployment) return;
+  const std::optional<PricedOption>& priced = *h.deployment == Deployment::kBuy    ? cost.buy
+                                              : *h.deployment == Deployment::kRent ? cost.rent
+                                                                                   : cost.reserved;
+  if (priced) return;
+  std::string why = "no price";
+  for (const MissingPrice& m : cost.missing_prices)
+    if (m.option == name_of(*h.deployment)) why = m.reason;
+  throw InputError("unsupported", "/hardware/deployment",
+                   "/hardware/deployment " + in_quotes(name_of(*h.deployment)) + ": " + why);
+}
+
+/// A pinned count that is not whole baseboards of a part sold on them: bought, the boards come
+/// whole. Refused when the pin says buy; said when it leaves the deployment open and a purchase
+/// is priced.
+void check_whole_boards(const Request& req, const CostScenario& s, const CostResult& cost,
+                        std::vector<Warning>& warnings) {
+  const int per = s.gpus_per_server;
+  if (!req.hardware || !s.whole_board || per <= 0 || cost.gpus % per == 0) return;
+  const int bought = (cost.gpus + per - 1) / per * per;
+  const std::string board = std::to_string(per) + "-GPU baseboards";
+  if (req.hardware->deployment == Deployment::kBuy)
+    throw InputError("inconsistent", "/hardware/count",
+                     "/hardware/count " + std::to_string(cost.gpus) + ": " + s.gpu->name +
+                         " is sold on " + board + ", so a purchase is " + std::to_string(bought) +
+                         " GPUs; pin /hardware/count " + std::to_string(bought) + ", or rent " +
+                         std::to_string(cost.gpus));
+  if (!cost.buy) return;
+  warnings.push_back({"whole_board_purchase",
+                      s.gpu->name + " is sold on " + board + ": buying " +
+                          std::to_string(cost.gpus) + " means buying " + std::to_string(bought) +
+                          " (the buy option's price and power); renting is priced for " +
+                          std::to_string(cost.gpus),
+                      "/hardware/count",
+                      {param("gpu", s.gpu->name), param("gpus", cost.gpus),
+                       param("gpus_bought", bought), param("board_gpus", per)}});
 }
 
 /// Whether any default the cost used is an example or low-confidence: then a warning asks to
@@ -259,21 +330,21 @@ OptionPowerCost option_power_cost(const Request& req, const Catalog& catalog, co
   return out;
 }
 
-PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog,
+PowerCostSections plan_power_and_cost(const Request& request, const Catalog& catalog,
                                       const Layout& layout, std::optional<int> fleet_gpus,
                                       const std::optional<TrainingResult>& training,
                                       const std::optional<ServingResult>& serving,
                                       const std::vector<OptionRow>& options,
                                       const CandidatePlan* recommended) {
-  const CostRequest& rq = req.cost;
   const PriceCatalog& prices = catalog.prices;
-  site_of(prices, rq.cost.site);  // an unknown site is the user's error, located
+  site_of(prices, request.cost.cost.site);  // an unknown site is the user's error, located
   PowerCostSections out;
-  if (rq.capacity.given) out.capacity = plan_capacity_section(rq, prices, catalog);
+  if (request.cost.capacity.given)
+    out.capacity = plan_capacity_section(request.cost, prices, catalog);
 
   // Which hardware to cost: the pinned GPUs, else the recommended or cheapest fitting option.
-  const CostedHardware hw = req.hardware ? pinned_hardware(req, catalog, layout, fleet_gpus)
-                                         : unpinned_hardware(req, options, recommended);
+  const CostedHardware hw = request.hardware ? pinned_hardware(request, catalog, layout, fleet_gpus)
+                                             : unpinned_hardware(request, options, recommended);
   if (hw.gpu == nullptr) {
     out.warnings.push_back(
         {"cost_not_computed",
@@ -283,6 +354,9 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
          {}});
     return out;
   }
+  const std::optional<Request> placed = placed_as_costed(request, hw);
+  const Request& req = placed ? *placed : request;
+  const CostRequest& rq = req.cost;
   const GpuSpec& gpu = *hw.gpu;
   const int gpus = hw.gpus;
   CostScenario s = costed_scenario(req, prices, gpu, gpus);
@@ -294,6 +368,8 @@ PowerCostSections plan_power_and_cost(const Request& req, const Catalog& catalog
   CostResult& cost = out.cost.emplace();
   describe_costed(cost, req, prices, hw, s);
   EnergyResult energy = price_deployments(cost, req, prices, gpu, gpus, s, p);
+  check_pinned_plan(req, cost, p);
+  check_whole_boards(req, s, cost, out.warnings);
   // The year's demand: month by month when known, else the cards at the utilisation.
   const std::optional<MonthlyGpuHours> months = demand_months(rq, out.capacity, gpu.id);
   MonthlyGpuHours demand{};

@@ -167,6 +167,7 @@ class Search {
     const bool training = is_training(req_.task);
     const CountPrices& q = prices_.prices(at, count, training, buys(plan.china_purchasable));
     auto add = [&](Deployment d, Facility facility, double cost, std::optional<double> rate) {
+      if (req_.hardware && req_.hardware->excludes(d, facility)) return false;
       CandidatePlan& c = out.emplace_back(plan);
       c.servers = q.servers;
       c.server_watts_full_load = q.server_watts_full_load;
@@ -185,6 +186,7 @@ class Search {
       if (!training && c.output_tokens_per_second && *c.output_tokens_per_second > 0)
         c.cost_per_million_tokens_cny = cost_per_million_tokens(
             cost / (kHoursPerMonth * c.gpus), c.gpus, *c.output_tokens_per_second);
+      return true;
     };
     const double gpu_hours = training ? plan.gpu_hours.value_or(0) : count * kHoursPerMonth;
     if (q.rent_cny_per_gpu_hour) {
@@ -206,7 +208,7 @@ class Search {
     // Bought: the job's amortised share of owning the cards.
     for (const CountPrices::Owned& o : q.owned) {
       const double cost = training ? gpu_hours * o.cny_per_gpu_hour : o.average_yearly_cny / 12;
-      add(Deployment::kBuy, o.facility, cost, o.cny_per_gpu_hour);
+      if (!add(Deployment::kBuy, o.facility, cost, o.cny_per_gpu_hour)) continue;
       out.back().outlay_cny = o.purchase_cny;
       out.back().outlay_basis = "purchase";
     }

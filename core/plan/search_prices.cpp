@@ -93,11 +93,15 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
     q.rent_cny_per_gpu_hour = s.rent_cny_per_gpu_hour;
   if (supplies(&GpuPrices::reserved_gpus_available))
     q.reserved_cny_per_gpu_month = s.reserved_cny_per_gpu_month;
-  if (!buy || !s.gpu_price_cny) return q;
+  // Cards busier than every hour of the year cannot deliver the demand profile: no purchase of
+  // this many is a plan (a count that delivers it is).
+  if (!buy || !s.gpu_price_cny || q.busy > 1) return q;
   // Bought: the job's amortised share of owning the cards, busy `busy` of the hours.
   for (const bool office : {false, true}) {
     if (office && (!p.office.can_host || req_.cost.power.facility == Facility::kOffice)) continue;
     const CostScenario& placed = office ? resolved(*at.gpu, at.count, true) : s;
+    // The request's own place may be the office: only when it can host the servers.
+    if (placed.facility == Facility::kOffice && !p.office.can_host) continue;
     // The IDC's power plan is the one above; the office's racks differ.
     const OptionTotals b = buy_totals(placed, count, q.busy, nullptr, office ? nullptr : &p);
     const std::optional<double> rate =

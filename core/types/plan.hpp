@@ -238,6 +238,10 @@ struct CostResult {
   std::string hardware_reason;
   std::string hardware_reason_code;  // pinned | pinned_fleet | recommended | cheapest_for_demand |
                                      // cheapest_option
+  // How and where the plan has its cards: pinned (/hardware/deployment, /hardware/facility) or
+  // the recommended plan's; nothing when neither says.
+  std::optional<Deployment> deployment;
+  std::optional<Facility> facility;
   std::string site_id, site_name, site_name_zh;
   double utilization = 0;
   std::string utilization_source;

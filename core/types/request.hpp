@@ -107,6 +107,15 @@ struct Hardware {
   // False when /hardware/count is absent: pretraining then runs on the count the advisor
   // chooses (plan/plan.cpp), every other task on one GPU.
   bool count_given = true;
+  // /hardware/deployment and /hardware/facility: the plan is bought, rented or reserved, in the
+  // office or a data centre, as pinned; absent, the advisor decides (plan/recommend.cpp).
+  std::optional<Deployment> deployment;
+  std::optional<Facility> facility;
+  /// Whether a plan of deployment `d` at `f` is another than the one pinned (a rental's place
+  /// is the provider's data centre).
+  bool excludes(Deployment d, Facility f) const {
+    return (deployment && *deployment != d) || (facility && *facility != f);
+  }
 };
 
 /// /goal: what the recommendation looks for.

@@ -137,12 +137,20 @@ module.exports = async function answerChecks(T) {
     if (before.hours !== null) assert(close(cli.training.hours, before.hours), 'pinned hours ' + cli.training.hours + ' vs recommended ' + before.hours);
     const after = cli.recommendation.best;
     assert(after.gpu === before.gpu && after.gpus === before.gpus && after.deployment === before.deployment, 'the recommendation moved once pinned: ' + JSON.stringify([after.gpu, after.gpus, after.deployment]));
+    // The deployment (and an owned plan's place) is pinned too, shown in the hardware group.
+    const hw = (await lastRequest(page)).hardware;
+    assert(hw.deployment === before.deployment, 'pinned deployment ' + hw.deployment + ' vs ' + before.deployment);
+    if (before.deployment === 'buy') assert(hw.facility === before.facility, 'pinned place ' + hw.facility);
+    assert(close(after.cost.cny, before.cost.cny), 'pinned cost ' + after.cost.cny + ' vs recommended ' + before.cost.cny);
+    const shown = await page.evaluate(() => document.getElementById('in-deployment').value);
+    assert(shown === before.deployment, 'the deployment select shows ' + shown);
     const s = await page.evaluate(() => ({ pinned: Boolean(document.querySelector('#panel-answer .answer-top .tag-pinned')),
       tab: (document.querySelector('#panel-cost .tab[aria-selected="true"]') || {}).dataset }));
     assert(s.pinned, 'the card does not say the plan is pinned');
     if (['buy', 'rent', 'rent_reserved'].includes(before.deployment) && s.tab) assert(s.tab.option === before.deployment, 'cost panel shows ' + s.tab.option);
     await page.click('#panel-answer .answer-top .unpin');
     await settle(page, (r) => !r.hardware);
+    assert(await page.evaluate(() => document.getElementById('in-deployment').value) === '', 'unpinning leaves the deployment');
   });
 
   await check('a lever is an explicit alternative: "use this" sets its input and pins its plan', async () => {

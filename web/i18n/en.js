@@ -160,6 +160,8 @@ export default {
 
   'hardware.gpu': 'GPU model',
   'hardware.count': 'Count',
+  'hardware.deployment': 'Buy or rent',
+  'hardware.facility': 'Where bought cards run',
   'hardware.none': 'None — compare every GPU',
   'hardware.option': '{name} · {mem} GiB',
   'hardware.provider_group': 'Provider GPUs: {name}',
@@ -281,6 +283,7 @@ export default {
   'warning.host_ram_needed': 'CPU offload needs extra host RAM.',
   // Codes from the speed / power / cost sections (being added to the core).
   'warning.communication_bound': 'Much of each step waits on communication: a faster link, a larger micro-batch or less sharding would help.',
+  'warning.whole_board_purchase': 'This part is sold on whole baseboards: buying the pinned count means buying a full board; renting is priced for the count pinned.',
   'warning.no_rdma_across_servers': 'The servers exchange gradients over TCP, not RDMA (what GeForce and workstation servers are sold with): training across them waits on the network.',
   'warning.storage_starves_gpus': 'Storage reads cannot keep up with the GPUs: they will wait for data.',
   'warning.kv_cache_overcommitted': 'The KV cache cannot hold the requested concurrency and context length.',

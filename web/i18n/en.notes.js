@@ -95,6 +95,7 @@ export default {
   'warnmsg.link_bandwidth_unknown': '{gpu}: the GPU-to-GPU link bandwidth is not published; traffic is modelled over PCIe.',
   'warnmsg.storage_starves_gpus': 'The GPUs consume {tokens_per_second} tokens/s, which needs {needed_gbps} GB/s of storage reads; the planned {planned_gbps} GB/s would leave them waiting.',
   'warnmsg.communication_bound': '{share} of each step waits on communication that compute cannot hide ({link}): a faster link, a larger micro-batch or less sharding would help.',
+  'warnmsg.whole_board_purchase': '{gpu} is sold on {board_gpus}-GPU baseboards: buying {gpus} means buying {gpus_bought} (the buy option\'s price and power); renting is priced for {gpus}. Pin /hardware/count {gpus_bought} to buy, or /hardware/deployment "rent".',
   'warnmsg.no_rdma_across_servers': '{servers} servers of {gpu} exchange gradients over {network}: NCCL\'s TCP sockets, not RDMA{network_assumed? (what {server_class} servers are sold with)}; communication leaves {share} of each step waiting. Keep the job in one server, or state an RDMA network in /cluster/inter_node_network if the servers have one.',
   'warnmsg.target_needs_more_gpus': 'The target load needs {gpus_needed} GPUs ({replicas} replicas of {replica_gpus}); {pinned} are pinned.',
   'warnmsg.kv_cache_overcommitted': 'A serving engine with gpu_memory_utilization {gpu_memory_utilization} fits {max_concurrency} sequences of {max_model_len} tokens; {concurrency} would queue or be preempted.',

@@ -160,6 +160,8 @@ export default {
 
   'hardware.gpu': 'GPU 型号',
   'hardware.count': '卡数',
+  'hardware.deployment': '购买或租用',
+  'hardware.facility': '自购卡放在哪里',
   'hardware.none': '不指定 — 比较全部 GPU',
   'hardware.option': '{name} · {mem} GiB',
   'hardware.provider_group': '服务商的 GPU：{name}',
@@ -281,6 +283,7 @@ export default {
   'warning.host_ram_needed': 'CPU 卸载需要额外的主机内存。',
   // Codes from the speed / power / cost sections (being added to the core).
   'warning.communication_bound': '每一步都有相当一部分时间在等通信：更快的互联、更大的微批或更少的分片会有帮助。',
+  'warning.whole_board_purchase': '这款 GPU 按整块基板出售：购买所固定的数量意味着买下整块基板；租用按所固定的数量计价。',
   'warning.no_rdma_across_servers': '服务器之间走 TCP 而不是 RDMA（GeForce 和工作站服务器默认就是这样配的）：跨服务器训练要等网络。',
   'warning.storage_starves_gpus': '存储读取带宽跟不上 GPU 的消耗速度，GPU 会空等数据。',
   'warning.kv_cache_overcommitted': 'KV 缓存放不下所要求的并发与上下文长度。',

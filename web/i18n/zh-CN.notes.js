@@ -96,6 +96,7 @@ export default {
   'warnmsg.link_bandwidth_unknown': '{gpu} 的卡间互联带宽未公布，卡间通信按 PCIe 建模。',
   'warnmsg.storage_starves_gpus': 'GPU 每秒消耗 {tokens_per_second} 个 token，需要 {needed_gbps} GB/s 的存储读取；规划的 {planned_gbps} GB/s 会让 GPU 等数据。',
   'warnmsg.communication_bound': '每一步有 {share} 的时间在等待计算无法掩盖的通信（{link}）：更快的互联、更大的微批次或更少的分片会有帮助。',
+  'warnmsg.whole_board_purchase': '{gpu} 按 {board_gpus} 卡基板整块出售：购买 {gpus} 张即买下 {gpus_bought} 张（购买方案的价格和功耗按此计）；租用按 {gpus} 张计价。要购买请把 /hardware/count 设为 {gpus_bought}，或把 /hardware/deployment 设为“租用”（rent）。',
   'warnmsg.no_rdma_across_servers': '{servers} 台 {gpu} 服务器之间经 {network} 交换梯度：走 NCCL 的 TCP socket，不是 RDMA{network_assumed?（{server_class}服务器默认配的就是它）}；通信让每一步有 {share} 的时间在等待。请把任务放在一台服务器内；若服务器之间有 RDMA 网络，请在 /cluster/inter_node_network 中注明。',
   'warnmsg.target_needs_more_gpus': '目标负载需要 {gpus_needed} 张卡（{replicas} 个 {replica_gpus} 卡副本）；当前指定 {pinned} 张。',
   'warnmsg.kv_cache_overcommitted': 'gpu_memory_utilization 为 {gpu_memory_utilization} 的推理引擎可容纳 {max_concurrency} 条 {max_model_len} token 的序列；{concurrency} 条并发会排队或被抢占。',

@@ -208,10 +208,13 @@ export function buildRequest() {
   // it is, and the core asks for the GPU at its input.
   const gpu = gpuSelect().value;
   const count = readInt(input('hw.count'));
+  // Deployment and place (fields above) are pinned with a GPU only.
   if (gpu || count !== undefined) {
-    req.hardware = {};
+    req.hardware = req.hardware || {};
     if (gpu) req.hardware.gpu = gpu;
     if (count !== undefined) req.hardware.count = count;
+  } else {
+    delete req.hardware;
   }
   const months = readMonths();
   if (months) pointerSet(req, MONTHS, months);

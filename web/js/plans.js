@@ -175,12 +175,14 @@ export function planHeadline(r, pointer, plan, short) {
 export function isPinned(plan) {
   const request = lastRun().request;
   const hw = request && request.hardware;
-  return Boolean(hw && hw.gpu === plan.gpu && hw.count === plan.gpus);
+  return Boolean(hw && hw.gpu === plan.gpu && hw.count === plan.gpus &&
+    (!hw.deployment || hw.deployment === plan.deployment));
 }
 
 /**
- * Pins a plan: its GPU and count into the form's /hardware, the cost panel on its deployment,
- * and an owned plan's place into /power/facility when it differs from what the form says.
+ * Pins a plan: its GPU, count and deployment into the form's /hardware, an owned plan's place
+ * into /hardware/facility and /power/facility (they must agree; a rental's place is the
+ * provider's, left open), and the cost panel on its deployment.
  */
 export function pinPlan(plan) {
   keepChoice(gpuSelect(), String(plan.gpu)); // a GPU the picker lacks is still pinned, as itself
@@ -188,7 +190,12 @@ export function pinPlan(plan) {
   count.disabled = false;
   count.value = String(plan.gpus);
   panelsPinned(plan); // the cost panel shows its deployment
-  if (plan.deployment === 'buy' && plan.facility) {
+  const deployment = fieldFor('/hardware/deployment');
+  if (deployment && plan.deployment) writeField(deployment, plan.deployment);
+  const owned = plan.deployment === 'buy' && plan.facility;
+  const place = fieldFor('/hardware/facility');
+  if (place) writeField(place, owned ? plan.facility : '');
+  if (owned) {
     const f = fieldFor('/power/facility');
     if (f && (f.node.value || defaultFor('/power/facility')) !== plan.facility) writeField(f, plan.facility);
   }
@@ -200,6 +207,10 @@ export function pinPlan(plan) {
 export function unpin() {
   gpuSelect().value = '';
   input('hw.count').value = '';
+  ['/hardware/deployment', '/hardware/facility'].forEach(function (path) {
+    const f = fieldFor(path);
+    if (f) writeField(f, '');
+  });
   updateVisibility();
   run();
 }
