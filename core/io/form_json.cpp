@@ -32,11 +32,16 @@ constexpr std::string_view kAdvisorDecides[] = {
 // the count it chooses (plan/plan.cpp); the other tasks on one GPU.
 constexpr std::pair<std::string_view, Task> kAdvisorDecidesFor[] = {
     {"/hardware/count", Task::kPretrain}};
-// Units a page formats by (token counts in 亿/万, say).
+// Units a page formats and reads by (token counts in 亿/万, say).
 constexpr std::pair<std::string_view, const char*> kUnits[] = {
-    {"/training/tokens", "tokens"},          {"/training/dataset_tokens", "tokens"},
-    {"/training/sequence_length", "tokens"}, {"/inference/prompt_tokens", "tokens"},
-    {"/inference/output_tokens", "tokens"},  {"/inference/max_model_len", "tokens"}};
+    {"/training/tokens", "tokens"},
+    {"/training/dataset_tokens", "tokens"},
+    {"/training/sequence_length", "tokens"},
+    {"/inference/prompt_tokens", "tokens"},
+    {"/inference/output_tokens", "tokens"},
+    {"/inference/max_model_len", "tokens"},
+    // A cadence: a page reads "每周一次" or "2/week" as runs per month.
+    {"/training/runs_per_month", "per_month"}};
 /// Whether a field is an amount of yuan, by its name's unit (core/README.md rule 4: one unit per
 /// suffix): `…_cny`, or a price `…cny_per_…`. A page reads "¥5万" or "50k" typed there as money.
 bool in_yuan(std::string_view path) {

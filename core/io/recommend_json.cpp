@@ -152,6 +152,8 @@ void write_recommendation(JsonWriter& w, const Recommendation& r) {
     w.null();
   }
   w.field("budget_cny", r.budget_cny);
+  // A cadence prices reserved and owned cards by its runs (null: one run).
+  w.field("runs_per_month", r.runs_per_month);
   w.field("china_only", r.china_only);
   w.key("best");
   if (r.best)

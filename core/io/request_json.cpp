@@ -43,6 +43,8 @@ constexpr std::int64_t kMaxParallel = 4096;
 constexpr std::int64_t kContextParallelChunksPerRank = 2;
 constexpr double kMaxDeadlineHours = 1e6;  // a century: beyond it a typo
 constexpr double kMaxBudgetCny = 1e12;
+// A cadence above one run an hour is a service, not a job (and a month has ~730 hours).
+constexpr double kMaxRunsPerMonth = 744;
 
 const char* const kLoraTargetNames[] = {"q", "k", "v", "o", "gate", "up", "down"};
 
@@ -242,6 +244,7 @@ TrainingSettings read_training(const JsonValue* j, Task task, const ModelArch& m
   o.reject_unknown();
   read_accounting(t, s, stack);
   read_training_perf(t, s.perf);
+  s.runs_per_month = t.nullable_number("runs_per_month", 0, kMaxRunsPerMonth, true);
   t.reject_unknown();
   if (s.sequence_length > model.max_position_embeddings && model.position == "learned") {
     throw InputError("out_of_range", "/training/sequence_length",

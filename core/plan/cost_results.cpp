@@ -5,6 +5,7 @@
 #include "plan/cost_results.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <iterator>
@@ -330,6 +331,33 @@ OptionPowerCost option_power_cost(const Request& req, const Catalog& catalog, co
   return out;
 }
 
+namespace {
+
+/// A job cadence is the year's demand on the costed cards: its runs' GPU-hours each month, unless
+/// the request states a utilisation or a demand; so the cost section's utilisation of owned
+/// cards is the recommendation's (plan/recommend.cpp prices a cadence's plans the same way).
+std::optional<Request> with_cadence_demand(const Request& req,
+                                           const std::optional<TrainingResult>& training,
+                                           const CandidatePlan* recommended) {
+  const CostSettings& c = req.cost.cost;
+  if (!is_training(req.task) || !req.training.runs_per_month || c.utilization ||
+      c.monthly_demand_gpu_hours)
+    return std::nullopt;
+  std::optional<double> run_gpu_hours;
+  if (req.hardware && training && training->perf)
+    run_gpu_hours = training->perf->gpu_hours;
+  else if (!req.hardware && recommended)
+    run_gpu_hours = recommended->gpu_hours;
+  if (!run_gpu_hours || !(*run_gpu_hours > 0)) return std::nullopt;
+  Request out = req;
+  std::array<double, 12> months{};
+  months.fill(*req.training.runs_per_month * *run_gpu_hours);
+  out.cost.cost.monthly_demand_gpu_hours = months;
+  return out;
+}
+
+}  // namespace
+
 PowerCostSections plan_power_and_cost(const Request& request, const Catalog& catalog,
                                       const Layout& layout, std::optional<int> fleet_gpus,
                                       const std::optional<TrainingResult>& training,
@@ -354,8 +382,10 @@ PowerCostSections plan_power_and_cost(const Request& request, const Catalog& cat
          {}});
     return out;
   }
-  const std::optional<Request> placed = placed_as_costed(request, hw);
-  const Request& req = placed ? *placed : request;
+  const std::optional<Request> cadenced = with_cadence_demand(request, training, recommended);
+  const Request& asked = cadenced ? *cadenced : request;
+  const std::optional<Request> placed = placed_as_costed(asked, hw);
+  const Request& req = placed ? *placed : asked;
   const CostRequest& rq = req.cost;
   const GpuSpec& gpu = *hw.gpu;
   const int gpus = hw.gpus;

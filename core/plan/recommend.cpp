@@ -197,18 +197,28 @@ class Search {
       add(Deployment::kRent, Facility::kIdc, billed * *q.rent_cny_per_gpu_hour,
           q.rent_cny_per_gpu_hour);
     }
+    // A cadence: reserved or owned cards are busy only for its runs, which share their month;
+    // a count whose runs do not fit in a month cannot keep the cadence on one set of cards.
+    const std::optional<double> runs = training ? req_.training.runs_per_month : std::nullopt;
+    const double month_busy = runs ? *runs * plan.hours.value_or(0) / kHoursPerMonth : 0;
+    if (runs && month_busy > 1) return;
     if (q.reserved_cny_per_gpu_month) {
       // Reserved cards are paid by the whole month for as long as the job needs them.
       const double months =
-          training ? std::max(1.0, std::ceil(plan.hours.value_or(0) / kHoursPerMonth)) : 1;
+          runs ? 1 / *runs
+               : (training ? std::max(1.0, std::ceil(plan.hours.value_or(0) / kHoursPerMonth)) : 1);
       const double cost = count * months * *q.reserved_cny_per_gpu_month;
       add(Deployment::kReserved, Facility::kIdc, cost,
           gpu_hours > 0 ? std::optional<double>(cost / gpu_hours) : std::nullopt);
     }
-    // Bought: the job's amortised share of owning the cards.
+    // Bought: the job's amortised share of owning the cards (with a cadence: a month of owning
+    // them, busy for its runs, over its runs).
     for (const CountPrices::Owned& o : q.owned) {
-      const double cost = training ? gpu_hours * o.cny_per_gpu_hour : o.average_yearly_cny / 12;
-      if (!add(Deployment::kBuy, o.facility, cost, o.cny_per_gpu_hour)) continue;
+      double cost = training ? gpu_hours * o.cny_per_gpu_hour : o.average_yearly_cny / 12;
+      if (runs) cost = prices_.owned_yearly_cny(at, count, o.facility, month_busy) / 12 / *runs;
+      const double rate = runs && gpu_hours > 0 ? cost / gpu_hours : o.cny_per_gpu_hour;
+      if (!add(Deployment::kBuy, o.facility, cost, rate)) continue;
+      if (runs) out.back().utilization = month_busy;
       out.back().outlay_cny = o.purchase_cny;
       out.back().outlay_basis = "purchase";
     }
@@ -469,6 +479,7 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
   r.objective = resolve_objective(req.goal);
   r.deadline_hours = req.goal.deadline_hours;
   r.budget_cny = req.goal.budget_cny;
+  if (is_training(req.task)) r.runs_per_month = req.training.runs_per_month;
   r.china_only = req.goal.china_only;
   const Search search(req, catalog, prices, layouts, checkpointed);
   std::vector<CandidatePlan> all;

@@ -47,8 +47,16 @@ const CountPrices& SearchPrices::prices(const Places& at, int count, bool traini
   return it->second;
 }
 
+double SearchPrices::owned_yearly_cny(const Places& at, int count, Facility facility, double busy) {
+  const bool office = facility == Facility::kOffice;
+  const CostScenario& placed = office ? resolved(*at.gpu, at.count, true) : *at.idc;
+  return buy_totals(placed, count, busy, nullptr, nullptr).average_yearly_cny;
+}
+
 double SearchPrices::training_cost_floor(const GpuSpec& gpu, int min_count, double gpu_hours,
                                          bool buy) {
+  // A cadence shares a month of reserved or owned cards among its runs: no floor per run holds.
+  if (req_.training.runs_per_month) return -std::numeric_limits<double>::infinity();
   // Every count and platform of the part has the same prices and ownership terms (they are
   // the GPU's and the site's): the scenario of the smallest count stands for all of them.
   const CostScenario& s = resolved(gpu, min_count, false);

@@ -86,6 +86,10 @@ class SearchPrices {
   /// them is priced (a China-only search skips parts not sold there).
   const CountPrices& prices(const Places& at, int count, bool training, bool buy);
 
+  /// The yearly cost of owning `count` GPUs of `at` at `facility`, busy `busy` of the hours: a
+  /// job cadence's share (prices() prices them at the cost inputs' utilisation).
+  double owned_yearly_cny(const Places& at, int count, Facility facility, double busy);
+
  private:
   const CostScenario& resolved(const GpuSpec& gpu, int count, bool office);
   CountPrices price(const Places& at, int count, bool training, bool buy);

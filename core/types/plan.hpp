@@ -421,6 +421,7 @@ struct Lever {
 struct Recommendation {
   Objective objective = Objective::kCheapest;  // resolved (never auto)
   std::optional<double> deadline_hours, budget_cny;
+  std::optional<double> runs_per_month;  // training: the job's cadence, when the request gives one
   bool china_only = true;
   std::optional<CandidatePlan> best;
   std::vector<RunnerUp> runners_up;

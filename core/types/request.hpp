@@ -63,6 +63,10 @@ struct TrainingSettings {
   bool optimizer_in_backward = false;
   Accounting accounting;
   TrainingPerfSettings perf;
+  /// The job's cadence: runs of it each month ("每周一次" = 52/12). Absent: one run, and
+  /// owned cards are busy the cost inputs' utilisation. Given: owned or reserved cards are
+  /// busy only for these runs, so a month of owning them is paid by this many runs.
+  std::optional<double> runs_per_month;
 };
 
 struct InferenceSettings {

@@ -94,5 +94,30 @@ expect('１０ｄ', HOURS, 240);
 expect('60天', null, 'unreadable');            // a duration only where the field is in hours
 expect('2周', MONEY, 'unreadable');
 
+// Cadences (issue 25 item 2): a field in runs per month (schema unit "per_month") reads how
+// often a job runs as people say it; a week is 52/12 a month, a day 365/12.
+const PER_MONTH = { perMonth: true };
+const near = (text, want) => {
+  const got = parseNumberInput(text, PER_MONTH);
+  if (got.error || Math.abs(got.value - want) > 1e-9 * want) { failed++; console.log('FAIL ' + text + ': ' + JSON.stringify(got) + ' want ' + want); }
+};
+near('4', 4);
+near('每周一次', 52 / 12);
+near('每周', 52 / 12);
+near('每周2次', 2 * 52 / 12);
+near('每周两次', 2 * 52 / 12);
+near('2次/周', 2 * 52 / 12);
+near('2/周', 2 * 52 / 12);
+near('每天', 365 / 12);
+near('每月4次', 4);
+near('每季度一次', 1 / 3);
+near('weekly', 52 / 12);
+near('3 per week', 3 * 52 / 12);
+near('2 times a month', 2);
+near('1/day', 365 / 12);
+expect('每周一次', null, 'unreadable');        // a cadence only where the field is one
+expect('每周x次', PER_MONTH, 'unreadable');
+expect('fortnightly', PER_MONTH, 'unreadable');
+
 console.log('inputs: ' + (failed ? failed + ' failed' : 'all passed'));
 process.exit(failed ? 1 : 0);

@@ -18,6 +18,7 @@ export function echoText(raw, opts) {
   if (read.error) return '';
   if (opts && opts.money) return '= ' + cnyExact(read.value);
   if (opts && opts.hours && !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(typed)) return '= ' + t('unit.hours', { n: plain(read.value) });
+  if (opts && opts.perMonth && !/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(typed)) return '= ' + t('unit.per_month', { n: plain(read.value) });
   // A plain number (digits, a point, a sign, an exponent) says itself.
   if (/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(typed)) return '';
   return '= ' + plain(read.value);

@@ -205,6 +205,39 @@ const HOURS_IN = { h: 1, hr: 1, hrs: 1, hour: 1, hours: 1, '小时': 1, '个小�
   d: 24, day: 24, days: 24, '天': 24, '日': 24, w: 168, wk: 168, week: 168, weeks: 168, '周': 168, '星期': 168, '个星期': 168 };
 const DURATION = /^(.+?)(hours|hour|hrs|hr|h|days|day|d|weeks|week|wk|w|个小时|小时|时|天|日|个星期|星期|周)$/i;
 
+// A cadence typed into a field in runs per month (schema unit "per_month"): how many months one
+// period is, and the period's words in Chinese and English.
+const PER_MONTH = { '天': 365 / 12, '日': 365 / 12, day: 365 / 12, '周': 52 / 12, '星期': 52 / 12, week: 52 / 12,
+  '月': 1, month: 1, '季度': 1 / 3, '季': 1 / 3, quarter: 1 / 3, '年': 1 / 12, year: 1 / 12 };
+const EVERY_EN = { daily: 'day', weekly: 'week', monthly: 'month', quarterly: 'quarter', yearly: 'year', annually: 'year' };
+const ZH_COUNT = { '一': 1, '两': 2, '二': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9, '十': 10 };
+const PERIOD = '(天|日|星期|周|月|季度|季|年|day|week|month|quarter|year)';
+const CADENCE = [
+  new RegExp('^(?:每|一)' + PERIOD + '(?:(.*?)次)?$', 'i'),           // 每周一次, 每周2次, 每天
+  new RegExp('^(.+?)次?/' + PERIOD + '$', 'i'),                        // 2/周, 2次/周, 3/week
+  new RegExp('^(.+?)(?:times?)?(?:per|a|every)' + PERIOD + 's?$', 'i'), // 3 per week, 2 times a month
+];
+
+/** Runs per month from a cadence ("每周一次", "2/周", "3 per week", "weekly"), or null. */
+function cadencePerMonth(s) {
+  const every = EVERY_EN[s.toLowerCase()];
+  if (every) return PER_MONTH[every];
+  for (let i = 0; i < CADENCE.length; i++) {
+    const m = CADENCE[i].exec(s);
+    if (!m) continue;
+    const period = i === 0 ? m[1] : m[2];
+    const countText = i === 0 ? m[2] : m[1];
+    let count = 1;
+    if (countText) {
+      const n = ZH_COUNT[countText] !== undefined ? { value: ZH_COUNT[countText] } : parseNumberInput(countText);
+      if (n.error) return null;
+      count = n.value;
+    }
+    return count * PER_MONTH[period.toLowerCase()];
+  }
+  return null;
+}
+
 /** Full-width digits and punctuation (０-９ ． ， ％ ＋ － ｅ, ideographic space) as ASCII. */
 export function halfWidth(text) {
   return String(text).replace(/[\uff01-\uff5e]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) - 0xfee0); })
@@ -215,7 +248,8 @@ export function halfWidth(text) {
  * What a user typed into a number box, read as a Chinese or English user writes it: "60%"
  * (0.6 where the field is a fraction), "3000亿", "7万", "1.5 B", "１，２３４", "1,234.5", "2e9";
  * with opts.money (a field in yuan) also "¥50,000", "￥5万", "50000元", "5万元", "RMB 1.2M"; with
- * opts.hours (a field in hours) also "36h", "60天", "2周", "1.5 days", "2 weeks".
+ * opts.hours (a field in hours) also "36h", "60天", "2周", "1.5 days", "2 weeks"; with
+ * opts.perMonth (runs per month) also "每周一次", "每周2次", "2/周", "3 per week", "weekly", "每天".
  * Returns {value} or {error: code} (empty | percent_not_share | not_cny | unreadable); the page
  * shows the error at the field in the current language.
  */
@@ -232,6 +266,11 @@ export function parseNumberInput(raw, opts) {
       const n = parseNumberInput(d[1]);
       return n.error ? n : { value: Number((n.value * HOURS_IN[d[2].toLowerCase()]).toPrecision(SIGNIFICANT)) };
     }
+  }
+  // A cadence (a field in runs per month, schema unit "per_month"): "每周一次", "2/周", "weekly".
+  if (opts && opts.perMonth) {
+    const runs = cadencePerMonth(s);
+    if (runs !== null) return isFinite(runs) ? { value: Number(runs.toPrecision(SIGNIFICANT)) } : { error: 'unreadable' };
   }
   if (money) {
     if (OTHER_CURRENCY.test(s)) return { error: 'not_cny' };

@@ -210,13 +210,13 @@ export function keepChoice(select, value) {
 /**
  * How a number box for `path` reads what is typed (format.js parseNumberInput): `fraction` when
  * the schema caps it at 1 (a share: "60%"), `hours` when it is a duration in hours (schema unit
- * "hours": "60天", "2周"), `money` when it is in yuan (schema unit "cny"; a path
+ * "hours": "60天", "2周"), `perMonth` when it is a cadence (schema unit "per_month": "每周一次"), `money` when it is in yuan (schema unit "cny"; a path
  * the schema does not list, such as a GPU's price /cost/prices/gpus/<id>/purchase_cny, by the
  * core's name rule: `…_cny` or `…cny_per_…`, docs/api.md).
  */
 export function typedOptions(path) {
   const e = schemaFor(path);
-  if (e) return { fraction: typeof e.max === 'number' && e.max <= 1, money: e.unit === 'cny', hours: e.unit === 'hours' };
+  if (e) return { fraction: typeof e.max === 'number' && e.max <= 1, money: e.unit === 'cny', hours: e.unit === 'hours', perMonth: e.unit === 'per_month' };
   const name = String(path).slice(String(path).lastIndexOf('/') + 1);
   return { fraction: false, money: /_cny$/.test(name) || /cny_per_/.test(name), hours: /_hours$/.test(name) && !/gpu_hours$/.test(name) };
 }
