@@ -344,14 +344,21 @@ std::optional<Request> with_cadence_demand(const Request& req,
       c.monthly_demand_gpu_hours)
     return std::nullopt;
   std::optional<double> run_gpu_hours;
-  if (req.hardware && training && training->perf)
+  int gpus = 0;
+  if (req.hardware && training && training->perf) {
     run_gpu_hours = training->perf->gpu_hours;
-  else if (!req.hardware && recommended)
+    gpus = req.hardware->count;
+  } else if (!req.hardware && recommended) {
     run_gpu_hours = recommended->gpu_hours;
+    gpus = recommended->gpus;
+  }
   if (!run_gpu_hours || !(*run_gpu_hours > 0)) return std::nullopt;
+  // Runs that overflow the month cannot share one set of cards (the search rents them).
+  const double monthly = *req.training.runs_per_month * *run_gpu_hours;
+  if (monthly > gpus * kHoursPerMonth) return std::nullopt;
   Request out = req;
   std::array<double, 12> months{};
-  months.fill(*req.training.runs_per_month * *run_gpu_hours);
+  months.fill(monthly);
   out.cost.cost.monthly_demand_gpu_hours = months;
   return out;
 }
