@@ -231,3 +231,30 @@ TEST_CASE("without a pin the cost section prices the recommended plan where it r
   // Owning them in the office pays: the cost section does not move them to an IDC.
   CHECK(cost["cheapest_option"] == "buy");
 }
+
+TEST_CASE("unpinned, the sections describe the recommended plan as pinning it does",
+          "[pin][sections]") {
+  for (const json& request :
+       {test::request("full_finetune", "qwen2.5-14b"), test::request("lora", "qwen2.5-7b"),
+        test::request("inference", "qwen2.5-72b",
+                      {{"inference", {{"target_users", 50}, {"prompt_tokens", 1500}}}})}) {
+    const json out = advise_ok(request);
+    const json& best = out["recommendation"]["best"];
+    REQUIRE(best.is_object());
+    INFO(request.dump() << " -> " << best["gpus"] << "x " << best["gpu"]);
+    REQUIRE(out["sections_describe"].is_object());
+    CHECK(out["sections_describe"]["gpu"] == best["gpu"]);
+    CHECK(out["sections_describe"]["gpus"] == best["gpus"]);
+    CHECK(out["memory"]["layout"]["gpu"] == best["gpu"]);
+    json pinned = request;
+    pinned["hardware"] = {{"gpu", best["gpu"]}, {"count", best["gpus"]}};
+    const json again = advise_ok(pinned);
+    CHECK(again["sections_describe"].is_null());
+    CHECK(out["memory"]["per_gpu_bytes"] == again["memory"]["per_gpu_bytes"]);
+    CHECK(out["memory"]["fits"] == again["memory"]["fits"]);
+    if (best.contains("hours") && !best["hours"].is_null()) {
+      CHECK(out["training"]["hours"].get<double>() == Approx(best["hours"].get<double>()));
+      CHECK(out["training"]["hours"] == again["training"]["hours"]);
+    }
+  }
+}

@@ -494,6 +494,18 @@ std::string plan_to_text(const Plan& plan, const Catalog& catalog) {
   w.field("task", task_name(plan.task));
   w.key("model");
   model(w, plan.model);
+  // Nothing pinned: the sections below describe the recommended plan (null when pinned, or
+  // when nothing is recommended).
+  w.key("sections_describe");
+  if (plan.described) {
+    w.begin_object();
+    w.field("plan", "recommended");
+    w.field("gpu", plan.described->gpu);
+    w.field("gpus", plan.described->gpus);
+    w.end_object();
+  } else {
+    w.null();
+  }
   w.key("memory");
   memory(w, plan.memory);
   w.key("training");

@@ -361,9 +361,49 @@ void append(std::vector<Warning>& to, std::vector<Warning>&& from) {
   for (Warning& w : from) to.push_back(std::move(w));
 }
 
-}  // namespace
+/// The notes that say what the advisor chose for a pinned plan: the count of a pretraining run,
+/// the checkpointing a count has room only with.
+void add_chosen_notes(Plan& plan, const Request& req, const Catalog& catalog, const Layout& L,
+                      const std::optional<ChosenCount>& chosen, bool checkpointing_chosen) {
+  if (!plan.training) return;
+  auto& notes = plan.training->assumptions;
+  if (chosen)
+    notes.insert(notes.begin(),
+                 count_chosen_note(*chosen, *catalog.find_gpu(req.hardware->gpu), L));
+  if (checkpointing_chosen) notes.insert(notes.begin(), checkpointing_chosen_note(req, catalog));
+}
 
-Plan make_plan(const Request& request, const Catalog& catalog) {
+/// What make_plan builds: the whole result, or only the model, memory and speed sections of the
+/// pinned plan (what an unpinned result describes for its recommended plan).
+enum class Build { kAll, kSections };
+
+/// The request with the recommended plan's GPU and count pinned: its sections are the plan's.
+Request pinned_to(const Request& req, const CandidatePlan& plan) {
+  Request out = req;
+  Hardware hw;
+  hw.gpu = plan.gpu->id;
+  hw.count = plan.gpus;
+  out.hardware = std::move(hw);
+  return out;
+}
+
+Plan build_plan(const Request& request, const Catalog& catalog, Build build);
+
+/// The sections under the answer describe the recommended plan: its memory, speed and
+/// interconnect, and the warnings they earn, as pinning it gives them (one plan, one set of
+/// figures). Power and cost already price it (plan_power_and_cost).
+void describe_recommended(Plan& plan, const Request& request, const Catalog& catalog) {
+  const CandidatePlan& best = *plan.recommendation->best;
+  Plan described = build_plan(pinned_to(request, best), catalog, Build::kSections);
+  plan.memory = std::move(described.memory);
+  plan.training = std::move(described.training);
+  plan.inference = std::move(described.inference);
+  plan.interconnect = std::move(described.interconnect);
+  plan.warnings = std::move(described.warnings);  // the model's, then the plan's own
+  plan.described = DescribedPlan{best.gpu->id, best.gpus};
+}
+
+Plan build_plan(const Request& request, const Catalog& catalog, Build build) {
   validate_speed(request, catalog);  // reads the pinned GPU, not its count
   // A pretraining run without /hardware/count: the count a pretraining team would run.
   const std::optional<ChosenCount> chosen = choose_pretraining_count(request, catalog);
@@ -429,6 +469,13 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
                              "/hardware",
                              {param("gpus", req.hardware->count)}});
   }
+  if (build == Build::kSections) {
+    plan.training = std::move(speed.training);
+    add_chosen_notes(plan, req, catalog, L, chosen, checkpointing_chosen);
+    plan.inference = std::move(speed.inference);
+    plan.interconnect = std::move(speed.interconnect);
+    return plan;
+  }
   // The cost inputs of each GPU, resolved once for the search and the option rows' costs.
   SearchPrices prices(searched, catalog);
   plan.recommendation = recommend(searched, catalog, rows, prices, layouts);
@@ -456,23 +503,26 @@ Plan make_plan(const Request& request, const Catalog& catalog) {
   plan.power = std::move(power_cost.power);
   plan.cost = std::move(power_cost.cost);
   plan.capacity = std::move(power_cost.capacity);
-  append(plan.warnings, std::move(power_cost.warnings));
+  // Kept apart until the sections are settled (describe_recommended replaces theirs).
+  std::vector<Warning> power_cost_warnings = std::move(power_cost.warnings);
   plan.training = std::move(speed.training);
-  if (chosen && plan.training) {
-    auto& notes = plan.training->assumptions;
-    notes.insert(notes.begin(),
-                 count_chosen_note(*chosen, *catalog.find_gpu(req.hardware->gpu), L));
-  }
-  if (checkpointing_chosen && plan.training) {
-    auto& notes = plan.training->assumptions;
-    notes.insert(notes.begin(), checkpointing_chosen_note(req, catalog));
-  }
+  add_chosen_notes(plan, req, catalog, L, chosen, checkpointing_chosen);
   plan.inference = std::move(speed.inference);
   plan.interconnect = std::move(speed.interconnect);
+  // Power and cost price the recommended plan; the sections above describe it too.
+  if (!req.hardware && plan.recommendation && plan.recommendation->best)
+    describe_recommended(plan, req, catalog);
+  append(plan.warnings, std::move(power_cost_warnings));
   plan.resolved_inputs = resolved_inputs(req, plan, chosen.has_value());
   plan.gpus_as_of = catalog.gpus_as_of;
   plan.models_as_of = catalog.models_as_of;
   return plan;
+}
+
+}  // namespace
+
+Plan make_plan(const Request& request, const Catalog& catalog) {
+  return build_plan(request, catalog, Build::kAll);
 }
 
 }  // namespace advisor

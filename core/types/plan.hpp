@@ -452,6 +452,12 @@ struct ResolvedInput {
   std::optional<bool> flag;
 };
 
+/// Which plan the sections describe when nothing is pinned: the recommended one.
+struct DescribedPlan {
+  std::string gpu;
+  int gpus = 0;
+};
+
 struct Plan {
   Task task = Task::kFullFinetune;
   ModelResult model;
@@ -467,6 +473,8 @@ struct Plan {
   std::vector<Risk> risks;  // the pinned GPU's (buying it: second-hand, grey import too)
   std::vector<ResolvedInput> resolved_inputs;
   std::optional<Recommendation> recommendation;
+  // Nothing pinned: the memory, speed and interconnect sections are the recommended plan's.
+  std::optional<DescribedPlan> described;
   std::string gpus_as_of, models_as_of;
 };
 

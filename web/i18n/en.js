@@ -215,6 +215,7 @@ export default {
   'summary.not_fits': 'Does not fit',
   'summary.no_gpu': 'No GPU pinned',
   'summary.no_gpu_hint': 'Pin a GPU on the left to check the fit, or read the minimum count for every GPU below.',
+  'summary.describes_recommended': 'Nothing pinned: this section and those below describe the recommended plan, {gpus} × {gpu}.',
   'summary.capacity': '{mem} GiB per GPU',
   'summary.headroom': '{value} GiB headroom',
   'summary.shortfall': '{value} GiB short',

@@ -215,6 +215,7 @@ export default {
   'summary.not_fits': '放不下',
   'summary.no_gpu': '未指定 GPU',
   'summary.no_gpu_hint': '在左侧“指定 GPU”中选择型号，即可检查是否放得下；或查看下方各 GPU 的最少卡数。',
+  'summary.describes_recommended': '未指定硬件：本节及以下各节按推荐方案 {gpus} × {gpu} 计算。',
   'summary.capacity': '单卡显存 {mem} GiB',
   'summary.headroom': '余量 {value} GiB',
   'summary.shortfall': '缺口 {value} GiB',

@@ -18,6 +18,15 @@ function renderSummary(body, r, ctx) {
   const badge = fig(h('span', { class: 'fit-badge fit-' + fitsState + (tight ? ' fit-tight' : '') }),
     r, '/memory/fits', function () { return badgeText; }, { none: badgeText });
 
+  // Nothing pinned: these sections describe the recommended plan (the card's), said first.
+  const described = r.sections_describe;
+  if (described) {
+    const dg = findGpu(described.gpu);
+    body.appendChild(h('p', { class: 'described-note' }, tNodes('summary.describes_recommended', {
+      gpus: fig(r, '/sections_describe/gpus', integer),
+      gpu: h('span', { text: dg ? dg.name : String(described.gpu) }),
+    })));
+  }
   const headline = h('div', { class: 'headline' },
     h('div', { class: 'headline-main' },
       h('div', { class: 'headline-label', text: t('summary.per_gpu') }),
