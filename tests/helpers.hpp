@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -65,5 +66,14 @@ inline advisor::MemoryEstimate memory(const nlohmann::json& j, const advisor::La
 }
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+/// The result of a request that must be answered (the test stops at an error, showing it).
+inline nlohmann::json advise_json(const nlohmann::json& request) {
+  bool ok = false;
+  nlohmann::json out = nlohmann::json::parse(advisor::advise_text(request.dump(), &ok));
+  INFO(out.dump().substr(0, 400));
+  REQUIRE(ok);
+  return out;
+}
 
 }  // namespace test

@@ -12,14 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-json advise_json(const json& request) {
-  bool ok = false;
-  const json out = json::parse(advisor::advise_text(request.dump(), &ok));
-  INFO(out.dump().substr(0, 400));
-  REQUIRE(ok);
-  return out;
-}
-
 /// Every plan the recommendation shows: best, runners-up, levers, nearest.
 std::vector<json> shown_plans(const json& rec) {
   std::vector<json> out;
@@ -52,7 +44,7 @@ TEST_CASE("a LoRA job with a CNY 50 budget never buys a cluster", "[recommend][b
   json job = test::request("lora", "qwen2.5-7b");
   // Without a budget some bought plan's share of owning the cards is under CNY 50 while buying
   // them costs far more: the case a budget read as the job's share got wrong.
-  const json free = advise_json(job)["recommendation"];
+  const json free = test::advise_json(job)["recommendation"];
   bool cheap_share_dear_purchase = false;
   for (const json& p : shown_plans(free)) {
     if (p["deployment"] == "buy" && p["cost"]["cny"].get<double>() < 50 && outlay(p) > 1e4)
@@ -61,7 +53,7 @@ TEST_CASE("a LoRA job with a CNY 50 budget never buys a cluster", "[recommend][b
   CHECK(cheap_share_dear_purchase);
 
   job["goal"] = {{"budget_cny", 50}};
-  const json r = advise_json(job);
+  const json r = test::advise_json(job);
   const json& rec = r["recommendation"];
   CHECK(rec["objective"] == "fastest_within_budget");
   REQUIRE(rec["best"].is_object());
@@ -100,7 +92,7 @@ TEST_CASE("a bought plan's outlay is its purchase, a rental's its run or month",
           "[recommend][budget]") {
   // An office runner-up is bought; the best LoRA plan is rented.
   const json job = test::request("lora", "qwen2.5-7b");
-  const json rec = advise_json(job)["recommendation"];
+  const json rec = test::advise_json(job)["recommendation"];
   int bought = 0, rented = 0;
   for (const json& p : shown_plans(rec)) {
     INFO(p.dump().substr(0, 300));
@@ -108,7 +100,7 @@ TEST_CASE("a bought plan's outlay is its purchase, a rental's its run or month",
       ++bought;
       CHECK(p["outlay_basis"] == "purchase");
       // The purchase the cost section prices for the same hardware at the same place.
-      const json pinned = advise_json(pinned_to(job, p));
+      const json pinned = test::advise_json(pinned_to(job, p));
       CHECK(outlay(p) == Approx(pinned["cost"]["options"]["buy"]["capex_cny"].get<double>()));
       CHECK(outlay(p) > p["cost"]["cny"].get<double>());
     } else {
@@ -120,7 +112,7 @@ TEST_CASE("a bought plan's outlay is its purchase, a rental's its run or month",
   CHECK(bought > 0);
   CHECK(rented > 0);
   // Serving: a rented fleet's month.
-  const json serving = advise_json(test::request(
+  const json serving = test::advise_json(test::request(
       "inference", "qwen2.5-7b", {{"inference", {{"target_users", 20}}}}))["recommendation"];
   for (const json& p : shown_plans(serving)) {
     if (p["deployment"] == "buy") {
@@ -139,7 +131,7 @@ TEST_CASE("a budget of a purchase buys within it; over every plan, the nearest s
   json job = test::request("lora", "qwen2.5-7b", {{"goal", {{"objective", "cheapest"}}}});
   // A budget large enough to buy one workstation: a bought plan within it qualifies.
   job["goal"]["budget_cny"] = 2e5;
-  const json rec = advise_json(job)["recommendation"];
+  const json rec = test::advise_json(job)["recommendation"];
   REQUIRE(rec["best"].is_object());
   int bought = 0;
   for (const json& p : shown_plans(rec)) {
@@ -150,7 +142,7 @@ TEST_CASE("a budget of a purchase buys within it; over every plan, the nearest s
 
   // Below every plan's outlay: nothing qualifies, the nearest plan and why.
   job["goal"]["budget_cny"] = 0.01;
-  const json none = advise_json(job)["recommendation"];
+  const json none = test::advise_json(job)["recommendation"];
   CHECK(none["best"].is_null());
   REQUIRE(none["nearest"].is_object());
   const json& why = none["no_plan"];
@@ -173,14 +165,14 @@ TEST_CASE("a deadline and a budget each met by some plans but never both say so"
   // Pretraining: the fast plans need many GPUs (over a small budget), the cheap ones are slow.
   json job = test::request("pretrain", "llama-2-13b",
                            {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}}});
-  const json free = advise_json(job)["recommendation"];
+  const json free = test::advise_json(job)["recommendation"];
   REQUIRE(free["best"].is_object());
   const double hours = free["best"]["hours"].get<double>();
   const double cost = outlay(free["best"]);
   // A fifth of the cheapest plan's time, a fifth more than its outlay: a GPU's many-card plans
   // make the deadline, its few-card plans the budget, none both.
   job["goal"] = {{"deadline_hours", hours * 0.2}, {"budget_cny", cost * 1.2}};
-  const json r = advise_json(job)["recommendation"];
+  const json r = test::advise_json(job)["recommendation"];
   INFO(r["rejected"].dump().substr(0, 600));
   int both = 0;
   for (const auto& x : r["rejected"]) {

@@ -13,13 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-json advise(const json& request) {
-  const json out = json::parse(advisor::advise_text(request.dump()));
-  INFO(out.dump().substr(0, 400));
-  REQUIRE_FALSE(out.contains("error"));
-  return out;
-}
-
 constexpr double kHoursPerMonth = 730;
 constexpr double kWeekly = 52.0 / 12;
 
@@ -47,10 +40,10 @@ TEST_CASE("a cadence is a number of runs a month, located when wrong", "[cadence
 }
 
 TEST_CASE("owned cards are busy for the cadence's runs only", "[cadence]") {
-  const json out = advise(lora(kWeekly));
+  const json out = test::advise_json(lora(kWeekly));
   const json& r = out["recommendation"];
   CHECK(r["runs_per_month"].get<double>() == Approx(kWeekly));
-  CHECK(advise(lora(std::nullopt))["recommendation"]["runs_per_month"].is_null());
+  CHECK(test::advise_json(lora(std::nullopt))["recommendation"]["runs_per_month"].is_null());
   int owned = 0;
   for (const json& u : r["runners_up"]) {
     const json& p = u["plan"];
@@ -69,7 +62,7 @@ TEST_CASE("buy or rent follows the cadence; the cost section prices the plan ali
     json j = lora(runs);
     j["hardware"] = {{"gpu", "rtx4000ada-20gb"}, {"count", 4}};
     j["power"] = {{"facility", "office"}};
-    return advise(j);
+    return test::advise_json(j);
   };
   const json rare = pinned(0.25), often = pinned(60);
   const json& rare_run = rare["cost"]["cost_per_run_cny"];
@@ -92,11 +85,11 @@ TEST_CASE("buy or rent follows the cadence; the cost section prices the plan ali
   }
   CHECK(found);
   // A rare job is rented when nothing is pinned.
-  CHECK(advise(lora(0.25))["recommendation"]["best"]["deployment"] == "rent");
+  CHECK(test::advise_json(lora(0.25))["recommendation"]["best"]["deployment"] == "rent");
 }
 
 TEST_CASE("a cadence whose runs overflow the month is not kept on one set of cards", "[cadence]") {
-  const json busy = advise(lora(120))["recommendation"];
+  const json busy = test::advise_json(lora(120))["recommendation"];
   REQUIRE(busy["best"].is_object());
   for (const json& u : busy["runners_up"]) {
     const json& p = u["plan"];

@@ -15,13 +15,6 @@ namespace {
 
 using nlohmann::json;
 
-json advise(const json& request) {
-  const json out = json::parse(advisor::advise_text(request.dump()));
-  INFO(out.dump().substr(0, 400));
-  REQUIRE_FALSE(out.contains("error"));
-  return out;
-}
-
 json lora(double tokens, const json& goal = json::object()) {
   return test::request("lora", "qwen2.5-7b", {{"training", {{"tokens", tokens}}}, {"goal", goal}});
 }
@@ -58,7 +51,7 @@ TEST_CASE("a rental bills whole units, at least one", "[calendar][reference]") {
 
 TEST_CASE("a rented plan's cost is its billed hours; its hours include the start-up",
           "[calendar]") {
-  const json out = advise(lora(2e7, {{"objective", "fastest"}}));
+  const json out = test::advise_json(lora(2e7, {{"objective", "fastest"}}));
   const json& best = out["recommendation"]["best"];
   REQUIRE(best["deployment"] == "rent");
   const double hours = best["hours"].get<double>();
@@ -70,19 +63,21 @@ TEST_CASE("a rented plan's cost is its billed hours; its hours include the start
 }
 
 TEST_CASE("cheapest without a deadline is the cheapest within the task's calendar", "[calendar]") {
-  const json a = advise(lora(2e7))["recommendation"];
+  const json a = test::advise_json(lora(2e7))["recommendation"];
   REQUIRE(a["calendar"].is_object());
   CHECK(a["calendar"]["hours"] == 72);
   CHECK(a["calendar"]["met"] == true);
   CHECK(a["best"]["hours"].get<double>() <= 72);
   CHECK(a["objective"] == "cheapest");
-  const json pretrain =
-      advise(test::request("pretrain", "qwen2.5-7b", {{"training", {{"tokens", 1e12}}}}));
+  const json pretrain = test::advise_json(
+      test::request("pretrain", "qwen2.5-7b", {{"training", {{"tokens", 1e12}}}}));
   CHECK(pretrain["recommendation"]["calendar"]["hours"] == 720);
   CHECK(pretrain["recommendation"]["best"]["hours"].get<double>() <= 720);
   // A deadline, a budget or "fastest" state the bound themselves: no calendar.
-  CHECK(advise(lora(2e7, {{"deadline_hours", 10}}))["recommendation"]["calendar"].is_null());
-  CHECK(advise(lora(2e7, {{"objective", "fastest"}}))["recommendation"]["calendar"].is_null());
+  CHECK(test::advise_json(lora(2e7, {{"deadline_hours", 10}}))["recommendation"]["calendar"]
+            .is_null());
+  CHECK(test::advise_json(lora(2e7, {{"objective", "fastest"}}))["recommendation"]["calendar"]
+            .is_null());
 }
 
 TEST_CASE("when no plan finishes within the calendar, the cheapest of all, said so", "[calendar]") {

@@ -13,13 +13,6 @@ namespace {
 
 using nlohmann::json;
 
-json advise(const json& request) {
-  const json out = json::parse(advisor::advise_text(request.dump()));
-  INFO(out.dump().substr(0, 400));
-  REQUIRE_FALSE(out.contains("error"));
-  return out;
-}
-
 double room_fraction() { return advisor::builtin_catalog().memory.planning_room_fraction; }
 
 bool has_warning(const json& warnings, const char* code) {
@@ -49,7 +42,7 @@ TEST_CASE("a 7B LoRA on one 24 GB card runs with checkpointing the advisor turns
           "[room][checkpointing]") {
   const json pinned =
       test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", "rtx4090-24gb"}, {"count", 1}}}});
-  const json out = advise(pinned);
+  const json out = test::advise_json(pinned);
   CHECK(out["memory"]["fits"] == true);
   CHECK(out["memory"]["per_gpu_bytes"].get<double>() <=
         room_fraction() * out["memory"]["gpu_memory_bytes"].get<double>());
@@ -61,7 +54,7 @@ TEST_CASE("a 7B LoRA on one 24 GB card runs with checkpointing the advisor turns
   // Stated, the request is the user's: no checkpointing, no fit, said so.
   json none = pinned;
   none["training"]["activation_checkpointing"] = "none";
-  const json plain = advise(none);
+  const json plain = test::advise_json(none);
   CHECK(plain["memory"]["fits"] == false);
   CHECK(has_warning(plain["warnings"], "does_not_fit"));
 }
@@ -97,7 +90,7 @@ TEST_CASE("the search offers a 24 GB card with checkpointing where it needs fewe
 
 TEST_CASE("full fine-tunes of 14B and 32B are recommended with room", "[room]") {
   for (const char* preset : {"qwen2.5-14b", "qwen2.5-32b"}) {
-    const json out = advise(test::request("full_finetune", preset));
+    const json out = test::advise_json(test::request("full_finetune", preset));
     const json& r = out["recommendation"];
     REQUIRE(r["best"].is_object());
     const json& best = r["best"];
@@ -116,7 +109,7 @@ TEST_CASE("a plan above the room share says so, pinned and recommended", "[room]
       "full_finetune", "llama-3.1-8b",
       {{"training", {{"activation_checkpointing", "full"}, {"sequence_length", 4096}}},
        {"hardware", {{"gpu", "h200-sxm-141gb"}, {"count", 1}}}});
-  const json pinned = advise(request);
+  const json pinned = test::advise_json(request);
   const double share = pinned["memory"]["per_gpu_bytes"].get<double>() /
                        pinned["memory"]["gpu_memory_bytes"].get<double>();
   REQUIRE(share > room_fraction());

@@ -8,14 +8,6 @@ using nlohmann::json;
 
 namespace {
 
-json advise_json(const json& request) {
-  bool ok = false;
-  const json out = json::parse(advisor::advise_text(request.dump(), &ok));
-  INFO(out.dump().substr(0, 400));
-  REQUIRE(ok);
-  return out;
-}
-
 json advise_with(const json& request, const advisor::Catalog& catalog) {
   bool ok = false;
   const json out = json::parse(advisor::advise_text(request.dump(), catalog, &ok));
@@ -46,7 +38,7 @@ TEST_CASE("the answer names a plan for common jobs, with reasons in the source's
           "[recommend]") {
   for (const json& job : jobs()) {
     INFO(job.dump());
-    const json r = advise_json(job);
+    const json r = test::advise_json(job);
     const json& best = r["recommendation"]["best"];
     REQUIRE(best.is_object());
     CHECK(best["cost"]["cny"].get<double>() > 0);
@@ -60,11 +52,11 @@ TEST_CASE("the answer names a plan for common jobs, with reasons in the source's
 TEST_CASE("pinning the recommended plan reproduces it", "[recommend]") {
   for (const json& job : jobs()) {
     INFO(job.dump());
-    const json r = advise_json(job);
+    const json r = test::advise_json(job);
     const json& best = r["recommendation"]["best"];
     json pinned = job;
     pinned["hardware"] = {{"gpu", best["gpu"]}, {"count", best["gpus"]}};
-    const json p = advise_json(pinned);
+    const json p = test::advise_json(pinned);
     // The same verdict (it fits) and, for serving, the same fleet.
     CHECK(p["memory"]["fits"] == true);
     if (job["task"] == "inference") {
@@ -104,7 +96,7 @@ TEST_CASE("a looser deadline or a larger budget never removes a plan", "[recomme
   std::size_t previous = 0;
   for (double deadline : {200.0, 400.0, 800.0, 1600.0, 1e5}) {
     job["goal"] = {{"deadline_hours", deadline}};
-    const json r = advise_json(job);
+    const json r = test::advise_json(job);
     const std::size_t n = r["recommendation"]["pareto"].size();
     CHECK(n >= previous);
     previous = n;
@@ -114,7 +106,7 @@ TEST_CASE("a looser deadline or a larger budget never removes a plan", "[recomme
   previous = 0;
   for (double budget : {1e4, 1e5, 1e6, 1e7}) {
     job["goal"] = {{"budget_cny", budget}};
-    const json r = advise_json(job);
+    const json r = test::advise_json(job);
     const std::size_t n = r["recommendation"]["pareto"].size();
     CHECK(n >= previous);
     previous = n;
@@ -127,7 +119,7 @@ TEST_CASE("a looser deadline or a larger budget never removes a plan", "[recomme
 TEST_CASE("an impossible goal names the nearest plan, never an empty answer", "[recommend]") {
   json job = test::request("pretrain", "llama-3.1-70b", {{"training", {{"tokens", 2e12}}}});
   job["goal"] = {{"deadline_hours", 0.01}};
-  const json r = advise_json(job);
+  const json r = test::advise_json(job);
   CHECK(r["recommendation"]["best"].is_null());
   REQUIRE(r["recommendation"]["no_plan"].is_object());
   CHECK(r["recommendation"]["no_plan"]["code"] == "no_plan_meets_goal");
@@ -146,7 +138,7 @@ TEST_CASE("pretraining without /hardware/count runs on the count the search reac
   const json job = test::request("pretrain", "llama-2-13b",
                                  {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}},
                                   {"hardware", {{"gpu", "h100-sxm-80gb"}}}});
-  const json r = advise_json(job);
+  const json r = test::advise_json(job);
   const int gpus = r["memory"]["layout"]["count"].get<int>();
   CHECK(gpus > 1);
   const json& note = r["training"]["assumption_notes"][0];
@@ -163,14 +155,14 @@ TEST_CASE("pretraining without /hardware/count runs on the count the search reac
         note["params"]["global_batch"].get<int>());
   json pinned = job;
   pinned["hardware"]["count"] = gpus;
-  const json same = advise_json(pinned);
+  const json same = test::advise_json(pinned);
   CHECK(same["training"]["gpu_hours"].get<double>() == Approx(perf["gpu_hours"].get<double>()));
   for (const auto& n : same["training"]["assumption_notes"])
     CHECK(n["code"] != "hardware_count_chosen");
   const std::string stop = note["params"]["stop"].get<std::string>();
   if (stop == "small_saving") {
     pinned["hardware"]["count"] = 2 * gpus;
-    const json doubled = advise_json(pinned);
+    const json doubled = test::advise_json(pinned);
     CHECK(doubled["training"]["hours"].get<double>() > 0.9 * perf["hours"].get<double>());
   } else {
     CHECK(stop == "global_batch");
@@ -185,7 +177,7 @@ TEST_CASE("fine-tuning and serving without /hardware/count stay on one GPU",
         test::request("full_finetune", "qwen2.5-7b", {{"hardware", {{"gpu", "h100-sxm-80gb"}}}}),
         test::request("inference", "qwen2.5-7b", {{"hardware", {{"gpu", "rtx4090-24gb"}}}})}) {
     INFO(job.dump());
-    const json r = advise_json(job);
+    const json r = test::advise_json(job);
     CHECK(r["memory"]["layout"]["count"] == 1);
     CHECK_FALSE(r["resolved_inputs"].contains("/hardware/count"));
     for (const char* sec : {"training", "inference"}) {
@@ -216,7 +208,7 @@ TEST_CASE(
   const json job = test::request("pretrain", "llama-3.1-405b",
                                  {{"training", {{"tokens", 1.56e13}, {"sequence_length", 8192}}},
                                   {"hardware", {{"gpu", "h100-sxm-80gb"}}}});
-  const json r = advise_json(job);
+  const json r = test::advise_json(job);
   const json& note = r["training"]["assumption_notes"][0];
   CHECK(note["code"] == "hardware_count_chosen");
   CHECK(note["params"]["full_checkpointing"] == 1);
@@ -232,8 +224,8 @@ TEST_CASE(
   CHECK(out["error"]["path"] == "/hardware/count");
   // A model that fits without it keeps the stack's choice.
   const json small =
-      advise_json(test::request("pretrain", "llama-2-13b",
-                                {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}},
-                                 {"hardware", {{"gpu", "h100-sxm-80gb"}}}}));
+      test::advise_json(test::request("pretrain", "llama-2-13b",
+                                      {{"training", {{"tokens", 3e11}, {"sequence_length", 4096}}},
+                                       {"hardware", {{"gpu", "h100-sxm-80gb"}}}}));
   CHECK(small["training"]["assumption_notes"][0]["params"]["full_checkpointing"] == 0);
 }

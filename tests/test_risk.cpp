@@ -12,14 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-json advise_json(const json& request) {
-  bool ok = false;
-  const json out = json::parse(advisor::advise_text(request.dump(), &ok));
-  INFO(out.dump().substr(0, 400));
-  REQUIRE(ok);
-  return out;
-}
-
 std::set<std::string> codes(const json& risks) {
   std::set<std::string> out;
   for (const auto& r : risks) out.insert(r["code"].get<std::string>());
@@ -93,7 +85,7 @@ TEST_CASE(
     "a customer-facing 72B service on used consumer cards is flagged, with a data-centre "
     "alternative next to it",
     "[risk][serving]") {
-  const json rec = advise_json(serving_72b())["recommendation"];
+  const json rec = test::advise_json(serving_72b())["recommendation"];
   const json& best = rec["best"];
   REQUIRE(best.is_object());
   INFO(best.dump().substr(0, 600));
@@ -123,7 +115,7 @@ TEST_CASE(
 
 TEST_CASE("RTX 3090 plans say consumer, no ECC and end of life; bought, second-hand too",
           "[risk]") {
-  const json rec = advise_json(serving_72b())["recommendation"];
+  const json rec = test::advise_json(serving_72b())["recommendation"];
   // The cheapest plan rents them: the part's risks, not the buying channel's.
   REQUIRE(rec["best"]["gpu"] == "rtx3090-24gb");
   REQUIRE(rec["best"]["deployment"] != "buy");
@@ -135,7 +127,8 @@ TEST_CASE("RTX 3090 plans say consumer, no ECC and end of life; bought, second-h
           std::set<std::string>{"consumer", "no_ecc", "end_of_life", "second_hand"});
   }
   // Four used cards pinned (the reviewer's office box): buying them is second-hand.
-  const json r = advise_json(serving_72b({{"hardware", {{"gpu", "rtx3090-24gb"}, {"count", 4}}}}));
+  const json r =
+      test::advise_json(serving_72b({{"hardware", {{"gpu", "rtx3090-24gb"}, {"count", 4}}}}));
   CHECK(codes(r["risks"]) ==
         std::set<std::string>{"consumer", "no_ecc", "end_of_life", "second_hand"});
   CHECK((*risk_of(r["risks"], "second_hand"))["params"]["deployment"] == "buy");
@@ -144,8 +137,8 @@ TEST_CASE("RTX 3090 plans say consumer, no ECC and end of life; bought, second-h
 }
 
 TEST_CASE("an internal service keeps its badges but needs no alternative", "[risk][serving]") {
-  const json rec =
-      advise_json(serving_72b({{"inference", {{"customer_facing", false}}}}))["recommendation"];
+  const json rec = test::advise_json(
+      serving_72b({{"inference", {{"customer_facing", false}}}}))["recommendation"];
   CHECK(rec["datacenter_alternative"].is_null());
   CHECK(barred(rec["best"]["risks"]));
   CHECK(warning_of(rec["best"]["warnings"], "risky_parts_customer_facing") == nullptr);
@@ -155,7 +148,7 @@ TEST_CASE("a training plan on RTX 4090 carries the consumer and no-ECC badges", 
   const json job = test::request(
       "lora", "qwen2.5-7b",
       {{"hardware", {{"gpu", "rtx4090-24gb"}, {"count", 1}}}, {"goal", {{"china_only", false}}}});
-  const json r = advise_json(job);
+  const json r = test::advise_json(job);
   const std::set<std::string> got = codes(r["risks"]);
   CHECK(got.count("consumer") == 1);
   CHECK(got.count("no_ecc") == 1);
@@ -179,7 +172,7 @@ TEST_CASE("a training plan on RTX 4090 carries the consumer and no-ECC badges", 
 TEST_CASE("a data-centre H100 plan carries no badge", "[risk]") {
   const json job = test::request("full_finetune", "qwen2.5-14b",
                                  {{"hardware", {{"gpu", "h100-sxm-80gb"}, {"count", 8}}}});
-  const json r = advise_json(job);
+  const json r = test::advise_json(job);
   // The part itself is clean; only buying it in mainland China is a grey import.
   for (const auto& risk : r["risks"]) {
     CHECK(risk["code"] == "grey_import");
@@ -188,8 +181,8 @@ TEST_CASE("a data-centre H100 plan carries no badge", "[risk]") {
   for (const json& p : shown_plans(r["recommendation"]))
     if (p["gpu"] == "h100-sxm-80gb" && p["deployment"] != "buy") CHECK(p["risks"].empty());
   // A part sold in China for data centres: nothing at all.
-  const json l20 = advise_json(test::request("inference", "qwen2.5-7b",
-                                             {{"hardware", {{"gpu", "l20-48gb"}, {"count", 1}}}}));
+  const json l20 = test::advise_json(test::request(
+      "inference", "qwen2.5-7b", {{"hardware", {{"gpu", "l20-48gb"}, {"count", 1}}}}));
   CHECK(l20["risks"].empty());
   CHECK(warning_of(l20["warnings"], "risky_parts_customer_facing") == nullptr);
 }

@@ -39,13 +39,6 @@ advisor::ServingAtLoad at(const Replica& r, std::int64_t users) {
   return advisor::serving_at_load(m, r.request, *r.gpu, users);
 }
 
-json advise(const json& request) {
-  const json out = json::parse(advisor::advise_text(request.dump()));
-  INFO(out.dump().substr(0, 400));
-  REQUIRE_FALSE(out.contains("error"));
-  return out;
-}
-
 json serve(int users, int prompt, int output, const json& extra = json::object()) {
   json inference = {{"prompt_tokens", prompt},
                     {"output_tokens", output},
@@ -115,7 +108,7 @@ TEST_CASE("the engine's step budget and the Poisson quantile", "[serving][load][
 TEST_CASE("50, 200 and 500 users with long prompts: every user gets the target at the load",
           "[serving][load]") {
   for (int users : {50, 200, 500}) {
-    const json out = advise(serve(users, 1500, 300));
+    const json out = test::advise_json(serve(users, 1500, 300));
     const json& best = out["recommendation"]["best"];
     INFO(users << " users: " << best.dump().substr(0, 600));
     CHECK(best["users"] == users);
@@ -135,7 +128,7 @@ TEST_CASE("a first-token target sizes the fleet too", "[serving][load]") {
   loose.merge_patch(pinned);
   json tight = loose;
   tight["inference"]["target_time_to_first_token_s"] = 0.5;
-  const json a = advise(loose)["inference"], b = advise(tight)["inference"];
+  const json a = test::advise_json(loose)["inference"], b = test::advise_json(tight)["inference"];
   INFO(a["at_load"].dump() << "\n" << b["at_load"].dump());
   CHECK(b["at_load"]["time_to_first_token_p90_s"].get<double>() <= 0.5);
   CHECK(b["users_per_replica"].get<int>() <= a["users_per_replica"].get<int>());
