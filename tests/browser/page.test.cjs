@@ -843,7 +843,7 @@ async function main() {
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   });
 
-  await check('no GPU pinned: the speed panel says so, still shows the curve and per-option speeds', async () => {
+  await check('no GPU pinned: the speed panel describes the recommended plan and says so; the curve and per-option speeds stay', async () => {
     await page.selectOption('#in-gpu', '');
     await settle(page, (r) => !r.hardware);
     await compareWithCli(page, 'unpinned');
@@ -855,8 +855,9 @@ async function main() {
       optionSpeeds: document.querySelectorAll('#panel-options [data-field$="/training/tokens_per_second"]').length,
       costNote: document.querySelector('#panel-cost .note') ? document.querySelector('#panel-cost .note').textContent : '',
     }));
-    assert(s.note.length > 20, 'no note that no GPU is pinned');
-    assert(s.tps === 0, 'pinned speed figures shown without a pinned GPU');
+    assert(cli.sections_describe && cli.sections_describe.gpu === cli.recommendation.best.gpu, 'the CLI does not describe the recommended plan');
+    assert(s.note.length > 20 && s.note.indexOf(String(cli.sections_describe.gpus)) >= 0, 'no note that the figures are the recommended plan\'s: ' + s.note);
+    assert(s.tps === 1, 'the recommended plan\'s speed is not shown (' + s.tps + ')');
     assert(s.points > 0, 'no scaling curve without a pinned GPU');
     assert(s.optionSpeeds === cli.options.filter((o) => o.training).length, s.optionSpeeds + ' option speeds shown');
     assert(s.costNote.length > 10, 'the cost panel does not say which GPU it costed');

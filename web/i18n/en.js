@@ -401,6 +401,7 @@ export default {
 
   'speed.assumptions': 'Model assumptions',
   'speed.unpinned': 'No GPU pinned: a run\'s speed needs a model of card and a count. The scaling curve below is for the first catalog GPU that fits ({gpu}); the GPU options table gives each GPU\'s speed at its minimum count. Pin a GPU on the left for the full time breakdown.',
+  'section.describes_recommended': 'No GPU pinned: these figures are the recommended plan\'s, {gpus} × {gpu}. Pin a GPU on the left to see another plan.',
   'speed.tps': 'Training throughput (whole job)',
   'speed.tps_sub': 'all GPUs together',
   'speed.mfu_sub': '{achieved} of {peak} peak TFLOPS per GPU',

@@ -401,6 +401,7 @@ export default {
 
   'speed.assumptions': '模型假设',
   'speed.unpinned': '未指定 GPU：单次任务的速度要先定下型号和卡数。下面的扩展曲线按目录中第一款放得下的 GPU（{gpu}）计算；每种 GPU 在其最少卡数下的速度见“各 GPU 方案”表。在左侧指定 GPU 可看到完整的时间构成。',
+  'section.describes_recommended': '未指定 GPU：这里的数字按推荐方案 {gpus} × {gpu} 计算。在左侧指定 GPU 可查看其他方案。',
   'speed.tps': '训练吞吐（整个任务）',
   'speed.tps_sub': '全部 GPU 合计',
   'speed.mfu_sub': '每卡 {achieved} / 峰值 {peak} TFLOPS',

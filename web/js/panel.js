@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The result sections: registerPanel(), renderPanels() after every run (the one result event),
 // folding, the section navigation, and the pieces several panels share.
+import { findGpu } from './core.js';
 import { setChartWidth } from './charts.js';
 import { afterFrame, clear, fig, h, nextTask, setText, svg, timing } from './dom.js';
 import * as formats from './format.js';
@@ -302,6 +303,13 @@ export function assumptionList(list, titleKey) {
 
 export function noteBanner(text, cls) {
   return h('div', { class: 'note ' + (cls || '') }, h('span', { class: 'note-icon', 'aria-hidden': 'true', text: 'i' }), h('div', null, text));
+}
+
+/** Nothing pinned: the note that a section describes the recommended plan (sections_describe). */
+export function describedNote(r) {
+  const d = r.sections_describe;
+  const gpu = findGpu(d.gpu);
+  return noteBanner(t('section.describes_recommended', { gpus: d.gpus, gpu: gpu ? gpu.name : String(d.gpu) }), 'note-info described');
 }
 
 /** buy / rent / rent_reserved / hybrid in words. */

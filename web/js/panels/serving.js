@@ -6,12 +6,13 @@ import { fig, h, pointerGet } from '../dom.js';
 import { gib, integer, isNum, num3, percent, seconds, tickNum } from '../format.js';
 import { t, tNodes } from '../i18n.js';
 import { noteList } from '../notes.js';
-import { assumptionList, kpi, noteBanner, renderInterconnect, sectionTitle } from '../panel.js';
+import { assumptionList, describedNote, kpi, noteBanner, renderInterconnect, sectionTitle } from '../panel.js';
 
 function renderInferenceSpeed(body, r, ctx) {
   const I = r.inference;
   const pinned = isNum(I.decode_tokens_per_second);
   if (!pinned) body.appendChild(noteBanner(t('inf.unpinned', { gpu: gpuName(I.gpu) }), 'note-info'));
+  else if (r.sections_describe) body.appendChild(describedNote(r));
   if (pinned && I.at_load) {
     // The figures at the stated load first: what every user sees with everyone online.
     const L = '/inference/at_load';

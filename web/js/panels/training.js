@@ -6,7 +6,7 @@ import { fig, h, pointerGet } from '../dom.js';
 import { gbps, hoursText, integer, isNum, num3, percent, seconds, tickNum, tokensText } from '../format.js';
 import { t, tNodes } from '../i18n.js';
 import { noteList } from '../notes.js';
-import { assumptionList, kpi, noteBanner, renderInterconnect, sectionTitle } from '../panel.js';
+import { assumptionList, describedNote, kpi, noteBanner, renderInterconnect, sectionTitle } from '../panel.js';
 
 const TIME_TERMS = [
   { key: 'compute_s', colour: '#2f5f8f' },
@@ -121,6 +121,8 @@ function renderTrainingSpeed(body, r) {
   const pinned = isNum(T.tokens_per_second);
   if (!pinned) {
     body.appendChild(noteBanner(t('speed.unpinned', { gpu: gpuName(T.gpu) }), 'note-info'));
+  } else if (r.sections_describe) {
+    body.appendChild(describedNote(r));
   }
   const k = h('div', { class: 'kpis' });
   if (pinned) {
