@@ -47,11 +47,9 @@ Prepared prepare(const std::string& request_text, const Catalog& catalog) {
   }
   Prepared out{make_plan(req, catalog), {}};
   const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
-  const auto part = part_facts().find(gpu.id);
-  const validation::PartFacts facts =
-      part != part_facts().end() ? part->second : validation::PartFacts{};
   out.validation = validation::build_validation_plan(
-      validation_gpu_facts(gpu), facts, ngc_catalog(), validation_figures(req, catalog, out.plan));
+      validation_gpu_facts(gpu), validation_part_facts(gpu, part_facts()), ngc_catalog(),
+      validation_figures(req, catalog, out.plan));
   return out;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "validation/plan.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -56,15 +57,25 @@ class Canon {
   std::string text_;
 };
 
+std::string join_ints(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += (s.empty() ? "" : " ") + std::to_string(x);
+  return s;
+}
+
 }  // namespace
+
+bool is_hardware_xid(const XidClasses& x, int code) {
+  return std::find(x.hardware.begin(), x.hardware.end(), code) != x.hardware.end();
+}
 
 ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
                                      const NgcCatalog& ngc, const PlanFigures& f) {
   if (!part.supported || gpu.software_stack != "cuda" || gpu.compute_capability.empty())
-    throw InputError("validation_unsupported_gpu", "/gpu",
-                     gpu.name +
-                         " is not an NVIDIA CUDA part: the validation scripts use "
-                         "nvidia-smi and NGC CUDA containers");
+    throw InputError("validation_unsupported_gpu", "/hardware/gpu",
+                     gpu.name + " (" + gpu.vendor + ", " + gpu.software_stack +
+                         ") is not an NVIDIA CUDA part: the validation scripts are NVIDIA-only "
+                         "(nvidia-smi, NGC CUDA containers); validate it with its vendor's tools");
   if (f.gpus_per_server < 1) invalid("gpus_per_server", "gpus_per_server must be >= 1");
   if (f.servers < 1) invalid("servers", "servers must be >= 1");
 
@@ -82,6 +93,7 @@ ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
   p.power_limit_w = gpu.tdp_watts;
   p.pcie_generation = gpu.pcie_generation;
   p.pcie_width = gpu.pcie_lanes;
+  p.xid = part.xid;
 
   p.gpus_per_server = f.gpus_per_server;
   p.servers = f.servers;
@@ -208,6 +220,8 @@ std::string plan_id(const ValidationPlan& p) {
   c.add("plimit", p.power_limit_w);
   c.add("pcie", p.pcie_generation);
   c.add("lanes", p.pcie_width);
+  c.add("xid_hw", join_ints(p.xid.hardware));
+  c.add("xid_app", join_ints(p.xid.application));
   c.add("gps", p.gpus_per_server);
   c.add("servers", p.servers);
   c.add("total", p.total_gpus);

@@ -130,6 +130,8 @@ export default {
   'vreason.ecc_uncorrected': 'GPU {gpu} logged {count} uncorrectable ECC errors: reset it, replace it if they recur',
   'vreason.power_over_tdp': 'median GPU draw {p50_w} W exceeds the planned TDP {tdp_w} W: rerun the power plan with the measured figure',
   'vreason.xid_errors': '{count} Xid error(s) in the kernel log[[ (Xid {codes})]]: 00_inventory.sh says what each code needs',
+  'vreason.xid_application': '{count} Xid error(s) in the kernel log[[ (Xid {codes})]], none a hardware Xid: a program\'s fault, or a code to look up in NVIDIA\'s Xid catalog',
+  'vreason.script_line': '{script}: {check}: expected {expected}, measured {measured}[[ ({detail})]]',
   'vreason.burnin_incomplete': 'the burn-in ran {hours} h of {target_hours} h: run 40_burnin.sh again to resume',
   'vreason.wall_power_above_plan': 'one server draws up to {measured_w} W at the wall, above the planned {planned_w} W',
   'vreason.rack_over_budget': '{servers} server(s) at the measured power need {rack_kw} kW, over the rack\'s {budget_kw} kW',

@@ -130,6 +130,8 @@ export default {
   'vreason.ecc_uncorrected': 'GPU {gpu} 记录了 {count} 个不可纠正 ECC 错误：复位，反复出现就更换',
   'vreason.power_over_tdp': 'GPU 中位功耗 {p50_w} W 超过计划的 TDP {tdp_w} W：用实测值重算电力方案',
   'vreason.xid_errors': '内核日志中有 {count} 个 Xid 错误[[（Xid {codes}）]]：00_inventory.sh 会说明每个代码该怎么处理',
+  'vreason.xid_application': '内核日志中有 {count} 个 Xid 错误[[（Xid {codes}）]]，都不是硬件 Xid：是程序自身的错误，或需在 NVIDIA 的 Xid 目录中查询的代码',
+  'vreason.script_line': '{script}：{check}：应为 {expected}，实测 {measured}[[（{detail}）]]',
   'vreason.burnin_incomplete': '压测只跑了 {hours} 小时（目标 {target_hours} 小时）：再次运行 40_burnin.sh 会接着跑',
   'vreason.wall_power_above_plan': '单台服务器墙插功耗最高 {measured_w} W，高于计划的 {planned_w} W',
   'vreason.rack_over_budget': '{servers} 台服务器按实测功耗需要 {rack_kw} kW，超过机柜的 {budget_kw} kW',
