@@ -2,6 +2,8 @@
 #include "validation/check.hpp"
 
 #include <algorithm>
+#include <map>
+#include <string>
 
 #include "types/errors.hpp"
 #include "validation/check_fabric.hpp"
@@ -22,10 +24,22 @@ Area area_of_line(const std::string& a) {
   return Area::power;  // power, health
 }
 
+/// Script codes whose read-back item has another name (the item sums several lines).
+const std::map<std::string, std::string>& item_code_of_line() {
+  static const std::map<std::string, std::string> same = {{"pcie_gen_low", "pcie_link_low"},
+                                                          {"pcie_width_low", "pcie_link_low"},
+                                                          {"pcie_downtrained", "pcie_link_low"},
+                                                          {"gpu_missing", "gpu_missing_in_log"}};
+  return same;
+}
+
 bool reported(const CheckReport& r, const std::string& code, Status at_least) {
-  for (const CheckItem& i : r.items)
-    if ((i.reason.code == code || i.reason.param("line_code") == code) && i.status >= at_least)
-      return true;
+  const auto alias = item_code_of_line().find(code);
+  for (const CheckItem& i : r.items) {
+    const bool same = i.reason.code == code || i.reason.param("line_code") == code ||
+                      (alias != item_code_of_line().end() && i.reason.code == alias->second);
+    if (same && i.status >= at_least) return true;
+  }
   return false;
 }
 
