@@ -32,7 +32,7 @@ scenario() {
   "$TOOL" scripts "$2" "$SCRIPTS"
   SUMMARY_RC=""
   unset STANDIN_PROFILE STANDIN_SCENARIO STANDIN_GPUS STANDIN_STEP STANDIN_STEP_USED_BYTES STANDIN_DMESG \
-    STANDIN_XID STANDIN_FABRIC \
+    STANDIN_XID STANDIN_XID_LATE STANDIN_FABRIC \
     MASTER_ADDR NODE_RANK
 }
 wanted() { [ -z "$FILTER" ] || [[ "$1" == *"$FILTER"* ]]; }
@@ -173,6 +173,18 @@ if wanted xid_unclassified; then
   run 00_inventory.sh
   expect_rc 0
   expect '^WARN xid: .*Xid 150 not classified: look it up at https://docs.nvidia.com/deploy/xid-errors/'
+fi
+
+if wanted xid_burnin; then
+  scenario xid_burnin h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_XID_LATE="13 95"
+  run 40_burnin.sh --hours 0.0005 --interval 1
+  expect_rc 1
+  expect '^FAIL xid_during_burnin: expected no hardware Xid, measured 2 \(Xid 13,95\) \(hardware: Xid 95: uncontained ECC error'
+  run 90_summary.sh
+  expect_rc 1
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"codes": "95"'
 fi
 
 if wanted fabric_na; then

@@ -87,7 +87,7 @@ export default {
   'verror.csv_truncated': 'The CSV is cut off.',
   'verror.csv_bad_value': 'The CSV has a value that cannot be read.',
   'verror.too_big': 'The file is too large.',
-  'verror.validation_unsupported_gpu': 'This GPU has no nvidia-smi or CUDA container: no scripts.',
+  'verror.validation_unsupported_gpu': 'The validation scripts are NVIDIA-only (nvidia-smi, NGC CUDA containers): validate this GPU with its vendor\'s tools.',
   'verror.validation_no_ngc_tag': 'No NGC tag fits this GPU and driver: upgrade the driver or pick another tag.',
   'verror.validation_invalid': 'A validation setting is out of range.',
   'vreason.ok': 'as planned',

@@ -87,7 +87,7 @@ export default {
   'verror.csv_truncated': 'CSV 在中途被截断。',
   'verror.csv_bad_value': 'CSV 中有无法识别的值。',
   'verror.too_big': '文件太大。',
-  'verror.validation_unsupported_gpu': '这种 GPU 没有 nvidia-smi 和 CUDA 容器，无法生成脚本。',
+  'verror.validation_unsupported_gpu': '验证脚本仅支持 NVIDIA（nvidia-smi、NGC CUDA 容器）：这种 GPU 请用其厂商的工具验证。',
   'verror.validation_no_ngc_tag': '没有适合这张卡和这个驱动的 NGC 镜像：升级驱动或换一个镜像标签。',
   'verror.validation_invalid': '验证设置中有一个值超出范围。',
   'vreason.ok': '符合计划',
