@@ -7,9 +7,16 @@
 #include <cstdio>
 
 #include "types/errors.hpp"
+#include "types/text.hpp"
 
 namespace advisor::validation {
 namespace {
+
+/// GeForce cards beat the catalog's dense BF16 peak on big GEMMs (boost clocks above the
+/// spec-sheet rate): measured MAMF fractions in data/performance.json are 0.987 (RTX 4090),
+/// 1.01 (4090 D), 1.077 (3090/3090 Ti) and 1.127 (RTX 5090). A fraction above 1 is a
+/// measurement, not an error; above this bound it is a unit slip (a percentage).
+constexpr double kMaxMatmulFraction = 1.5;
 
 void invalid(const std::string& field, const std::string& message) {
   throw InputError("validation_invalid", "/validation/" + field, message);
@@ -181,8 +188,9 @@ void validate_plan(const ValidationPlan& p) {
     invalid("total_gpus", "total_gpus must be between 1 and gpus_per_server * servers");
   positive(p.power_limit_w, "power_limit_w");
   positive(p.bf16_dense_peak_tflops, "bf16_dense_peak_tflops");
-  if (!(p.matmul_fraction > 0 && p.matmul_fraction <= 1))
-    invalid("matmul_fraction", "matmul_fraction must be in (0, 1]");
+  if (!(p.matmul_fraction > 0 && p.matmul_fraction <= kMaxMatmulFraction))
+    invalid("matmul_fraction",
+            "matmul_fraction must be in (0, " + trimmed_decimal(kMaxMatmulFraction, 1) + "]");
   non_negative(p.allreduce_busbw_gbps, "allreduce_busbw_gbps");
   non_negative(p.inter_node_busbw_gbps, "inter_node_busbw_gbps");
   non_negative(p.memory_per_gpu_bytes, "memory_per_gpu_bytes");

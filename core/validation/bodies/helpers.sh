@@ -55,7 +55,7 @@ xid_advice() {
 # helper: xid_report
 # xid_report CHECK COUNT CODES: PASS without Xid lines; FAIL when one of the comma list CODES is
 # in XID_HARDWARE (the card, its memory, links or firmware); else WARN (XID_APPLICATION: a
-# program's fault, or a code neither list names). Measures xid_hardware_codes for the read-back.
+# program's fault, or a code neither list names).
 xid_report() {
   local check="$1" count="$2" codes="$3" c hw="" app="" other=""
   local -a list
