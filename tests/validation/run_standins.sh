@@ -145,7 +145,7 @@ if wanted xid_application; then
   export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_XID="13 31 43"
   run 00_inventory.sh
   expect_rc 0
-  expect '^WARN xid: expected no hardware Xid, measured 3 \(Xid 13,31,43\) \(application Xid 13,31,43: a program'
+  expect '^WARN xid: expected no hardware Xid, measured 3 \(Xid 13,31,43\) \(application Xid 13,31,43: a program fault'
   expect_not '^FAIL'
   run 90_summary.sh
   expect_rc 0

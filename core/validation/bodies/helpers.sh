@@ -57,9 +57,9 @@ xid_advice() {
 # in XID_HARDWARE (the card, its memory, links or firmware); else WARN (XID_APPLICATION: a
 # program's fault, or a code neither list names).
 xid_report() {
-  local check="$1" count="$2" codes="$3" c hw="" app="" other=""
+  local check="$1" count="$2" seen="$3" c hw="" app="" other=""
   local -a list
-  IFS=',' read -r -a list <<< "$codes"
+  IFS=',' read -r -a list <<< "$seen"
   for c in "${list[@]}"; do
     case " $XID_HARDWARE " in *" $c "*) hw="${hw:+$hw,}$c"; continue ;; esac
     case " $XID_APPLICATION " in *" $c "*) app="${app:+$app,}$c" ;; *) other="${other:+$other,}$c" ;; esac
@@ -67,10 +67,10 @@ xid_report() {
   if [ "$count" -eq 0 ]; then
     pass health "$check" "no Xid errors" "none" ok
   elif [ -n "$hw" ]; then
-    fail health "$check" "no hardware Xid" "$count (Xid $codes)" xid_errors \
+    fail health "$check" "no hardware Xid" "$count (Xid $seen)" xid_errors \
       "hardware: $(xid_advice "$hw")"
   else
-    warn health "$check" "no hardware Xid" "$count (Xid ${codes:-?})" xid_application \
-      "${app:+application Xid $app: a program's fault (bad address, page fault), not the card's; }${other:+Xid $other not classified: look it up at https://docs.nvidia.com/deploy/xid-errors/; }none of them is a hardware Xid"
+    warn health "$check" "no hardware Xid" "$count (Xid ${seen:-?})" xid_application \
+      "${app:+application Xid $app: a program fault (bad address, page fault), not a card fault; }${other:+Xid $other not classified: look it up at https://docs.nvidia.com/deploy/xid-errors/; }none of them is a hardware Xid"
   fi
 }
