@@ -208,8 +208,9 @@ ScriptFile inventory(const ValidationPlan& p) {
   v.set("EXPECTED_GPUS", std::to_string(p.gpus_per_server), "GPUs in this server");
   v.set("EXPECTED_NAMES", join(p.smi_names, "|"), "nvidia-smi name(s) of " + p.gpu_id);
   v.set("EXPECTED_MEMORY_MIB", p.memory_total_mib ? std::to_string(*p.memory_total_mib) : "",
-        p.memory_total_mib ? "memory.total per GPU, MiB, ECC on"
-                           : "not sourced: recorded, not checked");
+        !p.memory_total_mib ? "not sourced: recorded, not checked"
+        : p.ecc_expected    ? "memory.total per GPU, MiB, ECC on"
+                            : "memory.total per GPU, MiB, as shipped (ECC off or none)");
   v.set("EXPECTED_MEMORY_MIB_ECC_OFF",
         p.memory_total_mib_ecc_off ? std::to_string(*p.memory_total_mib_ecc_off) : "",
         "memory.total with ECC off, MiB (\"\": not sourced)");
