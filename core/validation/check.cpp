@@ -36,16 +36,16 @@ const std::map<std::string, std::string>& item_code_of_line() {
 bool reported(const CheckReport& r, const std::string& code, Status at_least) {
   const auto alias = item_code_of_line().find(code);
   for (const CheckItem& i : r.items) {
-    const bool same = i.reason.code == code || i.reason.param("line_code") == code ||
+    const bool same = i.reason.code == code ||
                       (alias != item_code_of_line().end() && i.reason.code == alias->second);
     if (same && i.status >= at_least) return true;
   }
   return false;
 }
 
-/// Every FAIL or WARN line the scripts printed that no item reports under its code (at least as
-/// severe) becomes an item of its own. The verdict is then the scripts' rule, the one
-/// 90_summary.sh exits by: the server fails when any line FAILs.
+/// Every FAIL or WARN line the scripts printed that no read-back item reports under its code (at
+/// least as severe) becomes an item of its own, one per line (GPU 1 and GPU 3 each). The verdict is
+/// then the scripts' rule, the one 90_summary.sh exits by: the server fails when any line FAILs.
 void script_line_items(const Measurements& m, CheckReport& r, items::Builder& b) {
   for (const ScriptCheck& c : m.script_checks) {
     const Status st = status_of_line(c.status);

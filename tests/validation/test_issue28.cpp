@@ -161,6 +161,14 @@ TEST_CASE("check reports every FAIL/WARN line and exits as 90_summary.sh",
                                    {"code", "ecc_disabled"},
                                    {"detail", ""}},
                                   {{"script", "00_inventory"},
+                                   {"status", "WARN"},
+                                   {"area", "health"},
+                                   {"check", "GPU 5 ECC"},
+                                   {"expected", "Enabled"},
+                                   {"measured", "Disabled"},
+                                   {"code", "ecc_disabled"},
+                                   {"detail", ""}},
+                                  {{"script", "00_inventory"},
                                    {"status", "SKIP"},
                                    {"area", "health"},
                                    {"check", "xid"},
@@ -179,6 +187,9 @@ TEST_CASE("check reports every FAIL/WARN line and exits as 90_summary.sh",
         "the fabric manager)");
   REQUIRE(item_with_code(r, "ecc_disabled"));
   CHECK(item_with_code(r, "ecc_disabled")->status == Status::warn);
+  int ecc_lines = 0;  // one item per line: GPU 3 and GPU 5
+  for (const auto& i : r.items) ecc_lines += i.reason.param("line_code") == "ecc_disabled" ? 1 : 0;
+  CHECK(ecc_lines == 2);
   CHECK_FALSE(item_with_code(r, "xid_needs_root"));
   CHECK(r.overall == Status::fail);
   // Items stay in the source's order with the script lines among them.
