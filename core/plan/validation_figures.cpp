@@ -28,8 +28,8 @@ validation::ProductClass product_class_of(const ProductFacts& p) {
   return validation::ProductClass::data_center;
 }
 
-/// Facts for a catalog part data/validation.json does not list: no name or memory.total to
-/// compare (the scripts SKIP and record them), links by form factor.
+/// Facts for a catalog part data/validation.json does not list: no name to compare, memory.total
+/// where gpus.json has the nvidia-smi figure (else the scripts record it), links by form factor.
 validation::PartFacts derived_part_facts(const GpuSpec& g) {
   validation::PartFacts f;
   f.supported = g.software_stack == "cuda" && g.compute_capability.has_value();
@@ -41,8 +41,8 @@ validation::PartFacts derived_part_facts(const GpuSpec& g) {
   f.row_remapper = g.memory_type.rfind("HBM", 0) == 0 && cc >= kRowRemapperMinComputeCapability;
   f.confirmed = false;
   f.notes =
-      "not in data/validation.json: name, memory.total and topology recorded from the "
-      "first box";
+      "not in data/validation.json: name and topology recorded from the first box; "
+      "memory.total checked only where gpus.json has memory_usable_mib";
   return f;
 }
 
