@@ -101,6 +101,32 @@ std::vector<std::string> strings(const json& obj, const std::string& key, const 
   return out;
 }
 
+/// Xid codes: whole numbers (NVIDIA's catalog numbers them from 1).
+std::vector<int> xid_codes(const json& obj, const std::string& key, const std::string& path) {
+  const json& v = field(obj, key, path);
+  if (!v.is_array())
+    throw InputError("catalog_invalid", path + "/" + key, key + " must be an array");
+  std::vector<int> out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_number() || v[i].number() < 1 || v[i].number() != std::floor(v[i].number()))
+      throw InputError("catalog_invalid", path + "/" + key + "/" + std::to_string(i),
+                       "an Xid code is a whole number >= 1");
+    out.push_back(static_cast<int>(v[i].number()));
+  }
+  return out;
+}
+
+XidClasses xid_classes(const json& doc, const std::string& base) {
+  const std::string p = base + "/xid";
+  const json& x = field(doc, "xid", base);
+  XidClasses c{xid_codes(x, "hardware", p), xid_codes(x, "application", p), str(x, "source", p)};
+  for (int code : c.application)
+    if (is_hardware_xid(c, code))
+      throw InputError("catalog_invalid", p + "/application",
+                       "Xid " + std::to_string(code) + " is listed as hardware and application");
+  return c;
+}
+
 ProductClass product_class(const std::string& s, const std::string& path) {
   if (s == "data_center") return ProductClass::data_center;
   if (s == "workstation") return ProductClass::workstation;
@@ -265,10 +291,12 @@ std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
   if (!parts.is_object())
     throw InputError("catalog_invalid", base + "/parts", "parts must be an object");
   std::map<std::string, PartFacts> out;
+  const XidClasses xid = xid_classes(doc, base);
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const std::string p = base + "/parts/" + parts.key(i);
     const json& j = parts[i];
     PartFacts f;
+    f.xid = xid;
     f.supported = boolean(j, "supported", p);
     f.product = product_class(str(j, "product_class", p), p + "/product_class");
     f.smi_names = strings(j, "smi_names", p);
@@ -384,6 +412,7 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
   m.burnin_seconds = r.num("burnin_seconds");
   m.burnin_target_seconds = r.num("burnin_target_seconds");
   m.xid_new = r.integer("xid_new");
+  m.xid_new_codes = r.text("xid_new_codes");
   m.nccl_timeouts = r.integer("nccl_timeouts");
   m.gpus_logged = r.integer("gpus_logged");
   m.wall_power_w_max = r.num("wall_power_w_max");

@@ -2,6 +2,7 @@
 #include "plan/validation_figures.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "engine/memory.hpp"
 
@@ -14,6 +15,35 @@ validation::Network network_of(const std::string& kind) {
   if (kind.rfind("roce_", 0) == 0) return validation::Network::roce;
   if (kind.rfind("ethernet", 0) == 0) return validation::Network::ethernet;
   return validation::Network::none;
+}
+
+/// Row remapping replaces failing HBM rows from Ampere (compute capability 8.0) on; GDDR parts
+/// and older HBM parts retire pages instead (NVIDIA A100 GPU memory error management,
+/// https://docs.nvidia.com/deploy/a100-gpu-mem-error-mgmt/index.html).
+constexpr double kRowRemapperMinComputeCapability = 8.0;
+
+validation::ProductClass product_class_of(const ProductFacts& p) {
+  if (p.product_class == "consumer") return validation::ProductClass::geforce;
+  if (p.product_class == "workstation") return validation::ProductClass::workstation;
+  return validation::ProductClass::data_center;
+}
+
+/// Facts for a catalog part data/validation.json does not list: no name to compare, memory.total
+/// where gpus.json has the nvidia-smi figure (else the scripts record it), links by form factor.
+validation::PartFacts derived_part_facts(const GpuSpec& g) {
+  validation::PartFacts f;
+  f.supported = g.software_stack == "cuda" && g.compute_capability.has_value();
+  if (g.memory_usable_mib) f.memory_total_mib = static_cast<int>(*g.memory_usable_mib);
+  // An SXM board without a validation.json entry: NVLink of unknown shape, so the topology
+  // accepts NV# entries as well as PCIe ones (nvlink_bridge).
+  f.intra_node = g.form_factor == "sxm" ? "nvlink_bridge" : "pcie";
+  const double cc = g.compute_capability ? std::atof(g.compute_capability->c_str()) : 0;
+  f.row_remapper = g.memory_type.rfind("HBM", 0) == 0 && cc >= kRowRemapperMinComputeCapability;
+  f.confirmed = false;
+  f.notes =
+      "not in data/validation.json: name and topology recorded from the first box; "
+      "memory.total checked only where gpus.json has memory_usable_mib";
+  return f;
 }
 
 int per_rank(std::int64_t value, int ranks) {
@@ -35,6 +65,22 @@ validation::GpuFacts validation_gpu_facts(const GpuSpec& g) {
   f.pcie_generation = g.pcie_generation;
   f.pcie_lanes = g.pcie_lanes;
   f.pcie_peer_to_peer = g.pcie_peer_to_peer;
+  return f;
+}
+
+validation::PartFacts validation_part_facts(
+    const GpuSpec& gpu, const std::map<std::string, validation::PartFacts>& parts) {
+  const auto it = parts.find(gpu.id);
+  validation::PartFacts f = it != parts.end() ? it->second : derived_part_facts(gpu);
+  if (it == parts.end() && !parts.empty()) f.xid = parts.begin()->second.xid;  // file-wide lists
+  if (gpu.software_stack != "cuda") f.supported = false;
+  f.product = product_class_of(gpu.product);
+  f.ecc_expected = gpu.product.memory_ecc == "on";
+  if (f.product == validation::ProductClass::geforce) {
+    // GeForce: no NVLink, no fabric manager (gpus.json product; reference/validation.md §1).
+    f.fabric_manager = false;
+    if (f.intra_node == "nvswitch" || f.intra_node == "nvlink_bridge") f.intra_node = "pcie";
+  }
   return f;
 }
 

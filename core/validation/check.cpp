@@ -1,11 +1,70 @@
 // SPDX-License-Identifier: MIT
 #include "validation/check.hpp"
 
+#include <algorithm>
+#include <map>
+#include <string>
+
 #include "types/errors.hpp"
 #include "validation/check_fabric.hpp"
 #include "validation/check_health.hpp"
 
 namespace advisor::validation {
+
+namespace {
+
+Status status_of_line(const std::string& s) {
+  return s == "FAIL" ? Status::fail : s == "WARN" ? Status::warn : Status::pass;
+}
+
+Area area_of_line(const std::string& a) {
+  if (a == "memory") return Area::memory;
+  if (a == "interconnect") return Area::interconnect;
+  if (a == "compute" || a == "software") return Area::compute;
+  return Area::power;  // power, health
+}
+
+/// Script codes whose read-back item has another name (the item sums several lines).
+const std::map<std::string, std::string>& item_code_of_line() {
+  static const std::map<std::string, std::string> same = {{"pcie_gen_low", "pcie_link_low"},
+                                                          {"pcie_width_low", "pcie_link_low"},
+                                                          {"pcie_downtrained", "pcie_link_low"},
+                                                          {"gpu_missing", "gpu_missing_in_log"}};
+  return same;
+}
+
+bool reported(const CheckReport& r, const std::string& code, Status at_least) {
+  const auto alias = item_code_of_line().find(code);
+  for (const CheckItem& i : r.items) {
+    const bool same = i.reason.code == code ||
+                      (alias != item_code_of_line().end() && i.reason.code == alias->second);
+    if (same && i.status >= at_least) return true;
+  }
+  return false;
+}
+
+/// Every FAIL or WARN line the scripts printed that no read-back item reports under its code (at
+/// least as severe) becomes an item of its own, one per line (GPU 1 and GPU 3 each). The verdict is
+/// then the scripts' rule, the one 90_summary.sh exits by: the server fails when any line FAILs.
+void script_line_items(const Measurements& m, CheckReport& r, items::Builder& b) {
+  for (const ScriptCheck& c : m.script_checks) {
+    const Status st = status_of_line(c.status);
+    if (st == Status::pass || reported(r, c.code, st)) continue;
+    std::string message = c.script + ": " + c.check + ": expected " + c.expected + ", measured " +
+                          c.measured + (c.detail.empty() ? "" : " (" + c.detail + ")");
+    b.add(area_of_line(c.area), c.check, st,
+          {"script_line",
+           {{"script", c.script},
+            {"check", c.check},
+            {"expected", c.expected},
+            {"measured", c.measured},
+            {"detail", c.detail},
+            {"line_code", c.code}},
+           std::move(message)});
+  }
+}
+
+}  // namespace
 
 void require_same_plan(const ValidationPlan& plan, const Measurements& m) {
   const std::string base =
@@ -34,6 +93,10 @@ CheckReport check_measurements(const ValidationPlan& plan, const Measurements& m
   items::compute_items(plan, m, b);
   items::power_items(plan, m, b);
   items::cost_items(plan, m, cost, b);
+  script_line_items(m, r, b);
+  // The source's order, memory first (a script line joins its area's items).
+  std::stable_sort(r.items.begin(), r.items.end(),
+                   [](const CheckItem& x, const CheckItem& y) { return x.area < y.area; });
   for (const auto& i : r.items) {
     if (i.status == Status::pass) ++r.passed;
     if (i.status == Status::warn) ++r.warned;

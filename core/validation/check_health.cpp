@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
 
 namespace advisor::validation::items {
 
@@ -103,6 +106,62 @@ void compute_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
           want, got, "tokens/s");
   }
 }
+
+namespace {
+
+/// The comma lists `a` and `b` ("79,48") as one list of whole codes, each once.
+std::vector<int> xid_code_list(const std::string& a, const std::string& b) {
+  std::vector<int> out;
+  const std::string all = a + "," + b;
+  for (std::size_t at = 0; at <= all.size();) {
+    std::size_t end = all.find(',', at);
+    if (end == std::string::npos) end = all.size();
+    const std::string part = all.substr(at, end - at);
+    if (!part.empty() && part.find_first_not_of("0123456789") == std::string::npos) {
+      const int code = std::atoi(part.c_str());
+      if (std::find(out.begin(), out.end(), code) == out.end()) out.push_back(code);
+    }
+    at = end + 1;
+  }
+  return out;
+}
+
+std::string join_codes(const std::vector<int>& codes) {
+  std::string s;
+  for (int c : codes) s += (s.empty() ? "" : ",") + std::to_string(c);
+  return s;
+}
+
+/// Xid lines in the kernel log (00_inventory) or new during the burn-in (40_burnin): a hardware
+/// Xid fails, any other is a warning, as xid_report in the scripts judges them.
+void xid_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
+  const int n = std::max(m.xid_count.value_or(0), m.xid_new.value_or(0));
+  if (n == 0) {
+    if (m.xid_count || m.xid_new) b.add(Area::power, "xid", Status::pass, ok(), 0, 0, "errors");
+    return;
+  }
+  std::vector<int> hardware, other;
+  for (int code : xid_code_list(m.xid_codes, m.xid_new_codes))
+    (is_hardware_xid(p.xid, code) ? hardware : other).push_back(code);
+  const std::string codes = join_codes(hardware.empty() ? other : hardware);
+  const std::string seen = codes.empty() ? "" : " (Xid " + codes + ")";
+  if (!hardware.empty())
+    b.add(Area::power, "xid", Status::fail,
+          {"xid_errors",
+           {{"count", std::to_string(n)}, {"codes", codes}},
+           std::to_string(n) + " Xid error(s) in the kernel log, hardware" + seen +
+               ": 00_inventory.sh says what each code needs"},
+          0, n, "errors");
+  else
+    b.add(Area::power, "xid", Status::warn,
+          {"xid_application",
+           {{"count", std::to_string(n)}, {"codes", codes}},
+           std::to_string(n) + " Xid error(s) in the kernel log" + seen +
+               ", none a hardware Xid: a program's fault, or a code to look up in NVIDIA's Xid "
+               "catalog"},
+          0, n, "errors");
+}
+}  // namespace
 
 void power_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
   std::vector<const GpuInventory*> other_limit;
@@ -218,18 +277,7 @@ void power_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
               planned, p50_max, "W");
     }
   }
-  if ((m.xid_count && *m.xid_count > 0) || (m.xid_new && *m.xid_new > 0)) {
-    int n = std::max(m.xid_count.value_or(0), m.xid_new.value_or(0));
-    b.add(Area::power, "xid", Status::fail,
-          {"xid_errors",
-           {{"count", std::to_string(n)}, {"codes", m.xid_codes}},
-           std::to_string(n) + " Xid error(s) in the kernel log" +
-               (m.xid_codes.empty() ? "" : " (Xid " + m.xid_codes + ")") +
-               ": 00_inventory.sh says what each code needs"},
-          0, n, "errors");
-  } else if (m.xid_count || m.xid_new) {
-    b.add(Area::power, "xid", Status::pass, ok(), 0, 0, "errors");
-  }
+  xid_item(p, m, b);
   if (m.burnin_seconds) {
     const double want = m.burnin_target_seconds.value_or(p.burnin_hours * 3600);
     const double hours = *m.burnin_seconds / 3600;

@@ -104,6 +104,7 @@ struct Measurements {
   std::optional<double> burnin_seconds;
   std::optional<double> burnin_target_seconds;
   std::optional<int> xid_new;
+  std::string xid_new_codes;               // the codes of the new Xid lines, "13,79"
   std::optional<int> nccl_timeouts;        // NCCL watchdog timeouts in the load's log
   std::optional<double> wall_power_w_max;  // W, one server
   std::optional<double> wall_power_w_p50;  // W

@@ -45,6 +45,18 @@ struct ProbeModel {
                                       // (12 for AdamW mixed precision; divided by ZeRO shards)
 };
 
+/// How the kernel log's Xid codes are judged (data/validation.json "xid", from NVIDIA's Xid
+/// catalog). A hardware Xid FAILs the server; any other (an application's fault, or a code the
+/// lists do not name) is a WARN to read.
+struct XidClasses {
+  std::vector<int> hardware;     // 48, 79, ...: the card, its memory or its links
+  std::vector<int> application;  // 13, 31, 43, 45: a user program's fault
+  std::string source;
+};
+
+/// Whether `code` is one of the hardware Xids.
+bool is_hardware_xid(const XidClasses& x, int code);
+
 struct ValidationPlan {
   // --- The part (data/gpus.json + data/validation.json) -------------------------------------
   std::string gpu_id;                  // catalog id, "h100-sxm-80gb"
@@ -60,6 +72,7 @@ struct ValidationPlan {
   double power_limit_w = 0;                     // expected power.limit, W (catalog TDP)
   int pcie_generation = 4;                      // expected pcie.link.gen.max
   int pcie_width = 16;                          // expected pcie.link.width.max, lanes
+  XidClasses xid;                               // hardware Xids FAIL, others WARN
 
   // --- Layout ---------------------------------------------------------------------------------
   int gpus_per_server = 8;
@@ -141,6 +154,7 @@ struct PartFacts {
   bool fabric_manager = false;
   bool row_remapper = false;
   bool ecc_expected = true;
+  XidClasses xid;                              // file-wide: the same lists for every part
   std::vector<double> power_limit_w_observed;  // W, limits seen on real boxes when != TDP
   bool confirmed = true;
   std::string notes;

@@ -130,6 +130,26 @@ const std::vector<Helper>& helpers() {
   return list;
 }
 
+/// The helpers `body` calls, and the helpers those call, in helpers.sh's order.
+std::string helpers_used_by(const std::string& body) {
+  const std::vector<Helper>& all = helpers();
+  std::vector<bool> used(all.size(), false);
+  std::string scanned = body;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (!used[i] && uses(scanned, all[i].name)) {
+        used[i] = true;
+        scanned += all[i].text;
+        grew = true;
+      }
+  }
+  std::string out;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (used[i]) out += all[i].text;
+  return out;
+}
+
 struct Header {
   std::string file, title;
   std::vector<std::string> what;  // comment lines
@@ -155,12 +175,25 @@ std::string shell_script(const ValidationPlan& p, const Header& h, const Vars& v
   if (pre_common) s += pre_common;
   if (common) {
     s += validation::body("common_head.sh");
-    for (const Helper& h : helpers())
-      if (uses(body, h.name)) s += h.text;
+    s += helpers_used_by(body);
     s += validation::body("common_tail.sh");
   }
   s += body;
   return s;
+}
+
+std::string codes_text(const std::vector<int>& codes) {
+  std::string s;
+  for (int c : codes) s += (s.empty() ? "" : " ") + std::to_string(c);
+  return s;
+}
+
+/// The Xid lists xid_report (helpers.sh) judges the kernel log by.
+void set_xid_vars(Vars& v, const ValidationPlan& p) {
+  v.set("XID_HARDWARE", codes_text(p.xid.hardware),
+        "Xids that fail the server (NVIDIA Xid catalog; data/validation.json)");
+  v.set("XID_APPLICATION", codes_text(p.xid.application),
+        "Xids of a user program's fault: a warning");
 }
 
 Vars plan_vars(const ValidationPlan& p) {
@@ -175,8 +208,9 @@ ScriptFile inventory(const ValidationPlan& p) {
   v.set("EXPECTED_GPUS", std::to_string(p.gpus_per_server), "GPUs in this server");
   v.set("EXPECTED_NAMES", join(p.smi_names, "|"), "nvidia-smi name(s) of " + p.gpu_id);
   v.set("EXPECTED_MEMORY_MIB", p.memory_total_mib ? std::to_string(*p.memory_total_mib) : "",
-        p.memory_total_mib ? "memory.total per GPU, MiB, ECC on"
-                           : "not sourced: recorded, not checked");
+        !p.memory_total_mib ? "not sourced: recorded, not checked"
+        : p.ecc_expected    ? "memory.total per GPU, MiB, ECC on"
+                            : "memory.total per GPU, MiB, as shipped (ECC off or none)");
   v.set("EXPECTED_MEMORY_MIB_ECC_OFF",
         p.memory_total_mib_ecc_off ? std::to_string(*p.memory_total_mib_ecc_off) : "",
         "memory.total with ECC off, MiB (\"\": not sourced)");
@@ -196,6 +230,7 @@ ScriptFile inventory(const ValidationPlan& p) {
   for (const auto& [tag, driver] : p.fallback_tags) table.push_back(tag + ":" + driver);
   v.array("TAG_TABLE", table, "tag:min driver for this GPU, newest first");
   v.set("CHECK_ROW_REMAPPER", p.row_remapper ? "1" : "0", "HBM parts report row remapping");
+  set_xid_vars(v, p);
   Header h{
       "00_inventory.sh",
       "what this server reports against the plan",
@@ -316,6 +351,7 @@ ScriptFile burnin(const ValidationPlan& p) {
   v.set("EXPECTED_POWER_P50_W", num(p.power_limit_w * p.training_load_factor, 1),
         "planned job's median draw per GPU: TDP x training load factor, W");
   v.set("EXPECTED_PCIE_GEN", std::to_string(p.pcie_generation));
+  set_xid_vars(v, p);
   v.set("SERVER_FULL_LOAD_W", p.server_full_load_w ? num(*p.server_full_load_w, 0) : "",
         "planned wall power of one server, W (\"\": not planned)");
   Header h{

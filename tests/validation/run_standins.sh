@@ -30,7 +30,9 @@ scenario() {
   SCRIPTS="$WORK/$1/scripts"
   export VALIDATION_DIR="$WORK/$1/out"
   "$TOOL" scripts "$2" "$SCRIPTS"
+  SUMMARY_RC=""
   unset STANDIN_PROFILE STANDIN_SCENARIO STANDIN_GPUS STANDIN_STEP STANDIN_STEP_USED_BYTES STANDIN_DMESG \
+    STANDIN_XID STANDIN_XID_LATE STANDIN_FABRIC \
     MASTER_ADDR NODE_RANK
 }
 wanted() { [ -z "$FILTER" ] || [[ "$1" == *"$FILTER"* ]]; }
@@ -41,6 +43,7 @@ run() {
   OUT="$("$SCRIPTS/$1" "${@:2}" 2>&1)"
   RC=$?
   set -e
+  if [ "$1" = 90_summary.sh ]; then SUMMARY_RC="$RC"; fi
 }
 expect_rc() { if [ "$RC" = "$1" ]; then ok; else bad "exit status $RC, expected $1"; fi; }
 # A here-string, not a pipe: under pipefail, grep -q leaving at its first match made printf die of
@@ -52,6 +55,10 @@ check_back() {  # check_back CASE FILE: the read-back report of FILE into OUT
   OUT="$("$TOOL" check "$1" "$2" "${@:3}" 2>&1)"
   RC=$?
   set -e
+  # The read-back of what 90_summary.sh wrote has its verdict: check exits as the summary did.
+  if [[ "$2" == */validation-result.json ]] && [ -n "$SUMMARY_RC" ]; then
+    if [ "$RC" = "$SUMMARY_RC" ]; then ok; else bad "check exits $RC, 90_summary.sh exited $SUMMARY_RC"; fi
+  fi
 }
 
 if wanted healthy_h100; then
@@ -131,6 +138,81 @@ if wanted dmesg_denied; then
   run 00_inventory.sh
   expect_rc 0
   expect '^SKIP xid: expected no Xid errors, measured kernel log unreadable \(reading it needs root here: sudo dmesg -T \| grep -i xid\)$'
+fi
+
+if wanted xid_application; then
+  scenario xid_application h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_XID="13 31 43"
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^WARN xid: expected no hardware Xid, measured 3 \(Xid 13,31,43\) \(application Xid 13,31,43: a program fault'
+  expect_not '^FAIL'
+  run 90_summary.sh
+  expect_rc 0
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"code": "xid_application"'
+  expect '"overall": "warn"'
+fi
+
+if wanted xid_hardware; then
+  scenario xid_hardware h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_XID="13 48 150"
+  run 00_inventory.sh
+  expect_rc 1
+  expect '^FAIL xid: expected no hardware Xid, measured 3 \(Xid 13,48,150\) \(hardware: Xid 48: double-bit ECC error'
+  run 90_summary.sh
+  expect_rc 1
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"code": "xid_errors"'
+  expect '"codes": "48"'
+fi
+
+if wanted xid_unclassified; then
+  scenario xid_unclassified h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_XID="150"
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^WARN xid: .*Xid 150 not classified: look it up at https://docs.nvidia.com/deploy/xid-errors/'
+fi
+
+if wanted xid_burnin; then
+  scenario xid_burnin h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_XID_LATE="13 95"
+  run 40_burnin.sh --hours 0.0005 --interval 1
+  expect_rc 1
+  expect '^FAIL xid_during_burnin: expected no hardware Xid, measured 2 \(Xid 13,95\) \(hardware: Xid 95: uncontained ECC error'
+  run 90_summary.sh
+  expect_rc 1
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"codes": "95"'
+fi
+
+if wanted fabric_na; then
+  # An HGX A100-style box: fabric manager active, fabric state N/A on every GPU.
+  scenario fabric_na h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_FABRIC=na
+  run 10_topology.sh
+  expect_rc 0
+  expect '^PASS fabric_manager: expected active, measured active$'
+  expect '^SKIP fabric_state: expected Completed on 8 GPUs, measured N/A on 8 \(these GPUs do not report a fabric state'
+  expect_not '^FAIL'
+  run 90_summary.sh
+  expect_rc 0
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect_not '"status": "fail"'
+fi
+
+if wanted fabric_state_lines; then
+  # A FAIL line no read-back item computes (fabric_not_completed) still fails check.
+  scenario fabric_state_lines h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=pcie_only
+  run 10_topology.sh
+  expect_rc 1
+  run 90_summary.sh
+  expect_rc 1
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"line_code": "fabric_not_completed"'
+  expect '"overall": "fail"'
 fi
 
 if wanted pcie_only; then
@@ -234,7 +316,7 @@ if wanted missing_gpu; then
   run 00_inventory.sh
   expect_rc 1
   expect '^FAIL gpu_count: expected 8, measured 7 \(1 GPU\(s\) missing; present at: 00000000:18:00.0'
-  expect '^FAIL xid: expected no Xid errors, measured 1 \(Xid 79\) \(Xid 79: GPU fell off the bus'
+  expect '^FAIL xid: expected no hardware Xid, measured 1 \(Xid 79\) \(hardware: Xid 79: GPU fell off the bus'
   run 40_burnin.sh --hours 0.001 --interval 1
   expect_rc 1
   expect '^FAIL gpus_logged: expected 8 GPUs in the log, measured 7'

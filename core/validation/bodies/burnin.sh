@@ -12,6 +12,13 @@ HEADER='timestamp, index, temperature.gpu, temperature.memory, power.draw [W], p
 num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !((a + 0) > (b + 0)) }'; }
 pct() { awk -v f="$1" 'BEGIN { printf "%.0f%%", f * 100 }'; }
 xid_total() { dmesg 2> /dev/null | grep -ci 'NVRM: Xid' || true; }
+# The codes of the Xid lines after the first $1, comma-separated.
+xid_codes_after() {
+  local lines
+  lines="$(dmesg 2> /dev/null | grep -i 'NVRM: Xid' || true)"
+  printf '%s\n' "$lines" | tail -n +"$(($1 + 1))" \
+    | sed -n 's/.*Xid ([^)]*): *\([0-9][0-9]*\).*/\1/p' | sort -un | paste -sd, -
+}
 
 if ! is_number "$HOURS" || ! is_number "$INTERVAL" || [ "$INTERVAL" -lt 1 ]; then
   echo "--hours must be a number and --interval a whole number of seconds >= 1" >&2
@@ -143,12 +150,10 @@ if [ "$done_s" -lt "$target" ]; then
   trap - INT TERM
   if [ "$XID_READABLE" = 1 ]; then
     xid_new=$(($(xid_total) - xid_before))
+    xid_new_codes="$(xid_codes_after "$xid_before")"
     measure xid_new "$xid_new"
-    if [ "$xid_new" -eq 0 ]; then
-      pass health xid_during_burnin 0 0 ok
-    else
-      fail health xid_during_burnin 0 "$xid_new" xid_new "new Xid errors during the burn-in: run 00_inventory.sh for the codes and what to do"
-    fi
+    measure_str xid_new_codes "$xid_new_codes"
+    xid_report xid_during_burnin "$xid_new" "$xid_new_codes"
   else
     skip health xid_during_burnin 0 "kernel log unreadable" xid_needs_root "reading it needs root here: sudo dmesg -T | grep -i xid"
   fi

@@ -31,3 +31,46 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print 0; else printf 
 version_ge() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$2" ]; }
 # helper: add_word
 add_word() { case " $1 " in *" $2 "*) printf '%s' "$1" ;; *) printf '%s' "${1:+$1 }$2" ;; esac; }
+# helper: xid_advice
+# xid_advice CODES: what to do about each hardware Xid of the comma list CODES.
+xid_advice() {
+  local c out=""
+  local -a codes
+  IFS=',' read -r -a codes <<< "$1"
+  for c in "${codes[@]}"; do
+    case "$c" in
+      48) out="$out Xid 48: double-bit ECC error; reset the GPU, replace it if it recurs." ;;
+      63 | 64) out="$out Xid $c: row-remapping event; reset the GPU to apply it, replace on failure." ;;
+      74) out="$out Xid 74: NVLink error; reseat the GPU/baseboard and run 10_topology.sh." ;;
+      79) out="$out Xid 79: GPU fell off the bus; check power, PCIe seating and cooling." ;;
+      92) out="$out Xid 92: high single-bit ECC rate; watch it, replace if it climbs." ;;
+      94) out="$out Xid 94: contained ECC error; restart the job." ;;
+      95) out="$out Xid 95: uncontained ECC error; reset the GPU." ;;
+      61 | 62) out="$out Xid $c: GPU micro-controller halted; reset the GPU, update the driver if it recurs." ;;
+      119 | 120) out="$out Xid $c: GSP error; update the driver or reset the GPU." ;;
+    esac
+  done
+  printf '%s' "${out# }"
+}
+# helper: xid_report
+# xid_report CHECK COUNT CODES: PASS without Xid lines; FAIL when one of the comma list CODES is
+# in XID_HARDWARE (the card, its memory, links or firmware); else WARN (XID_APPLICATION: a
+# program's fault, or a code neither list names).
+xid_report() {
+  local check="$1" count="$2" seen="$3" c hw="" app="" other=""
+  local -a list
+  IFS=',' read -r -a list <<< "$seen"
+  for c in "${list[@]}"; do
+    case " $XID_HARDWARE " in *" $c "*) hw="${hw:+$hw,}$c"; continue ;; esac
+    case " $XID_APPLICATION " in *" $c "*) app="${app:+$app,}$c" ;; *) other="${other:+$other,}$c" ;; esac
+  done
+  if [ "$count" -eq 0 ]; then
+    pass health "$check" "no Xid errors" "none" ok
+  elif [ -n "$hw" ]; then
+    fail health "$check" "no hardware Xid" "$count (Xid $seen)" xid_errors \
+      "hardware: $(xid_advice "$hw")"
+  else
+    warn health "$check" "no hardware Xid" "$count (Xid ${seen:-?})" xid_application \
+      "${app:+application Xid $app: a program fault (bad address, page fault), not a card fault; }${other:+Xid $other not classified: look it up at https://docs.nvidia.com/deploy/xid-errors/; }none of them is a hardware Xid"
+  fi
+}

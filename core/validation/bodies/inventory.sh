@@ -29,25 +29,6 @@ tag_for_driver() {
   return 1
 }
 
-xid_advice() {
-  local c out=""
-  local -a codes
-  IFS=',' read -r -a codes <<< "$1"
-  for c in "${codes[@]}"; do
-    case "$c" in
-      48) out="$out Xid 48: double-bit ECC error; reset the GPU, replace it if it recurs." ;;
-      63 | 64) out="$out Xid $c: row-remapping event; reset the GPU to apply it, replace on failure." ;;
-      74) out="$out Xid 74: NVLink error; reseat the GPU/baseboard and run 10_topology.sh." ;;
-      79) out="$out Xid 79: GPU fell off the bus; check power, PCIe seating and cooling." ;;
-      92) out="$out Xid 92: high single-bit ECC rate; watch it, replace if it climbs." ;;
-      94) out="$out Xid 94: contained ECC error; restart the job." ;;
-      95) out="$out Xid 95: uncontained ECC error; reset the GPU." ;;
-      119 | 120) out="$out Xid $c: GSP error; update the driver or reset the GPU." ;;
-    esac
-  done
-  printf '%s' "${out# }"
-}
-
 if ! have nvidia-smi; then
   fail software nvidia-smi "nvidia-smi on PATH" "not found" driver_missing "install the NVIDIA driver (root)"
   finish
@@ -190,11 +171,7 @@ if KLOG="$(dmesg 2>/dev/null)"; then
   xid_codes="$(printf '%s\n' "$XID_LINES" | sed -n 's/.*Xid ([^)]*): *\([0-9][0-9]*\).*/\1/p' | sort -un | paste -sd, -)"
   measure xid_count "$xid_count"
   measure_str xid_codes "$xid_codes"
-  if [ "$xid_count" -eq 0 ]; then
-    pass health xid "no Xid errors" "none" ok
-  else
-    fail health xid "no Xid errors" "$xid_count (Xid $xid_codes)" xid_errors "$(xid_advice "$xid_codes")"
-  fi
+  xid_report xid "$xid_count" "$xid_codes"
 else
   skip health xid "no Xid errors" "kernel log unreadable" xid_needs_root "reading it needs root here: sudo dmesg -T | grep -i xid"
 fi

@@ -48,10 +48,17 @@ if [ "$FABRIC_MANAGER_REQUIRED" = 1 ]; then
   else
     skip interconnect fabric_manager active "no systemctl" fabric_manager_unknown "check the nvidia-fabricmanager service by hand"
   fi
-  completed="$(nvidia-smi -q 2>/dev/null | grep -i -A 3 '^[[:space:]]*Fabric' | grep -ciE 'State[[:space:]]*:[[:space:]]*Completed' || true)"
+  FABRIC="$(nvidia-smi -q 2>/dev/null | grep -i -A 3 '^[[:space:]]*Fabric' || true)"
+  completed="$(printf '%s\n' "$FABRIC" | grep -ciE 'State[[:space:]]*:[[:space:]]*Completed' || true)"
+  # Ampere NVSwitch boards (HGX A100/A800) print "State : N/A" with the fabric manager running;
+  # the per-GPU fabric state is reported from Hopper on.
+  unreported="$(printf '%s\n' "$FABRIC" | grep -ciE 'State[[:space:]]*:[[:space:]]*(N/A|Not Supported)' || true)"
   measure fabric_completed_gpus "$completed"
   if [ "$completed" -ge "$EXPECTED_GPUS" ]; then
     pass interconnect fabric_state "Completed on $EXPECTED_GPUS GPUs" "Completed on $completed" ok
+  elif [ "$completed" -eq 0 ] && [ "$unreported" -ge "$EXPECTED_GPUS" ]; then
+    skip interconnect fabric_state "Completed on $EXPECTED_GPUS GPUs" "N/A on $unreported" fabric_state_not_reported \
+      "these GPUs do not report a fabric state (HGX A100/A800 print N/A): the fabric manager, NVLink and busbw checks stand for it"
   else
     fail interconnect fabric_state "Completed on $EXPECTED_GPUS GPUs" "Completed on $completed" fabric_not_completed \
       "GPUs have not joined the NVLink fabric: start the fabric manager, then reset the GPUs or reboot (root)"
