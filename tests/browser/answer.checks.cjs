@@ -360,6 +360,8 @@ module.exports = async function answerChecks(T) {
     const header = rows[0];
     const col = (k) => header.indexOf(ZH['csv.' + k]);
     assert(rows[1][0] === 'best' && rows[1][col('gpu')] === rec.best.gpu && close(Number(rows[1][col('cost_cny')]), rec.best.cost.cny), 'best row ' + rows[1]);
+    const codesOf = (list) => (list || []).map((x) => x.code).join(' ');
+    assert(rows[1][col('risks')] === codesOf(rec.best.risks) && rows[1][col('warnings')] === codesOf(rec.best.warnings), 'best row risks/warnings ' + rows[1]);
     rec.pareto.forEach((p, i) => {
       const row = rows[rows.length - rec.pareto.length + i];
       assert(row[0] === 'pareto' && row[col('gpu')] === p.gpu && close(Number(row[col('cost_cny')]), p.cost_cny), 'pareto row ' + row);

@@ -32,6 +32,9 @@ export function downloadText(text, fileName, type) {
 }
 
 // Columns of a plan: [header key, value from the plan].
+/** A list of {code, …} as its codes, space-separated ('' for none). */
+function codes(list) { return (list || []).map(function (x) { return x.code; }).join(' '); }
+
 const PLAN_COLUMNS = [
   ['gpu', function (p) { return p.gpu; }],
   ['name', function (p) { return p.name; }],
@@ -63,6 +66,10 @@ const PLAN_COLUMNS = [
   ['office_can_host', function (p) { return p.office_can_host; }],
   ['per_gpu_bytes', function (p) { return p.per_gpu_bytes; }],
   ['server_watts_full_load', function (p) { return p.server_watts_full_load; }],
+  ['full_checkpointing', function (p) { return p.full_checkpointing === true; }],
+  // The codes a plan carries (their words are on the page and in the report): space-separated.
+  ['risks', function (p) { return codes(p.risks); }],
+  ['warnings', function (p) { return codes(p.warnings); }],
 ];
 
 /** The candidate plans of the last result as CSV rows (header first). */
