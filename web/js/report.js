@@ -13,7 +13,7 @@ import { noteNode } from './notes.js';
 import { renderIfStale } from './panel.js';
 import { compareScatter } from './panels/compare.js';
 import { priceItemLabel, priceSourceNodes, priceUnitLabel } from './panels/prices.js';
-import { namedPlans, planHeadline, reasonList, reasonNodes, roleLabel } from './plans.js';
+import { namedPlans, planHeadline, reasonList, reasonNodes, riskBadges, roleLabel } from './plans.js';
 import { lastRun } from './run.js';
 import { appliesTo } from './schema.js';
 
@@ -157,6 +157,11 @@ export function buildReport() {
   if (rec && rec.best) {
     root.appendChild(section(t('report.answer'), [
       h('p', { class: 'rp-headline' }, planHeadline(r, '/recommendation/best', rec.best, false)),
+      // The parts' risks and the plan's warnings, as the card shows them.
+      riskBadges(rec.best, 'rp-risks'),
+      (rec.best.warnings || []).length ? h('ul', { class: 'rp-warnings' }, rec.best.warnings.map(function (w) {
+        return noteNode('li', 'warnmsg.', { code: w.code, params: w.params, text: w.message || '' });
+      })) : null,
       reasonList(r, '/recommendation/best', rec.best)]));
   } else if (rec) {
     root.appendChild(section(t('report.answer'), [
