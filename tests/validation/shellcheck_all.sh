@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs shellcheck over every generated script of every test plan (all severities), the stand-ins
-# and the test runner; python3 -m py_compile over the generated probes when python3 is there.
+# the test runner and the script parts in core/validation/bodies; python3 -m py_compile over the generated probes when python3 is there.
 # usage: shellcheck_all.sh <validation_tool> <shellcheck> <work dir>
 set -euo pipefail
 TOOL="$1"
@@ -22,5 +22,7 @@ for c in $("$TOOL" cases); do
   fi
 done
 (cd "$HERE" && "$SHELLCHECK" --severity=style -x -P SCRIPTDIR standins/* run_standins.sh shellcheck_all.sh) || status=1
+# The parts the scripts are made of, where they are kept (each names its shell on its first line).
+"$SHELLCHECK" --severity=style "$HERE"/../../core/validation/bodies/*.sh || status=1
 echo "shellcheck: $count generated scripts, the stand-ins and the runners: $([ "$status" = 0 ] && echo clean || echo FINDINGS)"
 exit "$status"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 
 IMAGE="$REGISTRY/nvidia/pytorch:${NGC_TAG}-py3"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # the options are read by burnin.sh, which follows this part
 
 usage() {
   cat << USAGE

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 VALIDATION_DIR="${VALIDATION_DIR:-./validation-out}"
 mkdir -p "$VALIDATION_DIR"
 CHECKS_FILE="$VALIDATION_DIR/$SCRIPT_NAME.checks.tsv"

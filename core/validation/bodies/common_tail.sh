@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 
 finish() {
   printf '%s: %d FAIL, %d WARN; details in %s\n' "$SCRIPT_NAME" "$N_FAIL" "$N_WARN" "$CHECKS_FILE"

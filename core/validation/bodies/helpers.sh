@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # helper: pass
 pass() { report PASS "$@"; }
 # helper: warn

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 
 name_expected() {
   [ -n "$EXPECTED_NAMES" ] || return 0

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 
 topo_ok() {
   local e
