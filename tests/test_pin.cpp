@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <set>
 
 #include "helpers.hpp"
 
@@ -166,6 +167,27 @@ TEST_CASE("a pinned deployment and place are the only ones the recommendation co
   const json r = advise_ok(job);
   CHECK(r["recommendation"]["best"]["deployment"] == "rent");
   CHECK(r["cost"]["hardware"]["deployment"] == "rent");
+}
+
+TEST_CASE("a stated /power/facility is where every bought plan is placed", "[pin]") {
+  // A small LoRA: without a stated place the search also prices buying for the office.
+  json job = test::request("lora", "qwen2.5-7b", {{"goal", {{"objective", "cheapest"}}}});
+  auto bought_places = [](const json& r) {
+    std::set<std::string> places;
+    const json& rec = r["recommendation"];
+    auto add = [&](const json& p) {
+      if (p["deployment"] == "buy") places.insert(p["facility"].get<std::string>());
+    };
+    add(rec["best"]);
+    for (const json& u : rec["runners_up"]) add(u["plan"]);
+    return places;
+  };
+  for (const char* facility : {"idc", "office"}) {
+    job["power"]["facility"] = facility;
+    const std::set<std::string> places = bought_places(advise_ok(job));
+    INFO(facility);
+    CHECK(places.count(facility == std::string("idc") ? "office" : "idc") == 0);
+  }
 }
 
 TEST_CASE("an impossible pin is a located error, never another plan", "[pin]") {

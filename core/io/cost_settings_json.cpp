@@ -42,6 +42,7 @@ PowerSettings read_power(const JsonValue* j) {
   FieldReader r(j ? *j : empty, "/power");
   PowerSettings s;
   s.facility = r.choice("facility", kFacilityNames, s.facility);
+  s.facility_stated = r.has("facility");
   s.gpus_per_server = opt_int(r, "gpus_per_server", 1, 64);
   s.host_watts = r.nullable_number("host_watts", 0, 1e6);
   s.training_load_factor = r.nullable_number("training_load_factor", 0, 1, true);

@@ -92,6 +92,9 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
   // Serving runs around the clock unless the request says otherwise.
   q.busy =
       training ? utilization_at(s, count, req_.cost) : req_.cost.cost.utilization.value_or(1.0);
+  // A demand profile is capacity the team needs every month: cards that cannot deliver it are
+  // no plan, rented, reserved or bought (the cost section refuses that count the same way).
+  if (q.busy > 1 && req_.cost.cost.monthly_demand_gpu_hours) return q;
   const auto listed = catalog_.prices.gpus.find(at.gpu->id);
   auto supplies = [&](std::optional<std::int64_t> GpuPrices::*cap) {
     return listed == catalog_.prices.gpus.end() || !(listed->second.*cap) ||
@@ -106,7 +109,9 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
   if (!buy || !s.gpu_price_cny || q.busy > 1) return q;
   // Bought: the job's amortised share of owning the cards, busy `busy` of the hours.
   for (const bool office : {false, true}) {
-    if (office && (!p.office.can_host || req_.cost.power.facility == Facility::kOffice)) continue;
+    if (office && (!p.office.can_host || req_.cost.power.facility_stated ||
+                   req_.cost.power.facility == Facility::kOffice))
+      continue;
     const CostScenario& placed = office ? resolved(*at.gpu, at.count, true) : s;
     // The request's own place may be the office: only when it can host the servers.
     if (placed.facility == Facility::kOffice && !p.office.can_host) continue;

@@ -17,6 +17,9 @@ struct Catalog;
 /// the plan is costed (so the result can list each default with its source).
 struct PowerSettings {
   Facility facility = Facility::kIdc;
+  // Stated by the user (or a hardware pin): bought cards are placed there only, never moved
+  // to the office the search would otherwise also price.
+  bool facility_stated = false;
   std::optional<int> gpus_per_server;
   std::optional<double> host_watts;  // everything but the GPUs, per server (replaces the parts)
   std::optional<double> training_load_factor;
