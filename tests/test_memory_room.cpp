@@ -78,6 +78,12 @@ TEST_CASE("the search offers a 24 GB card with checkpointing where it needs fewe
   CHECK(best["full_checkpointing"] == true);
   CHECK(best["reasons"][0]["code"] == "fits_per_gpu_checkpointed");
   check_room(best, out);
+  // The options table judges the card as the search runs it: one GPU, with checkpointing.
+  const json& row = out["options"][0];
+  CHECK(row["min_count"] == 1);
+  CHECK(row["full_checkpointing"] == true);
+  CHECK(row["per_gpu_bytes_at_min"] == best["per_gpu_bytes"]);
+  CHECK(row["training"]["hours"].get<double>() == Approx(best["hours"].get<double>()));
   // Pinned back, the same plan and figures.
   json again = request;
   again["hardware"] = {{"gpu", best["gpu"]}, {"count", best["gpus"]}};

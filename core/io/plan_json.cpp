@@ -385,6 +385,7 @@ void option(W& w, const OptionRow& row, Task task) {
     w.key("per_gpu_bytes_at_min");
     w.bytes(o.at_min.total());
     w.field("tight_at_min", o.tight_at_min);
+    if (row.full_checkpointing) w.field("full_checkpointing", true);
     w.field("verdict", o.min_layout->count == 1 ? "fits_on_one" : "needs_multiple");
     w.null_field("reason");
     w.field("intra_node_link", row.intra_node_link);

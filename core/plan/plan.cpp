@@ -478,11 +478,24 @@ Plan build_plan(const Request& request, const Catalog& catalog, Build build) {
   }
   // The cost inputs of each GPU, resolved once for the search and the option rows' costs.
   SearchPrices prices(searched, catalog);
-  plan.recommendation = recommend(searched, catalog, rows, prices, layouts);
+  std::optional<CheckpointedJob> checkpointed;
+  if (std::optional<Request> with = with_full_checkpointing(searched))
+    checkpointed.emplace(std::move(*with), catalog);
+  CheckpointedJob* ck = checkpointed ? &*checkpointed : nullptr;
+  plan.recommendation = recommend(searched, catalog, rows, prices, layouts, true, ck);
   if (req.hardware) pinned_risks(req, catalog, plan);
   for (OptionRow& row : rows) {
+    // A GPU the search runs with checkpointing at its minimum count (without, the job has no
+    // room there, or needs more GPUs) is shown as it runs there.
+    if (ck && checkpointing_may_help(row.judged)) {
+      const OptionRow& with = ck->row(*row.judged.gpu);
+      if (checkpointing_use(row.judged, with.judged) != CheckpointingUse::kPlain) {
+        row.judged = with.judged;
+        row.full_checkpointing = true;
+      }
+    }
     const GpuOption& o = row.judged;
-    fill_option_speed(searched, catalog, row, speed);
+    fill_option_speed(row.full_checkpointing ? ck->request() : searched, catalog, row, speed);
     if (o.min_layout) {
       std::optional<double> gpu_hours;
       if (row.training && row.training->available) gpu_hours = row.training->gpu_hours;

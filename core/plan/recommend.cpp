@@ -449,11 +449,11 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
 
 Recommendation recommend_with(const Request& req, const Catalog& catalog,
                               const std::vector<OptionRow>& options, bool with_levers,
-                              SearchPrices& prices, LayoutTable& layouts) {
+                              SearchPrices& prices, LayoutTable& layouts, CheckpointedJob* given) {
   std::optional<CheckpointedJob> checkpointed;
-  if (std::optional<Request> with = with_full_checkpointing(req))
+  if (std::optional<Request> with = given ? std::nullopt : with_full_checkpointing(req))
     checkpointed.emplace(std::move(*with), catalog);
-  CheckpointedJob* ck = checkpointed ? &*checkpointed : nullptr;
+  CheckpointedJob* ck = given ? given : checkpointed ? &*checkpointed : nullptr;
   const std::optional<double> calendar = default_calendar_hours(req, catalog.prices);
   if (!calendar) return recommend_within(req, catalog, options, with_levers, prices, layouts, ck);
   // The cheapest plan that finishes within the task's calendar; when none does, the cheapest of
@@ -633,8 +633,8 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
 
 Recommendation recommend(const Request& req, const Catalog& catalog,
                          const std::vector<OptionRow>& options, SearchPrices& prices,
-                         LayoutTable& layouts, bool with_levers) {
-  return recommend_with(req, catalog, options, with_levers, prices, layouts);
+                         LayoutTable& layouts, bool with_levers, CheckpointedJob* checkpointed) {
+  return recommend_with(req, catalog, options, with_levers, prices, layouts, checkpointed);
 }
 
 }  // namespace advisor

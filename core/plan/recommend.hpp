@@ -10,6 +10,7 @@
 #include "engine/comm.hpp"
 #include "engine/layout.hpp"
 #include "engine/training.hpp"
+#include "plan/auto_checkpointing.hpp"
 #include "plan/search_prices.hpp"
 #include "types/catalog.hpp"
 #include "types/plan.hpp"
@@ -23,9 +24,12 @@ namespace advisor {
 /// levers (each a further search). `prices`: the cost inputs resolved for `request` and
 /// `catalog`, shared with the option rows' costs (plan/plan.cpp). `layouts`: the table of
 /// `request` that judged `options` (the search reads the same layouts' memory again).
+/// `checkpointed`: the request with full activation checkpointing (plan/auto_checkpointing),
+/// when the caller also judges options with it; nullptr: made here when the request allows it.
 Recommendation recommend(const Request& request, const Catalog& catalog,
                          const std::vector<OptionRow>& options, SearchPrices& prices,
-                         LayoutTable& layouts, bool with_levers = true);
+                         LayoutTable& layouts, bool with_levers = true,
+                         CheckpointedJob* checkpointed = nullptr);
 
 /// True when a part is sold new in mainland China without a US licence.
 bool china_purchasable(const GpuSpec& gpu);

@@ -325,6 +325,9 @@ struct OptionRow {
   std::optional<ServingFleetPlan> fleet;   // inference: the fleet for the load
   bool fleet_for_target = false;           // the load is /inference/target_users
   std::optional<OptionPowerCost> power_cost;
+  // Judged with the full activation checkpointing the search gives this GPU (without it the
+  // job has no room on the card, or does not fit): the recommendation's judgement of it.
+  bool full_checkpointing = false;
 };
 
 // ------------------------------------------------------------------ the recommendation

@@ -248,6 +248,8 @@ export default {
   'options.col.verdict': 'Verdict',
   'options.on_one_needs': 'needs {value} GiB',
   'options.tight': 'tight',
+  'options.checkpointed': 'with checkpointing',
+  'options.checkpointed_title': 'Judged with full activation checkpointing, as the recommendation runs this GPU: without it the job has no room on the card',
   'options.tight_title': 'Fits by the estimate, but the top of the error band exceeds the card: out-of-memory risk',
   'options.layout_value': 'TP{tp}×PP{pp}×DP{dp}',
   'options.layout_ep': ' · EP{ep}',

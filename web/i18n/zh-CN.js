@@ -248,6 +248,8 @@ export default {
   'options.col.verdict': '结论',
   'options.on_one_needs': '需 {value} GiB',
   'options.tight': '偏紧',
+  'options.checkpointed': '开检查点',
+  'options.checkpointed_title': '按推荐方案的跑法开启完整激活检查点评估：不开时该卡显存没有余量',
   'options.tight_title': '估算放得下，但误差上限超出显存：有 OOM 风险',
   'options.layout_value': 'TP{tp}×PP{pp}×DP{dp}',
   'options.layout_ep': ' · EP{ep}',

@@ -187,6 +187,7 @@ function optionRow(r, o, isPinned) {
       }), L.ep > 1 ? tNodes('options.layout_ep', { ep: fig(r, base + '/min_layout/ep', integer) }) : null,
       L.cp > 1 ? tNodes('options.layout_cp', { cp: fig(r, base + '/min_layout/cp', integer) }) : null),
       h('div', null, tNodes('options.servers', { n: fig(r, base + '/min_layout/servers', integer) })),
+      o.full_checkpointing ? fig(h('span', { class: 'tag', title: t('options.checkpointed_title') }), r, base + '/full_checkpointing', function () { return t('options.checkpointed'); }) : null,
     ] : null)));
   // per GPU at min
   const perGpu = o.per_gpu_bytes_at_min;
