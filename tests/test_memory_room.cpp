@@ -146,3 +146,28 @@ TEST_CASE("a plan above the room share says so, pinned and recommended", "[room]
   CHECK(bad["error"]["path"].get<std::string>().find("planning_room_fraction") !=
         std::string::npos);
 }
+
+TEST_CASE("a stated micro-batch above one is offered as a lever, never lowered silently",
+          "[room][levers]") {
+  auto lever = [](const json& out, const char* name) -> const json* {
+    for (const json& l : out["recommendation"]["levers"])
+      if (l["lever"] == name) return &l;
+    return nullptr;
+  };
+  // Selective recompute keeps the micro-batch's activations in play: the lever finds cards.
+  json job = test::request("full_finetune", "llama-3.1-8b",
+                           {{"training",
+                             {{"micro_batch_size", 2},
+                              {"sequence_length", 4096},
+                              {"activation_checkpointing", "selective"}}},
+                            {"hardware", {{"gpu", "l40s-48gb"}, {"count", 2}}}});
+  const json with = test::advise_json(job);
+  const json* l = lever(with, "micro_batch_1");
+  REQUIRE(l != nullptr);
+  CHECK((*l)["path"] == "/training/micro_batch_size");
+  CHECK((*l)["value"] == "1");
+  CHECK((*l)["trade_off"] == "smaller_gemms");
+  // At the default of one sequence there is nothing to lower.
+  job["training"].erase("micro_batch_size");
+  CHECK(lever(test::advise_json(job), "micro_batch_1") == nullptr);
+}

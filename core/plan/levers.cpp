@@ -13,6 +13,14 @@ const LeverChange kLevers[kLeverCount] = {
        r.training.activation_checkpointing = Checkpointing::kFull;
        return true;
      }},
+    // One sequence per micro-batch holds the fewest activations; gradient accumulation keeps the
+    // global batch (training.cpp counts the micro-batches per step).
+    {"micro_batch_1", "/training/micro_batch_size", "1", "smaller_gemms",
+     [](Request& r) {
+       if (!is_training(r.task) || r.training.micro_batch_size <= 1) return false;
+       r.training.micro_batch_size = 1;
+       return true;
+     }},
     {"optimizer_8bit", "/training/optimizer", "adamw_8bit", "optimizer_precision",
      [](Request& r) {
        if (!is_training(r.task) || is_adapter(r.task) || r.training.optimizer != Optimizer::kAdamW)

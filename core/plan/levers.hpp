@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The settings a recommendation offers as levers: each changes the request one way that
-// trades speed or precision for memory (checkpointing, an 8-bit optimizer, LoRA or QLoRA,
-// quantised weights or KV cache), and the search prices the changed job on cheaper cards.
+// trades speed or precision for memory (checkpointing, one sequence per micro-batch, an 8-bit
+// optimizer, LoRA or QLoRA, quantised weights or KV cache), and the search prices the changed job
+// on cheaper cards.
 #pragma once
 #include <cstddef>
 
@@ -18,7 +19,7 @@ struct LeverChange {
   bool (*apply)(Request&);
 };
 
-constexpr std::size_t kLeverCount = 7;
+constexpr std::size_t kLeverCount = 8;
 /// In the order the recommendation lists them.
 extern const LeverChange kLevers[kLeverCount];
 

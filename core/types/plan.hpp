@@ -409,12 +409,13 @@ struct RejectedGpu {
 
 /// A memory lever that lets a cheaper plan fit, with what it costs.
 struct Lever {
-  std::string lever;  // activation_checkpointing | optimizer_8bit | lora | qlora | int8_weights |
-                      // int4_weights | fp8_kv_cache
+  std::string lever;  // activation_checkpointing | micro_batch_1 | optimizer_8bit | lora | qlora |
+                      // int8_weights | int4_weights | fp8_kv_cache
   std::string request_path;  // the input to change
   std::string request_value;
-  std::string trade_off;  // code: more_compute | optimizer_precision | fewer_trainable_parameters |
-                          // quantised_base | quantised_weights | quantised_kv
+  std::string trade_off;  // code: more_compute | smaller_gemms | optimizer_precision |
+                          // fewer_trainable_parameters | quantised_base | quantised_weights |
+                          // quantised_kv
   CandidatePlan plan;
   // Against the plan without the lever (when there is one): time x this (training hours, or
   // seconds per token per user), cost x this.
