@@ -8,6 +8,7 @@
 
 #include "api.hpp"
 #include "engine/comm.hpp"
+#include "engine/layout.hpp"
 #include "engine/serving.hpp"
 #include "engine/serving_load.hpp"
 #include "helpers.hpp"
@@ -141,4 +142,56 @@ TEST_CASE("a first-token target sizes the fleet too", "[serving][load]") {
   json all_cached = serve(10, 1000, 100, {{"prefix_cache_share", 1}});
   CHECK(json::parse(advisor::advise_text(all_cached.dump()))["error"]["path"] ==
         "/inference/prefix_cache_share");
+}
+
+TEST_CASE("a MoE is served with expert parallelism where that needs fewer replicas",
+          "[serving][load][moe]") {
+  // 200 users of Qwen3-30B-A3B on PCIe L40S: attention data-parallel and the 128 experts split
+  // over one server's 8 GPUs serve them all in one replica; tensor parallelism needs two.
+  json job = test::request(
+      "inference", "qwen3-30b-a3b",
+      {{"inference",
+        {{"prompt_tokens", 1500},
+         {"output_tokens", 500},
+         {"target_users", 200},
+         {"target_tokens_per_second_per_user", 20}}},
+       {"hardware", {{"gpu", "l40s-48gb"}, {"count", 8}}}});
+  const json out = test::advise_json(job);
+  const json& L = out["memory"]["layout"];
+  CHECK(L["ep"] == 8);
+  CHECK(L["dp"] == 8);
+  CHECK(L["tp"] == 1);
+  bool said = false;
+  for (const json& n : out["inference"]["assumption_notes"])
+    said = said || n["code"] == "serving_expert_parallel";
+  CHECK(said);
+  const json& at = out["inference"]["at_load"];
+  CHECK(at["per_user_tokens_per_second"].get<double>() >= 20);
+
+  // Each GPU keeps only its own sequences' KV cache: the replica holds more sequences than the
+  // same GPUs with tensor parallelism, which replicate nothing but split every head.
+  const advisor::Catalog& c = advisor::builtin_catalog();
+  const advisor::Request req = test::parse(job);
+  const advisor::GpuSpec& gpu = *c.find_gpu("l40s-48gb");
+  const std::optional<advisor::Layout> ep = advisor::expert_parallel_serving_layout(req, 8, 8);
+  const std::optional<advisor::Layout> tp = advisor::layout_for_count(req, 8, 8);
+  REQUIRE(ep);
+  REQUIRE(tp);
+  const advisor::Fabric f = advisor::make_fabric(gpu, req.cluster, c.performance, 8);
+  auto max_sequences = [&](const advisor::Layout& l) {
+    const advisor::MemoryEstimate e = advisor::estimate_memory(req, l, c.memory, false);
+    return advisor::estimate_inference(req, gpu, l, e, f, c.performance, c.memory).max_concurrency;
+  };
+  CHECK(max_sequences(*ep) > max_sequences(*tp));
+
+  // A stated tensor-parallel size, a dense model or a stack without expert parallelism: none.
+  json pinned = job;
+  pinned["parallelism"]["tp"] = 8;
+  CHECK_FALSE(advisor::expert_parallel_serving_layout(test::parse(pinned), 8, 8));
+  json dense = job;
+  dense["model"]["preset"] = "qwen2.5-32b";
+  CHECK_FALSE(advisor::expert_parallel_serving_layout(test::parse(dense), 8, 8));
+  json llama_cpp = job;
+  llama_cpp["stack"] = "llama_cpp";
+  CHECK_FALSE(advisor::expert_parallel_serving_layout(test::parse(llama_cpp), 8, 8));
 }

@@ -173,6 +173,17 @@ std::optional<Layout> layout_for_count(const Request& req, int count, int gpus_p
   return layouts.front();
 }
 
+std::optional<Layout> expert_parallel_serving_layout(const Request& req, int count,
+                                                     int gpus_per_server) {
+  const ModelArch& m = req.model;
+  const Parallelism& p = req.parallelism;
+  if (req.task != Task::kInference || !m.moe || !req.stack.expert_parallel || count < 2 ||
+      count > gpus_per_server || m.moe->experts % count != 0 || p.tp_pinned || p.pp_pinned ||
+      p.ep_pinned)
+    return std::nullopt;
+  return make_layout(req, count, gpus_per_server, 1, 1, count);
+}
+
 bool fits(const MemoryEstimate& e, const GpuSpec& gpu) { return e.total() <= gpu.memory_bytes(); }
 
 bool roomy(const Request& req, const MemoryEstimate& e, const GpuSpec& gpu,

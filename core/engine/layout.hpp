@@ -43,6 +43,14 @@ std::vector<Layout> candidate_layouts(const Request& request, int count, int gpu
 /// The preferred candidate layout for `count` GPUs (GPU-agnostic); nullopt if none is valid.
 std::optional<Layout> layout_for_count(const Request& request, int count, int gpus_per_server);
 
+/// Serving a MoE over `count` GPUs of one server with expert parallelism, as vLLM, SGLang and
+/// TensorRT-LLM deploy DeepSeek-style models: attention data-parallel (tp 1, dp = count, each
+/// GPU with its own sequences and KV cache) and the routed experts split over all of them
+/// (ep = count, all-to-all dispatch). nullopt for a dense model, a stack without expert
+/// parallelism, a stated tp/pp/ep, a count the experts do not divide, or more than a server.
+std::optional<Layout> expert_parallel_serving_layout(const Request& request, int count,
+                                                     int gpus_per_server);
+
 /// The first candidate that fits on `gpu` with room (roomy()), else the first that fits, else
 /// the one needing the least memory per GPU; nullopt if the count has no valid layout.
 /// `estimate` receives that layout's memory.

@@ -367,7 +367,10 @@ void check_representable(const MemoryEstimate& e, const Request& req) {
 double inference_activations(const Request& req, const Layout& L, const MemoryAssumptions& a) {
   const ModelArch& m = req.model;
   const InferenceSettings& inf = req.inference;
-  const double chunk = std::min(static_cast<double>(inf.concurrency * inf.prompt_tokens),
+  // With attention data-parallel inside the replica (L.dp > 1, expert-parallel serving), each
+  // GPU holds its own share of the sequences and schedules its own chunk.
+  const double sequences = static_cast<double>(inf.concurrency) / L.dp;
+  const double chunk = std::min(sequences * static_cast<double>(inf.prompt_tokens),
                                 a.inference_prefill_chunk_tokens);
   const double h = static_cast<double>(m.hidden);
   double mlp_width = static_cast<double>(m.ffn_hidden);
@@ -381,8 +384,7 @@ double inference_activations(const Request& req, const Layout& L, const MemoryAs
   const double per_token =
       2 * (2 * h + static_cast<double>(q_width(m) + 2 * kv_width(m) + attn_out_width(m)) / L.tp +
            matrices * mlp_width / L.tp);
-  const double logits = static_cast<double>(inf.concurrency) * static_cast<double>(m.vocab) / L.tp *
-                        kSamplingLogitBytes;
+  const double logits = sequences * static_cast<double>(m.vocab) / L.tp * kSamplingLogitBytes;
   return chunk * per_token + logits;
 }
 
@@ -400,8 +402,9 @@ double kv_cache_bytes(const Request& req, const StageLayers& s, const Layout& L)
     per_token_layer = 2 * kv_heads_here * m.head_dim;
   }
   const double bytes = weight_bits_for(inf.kv_cache_precision) / kBitsPerByte;
-  return static_cast<double>(inf.concurrency) * context * (s.dense + s.moe) * per_token_layer *
-         bytes;
+  // Attention data-parallel inside the replica (L.dp > 1): each GPU keeps its sequences' cache.
+  return static_cast<double>(inf.concurrency) / L.dp * context * (s.dense + s.moe) *
+         per_token_layer * bytes;
 }
 
 }  // namespace

@@ -38,10 +38,16 @@ class ServingModel {
   DecodeStep decode(double batch, double context) const;
   /// Prefill of `sequences` prompts of `prompt_tokens` each (chunked, as serving engines do).
   double prefill_s(double sequences, double prompt_tokens) const;
+  /// Expert-parallel dispatch and combine of `tokens` (the replica's, spread over its attention
+  /// ranks) for every MoE layer: 0 without expert parallelism.
+  double expert_all_to_all_s(double tokens) const;
   /// KV-cache bytes per token of context on the most loaded GPU.
   double kv_bytes_per_token() const { return kv_bytes_per_token_; }
   double peak_tflops() const { return peak_tflops_; }
   double matmul_fraction() const { return mamf_; }
+  /// Attention data-parallel ranks of the replica, each with its own scheduler and token
+  /// budget: layout.dp (expert-parallel serving, DP attention), 1 for a tensor-parallel one.
+  int attention_ranks() const { return layout_.dp; }
 
  private:
   const Request& req_;
@@ -60,6 +66,7 @@ class ServingModel {
   double tp_busbw_ = 0;
   int tp_per_node_ = 1;
   bool pp_crosses_ = false;
+  int ep_per_node_ = 1;                 // expert-parallel ranks per server (all-to-all)
   double weight_bandwidth_factor_ = 1;  // weight-only int8/int4 kernels vs bf16 streaming
 };
 

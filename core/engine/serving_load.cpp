@@ -60,7 +60,8 @@ ServingAtLoad serving_at_load(const ServingModel& model, const Request& req, con
   const double prompt =
       std::max(1.0, static_cast<double>(inf.prompt_tokens) * (1 - inf.prefix_cache_share));
   const double context = mean_decode_context(req);
-  const double budget = step_token_budget(req.stack, gpu);
+  // Each attention data-parallel rank schedules its own steps within the stack's budget.
+  const double budget = step_token_budget(req.stack, gpu) * model.attention_ranks();
   r.prompt_tokens_prefilled = prompt;
   r.step_tokens_budget = budget;
 

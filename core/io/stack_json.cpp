@@ -55,6 +55,17 @@ void read_batch_budget(const JsonValue& j, const std::string& path, StackProfile
   b.reject_unknown();
 }
 
+/// {"value": true|false, "basis", "source"}: whether the stack splits a MoE's routed experts
+/// over GPUs (optional; training and serving stacks alike).
+void read_expert_parallel(FieldReader& r, StackProfile& s) {
+  if (!r.raw("expert_parallel")) return;
+  const JsonValue& ep = sourced(r, "expert_parallel");
+  if (!ep.is_boolean())
+    throw InputError("wrong_type", r.path_of("expert_parallel") + "/value",
+                     r.path_of("expert_parallel") + "/value must be true or false");
+  s.expert_parallel = ep.boolean();
+}
+
 StackProfile parse_stack(const JsonValue& j, const std::string& path) {
   FieldReader r(j, path);
   StackProfile s;
@@ -92,6 +103,7 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
       s.kv_read_bandwidth_factor = read_sourced_value(r, "kv_read_bandwidth_factor", 0.1, 1);
     if (r.raw("decode_layer_floor_us"))
       s.decode_layer_floor_us = read_sourced_value(r, "decode_layer_floor_us", 0, 1000);
+    read_expert_parallel(r, s);
     r.reject_unknown();
     return s;
   }
@@ -163,13 +175,7 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
                        r.path_of("tp_keeps_gathered_inputs") + "/value must be true or false");
     s.tp_keeps_gathered_inputs = gathered.boolean();
   }
-  if (r.raw("expert_parallel")) {
-    const JsonValue& ep = sourced(r, "expert_parallel");
-    if (!ep.is_boolean())
-      throw InputError("wrong_type", r.path_of("expert_parallel") + "/value",
-                       r.path_of("expert_parallel") + "/value must be true or false");
-    s.expert_parallel = ep.boolean();
-  }
+  read_expert_parallel(r, s);
   r.reject_unknown();
   return s;
 }

@@ -61,52 +61,68 @@ std::int64_t users_to_serve(const Request& req) {
   return req.inference.perf.target_users.value_or(req.inference.concurrency);
 }
 
+namespace {
+
+/// A fleet of `L` replicas for `users`, or why not (no room for a sequence, the targets not
+/// met, more GPUs than the advisor plans for): feasible == false with the note.
+ServingFleetPlan fleet_of(const Request& req, const Catalog& catalog, const GpuSpec& gpu,
+                          const Layout& L, const Fabric& f, std::int64_t users) {
+  ServingFleetPlan candidate;
+  const MemoryEstimate e = estimate_memory(req, L, catalog.memory, false);
+  const InferencePerf p =
+      estimate_inference(req, gpu, L, e, f, catalog.performance, catalog.memory);
+  candidate.replica = L;
+  candidate.perf = p;
+  if (p.users_per_replica < 1) {
+    candidate.note = p.target_note, candidate.note_code = p.target_note_code;
+    return candidate;
+  }
+  candidate.users_per_replica = p.users_per_replica;
+  candidate.replicas = p.replicas;
+  candidate.gpus = candidate.replicas * L.count;
+  // A fleet is costed and laid out in int counts: beyond the largest count a request may pin
+  // (10^9 users at long contexts asked for 4 x 10^9 GPUs, which wrapped to negative racks).
+  if (candidate.gpus > kMaxGpuCount) {
+    candidate.note = "serving " + std::to_string(users) + " users needs " +
+                     std::to_string(candidate.gpus) + " GPUs of this kind, more than the " +
+                     std::to_string(kMaxGpuCount) + " the advisor plans for";
+    candidate.note_code = "fleet_too_large";
+    return candidate;
+  }
+  candidate.feasible = true;
+  return candidate;
+}
+
+}  // namespace
+
 ServingFleetPlan fleet_for_load(const Request& req, const Catalog& catalog, const GpuSpec& gpu,
                                 const Layout& smallest) {
-  const PerformanceConstants& k = catalog.performance;
-  const Fabric f = make_fabric(gpu, req.cluster, k, smallest.gpus_per_server);
+  const Fabric f = make_fabric(gpu, req.cluster, catalog.performance, smallest.gpus_per_server);
   const std::int64_t users = users_to_serve(req);
   ServingFleetPlan best;
   // Wider replicas choose their own tensor/pipeline split.
   Request wide = req;
   wide.parallelism.tp_pinned = false;
   wide.parallelism.pp_pinned = false;
+  auto consider = [&](const Request& r, const Layout& L) {
+    ServingFleetPlan candidate = fleet_of(r, catalog, gpu, L, f, users);
+    if (!candidate.feasible) {
+      if (best.note.empty()) best.note = candidate.note, best.note_code = candidate.note_code;
+      return;
+    }
+    const bool fewer = !best.feasible || candidate.gpus < best.gpus ||
+                       (candidate.gpus == best.gpus && candidate.replicas < best.replicas);
+    if (fewer) best = std::move(candidate);
+  };
   for (int n = smallest.count; n == smallest.count || n <= smallest.gpus_per_server; n *= 2) {
     const bool first = n == smallest.count;
     std::optional<Layout> L = first ? std::optional<Layout>(smallest)
                                     : layout_for_count(wide, n, smallest.gpus_per_server);
-    if (!L) continue;
-    const Request& r = first ? req : wide;
-    const MemoryEstimate e = estimate_memory(r, *L, catalog.memory, false);
-    const InferencePerf p = estimate_inference(r, gpu, *L, e, f, k, catalog.memory);
-    ServingFleetPlan candidate;
-    candidate.replica = *L;
-    candidate.perf = p;
-    if (p.users_per_replica < 1) {  // no room for a sequence, or the targets not met
-      if (best.note.empty()) best.note = p.target_note, best.note_code = p.target_note_code;
-      continue;
-    }
-    candidate.users_per_replica = p.users_per_replica;
-    candidate.replicas = p.replicas;
-    candidate.gpus = candidate.replicas * L->count;
-    // A fleet is costed and laid out in int counts: beyond the largest count a request may pin
-    // (10^9 users at long contexts asked for 4 x 10^9 GPUs, which wrapped to negative racks).
-    if (candidate.gpus > kMaxGpuCount) {
-      if (best.note.empty()) {
-        best.note = "serving " + std::to_string(users) + " users needs " +
-                    std::to_string(candidate.gpus) + " GPUs of this kind, more than the " +
-                    std::to_string(kMaxGpuCount) + " the advisor plans for";
-        best.note_code = "fleet_too_large";
-      }
-      continue;
-    }
-    candidate.feasible = true;
-    const bool fewer = !best.feasible || candidate.gpus < best.gpus ||
-                       (candidate.gpus == best.gpus && candidate.replicas < best.replicas);
-    if (fewer) {
-      candidate.note.clear();
-      best = candidate;
-    }
+    if (L) consider(first ? req : wide, *L);
+    // A MoE may serve more users per GPU with its experts split and attention data-parallel
+    // (no KV cache replicated over tensor-parallel ranks): taken only when the fleet is smaller.
+    if (std::optional<Layout> ep = expert_parallel_serving_layout(req, n, smallest.gpus_per_server))
+      consider(req, *ep);
   }
   return best;
 }

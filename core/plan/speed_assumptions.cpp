@@ -393,6 +393,22 @@ std::vector<Note> inference_assumptions(const Request& req, const GpuSpec& gpu, 
                       " layers x " + format_with("%.0f", p.step.layer_floor_us) + " us)"
                 : std::string()) +
            "."});
+  if (L.ep > 1 && req.model.moe) {
+    // Expert-parallel serving (engine/layout expert_parallel_serving_layout): attention is
+    // data-parallel, so the decode step above is one GPU's share of the sequences.
+    out.push_back(
+        {"serving_expert_parallel",
+         {param("ep", L.ep), param("dp", L.dp),
+          param("experts_per_gpu", num(req.model.moe->experts / L.ep)),
+          param("all_to_all_ms", p.step.communication_s * 1e3)},
+         "Expert parallel over " + std::to_string(L.ep) +
+             " GPUs with data-parallel attention: each GPU serves 1/" + std::to_string(L.dp) +
+             " of the sequences with their KV cache and holds " +
+             std::to_string(req.model.moe->experts / L.ep) +
+             " routed experts per MoE layer; each step dispatches every token to its experts and "
+             "combines the outputs (two all-to-alls per MoE layer): " +
+             format_with("%.2f", p.step.communication_s * 1e3) + " ms."});
+  }
   out.push_back(
       {"time_to_first_token",
        {param("prompt_tokens", num(inf.prompt_tokens)), param("concurrency", num(inf.concurrency)),

@@ -72,7 +72,9 @@ struct StackProfile {
   bool tp_keeps_gathered_inputs = false;
   /// Splits a MoE's routed experts over GPUs (expert parallelism: all-to-all dispatch and
   /// combine) for the model families it trains: Megatron-LM --expert-model-parallel-size,
-  /// torchtitan expert_parallel_degree. The HF Trainer stacks run every expert on every rank.
+  /// torchtitan expert_parallel_degree; serving engines with data-parallel attention (vLLM
+  /// --enable-expert-parallel, SGLang --enable-dp-attention). The HF Trainer stacks run every
+  /// expert on every rank.
   bool expert_parallel = false;
 
   // ---- serving

@@ -32,6 +32,7 @@ export default {
   'assume.no_hardware_serving': '未指定硬件：速度按每个候选 GPU 的最少卡数给出（见 GPU 对比表）；指定 /hardware 可查看完整分解。',
   // ---- serving speed
   'assume.decode_step': '解码步（除非批量很大，否则受带宽限制）：每卡读取 {weight_gb} GB 权重（{weight_format}）和 {kv_gb} GB KV 缓存（{kv_precision}，{concurrency} 条序列，平均上下文 = 提示 + 输出/2），按 {bandwidth_tbps} TB/s 的 {bandwidth_share} 计{weight_only?（仅权重 {weight_format} 内核按其 ×{weight_factor}）}，KV 缓存按其 ×{kv_factor} = {memory_ms} 毫秒，计算 {compute_ms} 毫秒；较慢者决定步长{tensor_parallel?，另加 {communication_ms} 毫秒张量并行 all-reduce（每层 2 次，以延迟为主）}{kernel_floor?，另加 {launch_ms} 毫秒每层内核下限（{layers} 层 × {floor_us} 微秒）}。',
+  'assume.serving_expert_parallel': '专家并行 {ep} 卡、注意力数据并行：每张卡服务 1/{dp} 的序列并保存它们的 KV 缓存，每个 MoE 层持有 {experts_per_gpu} 个路由专家；每一步把每个 token 分发给它的专家再合并输出（每个 MoE 层两次 all-to-all）：{all_to_all_ms} 毫秒。',
   'assume.time_to_first_token': '首 token 时间：一条 {prompt_tokens} token 的提示在空闲副本上预填充（受计算限制）；{concurrency} 条提示同时到达时预填充需 {batch_prefill_s} 秒。',
   'assume.serving_stack': '推理栈：{stack}（{stack_given?由 /stack 指定}{stack_given!默认值；可在 /stack 设置}）。KV 缓存按其方式计算：{gpu_memory_utilization}{of_free_memory? × （显存 − 权重 − 激活峰值 − CUDA 上下文/NCCL）= }{of_free_memory! × 显存 − 权重 − 激活峰值 − CUDA 上下文/NCCL = }每卡 {kv_gib} GiB；可容纳 {max_concurrency} 条 max_model_len 为 {max_model_len} 的序列。',
   'assume.serving_target': '目标：{target_users} 个用户；一个 {replica_gpus} 卡副本在每用户速度目标下服务 {users_per_replica} 人，因此 {replicas} 个副本 = {gpus_needed} 张卡。',
