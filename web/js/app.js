@@ -155,6 +155,12 @@ function wireEvents() {
   document.getElementById('drawer-backdrop').addEventListener('click', function () { setDrawer(false); });
   document.addEventListener('keydown', function (e) { if (e.key === 'Escape' && document.body.classList.contains('inputs-open')) setDrawer(false); });
   document.getElementById('btn-print').addEventListener('click', printReport);
+  // The skip link takes focus to the answer card (the results column while there is none) without
+  // a fragment in the address, which holds the request.
+  document.querySelector('.skip-link').addEventListener('click', function (e) {
+    e.preventDefault();
+    (document.getElementById('panel-answer') || document.getElementById('results')).focus();
+  });
   document.getElementById('btn-fill-from-preset').addEventListener('click', function () {
     fillFieldsFromPreset();
     schedule(0);
