@@ -108,7 +108,7 @@ export default {
   'model.fill_from_preset': 'Fill from the selected preset',
   'model.hf_config': 'Hugging Face config.json',
   'model.hf_placeholder': 'Paste the whole config.json here',
-  'model.hf_hint': 'Supported model_type: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, t5, mt5. The text is parsed on this machine only.',
+  'model.hf_hint': 'The text is parsed on this machine only. Supported model types:',
   'model.custom_default_name': 'Custom model',
 
   'stack.label': 'Software stack (sets memory and speed terms)',
@@ -298,7 +298,9 @@ export default {
   'warning.demand_peak_exceeds_cards': 'The busiest month needs more than the bought cards deliver: see the hybrid plan (own + rent).',
 
   'error.title': 'Input error',
-  'error.path': 'Field',
+  'error.path': 'Request pointer',
+  'error.code_label': 'Error code',
+  'error.where': 'At: {field}',
   'error.core_message': 'Core message',
   'error.go_to_field': 'Go to the input',
   'error.missing_field': 'A required field is missing.',
@@ -497,7 +499,8 @@ export default {
   'inf.curve_user': 'Tokens/s per user (right axis)',
   'inf.curve_tip': 'concurrency {n} · total {total} tokens/s · per user {user} tokens/s',
   'inf.marker_max': 'max {n}',
-  'inf.marker_request': 'now {n}',
+  'inf.marker_request': '{n} online',
+  'inf.gmu': 'gpu_memory_utilization',
   'inf.target_line': 'target {v} tokens/s per user',
 
   'power.office_q': 'Can our office host this?',

@@ -6,6 +6,7 @@ import { chartWidth } from './charts.js';
 import { catalog, loadCore } from './core.js';
 import { clear, copyText, h, toast } from './dom.js';
 import { renderEchoes } from './echo.js';
+import { renderHelp } from './help.js';
 import { renderError } from './errors.js';
 import { applyRequest, dropChoicesOfOtherTask, FORMS, gpuSelect, input, presetSelect, startRequest, updateVisibility } from './form.js';
 import { badHashText, cancelHash, flushHash, forgetOwnHash, hashPending, holdAddress, isOwnHash, readHash, shareHash, shareLink, showHashNote,
@@ -21,6 +22,11 @@ import { SCENARIOS } from './scenarios.js';
 import { loadSchema } from './schema.js';
 
 let scenario = null; // the scenario preset last applied, until the user edits the form
+
+/** Opens or folds the form's advanced groups (parallelism, accounting, cost, ...). */
+function foldInputGroups(folded) {
+  document.querySelectorAll('#inputs details.group-collapsible').forEach(function (d) { d.open = !folded; });
+}
 
 /**
  * window.gpuAdvisor (README "Page API"): the handle tests and embedders use. lastRequest is a
@@ -38,8 +44,9 @@ export const api = {
   registerPanel: registerPanel,
   recompute: function () { run(); },
   setLanguage: function (code) { setLanguage(code); },
-  expandAll: function () { foldAll(false); },
-  collapseAll: function () { foldAll(true); },
+  // Every section, and the form's advanced groups (folded until opened, issue 29 item 4).
+  expandAll: function () { foldAll(false); foldInputGroups(false); },
+  collapseAll: function () { foldAll(true); foldInputGroups(true); },
   applyScenario: function (id) { applyScenario(id); },
   buildReport: function () { return buildReport(); },
   // js/provider.js: a provider's catalog (JSON text) prices every later answer; {provider} | {error}.
@@ -271,6 +278,7 @@ function start() {
   const prepare = function () {
     prepared = true;
     buildMonthInputs();
+    renderHelp();
     fromHash = readHash();
     if (fromHash.lang) setLang(fromHash.lang);
     applyStaticStrings();

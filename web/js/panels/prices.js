@@ -192,7 +192,7 @@ function renderPrices(body, r, ctx) {
       if (mode === 'path' && !seenPath[path]) {
         seenPath[path] = true;
         valueCell.appendChild(h('div', { class: 'path-edit' },
-          priceInput(path, e.override_requires, t('prices.set_path', { name: path.split('/').pop() }), null, null, label),
+          priceInput(path, e.override_requires, t('prices.set_path'), null, null, label),
           h('div', { class: 'kpi-sub', text: perPath[path] > 1 ? t('prices.replaces_n', { n: perPath[path] }) : t('prices.replaces_ratio') })));
       } else if (mode === 'path') {
         valueCell.appendChild(h('div', { class: 'kpi-sub', text: t('prices.see_above') }));
