@@ -144,7 +144,7 @@ export default {
   'prices.replaces_n': 'one figure replaces these {n}',
   'prices.replaces_ratio': 'this is a ratio; enter an absolute price instead',
   'prices.see_above': 'see the first of this group',
-  'prices.set_at': 'set at {path}',
+  'prices.set_at': 'set it at “{path}” on the left',
   'prices.overridden': 'your value',
   'prices.reset': 'reset',
   'prices.fixed': 'fixed (policy / source)',

@@ -589,7 +589,7 @@ export default {
   'nav.collapse_all': 'Collapse all',
   'goal.title': 'Your goal',
   'goal.objective': 'Optimise for',
-  'goal.deadline_hours': 'Deadline (hours, days, weeks)',
+  'goal.deadline_hours': 'Deadline (hours, days, weeks, months)',
   'goal.budget_cny': 'Budget (CNY)',
   'goal.no_limit': 'no limit',
   'goal.china_only': 'Buy only what mainland China can buy (renting is open)',

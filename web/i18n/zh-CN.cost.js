@@ -144,7 +144,7 @@ export default {
   'prices.replaces_n': '一个数值替代本组这 {n} 项',
   'prices.replaces_ratio': '此项是比例；可直接填写绝对价格',
   'prices.see_above': '见本组第一项',
-  'prices.set_at': '在 {path} 设定',
+  'prices.set_at': '在左侧“{path}”设定',
   'prices.overridden': '已修改',
   'prices.reset': '恢复默认',
   'prices.fixed': '固定（来自政策/来源）',

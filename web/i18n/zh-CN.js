@@ -589,7 +589,7 @@ export default {
   'nav.collapse_all': '全部折叠',
   'goal.title': '您的目标',
   'goal.objective': '优先',
-  'goal.deadline_hours': '截止（小时、天或周）',
+  'goal.deadline_hours': '截止（小时、天、周或月）',
   'goal.budget_cny': '预算（元）',
   'goal.no_limit': '不限',
   'goal.china_only': '买卡只考虑中国大陆买得到的（租用不限）',

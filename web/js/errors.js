@@ -55,7 +55,7 @@ function coreMessage(message, cls) {
 }
 
 /** What the page calls a field: its label's words (a radio group: its group's title). */
-function fieldName(field) {
+export function fieldName(field) {
   const label = field.querySelector('label');
   const group = field.closest('.group');
   const title = group ? group.querySelector('.group-title') : null;
