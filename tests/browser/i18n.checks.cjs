@@ -133,8 +133,9 @@ module.exports = async function i18nChecks(T) {
   async function scan(label, lang) {
     // Every fold open (assumption lists, script texts, rejected GPUs), except the ones that hold a
     // quotation in its original language behind an "original note" label: a data file's basis
-    // sentence (.basis-note) and the core's own error sentence (.core-message).
-    await page.evaluate(() => document.querySelectorAll('details:not(.basis-note):not(.core-message)').forEach((d) => { d.open = true; }));
+    // sentence (.basis-note) and the core's own error sentence (.core-message), and a technical
+    // detail (.tech-detail: an error's code, pointer and the core's sentence).
+    await page.evaluate(() => document.querySelectorAll('details:not(.basis-note):not(.core-message):not(.tech-detail)').forEach((d) => { d.open = true; }));
     const strings = await visibleStrings(page);
     const bad = [];
     for (const raw of strings) {

@@ -963,9 +963,14 @@ async function main() {
       banner: !document.getElementById('load-error').hidden,
       text: document.getElementById('load-error').textContent.trim(),
       inputs: document.querySelectorAll('#inputs input, #inputs select').length,
+      enabled: document.querySelectorAll('#inputs input:not(:disabled), #inputs select:not(:disabled)').length,
+      answer: (() => { const n = document.getElementById('answer-headline'); return n && n.getClientRects().length ? n.textContent : ''; })(),
     }));
     assert(s.banner && s.text.length > 10, 'no load-error banner');
     assert(s.inputs > 10, 'the form is gone');
+    // The pre-rendered answer stays; the form is off (issue 29 item 6).
+    assert(s.answer, 'the pre-rendered answer is gone');
+    assert(s.enabled === 0, s.enabled + ' inputs still enabled');
     await broken.screenshot({ path: path.join(shotDir, 'page-load-error.png'), fullPage: false });
     await broken.close();
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -83,6 +83,7 @@ export function setLanguage(code, fromAddress) {
   renderScenarios();
   renderError();
   renderEchoes();
+  renderHelp(); // controls a language switch rebuilt (the task radios, the LoRA boxes) are described again
   renderPanels();
   renderProvider();
   const request = lastRun().request;
@@ -127,10 +128,28 @@ function setDrawer(open) {
   if (open) document.getElementById('inputs').querySelector('input, select, textarea').focus({ preventScroll: true });
 }
 
+// What the browser says when a Content-Security-Policy forbids compiling WebAssembly (Chromium:
+// "Refused to compile or instantiate WebAssembly module because 'wasm-eval' is not allowed...",
+// Firefox: "call to WebAssembly.instantiate() blocked by CSP").
+const CSP_REFUSED = /Content Security Policy|CSP|unsafe-eval|wasm-eval|Refused to compile/i;
+
+/**
+ * The core did not load: a sentence in the page's language says why and, when the host's
+ * policy is the cause, what it must allow; the browser's own words go in a technical-detail
+ * fold. The form is disabled (there is nothing to compute with); a pre-rendered answer stays.
+ */
 function showLoadError(detail) {
-  document.getElementById('load-error').hidden = false;
-  document.getElementById('load-error-detail').textContent = String(detail || '');
+  const raw = String(detail || '');
+  const banner = document.getElementById('load-error');
+  banner.hidden = false;
+  document.getElementById('load-error-detail').textContent =
+    (CSP_REFUSED.test(raw) ? t('load.csp_blocked') : raw) + ' ' + t(document.getElementById('panel-answer') ? 'load.kept_answer' : 'load.inputs_off');
+  const old = banner.querySelector('.tech-detail');
+  if (old) old.remove();
+  if (CSP_REFUSED.test(raw)) banner.appendChild(h('details', { class: 'tech-detail' }, h('summary', { text: t('help.tech_detail') }), h('code', { lang: 'en', text: raw })));
   document.getElementById('loading').hidden = true;
+  document.querySelectorAll(FORMS.map(function (f) { return f + ' input, ' + f + ' select, ' + f + ' textarea, ' + f + ' button:not(.help-toggle)'; }).join(', '))
+    .forEach(function (n) { n.disabled = true; });
   document.body.setAttribute('data-state', 'load-error');
 }
 
@@ -220,10 +239,6 @@ function wireEvents() {
       renderPresetFacts();
       run();
     }
-  });
-  document.querySelector('.skip-link').addEventListener('click', function (e) {
-    e.preventDefault();
-    document.getElementById('results').focus();
   });
 }
 
@@ -315,7 +330,9 @@ function start() {
     // The live page's first result (bench/page_bench.cjs reads it beside the pre-rendered one).
     if (window.performance && performance.mark) performance.mark('gpu-advisor:core-ready');
   }).catch(function (e) {
-    if (snapshot && !prepared) { snapshot.takeOver(); prepare(); }
+    // The pre-rendered answer (the default request's) stays on screen, with the banner over it;
+    // a shared link's page shows the form without it (its answer is not the link's).
+    if (snapshot && !prepared && document.body.classList.contains('link-pending')) { snapshot.takeOver(); prepare(); }
     showLoadError(e && e.message || e);
     if (window.console && !(e && e.expected)) console.error(e);
   });
