@@ -148,7 +148,9 @@ function showLoadError(detail) {
   if (old) old.remove();
   if (CSP_REFUSED.test(raw)) banner.appendChild(h('details', { class: 'tech-detail' }, h('summary', { text: t('help.tech_detail') }), h('code', { lang: 'en', text: raw })));
   document.getElementById('loading').hidden = true;
-  document.querySelectorAll(FORMS.map(function (f) { return f + ' input, ' + f + ' select, ' + f + ' textarea, ' + f + ' button:not(.help-toggle)'; }).join(', '))
+  // Every control is off, the buttons of the answer and the top bar too (none has a listener
+  // without the core); the "?" of each field still opens its help.
+  document.querySelectorAll(FORMS.map(function (f) { return f + ' input, ' + f + ' select, ' + f + ' textarea'; }).join(', ') + ', button:not(.help-toggle)')
     .forEach(function (n) { n.disabled = true; });
   document.body.setAttribute('data-state', 'load-error');
 }
