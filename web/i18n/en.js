@@ -474,7 +474,7 @@ export default {
 
   'inf.unpinned': 'No GPU pinned: the concurrency curve below is for the first catalog GPU that fits ({gpu}); the GPU options table gives each GPU\'s decode speed and largest concurrency.',
   'inf.decode': 'Decode throughput (total)',
-  'inf.decode_sub': '{n} GPU(s) at the requested concurrency',
+  'inf.decode_sub': '{n} GPU(s) at the engine benchmark batch (the speed under your load is in the first box)',
   'inf.per_user': 'One user, idle replica',
   'inf.ttft': 'First token, one user',
   'inf.ttft_sub': 'all prompts at once: prefill {s}',
@@ -503,7 +503,7 @@ export default {
   'inf.curve_user': 'Tokens/s per user (right axis)',
   'inf.curve_tip': 'concurrency {n} · total {total} tokens/s · per user {user} tokens/s',
   'inf.marker_max': 'max {n}',
-  'inf.marker_request': '{n} online',
+  'inf.marker_request': '{n} users per replica',
   'inf.gmu': 'gpu_memory_utilization',
   'inf.target_line': 'target {v} tokens/s per user',
 

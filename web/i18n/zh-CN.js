@@ -474,7 +474,7 @@ export default {
 
   'inf.unpinned': '未指定 GPU：下面的并发曲线按目录中第一款放得下的 GPU（{gpu}）计算；每种 GPU 的解码速度与并发上限见“各 GPU 方案”表。',
   'inf.decode': '解码吞吐（合计）',
-  'inf.decode_sub': '{n} 张卡，按当前并发',
+  'inf.decode_sub': '{n} 张卡，引擎基准批量下（在线负载的速度见第一格）',
   'inf.per_user': '单用户、副本空闲时速度',
   'inf.ttft': '单用户首 token 延迟',
   'inf.ttft_sub': '所有请求同时到达时预填充 {s}',
@@ -503,7 +503,7 @@ export default {
   'inf.curve_user': '每用户 tokens/s（右轴）',
   'inf.curve_tip': '并发 {n} · 合计 {total} tokens/s · 每用户 {user} tokens/s',
   'inf.marker_max': '上限 {n}',
-  'inf.marker_request': '在线 {n}',
+  'inf.marker_request': '每副本 {n} 用户',
   'inf.gmu': '显存占用上限',
   'inf.target_line': '目标 {v} tokens/s/用户',
 
