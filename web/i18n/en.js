@@ -474,7 +474,7 @@ export default {
 
   'inf.unpinned': 'No GPU pinned: the concurrency curve below is for the first catalog GPU that fits ({gpu}); the GPU options table gives each GPU\'s decode speed and largest concurrency.',
   'inf.decode': 'Decode throughput (total)',
-  'inf.decode_sub': '{n} GPU(s) at the engine benchmark batch (the speed under your load is in the first box)',
+  'inf.decode_sub': '{n} GPU(s) at the engine benchmark batch, not your load',
   'inf.per_user': 'One user, idle replica',
   'inf.ttft': 'First token, one user',
   'inf.ttft_sub': 'all prompts at once: prefill {s}',

@@ -474,7 +474,7 @@ export default {
 
   'inf.unpinned': '未指定 GPU：下面的并发曲线按目录中第一款放得下的 GPU（{gpu}）计算；每种 GPU 的解码速度与并发上限见“各 GPU 方案”表。',
   'inf.decode': '解码吞吐（合计）',
-  'inf.decode_sub': '{n} 张卡，引擎基准批量下（在线负载的速度见第一格）',
+  'inf.decode_sub': '{n} 张卡，引擎基准批量下（不是在线负载）',
   'inf.per_user': '单用户、副本空闲时速度',
   'inf.ttft': '单用户首 token 延迟',
   'inf.ttft_sub': '所有请求同时到达时预填充 {s}',
