@@ -7,7 +7,7 @@
 //   - the Chinese page shows no code: no JSON pointer (/cost/prices) and no snake_case name
 //     (prices_need_confirmation) in visible text or in a title / aria-label / placeholder outside
 //     a "技术细节" fold (.tech-detail), the core's own sentence (.core-message) and code
-//     elements (pre, code, textarea): default page, every section open, and an error;
+//     elements (pre, code, textarea): default page, each scenario, every section open, an error;
 //   - a toast goes at the next key press and after a few seconds; the page's icon is a data: URI.
 'use strict';
 
@@ -141,6 +141,20 @@ module.exports = async function helpChecks(T) {
     await page.waitForFunction(() => !window.gpuAdvisor.pending, null, { timeout: 10000 });
     const bad = await page.evaluate(codeOnPage);
     assert(!bad.length, bad.length + ' string(s) with code:\n       ' + bad.slice(0, 20).join('\n       '));
+  });
+
+  await check('help: no JSON pointer or snake_case code on the Chinese page in any scenario (every section open)', async () => {
+    const found = [];
+    for (const id of await page.evaluate(() => window.gpuAdvisor.internals.scenarios)) {
+      await page.evaluate((s) => window.gpuAdvisor.applyScenario(s), id);
+      await page.waitForFunction(() => !window.gpuAdvisor.pending, null, { timeout: 10000 });
+      await page.evaluate(() => window.gpuAdvisor.expandAll());
+      await page.waitForFunction(() => !window.gpuAdvisor.pending, null, { timeout: 10000 });
+      for (const b of await page.evaluate(codeOnPage)) found.push(id + ': ' + b);
+    }
+    assert(!found.length, found.length + ' string(s) with code:\n       ' + found.slice(0, 20).join('\n       '));
+    await page.click('#btn-reset');
+    await page.waitForFunction(() => !window.gpuAdvisor.pending, null, { timeout: 10000 });
   });
 
   await check('help: an error on the Chinese page keeps its code, pointer and the core\'s sentence in a "技术细节" fold', async () => {
