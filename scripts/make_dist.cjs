@@ -124,7 +124,7 @@ const charset = '<meta charset="utf-8">';
 if (!html.includes(charset)) die('index.html has no ' + charset);
 html = html.replace(charset, () => charset + '\n<meta http-equiv="Content-Security-Policy" content="' + csp + '">');
 
-if (/<(script|link)[^>]+(src|href)=/i.test(html)) die('single file still refers to an external resource');
+if (/<(script|link)[^>]+(src|href)="(?!data:)/i.test(html)) die('single file still refers to an external resource');
 
 const single = path.join(distDir, 'gpu-advisor.html');
 fs.writeFileSync(single, html);

@@ -45,7 +45,8 @@ function locate(distDir, urlPath) {
   return { file: file, header: !single };
 }
 
-function createServer(distDir) {
+/** The server; `policy` replaces SITE_CSP (a test of a host that forbids more). */
+function createServer(distDir, policy) {
   return http.createServer((req, res) => {
     let urlPath;
     try { urlPath = decodeURIComponent(new URL(req.url, 'http://localhost').pathname); } catch (e) { urlPath = null; }
@@ -54,7 +55,7 @@ function createServer(distDir) {
     fs.readFile(where.file, (err, body) => {
       if (err) { res.writeHead(404).end('not found'); return; }
       const headers = { 'Content-Type': TYPES[path.extname(where.file)] || 'application/octet-stream', 'X-Content-Type-Options': 'nosniff' };
-      if (where.header) headers['Content-Security-Policy'] = SITE_CSP;
+      if (where.header) headers['Content-Security-Policy'] = policy || SITE_CSP;
       res.writeHead(200, headers);
       res.end(body);
     });

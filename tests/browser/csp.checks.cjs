@@ -90,6 +90,33 @@ module.exports = async function cspChecks(T) {
     }
   });
 
+  await check('CSP: a host whose policy forbids WebAssembly (no \'wasm-unsafe-eval\'): the pre-rendered answer stays, the inputs are off, a sentence in Chinese says what to allow', async () => {
+    const server = createServer(distDir, SITE_CSP.replace(" 'wasm-unsafe-eval'", ''));
+    const origin = await listen(server);
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(origin + '/');
+      await page.waitForFunction(() => document.body.getAttribute('data-state') === 'load-error', null, { timeout: 30000 });
+      const s = await page.evaluate(() => {
+        const banner = document.getElementById('load-error');
+        const headline = document.getElementById('answer-headline');
+        const controls = Array.from(document.querySelectorAll('#inputs input, #inputs select, #goal-form input, #goal-form select'));
+        return { banner: !banner.hidden, text: document.getElementById('load-error-detail').textContent,
+          headline: headline && headline.getClientRects().length ? headline.textContent : '',
+          enabled: controls.filter((c) => !c.disabled).length, controls: controls.length };
+      });
+      assert(s.banner, 'no load-error banner');
+      assert(s.text.includes("'wasm-unsafe-eval'") && /[\u4e00-\u9fff]/.test(s.text), 'the banner does not say what to allow, in Chinese: ' + s.text);
+      assert(s.headline, 'the pre-rendered answer is gone');
+      assert(s.controls > 20 && s.enabled === 0, s.enabled + ' of ' + s.controls + ' inputs still enabled');
+      await page.screenshot({ path: path.join(T.shotDir, 'page-csp-blocked.png') });
+    } finally {
+      await context.close();
+      server.close();
+    }
+  });
+
   await check('CSP: the single file under its own hashed policy shows the answer, every panel, both languages, zero violations', async () => {
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();

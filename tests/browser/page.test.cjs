@@ -20,7 +20,8 @@
 // render; no GPU row on screen left stale by the run), report.checks.cjs (the print report as an A4 PDF of 1-3 pages, rendered
 // with pdftoppm), hostile.checks.cjs (broken and hostile #req= links, prototype keys), links.checks.cjs
 // (a link's unknown values, schema version and address kept) and
-// validation.checks.cjs (the validation scripts, the .sh bundle, the read-back).
+// validation.checks.cjs (the validation scripts, the .sh bundle, the read-back); help.checks.cjs (help on every
+// field in both languages, the advanced groups folded, no code on the Chinese page, toasts, the icon).
 // Prints one line per check and ends with "page: N passed, M failed".
 'use strict';
 
@@ -936,6 +937,7 @@ async function main() {
   await require('./burst.checks.cjs')(T);  // 200 set-request messages coalesced: one run per frame (issue 23 item 7)
   await require('./a11y.checks.cjs')(T);   // axe-core WCAG 2.1 AA, keyboard, charts, reflow 360-1920 px
   await require('./i18n.checks.cjs')(T);   // no untranslated text in zh-CN or en, no raw keys (issue 10 item 5)
+  await require('./help.checks.cjs')(T);   // help on every field, folded groups, no code on the Chinese page, toasts, icon (issue 29)
 
   await check('static site (dist/site/index.html) loads and computes the CLI\'s figures', async () => {
     const site = await context.newPage();
@@ -961,9 +963,14 @@ async function main() {
       banner: !document.getElementById('load-error').hidden,
       text: document.getElementById('load-error').textContent.trim(),
       inputs: document.querySelectorAll('#inputs input, #inputs select').length,
+      enabled: document.querySelectorAll('#inputs input:not(:disabled), #inputs select:not(:disabled)').length,
+      answer: (() => { const n = document.getElementById('answer-headline'); return n && n.getClientRects().length ? n.textContent : ''; })(),
     }));
     assert(s.banner && s.text.length > 10, 'no load-error banner');
     assert(s.inputs > 10, 'the form is gone');
+    // The pre-rendered answer stays; the form is off (issue 29 item 6).
+    assert(s.answer, 'the pre-rendered answer is gone');
+    assert(s.enabled === 0, s.enabled + ' inputs still enabled');
     await broken.screenshot({ path: path.join(shotDir, 'page-load-error.png'), fullPage: false });
     await broken.close();
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -45,6 +45,29 @@ expect('', null, 'empty');
 expect('1e400', null, 'unreadable');
 expect('%', SHARE, 'unreadable');
 
+// Chinese numerals (issue 29 item 5): below 10,000, with 万 / 亿 after them as units. Mixed
+// colloquial forms stay refused, as "5万5" is.
+expect('三千亿', null, 3e11);
+expect('３千亿', null, 3e11);
+expect('３０００亿', null, 3e11);
+expect('三千', null, 3000);
+expect('两千', null, 2000);
+expect('十二', null, 12);
+expect('二十', null, 20);
+expect('一百五十', null, 150);
+expect('三千零五', null, 3005);
+expect('五万', null, 5e4);
+expect('七万', null, 7e4);
+expect('三百亿', null, 3e10);
+expect('两万亿', null, 2e12);
+expect('三五', null, 'unreadable');
+expect('百', null, 'unreadable');
+expect('千百', null, 'unreadable');
+expect('3千万亿', null, 3e15);
+expect('五万五', null, 'unreadable');
+expect('一万五千', null, 'unreadable');
+expect('四千多', null, 'unreadable');
+
 // Money (issue 25 item 3): a field in yuan (schema unit "cny": the budget, the price overrides)
 // reads what people type for an amount; anything ambiguous is refused, never guessed.
 const MONEY = { money: true };
@@ -69,6 +92,11 @@ expect('50000', MONEY, 50000);
 expect('$50', MONEY, 'not_cny');               // another currency is refused, not converted
 expect('50美元', MONEY, 'not_cny');
 expect('USD 7,000', MONEY, 'not_cny');
+expect('5万', MONEY, 50000);
+expect('五万', MONEY, 50000);
+expect('五万元', MONEY, 50000);
+expect('¥５万', MONEY, 50000);
+expect('５０，０００元', MONEY, 50000);
 expect('5万5', MONEY, 'unreadable');           // colloquial 55,000: ambiguous, refused
 expect('1.2m', MONEY, 'unreadable');           // milli or million: refused
 expect('5w', MONEY, 'unreadable');
@@ -87,7 +115,17 @@ expect('36小时', HOURS, 36);
 expect('60天', HOURS, 1440);
 expect('1.5天', HOURS, 36);
 expect('2周', HOURS, 336);
-expect('两周', HOURS, 'unreadable');           // numbers in words are not read
+expect('两周', HOURS, 336);                    // Chinese numerals below 10,000 are read
+expect('2个月', HOURS, 1460);                  // a month is 730 h (8,760 / 12), as the core's costs
+expect('2 months', HOURS, 1460);
+expect('1 month', HOURS, 730);
+expect('两个月', HOURS, 1460);
+expect('１个月', HOURS, 730);
+expect('3 weeks', HOURS, 504);
+expect('3wk', HOURS, 504);
+expect('２周', HOURS, 336);
+expect('十天', HOURS, 240);
+expect('2个月', null, 'unreadable');
 expect('3 days', HOURS, 72);
 expect('2 weeks', HOURS, 336);
 expect('１０ｄ', HOURS, 240);

@@ -25,6 +25,10 @@ export default {
   'load.no_factory': 'gpu_advisor.js (the WebAssembly module) was not found. It must sit next to this page.',
   'load.no_decompression': 'This browser cannot unpack the WebAssembly module (no DecompressionStream): use Chromium/Chrome 80+, Firefox 113+ or Safari 16.4+.',
   'load.catalog_failed': 'The catalogs could not be read.',
+  'load.csp_blocked': 'The site hosting this page does not let the browser compile WebAssembly: its Content-Security-Policy must allow \'wasm-unsafe-eval\' in script-src.',
+  'load.kept_answer': 'Below is the answer worked out in advance for the default job; the inputs are off until the core can load.',
+  'load.inputs_off': 'The inputs are off until the core can load.',
+  'load.timeout': 'The core did not start in time.',
   'hash.invalid': 'The shared link could not be read ({why}); the default page is shown and the link is left in the address bar.',
   'hash.restored': 'Inputs restored from the shared link.',
 
@@ -108,7 +112,7 @@ export default {
   'model.fill_from_preset': 'Fill from the selected preset',
   'model.hf_config': 'Hugging Face config.json',
   'model.hf_placeholder': 'Paste the whole config.json here',
-  'model.hf_hint': 'Supported model_type: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, qwen3_moe, deepseek_v2, deepseek_v3, t5, mt5. The text is parsed on this machine only.',
+  'model.hf_hint': 'The text is parsed on this machine only. Supported model types:',
   'model.custom_default_name': 'Custom model',
 
   'stack.label': 'Software stack (sets memory and speed terms)',
@@ -300,7 +304,9 @@ export default {
   'warning.demand_peak_exceeds_cards': 'The busiest month needs more than the bought cards deliver: see the hybrid plan (own + rent).',
 
   'error.title': 'Input error',
-  'error.path': 'Field',
+  'error.path': 'Request pointer',
+  'error.code_label': 'Error code',
+  'error.where': 'At: {field}',
   'error.core_message': 'Core message',
   'error.go_to_field': 'Go to the input',
   'error.missing_field': 'A required field is missing.',
@@ -470,7 +476,7 @@ export default {
 
   'inf.unpinned': 'No GPU pinned: the concurrency curve below is for the first catalog GPU that fits ({gpu}); the GPU options table gives each GPU\'s decode speed and largest concurrency.',
   'inf.decode': 'Decode throughput (total)',
-  'inf.decode_sub': '{n} GPU(s) at the requested concurrency',
+  'inf.decode_sub': '{n} GPU(s) at the engine benchmark batch, not your load',
   'inf.per_user': 'One user, idle replica',
   'inf.ttft': 'First token, one user',
   'inf.ttft_sub': 'all prompts at once: prefill {s}',
@@ -499,7 +505,8 @@ export default {
   'inf.curve_user': 'Tokens/s per user (right axis)',
   'inf.curve_tip': 'concurrency {n} · total {total} tokens/s · per user {user} tokens/s',
   'inf.marker_max': 'max {n}',
-  'inf.marker_request': 'now {n}',
+  'inf.marker_request': '{n} users per replica',
+  'inf.gmu': 'gpu_memory_utilization',
   'inf.target_line': 'target {v} tokens/s per user',
 
   'power.office_q': 'Can our office host this?',
@@ -588,7 +595,7 @@ export default {
   'nav.collapse_all': 'Collapse all',
   'goal.title': 'Your goal',
   'goal.objective': 'Optimise for',
-  'goal.deadline_hours': 'Deadline (hours, days, weeks)',
+  'goal.deadline_hours': 'Deadline (hours to months)',
   'goal.budget_cny': 'Budget (CNY)',
   'goal.no_limit': 'no limit',
   'goal.china_only': 'Buy only what mainland China can buy (renting is open)',

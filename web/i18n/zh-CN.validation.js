@@ -112,7 +112,7 @@ export default {
   'vreason.p2p_unavailable': '{pairs} 对 GPU 不能卡间直连：流量绕道主机内存（检查 BIOS 中的 ACS/IOMMU）',
   'vreason.pcie_link_low': 'GPU {gpu} 的 PCIe 只跑在 Gen{gen} x{width}：检查插槽、转接卡和 BIOS',
   'vreason.ib_port_down': '只有 {active}/{expected} 个网口处于 Active：检查线缆、交换机端口和子网管理器',
-  'vreason.nccl_on_socket': 'NCCL 在服务器之间退回到了 TCP：把 /dev/infiniband 传进容器',
+  'vreason.nccl_on_socket': 'NCCL 在服务器之间退回到了 TCP：把 InfiniBand 设备传进容器',
   'vreason.nccl_timeout': '压测期间 NCCL 超时 {count} 次：有 GPU、NVLink 或网卡卡住',
   'vreason.forward_compat': '驱动 {driver} 通过数据中心前向兼容（{branch}）运行 NGC {tag}',
   'vreason.driver_too_old': '驱动 {driver} 低于 NGC {tag} 的要求（≥ {min_driver}）：升级驱动[[，或改用 NGC {alternative}]]',

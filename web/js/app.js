@@ -6,6 +6,7 @@ import { chartWidth } from './charts.js';
 import { catalog, loadCore } from './core.js';
 import { clear, copyText, h, toast } from './dom.js';
 import { renderEchoes } from './echo.js';
+import { renderHelp } from './help.js';
 import { renderError } from './errors.js';
 import { applyRequest, dropChoicesOfOtherTask, FORMS, gpuSelect, input, presetSelect, startRequest, updateVisibility } from './form.js';
 import { badHashText, cancelHash, flushHash, forgetOwnHash, hashPending, holdAddress, isOwnHash, readHash, shareHash, shareLink, showHashNote,
@@ -21,6 +22,11 @@ import { SCENARIOS } from './scenarios.js';
 import { loadSchema } from './schema.js';
 
 let scenario = null; // the scenario preset last applied, until the user edits the form
+
+/** Opens or folds the form's advanced groups (parallelism, accounting, cost, ...). */
+function foldInputGroups(folded) {
+  document.querySelectorAll('#inputs details.group-collapsible').forEach(function (d) { d.open = !folded; });
+}
 
 /**
  * window.gpuAdvisor (README "Page API"): the handle tests and embedders use. lastRequest is a
@@ -38,8 +44,9 @@ export const api = {
   registerPanel: registerPanel,
   recompute: function () { run(); },
   setLanguage: function (code) { setLanguage(code); },
-  expandAll: function () { foldAll(false); },
-  collapseAll: function () { foldAll(true); },
+  // Every section, and the form's advanced groups (folded until opened, issue 29 item 4).
+  expandAll: function () { foldAll(false); foldInputGroups(false); },
+  collapseAll: function () { foldAll(true); foldInputGroups(true); },
   applyScenario: function (id) { applyScenario(id); },
   buildReport: function () { return buildReport(); },
   // js/provider.js: a provider's catalog (JSON text) prices every later answer; {provider} | {error}.
@@ -76,6 +83,7 @@ export function setLanguage(code, fromAddress) {
   renderScenarios();
   renderError();
   renderEchoes();
+  renderHelp(); // controls a language switch rebuilt (the task radios, the LoRA boxes) are described again
   renderPanels();
   renderProvider();
   const request = lastRun().request;
@@ -120,10 +128,30 @@ function setDrawer(open) {
   if (open) document.getElementById('inputs').querySelector('input, select, textarea').focus({ preventScroll: true });
 }
 
+// What the browser says when a Content-Security-Policy forbids compiling WebAssembly (Chromium:
+// "Refused to compile or instantiate WebAssembly module because 'wasm-eval' is not allowed...",
+// Firefox: "call to WebAssembly.instantiate() blocked by CSP").
+const CSP_REFUSED = /Content Security Policy|CSP|unsafe-eval|wasm-eval|Refused to compile/i;
+
+/**
+ * The core did not load: a sentence in the page's language says why and, when the host's
+ * policy is the cause, what it must allow; the browser's own words go in a technical-detail
+ * fold. The form is disabled (there is nothing to compute with); a pre-rendered answer stays.
+ */
 function showLoadError(detail) {
-  document.getElementById('load-error').hidden = false;
-  document.getElementById('load-error-detail').textContent = String(detail || '');
+  const raw = String(detail || '');
+  const banner = document.getElementById('load-error');
+  banner.hidden = false;
+  document.getElementById('load-error-detail').textContent =
+    (CSP_REFUSED.test(raw) ? t('load.csp_blocked') : raw) + ' ' + t(document.getElementById('panel-answer') ? 'load.kept_answer' : 'load.inputs_off');
+  const old = banner.querySelector('.tech-detail');
+  if (old) old.remove();
+  if (CSP_REFUSED.test(raw)) banner.appendChild(h('details', { class: 'tech-detail' }, h('summary', { text: t('help.tech_detail') }), h('code', { lang: 'en', text: raw })));
   document.getElementById('loading').hidden = true;
+  // Every control is off, the buttons of the answer and the top bar too (none has a listener
+  // without the core); the "?" of each field still opens its help.
+  document.querySelectorAll(FORMS.map(function (f) { return f + ' input, ' + f + ' select, ' + f + ' textarea'; }).join(', ') + ', button:not(.help-toggle)')
+    .forEach(function (n) { n.disabled = true; });
   document.body.setAttribute('data-state', 'load-error');
 }
 
@@ -155,6 +183,12 @@ function wireEvents() {
   document.getElementById('drawer-backdrop').addEventListener('click', function () { setDrawer(false); });
   document.addEventListener('keydown', function (e) { if (e.key === 'Escape' && document.body.classList.contains('inputs-open')) setDrawer(false); });
   document.getElementById('btn-print').addEventListener('click', printReport);
+  // The skip link takes focus to the answer card (the results column while there is none) without
+  // a fragment in the address, which holds the request.
+  document.querySelector('.skip-link').addEventListener('click', function (e) {
+    e.preventDefault();
+    (document.getElementById('panel-answer') || document.getElementById('results')).focus();
+  });
   document.getElementById('btn-fill-from-preset').addEventListener('click', function () {
     fillFieldsFromPreset();
     schedule(0);
@@ -207,10 +241,6 @@ function wireEvents() {
       renderPresetFacts();
       run();
     }
-  });
-  document.querySelector('.skip-link').addEventListener('click', function (e) {
-    e.preventDefault();
-    document.getElementById('results').focus();
   });
 }
 
@@ -265,6 +295,7 @@ function start() {
   const prepare = function () {
     prepared = true;
     buildMonthInputs();
+    renderHelp();
     fromHash = readHash();
     if (fromHash.lang) setLang(fromHash.lang);
     applyStaticStrings();
@@ -301,7 +332,9 @@ function start() {
     // The live page's first result (bench/page_bench.cjs reads it beside the pre-rendered one).
     if (window.performance && performance.mark) performance.mark('gpu-advisor:core-ready');
   }).catch(function (e) {
-    if (snapshot && !prepared) { snapshot.takeOver(); prepare(); }
+    // The pre-rendered answer (the default request's) stays on screen, with the banner over it;
+    // a shared link's page shows the form without it (its answer is not the link's).
+    if (snapshot && !prepared && document.body.classList.contains('link-pending')) { snapshot.takeOver(); prepare(); }
     showLoadError(e && e.message || e);
     if (window.console && !(e && e.expected)) console.error(e);
   });

@@ -66,7 +66,7 @@ export function loadCore() {
       reject(loadError(t('load.no_factory')));
       return;
     }
-    const timer = setTimeout(function () { reject(loadError('timeout')); }, LOAD_TIMEOUT_MS);
+    const timer = setTimeout(function () { reject(loadError(t('load.timeout'))); }, LOAD_TIMEOUT_MS);
     const start = function (options) {
       return window.createGpuAdvisor(options); // may throw or reject: both reach the banner
     };

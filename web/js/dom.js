@@ -59,13 +59,28 @@ export function setText(node, text) {
 
 export function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 
+// A toast says that something just happened: it goes after a few seconds, and at the next thing
+// the user does (a press, a key), so none is left on screen over the page. The listeners run in
+// the capture phase, before the press's own click shows its toast.
+const TOAST_MS = 2200;
 let toastTimer = null;
+let toastWatch = false;
+function hideToast() {
+  const node = document.getElementById('toast');
+  clearTimeout(toastTimer);
+  if (node && !node.hidden) node.hidden = true;
+}
 export function toast(message) {
   const node = document.getElementById('toast');
+  if (!toastWatch) {
+    toastWatch = true;
+    document.addEventListener('pointerdown', hideToast, true);
+    document.addEventListener('keydown', hideToast, true);
+  }
   node.textContent = message;
   node.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(function () { node.hidden = true; }, 2200);
+  toastTimer = setTimeout(hideToast, TOAST_MS);
 }
 
 const NO_OPTS = Object.freeze({});

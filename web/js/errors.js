@@ -54,6 +54,15 @@ function coreMessage(message, cls) {
   return h('details', { class: 'core-message' }, h('summary', { text: t('error.core_message_original') }), text);
 }
 
+/** What the page calls a field: its label's words (a radio group: its group's title). */
+export function fieldName(field) {
+  const label = field.querySelector('label');
+  const group = field.closest('.group');
+  const title = group ? group.querySelector('.group-title') : null;
+  const text = label && field.getAttribute('role') !== 'radiogroup' ? label.textContent : title ? title.textContent : '';
+  return text.replace(/\s+/g, ' ').trim();
+}
+
 export function focusField(node) {
   if (!node) return;
   for (let n = node; n; n = n.parentElement) if (n.tagName === 'DETAILS') n.open = true;
@@ -114,18 +123,25 @@ export function renderError() {
   }
   const path = err.path || '';
   const field = fieldForPath(path);
+  const where = field ? fieldName(field) : '';
   banner.appendChild(h('div', { class: 'banner-head' },
     h('strong', { text: t('error.title') }),
-    h('span', { class: 'code', text: String(err.code || '') })));
+    where ? h('span', { class: 'error-where', text: t('error.where', { field: where }) }) : null));
   banner.appendChild(h('p', { class: 'error-explain', text: errorExplanation(err.code) }));
+  // The code, the request pointer and the core's own sentence are for whoever debugs the
+  // request: in a "technical detail" fold, so that the page in Chinese shows no code (issue 29).
+  // The core writes English: an English page shows its sentence as well.
+  if (lang === 'en' && err.message) banner.appendChild(h('p', { class: 'error-message', lang: 'en', text: String(err.message) }));
   const dl = h('dl', { class: 'error-facts' });
+  dl.appendChild(h('dt', { text: t('error.code_label') }));
+  dl.appendChild(h('dd', null, h('code', { class: 'code', text: String(err.code || '') })));
   if (path) {
     dl.appendChild(h('dt', { text: t('error.path') }));
     dl.appendChild(h('dd', null, h('code', { class: 'error-path', text: path })));
   }
   dl.appendChild(h('dt', { text: t('error.core_message') }));
-  dl.appendChild(h('dd', null, coreMessage(err.message, 'error-message')));
-  banner.appendChild(dl);
+  dl.appendChild(h('dd', null, h('span', { class: 'error-message', lang: 'en', text: String(err.message || '') })));
+  banner.appendChild(h('details', { class: 'tech-detail' }, h('summary', { text: t('help.tech_detail') }), dl));
   const csv = csvErrorRow(path);
   if (csv) banner.appendChild(csv.node());
   if (field) {

@@ -202,8 +202,10 @@ const OTHER_CURRENCY = /[$€£₩]|USD|EUR|HKD|美元|美金|欧元|港币|港�
 const SIGNIFICANT = 15; // digits kept after scaling (3.3万 is 33000, not 33000.000000000004)
 // Durations typed into a field in hours: a number, then its unit in Chinese or English.
 const HOURS_IN = { h: 1, hr: 1, hrs: 1, hour: 1, hours: 1, '小时': 1, '个小时': 1, '时': 1,
-  d: 24, day: 24, days: 24, '天': 24, '日': 24, w: 168, wk: 168, week: 168, weeks: 168, '周': 168, '星期': 168, '个星期': 168 };
-const DURATION = /^(.+?)(hours|hour|hrs|hr|h|days|day|d|weeks|week|wk|w|个小时|小时|时|天|日|个星期|星期|周)$/i;
+  d: 24, day: 24, days: 24, '天': 24, '日': 24, w: 168, wk: 168, week: 168, weeks: 168, '周': 168, '星期': 168, '个星期': 168,
+  // A month is 730 hours (8,760 / 12), the month the core's costs use (docs/cost.md).
+  mo: 730, month: 730, months: 730, '个月': 730, '月': 730 };
+const DURATION = /^(.+?)(hours|hour|hrs|hr|h|days|day|d|weeks|week|wk|w|months|month|mo|个小时|小时|时|天|日|个星期|星期|周|个月|月)$/i;
 
 // A cadence typed into a field in runs per month (schema unit "per_month"): how many months one
 // period is, and the period's words in Chinese and English.
@@ -238,6 +240,36 @@ function cadencePerMonth(s) {
   return null;
 }
 
+// Chinese numerals below 10,000 ("三千", "两", "十二", "一百五十", "三千零五"): digits and the
+// 十/百/千 places. 万 and 亿 stay units after the figure (SCALE), so "三千亿" is 三千 × 亿. A
+// mixed colloquial form ("五万五", "一万五千") is not read (as "5万5" is not): ambiguous.
+const ZH_DIGIT = { '零': 0, '〇': 0, '一': 1, '二': 2, '两': 2, '三': 3, '四': 4, '五': 5, '六': 6, '七': 7, '八': 8, '九': 9 };
+const ZH_PLACE = { '十': 10, '百': 100, '千': 1000 };
+
+/** A Chinese numeral below 10,000 as digits ("三千" -> "3000"), or the text unchanged. */
+function zhNumeral(s) {
+  if (!/^[零〇一二两三四五六七八九十百千]+$/.test(s)) return s;
+  let total = 0, digit = null, lastPlace = 10000;
+  for (const c of s) {
+    if (ZH_DIGIT[c] !== undefined) {
+      if (digit !== null) return s;                        // "三五": two digits in a row
+      if (ZH_DIGIT[c] === 0 && s.length > 1) {              // "三千零五": 零 only marks a gap
+        if (lastPlace === 10000) return s;
+        continue;
+      }
+      digit = ZH_DIGIT[c];
+      continue;
+    }
+    const place = ZH_PLACE[c];
+    if (place >= lastPlace) return s;                     // places go down: 千 then 百 then 十
+    total += (digit === null ? (place === 10 ? 1 : NaN) : digit) * place; // "十二" = 12; "百" alone is not read
+    digit = null;
+    lastPlace = place;
+  }
+  if (digit !== null) total += digit;
+  return isFinite(total) ? String(total) : s;
+}
+
 /** Full-width digits and punctuation (０-９ ． ， ％ ＋ － ｅ, ideographic space) as ASCII. */
 export function halfWidth(text) {
   return String(text).replace(/[\uff01-\uff5e]/g, function (c) { return String.fromCharCode(c.charCodeAt(0) - 0xfee0); })
@@ -246,9 +278,11 @@ export function halfWidth(text) {
 
 /**
  * What a user typed into a number box, read as a Chinese or English user writes it: "60%"
- * (0.6 where the field is a fraction), "3000亿", "7万", "1.5 B", "１，２３４", "1,234.5", "2e9";
+ * (0.6 where the field is a fraction), "3000亿", "三千亿", "３千亿", "7万", "1.5 B", "１，２３４", "1,234.5",
+ * "2e9";
  * with opts.money (a field in yuan) also "¥50,000", "￥5万", "50000元", "5万元", "RMB 1.2M"; with
- * opts.hours (a field in hours) also "36h", "60天", "2周", "1.5 days", "2 weeks"; with
+ * opts.hours (a field in hours) also "36h", "60天", "2周", "2个月", "1.5 days", "3 weeks", "2 months"
+ * (a month = 730 h); with
  * opts.perMonth (runs per month) also "每周一次", "每周2次", "2/周", "3 per week", "weekly", "每天".
  * Returns {value} or {error: code} (empty | percent_not_share | not_cny | unreadable); the page
  * shows the error at the field in the current language.
@@ -284,6 +318,10 @@ export function parseNumberInput(raw, opts) {
   let scale = 1;
   const unit = /(万亿|亿|千万|百万|万|千|[kKMBGT])$/.exec(s);
   if (unit && !percent) { scale = SCALE[unit[1]]; s = s.slice(0, -unit[1].length); }
+  s = zhNumeral(s);
+  // A figure in digits with a place before 万 / 亿: "3千亿", "２百万" is in SCALE already.
+  const place = scale >= 1e4 ? /^(\d+\.?\d*)(千|百|十)$/.exec(s) : null;
+  if (place) { scale *= ZH_PLACE[place[2]]; s = place[1]; }
   if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(s)) return { error: 'unreadable' };
   let v = Number(s) * scale;
   if (percent) {

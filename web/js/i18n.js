@@ -3,19 +3,21 @@
 // DOM pieces, the static labels of index.html. Notes from the core are rendered by notes.js.
 import en from '../i18n/en.js';
 import enCost from '../i18n/en.cost.js';
+import enHelp from '../i18n/en.help.js';
 import enNotes from '../i18n/en.notes.js';
 import enPrices from '../i18n/en.prices.js';
 import enValidation from '../i18n/en.validation.js';
 import zh from '../i18n/zh-CN.js';
 import zhCost from '../i18n/zh-CN.cost.js';
+import zhHelp from '../i18n/zh-CN.help.js';
 import zhNotes from '../i18n/zh-CN.notes.js';
 import zhPrices from '../i18n/zh-CN.prices.js';
 import zhValidation from '../i18n/zh-CN.validation.js';
 
 /** One table per language: its main file, then the areas split from it (the same keys in both). */
 export const STRINGS = {
-  'zh-CN': Object.assign({}, zh, zhCost, zhNotes, zhPrices, zhValidation),
-  en: Object.assign({}, en, enCost, enNotes, enPrices, enValidation),
+  'zh-CN': Object.assign({}, zh, zhCost, zhHelp, zhNotes, zhPrices, zhValidation),
+  en: Object.assign({}, en, enCost, enHelp, enNotes, enPrices, enValidation),
 };
 export const DEFAULT_LANG = 'zh-CN';
 

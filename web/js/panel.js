@@ -90,7 +90,10 @@ function makeSection(p) {
   p.toggle = h('button', { type: 'button', class: 'panel-toggle', 'aria-controls': 'panel-' + p.id + '-body',
     onclick: function () { setCollapsed(p, !isCollapsed(p)); } });
   p.title.addEventListener('click', function () { if (!p.fixed) setCollapsed(p, !isCollapsed(p)); });
-  p.section = h('section', { class: 'panel' + (p.fixed ? ' panel-fixed' : ''), id: 'panel-' + p.id, 'aria-labelledby': 'panel-' + p.id + '-title' },
+  // A fixed section (the answer) is the skip link's target: focusable, so that the next Tab
+  // goes on from inside it.
+  p.section = h('section', { class: 'panel' + (p.fixed ? ' panel-fixed' : ''), id: 'panel-' + p.id, 'aria-labelledby': 'panel-' + p.id + '-title',
+    tabindex: p.fixed ? '-1' : null },
     h('header', { class: 'panel-head' }, p.fixed ? null : p.toggle, p.title, p.actions), p.body);
   document.getElementById('panels').appendChild(p.section);
   watchNear(p);

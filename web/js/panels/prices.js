@@ -2,7 +2,7 @@
 // Panel: the editable price table.
 import { gpuName } from '../core.js';
 import { fig, h, pointerGet } from '../dom.js';
-import { fieldForPath, focusField } from '../errors.js';
+import { fieldForPath, fieldName, focusField } from '../errors.js';
 import { fieldFor, setOverride } from '../form.js';
 import { editable, num3, readTyped } from '../format.js';
 import { hasString, labelOf, lang, t } from '../i18n.js';
@@ -192,13 +192,13 @@ function renderPrices(body, r, ctx) {
       if (mode === 'path' && !seenPath[path]) {
         seenPath[path] = true;
         valueCell.appendChild(h('div', { class: 'path-edit' },
-          priceInput(path, e.override_requires, t('prices.set_path', { name: path.split('/').pop() }), null, null, label),
+          priceInput(path, e.override_requires, t('prices.set_path'), null, null, label),
           h('div', { class: 'kpi-sub', text: perPath[path] > 1 ? t('prices.replaces_n', { n: perPath[path] }) : t('prices.replaces_ratio') })));
       } else if (mode === 'path') {
         valueCell.appendChild(h('div', { class: 'kpi-sub', text: t('prices.see_above') }));
       } else if (mode === 'elsewhere') {
         const target = fieldForPath(path);
-        valueCell.appendChild(h('div', { class: 'kpi-sub' }, target ? h('button', { type: 'button', class: 'link-btn', text: t('prices.set_at', { path: path }),
+        valueCell.appendChild(h('div', { class: 'kpi-sub' }, target ? h('button', { type: 'button', class: 'link-btn', text: t('prices.set_at', { path: fieldName(target) || path }),
           onclick: function () { focusField(target); } }) : h('code', { text: path })));
       }
     }

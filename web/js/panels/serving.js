@@ -58,7 +58,7 @@ function renderInferenceSpeed(body, r, ctx) {
       body.appendChild(h('div', { class: 'inline-facts meta-line' },
         h('span', null, t('inf.kv_budget') + ' ', fig(r, '/inference/kv_cache/budget_bytes', gib), ' GiB'),
         h('span', null, t('inf.kv_per_token') + ' ', fig(r, '/inference/kv_cache/bytes_per_token', integer), ' B'),
-        h('span', null, 'gpu_memory_utilization ', fig(r, '/inference/kv_cache/gpu_memory_utilization', null)),
+        h('span', null, t('inf.gmu') + ' ', fig(r, '/inference/kv_cache/gpu_memory_utilization', null)),
         isNum(I.sustained_output_tokens_per_second) ? h('span', null, t('inf.sustained') + ' ', fig(r, '/inference/sustained_output_tokens_per_second', integer), ' tokens/s') : null));
     }
   }
@@ -66,12 +66,15 @@ function renderInferenceSpeed(body, r, ctx) {
   if (ic && pinned && r.memory.layout.count > 1) body.appendChild(ic);
   const cc = I.concurrency_curve || [];
   if (cc.length) {
-    const reqConc = pointerGet(ctx.request, '/inference/concurrency') || pointerGet(defaults, '/inference/concurrency');
+    // The load marked on the curve: the users each replica serves (the form's one load field,
+    // target_users, spread over the replicas by the core), else the engine's batch.
+    const atLoad = I.at_load && isNum(I.at_load.users_per_replica) ? I.at_load.users_per_replica : null;
+    const reqConc = atLoad !== null ? atLoad : pointerGet(ctx.request, '/inference/concurrency') || pointerGet(defaults, '/inference/concurrency');
     const target = pointerGet(ctx.request, '/inference/target_tokens_per_second_per_user');
     const ticks = cc.map(function (p) { return p.concurrency; });
     const markers = [];
     if (pinned && isNum(I.max_concurrency)) markers.push({ x: I.max_concurrency, label: t('inf.marker_max', { n: I.max_concurrency }), cls: 'max-marker', anchor: 'end' });
-    if (pinned && isNum(reqConc) && reqConc !== I.max_concurrency) markers.push({ x: reqConc, label: t('inf.marker_request', { n: reqConc }), cls: 'pinned-marker', row: 1 });
+    if (pinned && isNum(reqConc) && reqConc !== I.max_concurrency) markers.push({ x: reqConc, label: t('inf.marker_request', { n: integer(reqConc) }), cls: 'pinned-marker', row: 1 });
     const chart = lineChart({
       title: t('inf.curve_title'),
       x: { log: true, ticks: ticks, min: ticks[0], max: ticks[ticks.length - 1], pad: 14, format: function (v) { return integer(v); }, label: t('inf.curve_x') },
