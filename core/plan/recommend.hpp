@@ -11,6 +11,7 @@
 #include "engine/layout.hpp"
 #include "engine/training.hpp"
 #include "plan/auto_checkpointing.hpp"
+#include "plan/search.hpp"
 #include "plan/search_prices.hpp"
 #include "types/catalog.hpp"
 #include "types/plan.hpp"
@@ -30,8 +31,5 @@ Recommendation recommend(const Request& request, const Catalog& catalog,
                          const std::vector<OptionRow>& options, SearchPrices& prices,
                          LayoutTable& layouts, bool with_levers = true,
                          CheckpointedJob* checkpointed = nullptr);
-
-/// True when a part is sold new in mainland China without a US licence.
-bool china_purchasable(const GpuSpec& gpu);
 
 }  // namespace advisor
