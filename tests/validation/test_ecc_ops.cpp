@@ -206,8 +206,9 @@ TEST_CASE("the burn-in survives an SSH drop and Xids come from the journal",
           "[validation][operations]") {
   const ValidationPlan p = vtest::make_case("h100_8x", kData);
   const std::string burn = script(p, "40_burnin.sh");
-  CHECK(
-      has(burn, "setsid nohup bash \"$0\" \"${RUN_ARGS[@]}\" >> \"$RUN_LOG\" 2>&1 < /dev/null &"));
+  CHECK(has(burn,
+            "setsid nohup bash \"$0\" ${RUN_ARGS[@]+\"${RUN_ARGS[@]}\"} >> \"$RUN_LOG\" 2>&1 < "
+            "/dev/null &"));
   CHECK(has(burn, "PID_FILE=\"$RUN_DIR/burnin.pid\""));
   CHECK(has(burn, "trap on_stop INT TERM HUP"));
   CHECK(has(burn, "trap release_pid_file EXIT"));

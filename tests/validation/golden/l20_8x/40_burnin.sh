@@ -55,7 +55,7 @@ DCGM=0
 RESTART=0
 DETACH=0
 STATUS=0
-RUN_ARGS=()
+RUN_ARGS=()  # the options a detached run is started with (bash 4.2: empty needs ${a[@]+...})
 while [ $# -gt 0 ]; do
   case "$1" in
     --hours) HOURS="${2:?--hours needs a value}"; RUN_ARGS+=("$1" "$2"); shift 2 ;;
@@ -115,9 +115,9 @@ if [ "$DETACH" = 1 ]; then
   rm -f "$PID_FILE"
   printf '== %s: detached burn-in started %s\n' "$0" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >> "$RUN_LOG"
   if command -v setsid > /dev/null 2>&1; then
-    VALIDATION_DIR="$RUN_DIR" setsid nohup bash "$0" "${RUN_ARGS[@]}" >> "$RUN_LOG" 2>&1 < /dev/null &
+    VALIDATION_DIR="$RUN_DIR" setsid nohup bash "$0" ${RUN_ARGS[@]+"${RUN_ARGS[@]}"} >> "$RUN_LOG" 2>&1 < /dev/null &
   else
-    VALIDATION_DIR="$RUN_DIR" nohup bash "$0" "${RUN_ARGS[@]}" >> "$RUN_LOG" 2>&1 < /dev/null &
+    VALIDATION_DIR="$RUN_DIR" nohup bash "$0" ${RUN_ARGS[@]+"${RUN_ARGS[@]}"} >> "$RUN_LOG" 2>&1 < /dev/null &
   fi
   for _ in 1 2 3 4 5 6 7 8 9 10; do
     if [ -s "$PID_FILE" ]; then break; fi
