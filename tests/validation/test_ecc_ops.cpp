@@ -220,6 +220,18 @@ TEST_CASE("the burn-in survives an SSH drop and Xids come from the journal",
   CHECK(has(inv, "journalctl -k -b -q --no-pager"));
   CHECK(has(inv, "measure_str xid_log_source \"$KLOG_SOURCE\""));
   CHECK_FALSE(has(inv, "dmesg 2>/dev/null)"));
+  // bash 4.2 (CentOS 7) under set -u calls an empty array unbound: arrays that may be empty
+  // (no Xid, GeForce without forward compatibility, one server without IB) expand guarded.
+  const ValidationPlan g = vtest::make_case("rtx4090_4x", kData);
+  CHECK(has(script(g, "00_inventory.sh"), "FORWARD_COMPAT_BRANCHES=()"));
+  CHECK(has(script(g, "00_inventory.sh"),
+            "for b in ${FORWARD_COMPAT_BRANCHES[@]+\"${FORWARD_COMPAT_BRANCHES[@]}\"}; do"));
+  CHECK(has(inv, "for c in ${list[@]+\"${list[@]}\"}; do"));
+  CHECK(has(script(p, "30_nccl.sh"), "${IB_ARGS[@]+\"${IB_ARGS[@]}\"}"));
+  for (const auto& f : generate_scripts(g))
+    for (const char* unguarded : {"\"${FORWARD_COMPAT_BRANCHES[@]}\"", "in \"${list[@]}\"",
+                                  "in \"${TAG_TABLE[@]}\"", "host \"${IB_ARGS[@]}\""})
+      CHECK_FALSE(has(f.text, std::string(" ") + unguarded));
   const std::string summary = script(p, "90_summary.sh");
   CHECK(has(summary, "burnin_running"));
   CHECK(has(summary, "burnin.log"));

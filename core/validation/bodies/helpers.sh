@@ -63,7 +63,7 @@ xid_advice() {
   local c out=""
   local -a codes
   IFS=',' read -r -a codes <<< "$1"
-  for c in "${codes[@]}"; do
+  for c in ${codes[@]+"${codes[@]}"}; do
     case "$c" in
       48) out="$out Xid 48: double-bit ECC error; reset the GPU, replace it if it recurs." ;;
       63 | 64) out="$out Xid $c: row-remapping event; reset the GPU to apply it, replace on failure." ;;
@@ -86,7 +86,7 @@ xid_report() {
   local check="$1" count="$2" seen="$3" c hw="" app="" other=""
   local -a list
   IFS=',' read -r -a list <<< "$seen"
-  for c in "${list[@]}"; do
+  for c in ${list[@]+"${list[@]}"}; do
     case " $XID_HARDWARE " in *" $c "*) hw="${hw:+$hw,}$c"; continue ;; esac
     case " $XID_APPLICATION " in *" $c "*) app="${app:+$app,}$c" ;; *) other="${other:+$other,}$c" ;; esac
   done

@@ -51,7 +51,7 @@ name_expected() {
 # The forward-compatibility branch entry that admits driver $1, if any.
 forward_compat_ok() {
   local b
-  for b in "${FORWARD_COMPAT_BRANCHES[@]}"; do
+  for b in ${FORWARD_COMPAT_BRANCHES[@]+"${FORWARD_COMPAT_BRANCHES[@]}"}; do
     if [ "${1%%.*}" = "${b%%.*}" ] && version_ge "$1" "$b"; then
       printf '%s' "$b"
       return 0
@@ -63,7 +63,7 @@ forward_compat_ok() {
 # The newest tag (for this GPU) whose minimum driver is <= $1.
 tag_for_driver() {
   local entry
-  for entry in "${TAG_TABLE[@]}"; do
+  for entry in ${TAG_TABLE[@]+"${TAG_TABLE[@]}"}; do
     if version_ge "$1" "${entry#*:}"; then
       printf '%s' "${entry%%:*}"
       return 0

@@ -106,7 +106,7 @@ xid_advice() {
   local c out=""
   local -a codes
   IFS=',' read -r -a codes <<< "$1"
-  for c in "${codes[@]}"; do
+  for c in ${codes[@]+"${codes[@]}"}; do
     case "$c" in
       48) out="$out Xid 48: double-bit ECC error; reset the GPU, replace it if it recurs." ;;
       63 | 64) out="$out Xid $c: row-remapping event; reset the GPU to apply it, replace on failure." ;;
@@ -128,7 +128,7 @@ xid_report() {
   local check="$1" count="$2" seen="$3" c hw="" app="" other=""
   local -a list
   IFS=',' read -r -a list <<< "$seen"
-  for c in "${list[@]}"; do
+  for c in ${list[@]+"${list[@]}"}; do
     case " $XID_HARDWARE " in *" $c "*) hw="${hw:+$hw,}$c"; continue ;; esac
     case " $XID_APPLICATION " in *" $c "*) app="${app:+$app,}$c" ;; *) other="${other:+$other,}$c" ;; esac
   done
@@ -202,7 +202,7 @@ name_expected() {
 # The forward-compatibility branch entry that admits driver $1, if any.
 forward_compat_ok() {
   local b
-  for b in "${FORWARD_COMPAT_BRANCHES[@]}"; do
+  for b in ${FORWARD_COMPAT_BRANCHES[@]+"${FORWARD_COMPAT_BRANCHES[@]}"}; do
     if [ "${1%%.*}" = "${b%%.*}" ] && version_ge "$1" "$b"; then
       printf '%s' "$b"
       return 0
@@ -214,7 +214,7 @@ forward_compat_ok() {
 # The newest tag (for this GPU) whose minimum driver is <= $1.
 tag_for_driver() {
   local entry
-  for entry in "${TAG_TABLE[@]}"; do
+  for entry in ${TAG_TABLE[@]+"${TAG_TABLE[@]}"}; do
     if version_ge "$1" "${entry#*:}"; then
       printf '%s' "${entry%%:*}"
       return 0
