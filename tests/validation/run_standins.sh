@@ -437,6 +437,10 @@ if wanted detached; then
   # leaves a WARN, and --detach again resumes from burnin.state.
   scenario detached h100_8x
   export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy
+  run 40_burnin.sh --detach --hours ten
+  expect_rc 2
+  expect '^the detached burn-in ended at once \(exit 2\); the end of .*burnin.log:$'
+  expect '^--hours must be a number'
   run 40_burnin.sh --detach --hours 0.002 --interval 1
   expect_rc 0
   expect '^burn-in running in the background as PID [0-9]+; it survives an SSH drop$'

@@ -119,11 +119,25 @@ if [ "$DETACH" = 1 ]; then
   else
     VALIDATION_DIR="$RUN_DIR" nohup bash "$0" ${RUN_ARGS[@]+"${RUN_ARGS[@]}"} >> "$RUN_LOG" 2>&1 < /dev/null &
   fi
+  child=$!
+  # Running, not exited (an exited child stays a zombie until it is waited for).
+  alive() {
+    kill -0 "$1" 2> /dev/null || return 1
+    case "$(ps -o stat= -p "$1" 2> /dev/null)" in *Z*) return 1 ;; esac
+  }
+  # The run writes its PID once its options are checked; one that ends at once says why.
   for _ in 1 2 3 4 5 6 7 8 9 10; do
-    if [ -s "$PID_FILE" ]; then break; fi
+    if [ -s "$PID_FILE" ] || ! alive "$child"; then break; fi
     sleep 0.5
   done
-  echo "burn-in running in the background as PID $(cat "$PID_FILE" 2> /dev/null || echo "$!"); it survives an SSH drop"
+  if ! alive "$child"; then
+    rc=0
+    wait "$child" || rc=$?
+    echo "the detached burn-in ended at once (exit $rc); the end of $RUN_LOG:"
+    tail -n 8 "$RUN_LOG"
+    exit "$rc"
+  fi
+  echo "burn-in running in the background as PID $(cat "$PID_FILE" 2> /dev/null || echo "$child"); it survives an SSH drop"
   echo "  follow it:  tail -f $RUN_LOG    or  $0 --status"
   echo "  stop it:    kill \$(cat $PID_FILE)   (run $0 --detach again to resume)"
   echo "  when done:  ./90_summary.sh"
