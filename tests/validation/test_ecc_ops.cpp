@@ -186,6 +186,11 @@ TEST_CASE("every catalog NVIDIA part has its own validation.json entry", "[valid
   CHECK(h20.topo_entries == std::vector<std::string>{"NV18"});
   CHECK(h20.fabric_manager_required);
   CHECK(h20.smi_names == std::vector<std::string>{"NVIDIA H20-3e"});
+  // Figures from public nvidia-smi outputs for the parts that had none.
+  CHECK(plan_for("v100-sxm-32gb").memory_total_mib_ecc_on == 32510);
+  CHECK(plan_for("a30-24gb").memory_total_mib_ecc_off == 24576);  // HBM: the same figure
+  CHECK(plan_for("rtx3090ti-24gb").memory_total_mib_ecc_off == 24564);
+  CHECK(plan_for("rtx4080-16gb").memory_total_mib_ecc_off == 16376);
   // A GeForce part without ECC expects no ECC and no forward compatibility.
   const ValidationPlan g3090 = plan_for("rtx3090-24gb");
   CHECK(g3090.ecc_default == EccMode::none);
