@@ -300,8 +300,8 @@ std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
     f.supported = boolean(j, "supported", p);
     f.product = product_class(str(j, "product_class", p), p + "/product_class");
     f.smi_names = strings(j, "smi_names", p);
-    if (!field(j, "memory_total_mib", p).is_null())
-      f.memory_total_mib = static_cast<int>(number(j, "memory_total_mib", p));
+    if (!field(j, "memory_total_mib_ecc_on", p).is_null())
+      f.memory_total_mib_ecc_on = static_cast<int>(number(j, "memory_total_mib_ecc_on", p));
     if (!field(j, "memory_total_mib_ecc_off", p).is_null())
       f.memory_total_mib_ecc_off = static_cast<int>(number(j, "memory_total_mib_ecc_off", p));
     f.intra_node = str(j, "intra_node", p);
@@ -315,7 +315,21 @@ std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
     if (!field(j, "topo_entry", p).is_null()) f.topo_entry = str(j, "topo_entry", p);
     f.fabric_manager = boolean(j, "fabric_manager", p);
     f.row_remapper = boolean(j, "row_remapper", p);
-    f.ecc_expected = boolean(j, "ecc_expected", p);
+    f.ecc_expected = f.product == ProductClass::data_center;  // gpus.json product decides
+    // "derived": which of the entry's values are not sourced, each with the rule that gives it.
+    const json* derived = j.find("derived");
+    if (derived && !derived->is_null()) {
+      if (!derived->is_object())
+        throw InputError("catalog_invalid", p + "/derived", "derived must be an object");
+      for (std::size_t k = 0; k < derived->size(); ++k) {
+        if (!(*derived)[k].is_string())
+          throw InputError("catalog_invalid", p + "/derived/" + derived->key(k),
+                           "a derived value's rule must be a string");
+        if (!j.contains(derived->key(k)))
+          throw InputError("catalog_invalid", p + "/derived/" + derived->key(k),
+                           "derived names " + derived->key(k) + ", which the entry does not have");
+      }
+    }
     const json& obs = field(j, "power_limit_w_observed", p);
     if (obs.is_array())
       for (const json& w : obs.elements()) {
@@ -352,6 +366,9 @@ GpuFacts gpu_facts_from_catalog_json(const std::string& gpus_json, const std::st
     f.pcie_generation = static_cast<int>(number(g, "pcie_generation", p));
     f.pcie_lanes = static_cast<int>(number(g, "pcie_lanes", p));
     f.pcie_peer_to_peer = boolean(g, "pcie_peer_to_peer", p);
+    f.memory_type = str_or_empty(g, "memory_type", p);
+    const json* product = g.find("product");
+    if (product && product->is_object()) f.memory_ecc = str_or_empty(*product, "memory_ecc", p);
     return f;
   }
   throw InputError("validation_unknown_gpu", "/gpu", "no GPU " + gpu_id + " in gpus.json");
@@ -519,8 +536,9 @@ Measurements read_measurements(const std::string& text, const std::string& file,
   require_same_plan(plan, m);
   const std::string base = "/" + file + "/measured/";
   for (const auto& g : m.gpus) {
-    if (plan.memory_total_mib && g.memory_total_mib && *g.memory_total_mib > 0 &&
-        *g.memory_total_mib * 100 < *plan.memory_total_mib)
+    const std::optional<int> planned = planned_memory_total_mib(plan);
+    if (planned && g.memory_total_mib && *g.memory_total_mib > 0 &&
+        *g.memory_total_mib * 100 < *planned)
       throw InputError("wrong_unit", base + "gpu." + std::to_string(g.index) + ".memory_total_mib",
                        "memory_total_mib of GPU " + std::to_string(g.index) + " is " +
                            json(*g.memory_total_mib).dump() +

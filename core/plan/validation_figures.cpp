@@ -33,7 +33,14 @@ validation::ProductClass product_class_of(const ProductFacts& p) {
 validation::PartFacts derived_part_facts(const GpuSpec& g) {
   validation::PartFacts f;
   f.supported = g.software_stack == "cuda" && g.compute_capability.has_value();
-  if (g.memory_usable_mib) f.memory_total_mib = static_cast<int>(*g.memory_usable_mib);
+  // memory_usable_mib is nvidia-smi's memory.total in the mode the part ships in.
+  if (g.memory_usable_mib) {
+    const int mib = static_cast<int>(*g.memory_usable_mib);
+    if (g.product.memory_ecc == "on")
+      f.memory_total_mib_ecc_on = mib;
+    else
+      f.memory_total_mib_ecc_off = mib;
+  }
   // An SXM board without a validation.json entry: NVLink of unknown shape, so the topology
   // accepts NV# entries as well as PCIe ones (nvlink_bridge).
   f.intra_node = g.form_factor == "sxm" ? "nvlink_bridge" : "pcie";
@@ -65,6 +72,8 @@ validation::GpuFacts validation_gpu_facts(const GpuSpec& g) {
   f.pcie_generation = g.pcie_generation;
   f.pcie_lanes = g.pcie_lanes;
   f.pcie_peer_to_peer = g.pcie_peer_to_peer;
+  f.memory_type = g.memory_type;
+  f.memory_ecc = g.product.memory_ecc;
   return f;
 }
 

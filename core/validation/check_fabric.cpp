@@ -63,39 +63,80 @@ void memory_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
              std::to_string(got) + " GPUs, the plan has " + std::to_string(want)},
             want, got, "GPUs");
   }
-  if (p.memory_total_mib && !m.gpus.empty()) {
-    const double want = *p.memory_total_mib;
-    std::vector<const GpuInventory*> wrong, ecc_off;
-    double lowest = want;
+  const std::optional<int> planned = planned_memory_total_mib(p);
+  if (!m.gpus.empty() && (p.memory_total_mib_ecc_on || p.memory_total_mib_ecc_off)) {
+    // As 00_inventory.sh: memory.total against the figure for each GPU's ECC mode, then the
+    // mode against the one the plan counts on.
+    const GpuInventory* wrong = nullptr;
+    const GpuInventory* ecc_on = nullptr;   // GDDR part shipped without ECC, ECC on
+    const GpuInventory* ecc_off = nullptr;  // data-centre part, ECC off
+    std::size_t n_wrong = 0, n_on = 0, n_off = 0, checked = 0;
+    int wrong_want = 0;
+    double lowest = planned.value_or(0);
     for (const auto& g : m.gpus) {
       if (!g.memory_total_mib) continue;
+      // No ECC mode in the file (an older one): the mode the plan counts on.
+      const std::string mode = !g.ecc_mode.empty()            ? g.ecc_mode
+                               : p.ecc_default == EccMode::on ? "Enabled"
+                                                              : "Disabled";
+      const auto want = expected_memory_for_mode(p, mode);
+      if (!want) continue;
+      ++checked;
       lowest = std::min(lowest, *g.memory_total_mib);
-      if (*g.memory_total_mib == want) continue;
-      if (p.memory_total_mib_ecc_off && *g.memory_total_mib == *p.memory_total_mib_ecc_off)
-        ecc_off.push_back(&g);
-      else
-        wrong.push_back(&g);
+      if (std::fabs(*g.memory_total_mib - want->first) > want->second) {
+        if (!wrong) wrong = &g, wrong_want = want->first;
+        ++n_wrong;
+        continue;
+      }
+      if (g.ecc_mode.empty()) continue;
+      const bool on = g.ecc_mode == "Enabled";
+      if (on && p.ecc_default != EccMode::on && !p.hbm) {
+        if (!ecc_on) ecc_on = &g;
+        ++n_on;
+      } else if (!on && p.ecc_default == EccMode::on) {
+        if (!ecc_off) ecc_off = &g;
+        ++n_off;
+      }
     }
-    if (!wrong.empty()) {
-      const GpuInventory& g = *wrong.front();
+    const double want = planned.value_or(0);
+    if (wrong) {
+      const GpuInventory& g = *wrong;
       b.add(Area::memory, "memory_total", Status::fail,
             {"memory_total_mismatch",
              {{"gpu", std::to_string(g.index)},
-              {"expected_mib", num(want, 0)},
-              {"measured_mib", num(*g.memory_total_mib, 0)}},
+              {"expected_mib", num(wrong_want, 0)},
+              {"measured_mib", num(*g.memory_total_mib, 0)},
+              {"ecc_mode", g.ecc_mode}},
              "GPU " + std::to_string(g.index) + " reports " + num(*g.memory_total_mib, 0) +
-                 " MiB, expected " + num(want, 0) +
-                 " MiB: another variant, MIG, or retired memory" + more(wrong.size())},
+                 " MiB, expected " + num(wrong_want, 0) + " MiB with ECC " +
+                 (g.ecc_mode.empty() ? std::string("?") : g.ecc_mode) +
+                 ": another variant, MIG, or retired memory" + more(n_wrong)},
             want, lowest, "MiB");
-    } else if (!ecc_off.empty()) {
-      const GpuInventory& g = *ecc_off.front();
+    } else if (ecc_on) {
+      const GpuInventory& g = *ecc_on;
+      const std::string i = std::to_string(g.index);
       b.add(Area::memory, "memory_total", Status::warn,
-            {"ecc_off_memory",
-             {{"gpu", std::to_string(g.index)}},
-             "ECC is off on GPU " + std::to_string(g.index) + more(ecc_off.size()) +
-                 ": more memory, no error correction (nvidia-smi -e 1 as root, then reboot)"},
+            {"ecc_on_memory",
+             {{"gpu", i}, {"measured_mib", num(*g.memory_total_mib, 0)}},
+             "ECC is enabled on GPU " + i + more(n_on) +
+                 ": it reserves 1/16 of the memory, so the plan " + "has " +
+                 num(*g.memory_total_mib, 0) + " MiB, not " + num(want, 0) +
+                 ", and runs a little slower; keep it and check the plan fits, or turn it off " +
+                 "(nvidia-smi -e 0 as root, then reboot)"},
             want, *g.memory_total_mib, "MiB");
-    } else {
+    } else if (ecc_off) {
+      const GpuInventory& g = *ecc_off;
+      const std::string i = std::to_string(g.index);
+      b.add(Area::memory, "memory_total", Status::warn,
+            {p.hbm ? "ecc_disabled" : "ecc_off_memory",
+             {{"gpu", i}, {"ecc_mode", g.ecc_mode}},
+             "ECC is off on GPU " + i + more(n_off) +
+                 (p.hbm ? std::string(": no error correction")
+                        : ": more memory, no error correction") +
+                 " on a data-centre part the plan expects it on (nvidia-smi -e 1 as root, then "
+                 "reboot)"},
+            want, *g.memory_total_mib, "MiB");
+    } else if (checked > 0) {
       b.add(Area::memory, "memory_total", Status::pass, ok(), want, lowest, "MiB");
     }
   }

@@ -70,7 +70,72 @@ std::string join_ints(const std::vector<int>& v) {
   return s;
 }
 
+int derived_tolerance(int mib) {
+  return std::max(1, static_cast<int>(std::lround(mib * kDerivedMemoryTolerance)));
+}
+
+/// The part's ECC mode as shipped (gpus.json product.memory_ecc), its memory kind, and
+/// memory.total in both ECC modes. A figure data/validation.json does not source is derived:
+/// on HBM, ECC is out of band and memory.total is the same in both modes; on GDDR, ECC is inline
+/// and reserves 1/16 (L20: 49,140 MiB off, 46,068 on; T4: 16,384 and 15,360), so the other mode's
+/// figure is 15/16 (or 16/15) of the sourced one, matched within 1%.
+void set_memory_expectations(ValidationPlan& p, const GpuFacts& gpu, const PartFacts& part) {
+  if (gpu.memory_ecc == "on")
+    p.ecc_default = EccMode::on;
+  else if (gpu.memory_ecc == "off_by_default")
+    p.ecc_default = EccMode::off;
+  else if (gpu.memory_ecc == "none")
+    p.ecc_default = EccMode::none;
+  else
+    p.ecc_default = part.ecc_expected ? EccMode::on : EccMode::none;
+  p.ecc_expected = p.ecc_default == EccMode::on;
+  p.hbm = gpu.memory_type.empty() || gpu.memory_type.rfind("HBM", 0) == 0;
+  std::optional<int> on = part.memory_total_mib_ecc_on, off = part.memory_total_mib_ecc_off;
+  if (p.hbm) {
+    if (on && !off) off = on;
+    if (off && !on) on = off;
+  } else if (off && !on) {
+    on = static_cast<int>(*off * 15LL / 16);
+    p.memory_tolerance_mib_ecc_on = derived_tolerance(*on);
+  } else if (on && !off) {
+    off = static_cast<int>(std::lround(*on * 16.0 / 15));
+    p.memory_tolerance_mib_ecc_off = derived_tolerance(*off);
+  }
+  if (p.ecc_default == EccMode::none) {  // no ECC: memory.total is the as-shipped figure only
+    on.reset();
+    p.memory_tolerance_mib_ecc_on = 0;
+  }
+  p.memory_total_mib_ecc_on = on;
+  p.memory_total_mib_ecc_off = off;
+}
+
 }  // namespace
+
+std::optional<int> planned_memory_total_mib(const ValidationPlan& p) {
+  return p.ecc_default == EccMode::on ? p.memory_total_mib_ecc_on : p.memory_total_mib_ecc_off;
+}
+
+std::optional<std::pair<int, int>> expected_memory_for_mode(const ValidationPlan& p,
+                                                            const std::string& ecc_mode) {
+  if (ecc_mode == "Enabled") {
+    if (!p.memory_total_mib_ecc_on) return std::nullopt;
+    return std::make_pair(*p.memory_total_mib_ecc_on, p.memory_tolerance_mib_ecc_on);
+  }
+  if (!p.memory_total_mib_ecc_off) return std::nullopt;
+  return std::make_pair(*p.memory_total_mib_ecc_off, p.memory_tolerance_mib_ecc_off);
+}
+
+const char* to_string(EccMode m) {
+  switch (m) {
+    case EccMode::on:
+      return "on";
+    case EccMode::off:
+      return "off";
+    case EccMode::none:
+      return "none";
+  }
+  return "on";
+}
 
 bool is_hardware_xid(const XidClasses& x, int code) {
   return std::find(x.hardware.begin(), x.hardware.end(), code) != x.hardware.end();
@@ -93,9 +158,7 @@ ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
   p.architecture = gpu.architecture;
   p.compute_capability = gpu.compute_capability;
   p.product = part.product;
-  p.memory_total_mib = part.memory_total_mib;
-  p.memory_total_mib_ecc_off = part.memory_total_mib_ecc_off;
-  p.ecc_expected = part.ecc_expected;
+  set_memory_expectations(p, gpu, part);
   p.row_remapper = part.row_remapper;
   p.power_limit_w = gpu.tdp_watts;
   p.pcie_generation = gpu.pcie_generation;
@@ -221,9 +284,12 @@ std::string plan_id(const ValidationPlan& p) {
   c.add("names", p.smi_names);
   c.add("cc", p.compute_capability);
   c.add("product", std::string(to_string(p.product)));
-  c.add("mem", p.memory_total_mib);
+  c.add("mem", p.memory_total_mib_ecc_on);
   c.add("mem_ecc_off", p.memory_total_mib_ecc_off);
-  c.add("ecc", p.ecc_expected);
+  c.add("mem_tol", p.memory_tolerance_mib_ecc_on);
+  c.add("mem_tol_off", p.memory_tolerance_mib_ecc_off);
+  c.add("ecc", std::string(to_string(p.ecc_default)));
+  c.add("hbm", p.hbm);
   c.add("remap", p.row_remapper);
   c.add("plimit", p.power_limit_w);
   c.add("pcie", p.pcie_generation);

@@ -54,6 +54,14 @@ struct XidClasses {
   std::string source;
 };
 
+/// A part's memory ECC as shipped (data/gpus.json product.memory_ecc: on | off_by_default |
+/// none): on for data-centre parts, off for workstation cards and the GeForce cards with a
+/// driver toggle, none for GeForce cards without ECC.
+enum class EccMode { on, off, none };
+
+/// A derived memory.total (the GDDR 15/16 rule) is matched within this share of the figure.
+inline constexpr double kDerivedMemoryTolerance = 0.01;
+
 /// Whether `code` is one of the hardware Xids.
 bool is_hardware_xid(const XidClasses& x, int code);
 
@@ -65,14 +73,19 @@ struct ValidationPlan {
   std::string architecture;            // "Hopper"
   std::string compute_capability;      // "9.0"
   ProductClass product = ProductClass::data_center;
-  std::optional<int> memory_total_mib;  // nvidia-smi memory.total, MiB, ECC on; nullopt: record
-  std::optional<int> memory_total_mib_ecc_off;  // the same with ECC off, when sourced
-  bool ecc_expected = true;                     // ECC should be Enabled (data-centre parts)
-  bool row_remapper = false;                    // HBM parts report row remapping
-  double power_limit_w = 0;                     // expected power.limit, W (catalog TDP)
-  int pcie_generation = 4;                      // expected pcie.link.gen.max
-  int pcie_width = 16;                          // expected pcie.link.width.max, lanes
-  XidClasses xid;                               // hardware Xids FAIL, others WARN
+  EccMode ecc_default = EccMode::on;  // the ECC mode the part ships in, which the plan counts on
+  bool hbm = true;  // HBM: ECC is out of band, memory.total is the same either way; GDDR: ECC on
+                    // reserves 1/16 of the memory, so memory.total drops by that much
+  std::optional<int> memory_total_mib_ecc_on;   // nvidia-smi memory.total, MiB, ECC on
+  std::optional<int> memory_total_mib_ecc_off;  // the same with ECC off (or a part without ECC)
+  int memory_tolerance_mib_ecc_on = 0;   // 0: a sourced figure, matched exactly; else the figure
+  int memory_tolerance_mib_ecc_off = 0;  // is derived (GDDR 15/16 rule) and matched within 1%
+  bool ecc_expected = true;              // ECC should be Enabled: ecc_default == on
+  bool row_remapper = false;             // HBM parts report row remapping
+  double power_limit_w = 0;              // expected power.limit, W (catalog TDP)
+  int pcie_generation = 4;               // expected pcie.link.gen.max
+  int pcie_width = 16;                   // expected pcie.link.width.max, lanes
+  XidClasses xid;                        // hardware Xids FAIL, others WARN
 
   // --- Layout ---------------------------------------------------------------------------------
   int gpus_per_server = 8;
@@ -138,6 +151,8 @@ struct GpuFacts {
   int pcie_generation = 4;
   int pcie_lanes = 16;
   bool pcie_peer_to_peer = true;
+  std::string memory_type;  // "HBM3", "GDDR6", ...: HBM keeps memory.total with ECC on
+  std::string memory_ecc;   // product.memory_ecc: on | off_by_default | none ("": from PartFacts)
 };
 
 /// Per-part expectations from data/validation.json.
@@ -145,16 +160,16 @@ struct PartFacts {
   bool supported = true;  // false: not an nvidia-smi/CUDA part
   ProductClass product = ProductClass::data_center;
   std::vector<std::string> smi_names;
-  std::optional<int> memory_total_mib;          // MiB, ECC on
-  std::optional<int> memory_total_mib_ecc_off;  // MiB, ECC off
+  std::optional<int> memory_total_mib_ecc_on;   // MiB, ECC on (sourced; else derived)
+  std::optional<int> memory_total_mib_ecc_off;  // MiB, ECC off or no ECC (sourced; else derived)
   std::string intra_node;                       // nvswitch | nvlink_bridge | pcie | none
   int nvlink_links_per_gpu = 0;
   std::optional<double> nvlink_link_gbps;  // GB/s per link
   std::optional<std::string> topo_entry;   // "NV18"
   bool fabric_manager = false;
   bool row_remapper = false;
-  bool ecc_expected = true;
-  XidClasses xid;                              // file-wide: the same lists for every part
+  bool ecc_expected = true;  // used only when GpuFacts has no memory_ecc (gpus.json product)
+  XidClasses xid;            // file-wide: the same lists for every part
   std::vector<double> power_limit_w_observed;  // W, limits seen on real boxes when != TDP
   bool confirmed = true;
   std::string notes;
@@ -197,6 +212,16 @@ struct PlanFigures {
 /// figures out of range (path "/validation/<field>").
 ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
                                      const NgcCatalog& ngc, const PlanFigures& figures);
+
+/// memory.total (MiB) in the ECC mode the plan counts on (the part's default); nullopt: record.
+std::optional<int> planned_memory_total_mib(const ValidationPlan& plan);
+
+/// memory.total (MiB) expected for a GPU whose ecc.mode.current reads `ecc_mode` ("Enabled":
+/// the ECC-on figure; "Disabled", "[N/A]" or anything else: the ECC-off one) and its tolerance.
+std::optional<std::pair<int, int>> expected_memory_for_mode(const ValidationPlan& plan,
+                                                            const std::string& ecc_mode);
+
+const char* to_string(EccMode mode);
 
 /// Stable 16-hex-digit hash of every expected value: a result file names the plan it checked.
 std::string plan_id(const ValidationPlan& plan);

@@ -207,15 +207,33 @@ ScriptFile inventory(const ValidationPlan& p) {
   Vars v = plan_vars(p);
   v.set("EXPECTED_GPUS", std::to_string(p.gpus_per_server), "GPUs in this server");
   v.set("EXPECTED_NAMES", join(p.smi_names, "|"), "nvidia-smi name(s) of " + p.gpu_id);
-  v.set("EXPECTED_MEMORY_MIB", p.memory_total_mib ? std::to_string(*p.memory_total_mib) : "",
-        !p.memory_total_mib ? "not sourced: recorded, not checked"
-        : p.ecc_expected    ? "memory.total per GPU, MiB, ECC on"
-                            : "memory.total per GPU, MiB, as shipped (ECC off or none)");
+  v.set("ECC_DEFAULT", to_string(p.ecc_default),
+        "ECC mode the part ships in, which the plan counts on: on | off | none (gpus.json)");
+  v.set("MEMORY_KIND", p.hbm ? "hbm" : "gddr",
+        p.hbm ? "HBM: ECC is out of band, memory.total the same with ECC on or off"
+              : "GDDR: ECC on reserves 1/16 of the memory, memory.total drops by that much");
+  const auto figure = [&](const std::optional<int>& mib, int tolerance, const char* mode,
+                          const char* other) {
+    if (!mib) return std::string("not sourced: recorded, not checked");
+    if (tolerance > 0)
+      return std::string("memory.total ECC ") + mode + ", MiB, derived from the ECC-" + other +
+             " figure (GDDR 1/16 rule): within " + std::to_string(tolerance) + " MiB";
+    return std::string("memory.total ECC ") + mode + ", MiB";
+  };
+  v.set("EXPECTED_MEMORY_MIB_ECC_ON",
+        p.memory_total_mib_ecc_on ? std::to_string(*p.memory_total_mib_ecc_on) : "",
+        p.ecc_default == EccMode::none
+            ? std::string("no ECC on this part")
+            : figure(p.memory_total_mib_ecc_on, p.memory_tolerance_mib_ecc_on, "on", "off"));
   v.set("EXPECTED_MEMORY_MIB_ECC_OFF",
         p.memory_total_mib_ecc_off ? std::to_string(*p.memory_total_mib_ecc_off) : "",
-        "memory.total with ECC off, MiB (\"\": not sourced)");
-  v.set("EXPECTED_ECC", p.ecc_expected ? "Enabled" : "",
-        p.ecc_expected ? "ecc.mode.current" : "no ECC on this part");
+        p.ecc_default == EccMode::none
+            ? std::string("memory.total, MiB (no ECC on this part)")
+            : figure(p.memory_total_mib_ecc_off, p.memory_tolerance_mib_ecc_off, "off", "on"));
+  v.set("MEMORY_TOLERANCE_MIB_ECC_ON", std::to_string(p.memory_tolerance_mib_ecc_on),
+        "0: match exactly");
+  v.set("MEMORY_TOLERANCE_MIB_ECC_OFF", std::to_string(p.memory_tolerance_mib_ecc_off),
+        "0: match exactly");
   v.set("EXPECTED_POWER_LIMIT_W", num(p.power_limit_w), "power.limit, W (catalog TDP)");
   v.set("EXPECTED_PCIE_GEN", std::to_string(p.pcie_generation), "pcie.link.gen.max");
   v.set("EXPECTED_PCIE_WIDTH", std::to_string(p.pcie_width), "pcie.link.width.max, lanes");
@@ -236,12 +254,13 @@ ScriptFile inventory(const ValidationPlan& p) {
       "what this server reports against the plan",
       {"Checks GPU count, part name, memory.total, power limit, PCIe link, compute capability,",
        "ECC mode, driver vs the NGC tag, Xid errors in the kernel log and row remapping."},
-      "no; reading the kernel log (dmesg) needs root where kernel.dmesg_restrict=1 (then SKIP).",
+      "no; where kernel.dmesg_restrict=1 the Xid check reads journalctl -k (the adm group), and "
+      "SKIPs when neither is readable.",
       "./00_inventory.sh"};
   return {"00_inventory.sh", shell_script(p, h, v, nullptr, validation::body("inventory.sh")), true,
           "GPU count, part, memory, power limit, PCIe, compute capability, driver, ECC, Xid, row "
           "remapper",
-          "dmesg where kernel.dmesg_restrict=1"};
+          "the kernel log where neither dmesg nor journalctl -k is readable"};
 }
 
 ScriptFile topology(const ValidationPlan& p) {
@@ -321,7 +340,8 @@ ScriptFile nccl(const ValidationPlan& p) {
   v.set("PCIE_GBPS", num(pcie_gbps(p.pcie_generation, p.pcie_width), 1),
         "one direction of the GPU's PCIe link, GB/s");
   v.set("NETWORK", to_string(p.network));
-  double memory_gib = p.memory_total_mib ? *p.memory_total_mib / 1024.0 : 24;
+  const std::optional<int> planned_mib = planned_memory_total_mib(p);
+  double memory_gib = planned_mib ? *planned_mib / 1024.0 : 24;
   v.set("MAX_BYTES", memory_gib >= 40 ? "4294967296" : "1073741824",
         "largest all-reduce message, bytes");
   Header h{
@@ -361,9 +381,12 @@ ScriptFile burnin(const ValidationPlan& p) {
            num(p.burnin_hours) + " h) while",
        "nvidia-smi logs gpu.csv every --interval s (and ipmitool wall power every 60 s as root),",
        "then checks throttle reasons, power, ECC, PCIe under load and new Xid errors.",
-       "Safe to stop and resume: progress is kept in $VALIDATION_DIR/burnin.state."},
+       "Safe to stop and resume: progress is kept in $VALIDATION_DIR/burnin.state.",
+       "--detach runs it under setsid + nohup (it survives an SSH drop): output in burnin.log,",
+       "its PID in burnin.pid; --status reports on it."},
       "the docker group or root for the default load; wall power (ipmitool) needs root.",
-      "./40_burnin.sh [--hours 10] [--interval 10] [--job 'torchrun ... train.py'] [--restart]"};
+      "./40_burnin.sh [--detach] [--hours 10] [--interval 10] [--job 'torchrun ... train.py'] "
+      "[--restart]    ./40_burnin.sh --status"};
   return {"40_burnin.sh",
           shell_script(p, h, v, validation::body("burnin_args.sh"), validation::body("burnin.sh")),
           true, "burn-in with nvidia-smi CSV logging; throttling, power, ECC, Xid",
@@ -435,11 +458,23 @@ ScriptFile readme(const ValidationPlan& p) {
     s += " (then on all " + std::to_string(p.servers) +
          " servers at once: MASTER_ADDR=<server 0> NODE_RANK=<i> ./30_nccl.sh)";
   s +=
-      "\n  ./40_burnin.sh      " + num(p.burnin_hours) +
-      " h burn-in with nvidia-smi logging (Ctrl-C to stop, rerun to resume)\n"
+      "\n  ./40_burnin.sh --detach\n"
+      "                      " +
+      num(p.burnin_hours) +
+      " h burn-in with nvidia-smi logging, in the background\n"
       "  ./90_summary.sh     writes validation-out/validation-result.json\n\n"
+      "The burn-in outlasts an SSH session. --detach starts it under setsid and nohup, so it\n"
+      "survives a dropped connection: its output goes to validation-out/burnin.log and its PID to\n"
+      "validation-out/burnin.pid. Follow it with ./40_burnin.sh --status or tail -f on the log;\n"
+      "stop it with kill $(cat validation-out/burnin.pid), and run ./40_burnin.sh --detach again\n"
+      "to resume where it stopped. Run in the foreground, it stops cleanly (and resumes) when the\n"
+      "session closes. 90_summary.sh reads the log and PID file: a burn-in still running or "
+      "stopped\n"
+      "early is a WARN, not a pass.\n\n"
       "Each prints PASS/WARN/FAIL lines (expected vs measured) and exits 1 if anything FAILed.\n"
-      "Root is needed only for: reading dmesg on hardened kernels, starting nvidia-fabricmanager,\n"
+      "Xid errors are read from dmesg, or from journalctl -k where dmesg is restricted (users in\n"
+      "the adm group can read it). Root is needed only for: the kernel log when neither is\n"
+      "readable, starting nvidia-fabricmanager,\n"
       "ipmitool wall power, and the fixes the FAIL lines suggest. Nothing is downloaded except "
       "the\n"
       "container image (docker pull; REGISTRY=<mirror> to use a local mirror, or docker load).\n"

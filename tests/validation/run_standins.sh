@@ -32,7 +32,7 @@ scenario() {
   "$TOOL" scripts "$2" "$SCRIPTS"
   SUMMARY_RC=""
   unset STANDIN_PROFILE STANDIN_SCENARIO STANDIN_GPUS STANDIN_STEP STANDIN_STEP_USED_BYTES STANDIN_DMESG \
-    STANDIN_XID STANDIN_XID_LATE STANDIN_FABRIC \
+    STANDIN_XID STANDIN_XID_LATE STANDIN_FABRIC STANDIN_JOURNAL STANDIN_ECC_GPU STANDIN_ECC_MODE \
     MASTER_ADDR NODE_RANK
 }
 wanted() { [ -z "$FILTER" ] || [[ "$1" == *"$FILTER"* ]]; }
@@ -133,11 +133,70 @@ if wanted nccl_timeout; then
 fi
 
 if wanted dmesg_denied; then
+  # Neither dmesg (kernel.dmesg_restrict=1) nor the journal (a user outside adm) is readable.
   scenario dmesg_denied h100_8x
-  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_DMESG=denied
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_DMESG=denied STANDIN_JOURNAL=denied
   run 00_inventory.sh
   expect_rc 0
-  expect '^SKIP xid: expected no Xid errors, measured kernel log unreadable \(reading it needs root here: sudo dmesg -T \| grep -i xid\)$'
+  expect '^SKIP xid: expected no Xid errors, measured kernel log unreadable \(neither dmesg nor journalctl -k is readable by this user: run as root \(sudo dmesg -T \| grep -i xid\), or add the user to the adm group\)$'
+  run 40_burnin.sh --hours 0.0005 --interval 1
+  expect '^SKIP xid_during_burnin: .*neither dmesg nor journalctl -k is readable'
+fi
+
+if wanted dmesg_restricted; then
+  # dmesg restricted (Ubuntu's default for users), the journal readable (the adm group): the Xid
+  # lines come from journalctl -k, before the burn-in and new during it.
+  scenario dmesg_restricted h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=missing_gpu STANDIN_DMESG=denied
+  run 00_inventory.sh
+  expect_rc 1
+  expect '^FAIL xid: expected no hardware Xid, measured 1 \(Xid 79\) \(hardware: Xid 79: GPU fell off the bus'
+  expect_not '^SKIP xid'
+  if grep -q '^xid_log_source	journalctl	s$' "$VALIDATION_DIR/00_inventory.measured.tsv"; then ok; else bad "xid_log_source is not journalctl"; fi
+  export STANDIN_SCENARIO=healthy STANDIN_XID_LATE="95"
+  run 40_burnin.sh --hours 0.0005 --interval 1
+  expect_rc 1
+  expect '^FAIL xid_during_burnin: expected no hardware Xid, measured 1 \(Xid 95\)'
+fi
+
+if wanted ecc_modes; then
+  # GDDR data-centre part (L20) with ECC off on GPU 2: the ECC-off figure, a WARN.
+  scenario ecc_off_gddr l20_8x
+  export STANDIN_PROFILE=l20 STANDIN_SCENARIO=healthy STANDIN_ECC_GPU=2 STANDIN_ECC_MODE=Disabled
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^WARN GPU 2 memory.total: expected 46068 MiB \(ECC on\), measured 49140 MiB \(ECC Disabled\) \(ECC is off on GPU 2: more memory, no error correction'
+  expect_not '^FAIL'
+  expect_not '^PASS memory.total'
+  run 90_summary.sh
+  expect_rc 0
+  check_back l20_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"code": "ecc_off_memory"'
+  expect_not '"line_code": "ecc_off_memory"'
+  expect '"overall": "warn"'
+  # GeForce RTX 4090 (ECC off as shipped) with ECC on on GPU 1: 1/16 less memory, a WARN.
+  scenario ecc_on_geforce rtx4090_4x
+  export STANDIN_PROFILE=rtx4090 STANDIN_SCENARIO=healthy STANDIN_ECC_GPU=1 STANDIN_ECC_MODE=Enabled
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^WARN GPU 1 memory.total: expected 24564 MiB \(ECC off, as the part ships\), measured 23028 MiB \(ECC on\) \(ECC is enabled on GPU 1: it reserves 1/16 of the memory, so the plan has 23028 MiB, not 24564'
+  expect_not '^FAIL'
+  run 90_summary.sh
+  expect_rc 0
+  check_back rtx4090_4x "$VALIDATION_DIR/validation-result.json"
+  expect '"code": "ecc_on_memory"'
+  expect '"overall": "warn"'
+  # HBM data-centre part (H100) with ECC off on GPU 4: the same memory.total, a WARN on ECC.
+  scenario ecc_off_hbm h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_ECC_GPU=4 STANDIN_ECC_MODE=Disabled
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^WARN GPU 4 ECC: expected Enabled, measured Disabled \(ECC is off on GPU 4: no error correction'
+  expect_not '^FAIL'
+  run 90_summary.sh
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"code": "ecc_disabled"'
+  expect '"overall": "warn"'
 fi
 
 if wanted xid_application; then
@@ -352,6 +411,78 @@ if wanted resume; then
   expect '^burn-in: [1-6] s done, [1-6] s to go'
   expect '^PASS burnin_duration: expected 0.002 h'
   if [ "$(grep -c '^timestamp' "$VALIDATION_DIR/gpu.csv")" = 1 ]; then ok; else bad "gpu.csv has more than one header after resuming"; fi
+fi
+
+if wanted hangup; then
+  # A foreground burn-in whose SSH session closes (SIGHUP) stops cleanly and keeps its progress.
+  scenario hangup h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy
+  "$SCRIPTS/40_burnin.sh" --hours 0.002 --interval 1 > "$WORK/hangup.log" 2>&1 &
+  pid=$!
+  sleep 3
+  kill -HUP "$pid"
+  set +e
+  wait "$pid"
+  RC=$?
+  set -e
+  OUT="$(cat "$WORK/hangup.log")"
+  expect_rc 130
+  expect '^stopped after [0-9]+ s of 7 s; run .* again to resume$'
+  if [ ! -e "$VALIDATION_DIR/burnin.pid" ]; then ok; else bad "burnin.pid left behind"; fi
+fi
+
+if wanted detached; then
+  # --detach: setsid + nohup, output in burnin.log, PID in burnin.pid. A second start is refused,
+  # --status and 90_summary.sh read the PID file and the log; a run killed outright (a reboot)
+  # leaves a WARN, and --detach again resumes from burnin.state.
+  scenario detached h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy
+  run 40_burnin.sh --detach --hours ten
+  expect_rc 2
+  expect '^the detached burn-in ended at once \(exit 2\); the end of .*burnin.log:$'
+  expect '^--hours must be a number'
+  run 40_burnin.sh --detach --hours 0.002 --interval 1
+  expect_rc 0
+  expect '^burn-in running in the background as PID [0-9]+; it survives an SSH drop$'
+  pid="$(cat "$VALIDATION_DIR/burnin.pid" 2> /dev/null || true)"
+  if [[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2> /dev/null; then ok; else bad "no live PID in burnin.pid"; fi
+  if [ "$(ps -o sid= -p "$pid" | tr -d ' ')" = "$pid" ]; then ok; else bad "the detached run is not its own session (setsid)"; fi
+  run 40_burnin.sh --hours 0.002 --interval 1
+  expect_rc 2
+  expect '^a burn-in is already running as PID [0-9]+'
+  run 40_burnin.sh --status
+  expect_rc 0
+  expect '^burn-in running as PID [0-9]+: [0-9]+ of 7 s done'
+  run 90_summary.sh
+  expect_rc 0
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"line_code": "burnin_running"'
+  sleep 1
+  kill -KILL -- "-$pid"  # the whole session at once, as a reboot or the OOM killer would
+  sleep 1
+  run 40_burnin.sh --status
+  expect_rc 1
+  expect '^burn-in not running: stopped after [0-9]+ of 7 s'
+  run 90_summary.sh
+  expect_rc 0
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"code": "burnin_incomplete"'
+  expect 'the burn-in stopped without writing its results \(last line of burnin.log: '
+  run 40_burnin.sh --detach --hours 0.002 --interval 1
+  expect_rc 0
+  for _ in $(seq 1 40); do
+    if ! "$SCRIPTS/40_burnin.sh" --status > /dev/null 2>&1 || ! [ -e "$VALIDATION_DIR/burnin.pid" ]; then break; fi
+    sleep 0.5
+  done
+  OUT="$(cat "$VALIDATION_DIR/burnin.log")"
+  expect '^burn-in: [1-6] s done, [1-6] s to go'
+  expect '^PASS burnin_duration: expected 0.002 h'
+  if [ ! -e "$VALIDATION_DIR/burnin.pid" ]; then ok; else bad "burnin.pid left behind"; fi
+  if [ "$(grep -c '^timestamp' "$VALIDATION_DIR/gpu.csv")" = 1 ]; then ok; else bad "gpu.csv has more than one header after resuming"; fi
+  run 90_summary.sh
+  expect_rc 0
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect_not 'burnin_incomplete|burnin_running'
 fi
 
 if wanted multinode; then

@@ -89,7 +89,7 @@ TEST_CASE("every catalog NVIDIA GPU gets scripts; others a located error",
     REQUIRE(a.contains("files"));
     const std::string inv = file_text(a, "00_inventory.sh");
     const bool consumer = g.product.product_class == "consumer";
-    CHECK(has(inv, "EXPECTED_ECC=''") == (g.product.memory_ecc != "on"));
+    CHECK(has(inv, "ECC_DEFAULT=on") == (g.product.memory_ecc == "on"));
     if (consumer) CHECK(has(inv, "FORWARD_COMPAT_BRANCHES=()"));
     CHECK(has(inv, "XID_HARDWARE='48 61 62 63 64 74 79 92 94 95 119 120'"));
   }
@@ -101,7 +101,7 @@ TEST_CASE("GeForce parts expect no ECC, NVLink or fabric manager", "[validation]
     const json a = answer_for(id, 2);
     INFO(a.dump().substr(0, 400));
     REQUIRE(a.contains("files"));
-    CHECK(has(file_text(a, "00_inventory.sh"), "EXPECTED_ECC=''"));
+    CHECK_FALSE(has(file_text(a, "00_inventory.sh"), "ECC_DEFAULT=on"));
     CHECK(has(file_text(a, "00_inventory.sh"), "FORWARD_COMPAT_BRANCHES=()"));
     const std::string topo = file_text(a, "10_topology.sh");
     CHECK(has(topo, "FABRIC_MANAGER_REQUIRED=0"));

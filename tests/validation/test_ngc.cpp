@@ -144,7 +144,7 @@ TEST_CASE("compiled-in data matches data/", "[validation][ngc]") {
   CHECK(std::string(builtin_validation_json()) ==
         vtest::read_text(std::string(GPU_ADVISOR_DATA_DIR) + "/validation.json"));
   auto parts = parse_part_facts(builtin_validation_json());
-  CHECK(parts.at("h100-sxm-80gb").memory_total_mib == 81559);
+  CHECK(parts.at("h100-sxm-80gb").memory_total_mib_ecc_on == 81559);
   CHECK(parts.at("h100-sxm-80gb").topo_entry == std::string("NV18"));
   CHECK(parts.at("a100-sxm-80gb").nvlink_links_per_gpu == 12);
   CHECK(parts.at("l20-48gb").memory_total_mib_ecc_off == 49140);

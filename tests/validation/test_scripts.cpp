@@ -78,7 +78,10 @@ TEST_CASE("the scripts carry the plan's figures", "[validation][scripts]") {
   auto h100 = generate_scripts(plan("h100_8x"));
   const std::string& inv = file(h100, "00_inventory.sh").text;
   CHECK_THAT(inv, Catch::Contains("EXPECTED_GPUS=8"));
-  CHECK_THAT(inv, Catch::Contains("EXPECTED_MEMORY_MIB=81559"));
+  CHECK_THAT(inv, Catch::Contains("EXPECTED_MEMORY_MIB_ECC_ON=81559"));
+  CHECK_THAT(inv, Catch::Contains("EXPECTED_MEMORY_MIB_ECC_OFF=81559"));
+  CHECK_THAT(inv, Catch::Contains("ECC_DEFAULT=on"));
+  CHECK_THAT(inv, Catch::Contains("MEMORY_KIND=hbm"));
   CHECK_THAT(inv, Catch::Contains("EXPECTED_POWER_LIMIT_W=700"));
   CHECK_THAT(inv, Catch::Contains("NGC_TAG=25.02"));
   CHECK_THAT(inv, Catch::Contains("FORWARD_COMPAT_BRANCHES=(470.57 525.85 535.86 545.23)"));

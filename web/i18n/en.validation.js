@@ -95,6 +95,8 @@ export default {
   'vreason.gpu_extra': '{measured} GPUs, the plan has {expected}',
   'vreason.memory_total_mismatch': 'GPU {gpu} reports {measured_mib} MiB, expected {expected_mib} MiB: another variant, MIG, or retired memory',
   'vreason.ecc_off_memory': 'ECC is off on GPU {gpu}: more memory, no error correction (nvidia-smi -e 1 as root, then reboot)',
+  'vreason.ecc_on_memory': 'ECC is enabled on GPU {gpu}: it reserves 1/16 of the memory, so the plan has {measured_mib} MiB; keep it and check the plan fits, or turn it off (nvidia-smi -e 0 as root, then reboot)',
+  'vreason.ecc_disabled': 'ECC is off on GPU {gpu}: no error correction on a data-centre part the plan expects it on (nvidia-smi -e 1 as root, then reboot)',
   'vreason.memory_oom': 'one step of the planned model ran out of memory: lower the micro-batch or sequence length, or use more GPUs',
   'vreason.memory_above_band': 'one step used {measured_gib} GiB, above the estimate {band_gib}',
   'vreason.memory_below_band': 'one step used {measured_gib} GiB, below the estimate {band_gib}',

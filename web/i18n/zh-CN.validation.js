@@ -95,6 +95,8 @@ export default {
   'vreason.gpu_extra': '看到 {measured} 张 GPU，计划是 {expected} 张',
   'vreason.memory_total_mismatch': 'GPU {gpu} 报告 {measured_mib} MiB，应为 {expected_mib} MiB：型号不同、开了 MIG 或有显存被停用',
   'vreason.ecc_off_memory': 'GPU {gpu} 关闭了 ECC：显存多一些但没有纠错（root 执行 nvidia-smi -e 1 后重启）',
+  'vreason.ecc_on_memory': 'GPU {gpu} 开启了 ECC：占去 1/16 显存，计划只剩 {measured_mib} MiB；保留 ECC 就要确认计划仍放得下，或关闭它（root 执行 nvidia-smi -e 0 后重启）',
+  'vreason.ecc_disabled': 'GPU {gpu} 关闭了 ECC：这块数据中心卡按计划应开启纠错（root 执行 nvidia-smi -e 1 后重启）',
   'vreason.memory_oom': '按计划的模型跑一步就显存不足：减小微批或序列长度，或用更多卡',
   'vreason.memory_above_band': '一步用了 {measured_gib} GiB，高于估算范围 {band_gib}',
   'vreason.memory_below_band': '一步用了 {measured_gib} GiB，低于估算范围 {band_gib}',

@@ -12,11 +12,14 @@ HEADER='timestamp, index, temperature.gpu, temperature.memory, power.draw [W], p
 
 num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !((a + 0) > (b + 0)) }'; }
 pct() { awk -v f="$1" 'BEGIN { printf "%.0f%%", f * 100 }'; }
-xid_total() { dmesg 2> /dev/null | grep -ci 'NVRM: Xid' || true; }
+# The kernel log is read from one source for the whole run (dmesg, or journalctl -k where
+# dmesg is restricted), so the Xid counts before and after compare.
+XID_SOURCE=""
+xid_total() { kernel_log "$XID_SOURCE" | grep -ci 'NVRM: Xid' || true; }
 # The codes of the Xid lines after the first $1, comma-separated.
 xid_codes_after() {
   local lines
-  lines="$(dmesg 2> /dev/null | grep -i 'NVRM: Xid' || true)"
+  lines="$(kernel_log "$XID_SOURCE" | grep -i 'NVRM: Xid' || true)"
   printf '%s\n' "$lines" | tail -n +"$(($1 + 1))" \
     | sed -n 's/.*Xid ([^)]*): *\([0-9][0-9]*\).*/\1/p' | sort -un | paste -sd, -
 }
@@ -34,6 +37,14 @@ if ! nvidia-smi --query-gpu="$FIELDS" --format=csv,noheader,nounits > /dev/null 
   FIELDS="${FIELDS/clocks_throttle_reasons/clocks_event_reasons}"
   HEADER="${HEADER/clocks_throttle_reasons/clocks_event_reasons}"
 fi
+# This process owns the burn-in's files until it exits: burnin.pid says which process that is
+# (--status and a second start read it), burnin.target how long the run is meant to be.
+printf '%s\n' "$$" > "$PID_FILE"
+# shellcheck disable=SC2317  # called by the EXIT trap
+release_pid_file() {
+  if [ "$(cat "$PID_FILE" 2> /dev/null || true)" = "$$" ]; then rm -f "$PID_FILE"; fi
+}
+trap release_pid_file EXIT
 if [ "$RESTART" = 1 ]; then
   stamp="$(date +%Y%m%d%H%M%S)"
   for f in "$CSV" "$WALL_CSV"; do
@@ -45,8 +56,9 @@ target="$(awk -v h="$HOURS" 'BEGIN { printf "%d", h * 3600 + 0.5 }')"
 done_s=0
 if [ -f "$STATE" ]; then done_s="$(cat "$STATE")"; fi
 is_number "$done_s" || done_s=0
+printf '%s\n' "$target" > "$VALIDATION_DIR/burnin.target"
 XID_READABLE=0
-if dmesg > /dev/null 2>&1; then XID_READABLE=1; fi
+if XID_SOURCE="$(kernel_log_source)"; then XID_READABLE=1; fi
 
 LOGGER_PID=""
 WALL_PID=""
@@ -88,6 +100,7 @@ on_stop() {
 
 if [ "$done_s" -lt "$target" ]; then
   remaining=$((target - done_s))
+  printf '%s\n' "$done_s" > "$STATE"
   echo "burn-in: $done_s s done, $remaining s to go; nvidia-smi every $INTERVAL s into $CSV"
   if [ ! -s "$CSV" ]; then printf '%s\n' "$HEADER" > "$CSV"; fi
   xid_before="$(xid_total)"
@@ -104,7 +117,9 @@ if [ "$done_s" -lt "$target" ]; then
       skip health dcgm_diag "dcgmi diag -r 3 passes" "dcgmi not installed" dcgm_missing "install NVIDIA DCGM (root) to run its diagnostics"
     fi
   fi
-  trap on_stop INT TERM
+  # HUP: the SSH session closed under a foreground run. Stop cleanly and keep the progress
+  # (a --detach run ignores HUP and carries on).
+  trap on_stop INT TERM HUP
   nvidia-smi --query-gpu="$FIELDS" --format=csv,noheader,nounits -l "$INTERVAL" >> "$CSV" &
   LOGGER_PID=$!
   if have ipmitool && [ "$(id -u)" -eq 0 ]; then
@@ -148,15 +163,16 @@ if [ "$done_s" -lt "$target" ]; then
     fi
   done
   stop_all
-  trap - INT TERM
+  trap - INT TERM HUP
   if [ "$XID_READABLE" = 1 ]; then
     xid_new=$(($(xid_total) - xid_before))
     xid_new_codes="$(xid_codes_after "$xid_before")"
     measure xid_new "$xid_new"
     measure_str xid_new_codes "$xid_new_codes"
+    measure_str xid_log_source "$XID_SOURCE"
     xid_report xid_during_burnin "$xid_new" "$xid_new_codes"
   else
-    skip health xid_during_burnin 0 "kernel log unreadable" xid_needs_root "reading it needs root here: sudo dmesg -T | grep -i xid"
+    skip health xid_during_burnin 0 "kernel log unreadable" xid_needs_root "$(kernel_log_advice)"
   fi
 else
   echo "burn-in already complete ($done_s s); analysing $CSV (--restart to run again)"

@@ -32,13 +32,38 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print 0; else printf 
 version_ge() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$2" ]; }
 # helper: add_word
 add_word() { case " $1 " in *" $2 "*) printf '%s' "$1" ;; *) printf '%s' "${1:+$1 }$2" ;; esac; }
+# helper: kernel_log_source
+# kernel_log_source: prints where the kernel log can be read, "dmesg" or "journalctl" (dmesg is
+# restricted for users where kernel.dmesg_restrict=1, Ubuntu's default; the journal's kernel
+# messages are readable by the adm and systemd-journal groups); returns 1 when neither is.
+kernel_log_source() {
+  if dmesg > /dev/null 2>&1; then
+    printf dmesg
+  elif have journalctl && [ -n "$(journalctl -k -b -q --no-pager 2> /dev/null | head -n 1)" ]; then
+    printf journalctl
+  else
+    return 1
+  fi
+}
+# helper: kernel_log
+# kernel_log SOURCE: the kernel log of this boot from SOURCE (kernel_log_source).
+kernel_log() {
+  case "$1" in
+    dmesg) dmesg 2> /dev/null || true ;;
+    journalctl) journalctl -k -b -q --no-pager 2> /dev/null || true ;;
+  esac
+}
+# helper: kernel_log_advice
+kernel_log_advice() {
+  printf '%s' "neither dmesg nor journalctl -k is readable by this user: run as root (sudo dmesg -T | grep -i xid), or add the user to the adm group"
+}
 # helper: xid_advice
 # xid_advice CODES: what to do about each hardware Xid of the comma list CODES.
 xid_advice() {
   local c out=""
   local -a codes
   IFS=',' read -r -a codes <<< "$1"
-  for c in "${codes[@]}"; do
+  for c in ${codes[@]+"${codes[@]}"}; do
     case "$c" in
       48) out="$out Xid 48: double-bit ECC error; reset the GPU, replace it if it recurs." ;;
       63 | 64) out="$out Xid $c: row-remapping event; reset the GPU to apply it, replace on failure." ;;
@@ -61,7 +86,7 @@ xid_report() {
   local check="$1" count="$2" seen="$3" c hw="" app="" other=""
   local -a list
   IFS=',' read -r -a list <<< "$seen"
-  for c in "${list[@]}"; do
+  for c in ${list[@]+"${list[@]}"}; do
     case " $XID_HARDWARE " in *" $c "*) hw="${hw:+$hw,}$c"; continue ;; esac
     case " $XID_APPLICATION " in *" $c "*) app="${app:+$app,}$c" ;; *) other="${other:+$other,}$c" ;; esac
   done

@@ -1,5 +1,47 @@
 # shellcheck shell=bash
 
+# within A B TOL: A is B give or take TOL (numbers).
+within() { is_number "$1" && awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; exit !(d <= t && -d <= t) }'; }
+
+# check_memory INDEX MEMORY_TOTAL ECC_MODE: memory.total against the figure for the GPU's ECC
+# mode (GDDR: ECC on reserves 1/16; HBM: the same either way), then the mode against the one
+# the plan counts on. Counts into bad_mem, ecc_warned and mem_unknown.
+check_memory() {
+  local idx="$1" mem="$2" ecc="$3" mode want tol planned
+  case "$ecc" in
+    Enabled) mode=on; want="$EXPECTED_MEMORY_MIB_ECC_ON"; tol="$MEMORY_TOLERANCE_MIB_ECC_ON" ;;
+    Disabled) mode=off; want="$EXPECTED_MEMORY_MIB_ECC_OFF"; tol="$MEMORY_TOLERANCE_MIB_ECC_OFF" ;;
+    *) mode=none; want="$EXPECTED_MEMORY_MIB_ECC_OFF"; tol="$MEMORY_TOLERANCE_MIB_ECC_OFF" ;;
+  esac
+  if [ "$ECC_DEFAULT" = on ]; then planned="$EXPECTED_MEMORY_MIB_ECC_ON"; else planned="$EXPECTED_MEMORY_MIB_ECC_OFF"; fi
+  if [ -z "$want" ]; then
+    mem_unknown=$((mem_unknown + 1))
+  elif ! within "$mem" "$want" "$tol"; then
+    bad_mem=$((bad_mem + 1))
+    fail memory "GPU $idx memory.total" "$want MiB (ECC $ecc)" "$mem MiB" memory_total_mismatch \
+      "GPU $idx is another variant, runs MIG, or has retired memory"
+    return 0
+  fi
+  if [ "$mode" = on ] && [ "$ECC_DEFAULT" != on ] && [ "$MEMORY_KIND" = gddr ]; then
+    ecc_warned=$((ecc_warned + 1))
+    warn memory "GPU $idx memory.total" "${planned:-?} MiB (ECC off, as the part ships)" "$mem MiB (ECC on)" ecc_on_memory \
+      "ECC is enabled on GPU $idx: it reserves 1/16 of the memory, so the plan has ${mem:-?} MiB, not ${planned:-?}, and runs a little slower; keep it if you want error correction and check the plan fits, or turn it off (root: nvidia-smi -i $idx -e 0, then reboot)"
+  elif [ "$mode" != on ] && [ "$ECC_DEFAULT" = on ] && [ "$MEMORY_KIND" = gddr ]; then
+    ecc_warned=$((ecc_warned + 1))
+    warn memory "GPU $idx memory.total" "${planned:-?} MiB (ECC on)" "$mem MiB (ECC $ecc)" ecc_off_memory \
+      "ECC is off on GPU $idx: more memory, no error correction on a data-centre part the plan expects it on (root: nvidia-smi -i $idx -e 1, then reboot)"
+  elif [ "$mode" != on ] && [ "$ECC_DEFAULT" = on ]; then
+    ecc_warned=$((ecc_warned + 1))
+    warn health "GPU $idx ECC" "Enabled" "$ecc" ecc_disabled \
+      "ECC is off on GPU $idx: no error correction on a data-centre part the plan expects it on (root: nvidia-smi -i $idx -e 1, then reboot)"
+  fi
+}
+
+# The memory.total the plan counts on (its ECC mode), for the PASS line.
+planned_memory_text() {
+  if [ "$ECC_DEFAULT" = on ]; then printf '%s' "$EXPECTED_MEMORY_MIB_ECC_ON"; else printf '%s' "$EXPECTED_MEMORY_MIB_ECC_OFF"; fi
+}
+
 name_expected() {
   [ -n "$EXPECTED_NAMES" ] || return 0
   case "|$EXPECTED_NAMES|" in *"|$1|"*) return 0 ;; esac
@@ -9,7 +51,7 @@ name_expected() {
 # The forward-compatibility branch entry that admits driver $1, if any.
 forward_compat_ok() {
   local b
-  for b in "${FORWARD_COMPAT_BRANCHES[@]}"; do
+  for b in ${FORWARD_COMPAT_BRANCHES[@]+"${FORWARD_COMPAT_BRANCHES[@]}"}; do
     if [ "${1%%.*}" = "${b%%.*}" ] && version_ge "$1" "$b"; then
       printf '%s' "$b"
       return 0
@@ -21,7 +63,7 @@ forward_compat_ok() {
 # The newest tag (for this GPU) whose minimum driver is <= $1.
 tag_for_driver() {
   local entry
-  for entry in "${TAG_TABLE[@]}"; do
+  for entry in ${TAG_TABLE[@]+"${TAG_TABLE[@]}"}; do
     if version_ge "$1" "${entry#*:}"; then
       printf '%s' "${entry%%:*}"
       return 0
@@ -46,6 +88,8 @@ printf '%s\n' "$SMI_OUT" > "$VALIDATION_DIR/inventory.csv"
 count=0
 bad_name=0
 bad_mem=0
+ecc_warned=0
+mem_unknown=0
 bad_power=0
 bad_pcie=0
 bad_cc=0
@@ -91,21 +135,7 @@ while IFS=',' read -r idx bus name mem plim pmax pgen pwidth drv cc ecc; do
     bad_name=$((bad_name + 1))
     warn memory "GPU $idx name" "$EXPECTED_NAMES" "$name" name_mismatch "not the planned part, or a name this script does not know"
   fi
-  ecc_reported=0
-  if [ -n "$EXPECTED_MEMORY_MIB" ] && [ "$mem" != "$EXPECTED_MEMORY_MIB" ]; then
-    if [ -n "$EXPECTED_MEMORY_MIB_ECC_OFF" ] && [ "$mem" = "$EXPECTED_MEMORY_MIB_ECC_OFF" ]; then
-      ecc_reported=1
-      warn memory "GPU $idx memory.total" "$EXPECTED_MEMORY_MIB MiB" "$mem MiB" ecc_off_memory \
-        "ECC is off on GPU $idx: more memory, no error correction (root: nvidia-smi -i $idx -e 1, then reboot)"
-    else
-      bad_mem=$((bad_mem + 1))
-      fail memory "GPU $idx memory.total" "$EXPECTED_MEMORY_MIB MiB" "$mem MiB" memory_total_mismatch \
-        "GPU $idx is another variant, runs MIG, or has retired memory"
-    fi
-  fi
-  if [ -n "$EXPECTED_ECC" ] && [ "$ecc" != "$EXPECTED_ECC" ] && [ "$ecc_reported" = 0 ]; then
-    warn health "GPU $idx ECC" "$EXPECTED_ECC" "$ecc" ecc_disabled "turn ECC on (root: nvidia-smi -i $idx -e 1, then reboot)"
-  fi
+  check_memory "$idx" "$mem" "$ecc"
   if ! is_number "$plim" || ! awk -v a="$plim" -v b="$EXPECTED_POWER_LIMIT_W" 'BEGIN { d = a - b; exit !(d < 1 && d > -1) }'; then
     bad_power=$((bad_power + 1))
     warn power "GPU $idx power.limit" "$EXPECTED_POWER_LIMIT_W W" "$plim W" power_limit_differs \
@@ -138,10 +168,10 @@ else
 fi
 if [ "$count" -gt 0 ]; then
   if [ "$bad_name" -eq 0 ]; then pass memory name "$EXPECTED_NAMES" "$names_seen" ok; fi
-  if [ -z "$EXPECTED_MEMORY_MIB" ]; then
+  if [ "$mem_unknown" -eq "$count" ]; then
     skip memory memory.total "no catalog value" "$mem_seen MiB" record_memory_total "record this value as the part's memory.total in data/validation.json"
-  elif [ "$bad_mem" -eq 0 ]; then
-    pass memory memory.total "$EXPECTED_MEMORY_MIB MiB on each GPU" "$mem_seen MiB" ok
+  elif [ "$bad_mem" -eq 0 ] && [ "$ecc_warned" -eq 0 ]; then
+    pass memory memory.total "$(planned_memory_text) MiB on each GPU" "$mem_seen MiB" ok
   fi
   if [ "$bad_power" -eq 0 ]; then pass power power.limit "$EXPECTED_POWER_LIMIT_W W" "$power_seen W" ok; fi
   if [ "$bad_pcie" -eq 0 ]; then pass interconnect pcie_link "Gen$EXPECTED_PCIE_GEN/x$EXPECTED_PCIE_WIDTH" "$pcie_seen" ok; fi
@@ -166,15 +196,17 @@ if [ -n "$driver" ]; then
   fi
 fi
 
-if KLOG="$(dmesg 2>/dev/null)"; then
+if KLOG_SOURCE="$(kernel_log_source)"; then
+  KLOG="$(kernel_log "$KLOG_SOURCE")"
   XID_LINES="$(printf '%s\n' "$KLOG" | grep -i 'NVRM: Xid' || true)"
   xid_count="$(printf '%s' "$XID_LINES" | grep -c . || true)"
   xid_codes="$(printf '%s\n' "$XID_LINES" | sed -n 's/.*Xid ([^)]*): *\([0-9][0-9]*\).*/\1/p' | sort -un | paste -sd, -)"
   measure xid_count "$xid_count"
   measure_str xid_codes "$xid_codes"
+  measure_str xid_log_source "$KLOG_SOURCE"
   xid_report xid "$xid_count" "$xid_codes"
 else
-  skip health xid "no Xid errors" "kernel log unreadable" xid_needs_root "reading it needs root here: sudo dmesg -T | grep -i xid"
+  skip health xid "no Xid errors" "kernel log unreadable" xid_needs_root "$(kernel_log_advice)"
 fi
 
 if [ "$CHECK_ROW_REMAPPER" = 1 ]; then

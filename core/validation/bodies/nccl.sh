@@ -17,7 +17,7 @@ run_allreduce() {
     NCCL_DEBUG=INFO "$ALL_REDUCE_PERF" -b 8 -e "$MAX_BYTES" -f 2 -g "$GPUS_PER_SERVER" 2>&1
     return
   fi
-  docker run --rm --gpus all --ipc=host --network host "${IB_ARGS[@]}" --ulimit memlock=-1 --ulimit stack=67108864 \
+  docker run --rm --gpus all --ipc=host --network host ${IB_ARGS[@]+"${IB_ARGS[@]}"} --ulimit memlock=-1 --ulimit stack=67108864 \
     -e NCCL_DEBUG=INFO -v "$SCRIPT_DIR:/w:ro" "$IMAGE" \
     torchrun "${dist[@]}" /w/allreduce.py --max-bytes "$MAX_BYTES" 2>&1
 }

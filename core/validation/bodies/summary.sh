@@ -38,6 +38,32 @@ EXTRA="$VALIDATION_DIR/90_summary.measured.tsv"
 if [ -n "$TPS" ]; then printf 'job.tokens_per_second_per_server\t%s\tn\n' "$TPS" >> "$EXTRA"; fi
 if [ -n "$WALL_W" ]; then printf 'wall_power_w_max\t%s\tn\n' "$WALL_W" >> "$EXTRA"; fi
 
+# The burn-in as its own files tell it: still running (burnin.pid names a live 40_burnin.sh,
+# detached or not), or stopped before its end without writing its results (a reboot, kill -9,
+# an SSH drop under an old version): burnin.state and burnin.target give how far it got,
+# burnin.log its last line.
+SUMMARY_CHECKS="$VALIDATION_DIR/90_summary.checks.tsv"
+: > "$SUMMARY_CHECKS"
+flat() { printf '%s' "$1" | tr '\t\r\n' '   ' | tr -d '\000-\010\013\014\016-\037'; }
+b_done="$(cat "$VALIDATION_DIR/burnin.state" 2> /dev/null || true)"
+b_target="$(cat "$VALIDATION_DIR/burnin.target" 2> /dev/null || true)"
+b_pid="$(cat "$VALIDATION_DIR/burnin.pid" 2> /dev/null || true)"
+b_last="$(grep -E '^(PASS|WARN|FAIL|SKIP|burn-in|stopped)' "$VALIDATION_DIR/burnin.log" 2> /dev/null | tail -n 1 || true)"
+b_running=0
+if [[ "$b_pid" =~ ^[0-9]+$ ]] && kill -0 "$b_pid" 2> /dev/null; then
+  case "$(ps -o args= -p "$b_pid" 2> /dev/null || true)" in *burnin*) b_running=1 ;; esac
+fi
+[[ "$b_done" =~ ^[0-9]+$ ]] || b_done=""
+[[ "$b_target" =~ ^[0-9]+$ ]] || b_target=""
+if [ "$b_running" = 1 ]; then
+  printf 'WARN\tpower\tburnin\tthe burn-in finished\trunning as PID %s: %s of %s s\tburnin_running\t%s\n' \
+    "$b_pid" "${b_done:-0}" "${b_target:-?}" "still running: wait for it (40_burnin.sh --status, tail -f $VALIDATION_DIR/burnin.log), then run 90_summary.sh again" >> "$SUMMARY_CHECKS"
+elif [ -n "$b_done" ] && [ -n "$b_target" ] && ! grep -q '^burnin_seconds' "$VALIDATION_DIR/40_burnin.measured.tsv" 2> /dev/null; then
+  printf 'WARN\tpower\tburnin_duration\t%s s\t%s s\tburnin_incomplete\t%s\n' "$b_target" "$b_done" \
+    "$(flat "the burn-in stopped without writing its results${b_last:+ (last line of burnin.log: $b_last)}: run 40_burnin.sh --detach to resume")" >> "$SUMMARY_CHECKS"
+  printf 'burnin_seconds\t%s\tn\nburnin_target_seconds\t%s\tn\n' "$b_done" "$b_target" >> "$EXTRA"
+fi
+
 checks=()
 measured=()
 scripts=""
@@ -49,12 +75,13 @@ for s in 00_inventory 10_topology 20_container 30_nccl 40_burnin; do
   if [ -f "$VALIDATION_DIR/$s.measured.tsv" ]; then measured+=("$VALIDATION_DIR/$s.measured.tsv"); fi
 done
 measured+=("$EXTRA")
+if [ -s "$SUMMARY_CHECKS" ]; then checks+=("$SUMMARY_CHECKS"); fi
 if [ -z "$scripts" ]; then
   echo "no results in $VALIDATION_DIR: run 00_inventory.sh and the other scripts first" >&2
   exit 2
 fi
 files=""
-for f in inventory.csv topo.txt nvlink_status.txt ibstat.txt probe.log allreduce_intra.log allreduce_inter.log gpu.csv wall.csv; do
+for f in inventory.csv topo.txt nvlink_status.txt ibstat.txt probe.log allreduce_intra.log allreduce_inter.log gpu.csv wall.csv burnin.log; do
   if [ -f "$VALIDATION_DIR/$f" ]; then files="${files:+$files }$f"; fi
 done
 

@@ -4,6 +4,8 @@
 #                  | ib_down | nccl_socket | nccl_timeout (default healthy)
 # STANDIN_GPUS     GPU count (default: 8, or 4 for rtx4090; missing_gpu drops one)
 # STANDIN_STEP_USED_BYTES  device memory used by probe.py's step (default per profile)
+# STANDIN_ECC_GPU, STANDIN_ECC_MODE  that GPU's ecc.mode.current (Enabled | Disabled), and its
+#                  memory.total in that mode (MEM_ECC_ALT: HBM the same; GDDR 1/16 less with ECC on)
 # shellcheck shell=bash disable=SC2034
 PROFILE="${STANDIN_PROFILE:-h100}"
 SCENARIO="${STANDIN_SCENARIO:-healthy}"
@@ -11,15 +13,17 @@ case "$PROFILE" in
   h100)
     NAME="NVIDIA H100 80GB HBM3"; MEM=81559; PLIM=700.00; PMAX=700.00; GEN=5; CC=9.0; ECC=Enabled
     LINKS=18; RATE=26.562; TOPO=NV18; P2P=OK; DRIVER=570.86.10; GPUS_DEFAULT=8; GEMM=792.4
-    STEP_USED=45097156608; BUSBW=371.4; TRANSPORT="via NVLS"; POWER=640; CUDA=12.8 ;;
+    STEP_USED=45097156608; BUSBW=371.4; TRANSPORT="via NVLS"; POWER=640; CUDA=12.8; MEM_ECC_ALT=81559 ;;
   rtx4090)
     NAME="NVIDIA GeForce RTX 4090"; MEM=24564; PLIM=450.00; PMAX=600.00; GEN=4; CC=8.9; ECC="[N/A]"
     LINKS=0; RATE=0; TOPO=PHB; P2P=NS; DRIVER=550.54.15; GPUS_DEFAULT=4; GEMM=139.6
-    STEP_USED=19327352832; BUSBW=18.7; TRANSPORT="via SHM/direct/direct"; POWER=420; CUDA=12.4 ;;
+    STEP_USED=19327352832; BUSBW=18.7; TRANSPORT="via SHM/direct/direct"; POWER=420; CUDA=12.4
+    MEM_ECC_ALT=23028 ;;
   l20)
     NAME="NVIDIA L20"; MEM=46068; PLIM=350.00; PMAX=350.00; GEN=4; CC=8.9; ECC=Enabled
     LINKS=0; RATE=0; TOPO=NODE; P2P=OK; DRIVER=535.161.08; GPUS_DEFAULT=8; GEMM=97.9
-    STEP_USED=41875931136; BUSBW=22.6; TRANSPORT="via P2P/CUMEM"; POWER=240; CUDA=12.8 ;;
+    STEP_USED=41875931136; BUSBW=22.6; TRANSPORT="via P2P/CUMEM"; POWER=240; CUDA=12.8
+    MEM_ECC_ALT=49140 ;;
   *) echo "unknown STANDIN_PROFILE $PROFILE" >&2; exit 99 ;;
 esac
 GPUS="${STANDIN_GPUS:-$GPUS_DEFAULT}"
