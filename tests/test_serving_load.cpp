@@ -148,14 +148,13 @@ TEST_CASE("a MoE is served with expert parallelism where that needs fewer replic
           "[serving][load][moe]") {
   // 200 users of Qwen3-30B-A3B on PCIe L40S: attention data-parallel and the 128 experts split
   // over one server's 8 GPUs serve them all in one replica; tensor parallelism needs two.
-  json job = test::request(
-      "inference", "qwen3-30b-a3b",
-      {{"inference",
-        {{"prompt_tokens", 1500},
-         {"output_tokens", 500},
-         {"target_users", 200},
-         {"target_tokens_per_second_per_user", 20}}},
-       {"hardware", {{"gpu", "l40s-48gb"}, {"count", 8}}}});
+  json job = test::request("inference", "qwen3-30b-a3b",
+                           {{"inference",
+                             {{"prompt_tokens", 1500},
+                              {"output_tokens", 500},
+                              {"target_users", 200},
+                              {"target_tokens_per_second_per_user", 20}}},
+                            {"hardware", {{"gpu", "l40s-48gb"}, {"count", 8}}}});
   const json out = test::advise_json(job);
   const json& L = out["memory"]["layout"];
   CHECK(L["ep"] == 8);
