@@ -130,6 +130,9 @@ std::vector<CandidatePlan> pareto_front(std::vector<Ranked> plans) {
   return front;
 }
 
+/// best_of()'s filter that keeps every plan.
+bool keep_any(const CandidatePlan&) { return true; }
+
 template <typename Keep>
 const CandidatePlan* best_of(const std::vector<Ranked>& plans, Objective objective, Keep keep) {
   const Ranked* best = nullptr;
@@ -251,17 +254,11 @@ Recommendation recommend_with(const Request& req, const Catalog& catalog,
 
 namespace {
 
-Recommendation recommend_within(const Request& req, const Catalog& catalog,
-                                const std::vector<OptionRow>& options, bool with_levers,
-                                SearchPrices& prices, LayoutTable& layouts,
-                                CheckpointedJob* checkpointed) {
-  Recommendation r;
-  r.objective = resolve_objective(req.goal);
-  r.deadline_hours = req.goal.deadline_hours;
-  r.budget_cny = req.goal.budget_cny;
-  if (is_training(req.task)) r.runs_per_month = req.training.runs_per_month;
-  r.china_only = req.goal.china_only;
-  const Search search(req, catalog, prices, layouts, checkpointed);
+/// Every plan of every option, in the options' order; a GPU without a plan, or whose plans all
+/// miss the deadline or the budget, goes to r.rejected with the first check it failed.
+std::vector<CandidatePlan> search_all(const Request& req, const Catalog& catalog,
+                                      const std::vector<OptionRow>& options, const Search& search,
+                                      Recommendation& r) {
   std::vector<CandidatePlan> all;
   // Room for one count per GPU in each deployment (rent, reserved, bought in an IDC or the
   // office), times the counts a training search prices per GPU (training_counts: the minimum
@@ -286,7 +283,6 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
       r.rejected.push_back({gpu.id, failed});
       continue;
     }
-    // A GPU all of whose plans miss the deadline or the budget is rejected for that.
     bool any = false;
     const CandidatePlan* fastest = nullptr;
     const CandidatePlan* least_outlay = nullptr;
@@ -297,103 +293,118 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
     }
     if (!any) r.rejected.push_back({gpu.id, reason_goal_missed(*fastest, *least_outlay, req.goal)});
   }
-  r.candidates = static_cast<int>(all.size());
-  std::vector<Ranked> feasible;  // the plans that meet the goal, in the search's order
-  feasible.reserve(all.size());
-  for (const CandidatePlan& p : all)
-    if (meets_goal(p, req.goal)) feasible.push_back(as_ranked(p));
-  auto any = [](const CandidatePlan&) { return true; };
-  if (const CandidatePlan* best = best_of(feasible, r.objective, any)) {
+  return all;
+}
+
+/// r.best among the plans that meet the goal; when none does, r.nearest (the least over the
+/// deadline and the budget) and why there is no plan.
+void choose_best(const Request& req, const std::vector<CandidatePlan>& all,
+                 const std::vector<Ranked>& feasible, Recommendation& r) {
+  if (const CandidatePlan* best = best_of(feasible, r.objective, keep_any)) {
     r.best = *best;
-  } else if (!all.empty()) {
-    // Nothing meets the deadline or the budget: name the plan closest to it.
-    const CandidatePlan* nearest = nullptr;
-    double gap = 0;
-    for (const CandidatePlan& p : all) {
-      double g = 0;
-      if (req.goal.deadline_hours && p.hours) g = std::max(g, *p.hours / *req.goal.deadline_hours);
-      if (req.goal.budget_cny) g = std::max(g, p.outlay_cny / *req.goal.budget_cny);
-      if (!nearest || g < gap) {
-        nearest = &p;
-        gap = g;
-      }
-    }
-    r.nearest = *nearest;
-    r.no_plan = reason_no_plan(*nearest, req.goal);
-  } else {
+    return;
+  }
+  if (all.empty()) {
     r.no_plan = reason_nothing_fits();
+    return;
   }
-
-  r.pareto = pareto_front(feasible);
-  if (r.best) {
-    const CandidatePlan& best = *r.best;
-    auto same = [](const CandidatePlan& a, const CandidatePlan& b) {
-      return a.gpu == b.gpu && a.gpus == b.gpus && a.deployment == b.deployment &&
-             a.facility == b.facility;
-    };
-    auto runner = [&](const char* wins_on, Objective by, auto keep) {
-      const CandidatePlan* p = best_of(feasible, by, keep);
-      if (!p || same(*p, best)) return;
-      for (const RunnerUp& u : r.runners_up)
-        if (same(u.plan, *p)) return;
-      r.runners_up.push_back({wins_on, *p, reason_why_not(*p, best, wins_on)});
-    };
-    runner("cheapest", Objective::kCheapest, any);
-    runner("fastest", Objective::kFastest, any);
-    if (!best.china_purchasable)
-      runner("china_purchasable", r.objective,
-             [](const CandidatePlan& p) { return p.china_purchasable; });
-    if (best.facility != Facility::kOffice)
-      runner("office", r.objective,
-             [](const CandidatePlan& p) { return p.facility == Facility::kOffice; });
-    // Serving customers on risky parts: the best plan on parts without those risks beside it.
-    auto safe = [&](const CandidatePlan& p) { return safe_for_customers(p, catalog); };
-    if (serves_customers(req) && !safe(best))
-      if (const CandidatePlan* alt = best_of(feasible, r.objective, safe))
-        r.datacenter_alternative = *alt;
-  }
-
-  if (with_levers) {
-    const CandidatePlan* base = r.best ? &*r.best : nullptr;
-    // Levers are for cards cheaper per GPU-hour than the plan without them: every card when
-    // nothing qualified, else those whose cheapest plan priced below the best plan's rate.
-    std::vector<const GpuSpec*> cheaper;
-    for (const GpuSpec& g : catalog.gpus) {
-      if (!base || !base->rate_cny_per_gpu_hour) {
-        cheaper.push_back(&g);
-        continue;
-      }
-      const CostScenario s = prices.at(g, 1, false);
-      std::optional<double> rate = s.rent_cny_per_gpu_hour;
-      if (s.gpu_price_cny && search.buys(china_purchasable(g))) {
-        const std::optional<double> own = cost_per_gpu_hour(
-            buy_totals(s, 1, s.utilization).average_yearly_cny, kHoursPerYear * s.utilization);
-        if (own && (!rate || *own < *rate)) rate = own;
-      }
-      if (rate && *rate < *base->rate_cny_per_gpu_hour) cheaper.push_back(&g);
-    }
-    for (const LeverChange& change : kLevers) {
-      if (cheaper.empty()) break;
-      Request changed = req;
-      if (!change.apply(changed)) continue;
-      LayoutTable changed_layouts(changed, catalog.memory);
-      const std::optional<CandidatePlan> alt =
-          best_plan(changed, catalog, cheaper, prices, changed_layouts);
-      if (!alt) continue;
-      const bool better =
-          !base || alt->cost_cny < base->cost_cny * (1 - kLeverSaving) || alt->gpus < base->gpus;
-      if (better) {
-        Lever lever{change.lever, change.path, change.value, change.trade_off, *alt, {}, {}};
-        if (base) {
-          if (time_of(*base) > 0) lever.time_ratio = time_of(*alt) / time_of(*base);
-          if (base->cost_cny > 0) lever.cost_ratio = alt->cost_cny / base->cost_cny;
-        }
-        r.levers.push_back(std::move(lever));
-      }
+  const CandidatePlan* nearest = nullptr;
+  double gap = 0;
+  for (const CandidatePlan& p : all) {
+    double g = 0;
+    if (req.goal.deadline_hours && p.hours) g = std::max(g, *p.hours / *req.goal.deadline_hours);
+    if (req.goal.budget_cny) g = std::max(g, p.outlay_cny / *req.goal.budget_cny);
+    if (!nearest || g < gap) {
+      nearest = &p;
+      gap = g;
     }
   }
+  r.nearest = *nearest;
+  r.no_plan = reason_no_plan(*nearest, req.goal);
+}
 
-  // Reasons and warnings for every plan the result shows.
+/// The runners-up that each win on something the best plan does not (cheapest, fastest,
+/// China-purchasable, the office), and for a customer-facing service on risky parts the best
+/// plan on parts without those risks.
+void add_alternatives(const Request& req, const Catalog& catalog,
+                      const std::vector<Ranked>& feasible, Recommendation& r) {
+  const CandidatePlan& best = *r.best;
+  auto same = [](const CandidatePlan& a, const CandidatePlan& b) {
+    return a.gpu == b.gpu && a.gpus == b.gpus && a.deployment == b.deployment &&
+           a.facility == b.facility;
+  };
+  auto runner = [&](const char* wins_on, Objective by, auto keep) {
+    const CandidatePlan* p = best_of(feasible, by, keep);
+    if (!p || same(*p, best)) return;
+    for (const RunnerUp& u : r.runners_up)
+      if (same(u.plan, *p)) return;
+    r.runners_up.push_back({wins_on, *p, reason_why_not(*p, best, wins_on)});
+  };
+  runner("cheapest", Objective::kCheapest, keep_any);
+  runner("fastest", Objective::kFastest, keep_any);
+  if (!best.china_purchasable)
+    runner("china_purchasable", r.objective,
+           [](const CandidatePlan& p) { return p.china_purchasable; });
+  if (best.facility != Facility::kOffice)
+    runner("office", r.objective,
+           [](const CandidatePlan& p) { return p.facility == Facility::kOffice; });
+  auto safe = [&](const CandidatePlan& p) { return safe_for_customers(p, catalog); };
+  if (serves_customers(req) && !safe(best))
+    if (const CandidatePlan* alt = best_of(feasible, r.objective, safe))
+      r.datacenter_alternative = *alt;
+}
+
+/// The cards a lever may move the job to: every card when nothing qualified, else those whose
+/// cheapest way to have one (rented, or owned where the search buys) is below the best plan's
+/// rate per GPU-hour.
+std::vector<const GpuSpec*> cheaper_cards(const Catalog& catalog, const Search& search,
+                                          SearchPrices& prices, const CandidatePlan* base) {
+  std::vector<const GpuSpec*> cheaper;
+  for (const GpuSpec& g : catalog.gpus) {
+    if (!base || !base->rate_cny_per_gpu_hour) {
+      cheaper.push_back(&g);
+      continue;
+    }
+    const CostScenario s = prices.at(g, 1, false);
+    std::optional<double> rate = s.rent_cny_per_gpu_hour;
+    if (s.gpu_price_cny && search.buys(china_purchasable(g))) {
+      const std::optional<double> own = cost_per_gpu_hour(
+          buy_totals(s, 1, s.utilization).average_yearly_cny, kHoursPerYear * s.utilization);
+      if (own && (!rate || *own < *rate)) rate = own;
+    }
+    if (rate && *rate < *base->rate_cny_per_gpu_hour) cheaper.push_back(&g);
+  }
+  return cheaper;
+}
+
+/// Each memory lever (plan/levers) whose changed job is priced on cheaper cards at a saving of
+/// kLeverSaving or more, or on fewer GPUs.
+void add_levers(const Request& req, const Catalog& catalog, const Search& search,
+                SearchPrices& prices, Recommendation& r) {
+  const CandidatePlan* base = r.best ? &*r.best : nullptr;
+  const std::vector<const GpuSpec*> cheaper = cheaper_cards(catalog, search, prices, base);
+  if (cheaper.empty()) return;
+  for (const LeverChange& change : kLevers) {
+    Request changed = req;
+    if (!change.apply(changed)) continue;
+    LayoutTable changed_layouts(changed, catalog.memory);
+    const std::optional<CandidatePlan> alt =
+        best_plan(changed, catalog, cheaper, prices, changed_layouts);
+    if (!alt) continue;
+    const bool better =
+        !base || alt->cost_cny < base->cost_cny * (1 - kLeverSaving) || alt->gpus < base->gpus;
+    if (!better) continue;
+    Lever lever{change.lever, change.path, change.value, change.trade_off, *alt, {}, {}};
+    if (base) {
+      if (time_of(*base) > 0) lever.time_ratio = time_of(*alt) / time_of(*base);
+      if (base->cost_cny > 0) lever.cost_ratio = alt->cost_cny / base->cost_cny;
+    }
+    r.levers.push_back(std::move(lever));
+  }
+}
+
+/// Reasons, warnings and risks for every plan the result shows.
+void explain_shown(const Request& req, const Catalog& catalog, Recommendation& r) {
   auto shown = [&](CandidatePlan& p) {
     p.reasons = explain(p, req);
     p.warnings = candidate_warnings(p, req);
@@ -404,6 +415,30 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
   for (RunnerUp& u : r.runners_up) shown(u.plan);
   for (Lever& l : r.levers) shown(l.plan);
   mark_risks(r, req, catalog);
+}
+
+Recommendation recommend_within(const Request& req, const Catalog& catalog,
+                                const std::vector<OptionRow>& options, bool with_levers,
+                                SearchPrices& prices, LayoutTable& layouts,
+                                CheckpointedJob* checkpointed) {
+  Recommendation r;
+  r.objective = resolve_objective(req.goal);
+  r.deadline_hours = req.goal.deadline_hours;
+  r.budget_cny = req.goal.budget_cny;
+  if (is_training(req.task)) r.runs_per_month = req.training.runs_per_month;
+  r.china_only = req.goal.china_only;
+  const Search search(req, catalog, prices, layouts, checkpointed);
+  const std::vector<CandidatePlan> all = search_all(req, catalog, options, search, r);
+  r.candidates = static_cast<int>(all.size());
+  std::vector<Ranked> feasible;  // the plans that meet the goal, in the search's order
+  feasible.reserve(all.size());
+  for (const CandidatePlan& p : all)
+    if (meets_goal(p, req.goal)) feasible.push_back(as_ranked(p));
+  choose_best(req, all, feasible, r);
+  r.pareto = pareto_front(feasible);
+  if (r.best) add_alternatives(req, catalog, feasible, r);
+  if (with_levers) add_levers(req, catalog, search, prices, r);
+  explain_shown(req, catalog, r);
   return r;
 }
 
