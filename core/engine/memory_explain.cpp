@@ -11,38 +11,49 @@
 namespace advisor {
 
 namespace {
-double num(long long v) { return static_cast<double>(v); }
-}  // namespace
 
-void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions& a,
-                    MemoryEstimate& best) {
-  const ModelArch& m = req.model;
-  const TrainingSettings& t = req.training;
-  auto add = [&](const char* term, const char* code, std::vector<ReasonParam> params,
-                 std::string text) {
-    best.assumptions.push_back({term, std::move(text), code, std::move(params)});
-  };
-  char line[1024];  // the longest combination of clauses below fits
-  if (is_training(req.task)) {
-    const double wbytes = training_weight_bytes(t.precision);
-    const bool zero3 = L.zero >= 3 && L.zero_shards() > 1;
+double num(long long v) { return static_cast<double>(v); }
+
+/// The memory notes of one estimate, one builder per term. Training's builders share how the
+/// layout shards (ZeRO, hybrid shard groups) and what the pipeline keeps in flight.
+struct MemoryNotes {
+  MemoryNotes(const Request& request, const Layout& layout, const MemoryAssumptions& assumptions,
+              MemoryEstimate& estimate)
+      : req(request),
+        m(request.model),
+        t(request.training),
+        inf(request.inference),
+        L(layout),
+        a(assumptions),
+        best(estimate) {
+    if (!is_training(req.task)) return;
+    wbytes = training_weight_bytes(t.precision);
+    zero3 = L.zero >= 3 && L.zero_shards() > 1;
     // Micro-batches of one stage's activations in flight on the heaviest stage (1F1B: pp - i;
     // DualPipe: pp + 1 over the rank's two stages, memory.cpp dualpipe_rank).
-    const bool dualpipe = runs_dualpipe(req, L);
-    const int in_flight = dualpipe ? L.pp + 1 : L.pp - best.heaviest_stage;
+    dualpipe = runs_dualpipe(req, L);
+    in_flight = dualpipe ? L.pp + 1 : L.pp - best.heaviest_stage;
     // Hybrid sharding: the sharded terms say their group (and carry it as a param) only when
     // the request states one, so other answers read as before.
-    const bool hybrid = L.shard_group > 0;
-    const std::string groups = hybrid ? " in shard groups of " + std::to_string(L.shard_group) +
-                                            " GPUs, replicated across the groups (hybrid sharding)"
-                                      : std::string();
-    auto with_group = [&](std::vector<ReasonParam> params) {
-      if (hybrid) params.push_back(param("shard_group", L.shard_group));
-      return params;
-    };
-    const std::string tail =
+    hybrid = L.shard_group > 0;
+    if (hybrid)
+      groups = " in shard groups of " + std::to_string(L.shard_group) +
+               " GPUs, replicated across the groups (hybrid sharding)";
+    tail =
         std::string(zero3 ? " Sharded over the data-parallel group" + groups + " (ZeRO-3)." : "") +
         (t.offload_parameters ? " Offloaded to host RAM." : "");
+  }
+
+  void add(const char* term, const char* code, std::vector<ReasonParam> params, std::string text) {
+    best.assumptions.push_back({term, std::move(text), code, std::move(params)});
+  }
+  std::vector<ReasonParam> with_group(std::vector<ReasonParam> params) const {
+    if (hybrid) params.push_back(param("shard_group", L.shard_group));
+    return params;
+  }
+
+  /// Training weights: the frozen base and adapters, or every parameter.
+  void training_weights() {
     if (is_adapter(req.task)) {
       const char* fp = t.precision == Precision::kFp32 ? "fp32" : "bf16";
       const char* base =
@@ -75,6 +86,10 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
                       param("zero3", flag(zero3)), param("offloaded", flag(t.offload_parameters))}),
           line + tail);
     }
+  }
+
+  /// Gradients per trainable parameter, and how ZeRO and offload shrink them.
+  void gradients() {
     const bool zero2 = L.zero >= 2 && L.zero_shards() > 1;
     const bool grad_offload = t.offload_optimizer && L.zero >= 2;
     const bool apart = gradients_apart_from_activations(req, L);
@@ -101,6 +116,10 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
                     param("in_backward", flag(t.optimizer_in_backward)),
                     param("apart", flag(apart))}),
         line);
+  }
+
+  /// Optimizer states and master weights.
+  void optimizer() {
     const OptimizerState o = optimizer_state(t);
     const bool zero1 = L.zero >= 1 && L.zero_shards() > 1;
     const std::string zero1_text =
@@ -123,6 +142,10 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
                     param("offloaded", flag(t.offload_optimizer)),
                     param("paged", flag(is_paged(t.optimizer)))}),
         line);
+  }
+
+  /// Activations: the per-layer formula and what the stack keeps.
+  void training_activations() {
     std::snprintf(
         line, sizeof line,
         "Korthikanti et al. 2022 per-layer activations, generalised (GQA, %s MLP%s, "
@@ -190,9 +213,10 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
       params.push_back(param("target_tokens", num(t.target_length)));
     }
     add("activations", "activations_training", std::move(params), line + stack_text + ".");
-    add("kv_cache", "kv_cache_training", {}, "No KV cache in training.");
-  } else {
-    const InferenceSettings& inf = req.inference;
+  }
+
+  /// Serving weights in their format.
+  void inference_weights() {
     const EdgeWeightBits edge = edge_weight_bits_for(inf.weight_format);
     const bool gguf = inf.weight_format.rfind("gguf_", 0) == 0;
     std::snprintf(line, sizeof line,
@@ -205,42 +229,97 @@ void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions
          param("bits", weight_bits_for(inf.weight_format)), param("embedding_bits", edge.embedding),
          param("head_bits", edge.lm_head), param("gguf", flag(gguf)), param("tp", L.tp)},
         line);
-    std::snprintf(line, sizeof line,
-                  "%lld sequences x (%lld prompt + %lld output) tokens x %s per element%s%s.",
-                  static_cast<long long>(inf.concurrency),
-                  static_cast<long long>(inf.prompt_tokens),
-                  static_cast<long long>(inf.output_tokens), inf.kv_cache_precision.c_str(),
-                  m.mla ? "; MLA caches one latent per token per layer" : "",
-                  m.sliding_window > 0 ? "; sliding window caps the cached tokens" : "");
-    add("kv_cache", "kv_cache_inference",
-        {param("concurrency", num(inf.concurrency)), param("prompt_tokens", num(inf.prompt_tokens)),
-         param("output_tokens", num(inf.output_tokens)),
-         param("kv_precision", inf.kv_cache_precision), param("mla", flag(m.mla.has_value())),
-         param("sliding_window", flag(m.sliding_window > 0))},
-        line);
+  }
+
+  /// The KV cache of the sequences.
+  void inference_kv_cache() {
+    std::snprintf(
+        line, sizeof line,
+        "%lld sequences x (%lld prompt + %lld output) tokens x %s per element%s%s%s.",
+        static_cast<long long>(inf.concurrency), static_cast<long long>(inf.prompt_tokens),
+        static_cast<long long>(inf.output_tokens), inf.kv_cache_precision.c_str(),
+        m.mla ? "; MLA caches one latent per token per layer" : "",
+        m.sliding_window > 0 ? "; sliding window caps the cached tokens" : "",
+        L.dp > 1 ? ", shared by the data-parallel attention ranks (each GPU keeps its own "
+                   "sequences)"
+                 : "");
+    std::vector<ReasonParam> params{param("concurrency", num(inf.concurrency)),
+                                    param("prompt_tokens", num(inf.prompt_tokens)),
+                                    param("output_tokens", num(inf.output_tokens)),
+                                    param("kv_precision", inf.kv_cache_precision),
+                                    param("mla", flag(m.mla.has_value())),
+                                    param("sliding_window", flag(m.sliding_window > 0))};
+    // Only with expert-parallel serving, so other answers read as before.
+    if (L.dp > 1) params.push_back(param("attention_ranks", L.dp));
+    add("kv_cache", "kv_cache_inference", std::move(params), line);
+  }
+
+  /// The prefill workspace.
+  void inference_activations() {
     add("activations", "activations_inference",
         {param("chunk_tokens", a.inference_prefill_chunk_tokens)},
         "Prefill workspace of one layer for up to " +
             format_number(a.inference_prefill_chunk_tokens) +
             " tokens (chunked prefill) plus fp32 logits for sampling.");
   }
-  add("overhead", "overhead",
-      {param("context_gib", a.cuda_context_gib), param("multi_gpu", flag(L.count > 1)),
-       param("communication_gib", a.communication_buffers_gib),
-       param("fragmentation_share", a.fragmentation_fraction)},
-      "CUDA context " + format_number(a.cuda_context_gib) + " GiB (" + a.basis_context + ")" +
-          (L.count > 1
-               ? "; communication buffers " + format_number(a.communication_buffers_gib) + " GiB"
-               : std::string()) +
-          "; allocator fragmentation " + format_number(a.fragmentation_fraction * 100) +
-          "% of activations and gradients.");
-  add("band", "band",
-      {param("low_bytes", best.band_low), param("high_bytes", best.band_high),
-       param("activation_low_share", a.activation_band_low),
-       param("activation_high_share", a.activation_band_high),
-       param("overhead_factor", a.overhead_band_high_factor)},
-      "Range " + format_gib(best.band_low) + " to " + format_gib(best.band_high) + ": " +
-          a.basis_activation_band);
+
+  /// CUDA context, communication buffers and fragmentation.
+  void overhead() {
+    add("overhead", "overhead",
+        {param("context_gib", a.cuda_context_gib), param("multi_gpu", flag(L.count > 1)),
+         param("communication_gib", a.communication_buffers_gib),
+         param("fragmentation_share", a.fragmentation_fraction)},
+        "CUDA context " + format_number(a.cuda_context_gib) + " GiB (" + a.basis_context + ")" +
+            (L.count > 1
+                 ? "; communication buffers " + format_number(a.communication_buffers_gib) + " GiB"
+                 : std::string()) +
+            "; allocator fragmentation " + format_number(a.fragmentation_fraction * 100) +
+            "% of activations and gradients.");
+  }
+
+  /// The range the estimate stands for.
+  void band() {
+    add("band", "band",
+        {param("low_bytes", best.band_low), param("high_bytes", best.band_high),
+         param("activation_low_share", a.activation_band_low),
+         param("activation_high_share", a.activation_band_high),
+         param("overhead_factor", a.overhead_band_high_factor)},
+        "Range " + format_gib(best.band_low) + " to " + format_gib(best.band_high) + ": " +
+            a.basis_activation_band);
+  }
+
+  const Request& req;
+  const ModelArch& m;
+  const TrainingSettings& t;
+  const InferenceSettings& inf;
+  const Layout& L;
+  const MemoryAssumptions& a;
+  MemoryEstimate& best;
+  char line[1024];  // the longest combination of clauses fits
+  double wbytes = 0;
+  bool zero3 = false, dualpipe = false, hybrid = false;
+  int in_flight = 0;
+  std::string groups, tail;
+};
+
+}  // namespace
+
+void explain_memory(const Request& req, const Layout& L, const MemoryAssumptions& a,
+                    MemoryEstimate& best) {
+  MemoryNotes notes(req, L, a, best);
+  if (is_training(req.task)) {
+    notes.training_weights();
+    notes.gradients();
+    notes.optimizer();
+    notes.training_activations();
+    notes.add("kv_cache", "kv_cache_training", {}, "No KV cache in training.");
+  } else {
+    notes.inference_weights();
+    notes.inference_kv_cache();
+    notes.inference_activations();
+  }
+  notes.overhead();
+  notes.band();
 }
 
 }  // namespace advisor
