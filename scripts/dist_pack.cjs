@@ -15,6 +15,38 @@ const zlib = require('zlib');
 const DATA_URI = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
 const FACTORY = 'createGpuAdvisor';
 
+// Appended to the packed loader: a host that calls createGpuAdvisor() itself, without the
+// wasmBinary the page passes (web/js/core.js), gets the stored module inflated for it: with
+// DecompressionStream in a browser, zlib under Node. Options that bring the module are passed
+// through untouched.
+const SELF_INFLATING = `(function (raw) {
+  function bytesOf(b64) {
+    if (typeof Buffer === 'function') return Buffer.from(b64, 'base64');
+    const bin = atob(b64), out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; ++i) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+  function inflate(b64) {
+    const gz = bytesOf(b64);
+    if (typeof DecompressionStream === 'function' && typeof Response === 'function') {
+      const stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'));
+      return new Response(stream).arrayBuffer().then(function (b) { return new Uint8Array(b); });
+    }
+    return Promise.resolve(new Uint8Array(require('zlib').gunzipSync(gz)));
+  }
+  const wrapped = function (options) {
+    options = options || {};
+    if (options.wasmBinary || options.instantiateWasm) return raw(options);
+    return inflate(raw.wasmGz).then(function (bytes) {
+      return raw(Object.assign({}, options, { wasmBinary: bytes }));
+    });
+  };
+  wrapped.wasmGz = raw.wasmGz;
+  ${FACTORY} = wrapped;
+  if (typeof module === 'object' && module.exports === raw) module.exports = wrapped;
+})(${FACTORY});
+`;
+
 function packModule(glue) {
   const m = DATA_URI.exec(glue);
   if (!m) throw new Error('the module has no embedded wasm (link it with -sSINGLE_FILE=1)');
@@ -25,7 +57,8 @@ function packModule(glue) {
   const gz = zlib.gzipSync(wasm, { level: 9 }).toString('base64');
   // The empty data: URI keeps the loader on its "embedded module" path; wasmBinary wins there.
   const stripped = glue.replace(DATA_URI, () => '"data:application/octet-stream;base64,"');
-  return { text: stripped + '\n' + FACTORY + '.wasmGz="' + gz + '";\n', wasmBytes: wasm.length, gzBytes: gz.length };
+  const text = stripped + '\n' + FACTORY + '.wasmGz="' + gz + '";\n' + SELF_INFLATING;
+  return { text, wasmBytes: wasm.length, gzBytes: gz.length };
 }
 
 function minifyStyle(css) {
