@@ -96,3 +96,20 @@ TEST_CASE("a cadence whose runs overflow the month is not kept on one set of car
     if (p["deployment"] != "rent") CHECK(120 * p["hours"].get<double>() <= kHoursPerMonth + 1e-9);
   }
 }
+
+TEST_CASE("a plan at a cadence says what it costs a month", "[cadence]") {
+  const json out = test::advise_json(lora(kWeekly));
+  const json& rec = out["recommendation"];
+  REQUIRE(rec["best"].is_object());
+  auto check = [](const json& plan) {
+    INFO(plan["gpu"] << " " << plan["deployment"]);
+    REQUIRE(plan["cost"].contains("per_month_cny"));
+    CHECK(plan["cost"]["per_month_cny"].get<double>() ==
+          Approx(plan["cost"]["cny"].get<double>() * kWeekly));
+  };
+  check(rec["best"]);
+  for (const json& u : rec["runners_up"]) check(u["plan"]);
+  // Without a cadence there is no month to speak of.
+  CHECK_FALSE(test::advise_json(lora(std::nullopt))["recommendation"]["best"]["cost"].contains(
+      "per_month_cny"));
+}

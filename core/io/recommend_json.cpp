@@ -60,6 +60,7 @@ void plan(JsonWriter& w, const CandidatePlan& p) {
   w.field("basis", p.cost_basis);
   w.field("cny_per_gpu_hour", p.rate_cny_per_gpu_hour);
   w.field("per_million_tokens_cny", p.cost_per_million_tokens_cny);
+  if (p.cost_per_month_cny) w.field("per_month_cny", *p.cost_per_month_cny);
   if (p.deployment == Deployment::kBuy) {
     w.field("utilization", p.utilization);
     w.field("life_years", p.life_years);

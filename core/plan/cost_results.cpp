@@ -325,7 +325,11 @@ OptionPowerCost option_power_cost(const Request& req, const Catalog& catalog, co
       const std::optional<double> buy_hour = cost_per_gpu_hour(*m.buy_average_yearly, used);
       if (buy_hour) run.buy = cost_per_run(*run_hours, *buy_hour);
     }
-    if (s.rent_cny_per_gpu_hour) run.rent = cost_per_run(*run_hours, *s.rent_cny_per_gpu_hour);
+    // Rented, the run is billed in whole billing units, as the recommendation bills it.
+    if (s.rent_cny_per_gpu_hour)
+      run.rent =
+          cost_per_run(billed_gpu_hours(*run_hours / gpus, gpus, s.rental_billing_unit_hours),
+                       *s.rent_cny_per_gpu_hour);
     out.cost_per_run_cny = run;
   }
   return out;

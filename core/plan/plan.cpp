@@ -403,28 +403,61 @@ void describe_recommended(Plan& plan, const Request& request, const Catalog& cat
   plan.described = DescribedPlan{best.gpu->id, best.gpus};
 }
 
-Plan build_plan(const Request& request, const Catalog& catalog, Build build) {
-  validate_speed(request, catalog);  // reads the pinned GPU, not its count
-  // A pretraining run without /hardware/count: the count a pretraining team would run.
-  const std::optional<ChosenCount> chosen = choose_pretraining_count(request, catalog);
-  Request with_count;
+/// The request the sections compute: a pretraining run without /hardware/count gets the count
+/// a pretraining team would run; a pinned count with room only with checkpointing gets it on.
+struct PlannedRequest {
+  std::optional<ChosenCount> chosen;
   bool checkpointing_chosen = false;
-  if (chosen) {
-    with_count = request;
-    with_count.hardware->count = chosen->gpus;
-    if (chosen->full_checkpointing)
-      with_count.training.activation_checkpointing = Checkpointing::kFull;
+  std::optional<Request> changed;  // the request with what the advisor chose, when it chose
+  const Request& of(const Request& request) const { return changed ? *changed : request; }
+};
+
+PlannedRequest plan_request(const Request& request, const Catalog& catalog) {
+  PlannedRequest out;
+  out.chosen = choose_pretraining_count(request, catalog);
+  if (out.chosen) {
+    out.changed = request;
+    out.changed->hardware->count = out.chosen->gpus;
+    if (out.chosen->full_checkpointing)
+      out.changed->training.activation_checkpointing = Checkpointing::kFull;
   } else if (std::optional<Request> checkpointed = with_full_checkpointing(request);
              checkpointed && request.hardware &&
              pinned_needs_checkpointing(request, *checkpointed, catalog)) {
-    // The pinned count has room only with checkpointing: on, as the recommendation does.
-    with_count = std::move(*checkpointed);
-    checkpointing_chosen = true;
+    out.changed = std::move(*checkpointed);
+    out.checkpointing_chosen = true;
   }
-  const Request& req = chosen || checkpointing_chosen ? with_count : request;
-  Plan plan;
-  plan.task = req.task;
-  plan.model = model_result(req);
+  return out;
+}
+
+/// The option rows as the search runs them (a GPU it runs with full checkpointing at its
+/// minimum count is judged so), each with its speed and its power and cost, into plan.options.
+void add_options(Plan& plan, std::vector<OptionRow>& rows, const Request& searched,
+                 const Catalog& catalog, CheckpointedJob* ck, SpeedSections& speed,
+                 SearchPrices& prices) {
+  for (OptionRow& row : rows) {
+    if (ck && checkpointing_may_help(row.judged)) {
+      const OptionRow& with = ck->row(*row.judged.gpu);
+      if (checkpointing_use(row.judged, with.judged) != CheckpointingUse::kPlain) {
+        row.judged = with.judged;
+        row.full_checkpointing = true;
+      }
+    }
+    const GpuOption& o = row.judged;
+    fill_option_speed(row.full_checkpointing ? ck->request() : searched, catalog, row, speed);
+    if (o.min_layout) {
+      std::optional<double> gpu_hours;
+      if (row.training && row.training->available) gpu_hours = row.training->gpu_hours;
+      // Serving is costed for the fleet the load needs, training for the minimum count.
+      const int count = row.fleet && row.fleet->feasible ? static_cast<int>(row.fleet->gpus)
+                                                         : o.min_layout->count;
+      row.power_cost = option_power_cost(searched, catalog, *o.gpu, count, gpu_hours, prices);
+    }
+    plan.options.push_back(std::move(row));
+  }
+}
+
+/// The model's warnings and a deprecated input's.
+void request_warnings(const Request& req, Plan& plan) {
   model_warnings(req, plan.model, plan.warnings);
   if (req.cluster.deprecated_gbps_key) {
     plan.warnings.push_back(
@@ -434,6 +467,31 @@ Plan build_plan(const Request& request, const Catalog& catalog, Build build) {
          "/cluster/inter_node_gbps_per_gpu",
          {param("replacement", "/cluster/inter_node_gbit_per_s_per_gpu")}});
   }
+}
+
+/// A serving plan fits only with room for one sequence's KV cache at max_model_len.
+void no_room_for_kv_cache(Plan& plan, const SpeedSections& speed, const Request& req) {
+  if (speed.inference && speed.inference->perf && speed.inference->perf->max_concurrency < 1 &&
+      plan.memory.fits.value_or(false)) {
+    plan.memory.fits = false;
+    plan.warnings.push_back({"no_room_for_kv_cache",
+                             "the weights fit, but no room is left for one sequence's KV cache "
+                             "at max_model_len: add GPUs or quantise the weights or the KV cache",
+                             "/hardware",
+                             {param("gpus", req.hardware->count)}});
+  }
+}
+
+Plan build_plan(const Request& request, const Catalog& catalog, Build build) {
+  validate_speed(request, catalog);  // reads the pinned GPU, not its count
+  const PlannedRequest planned = plan_request(request, catalog);
+  const std::optional<ChosenCount>& chosen = planned.chosen;
+  const bool checkpointing_chosen = planned.checkpointing_chosen;
+  const Request& req = planned.of(request);
+  Plan plan;
+  plan.task = req.task;
+  plan.model = model_result(req);
+  request_warnings(req, plan);
 
   // Every catalog GPU judged by memory; for serving, the fleet that serves the load.
   // Each layout's memory, estimated once for the options and the search that follows.
@@ -459,16 +517,7 @@ Plan build_plan(const Request& request, const Catalog& catalog, Build build) {
   SpeedSections speed = plan_speed(req, catalog, L, plan.memory.estimate, pinned_fleet);
   append(plan.warnings, std::move(speed.warnings));
   speed.warnings.clear();
-  if (speed.inference && speed.inference->perf && speed.inference->perf->max_concurrency < 1 &&
-      plan.memory.fits.value_or(false)) {
-    // A serving plan fits only with room for one sequence's KV cache at max_model_len.
-    plan.memory.fits = false;
-    plan.warnings.push_back({"no_room_for_kv_cache",
-                             "the weights fit, but no room is left for one sequence's KV cache "
-                             "at max_model_len: add GPUs or quantise the weights or the KV cache",
-                             "/hardware",
-                             {param("gpus", req.hardware->count)}});
-  }
+  no_room_for_kv_cache(plan, speed, req);
   if (build == Build::kSections) {
     plan.training = std::move(speed.training);
     add_chosen_notes(plan, req, catalog, L, chosen, checkpointing_chosen);
@@ -484,28 +533,7 @@ Plan build_plan(const Request& request, const Catalog& catalog, Build build) {
   CheckpointedJob* ck = checkpointed ? &*checkpointed : nullptr;
   plan.recommendation = recommend(searched, catalog, rows, prices, layouts, true, ck);
   if (req.hardware) pinned_risks(req, catalog, plan);
-  for (OptionRow& row : rows) {
-    // A GPU the search runs with checkpointing at its minimum count (without, the job has no
-    // room there, or needs more GPUs) is shown as it runs there.
-    if (ck && checkpointing_may_help(row.judged)) {
-      const OptionRow& with = ck->row(*row.judged.gpu);
-      if (checkpointing_use(row.judged, with.judged) != CheckpointingUse::kPlain) {
-        row.judged = with.judged;
-        row.full_checkpointing = true;
-      }
-    }
-    const GpuOption& o = row.judged;
-    fill_option_speed(row.full_checkpointing ? ck->request() : searched, catalog, row, speed);
-    if (o.min_layout) {
-      std::optional<double> gpu_hours;
-      if (row.training && row.training->available) gpu_hours = row.training->gpu_hours;
-      // Serving is costed for the fleet the load needs, training for the minimum count.
-      const int count = row.fleet && row.fleet->feasible ? static_cast<int>(row.fleet->gpus)
-                                                         : o.min_layout->count;
-      row.power_cost = option_power_cost(searched, catalog, *o.gpu, count, gpu_hours, prices);
-    }
-    plan.options.push_back(std::move(row));
-  }
+  add_options(plan, rows, searched, catalog, ck, speed, prices);
   const std::optional<int> fleet_gpus =
       serving_target && pinned_fleet && pinned_fleet->feasible
           ? std::optional<int>(static_cast<int>(pinned_fleet->gpus))

@@ -41,8 +41,10 @@ std::string layout_text(const Layout& L) {
 
 }  // namespace
 
-std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
-  std::vector<Reason> out;
+namespace {
+
+/// How the plan fits in memory (and the checkpointing the advisor turned on for it).
+void memory_reason(const CandidatePlan& p, std::vector<Reason>& out) {
   const Layout& L = p.layout;
   // Checkpointing the advisor turned on is part of how the plan fits: said in the same line.
   out.push_back(
@@ -60,6 +62,10 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
   if (L.ep > 1) out.back().params.push_back(num("ep", L.ep));  // MoE experts split
   if (L.shard_group > 0) out.back().params.push_back(num("shard_group", L.shard_group));
   if (L.zero > 0) out.back().params.push_back(num("zero", L.zero));  // training only
+}
+
+/// The links between its GPUs and what communication adds to a step.
+void interconnect_reason(const CandidatePlan& p, std::vector<Reason>& out) {
   if (p.gpus == 1) {
     out.push_back({"interconnect", "single_gpu", {}, "one GPU: no GPU-to-GPU traffic"});
   } else {
@@ -76,6 +82,11 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
     }
     out.push_back(std::move(r));
   }
+}
+
+/// The run's time (training) or each user's speed at the load (serving).
+void compute_reason(const CandidatePlan& p, std::vector<Reason>& out) {
+  const Layout& L = p.layout;
   if (p.hours) {
     out.push_back({"compute",
                    "run_time",
@@ -97,6 +108,10 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
                        format_with("%.2f s", p.time_to_first_token_s.value_or(0)) + " (p90 " +
                        format_with("%.2f s", p.time_to_first_token_p90_s.value_or(0)) + ")"});
   }
+}
+
+/// The servers' power and where they run.
+void power_reason(const CandidatePlan& p, std::vector<Reason>& out) {
   const double kw = p.server_watts_full_load / 1000;
   out.push_back(
       {"power",
@@ -107,6 +122,10 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
             : p.facility == Facility::kOffice ? ": fits your office rack"
             : p.office_can_host               ? ": in an IDC rack (an office could also host it)"
                                               : ": needs an IDC rack")});
+}
+
+/// What the plan costs, and on what basis.
+void cost_reason(const CandidatePlan& p, std::vector<Reason>& out) {
   Reason cost{"cost",
               std::string(name_of(p.deployment)) + "_" + std::string(p.cost_basis),
               {num("cost_cny", p.cost_cny), txt("basis", std::string(p.cost_basis))},
@@ -133,6 +152,10 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
                  " CNY per million tokens at the target load";
   }
   out.push_back(std::move(cost));
+}
+
+/// The outlay against a stated budget.
+void budget_reason(const CandidatePlan& p, const Request& req, std::vector<Reason>& out) {
   if (req.goal.budget_cny) {
     // The budget bounds the outlay: say which one, so "within CNY 50" is never read as buying.
     const double budget = *req.goal.budget_cny;
@@ -143,6 +166,18 @@ std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
                     txt("outlay_basis", std::string(p.outlay_basis)), num("budget_cny", budget)},
                    "budget: " + outlay_text(p) + (within ? ", within " : ", over ") + cny(budget)});
   }
+}
+
+}  // namespace
+
+std::vector<Reason> explain(const CandidatePlan& p, const Request& req) {
+  std::vector<Reason> out;
+  memory_reason(p, out);
+  interconnect_reason(p, out);
+  compute_reason(p, out);
+  power_reason(p, out);
+  cost_reason(p, out);
+  budget_reason(p, req, out);
   return out;
 }
 

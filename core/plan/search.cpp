@@ -81,6 +81,8 @@ void Search::price(const CandidatePlan& plan, int count, const Places& at,
     c.outlay_basis = c.cost_basis;
     c.rate_cny_per_gpu_hour = rate;
     c.utilization = d == Deployment::kBuy ? q.busy : 1;
+    if (training && req_.training.runs_per_month)
+      c.cost_per_month_cny = cost * *req_.training.runs_per_month;
     // A month's cost over the month's output at the load: the one cost per million tokens of
     // this plan (the cost section's for the same plan is the same function and figures).
     if (!training && c.output_tokens_per_second && *c.output_tokens_per_second > 0)

@@ -147,67 +147,53 @@ const char* link_label(const Fabric& f) {
   return "?";
 }
 
-SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layout& L,
-                         const MemoryEstimate& e, const ServingFleetPlan* fleet) {
+namespace {
+
+/// The pinned training plan's speed section and the warnings it earns (storage that starves the
+/// GPUs, communication-bound steps, no RDMA across servers).
+void training_speed(const Request& req, const Catalog& catalog, const GpuSpec& gpu, const Layout& L,
+                    const Fabric& f, SpeedSections& out) {
   const PerformanceConstants& k = catalog.performance;
-  const bool training = is_training(req.task);
-  SpeedSections out;
-  if (!req.hardware) {
-    if (training)
-      out.training = unpinned_training(req, k);
-    else
-      out.inference = unpinned_serving(req);
-    return out;
+  const TrainingPerf t = estimate_training(req, gpu, L, f, k);
+  if (!t.available) {  // validate_speed rejects these when hardware is pinned
+    out.training = unpinned_training(req, k);
+    return;
   }
-  if (auto rounded = check_global_batch(req, L))
+  TrainingResult& r = out.training.emplace();
+  r.perf = t;
+  r.tokens = t.tokens;
+  r.gpu = gpu.id;
+  r.storage_read_gbps = req.cluster.storage_read_gbps;
+  r.assumptions = training_assumptions(req, gpu, L, f, t, k);
+  r.scaling_curve = scaling_curve(req, catalog, gpu);
+  if (req.cluster.storage_read_gbps &&
+      t.storage_read_gbps_needed > *req.cluster.storage_read_gbps) {
     out.warnings.push_back(
-        {"global_batch_rounded",
-         *rounded,
-         "/training/global_batch_size",
-         {param("requested", static_cast<double>(*req.training.perf.global_batch_size)),
-          param("sequences_per_pass", static_cast<double>(req.training.micro_batch_size * L.dp))}});
-  const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
-  const Fabric f = make_fabric(gpu, req.cluster, k, L.gpus_per_server);
-  out.interconnect = interconnect(gpu, L, f, k);
-  if (!f.note.empty())
-    out.warnings.push_back(
-        {"link_bandwidth_unknown", f.note, "/hardware/gpu", {param("gpu", gpu.name)}});
-  if (training) {
-    const TrainingPerf t = estimate_training(req, gpu, L, f, k);
-    if (!t.available) {  // validate_speed rejects these when hardware is pinned
-      out.training = unpinned_training(req, k);
-      return out;
-    }
-    TrainingResult& r = out.training.emplace();
-    r.perf = t;
-    r.tokens = t.tokens;
-    r.gpu = gpu.id;
-    r.storage_read_gbps = req.cluster.storage_read_gbps;
-    r.assumptions = training_assumptions(req, gpu, L, f, t, k);
-    r.scaling_curve = scaling_curve(req, catalog, gpu);
-    if (req.cluster.storage_read_gbps &&
-        t.storage_read_gbps_needed > *req.cluster.storage_read_gbps) {
-      out.warnings.push_back({"storage_starves_gpus",
-                              "the GPUs consume " + format_with("%.3g", t.tokens_per_second) +
-                                  " tokens/s, which needs " +
-                                  format_with("%.3g", t.storage_read_gbps_needed) +
-                                  " GB/s of storage reads; the planned " +
-                                  format_with("%.3g", *req.cluster.storage_read_gbps) +
-                                  " GB/s would leave them waiting",
-                              "/cluster/storage_read_gbps",
-                              {param("tokens_per_second", t.tokens_per_second),
-                               param("needed_gbps", t.storage_read_gbps_needed),
-                               param("planned_gbps", *req.cluster.storage_read_gbps)}});
-    }
-    const double exposed_share = t.step_time_s > 0 ? t.exposed_communication_s / t.step_time_s : 0;
-    if (exposed_share > kCommunicationBoundShare)
-      out.warnings.push_back(communication_bound_warning(exposed_share, f));
-    const int servers = (L.count + f.gpus_per_node - 1) / std::max(1, f.gpus_per_node);
-    const AcrossServers across{servers,        f.network_rdma, f.network_auto,
-                               f.network_name, f.server_class, exposed_share};
-    if (auto w = no_rdma_warning(gpu, across)) out.warnings.push_back(std::move(*w));
-    return out;
+        {"storage_starves_gpus",
+         "the GPUs consume " + format_with("%.3g", t.tokens_per_second) +
+             " tokens/s, which needs " + format_with("%.3g", t.storage_read_gbps_needed) +
+             " GB/s of storage reads; the planned " +
+             format_with("%.3g", *req.cluster.storage_read_gbps) + " GB/s would leave them waiting",
+         "/cluster/storage_read_gbps",
+         {param("tokens_per_second", t.tokens_per_second),
+          param("needed_gbps", t.storage_read_gbps_needed),
+          param("planned_gbps", *req.cluster.storage_read_gbps)}});
   }
+  const double exposed_share = t.step_time_s > 0 ? t.exposed_communication_s / t.step_time_s : 0;
+  if (exposed_share > kCommunicationBoundShare)
+    out.warnings.push_back(communication_bound_warning(exposed_share, f));
+  const int servers = (L.count + f.gpus_per_node - 1) / std::max(1, f.gpus_per_node);
+  const AcrossServers across{servers,        f.network_rdma, f.network_auto,
+                             f.network_name, f.server_class, exposed_share};
+  if (auto w = no_rdma_warning(gpu, across)) out.warnings.push_back(std::move(*w));
+}
+
+/// The pinned serving plan's speed section, its fleet for the target load, and the warnings it
+/// earns (a fleet larger than the pinned count, an overcommitted KV cache, an unreachable target).
+void serving_speed(const Request& req, const Catalog& catalog, const GpuSpec& gpu, const Layout& L,
+                   const MemoryEstimate& e, const Fabric& f, const ServingFleetPlan* fleet,
+                   SpeedSections& out) {
+  const PerformanceConstants& k = catalog.performance;
   const InferencePerf p = estimate_inference(req, gpu, L, e, f, k, catalog.memory);
   ServingResult& r = out.inference.emplace();
   r.perf = p;
@@ -251,6 +237,39 @@ SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layou
                             "/inference/target_tokens_per_second_per_user",
                             {param("gpu", gpu.name)}});
   }
+}
+
+}  // namespace
+
+SpeedSections plan_speed(const Request& req, const Catalog& catalog, const Layout& L,
+                         const MemoryEstimate& e, const ServingFleetPlan* fleet) {
+  const PerformanceConstants& k = catalog.performance;
+  const bool training = is_training(req.task);
+  SpeedSections out;
+  if (!req.hardware) {
+    if (training)
+      out.training = unpinned_training(req, k);
+    else
+      out.inference = unpinned_serving(req);
+    return out;
+  }
+  if (auto rounded = check_global_batch(req, L))
+    out.warnings.push_back(
+        {"global_batch_rounded",
+         *rounded,
+         "/training/global_batch_size",
+         {param("requested", static_cast<double>(*req.training.perf.global_batch_size)),
+          param("sequences_per_pass", static_cast<double>(req.training.micro_batch_size * L.dp))}});
+  const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
+  const Fabric f = make_fabric(gpu, req.cluster, k, L.gpus_per_server);
+  out.interconnect = interconnect(gpu, L, f, k);
+  if (!f.note.empty())
+    out.warnings.push_back(
+        {"link_bandwidth_unknown", f.note, "/hardware/gpu", {param("gpu", gpu.name)}});
+  if (training)
+    training_speed(req, catalog, gpu, L, f, out);
+  else
+    serving_speed(req, catalog, gpu, L, e, f, fleet, out);
   return out;
 }
 

@@ -365,6 +365,8 @@ struct CandidatePlan {
   // search does thousands of times per advise().
   std::string_view cost_basis;  // per_run | per_month
   std::optional<double> cost_per_million_tokens_cny;
+  // Training at a cadence (/training/runs_per_month): the per-run cost x the runs of a month.
+  std::optional<double> cost_per_month_cny;
   // What the user pays to have the plan, compared with /goal/budget_cny: a bought plan's
   // purchase (cards, servers), a rental's cost (the run, or the month when serving).
   double outlay_cny = 0;
