@@ -85,7 +85,7 @@ export default {
   'cost.hybrid_title': 'Hybrid: own the base load, rent the bursts',
   'cost.hybrid_sub': 'the owned server count between 0 and the busiest month with the lowest total cost',
   'cost.hybrid_owned': 'Owned',
-  'cost.hybrid_owned_sub': '{g} GPUs',
+  'cost.hybrid_owned_sub': '{g} {g|GPU|GPUs}',
   'cost.hybrid_owned_hours': 'Served by owned cards',
   'cost.hybrid_owned_util': 'owned cards busy {u}',
   'cost.hybrid_rented_hours': 'Rented',
