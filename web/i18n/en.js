@@ -235,6 +235,7 @@ export default {
   'term.activations': 'Activations',
   'term.kv_cache': 'KV cache',
   'term.overhead': 'Framework overhead',
+  'term.band': 'Error band',
   'breakdown.total': 'Total',
   'breakdown.capacity_marker': '{gpu}: {mem} GiB',
   'breakdown.assumption': 'Assumption',

@@ -235,6 +235,7 @@ export default {
   'term.activations': '激活值',
   'term.kv_cache': 'KV 缓存',
   'term.overhead': '框架开销',
+  'term.band': '误差范围',
   'breakdown.total': '合计',
   'breakdown.capacity_marker': '{gpu} 单卡 {mem} GiB',
   'breakdown.assumption': '假设',

@@ -195,9 +195,14 @@ const OPTION_COLUMNS = [
   ['reason', function (o) { return o.reason ? noteText('optnote.', { code: o.reason_code, params: o.reason_params, text: o.reason }).text : null; }],
 ];
 
+/** The recommendation's plans for this very request (not a lever's, which changes an input). */
+function requestPlans(r) {
+  return namedPlans(r && r.recommendation).filter(function (n) { return !n.lever; });
+}
+
 /** The role of the recommendation's plan on this GPU ("推荐", "最快"), or ''. */
 function planRole(r, o) {
-  const n = namedPlans(r && r.recommendation).filter(function (x) { return x.plan.gpu === o.gpu; })[0];
+  const n = requestPlans(r).filter(function (x) { return x.plan.gpu === o.gpu; })[0];
   return n ? roleLabel(n) : '';
 }
 
@@ -210,7 +215,7 @@ function optionHeader(key, r) {
 /** The GPU options as CSV rows: the recommended plan's GPU first, the runners-up's next. */
 export function optionsCsvRows(result) {
   const rows = [OPTION_COLUMNS.map(function (c) { return optionHeader(c[0], result); })];
-  const named = namedPlans(result && result.recommendation).map(function (n) { return n.plan.gpu; });
+  const named = requestPlans(result).map(function (n) { return n.plan.gpu; });
   const rank = function (o) { const i = named.indexOf(o.gpu); return i < 0 ? named.length : i; };
   const options = ((result && result.options) || []).map(function (o, i) { return { o: o, i: i }; });
   options.sort(function (a, b) { return rank(a.o) - rank(b.o) || a.i - b.i; });
