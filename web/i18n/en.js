@@ -550,12 +550,17 @@ export default {
 
 
   'options.col.speed': 'Speed (at minimum)',
-  'options.col.cost': 'Cheapest way · lifetime',
+  'options.col.cost': 'Lifetime total',
   'options.max_conc': 'max concurrency',
   'options.gpus_needed': '{n} {n|GPU|GPUs} for the target',
   'options.no_price': 'no price',
-  'options.break_even': 'buy pays from {u}',
-  'options.never': 'buying never pays',
+  'options.break_even': 'buying pays above {u} utilisation',
+  'options.col.cost_run': 'Per run · lifetime total',
+  'options.lifetime': '{years}-year total: ',
+  'options.lifetime_u': '{years}-year total at {u} utilisation: ',
+  'options.no_rent_price': 'no rental price: buy only',
+  'options.no_buy_price': 'no purchase price: rent only',
+  'options.never': 'at these prices buying never pays',
 
   'error.bad_csv': 'The CSV is malformed (wrong number of fields or an unclosed quote).',
   'error.bad_date': 'The month or date cannot be read (YYYY-MM or YYYY-MM-DD).',

@@ -96,8 +96,8 @@ const PLAN_COLUMNS = [
   ['time_to_first_token_s', function (n) { return round(n.plan.time_to_first_token_s, 2); }],
   ['time_to_first_token_p90_s', function (n) { return round(n.plan.time_to_first_token_p90_s, 2); }],
   ['output_tokens_per_second', function (n) { return round(n.plan.output_tokens_per_second, 0); }],
-  ['cost_per_run', function (n) { return costOf(n.plan, 'per_run'); }],
-  ['cost_per_month', function (n) { return costOf(n.plan, 'per_month'); }],
+  ['cost_per_run', function (n) { return costOf(n, 'per_run'); }],
+  ['cost_per_month', function (n) { return costOf(n, 'per_month'); }],
   ['per_million_tokens_cny', function (n) { return yuanSmall(n.plan.cost ? n.plan.cost.per_million_tokens_cny : null); }],
   ['cny_per_gpu_hour', function (n) { return yuanSmall(n.plan.cost ? n.plan.cost.cny_per_gpu_hour : null); }],
   ['utilization', function (n) { return n.plan.deployment === 'buy' && n.plan.cost ? pctOf(n.plan.cost.utilization) : null; }],
@@ -118,12 +118,11 @@ const PLAN_COLUMNS = [
 
 /** Yuan below 100 to the fen, a price per unit (per GPU-hour, per million tokens). */
 function yuanSmall(v) { return isNum(v) ? round(v, Math.abs(v) >= 100 ? 0 : 2) : null; }
-/** The plan's cost in yuan when its basis is `basis`. */
-function costOf(p, basis) {
-  const c = p.cost;
-  if (c && c.basis === basis) return yuan(c.cny);
-  if (!c && basis === 'per_run' && isNum(p.cost_cny)) return yuan(p.cost_cny); // a Pareto point
-  return null;
+/** The named plan's cost in yuan when its basis is `basis` (a Pareto point's is the task's). */
+function costOf(n, basis) {
+  const c = n.plan.cost;
+  if (c) return c.basis === basis ? yuan(c.cny) : null;
+  return n.basis === basis ? yuan(n.plan.cost_cny) : null;
 }
 
 /** Drops the columns no data row fills (the serving columns of a training job, ...). */
@@ -148,7 +147,7 @@ function plansForPeople(r) {
   const same = function (a, b) { return a.gpu === b.gpu && a.gpus === b.gpus && (!a.deployment || !b.deployment || a.deployment === b.deployment); };
   (rec.pareto || []).forEach(function (p) {
     if (out.some(function (n) { return same(n.plan, p); })) return;
-    out.push({ label: t('compare.front'), plan: p, why: null });
+    out.push({ label: t('compare.front'), plan: p, why: null, basis: r.task === 'inference' ? 'per_month' : 'per_run' });
   });
   return out;
 }
