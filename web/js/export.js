@@ -62,12 +62,13 @@ function textOf(nodes) {
   return span.textContent.replace(/\s+/g, ' ').trim();
 }
 /** "TP 2 × PP 1 × DP 1 · ZeRO-3" */
-function layoutText(L) {
+function layoutText(L, r) {
   if (!L) return null;
+  const training = !(r && r.task === 'inference'); // ZeRO is a training setting
   let s = 'TP ' + L.tp + ' × PP ' + L.pp + ' × DP ' + L.dp;
   if (L.cp > 1) s += ' × CP ' + L.cp;
   if (L.ep > 1) s += ' · EP ' + L.ep;
-  if (isNum(L.zero)) s += ' · ZeRO-' + L.zero;
+  if (training && isNum(L.zero)) s += ' · ZeRO-' + L.zero;
   return s;
 }
 function riskWords(list) {
@@ -107,7 +108,7 @@ const PLAN_COLUMNS = [
   ['mfu', function (n) { return pctOf(n.plan.mfu); }],
   ['per_gpu_gib', function (n) { return gibOf(n.plan.per_gpu_bytes); }],
   ['server_kw', function (n) { return isNum(n.plan.server_watts_full_load) ? round(n.plan.server_watts_full_load / 1000, 2) : null; }],
-  ['layout', function (n) { return layoutText(n.plan.layout); }],
+  ['layout', function (n, r) { return layoutText(n.plan.layout, r); }],
   ['china_purchasable', function (n) { return yesNo(n.plan.china_purchasable); }],
   ['office_can_host', function (n) { return yesNo(n.plan.office_can_host); }],
   ['full_checkpointing', function (n) { return n.plan.full_checkpointing === true ? t('common.yes') : null; }],
@@ -175,7 +176,7 @@ const OPTION_COLUMNS = [
   ['memory_gib', function (o) { return gibOf(o.memory_bytes); }],
   ['fits_on_one', function (o) { return yesNo(o.fits_on_one); }],
   ['min_count', function (o) { return o.min_count; }],
-  ['layout', function (o) { return layoutText(o.min_layout); }],
+  ['layout', function (o, r) { return layoutText(o.min_layout, r); }],
   ['servers', function (o) { return o.min_layout ? o.min_layout.servers : null; }],
   ['per_gpu_gib_at_min', function (o) { return gibOf(o.per_gpu_bytes_at_min); }],
   ['hours', function (o) { return o.training ? round(o.training.hours, 2) : null; }],
