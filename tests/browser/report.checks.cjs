@@ -137,7 +137,7 @@ module.exports = async function reportChecks(T) {
     const s = await page.evaluate(() => ({
       lead: (document.querySelector('#panel-cost .cost-job .section-title') || {}).textContent,
       life: (document.querySelector('#panel-options .cost-cell .cost-life') || {}).textContent || '',
-      plan: (document.querySelector('#panel-options .cost-cell .cost-plan') || {}).textContent || '',
+      plan: Array.from(document.querySelectorAll('#panel-options .cost-cell .cost-plan')).map((n) => n.textContent).join(' | '),
     }));
     assert(s.lead === zh.en['cost.job_title'], 'the cost panel does not lead with this job\'s cost: ' + s.lead);
     assert(/\d+-year total/.test(s.life), 'an options cell does not say its total is over years: ' + s.life);
