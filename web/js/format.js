@@ -187,6 +187,8 @@ export function plain(v) {
 // Format factories for fig(): fixed(3) -> "0.612", pct(0) -> "61%".
 export function fixed(decimals) { return function (v) { return numberFormat(v, decimals); }; }
 export function pct(decimals) { return function (v) { return percent(v, decimals); }; }
+/** A number with at most `decimals` decimals and no trailing zeros ("4.33", "4"). */
+export function upTo(decimals) { return function (v) { return formatter({ maximumFractionDigits: decimals }).format(v); }; }
 
 
 // ---------------------------------------------------------------- reading what a user typed

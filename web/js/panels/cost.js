@@ -3,7 +3,7 @@
 import { lineChart, monthlyBars } from '../charts.js';
 import { fig, h } from '../dom.js';
 import { fieldForPath, focusField } from '../errors.js';
-import { cny, cnyTick, integer, isNum, percent, plain } from '../format.js';
+import { cny, cnyTick, integer, isNum, percent, upTo } from '../format.js';
 import { labelOf, lang, t, tNodes } from '../i18n.js';
 import { noteNode, noteText } from '../notes.js';
 import { kpi, noteBanner, optionLabel, renderPanels, sectionTitle } from '../panel.js';
@@ -55,7 +55,7 @@ function jobCost(r, named) {
     return null;
   }
   if (isNum(rec.runs_per_month)) {
-    k.appendChild(kpi(t('cost.job_cadence'), fig(r, '/recommendation/runs_per_month', function (v) { return t('unit.per_month', { n: plain(v) }); }, 'big-num'), null,
+    k.appendChild(kpi(t('cost.job_cadence'), fig(r, '/recommendation/runs_per_month', function (v) { return t('unit.per_month', { n: upTo(2)(v) }); }, 'big-num'), null,
       t('cost.job_cadence_sub')));
   }
   box.appendChild(k);
