@@ -349,31 +349,71 @@ module.exports = async function answerChecks(T) {
     await shot(page, 'compare-panel.png', '#panel-compare');
   });
 
-  await check('CSV of the candidate plans and of the GPU options: every row the CLI\'s, spreadsheet-safe', async () => {
+  await check('CSV for people: the recommended plan first (the card\'s GPU and count), then runners-up; units in the headers, figures rounded, codes in words; the options CSV too; spreadsheet-safe', async () => {
     const cli = native(await lastRequest(page));
+    const rec = cli.recommendation;
+    const card = await page.evaluate(() => {
+      const head = document.getElementById('answer-headline');
+      const n = head && head.querySelector('[data-field="/recommendation/best/gpus"]');
+      return { name: head ? (head.querySelector('.plan-name') || {}).textContent : null, gpus: n ? n.dataset.value : null };
+    });
     const plans = await download(page, () => page.click('#btn-plans-csv'));
     assert(/\.csv$/.test(plans.name) && plans.text.charCodeAt(0) === 0xfeff, 'not a CSV with a BOM: ' + plans.name);
     const rows = parseCsv(plans.text.slice(1));
-    const rec = cli.recommendation;
-    const expected = 1 + rec.runners_up.length + rec.levers.length + (rec.nearest ? 1 : 0) + rec.pareto.length;
-    assert(rows.length === expected + 1, rows.length + ' rows, expected ' + (expected + 1));
+    const named = 1 + rec.runners_up.length + rec.levers.length + (rec.nearest ? 1 : 0);
+    assert(rows.length >= named + 1 && rows.length <= named + 1 + rec.pareto.length, rows.length + ' rows for ' + named + ' named plans and ' + rec.pareto.length + ' on the front');
     const header = rows[0];
     const col = (k) => header.indexOf(ZH['csv.' + k]);
-    assert(rows[1][0] === 'best' && rows[1][col('gpu')] === rec.best.gpu && close(Number(rows[1][col('cost_cny')]), rec.best.cost.cny), 'best row ' + rows[1]);
-    const codesOf = (list) => (list || []).map((x) => x.code).join(' ');
-    assert(rows[1][col('risks')] === codesOf(rec.best.risks) && rows[1][col('warnings')] === codesOf(rec.best.warnings), 'best row risks/warnings ' + rows[1]);
-    rec.pareto.forEach((p, i) => {
-      const row = rows[rows.length - rec.pareto.length + i];
-      assert(row[0] === 'pareto' && row[col('gpu')] === p.gpu && close(Number(row[col('cost_cny')]), p.cost_cny), 'pareto row ' + row);
+    // Units in the headers.
+    const costKey = rec.best.cost.basis === 'per_month' ? 'cost_per_month' : 'cost_per_run';
+    assert(col(costKey) >= 0 && /元\/(次|月)/.test(header[col(costKey)]), 'no cost column with its unit: ' + header);
+    if (rec.best.hours !== null) assert(col('hours') >= 0 && /小时/.test(header[col('hours')]), 'no hours column with its unit: ' + header);
+    assert(col('per_gpu_gib') >= 0 && /GiB/.test(header[col('per_gpu_gib')]), 'no memory column in GiB: ' + header);
+    // The first row is the card's plan.
+    const first = rows[1];
+    assert(first[col('plan')] === ZH['answer.role.best'], 'the first row is ' + first[col('plan')]);
+    assert(first[col('gpu')] === card.name && first[col('gpus')] === card.gpus, 'first row ' + first[col('gpu')] + ' × ' + first[col('gpus')] + ', the card ' + card.name + ' × ' + card.gpus);
+    assert(Math.abs(Number(first[col(costKey)]) - rec.best.cost.cny) <= (rec.best.cost.cny >= 100 ? 0.5 : 0.005), 'first row cost ' + first[col(costKey)] + ', CLI ' + rec.best.cost.cny);
+    assert(first[col('deployment')] === ZH['deploy.' + rec.best.deployment], 'first row deployment ' + first[col('deployment')]);
+    rec.runners_up.forEach((u, i) => {
+      const row = rows[2 + i];
+      assert(row[col('plan')] === ZH['wins_on.' + u.wins_on] && row[col('gpus')] === String(u.plan.gpus), 'runner-up row ' + row);
     });
+    // Figures for people: no long decimals, no byte counts, no codes.
+    const codes = new Set();
+    for (const p of [rec.best].concat(rec.runners_up.map((u) => u.plan), rec.levers.map((l) => l.plan))) {
+      for (const k of ['gpu', 'deployment', 'facility', 'outlay_basis']) if (p[k]) codes.add(String(p[k]));
+      for (const x of (p.risks || []).concat(p.warnings || [])) codes.add(String(x.code));
+    }
+    for (const o of cli.options) {
+      codes.add(o.gpu); codes.add(o.verdict);
+      if (o.china_availability) codes.add(o.china_availability.status);
+      if (o.cost && o.cost.cheapest) codes.add(o.cost.cheapest);
+    }
+    const human = (list, what) => list.slice(1).forEach((row, r) => row.forEach((cell, c) => {
+      const where = what + ' row ' + (r + 1) + ' "' + list[0][c] + '" = ' + cell;
+      if (/^-?\d+(\.\d+)?$/.test(cell)) {
+        assert(!/\.\d{5,}$/.test(cell), 'too many decimals: ' + where);
+        assert(Math.abs(Number(cell)) < 1e9, 'a raw large integer (bytes?): ' + where);
+      } else {
+        assert(!codes.has(cell) && !/^[a-z0-9]+(_[a-z0-9]+)+$/.test(cell) && !/^[a-z]+(-[a-z]+){2,}$/.test(cell), 'a code, not words: ' + where);
+      }
+    }));
+    human(rows, 'plans');
     const options = await download(page, () => page.click('#btn-options-csv'));
+    assert(options.text.charCodeAt(0) === 0xfeff, 'options CSV without a BOM');
     const orows = parseCsv(options.text.slice(1));
     assert(orows.length === cli.options.length + 1, orows.length + ' option rows');
     const oc = (k) => orows[0].indexOf(ZH['csv.' + k]);
-    cli.options.forEach((o, i) => {
-      const row = orows[i + 1];
-      assert(row[oc('gpu')] === o.gpu && String(row[oc('min_count')]) === String(o.min_count === null ? '' : o.min_count), 'option row ' + row);
-    });
+    assert(/GiB/.test(orows[0][oc('memory_gib')]), 'options memory header ' + orows[0][oc('memory_gib')]);
+    assert(orows[0].some((x) => /年总成本/.test(x) && /利用率|元/.test(x)), 'no lifetime column saying its years: ' + orows[0]);
+    const bestOption = cli.options.find((o) => o.gpu === rec.best.gpu);
+    assert(orows[1][oc('gpu')] === String(bestOption.name) && orows[1][oc('plan')] === ZH['answer.role.best'], 'the options CSV does not start with the recommended GPU: ' + orows[1]);
+    for (const o of cli.options) {
+      const row = orows.find((x) => x[oc('gpu')] === String(o.name));
+      assert(row && String(row[oc('min_count')]) === String(o.min_count === null ? '' : o.min_count), 'option row for ' + o.gpu + ': ' + row);
+    }
+    human(orows, 'options');
     const defused = await page.evaluate(() => [window.gpuAdvisor.internals.csvCell('=HYPERLINK("x")'), window.gpuAdvisor.internals.csvCell('-1+2'), window.gpuAdvisor.internals.csvCell(-3)]);
     assert(defused[0] === '"\'=HYPERLINK(""x"")"' && defused[1] === "'-1+2" && defused[2] === '-3', 'formula cells not defused: ' + defused);
     fs.writeFileSync(path.join(shotDir, 'plans.csv'), plans.text);
@@ -412,6 +452,10 @@ module.exports = async function answerChecks(T) {
     assert(s.title === zh.en['panel.answer'] && s.step === zh.en['step.memory'], 'not in English: ' + JSON.stringify(s));
     await compareWithCli(page, 'answer english');
     await shot(page, 'answer-en.png', '#panel-answer');
+    const csv = await download(page, () => page.click('#btn-plans-csv'));
+    const head = parseCsv(csv.text.slice(1))[0];
+    assert(head[0] === zh.en['csv.plan'] && head.some((x) => /CNY per (run|month)/.test(x)), 'English CSV header ' + head);
+    fs.writeFileSync(path.join(shotDir, 'plans-en.csv'), csv.text);
     await page.click('.lang-btn[data-lang="zh-CN"]');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
   });

@@ -25,8 +25,37 @@ function render(file, prefix) {
   return !r.error && r.status === 0;
 }
 
+/** The report's text, node by node (not the link to the plan): what a reader sees, for scanning. */
+async function reportTexts(page) {
+  return page.evaluate(() => {
+    const root = document.getElementById('report');
+    const out = [];
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      if (n.parentElement.closest('.rp-link')) continue;
+      const text = n.textContent.trim();
+      if (text) out.push(text);
+    }
+    // Sentences are built from several nodes: their elements' text too ("1 replicas" across a figure).
+    root.querySelectorAll('p, li, td, dd, h2').forEach((el) => { if (!el.closest('.rp-link')) out.push(el.textContent.replace(/\s+/g, ' ').trim()); });
+    return out;
+  });
+}
+
+/** Numbers as the page writes them: no raw large integer, no "1 replicas", no "6,000.0 万". */
+function humanReport(texts, label) {
+  for (const text of texts) {
+    const raw = /(?<![\d.,\-\/#=])\d{5,}(?![\d,])/.exec(text);
+    if (raw) throw new Error(label + ': a raw number ' + raw[0] + ' in "' + text.slice(0, 120) + '"');
+    const plural = /(?<![\d.,])1 (replicas|servers|GPUs|users|runs|years|racks|epochs)\b/.exec(text);
+    if (plural) throw new Error(label + ': "' + plural[0] + '" in "' + text.slice(0, 120) + '"');
+    const zeros = /\d\.0+ (万|亿|万亿|M|B|T)\b/.exec(text);
+    if (zeros) throw new Error(label + ': trailing zeros "' + zeros[0] + '" in "' + text.slice(0, 120) + '"');
+  }
+}
+
 module.exports = async function reportChecks(T) {
-  const { assert, check, context, lastRequest, native, settle, shotDir, url, waitReady, watch, zh } = T;
+  const { assert, check, context, lastRequest, native, settle, shot, shotDir, url, waitReady, watch, zh } = T;
   const ZH = zh['zh-CN'];
 
   const page = await context.newPage();
@@ -77,6 +106,7 @@ module.exports = async function reportChecks(T) {
         assert(want !== undefined && (typeof want === 'number' ? Math.abs(Number(got) - want) <= 1e-9 * Math.max(1, Math.abs(want)) : String(want) === String(got)),
           'report figure ' + f.f + ' = ' + got + ', CLI ' + JSON.stringify(want));
       }
+      humanReport(await reportTexts(page), 'report (' + label + ')');
       const file = path.join(shotDir, 'report-' + label + '.pdf');
       await page.pdf({ path: file, format: 'A4', printBackground: true });
       const pages = pdfPages(file);
@@ -84,6 +114,42 @@ module.exports = async function reportChecks(T) {
       if (!render(file, path.join(shotDir, 'report-' + label))) console.log('     (pdftoppm not found: apt-get install -y poppler-utils to render the report)');
     });
   }
+
+  await check('report, cost panel and options table in English: figures as the page writes them, proper plurals; screenshots in both languages', async () => {
+    await page.evaluate(() => window.gpuAdvisor.expandAll());
+    await settle(page, (r) => r.task === 'inference');
+    // One verdict per options cell: never a bought way as the cheapest beside "buying never pays".
+    const cells = await page.evaluate(() => Array.from(document.querySelectorAll('#panel-options tbody tr')).map((tr) => {
+      const c = tr.querySelector('.cost-cell [data-field$="/cost/cheapest"]');
+      return { gpu: tr.dataset.gpu, cheapest: c ? c.dataset.value : null, verdict: ((tr.querySelector('.cost-cell .cost-verdict') || {}).textContent || '').trim() };
+    }));
+    assert(cells.length > 10, cells.length + ' option rows');
+    for (const c of cells) assert(!(c.cheapest === 'buy' && c.verdict === ZH['options.never']), c.gpu + ': cheapest to buy, and "' + c.verdict + '"');
+    await shot(page, 'cost-panel-zh.png', '#panel-cost');
+    await shot(page, 'options-panel-zh.png', '#panel-options');
+    await page.click('.lang-btn[data-lang="en"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+    const texts = await reportTexts(page);
+    humanReport(texts, 'report (serving, English)');
+    assert(texts.some((x) => x.includes(zh.en['report.answer'])), 'the report is not in English');
+    // The cost panel leads with this job's cost, the options table says what its totals are.
+    const s = await page.evaluate(() => ({
+      lead: (document.querySelector('#panel-cost .cost-job .section-title') || {}).textContent,
+      life: (document.querySelector('#panel-options .cost-cell .cost-life') || {}).textContent || '',
+      plan: Array.from(document.querySelectorAll('#panel-options .cost-cell .cost-plan')).map((n) => n.textContent).join(' | '),
+    }));
+    assert(s.lead === zh.en['cost.job_title'], 'the cost panel does not lead with this job\'s cost: ' + s.lead);
+    assert(/\d+-year total/.test(s.life), 'an options cell does not say its total is over years: ' + s.life);
+    assert(s.plan.includes(zh.en['answer.role.best']), 'the options table does not mark the recommended plan: ' + s.plan);
+    await shot(page, 'cost-panel-en.png', '#panel-cost');
+    await shot(page, 'options-panel-en.png', '#panel-options');
+    const file = path.join(shotDir, 'report-serving-en.pdf');
+    await page.pdf({ path: file, format: 'A4', printBackground: true });
+    render(file, path.join(shotDir, 'report-serving-en'));
+    await page.click('.lang-btn[data-lang="zh-CN"]');
+    await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  });
 
   await check('print media shows the report only (no form, no buttons)', async () => {
     await page.emulateMedia({ media: 'print' });

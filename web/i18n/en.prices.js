@@ -113,4 +113,6 @@ export default {
   'source.other': 'source note',
   'prices.original_note': 'Original note',
   'prices.key_title': 'Data key',
+  'priceitem.rental.billing_unit_hours': 'Rental billing unit',
+  'priceunit.hours': 'hours',
 };

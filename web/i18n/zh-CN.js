@@ -235,6 +235,7 @@ export default {
   'term.activations': '激活值',
   'term.kv_cache': 'KV 缓存',
   'term.overhead': '框架开销',
+  'term.band': '误差范围',
   'breakdown.total': '合计',
   'breakdown.capacity_marker': '{gpu} 单卡 {mem} GiB',
   'breakdown.assumption': '假设',
@@ -549,12 +550,17 @@ export default {
 
 
   'options.col.speed': '速度（最少卡数）',
-  'options.col.cost': '最省方式 · 总成本',
+  'options.col.cost': '长期总成本',
   'options.max_conc': '并发上限',
   'options.gpus_needed': '目标需 {n} 卡',
   'options.no_price': '缺价格',
-  'options.break_even': '买断平衡点 {u}',
-  'options.never': '买断始终不如租用',
+  'options.break_even': '利用率高于 {u} 时买断更省',
+  'options.col.cost_run': '每次成本 · 长期总成本',
+  'options.lifetime': '{years} 年总成本：',
+  'options.lifetime_u': '{years} 年总成本（利用率 {u}）：',
+  'options.no_rent_price': '无租用报价，只能买断',
+  'options.no_buy_price': '无购买报价，只能租用',
+  'options.never': '按这些价格买断始终不如租用',
 
   'error.bad_csv': 'CSV 格式有误（字段数不对或引号未闭合）。',
   'error.bad_date': '月份或日期无法识别（应为 YYYY-MM 或 YYYY-MM-DD）。',

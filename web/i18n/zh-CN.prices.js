@@ -113,4 +113,6 @@ export default {
   'source.other': '出处说明（英文原文）',
   'prices.original_note': '原始说明（英文）',
   'prices.key_title': '数据键',
+  'priceitem.rental.billing_unit_hours': '租用计费单位',
+  'priceunit.hours': '小时',
 };

@@ -105,18 +105,19 @@ export function signed(format) {
   };
 }
 
-/** A count of tokens: 1e9 -> "10 亿" / "1.0 B" */
+/** A count of tokens: 1e9 -> "10 亿" / "1 B", 6e7 -> "6,000 万" / "60 M" (no trailing zeros). */
 export function tokensText(v) {
   if (!isNum(v)) return '—';
+  const f = function (x, d) { return formatter({ maximumFractionDigits: d }).format(x); };
   if (lang === 'en') {
-    if (v >= 1e12) return numberFormat(v / 1e12, 2) + ' T';
-    if (v >= 1e9) return numberFormat(v / 1e9, 2) + ' B';
-    if (v >= 1e6) return numberFormat(v / 1e6, 1) + ' M';
+    if (v >= 1e12) return f(v / 1e12, 2) + ' T';
+    if (v >= 1e9) return f(v / 1e9, 2) + ' B';
+    if (v >= 1e6) return f(v / 1e6, 1) + ' M';
     return integer(v);
   }
-  if (v >= 1e12) return numberFormat(v / 1e12, 2) + ' 万亿';
-  if (v >= 1e8) return numberFormat(v / 1e8, 2) + ' 亿';
-  if (v >= 1e4) return numberFormat(v / 1e4, 1) + ' 万';
+  if (v >= 1e12) return f(v / 1e12, 2) + ' 万亿';
+  if (v >= 1e8) return f(v / 1e8, 2) + ' 亿';
+  if (v >= 1e4) return f(v / 1e4, 1) + ' 万';
   return integer(v);
 }
 
@@ -186,6 +187,8 @@ export function plain(v) {
 // Format factories for fig(): fixed(3) -> "0.612", pct(0) -> "61%".
 export function fixed(decimals) { return function (v) { return numberFormat(v, decimals); }; }
 export function pct(decimals) { return function (v) { return percent(v, decimals); }; }
+/** A number with at most `decimals` decimals and no trailing zeros ("4.33", "4"). */
+export function upTo(decimals) { return function (v) { return formatter({ maximumFractionDigits: decimals }).format(v); }; }
 
 
 // ---------------------------------------------------------------- reading what a user typed

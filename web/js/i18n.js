@@ -29,12 +29,32 @@ export function setLang(code) {
   if (Object.prototype.hasOwnProperty.call(STRINGS, code)) lang = code;
 }
 
+// A word that follows a count: {name|one|other} is `one` when the parameter is 1, else `other`
+// ("{replicas} {replicas|replica|replicas}"), so English never reads "1 replicas".
+const PLURAL = /\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g;
+
+/** The count a parameter holds: a number, numeric text, or a figure node's data-value. */
+function countOf(v) {
+  if (v && typeof v === 'object' && v.dataset) v = v.dataset.value !== undefined ? v.dataset.value : v.textContent;
+  const n = typeof v === 'number' ? v : Number(String(v).replace(/[,\s]/g, ''));
+  return isFinite(n) ? n : null;
+}
+
+/** Picks the singular or plural word of every {name|one|other} by the parameter's value. */
+export function plural(s, vars) {
+  return String(s).replace(PLURAL, function (m, name, one, other) {
+    if (!vars || !Object.prototype.hasOwnProperty.call(vars, name)) return other;
+    return countOf(vars[name]) === 1 ? one : other;
+  });
+}
+
 export function t(key, vars) {
   const table = STRINGS[lang] || {};
   let s = Object.prototype.hasOwnProperty.call(table, key) ? table[key]
     : (STRINGS[DEFAULT_LANG] && STRINGS[DEFAULT_LANG][key]);
   if (s === undefined) return key;
   if (vars) {
+    s = plural(s, vars);
     s = s.replace(/\{(\w+)\}/g, function (m, name) {
       return Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : m;
     });
@@ -49,7 +69,7 @@ export function hasString(key) {
 /** Like t(), but a value may be a DOM node: returns the pieces to append, in order. */
 export function tNodes(key, vars) {
   // A [[...]] part is kept only when every {name} in it is given (as in reasons, plans.js).
-  const parts = t(key).replace(/\[\[([^\]]*)\]\]/g, function (m, part) {
+  const parts = plural(t(key), vars).replace(/\[\[([^\]]*)\]\]/g, function (m, part) {
     return (part.match(/\{(\w+)\}/g) || []).every(function (x) {
       return Object.prototype.hasOwnProperty.call(vars, x.slice(1, -1));
     }) ? part : '';

@@ -2,7 +2,7 @@
 // Notes from the core in words: each assumption, basis and note comes as {code, params, text} and
 // is rendered from <prefix><code> in the page's language (noteText, noteNode, noteList).
 import { cny, formatter, gib, integer, num3, percent, tokensText } from './format.js';
-import { hasString, lang, t } from './i18n.js';
+import { hasString, lang, plural, t } from './i18n.js';
 
 // The core returns each assumption, basis and note as {code, params, text}: the page renders
 // it from <prefix><code> in the current language; params are numbers (shown in the user's
@@ -40,6 +40,7 @@ export function noteText(prefix, note) {
   if (!note.code || !hasString(key)) return { text: String(note.text || note.code || ''), lang: 'en' };
   let s = t(key);
   for (let i = 0; i < 3; i++) {
+    s = plural(s, params);
     s = s.replace(CONDITIONAL, function (m, name, op, words) {
       return (op === '?') === isSet(params[name]) ? words : '';
     });

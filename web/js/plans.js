@@ -8,7 +8,7 @@ import { gpuName } from './core.js';
 import { fig, h, pointerGet, pointerSet, toast } from './dom.js';
 import { applyRequest, buildRequest, fieldFor, gpuSelect, input, updateVisibility, writeField } from './form.js';
 import { asBytes, cny, duration, gib, integer, isNum, num3, percent, seconds, signed, tokensText } from './format.js';
-import { hasString, labelOf, t, tNodes } from './i18n.js';
+import { hasString, labelOf, plural, t, tNodes } from './i18n.js';
 import { noteNode, noteText } from './notes.js';
 import { optionLabel, panelsPinned } from './panel.js';
 import { lastRun, run } from './run.js';
@@ -80,7 +80,7 @@ export function reasonNodes(r, pointer, reason, plan) {
   const key = reasonKey(reason, plan);
   const params = reason.params || {};
   if (!hasString(key)) return [h('span', { lang: 'en', text: String(reason.text || reason.code) })];
-  const template = t(key).replace(/\[\[([^\]]*)\]\]/g, function (m, part) {
+  const template = plural(t(key), params).replace(/\[\[([^\]]*)\]\]/g, function (m, part) {
     const names = (part.match(/\{(\w+)\}/g) || []).map(function (x) { return x.slice(1, -1); });
     return names.every(function (n) { return params[n] !== undefined && params[n] !== null; }) ? part : '';
   });

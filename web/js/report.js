@@ -7,7 +7,7 @@
 import { chartWidth, setChartWidth } from './charts.js';
 import { append, clear, fig, h, pointerGet } from './dom.js';
 import { fields, input } from './form.js';
-import { integer, num3, percent } from './format.js';
+import { cnyExact, integer, isNum, num3, parseNumberInput, percent, plain, tokensText } from './format.js';
 import { labelOf, lang, t, tNodes } from './i18n.js';
 import { noteNode } from './notes.js';
 import { renderIfStale } from './panel.js';
@@ -15,7 +15,7 @@ import { compareScatter } from './panels/compare.js';
 import { priceItemLabel, priceSourceNodes, priceUnitLabel } from './panels/prices.js';
 import { namedPlans, planHeadline, reasonList, reasonNodes, riskBadges, roleLabel } from './plans.js';
 import { lastRun } from './run.js';
-import { appliesTo } from './schema.js';
+import { appliesTo, schemaFor, typedOptions } from './schema.js';
 
 /** The label of the field a form control sits in, as the page shows it. */
 function labelText(node) {
@@ -49,11 +49,32 @@ function inputRows(request, result) {
     let value;
     if (f.widget === 'checkbox') value = f.node.checked ? t('common.yes') : t('common.no');
     else if (f.widget === 'select') value = f.node.selectedOptions[0] ? f.node.selectedOptions[0].textContent : '';
-    else value = f.node.value.trim().length > 60 ? f.node.value.trim().slice(0, 57) + '…' : f.node.value.trim();
+    else value = typedText(f.path, f.node.value.trim());
     rows.push([labelText(f.node), value]);
   });
   return rows;
 }
+
+/**
+ * What a number box holds, written as the page writes figures: "3,000 亿" tokens, "50,000 元",
+ * "1,440 小时", "60%", "2,048" (never "300000000000"); other text as typed (cut at 60 characters).
+ */
+function typedText(path, raw) {
+  const opts = typedOptions(path);
+  const read = raw === '' ? { error: 'empty' } : parseNumberInput(raw, opts);
+  if (read.error || !isNum(read.value)) return raw.length > 60 ? raw.slice(0, 57) + '…' : raw;
+  const v = read.value;
+  const e = schemaFor(path);
+  if (opts.money) return cnyExact(v);
+  if (opts.hours) return t('unit.hours', { n: plain(v) });
+  if (opts.perMonth) return t('unit.per_month', { n: plain(v) });
+  if (e && e.unit === 'tokens') return tokensText(v);
+  if (opts.fraction) return percent(v, Number.isInteger(v * 100) ? 0 : 1);
+  return plain(v);
+}
+
+/** A price-table value: a whole number without decimals ("4 卡/台"), else three significant digits. */
+function priceValue(v) { return isNum(v) && Number.isInteger(v) ? integer(v) : num3(v); }
 
 function section(title, content) {
   return h('section', { class: 'rp-section' }, h('h2', { text: title }), content);
@@ -98,6 +119,8 @@ function charts(r) {
     copy.querySelectorAll('[id]').forEach(function (n) { n.removeAttribute('id'); });
     out.push(h('figure', { class: 'rp-chart' }, h('figcaption', { text: t('cost.chart_title') }), copy));
   }
+  // On paper a chart is its picture: the "show the data" disclosure stays on the page.
+  out.forEach(function (f) { f.querySelectorAll('details.chart-data').forEach(function (n) { n.remove(); }); });
   out.forEach(function (f) { f.querySelectorAll('[tabindex]').forEach(function (n) { n.removeAttribute('tabindex'); n.removeAttribute('role'); }); });
   return out;
 }
@@ -130,7 +153,7 @@ function prices(r) {
       return h('tr', { dataset: { key: String(e.key) } }, h('td', { class: 'rp-key' }, label ? h('span', { text: label }) : h('code', { text: String(e.key) }),
         e.needs_confirmation ? h('span', { class: 'rp-confirm', text: ' ' + t('prices.confirm') }) : null,
         e.overridden ? h('span', { class: 'rp-confirm', text: ' ' + t('prices.overridden') }) : null),
-      h('td', { class: 'num' }, fig(r, '/cost/defaults_used/' + i + '/value', num3), h('span', { class: 'rp-unit', lang: unit.lang, text: ' ' + unit.text })),
+      h('td', { class: 'num' }, fig(r, '/cost/defaults_used/' + i + '/value', priceValue), h('span', { class: 'rp-unit', lang: unit.lang, text: ' ' + unit.text })),
       h('td', { class: 'rp-source' }, priceSourceNodes(e.source), e.as_of ? ' (' + e.as_of + ')' : ''));
     })));
 }

@@ -7,7 +7,7 @@ import { gpuName } from '../core.js';
 import { append, fig, h } from '../dom.js';
 import { fieldForPath, focusField } from '../errors.js';
 import { fieldFor } from '../form.js';
-import { cny, duration, integer, plain } from '../format.js';
+import { cny, duration, integer, upTo } from '../format.js';
 import { labelOf, t, tNodes } from '../i18n.js';
 import { noteNode } from '../notes.js';
 import { showPanel } from '../panel.js';
@@ -39,7 +39,7 @@ function goalLine(r, rec) {
   }
   // A cadence: owned and reserved cards are priced by its runs (per run, this many a month).
   if (rec.runs_per_month !== null && rec.runs_per_month !== undefined) {
-    parts.push(' · ', tNodes('answer.cadence', { v: fig(r, '/recommendation/runs_per_month', function (v) { return t('unit.per_month', { n: plain(v) }); }) }));
+    parts.push(' · ', tNodes('answer.cadence', { v: fig(r, '/recommendation/runs_per_month', function (v) { return t('unit.per_month', { n: upTo(2)(v) }); }) }));
   }
   parts.push(' · ', fig(h('span'), r, '/recommendation/china_only', function (v) { return v ? t('answer.china_only_on') : t('answer.china_only_off'); }));
   parts.push(' · ', tNodes('answer.candidates', { n: fig(r, '/recommendation/candidates', integer) }));

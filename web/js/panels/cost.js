@@ -3,11 +3,11 @@
 import { lineChart, monthlyBars } from '../charts.js';
 import { fig, h } from '../dom.js';
 import { fieldForPath, focusField } from '../errors.js';
-import { cny, cnyTick, integer, isNum, percent } from '../format.js';
+import { cny, cnyTick, integer, isNum, percent, upTo } from '../format.js';
 import { labelOf, lang, t, tNodes } from '../i18n.js';
 import { noteNode, noteText } from '../notes.js';
 import { kpi, noteBanner, optionLabel, renderPanels, sectionTitle } from '../panel.js';
-import { pinButton } from '../plans.js';
+import { costNodes, deploymentLabel, namedPlans, pinButton, roleLabel } from '../plans.js';
 
 const COST_OPTIONS = ['buy', 'rent', 'rent_reserved', 'hybrid'];
 // A pinned plan (js/plans.js pinPlan) with one of these deployments puts the panel on its tab.
@@ -16,9 +16,58 @@ let tab = 'buy'; // which option's line items the panel shows
 
 const COST_COLOURS = { buy: '#1f5fa8', rent: '#c9852f', rent_reserved: '#8a6bb5', hybrid: '#1e7a4c' };
 
+/** The recommendation's plan (for this request, not a lever's) that the cost section prices. */
+function costedPlan(r) {
+  const hw = (r.cost && r.cost.hardware) || {};
+  return namedPlans(r.recommendation).filter(function (n) {
+    return !n.lever && n.plan.gpu === hw.gpu && n.plan.gpus === hw.count && (!hw.deployment || n.plan.deployment === hw.deployment);
+  })[0] || null;
+}
+
+/**
+ * This job's cost first: per run (training) or per month (serving) of the plan the section
+ * prices, as the card says it; with a cadence, how often it runs; what paying for it takes.
+ */
+function jobCost(r, named) {
+  const C = r.cost;
+  const rec = r.recommendation || {};
+  const box = h('div', { class: 'cost-job' });
+  box.appendChild(sectionTitle(t('cost.job_title')));
+  const k = h('div', { class: 'kpis' });
+  if (named) {
+    const plan = named.plan;
+    const c = plan.cost || {};
+    k.appendChild(kpi(t(c.basis === 'per_month' ? 'cost.job_per_month' : 'cost.job_per_run'),
+      h('span', { class: 'big-num' }, costNodes(r, named.pointer, plan, { short: true })), null,
+      [h('span', { class: 'tag tag-plan', text: roleLabel(named) }), ' ', fig(r, named.pointer + '/gpus', integer), '× ',
+        String(plan.name || plan.gpu), ' · ', fig(h('span'), r, named.pointer + '/deployment', deploymentLabel)], 'kpi-job'));
+    if (isNum(c.per_million_tokens_cny)) {
+      k.appendChild(kpi(t('cost.job_per_mtok'), fig(r, named.pointer + '/cost/per_million_tokens_cny', cny, 'big-num'), null, t('cost.job_per_mtok_sub')));
+    }
+    if (isNum(plan.outlay_cny)) {
+      k.appendChild(kpi(t('cost.job_outlay'), fig(r, named.pointer + '/outlay_cny', cny, 'big-num'), null,
+        fig(h('span'), r, named.pointer + '/outlay_basis', labelOf('outlay_basis.'))));
+    }
+  } else if (C.cost_per_run_cny && C.cheapest_option && isNum(C.cost_per_run_cny[C.cheapest_option])) {
+    k.appendChild(kpi(t('cost.job_per_run'), fig(r, '/cost/cost_per_run_cny/' + C.cheapest_option, cny, 'big-num'), t('basis.per_run.suffix'),
+      optionLabel(C.cheapest_option), 'kpi-job'));
+  } else {
+    return null;
+  }
+  if (isNum(rec.runs_per_month)) {
+    k.appendChild(kpi(t('cost.job_cadence'), fig(r, '/recommendation/runs_per_month', function (v) { return t('unit.per_month', { n: upTo(2)(v) }); }, 'big-num'), null,
+      t('cost.job_cadence_sub')));
+  }
+  box.appendChild(k);
+  return box;
+}
+
 function renderCost(body, r) {
   const C = r.cost;
   const hw = C.hardware || {};
+  const named = costedPlan(r);
+  const job = jobCost(r, named);
+  if (job) body.appendChild(job);
   // what is costed
   body.appendChild(h('p', { class: 'cost-context' }, tNodes('cost.context', {
     n: fig(r, '/cost/hardware/count', integer, 'strong'),
@@ -40,7 +89,9 @@ function renderCost(body, r) {
     body.appendChild(note);
   }
 
-  // one tile per option
+  // one tile per option: totals over the life at the stated utilisation, said as such
+  body.appendChild(sectionTitle(t('cost.lifetime_title'), h('span', { class: 'section-sub' }, tNodes('cost.lifetime_sub', {
+    years: fig(r, '/cost/life_years', integer), u: fig(r, '/cost/utilization', function (v) { return percent(v, 0); }) }))));
   const tiles = h('div', { class: 'cost-tiles' });
   COST_OPTIONS.forEach(function (k) {
     const o = C.options[k];
@@ -63,7 +114,8 @@ function renderCost(body, r) {
     tiles.appendChild(h('div', { class: 'cost-tile' + (cheapest ? ' cheapest' : ''), dataset: { option: k } },
       h('div', { class: 'cost-tile-head' }, h('span', { class: 'swatch', style: 'background:' + COST_COLOURS[k] }), optionLabel(k),
         cheapest ? fig(h('span', { class: 'tag tag-cheapest' }), r, '/cost/cheapest_option', function () { return t('cost.cheapest'); }) : null),
-      h('div', { class: 'cost-life' }, fig(r, '/cost/options/' + k + '/lifetime_cny', cny, 'big-num')),
+      h('div', { class: 'cost-life' }, h('span', { class: 'kpi-sub cost-life-label' }, tNodes('cost.lifetime_label', { years: fig(r, '/cost/life_years', integer) })), ' ',
+        fig(r, '/cost/options/' + k + '/lifetime_cny', cny, 'big-num')),
       h('div', { class: 'kpi-sub' }, tNodes('cost.per_year', { v: fig(r, '/cost/options/' + k + '/average_yearly_cny', cny) })),
       isNum(C.cost_per_gpu_hour_cny && C.cost_per_gpu_hour_cny[k]) ? h('div', { class: 'kpi-sub' }, tNodes('cost.per_gpu_hour', {
         v: fig(r, '/cost/cost_per_gpu_hour_cny/' + k, cny),
@@ -164,19 +216,25 @@ function renderCost(body, r) {
     { key: 'cost_per_run_cny', label: t('cost.unit.run'), sub: isNum(C.run_gpu_hours) ? tNodes('cost.unit.run_sub', {
       h: fig(r, '/cost/run_gpu_hours', integer),
       src: labelOf('cost.src.')(C.run_gpu_hours_source),
-    }) : t('cost.unit.run_none') },
+    }) : named && named.plan.cost && named.plan.cost.basis === 'per_run' ? t('cost.unit.run_plan') : t('cost.unit.run_none') },
     { key: 'cost_per_million_tokens_cny', label: t('cost.unit.mtok'), sub: isNum(C.tokens_per_second) ? tNodes('cost.unit.mtok_sub', {
       tps: fig(r, '/cost/tokens_per_second', integer),
       src: labelOf('cost.src.')(C.tokens_per_second_source),
     }) : t('cost.unit.mtok_none') },
   ];
   rows.forEach(function (row) {
+    if (row.key === 'cost_per_run_cny' && r.task === 'inference') return; // serving has no runs
     const vals = C[row.key];
     ub.appendChild(h('tr', null,
       h('th', { scope: 'row' }, h('div', { text: row.label }), row.sub ? h('div', { class: 'kpi-sub' }, row.sub) : null),
       available.map(function (k) {
         const v = vals ? vals[k] : null;
-        return h('td', { class: 'num' }, vals && v !== undefined ? fig(r, '/cost/' + row.key + '/' + k, cny) : h('span', { class: 'muted', text: '—' }));
+        if (vals && v !== undefined) return h('td', { class: 'num' }, fig(r, '/cost/' + row.key + '/' + k, cny));
+        // No run priced by the section (nothing pinned): the plan it prices says its own cost per run.
+        if (row.key === 'cost_per_run_cny' && named && named.plan.deployment === k && named.plan.cost && named.plan.cost.basis === 'per_run') {
+          return h('td', { class: 'num' }, fig(r, named.pointer + '/cost/cny', cny));
+        }
+        return h('td', { class: 'num' }, h('span', { class: 'muted', text: '—' }));
       })));
   });
   unit.appendChild(ub);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Panel: every catalog GPU, sortable.
 import { fig, h } from '../dom.js';
-import { downloadOptionsCsv } from '../export.js';
+import { downloadOptionsCsv, lifetimeBasis } from '../export.js';
 import { cny, gib, gibCompact, integer, isNum, num3, pct } from '../format.js';
 import { labelOf, lang, t, tNodes } from '../i18n.js';
 import { noteNode } from '../notes.js';
 import { optionLabel, renderPanels } from '../panel.js';
+import { costNodes, deploymentLabel, namedPlans, roleLabel } from '../plans.js';
 import { keep, memo as setMemo, memoOf } from '../patch.js';
 
 const CHINA_ORDER = ['domestic', 'china-specific', 'not-known-restricted',
@@ -25,7 +26,7 @@ const OPTION_COLUMNS = [
     if (o.inference && isNum(o.inference.decode_tokens_per_second)) return -o.inference.decode_tokens_per_second;
     return null;
   } },
-  { key: 'cost', label: 'options.col.cost', num: true, sort: function (o) {
+  { key: 'cost', label: 'options.col.cost', labelRun: 'options.col.cost_run', num: true, sort: function (o) {
     return o.cost && o.cost.cheapest ? o.cost[o.cost.cheapest + '_lifetime_cny'] : null;
   } },
   { key: 'china', label: 'options.col.china', sort: function (o) { return CHINA_ORDER.indexOf(o.china_availability && o.china_availability.status); } },
@@ -69,23 +70,67 @@ function speedCell(r, o, base) {
   return td;
 }
 
-/** Options table: the cheapest way to get this option's cards, and buy's break-even. */
+/** The plans the recommendation names for this request (not a lever's), by GPU: the first one. */
+function planOnGpu(r, gpu) {
+  return namedPlans(r.recommendation).filter(function (n) { return !n.lever && n.plan.gpu === gpu; })[0] || null;
+}
+
+/** "5 年总成本（利用率 60%）": the years and the utilisation the options' totals are priced at. */
+export function lifetimeLabel(r) {
+  const b = lifetimeBasis(r);
+  const years = fig(r, r.cost ? '/cost/life_years' : '/resolved_inputs/~1cost~1life_years', integer);
+  return isNum(b.u)
+    ? tNodes('options.lifetime_u', { years: years, u: fig(r, '/resolved_inputs/~1cost~1utilization', pct(0)) })
+    : tNodes('options.lifetime', { years: years });
+}
+
+/**
+ * Options table: this job's cost first (the recommendation's plan on this GPU, as the card says
+ * it; else a training run at the cheapest way), then the lifetime total, labelled with its years
+ * and utilisation, then one verdict on buying that agrees with them.
+ */
 function costCell(r, o, base) {
   const td = h('td', { class: 'num cost-cell' });
   const c = o.cost;
+  const named = planOnGpu(r, o.gpu);
+  if (named) {
+    td.appendChild(h('div', { class: 'cost-plan' },
+      h('span', { class: 'tag tag-plan', text: roleLabel(named) }), ' ',
+      fig(h('span', { class: 'plan-deployment' }), r, named.pointer + '/deployment', deploymentLabel), ' ',
+      costNodes(r, named.pointer, named.plan, { short: true })));
+  }
   if (!c || !c.cheapest) {
-    td.appendChild(h('span', { class: 'muted', text: c ? t('options.no_price') : '—' }));
+    if (!named) td.appendChild(h('span', { class: 'muted', text: c ? t('options.no_price') : '—' }));
     return td;
   }
+  const run = c.cost_per_run_cny;
+  if (!named && run && isNum(run[c.cheapest])) {
+    td.appendChild(h('div', { class: 'cost-run' },
+      fig(h('span', { class: 'tag tag-opt tag-' + c.cheapest, title: optionLabel(c.cheapest) }), r, base + '/cost/cheapest', labelOf('costopt_short.', optionLabel)), ' ',
+      fig(r, base + '/cost/cost_per_run_cny/' + c.cheapest, cny, 'strong'), h('span', { class: 'cost-basis', text: t('basis.per_run.suffix') })));
+  }
   const key = c.cheapest + '_lifetime_cny';
-  td.appendChild(h('div', null,
-    fig(h('span', { class: 'tag tag-opt tag-' + c.cheapest, title: optionLabel(c.cheapest) }), r, base + '/cost/cheapest', labelOf('costopt_short.', optionLabel)), ' ',
-    fig(r, base + '/cost/' + key, cny, 'strong'),
+  td.appendChild(h('div', { class: 'sub cost-life' }, lifetimeLabel(r),
+    fig(h('span', { class: 'cost-opt' }), r, base + '/cost/cheapest', labelOf('costopt_short.', optionLabel)), ' ',
+    fig(r, base + '/cost/' + key, cny),
     c.needs_confirmation ? h('span', { class: 'confirm-dot', title: t('prices.confirm_title'), text: '?' }) : null));
-  td.appendChild(h('div', { class: 'sub' }, isNum(c.break_even_utilization) ? tNodes('options.break_even', {
-    u: fig(r, base + '/cost/break_even_utilization', pct(0)),
-  }) : fig(r, base + '/cost/break_even_utilization', null, { none: t('options.never') })));
+  td.appendChild(h('div', { class: 'sub cost-verdict' }, buyVerdict(r, o, base)));
   return td;
+}
+
+/** One verdict on buying this GPU's cards, consistent with the totals beside it. */
+function buyVerdict(r, o, base) {
+  const c = o.cost;
+  if (isNum(c.break_even_utilization)) {
+    return tNodes('options.break_even', { u: fig(r, base + '/cost/break_even_utilization', pct(0)) });
+  }
+  // No break-even: either one way has no price, or renting is cheaper even when always busy.
+  const noRent = c.rent_lifetime_cny === null || c.rent_lifetime_cny === undefined;
+  const noBuy = c.buy_lifetime_cny === null || c.buy_lifetime_cny === undefined;
+  if (noRent && !noBuy) return fig(h('span'), r, base + '/cost/rent_lifetime_cny', null, { none: t('options.no_rent_price') });
+  if (noBuy && !noRent) return fig(h('span'), r, base + '/cost/buy_lifetime_cny', null, { none: t('options.no_buy_price') });
+  if (c.cheapest === 'buy') return null;
+  return fig(h('span'), r, base + '/cost/break_even_utilization', null, { none: t('options.never') });
 }
 
 function renderOptions(body, r, ctx) {
@@ -110,7 +155,7 @@ function renderOptions(body, r, ctx) {
         else if (sort.dir > 0) sort = { key: c.key, dir: -1 };
         else sort = { key: null, dir: 1 };
         renderPanels();
-      } }, t(c.label), h('span', { class: 'sort-mark', text: active ? (sort.dir > 0 ? ' ▲' : ' ▼') : '' })));
+      } }, t(c.labelRun && r.training ? c.labelRun : c.label), h('span', { class: 'sort-mark', text: active ? (sort.dir > 0 ? ' ▲' : ' ▼') : '' })));
     } else {
       th.textContent = t(c.label);
     }
@@ -123,7 +168,9 @@ function renderOptions(body, r, ctx) {
     const isPinned = pinned === o.gpu;
     // A row is drawn from its option alone (and the language, the pin): one that shows the
     // same is kept as it is; in an input change's frame a row off screen is kept until after it.
-    const memo = lang + (isPinned ? '|pinned|' : '||') + JSON.stringify(o);
+    const named = planOnGpu(r, o.gpu);
+    const memo = lang + (isPinned ? '|pinned|' : '||') + JSON.stringify(o) + JSON.stringify(lifetimeBasis(r)) +
+      (named ? JSON.stringify([named.key, named.plan.deployment, named.plan.facility, named.plan.gpus, named.plan.cost]) : '');
     const old = liveRows && liveRows.get(o.gpu);
     if (liveRows) liveRows.set(o.gpu, null); // a GPU listed twice: the second drawn anew
     if (old && (memoOf(old) === memo || (ctx.defer && farRows.has(old)))) {
