@@ -93,7 +93,7 @@ function hostServer(widgetOrigin) {
 <div id="host-banner">Host banner</div>
 <gpu-advisor id="a" lang="zh-CN" height="600"></gpu-advisor>
 <div id="host-middle">between</div>
-<gpu-advisor id="b" lang="en" catalog="${widgetOrigin}/elsewhere.json"></gpu-advisor>
+<gpu-advisor id="b" lang="en" chrome="tools notice" catalog="${widgetOrigin}/elsewhere.json"></gpu-advisor>
 <iframe id="stranger" src="${strangerOrigin}/stranger.html" title="stranger"></iframe>
 <script src="host.js"></script></body></html>`,
     '/raw.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>raw host</title></head><body>
@@ -164,7 +164,7 @@ const RECORD_FIRST_PAINT = () => {
     const n = document.getElementById('answer-headline');
     if (n && n.checkVisibility({ visibilityProperty: true, opacityProperty: true })) {
       const card = document.getElementById('panel-answer');
-      window.__firstAnswer = { headline: n.textContent, card: card ? card.textContent : '', at: performance.now(), DEBUG: document.body.className + ' ' + !!window.gpuAdvisor + ' ' + location.search };
+      window.__firstAnswer = { headline: n.textContent, card: card ? card.textContent : '', at: performance.now() };
       return;
     }
     requestAnimationFrame(poll);
@@ -245,7 +245,7 @@ async function cardChecks(T) {
         });
         const frameBox = await page.locator('#card iframe').boundingBox();
         // The first answer painted is the provider's: the same headline as now, its price the catalog's.
-        assert(s.first.headline === s.headline, 'the first painted answer differs from the provider\'s: ' + s.first.DEBUG + s.first.headline + ' / ' + s.headline);
+        assert(s.first.headline === s.headline, 'the first painted answer differs from the provider\'s: ' + s.first.headline + ' / ' + s.headline);
         const price = offerPrice(PROVIDER_TEXT, s.best.gpu);
         assert(/^rent/.test(s.best.deployment) && price !== null && Math.abs(s.best.perHour - price) < 1e-9, 'the card\'s price is not the provider\'s: ' + JSON.stringify(s.best) + ' offer ' + price);
         assert(s.first.card.includes(String(price)) || s.first.card.includes(price.toFixed(2)), 'the provider\'s price ' + price + ' is not in the first painted card');
@@ -362,6 +362,26 @@ async function widgetChecks(T) {
       assert(host[0] <= host[1], 'the host scrolls sideways: ' + host);
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.waitForTimeout(300);
+    });
+
+    await check('widget: the application\'s chrome is hidden in the frame (dark bar, Export JSON / Reset, the confirm-with-provider notice) unless the chrome attribute asks for it', async () => {
+      const parts = async (f) => {
+        await f.evaluate(() => window.gpuAdvisor.expandAll());
+        await f.waitForFunction(() => !window.gpuAdvisor.pending && document.querySelector('#panel-warnings .panel-body'), null, { timeout: 10000 });
+        return f.evaluate(() => {
+        const visible = (q) => { const n = document.querySelector(q); return !!n && n.checkVisibility({ visibilityProperty: true }); };
+        return { title: visible('.brand-title'), bar: getComputedStyle(document.querySelector('.topbar')).backgroundColor,
+          exportBtn: visible('#btn-export'), reset: visible('#btn-reset'), share: visible('#btn-share'), print: visible('#btn-print'),
+          notice: Array.from(document.querySelectorAll('#panel-warnings .warning')).some((n) => /prices_need_confirmation/.test(n.textContent)),
+          warnings: (window.gpuAdvisor.lastResult.warnings || []).map((w) => w.code) };
+        });
+      };
+      const a = await parts(await frameOf(page, 'a'));
+      assert(!a.title && a.bar !== 'rgb(21, 34, 51)' && !a.exportBtn && !a.reset && !a.notice, 'widget a shows chrome: ' + JSON.stringify(a));
+      assert(a.share && a.print, 'widget a lost its share / print buttons: ' + JSON.stringify(a));
+      const b = await parts(await frameOf(page, 'b'));
+      assert(!b.title && b.exportBtn && b.reset, 'widget b (chrome="tools notice"): ' + JSON.stringify(b));
+      assert(b.notice === b.warnings.includes('prices_need_confirmation'), 'widget b: the notice ' + JSON.stringify(b));
     });
 
     await check('widget: the host page is untouched (its own nodes, no globals but the element)', async () => {

@@ -159,10 +159,13 @@ function applyQueued() {
 function applyProvider(catalog) {
   if (catalog === null) { releaseProvider(); return; } // the host has none after all
   const text = typeof catalog === 'string' ? catalog : JSON.stringify(catalog);
-  try {
-    const out = setProvider(text);
-    // A located error from the core comes back as {error}; results follow through afterRun.
+  // A located error from the core comes back as {error} (at once, or once the core has loaded);
+  // results follow through afterRun.
+  const answer = function (out) {
     if (out && out.error) postError(errorOf(out.error.code || 'invalid_catalog', out.error.message, out.error.path));
+  };
+  try {
+    answer(setProvider(text, answer));
   } catch (e) {
     postError(errorOf('invalid_catalog', e && e.message || e));
   }

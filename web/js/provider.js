@@ -190,12 +190,16 @@ function whenReady(fn) {
 /**
  * Checks `text` in the core; on success the provider prices every later answer.
  * Returns {provider: summary}, {error: {code, message, path}} (the banner shows the error), or
- * {pending: true} before the core has loaded.
+ * {pending: true} before the core has loaded (then later(outcome) is called once it is applied).
  */
-export function setProvider(text) {
+export function setProvider(text, later) {
   if (!coreReady()) {
-    // Before the core has loaded (a host that sends its catalog at once): applied when it has.
-    whenReady(function () { setProvider(text); });
+    // Before the core has loaded (a host that sends its catalog at once): applied when it has;
+    // later(outcome), if given, hears how it went ({provider} or {error}).
+    whenReady(function () {
+      const out = setProvider(text);
+      if (later) later(out);
+    });
     return { pending: true };
   }
   const answer = validateProvider(String(text));
