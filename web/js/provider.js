@@ -239,6 +239,7 @@ export function loadFromQuery() {
   }
   if (!url || url.origin !== location.origin || location.origin === 'null' ||
       !/^https?:$/.test(url.protocol)) {
+    document.documentElement.classList.remove('provider-wait'); // js/early.js: no catalog is coming
     whenReady(function () {
       releaseProvider();
       showError({ code: 'cross_origin', message: '', path: '' }, t('provider.cross_origin', { url: param }));
