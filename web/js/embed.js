@@ -23,7 +23,7 @@
 // Origin policy: the embedder's origin is the `origin` query parameter of the page's URL
 // (?embed=1&origin=https://shop.example, which the widget sets), or else the origin of the first
 // message from window.parent. Messages from any other origin or window are ignored; results go
-// to that origin only, never to '*'. Before an origin is known only `ready` and `resize` (no
+// to that origin only, never to '*'. Before an origin is known only `loading`, `ready` and `resize` (no
 // user data) go out with '*'. A parent with an opaque origin ("null": a file:// page) is
 // accepted only when this page is itself a local file.
 // Modes and chrome (js/mode.js): ?embed=card shows the compact card (js/card.js); ?chrome=
