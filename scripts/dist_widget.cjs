@@ -5,6 +5,8 @@
 //   <distDir>/widget/index.html        an example host page (a provider's sales page) with
 //   <distDir>/widget/example.css       its stylesheet (the theme variables) and
 //   <distDir>/widget/example.js        its script (events, setRequest, getResult)
+//   <distDir>/widget/provider-example.json  the example provider catalog (data/examples), which
+//                                      the example page's compact card (mode="card") uses
 // The example page carries the strict policy a host can use: nothing inline, scripts, styles and
 // frames from its own origin only.
 //
@@ -58,6 +60,10 @@ const INDEX_HTML = `<!doctype html>
   </div>
   <p class="host-status" id="host-status" role="status">loading…</p>
   <gpu-advisor id="advisor" lang="zh-CN"></gpu-advisor>
+  <h2>紧凑卡片 · The compact card</h2>
+  <p><code>&lt;gpu-advisor mode="card" catalog="provider-example.json"&gt;</code>: the answer and its reasons, the inputs a
+    buyer changes, the provider's offers and a link to the full advisor, priced by the provider's catalog from the first paint.</p>
+  <gpu-advisor id="card" mode="card" lang="zh-CN" catalog="provider-example.json"></gpu-advisor>
   <h2>Event log</h2>
   <ol class="host-log" id="host-log"></ol>
 </main>
@@ -66,6 +72,7 @@ const INDEX_HTML = `<!doctype html>
 `;
 
 const EXAMPLE_CSS = `/* The host's own styles. The widget's look is set only through these custom properties. */
+#card { max-width: 720px; }
 gpu-advisor {
   --gpu-advisor-accent: #0b6e4f;
   --gpu-advisor-bg: #f4f7f5;
@@ -146,5 +153,6 @@ module.exports = function writeWidget(distDir, singleFile) {
   fs.writeFileSync(path.join(dir, 'index.html'), INDEX_HTML);
   fs.writeFileSync(path.join(dir, 'example.css'), EXAMPLE_CSS);
   fs.writeFileSync(path.join(dir, 'example.js'), EXAMPLE_JS);
+  fs.copyFileSync(path.resolve(__dirname, '..', 'data', 'examples', 'provider-example.json'), path.join(dir, 'provider-example.json'));
   process.stdout.write('dist_widget: ' + path.relative(process.cwd(), dir) + '/ (widget script, framed page, example host)\n');
 };

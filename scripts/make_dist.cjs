@@ -7,7 +7,8 @@
 //                              wasm module among them; opens from file:// and makes no network
 //                              request (a Content-Security-Policy forbids it).
 // index.html loads two scripts: bundle.js, the page's ES modules (web/js/main.js and its imports)
-// bundled by esbuild (scripts/bundle.cjs; an npm devDependency), and the wasm module.
+// bundled by esbuild (scripts/bundle.cjs; an npm devDependency), and the wasm module; and, in its
+// <head>, js/early.js (a few lines, copied as they are: the embed mode's classes before the first paint).
 'use strict';
 
 const fs = require('fs');
@@ -40,6 +41,7 @@ function read(file) {
 
 const MODULE = 'gpu_advisor.js'; // the wasm module: the build's output, not in web/
 const BUNDLE = 'bundle.js';      // the page's modules, bundled here (web/bundle.js is a working copy)
+const EARLY = 'js/early.js';     // the one script in <head>: the embed mode's classes before the first paint
 const indexHtml = read(path.join(webDir, 'index.html'));
 
 // Every file index.html refers to, in document order: <link rel="stylesheet" href> and <script src>.
@@ -54,7 +56,7 @@ if (!refs.some((r) => r.kind === 'style')) die('index.html has no <link rel="sty
 for (const name of [BUNDLE, MODULE]) {
   if (!refs.some((r) => r.name === name)) die('index.html has no <script src="' + name + '">');
 }
-const stray = refs.find((r) => r.kind === 'script' && r.name !== BUNDLE && r.name !== MODULE);
+const stray = refs.find((r) => r.kind === 'script' && r.name !== BUNDLE && r.name !== MODULE && r.name !== EARLY);
 if (stray) die('index.html loads ' + stray.name + ': the page\'s scripts are ES modules imported by js/main.js (bundled into ' + BUNDLE + ')');
 
 const files = { 'index.html': indexHtml };

@@ -60,6 +60,24 @@ module.exports = async function a11yChecks(T) {
       assert(!problems.length, problems.length + ' violation(s):\n       ' + problems.join('\n       '));
     });
 
+    await check('a11y: axe-core on the compact card (?embed=card) at 360 px, zero violations in zh-CN and en', async () => {
+      const card = await context.newPage();
+      try {
+        await card.setViewportSize({ width: 360, height: 800 });
+        await card.goto(url + '?embed=card');
+        await waitReady(card, { folded: true });
+        await card.addScriptTag({ content: axe });
+        const problems = [];
+        for (const lang of ['zh-CN', 'en']) {
+          await card.evaluate((l) => window.gpuAdvisor.setLanguage(l), lang);
+          (await axeViolations(card)).forEach((v) => problems.push(lang + ': ' + v));
+        }
+        assert(!problems.length, problems.length + ' violation(s):\n       ' + problems.join('\n       '));
+      } finally {
+        await card.close();
+      }
+    });
+
     await check('a11y: axe-core on a phone (390 px) with the inputs drawer open', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.click('#btn-inputs');

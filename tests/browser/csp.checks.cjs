@@ -117,6 +117,45 @@ module.exports = async function cspChecks(T) {
     }
   });
 
+  // The compact card as a page of its own (?embed=card, issue 29 item 1): on the site under the
+  // strict header and from file://; at 360 px the whole answer in the first screen, no chrome,
+  // and a link to the full page with the same request (file:// links to the file itself).
+  await check('CSP: the card page (?embed=card) on the site under the strict header and as the single file from file:// at 360 px: the answer, no chrome, the full-advisor link, zero violations', async () => {
+    const server = createServer(distDir);
+    const origin = await listen(server);
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
+    try {
+      for (const address of [origin + '/?embed=card', url + '?embed=card']) {
+        const page = await context.newPage();
+        const errors = [];
+        page.on('pageerror', (e) => errors.push(e.message));
+        await page.addInitScript(RECORD_VIOLATIONS);
+        await page.goto(address);
+        await T.waitReady(page, { folded: true });
+        const s = await page.evaluate(() => {
+          const visible = (q) => { const n = document.querySelector(q); return !!n && n.checkVisibility({ visibilityProperty: true }); };
+          const answer = document.getElementById('panel-answer').getBoundingClientRect();
+          const link = document.getElementById('card-full-link');
+          return { card: document.documentElement.classList.contains('embed-card'), bottom: answer.bottom, inner: innerHeight,
+            sw: document.scrollingElement.scrollWidth, iw: innerWidth,
+            chrome: ['.topbar', '#btn-export', '#btn-reset', '.footer', '#scenarios', '#panel-cost'].filter(visible),
+            inputs: ['#in-preset', '#in-tokens', '#in-deadline', '#in-budget'].filter((q) => !visible(q)),
+            link: link ? link.href : '', hash: window.gpuAdvisor.internals.shareLink().split('#')[1], violations: window.__cspViolations };
+        });
+        assert(s.card && !s.chrome.length && !s.inputs.length, address + ': ' + JSON.stringify(s));
+        assert(s.bottom <= s.inner && s.sw <= s.iw, address + ': the answer ends at ' + s.bottom + ' px in a ' + s.inner + ' px screen, width ' + s.sw);
+        const u = new URL(s.link);
+        assert(u.href.split('#')[0] === address.replace(/\?embed=card$/, '') && u.hash === '#' + s.hash, address + ': link ' + s.link);
+        assert(!s.violations.length && !errors.length, address + ': ' + s.violations.concat(errors).slice(0, 5).join(' | '));
+        await page.screenshot({ path: path.join(T.shotDir, 'csp-card-' + (address.startsWith('file:') ? 'file' : 'site') + '-360.png'), fullPage: true });
+        await page.close();
+      }
+    } finally {
+      await context.close();
+      server.close();
+    }
+  });
+
   await check('CSP: the single file under its own hashed policy shows the answer, every panel, both languages, zero violations', async () => {
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
     const page = await context.newPage();

@@ -93,7 +93,7 @@ function hostServer(widgetOrigin) {
 <div id="host-banner">Host banner</div>
 <gpu-advisor id="a" lang="zh-CN" height="600"></gpu-advisor>
 <div id="host-middle">between</div>
-<gpu-advisor id="b" lang="en" catalog="${widgetOrigin}/elsewhere.json"></gpu-advisor>
+<gpu-advisor id="b" lang="en" chrome="tools notice" catalog="${widgetOrigin}/elsewhere.json"></gpu-advisor>
 <iframe id="stranger" src="${strangerOrigin}/stranger.html" title="stranger"></iframe>
 <script src="host.js"></script></body></html>`,
     '/raw.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>raw host</title></head><body>
@@ -115,6 +115,15 @@ function hostServer(widgetOrigin) {
 <gpu-advisor id="c" catalog="broken-provider.json"></gpu-advisor>
 <script src="catalog.js"></script></body></html>`,
     '/catalog.js': HOST_JS.replace("['a', 'b']", "['a', 'b', 'c']"),
+    // The compact card (issue 29 item 1): a provider's page with its catalog and logo.
+    '/card.html': `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>card host</title>
+<link rel="stylesheet" href="hostile.css"><link rel="stylesheet" href="card.css"><script src="${widgetOrigin}/widget/gpu-advisor.js"></script></head><body>
+<div id="host-banner">Host banner</div>
+<gpu-advisor id="card" mode="card" lang="zh-CN" catalog="provider.json"></gpu-advisor>
+<div id="host-after">after</div>
+<script src="card.js"></script></body></html>`,
+    '/card.css': `#card { --gpu-advisor-logo: url("${LOGO}"); }\n`,
+    '/card.js': HOST_JS.replace("['a', 'b']", "['card']"),
     '/provider.json': PROVIDER_TEXT,
     '/hostile-provider.json': hostileProvider(),
     '/broken-provider.json': PROVIDER_TEXT.slice(0, Math.floor(PROVIDER_TEXT.length / 2)),
@@ -145,7 +154,150 @@ async function frameOf(page, id) {
   return handle.contentFrame();
 }
 
-module.exports = async function widgetChecks(T) {
+/**
+ * In every frame, from before its first script: the first answer headline that is painted
+ * (checked in each animation frame, i.e. before each paint), with the price figures in it.
+ */
+const RECORD_FIRST_PAINT = () => {
+  window.__firstAnswer = null;
+  const poll = () => {
+    const n = document.getElementById('answer-headline');
+    if (n && n.checkVisibility({ visibilityProperty: true, opacityProperty: true })) {
+      const card = document.getElementById('panel-answer');
+      window.__firstAnswer = { headline: n.textContent, card: card ? card.textContent : '', at: performance.now() };
+      return;
+    }
+    requestAnimationFrame(poll);
+  };
+  requestAnimationFrame(poll);
+};
+
+/** The cheapest on-demand price of `gpu` among the catalog's offers that are not sold out. */
+function offerPrice(catalogText, gpu) {
+  const offers = JSON.parse(catalogText).offers.filter((o) => o.gpu === gpu && o.availability !== 'sold_out' && typeof o.price_cny_per_gpu_hour === 'number');
+  return offers.length ? Math.min(...offers.map((o) => o.price_cny_per_gpu_hour)) : null;
+}
+
+/**
+ * <gpu-advisor mode="card"> cross-origin under the host's strict CSP at 360, 390 and 1280 px:
+ * the provider's prices in the first painted answer, the frame sized to the height it reports
+ * (no scrolling inside), the application's chrome hidden, the inputs a buyer changes, the
+ * provider's offers and logo, and a link to the full advisor with the same request.
+ */
+async function cardChecks(T) {
+  const { assert, check, browser, siteDir, shotDir } = T;
+  const distDir = path.dirname(siteDir);
+  const { createServer } = require('../../scripts/serve.cjs');
+  const widgetServer = createServer(distDir);
+  const widgetOrigin = 'http://127.0.0.1:' + await listen(widgetServer);
+  const host = hostServer(widgetOrigin);
+  await new Promise((resolve) => host.listen(0, resolve));
+  const hostOrigin = 'http://127.0.0.1:' + host.address().port;
+  const context = await browser.newContext({ viewport: { width: 360, height: 800 } });
+  const pageErrors = [];
+  context.on('page', (p) => p.on('pageerror', (e) => pageErrors.push(e.message)));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      (window.__frameViolations = window.__frameViolations || []).push(e.violatedDirective + ' ' + e.blockedURI);
+    });
+  });
+  await context.addInitScript(RECORD_FIRST_PAINT);
+  try {
+    for (const width of [360, 390, 1280]) {
+      await check('card widget at ' + width + ' px, cross-origin under a strict CSP: provider prices in the first paint, height reported, the answer without inner scrolling, chrome hidden, offers, logo, the full-advisor link', async () => {
+        const page = await context.newPage();
+        await page.setViewportSize({ width: width, height: 800 });
+        await page.goto(hostOrigin + '/card.html');
+        await page.waitForFunction(() => window.__events.some((e) => e.type === 'result'), null, { timeout: 40000 });
+        const frame = await frameOf(page, 'card');
+        await frame.waitForFunction(() => window.__firstAnswer && window.gpuAdvisor && !window.gpuAdvisor.pending, null, { timeout: 10000 });
+        await page.waitForTimeout(400); // the last resize message
+        // Every result the host heard was priced by the provider: none with neutral prices first.
+        const events = await page.evaluate(() => window.__events);
+        const results = events.filter((e) => e.type === 'result');
+        assert(results.every((e) => e.detail.result.provider), 'a result without the provider\'s prices: ' + results.map((e) => !!e.detail.result.provider).join(','));
+        assert(!events.some((e) => e.type === 'error'), 'errors: ' + JSON.stringify(events.filter((e) => e.type === 'error')));
+        const s = await frame.evaluate(() => {
+          const visible = (n) => !!n && n.checkVisibility({ visibilityProperty: true });
+          const box = (n) => { const r = n.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; };
+          const best = window.gpuAdvisor.lastResult.recommendation.best;
+          const link = document.getElementById('card-full-link');
+          return {
+            first: window.__firstAnswer,
+            headline: document.getElementById('answer-headline').textContent,
+            card: document.getElementById('panel-answer').textContent,
+            best: { gpu: best.gpu, perHour: best.cost.cny_per_gpu_hour, deployment: best.deployment },
+            answer: box(document.getElementById('panel-answer')),
+            reasons: document.querySelectorAll('#panel-answer .reason-item').length,
+            inner: innerHeight, iw: innerWidth,
+            sh: document.scrollingElement.scrollHeight, sw: document.scrollingElement.scrollWidth,
+            docHeight: Math.ceil(document.documentElement.getBoundingClientRect().height),
+            chrome: ['.topbar', '#btn-export', '#btn-reset', '.footer', '#scenarios', '#section-nav', '#panel-warnings', '#panel-cost'].filter((q) => visible(document.querySelector(q))),
+            notice: /请向供应商确认/.test(document.body.innerText),
+            inputs: ['#in-preset', '#in-tokens', '#in-deadline', '#in-budget', 'input[name="task"]'].filter((q) => !visible(document.querySelector(q))),
+            extra: ['#in-seq', '#in-precision', '#in-gpu', '#in-objective', '#in-stack'].filter((q) => visible(document.querySelector(q))),
+            offers: Array.from(document.querySelectorAll('.card-offer')).map((n) => ({ gpu: n.dataset.gpu, rec: n.classList.contains('recommended'), text: n.textContent })),
+            provider: (document.querySelector('.card-provider-name') || {}).textContent || '',
+            logo: (() => { const i = document.querySelector('img.card-logo'); return i && visible(i) && i.naturalWidth > 0 ? i.getAttribute('src').slice(0, 26) : ''; })(),
+            link: link && visible(link) ? { href: link.href, target: link.target, rel: link.rel } : null,
+            request: window.gpuAdvisor.lastRequest,
+          };
+        });
+        const frameBox = await page.locator('#card iframe').boundingBox();
+        // The first answer painted is the provider's: the same headline as now, its price the catalog's.
+        assert(s.first.headline === s.headline, 'the first painted answer differs from the provider\'s: ' + s.first.headline + ' / ' + s.headline);
+        const price = offerPrice(PROVIDER_TEXT, s.best.gpu);
+        assert(/^rent/.test(s.best.deployment) && price !== null && Math.abs(s.best.perHour - price) < 1e-9, 'the card\'s price is not the provider\'s: ' + JSON.stringify(s.best) + ' offer ' + price);
+        assert(s.first.card.includes(String(price)) || s.first.card.includes(price.toFixed(2)), 'the provider\'s price ' + price + ' is not in the first painted card');
+        // The frame is as tall as the page says; nothing scrolls inside it; the whole answer is in it.
+        assert(Math.abs(frameBox.height - s.docHeight) <= 1 && s.inner === Math.round(frameBox.height), 'frame ' + frameBox.height + ' px, content ' + s.docHeight + ' px, inner ' + s.inner);
+        assert(s.sh <= s.inner + 1 && s.sw <= s.iw, 'the frame scrolls inside: ' + JSON.stringify({ sh: s.sh, inner: s.inner, sw: s.sw, iw: s.iw }));
+        assert(s.answer.top >= 0 && s.answer.bottom <= s.inner && s.reasons >= 4, 'the answer is not wholly in the frame: ' + JSON.stringify(s.answer) + ' reasons ' + s.reasons);
+        assert(frameBox.height < (width < 400 ? 2400 : 1600), 'the card is ' + frameBox.height + ' px tall');
+        assert(!s.chrome.length && !s.notice, 'chrome shown: ' + s.chrome.join(', ') + (s.notice ? ' + the confirm-with-provider notice' : ''));
+        assert(!s.inputs.length && !s.extra.length, 'inputs missing: ' + s.inputs.join(', ') + '; extra: ' + s.extra.join(', '));
+        assert(s.offers.length > 0 && s.offers[0].rec && s.offers[0].gpu === s.best.gpu && s.offers[0].text.includes(String(price)), 'offers ' + JSON.stringify(s.offers).slice(0, 300));
+        assert(s.provider === JSON.parse(PROVIDER_TEXT).name, 'provider name ' + s.provider);
+        assert(s.logo.startsWith('data:image/svg+xml'), 'logo ' + s.logo);
+        // The link: the standalone page with this request, in a new tab.
+        assert(s.link && s.link.target === '_blank' && /noopener/.test(s.link.rel), 'link ' + JSON.stringify(s.link));
+        const u = new URL(s.link.href);
+        assert(u.origin + u.pathname === widgetOrigin + '/widget/gpu-advisor.html' && !u.search && /^#req=/.test(u.hash), 'link ' + s.link.href);
+        const decoded = await frame.evaluate((hash) => window.gpuAdvisor.internals.parseUntrustedJson(new TextDecoder().decode(Uint8Array.from(atob(hash.slice(5).replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)))).value, u.hash);
+        assert(JSON.stringify(decoded) === JSON.stringify(s.request), 'the link carries another request');
+        await page.screenshot({ path: path.join(shotDir, 'widget-card-' + width + '.png'), fullPage: true });
+        // An input in the card recomputes: the model.
+        if (width === 390) {
+          const before = await page.evaluate(() => window.__events.length);
+          await frame.selectOption('#in-preset', 'qwen2.5-7b');
+          await page.waitForFunction((n) => window.__events.slice(n).some((e) => e.type === 'result' && e.detail.request.model.preset === 'qwen2.5-7b' && e.detail.result.provider), before, { timeout: 10000 });
+          const href = await frame.evaluate(() => document.getElementById('card-full-link').href);
+          assert(href !== s.link.href, 'the link did not follow the request');
+        }
+        const v = await page.evaluate(() => window.__violations);
+        const fv = [];
+        for (const f of page.frames()) fv.push(...await f.evaluate(() => window.__frameViolations || []).catch(() => []));
+        assert(!v.length && !fv.length, 'CSP violations: ' + v.concat(fv).slice(0, 5).join('; '));
+        await page.close();
+      });
+    }
+    await check('card widget: no script errors', async () => {
+      assert(!pageErrors.length, pageErrors.slice(0, 5).join('; '));
+    });
+  } finally {
+    await context.close();
+    widgetServer.close();
+    host.close();
+  }
+}
+
+module.exports = async function widgetAndCardChecks(T) {
+  await widgetChecks(T);
+  await cardChecks(T);
+};
+module.exports.card = cardChecks;
+
+async function widgetChecks(T) {
   const { assert, check, browser, siteDir, shotDir } = T;
   const distDir = path.dirname(siteDir);
   const { createServer } = require('../../scripts/serve.cjs');
@@ -210,6 +362,26 @@ module.exports = async function widgetChecks(T) {
       assert(host[0] <= host[1], 'the host scrolls sideways: ' + host);
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.waitForTimeout(300);
+    });
+
+    await check('widget: the application\'s chrome is hidden in the frame (dark bar, Export JSON / Reset, the confirm-with-provider notice) unless the chrome attribute asks for it', async () => {
+      const parts = async (f) => {
+        await f.evaluate(() => window.gpuAdvisor.expandAll());
+        await f.waitForFunction(() => !window.gpuAdvisor.pending && document.querySelector('#panel-warnings .panel-body'), null, { timeout: 10000 });
+        return f.evaluate(() => {
+        const visible = (q) => { const n = document.querySelector(q); return !!n && n.checkVisibility({ visibilityProperty: true }); };
+        return { title: visible('.brand-title'), bar: getComputedStyle(document.querySelector('.topbar')).backgroundColor,
+          exportBtn: visible('#btn-export'), reset: visible('#btn-reset'), share: visible('#btn-share'), print: visible('#btn-print'),
+          notice: Array.from(document.querySelectorAll('#panel-warnings .warning')).some((n) => /prices_need_confirmation/.test(n.textContent)),
+          warnings: (window.gpuAdvisor.lastResult.warnings || []).map((w) => w.code) };
+        });
+      };
+      const a = await parts(await frameOf(page, 'a'));
+      assert(!a.title && a.bar !== 'rgb(21, 34, 51)' && !a.exportBtn && !a.reset && !a.notice, 'widget a shows chrome: ' + JSON.stringify(a));
+      assert(a.share && a.print, 'widget a lost its share / print buttons: ' + JSON.stringify(a));
+      const b = await parts(await frameOf(page, 'b'));
+      assert(!b.title && b.exportBtn && b.reset, 'widget b (chrome="tools notice"): ' + JSON.stringify(b));
+      assert(b.notice === b.warnings.includes('prices_need_confirmation'), 'widget b: the notice ' + JSON.stringify(b));
     });
 
     await check('widget: the host page is untouched (its own nodes, no globals but the element)', async () => {
@@ -312,7 +484,7 @@ module.exports = async function widgetChecks(T) {
       await p.waitForFunction(() => window.__messages.some((m) => m.data.type === 'gpu-advisor:result' && m.data.id === 7), null, { timeout: 40000 });
       const msgs = await p.evaluate(() => window.__messages);
       const types = msgs.map((m) => m.data.type);
-      assert(types[0] === 'gpu-advisor:ready' || types[0] === 'gpu-advisor:resize', 'first message ' + types[0]);
+      assert(['gpu-advisor:loading', 'gpu-advisor:ready', 'gpu-advisor:resize'].indexOf(types[0]) >= 0, 'first message ' + types[0]);
       const answered = msgs.find((m) => m.data.id === 7);
       assert(answered.data.request.task === 'qlora' && answered.data.result.recommendation, 'get-result answer ' + JSON.stringify(answered.data).slice(0, 200));
       assert(msgs.every((m) => m.origin === widgetOrigin), 'origins ' + msgs.map((m) => m.origin).join(','));
@@ -372,4 +544,4 @@ module.exports = async function widgetChecks(T) {
     widgetServer.close();
     hostServer2.close();
   }
-};
+}

@@ -733,6 +733,13 @@ export default {
   'reason.not_supported': 'the speed model cannot run this job on it ({why})',
   'reason.not_sold_in_china': 'not sold new in mainland China ({status}) and no rental price: turn off "only what can be bought in mainland China" or give a price',
   'reason.not_enough_offered': 'the provider offers {available} of these GPUs, fewer than a plan needs',
+  // The compact card (js/card.js; ?embed=card, <gpu-advisor mode="card">).
+  'card.as_of': 'prices as of {date}',
+  'card.offers': 'Offers from {name}',
+  'card.per_gpu_hour': '{v} per GPU-hour',
+  'card.per_gpu_month': '{v} per GPU-month',
+  'card.offer_used': 'used by this plan',
+  'card.open_full': 'Open the full advisor (same plan)',
   'provider.banner': 'Prices from {name}, as of {date}',
   'provider.use_neutral': 'Use neutral default prices',
   'provider.rentals_only': "Rentals are this provider's offers only; purchase prices stay neutral defaults.",

@@ -733,6 +733,13 @@ export default {
   'reason.not_supported': '速度模型无法在这张卡上算这个任务（{why}）',
   'reason.not_sold_in_china': '中国大陆买不到新卡（{status}），也没有租用价：关掉“只要中国大陆买得到的”或填入价格',
   'reason.not_enough_offered': '服务商只提供 {available} 张这种卡，少于方案所需',
+  // The compact card (js/card.js; ?embed=card, <gpu-advisor mode="card">).
+  'card.as_of': '价格截至 {date}',
+  'card.offers': '{name} 的报价',
+  'card.per_gpu_hour': '{v}/GPU·时',
+  'card.per_gpu_month': '{v}/GPU·月',
+  'card.offer_used': '本方案所用',
+  'card.open_full': '打开完整顾问（同一方案）',
   'provider.banner': '价格来自 {name}，截至 {date}',
   'provider.use_neutral': '改用中立默认价格',
   'provider.rentals_only': '租用方案只包含该服务商的报价；购买价格仍为中立默认值。',

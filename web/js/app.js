@@ -13,9 +13,10 @@ import { badHashText, cancelHash, flushHash, forgetOwnHash, hashPending, holdAdd
   writeHash } from './hash.js';
 import { applyStaticStrings, lang, setLang, STRINGS, t } from './i18n.js';
 import { applyDynamicPlaceholders, fillFieldsFromPreset, populateCatalogInputs, renderPresetFacts } from './inputs.js';
+import { renderCard } from './card.js';
 import { buildMonthInputs, labelMonths } from './months.js';
 import { foldAll, panelsPending, panelsWidth, registerPanel, renderPanels, resetPanels } from './panel.js';
-import { clearProvider, renderProvider, setProvider } from './provider.js';
+import { clearProvider, providerAwaited, renderProvider, setProvider } from './provider.js';
 import { buildReport, printReport } from './report.js';
 import { isReady, lastRun, onResult, run, runScheduled, schedule, setReady } from './run.js';
 import { SCENARIOS } from './scenarios.js';
@@ -86,6 +87,7 @@ export function setLanguage(code, fromAddress) {
   renderHelp(); // controls a language switch rebuilt (the task radios, the LoRA boxes) are described again
   renderPanels();
   renderProvider();
+  renderCard();
   const request = lastRun().request;
   if (request && !fromAddress) { cancelHash(); writeHash(request); }
 }
@@ -328,7 +330,8 @@ function start() {
     renderScenarios();
     wireEvents();
     setReady();
-    run();
+    // A provider catalog on its way (a host's, ?catalog=) prices the first answer: it runs then.
+    if (!providerAwaited()) run();
     // The live page's first result (bench/page_bench.cjs reads it beside the pre-rendered one).
     if (window.performance && performance.mark) performance.mark('gpu-advisor:core-ready');
   }).catch(function (e) {

@@ -8,10 +8,14 @@
 //                                               a burst is coalesced: the last one before a frame wins
 //   {type:'gpu-advisor:get-result', id}         answered by a result or error message with the same id,
 //                                               with the state after the latest set-request
-//   {type:'gpu-advisor:set-provider', catalog}  the provider catalog as JSON text (or an object)
+//   {type:'gpu-advisor:set-provider', catalog}  the provider catalog as JSON text (or an object);
+//                                               accepted before ready too; catalog null: none is
+//                                               coming (the first answer stops waiting for it)
 //   {type:'gpu-advisor:set-theme', theme}       {accent, font, bg, text, logo}: CSS values
 //   {type:'gpu-advisor:set-lang', lang}         'zh-CN' | 'en'
 // Messages the page posts to window.parent:
+//   {type:'gpu-advisor:loading'}                the page listens (before the core has loaded): a
+//                                               host may send its catalog now
 //   {type:'gpu-advisor:ready', version, lang}   the core is loaded and the first result shown
 //   {type:'gpu-advisor:result', request, result[, id]}
 //   {type:'gpu-advisor:error', error:{code, message, path?}[, id]}
@@ -19,16 +23,22 @@
 // Origin policy: the embedder's origin is the `origin` query parameter of the page's URL
 // (?embed=1&origin=https://shop.example, which the widget sets), or else the origin of the first
 // message from window.parent. Messages from any other origin or window are ignored; results go
-// to that origin only, never to '*'. Before an origin is known only `ready` and `resize` (no
+// to that origin only, never to '*'. Before an origin is known only `loading`, `ready` and `resize` (no
 // user data) go out with '*'. A parent with an opaque origin ("null": a file:// page) is
 // accepted only when this page is itself a local file.
+// Modes and chrome (js/mode.js): ?embed=card shows the compact card (js/card.js); ?chrome=
+// brand,tools,notice brings back parts of the application's chrome, hidden in every embed mode.
+// ?provider=wait: a catalog is on its way (the widget says so when it has one); the first answer
+// waits for it (js/provider.js), so no neutral price is painted first.
 import { setLanguage, userEdited } from './app.js';
 import { apiVersion } from './core.js';
 import { afterFrame } from './dom.js';
 import { applyRequest, SCHEMA_VERSION, startRequest } from './form.js';
-import { EMBED, parseUntrustedJson } from './hash.js';
+import { setCardLogo } from './card.js';
+import { parseUntrustedJson } from './hash.js';
 import { renderPresetFacts } from './inputs.js';
-import { setProvider } from './provider.js';
+import { CARD, CHROME_PARTS, EMBED, showsChrome } from './mode.js';
+import { awaitProvider, releaseProvider, setProvider } from './provider.js';
 import { expectRun, isReady, lastRun, onResult, run, runScheduled } from './run.js';
 
 const PREFIX = 'gpu-advisor:';
@@ -147,11 +157,15 @@ function applyQueued() {
 }
 
 function applyProvider(catalog) {
+  if (catalog === null) { releaseProvider(); return; } // the host has none after all
   const text = typeof catalog === 'string' ? catalog : JSON.stringify(catalog);
-  try {
-    const out = setProvider(text);
-    // A located error from the core comes back as {error}; results follow through afterRun.
+  // A located error from the core comes back as {error} (at once, or once the core has loaded);
+  // results follow through afterRun.
+  const answer = function (out) {
     if (out && out.error) postError(errorOf(out.error.code || 'invalid_catalog', out.error.message, out.error.path));
+  };
+  try {
+    answer(setProvider(text, answer));
   } catch (e) {
     postError(errorOf('invalid_catalog', e && e.message || e));
   }
@@ -175,11 +189,13 @@ function setTheme(theme) {
     if (!logo) {
       root.removeProperty('--logo');
       document.body.classList.remove('has-logo');
+      setCardLogo('');
     } else if (logo.length > LOGO_MAX_CHARS || !LOGO_TYPES.test(logo) || /["\\\n\r]/.test(logo)) {
       bad.push('logo');
     } else {
       root.setProperty('--logo', 'url("' + logo + '")');
       document.body.classList.add('has-logo');
+      setCardLogo(logo);
     }
   }
   if (bad.length) postError(errorOf('invalid_theme', 'set-theme: not a valid CSS value for ' + bad.join(', '), '/theme/' + bad[0]));
@@ -195,6 +211,8 @@ function onMessage(event) {
   }
   if (event.origin !== origin) return;
   const kind = data.type.slice(PREFIX.length);
+  // A catalog may come before the core (the first answer waits for it: no neutral prices first).
+  if (kind === 'set-provider') { applyProvider(data.catalog); return; }
   if (!isReady()) {
     // Too early (the widget waits for ready; a hand-written host may not).
     postError(errorOf('not_ready', 'the page is still loading: wait for gpu-advisor:ready'), data.id);
@@ -204,8 +222,7 @@ function onMessage(event) {
   else if (kind === 'get-result') {
     if (runScheduled() || queued !== null) waiting.push(data.id); // the answer comes with the run
     else postState(data.id);
-  } else if (kind === 'set-provider') applyProvider(data.catalog);
-  else if (kind === 'set-theme') setTheme(data.theme);
+  } else if (kind === 'set-theme') setTheme(data.theme);
   else if (kind === 'set-lang') {
     if (data.lang !== 'zh-CN' && data.lang !== 'en') postError(errorOf('invalid_lang', 'set-lang: zh-CN or en', '/lang'));
     else { setLanguage(data.lang); reportHeight(); }
@@ -231,11 +248,16 @@ function loadFailed() {
 export function startEmbed() {
   if (!EMBED) return;
   onResult(afterRun);
-  document.documentElement.classList.add('embed');
+  const html = document.documentElement.classList;
+  html.add('embed');
+  if (CARD) html.add('embed-card');
+  CHROME_PARTS.forEach(function (part) { if (showsChrome(part)) html.add('show-' + part); });
+  if (params.get('provider') === 'wait') awaitProvider();
   // The widget sizes the frame to its content: nothing may then depend on the frame's height.
   if (params.get('fit') === 'content') document.documentElement.classList.add('embed-fit');
   window.addEventListener('message', onMessage);
   if (framed) {
+    post({ type: PREFIX + 'loading' }, true); // nothing of the user's: to '*' while no origin is known
     if (window.ResizeObserver) new ResizeObserver(reportHeight).observe(document.documentElement);
     // A load error has no run: say it once the page shows its banner.
     new MutationObserver(function () {

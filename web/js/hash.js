@@ -13,6 +13,7 @@ import { afterFrame, clear, h } from './dom.js';
 import { SCHEMA_VERSION } from './form.js';
 import { DEFAULT_LANG, lang, STRINGS, t } from './i18n.js';
 import { lastRun, onResult } from './run.js';
+import { EMBED } from './mode.js';
 
 // The core takes requests up to 1 MiB nested 64 deep (core/types/limits.hpp); a link is
 // refused before that, with room for base64 (4/3).
@@ -199,11 +200,16 @@ function stillHeld() {
   return false;
 }
 
-export function writeHash(request) {
-  held = null;
+/** The address fragment for a request, in the page's language: "#[lang=en&]req=...". */
+export function hashFor(request) {
   let hash = '#';
   if (lang !== DEFAULT_LANG) hash += 'lang=' + lang + '&';
-  hash += 'req=' + encodeBase64Url(JSON.stringify(request || lastRun().request));
+  return hash + 'req=' + encodeBase64Url(JSON.stringify(request || lastRun().request));
+}
+
+export function writeHash(request) {
+  held = null;
+  const hash = hashFor(request);
   if (hash === location.hash) return;
   ownHash = hash;
   try {
@@ -256,13 +262,25 @@ export function hashPending() { return hashDue; }
 // After each run the address follows the request (unless it still holds an opened link).
 onResult(function () { writeHashSoon(); });
 
-// The page inside someone else's (an iframe, js/embed.js; ?embed=1).
-export const EMBED = window.parent !== window || new URLSearchParams(location.search).get('embed') === '1';
+// The page inside someone else's (an iframe, js/embed.js; ?embed=1 or ?embed=card; js/mode.js).
+export { EMBED };
 
 /** The link the share button copies: the standalone page with the plan, never the embed URL. */
 export function shareLink() {
   if (!EMBED) return location.href;
   return location.origin + location.pathname + location.hash;
+}
+
+/**
+ * The standalone page showing `request` (the card's "open the full advisor"): this page's own
+ * address without its query (embed, origin, fit, chrome) and with the request's fragment. Built
+ * from the URL, not from location.origin, so that a file:// page links to itself.
+ */
+export function fullLink(request) {
+  const u = new URL(location.href);
+  u.search = '';
+  u.hash = hashFor(request);
+  return u.href;
 }
 
 const NOTE_MS = 4000; // how long a passing note (a restored link) stays

@@ -4,7 +4,7 @@
 // clearProvider() goes back to the neutral defaults. A banner at the top of the results says
 // whose prices the answer uses. ?catalog=<same-origin URL> loads one at start. Everything the
 // provider wrote is shown with textContent (h(..., {text})), never as HTML.
-import { coreReady, findGpu, useProvider, validateProvider } from './core.js';
+import { coreReady, findGpu, gpuName, useProvider, validateProvider } from './core.js';
 import { clear, h, toast } from './dom.js';
 import { parseUntrustedJson } from './hash.js';
 import { hasString, t } from './i18n.js';
@@ -16,6 +16,43 @@ const READY_WAIT_MS = 30000;
 const READY_POLL_MS = 50;
 
 let provider = null; // {text, summary, gpus} of the accepted document
+
+// A catalog on its way (a host's set-provider, ?catalog=): the page's first answer waits for it,
+// so that no neutral price is ever shown in the provider's page (issue 29 item 1). Released when
+// the catalog is accepted or refused, or after PROVIDER_WAIT_MS (then the neutral defaults).
+const PROVIDER_WAIT_MS = 10000;
+let awaited = null; // the release timer while waiting
+
+/** The first answer waits for a provider catalog (js/embed.js, ?catalog=); call before the core loads. */
+export function awaitProvider() {
+  if (awaited !== null || provider) return;
+  awaited = setTimeout(releaseProvider, PROVIDER_WAIT_MS);
+  // The pre-rendered first view carries neutral prices: hidden until the live answer. js/early.js
+  // has set this class already, before the first paint; style.css hides the pre-rendered panels.
+  document.documentElement.classList.add('provider-wait');
+}
+
+function stopWaiting() {
+  clearTimeout(awaited);
+  awaited = null;
+  document.documentElement.classList.remove('provider-wait');
+}
+
+/** A GPU's name: the provider's own part's (its document), else the built-in catalog's, else the id. */
+export function providerGpuName(id) {
+  const g = provider && provider.gpus[id];
+  return g ? g.name : gpuName(id);
+}
+
+/** Whether the first answer still waits for a catalog (js/app.js holds its first run). */
+export function providerAwaited() { return awaited !== null; }
+
+/** Stops waiting (no catalog is coming, or it was refused): the page answers with what it has. */
+export function releaseProvider() {
+  if (awaited === null) return;
+  stopWaiting();
+  recompute();
+}
 
 /** The ids in `list` (a summary's or result's gpus_added / gpus_replaced); missing is empty (an older core). */
 function ids(list) {
@@ -153,16 +190,21 @@ function whenReady(fn) {
 /**
  * Checks `text` in the core; on success the provider prices every later answer.
  * Returns {provider: summary}, {error: {code, message, path}} (the banner shows the error), or
- * {pending: true} before the core has loaded.
+ * {pending: true} before the core has loaded (then later(outcome) is called once it is applied).
  */
-export function setProvider(text) {
+export function setProvider(text, later) {
   if (!coreReady()) {
-    // Before the core has loaded (a host that sends its catalog at once): applied when it has.
-    whenReady(function () { setProvider(text); });
+    // Before the core has loaded (a host that sends its catalog at once): applied when it has;
+    // later(outcome), if given, hears how it went ({provider} or {error}).
+    whenReady(function () {
+      const out = setProvider(text);
+      if (later) later(out);
+    });
     return { pending: true };
   }
   const answer = validateProvider(String(text));
   if (answer.error) {
+    releaseProvider(); // the answer, with the neutral prices; then the banner says why
     showError(answer.error);
     return { error: answer.error };
   }
@@ -170,6 +212,7 @@ export function setProvider(text) {
   useProvider(provider.text);
   syncGpuList();
   renderProvider();
+  if (awaited !== null) stopWaiting();
   recompute();
   return { provider: answer.result.provider };
 }
@@ -196,11 +239,14 @@ export function loadFromQuery() {
   }
   if (!url || url.origin !== location.origin || location.origin === 'null' ||
       !/^https?:$/.test(url.protocol)) {
+    document.documentElement.classList.remove('provider-wait'); // js/early.js: no catalog is coming
     whenReady(function () {
+      releaseProvider();
       showError({ code: 'cross_origin', message: '', path: '' }, t('provider.cross_origin', { url: param }));
     });
     return;
   }
+  awaitProvider();
   fetch(url.href, { mode: 'same-origin', credentials: 'same-origin', redirect: 'error' })
     .then(function (response) {
       if (!response.ok) throw new Error('HTTP ' + response.status);
@@ -210,6 +256,7 @@ export function loadFromQuery() {
       whenReady(function () { setProvider(text); });
     }, function (e) {
       whenReady(function () {
+        releaseProvider();
         showError({ code: 'fetch_failed', message: String(e && e.message || e), path: '' },
           t('provider.fetch_failed', { url: url.href }));
       });

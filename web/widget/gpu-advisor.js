@@ -15,6 +15,14 @@
 //   height    the frame's height: a number (px) or a CSS length ("80vh"); absent: the frame's
 //             content height, which the page reports
 //   src       the advisor page, if not gpu-advisor.html next to this script
+//   mode      full (default): the whole advisor | card: the compact card — the answer and its
+//             reasons, the inputs a buyer changes (task, model, size of the job or users,
+//             deadline, budget), the provider's offers and a link to the full advisor with the
+//             same request; sized to its content (read when the element is connected)
+//   chrome    parts of the advisor's own chrome to show, hidden by default in every mode
+//             (space-separated): brand (the "GPU Advisor" bar), tools (Export JSON / Reset),
+//             notice (the "confirm prices with the provider" notice)
+// With a catalog, the advisor's first answer waits for it: no neutral price is shown first.
 // Theme (CSS custom properties on the element or any ancestor, read with getComputedStyle):
 //   --gpu-advisor-accent, --gpu-advisor-bg, --gpu-advisor-text (colours), --gpu-advisor-font
 //   (a font-family list), --gpu-advisor-logo (url(...): a data: URL, or a same-origin image this
@@ -37,6 +45,8 @@
   const PREFIX = 'gpu-advisor:';
   const FRAME_PAGE = 'gpu-advisor.html';
   const LANGS = ['zh-CN', 'en'];
+  const MODES = ['full', 'card'];
+  const CHROME_PARTS = ['brand', 'tools', 'notice'];
   // Before the page first reports its content height; also the smallest height the page is
   // laid out for (the answer card and its first reasons fit in 600 px, issue 10 item 4).
   const INITIAL_HEIGHT_PX = 600;
@@ -59,9 +69,23 @@
     else el.dispatchEvent(new CustomEvent('error', { detail: detail }));
   }
 
+  /** The catalog the element has (attribute or JSON child): 'json', 'url' (same origin), or null. */
+  function catalogKind(el) {
+    const attr = (el.getAttribute('catalog') || '').trim();
+    if (!attr) return el.querySelector('script[type="application/json"]') ? 'json' : null;
+    if (attr.charAt(0) === '{') return 'json';
+    let url;
+    try { url = new URL(attr, document.baseURI); } catch (e) { url = null; }
+    return url && url.origin === location.origin ? 'url' : null;
+  }
+
   function frameUrl(el) {
     const url = new URL(el.getAttribute('src') || FRAME_PAGE, BASE);
-    url.searchParams.set('embed', '1');
+    url.searchParams.set('embed', el.getAttribute('mode') === 'card' ? 'card' : '1');
+    const chrome = (el.getAttribute('chrome') || '').split(/\s+/).filter(function (p) { return CHROME_PARTS.indexOf(p) >= 0; });
+    if (chrome.length) url.searchParams.set('chrome', chrome.join(','));
+    // The first answer waits for the catalog (sent as soon as the page says it is listening).
+    if (catalogKind(el)) url.searchParams.set('provider', 'wait');
     if (/^https?:$/.test(location.protocol)) url.searchParams.set('origin', location.origin);
     if (!internals.get(el).fixedHeight) url.searchParams.set('fit', 'content');
     const lang = el.getAttribute('lang');
@@ -116,7 +140,7 @@
         .forEach(function (p) { frame.style.setProperty(p[0], p[1]); });
       root.appendChild(frame);
       internals.set(this, { frame: frame, ready: false, queue: [], waiting: new Map(), nextId: 1,
-        origin: null, fixedHeight: null, early: [], onMessage: this._onMessage.bind(this), started: false });
+        origin: null, fixedHeight: null, early: [], onMessage: this._onMessage.bind(this), started: false, listening: false });
     }
 
     connectedCallback() {
@@ -129,6 +153,8 @@
       const url = frameUrl(this);
       s.origin = url.protocol === 'file:' ? 'null' : url.origin;
       s.frame.src = url.href;
+      const mode = this.getAttribute('mode');
+      if (mode && MODES.indexOf(mode) < 0) fail(this, 'invalid_mode', 'mode="' + mode.slice(0, 20) + '": full or card', 'mode');
       const lang = this.getAttribute('lang');
       if (lang && LANGS.indexOf(lang) < 0) fail(this, 'invalid_lang', 'lang="' + lang.slice(0, 20) + '": zh-CN or en', 'lang');
       this._loadCatalog();
@@ -230,12 +256,15 @@
         return r.text();
       }).then(function (text) { self.setCatalog(text); }, function (e) {
         fail(self, 'catalog_unreadable', 'catalog="' + attr.slice(0, 200) + '": ' + (e && e.message || e), 'catalog');
+        self._send({ type: PREFIX + 'set-provider', catalog: null }); // none is coming: the frame stops waiting
       });
     }
 
     _send(message) {
       const s = internals.get(this);
-      if (!s.ready) { s.queue.push(message); return; }
+      // A catalog goes as soon as the page listens (its first answer waits for it); the rest after ready.
+      const early = s.listening && message.type === PREFIX + 'set-provider';
+      if (!s.ready && !early) { s.queue.push(message); return; }
       s.frame.contentWindow.postMessage(message, s.origin === 'null' ? '*' : s.origin);
     }
 
@@ -248,6 +277,17 @@
       if (data.type.indexOf(PREFIX) !== 0) return;
       if (kind === 'resize') {
         if (!s.fixedHeight && data.height > 0 && isFinite(data.height)) s.frame.style.setProperty('height', Math.ceil(data.height) + 'px');
+        return;
+      }
+      if (kind === 'loading') {
+        if (s.listening || s.ready) return;
+        s.listening = true;
+        const self = this;
+        s.queue = s.queue.filter(function (m) {
+          if (m.type !== PREFIX + 'set-provider') return true;
+          self._send(m);
+          return false;
+        });
         return;
       }
       if (kind === 'ready') {

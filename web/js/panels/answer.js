@@ -9,6 +9,7 @@ import { fieldForPath, focusField } from '../errors.js';
 import { fieldFor } from '../form.js';
 import { cny, duration, integer, upTo } from '../format.js';
 import { labelOf, t, tNodes } from '../i18n.js';
+import { hiddenWarning } from '../mode.js';
 import { noteNode } from '../notes.js';
 import { showPanel } from '../panel.js';
 import { applyLever, isPinned, pinButton, planHeadline, reasonList, reasonNodes, riskBadges, unpin } from '../plans.js';
@@ -48,7 +49,7 @@ function goalLine(r, rec) {
 
 /** The warnings a plan earns (the same as pinning it would show), on the card beside it. */
 function planWarnings(plan, cls) {
-  const list = plan && plan.warnings;
+  const list = plan && plan.warnings && plan.warnings.filter(function (w) { return !hiddenWarning(w.code); });
   if (!list || !list.length) return null;
   return h('ul', { class: 'plan-warnings ' + (cls || '') }, list.map(function (w) {
     return h('li', { class: 'plan-warning', dataset: { code: String(w.code) } },

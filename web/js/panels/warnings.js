@@ -3,16 +3,19 @@
 import { fig, h } from '../dom.js';
 import { fieldForPath, focusField } from '../errors.js';
 import { hasString, t } from '../i18n.js';
+import { hiddenWarning } from '../mode.js';
 import { noteNode } from '../notes.js';
 
 function renderWarnings(body, r) {
   const warnings = r.warnings || [];
-  if (!warnings.length) {
+  // In a provider's page the "confirm with the provider" notice is the host's to show (js/mode.js).
+  if (!warnings.some(function (w) { return !hiddenWarning(w.code); })) {
     body.appendChild(h('p', { class: 'muted', text: t('warnings.none') }));
     return;
   }
   const list = h('ul', { class: 'warnings' });
   warnings.forEach(function (w, i) {
+    if (hiddenWarning(w.code)) return;
     const field = fieldForPath(w.path);
     const known = hasString('warning.' + w.code);
     list.appendChild(fig(h('li', { class: 'warning' }), r, '/warnings/' + i + '/code', function () {
