@@ -236,6 +236,8 @@ export default {
   'cost.job_per_mtok_sub': 'over a month\'s output at the target load',
   'cost.job_outlay': 'Outlay',
   'cost.job_cadence': 'Cadence',
+  'cost.job_per_month_at_cadence': 'A month at this cadence',
+  'cost.job_per_month_at_cadence_sub': 'cost per run × runs a month',
   'cost.job_cadence_sub': 'owned and monthly-reserved cards are shared over these runs',
   'cost.lifetime_title': 'Lifetime totals compared',
   'cost.lifetime_sub': '{years} {years|year|years} in all, at {u} utilisation',

@@ -236,6 +236,8 @@ export default {
   'cost.job_per_mtok_sub': '按目标负载下的月输出',
   'cost.job_outlay': '需掏的钱',
   'cost.job_cadence': '运行频率',
+  'cost.job_per_month_at_cadence': '按此频率每月',
+  'cost.job_per_month_at_cadence_sub': '每次成本 × 每月次数',
   'cost.job_cadence_sub': '买卡和包月按此频率分摊到每次',
   'cost.lifetime_title': '长期总成本对比',
   'cost.lifetime_sub': '{years} 年合计，利用率 {u}',

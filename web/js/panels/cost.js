@@ -41,6 +41,10 @@ function jobCost(r, named) {
       h('span', { class: 'big-num' }, costNodes(r, named.pointer, plan, { short: true })), null,
       [h('span', { class: 'tag tag-plan', text: roleLabel(named) }), ' ', fig(r, named.pointer + '/gpus', integer), '× ',
         String(plan.name || plan.gpu), ' · ', fig(h('span'), r, named.pointer + '/deployment', deploymentLabel)], 'kpi-job'));
+    if (isNum(c.per_month_cny)) {
+      k.appendChild(kpi(t('cost.job_per_month_at_cadence'), fig(r, named.pointer + '/cost/per_month_cny', cny, 'big-num'), null,
+        t('cost.job_per_month_at_cadence_sub')));
+    }
     if (isNum(c.per_million_tokens_cny)) {
       k.appendChild(kpi(t('cost.job_per_mtok'), fig(r, named.pointer + '/cost/per_million_tokens_cny', cny, 'big-num'), null, t('cost.job_per_mtok_sub')));
     }
