@@ -370,7 +370,13 @@ ScriptFile burnin(const ValidationPlan& p) {
   v.env("REGISTRY", p.registry, "REGISTRY=<harbor mirror> when nvcr.io is slow");
   v.set("EXPECTED_POWER_P50_W", num(p.power_limit_w * p.training_load_factor, 1),
         "planned job's median draw per GPU: TDP x training load factor, W");
-  v.set("EXPECTED_PCIE_GEN", std::to_string(p.pcie_generation));
+  v.set("EXPECTED_PCIE_GEN", std::to_string(p.pcie_generation),
+        "pcie.link.gen.current while busy (idle GPUs lower it to save power)");
+  v.set("EXPECTED_PCIE_WIDTH", std::to_string(p.pcie_width),
+        "pcie.link.width.current while busy, lanes");
+  v.set("DCGM_LEVEL", p.product == ProductClass::geforce ? "1" : "3",
+        p.product == ProductClass::geforce ? "dcgmi diag level (--dcgm): GeForce parts run level 1 only"
+                                           : "dcgmi diag level (--dcgm)");
   set_xid_vars(v, p);
   v.set("SERVER_FULL_LOAD_W", p.server_full_load_w ? num(*p.server_full_load_w, 0) : "",
         "planned wall power of one server, W (\"\": not planned)");
@@ -380,13 +386,14 @@ ScriptFile burnin(const ValidationPlan& p) {
       {"Runs the planned job (--job) or a GEMM + all-reduce loop for --hours (default " +
            num(p.burnin_hours) + " h) while",
        "nvidia-smi logs gpu.csv every --interval s (and ipmitool wall power every 60 s as root),",
-       "then checks throttle reasons, power, ECC, PCIe under load and new Xid errors.",
+       "then checks its length against the plan's, throttle reasons, power, ECC, PCIe width and",
+       "generation under load, new Xid errors, and (--dcgm) DCGM's diagnostics.",
        "Safe to stop and resume: progress is kept in $VALIDATION_DIR/burnin.state.",
        "--detach runs it under setsid + nohup (it survives an SSH drop): output in burnin.log,",
        "its PID in burnin.pid; --status reports on it."},
       "the docker group or root for the default load; wall power (ipmitool) needs root.",
       "./40_burnin.sh [--detach] [--hours 10] [--interval 10] [--job 'torchrun ... train.py'] "
-      "[--restart]    ./40_burnin.sh --status"};
+      "[--dcgm] [--restart]    ./40_burnin.sh --status"};
   return {"40_burnin.sh",
           shell_script(p, h, v, validation::body("burnin_args.sh"), validation::body("burnin.sh")),
           true, "burn-in with nvidia-smi CSV logging; throttling, power, ECC, Xid",
