@@ -200,7 +200,8 @@ void dcgm_item(const Measurements& m, Builder& b) {
 void burnin_duration_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
   if (!m.burnin_seconds) return;
   constexpr double kTolerance = 0.02;
-  const double plan_s = p.burnin_hours * 3600, done = *m.burnin_seconds;
+  // Whole seconds, as 40_burnin.sh counts them.
+  const double plan_s = std::floor(p.burnin_hours * 3600 + 0.5), done = *m.burnin_seconds;
   const double hours = done / 3600;
   const auto h = [](double seconds) {
     return num(seconds / 3600, seconds < 360 ? 4 : 2) + " h";
@@ -216,15 +217,15 @@ void burnin_duration_item(const ValidationPlan& p, const Measurements& m, Builde
            {{"hours", num(hours, 4)},
             {"run_hours", num(*run / 3600, 4)},
             {"plan_hours", num(p.burnin_hours, 4)}},
-           "the burn-in ran " + h(done) + " (it was started with --hours " + num(*run / 3600, 4) +
-               "), shorter than the plan's " + h(plan_s) + ": run 40_burnin.sh --hours " +
+           "the burn-in ran " + h(done) + " (the run was set to " + h(*run) +
+               "), shorter than the plan's " + num(p.burnin_hours, 4) + " h" + ": run 40_burnin.sh --hours " +
                num(p.burnin_hours, 4) + " to finish it (it continues where it stopped)"},
           p.burnin_hours, hours, "h");
   else
     b.add(Area::power, "burnin_duration", Status::fail,
           {"burnin_incomplete",
            {{"hours", num(hours, 4)}, {"target_hours", num(p.burnin_hours, 4)}},
-           "the burn-in ran " + h(done) + " of the plan's " + h(plan_s) +
+           "the burn-in ran " + h(done) + " of the plan's " + num(p.burnin_hours, 4) + " h" +
                ": run 40_burnin.sh again to resume"},
           p.burnin_hours, hours, "h");
 }

@@ -363,7 +363,8 @@ ScriptFile burnin(const ValidationPlan& p) {
   Vars v = plan_vars(p);
   v.set("EXPECTED_GPUS", std::to_string(p.gpus_per_server), "GPUs in this server");
   v.set("GPUS_PER_SERVER", std::to_string(p.gpus_per_server));
-  v.set("BURNIN_HOURS", num(p.burnin_hours), "default length, h (--hours)");
+  v.set("BURNIN_HOURS", num(p.burnin_hours, 6),
+        "the plan's burn-in length, h: the default --hours, and what a run must reach");
   v.set("SAMPLE_INTERVAL_S", std::to_string(p.sample_interval_s),
         "nvidia-smi interval, s (--interval)");
   v.env("NGC_TAG", p.ngc_tag, "NGC_TAG=<tag> overrides");
@@ -384,7 +385,7 @@ ScriptFile burnin(const ValidationPlan& p) {
       "40_burnin.sh",
       "burn-in",
       {"Runs the planned job (--job) or a GEMM + all-reduce loop for --hours (default " +
-           num(p.burnin_hours) + " h) while",
+           num(p.burnin_hours, 6) + " h) while",
        "nvidia-smi logs gpu.csv every --interval s (and ipmitool wall power every 60 s as root),",
        "then checks its length against the plan's, throttle reasons, power, ECC, PCIe width and",
        "generation under load, new Xid errors, and (--dcgm) DCGM's diagnostics.",
@@ -467,7 +468,7 @@ ScriptFile readme(const ValidationPlan& p) {
   s +=
       "\n  ./40_burnin.sh --detach\n"
       "                      " +
-      num(p.burnin_hours) +
+      num(p.burnin_hours, 6) +
       " h burn-in with nvidia-smi logging, in the background\n"
       "  ./90_summary.sh     writes validation-out/validation-result.json\n\n"
       "The burn-in outlasts an SSH session. --detach starts it under setsid and nohup, so it\n"

@@ -535,7 +535,7 @@ if wanted burnin_short; then
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
   expect_rc 1
   expect '"code": "burnin_short"'
-  expect '"message": "the burn-in ran 0.000[0-9]+ h \(it was started with --hours 0.0005\), shorter than the plan.s 0.002 h: run 40_burnin.sh --hours 0.002'
+  expect '"message": "the burn-in ran 0.000[0-9]+ h \(the run was set to 0.0006 h\), shorter than the plan.s 0.002 h: run 40_burnin.sh --hours 0.002 to finish it'
   run 40_burnin.sh --hours 0.002 --interval 1
   expect_rc 0
   expect '^burn-in: [0-9] s done, [0-9] s to go'

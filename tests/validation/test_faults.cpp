@@ -137,7 +137,8 @@ TEST_CASE("a PCIe link trained narrow under load fails; an idle link's low gener
     json m = {{"gpu.2.samples", 60},
               {"gpu.2.pcie_width_min_busy", 8},
               {"gpu.2.pcie_width_max_logged", 8}};
-    const CheckItem* pcie = item(check_result(p, m), "pcie_under_load");
+    const CheckReport r = check_result(p, m);
+    const CheckItem* pcie = item(r, "pcie_under_load");
     REQUIRE(pcie);
     CHECK(pcie->status == Status::fail);
     CHECK(pcie->reason.message.rfind("GPU 2 runs at x8 under load, the plan expects x16", 0) == 0);
@@ -179,31 +180,30 @@ TEST_CASE("a burn-in shorter than the plan's length fails, whatever the run was 
     CHECK(r.overall == Status::fail);
   }
   SECTION("a run stopped early") {
-    const CheckItem* b =
-        item(check_result(p, {{"burnin_seconds", 9000}, {"burnin_target_seconds", 36000}}),
-             "burnin_duration");
+    const CheckReport r =
+        check_result(p, {{"burnin_seconds", 9000}, {"burnin_target_seconds", 36000}});
+    const CheckItem* b = item(r, "burnin_duration");
     REQUIRE(b);
     CHECK(b->status == Status::fail);
     CHECK(b->reason.code == "burnin_incomplete");
     CHECK(b->reason.message.rfind("the burn-in ran 2.5 h of the plan's 10 h", 0) == 0);
   }
   SECTION("within 2% of the plan passes; beyond it does not") {
-    CHECK(item(check_result(p, {{"burnin_seconds", 35300}, {"burnin_target_seconds", 36000}}),
-               "burnin_duration")
-              ->status == Status::pass);
-    CHECK(item(check_result(p, {{"burnin_seconds", 35200}, {"burnin_target_seconds", 36000}}),
-               "burnin_duration")
-              ->status == Status::fail);
+    const CheckReport in = check_result(p, {{"burnin_seconds", 35300}, {"burnin_target_seconds", 36000}});
+    CHECK(item(in, "burnin_duration")->status == Status::pass);
+    const CheckReport out =
+        check_result(p, {{"burnin_seconds", 35200}, {"burnin_target_seconds", 36000}});
+    CHECK(item(out, "burnin_duration")->status == Status::fail);
   }
   SECTION("the file's own target never lowers the bar") {
     // A result file whose burn-in "target" is 1 h: the plan still asks 10 h.
-    const CheckItem* b =
-        item(check_result(p, {{"burnin_seconds", 3600}, {"burnin_target_seconds", 3600}}),
-             "burnin_duration");
+    const CheckReport r =
+        check_result(p, {{"burnin_seconds", 3600}, {"burnin_target_seconds", 3600}});
+    const CheckItem* b = item(r, "burnin_duration");
     REQUIRE(b);
     CHECK(b->status == Status::fail);
     CHECK(b->reason.code == "burnin_short");
-    CHECK(has(b->reason.message, "the burn-in ran 1 h (it was started with --hours 1)"));
+    CHECK(has(b->reason.message, "the burn-in ran 1 h (the run was set to 1 h)"));
   }
   SECTION("the script judges by the plan's length too") {
     const std::string burn = script(p, "40_burnin.sh");
@@ -238,8 +238,8 @@ TEST_CASE("DCGM asked for and unreachable fails with the fix", "[validation][fau
   }
   SECTION("each state") {
     const auto status_of = [&](const char* state, const char* tests = "") {
-      const CheckItem* d =
-          item(check_result(p, {{"dcgm_diag", state}, {"dcgm_failed_tests", tests}}), "dcgm_diag");
+      const CheckReport r = check_result(p, {{"dcgm_diag", state}, {"dcgm_failed_tests", tests}});
+      const CheckItem* d = item(r, "dcgm_diag");
       REQUIRE(d);
       return std::make_pair(d->status, d->reason.code);
     };
@@ -251,7 +251,10 @@ TEST_CASE("DCGM asked for and unreachable fails with the fix", "[validation][fau
     CHECK(status_of("missing") == std::make_pair(Status::fail, std::string("dcgm_missing")));
     CHECK(status_of("error") == std::make_pair(Status::fail, std::string("dcgm_diag_error")));
   }
-  SECTION("not asked for: no item") { CHECK_FALSE(item(check_result(p, json::object()), "dcgm_diag")); }
+  SECTION("not asked for: no item") {
+    const CheckReport r = check_result(p, json::object());
+    CHECK_FALSE(item(r, "dcgm_diag"));
+  }
   SECTION("the script tells an unreachable host engine from a pass, at the part's level") {
     const std::string burn = script(p, "40_burnin.sh");
     CHECK(has(burn, "DCGM_LEVEL=3"));
