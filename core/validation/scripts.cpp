@@ -313,6 +313,13 @@ ScriptFile container(const ValidationPlan& p) {
   v.set("MEMORY_PER_GPU_BYTES", integer(p.memory_per_gpu_bytes), "plan's memory.per_gpu_bytes");
   v.set("MEMORY_BAND_LOW_BYTES", integer(p.memory_band_low_bytes), "low end of its band, bytes");
   v.set("MEMORY_BAND_HIGH_BYTES", integer(p.memory_band_high_bytes), "high end of its band, bytes");
+  const ProbeScale scale = probe_scale(p);
+  v.set("PROBE_LAYERS", std::to_string(scale.layers),
+        scale.scaled() ? "layers probe.py runs: fewer than the slice's, so it stays within the "
+                         "plan's memory (ZeRO, LoRA or quantised weights hold less per GPU)"
+                       : "layers probe.py runs: the whole slice");
+  v.set("PROBE_LAYERS_PLANNED", std::to_string(scale.planned_layers),
+        "layers of the planned slice on one GPU");
   Header h{
       "20_container.sh",
       "container and compute",
@@ -436,7 +443,14 @@ ScriptFile probe_py(const ValidationPlan& p) {
   s += "PLAN = {\n";
   s += "    \"gemm_n\": 8192,\n    \"gemm_iters\": 200,\n";
   s += "    \"training\": " + py_bool(m.training) + ",\n";
-  s += "    \"layers\": " + std::to_string(m.layers) + ",\n";
+  const ProbeScale scale = probe_scale(p);
+  if (scale.scaled())
+    s += "# " + std::to_string(scale.layers) + " of the slice's " +
+         std::to_string(scale.planned_layers) +
+         " layers: bf16 weights, gradients and state of all would exceed " +
+         num(kProbeStaticShare * 100, 0) + "% of the plan's per-GPU memory.\n";
+  s += "    \"layers\": " + std::to_string(scale.layers) + ",\n";
+  s += "    \"layers_planned\": " + std::to_string(scale.planned_layers) + ",\n";
   s += "    \"hidden\": " + std::to_string(m.hidden) + ",\n";
   s += "    \"heads\": " + std::to_string(m.heads) + ",\n";
   s += "    \"kv_heads\": " + std::to_string(m.kv_heads) + ",\n";

@@ -264,3 +264,58 @@ TEST_CASE("DCGM asked for and unreachable fails with the fix", "[validation][fau
     CHECK(has(script(plan("rtx4090_4x"), "40_burnin.sh"), "DCGM_LEVEL=1"));
   }
 }
+
+TEST_CASE("the one-step probe never holds more than the plan's per-GPU memory",
+          "[validation][faults][probe]") {
+  constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
+  const auto parts = parse_part_facts(vtest::read_text(kData + "/validation.json"));
+  const NgcCatalog ngc = parse_ngc_catalog(vtest::read_text(kData + "/ngc.json"));
+  // Llama-2-7B LoRA (bf16 base, adapters only: no optimizer state on the base) on one RTX 4090;
+  // the plan counts ~17 GiB, QLoRA (4-bit base) ~7 GiB. bf16 weights and gradients of all 32
+  // layers would be ~27 GB: out of memory on a 24 GB card before any step.
+  const auto lora_plan = [&](double per_gpu_gib) {
+    PlanFigures f;
+    f.gpus_per_server = 1;
+    f.matmul_fraction = 0.8;
+    f.summary = "Llama-2-7B LoRA";
+    f.probe = {"Llama-2-7B", true, 32, 4096, 32, 32, 128, 11008, 32000, 2048, 1, true, 0};
+    f.memory_per_gpu_bytes = per_gpu_gib * GiB;
+    f.memory_band_low_bytes = 0.85 * per_gpu_gib * GiB;
+    f.memory_band_high_bytes = 1.15 * per_gpu_gib * GiB;
+    return build_validation_plan(
+        gpu_facts_from_catalog_json(vtest::read_text(kData + "/gpus.json"), "rtx4090-24gb"),
+        parts.at("rtx4090-24gb"), ngc, f);
+  };
+  for (double gib : {17.0, 7.0}) {
+    CAPTURE(gib);
+    const ValidationPlan p = lora_plan(gib);
+    const ProbeScale s = probe_scale(p);
+    CHECK(s.planned_layers == 32);
+    CHECK(s.scaled());
+    CHECK(s.layers >= 1);
+    CHECK(s.static_bytes <= kProbeStaticShare * p.memory_per_gpu_bytes);
+    CHECK(s.static_bytes < 22.0 * GiB);  // fits the card with room for activations
+    const std::string probe = script(p, "probe.py");
+    CHECK(has(probe, "\"layers\": " + std::to_string(s.layers) + ","));
+    CHECK(has(probe, "\"layers_planned\": 32,"));
+    CHECK(has(script(p, "20_container.sh"), "PROBE_LAYERS=" + std::to_string(s.layers)));
+    // A reduced slice below the band is not a warning; above it still fails.
+    const CheckReport low = check_result(p, {{"step_status", "ok"},
+                                             {"step_device_used_bytes", 0.5 * gib * GiB}});
+    CHECK(item(low, "one_step_memory")->status == Status::pass);
+    const CheckReport high = check_result(p, {{"step_status", "ok"},
+                                              {"step_device_used_bytes", 1.3 * gib * GiB}});
+    CHECK(item(high, "one_step_memory")->reason.code == "memory_above_band");
+  }
+  SECTION("a plan that counts the whole slice runs it whole") {
+    // 8B inference on an H100: bf16 weights only, well inside a 40 GiB figure.
+    ValidationPlan p = plan("h100_8x");
+    p.probe.training = false;
+    const ProbeScale s = probe_scale(p);
+    CHECK_FALSE(s.scaled());
+    CHECK(s.layers == 32);
+    const CheckReport low = check_result(p, {{"step_status", "ok"},
+                                             {"step_device_used_bytes", 10 * GiB}});
+    CHECK(item(low, "one_step_memory")->reason.code == "memory_below_band");
+  }
+}
