@@ -172,10 +172,11 @@ void dcgm_item(const Measurements& m, Builder& b) {
   if (d == "pass")
     b.add(Area::power, "dcgm_diag", Status::pass, ok());
   else if (d == "warn")
-    b.add(Area::power, "dcgm_diag", Status::warn,
-          {"dcgm_diag_warn",
-           {{"tests", m.dcgm_failed_tests}},
-           "DCGM's diagnostics warn: " + m.dcgm_failed_tests + " (dcgm_diag.txt has the messages)"});
+    b.add(
+        Area::power, "dcgm_diag", Status::warn,
+        {"dcgm_diag_warn",
+         {{"tests", m.dcgm_failed_tests}},
+         "DCGM's diagnostics warn: " + m.dcgm_failed_tests + " (dcgm_diag.txt has the messages)"});
   else if (d == "fail")
     b.add(Area::power, "dcgm_diag", Status::fail,
           {"dcgm_diag_failed",
@@ -184,7 +185,9 @@ void dcgm_item(const Measurements& m, Builder& b) {
                ": reset the GPU named and rerun; replace it if it fails again"});
   else if (d == "unreachable")
     b.add(Area::power, "dcgm_diag", Status::fail,
-          {"dcgm_unreachable", {}, "dcgmi could not reach DCGM's host engine, so no diagnostic ran: " + fix});
+          {"dcgm_unreachable",
+           {},
+           "dcgmi could not reach DCGM's host engine, so no diagnostic ran: " + fix});
   else if (d == "missing")
     b.add(Area::power, "dcgm_diag", Status::fail,
           {"dcgm_missing", {}, "--dcgm was asked for but dcgmi is not installed: " + fix});
@@ -203,9 +206,7 @@ void burnin_duration_item(const ValidationPlan& p, const Measurements& m, Builde
   // Whole seconds, as 40_burnin.sh counts them.
   const double plan_s = std::floor(p.burnin_hours * 3600 + 0.5), done = *m.burnin_seconds;
   const double hours = done / 3600;
-  const auto h = [](double seconds) {
-    return num(seconds / 3600, seconds < 360 ? 4 : 2) + " h";
-  };
+  const auto h = [](double seconds) { return num(seconds / 3600, seconds < 360 ? 4 : 2) + " h"; };
   if (done >= plan_s * (1 - kTolerance)) {
     b.add(Area::power, "burnin_duration", Status::pass, ok(), p.burnin_hours, hours, "h");
     return;
@@ -218,8 +219,9 @@ void burnin_duration_item(const ValidationPlan& p, const Measurements& m, Builde
             {"run_hours", num(*run / 3600, 4)},
             {"plan_hours", num(p.burnin_hours, 4)}},
            "the burn-in ran " + h(done) + " (the run was set to " + h(*run) +
-               "), shorter than the plan's " + num(p.burnin_hours, 4) + " h" + ": run 40_burnin.sh --hours " +
-               num(p.burnin_hours, 4) + " to finish it (it continues where it stopped)"},
+               "), shorter than the plan's " + num(p.burnin_hours, 4) + " h" +
+               ": run 40_burnin.sh --hours " + num(p.burnin_hours, 4) +
+               " to finish it (it continues where it stopped)"},
           p.burnin_hours, hours, "h");
   else
     b.add(Area::power, "burnin_duration", Status::fail,

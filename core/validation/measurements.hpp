@@ -110,8 +110,8 @@ struct Measurements {
   std::optional<int> nccl_timeouts;        // NCCL watchdog timeouts in the load's log
   std::optional<double> wall_power_w_max;  // W, one server
   std::optional<double> wall_power_w_p50;  // W
-  std::string dcgm_diag;          // dcgmi diag (--dcgm): pass | warn | fail | unreachable | missing |
-                                  // error; "" when not run
+  std::string dcgm_diag;  // dcgmi diag (--dcgm): pass | warn | fail | unreachable | missing |
+                          // error; "" when not run
   std::string dcgm_failed_tests;  // "Targeted Power GPU: 1;Memory Bandwidth GPU: 3"
 
   // 90_summary.sh --tokens-per-second

@@ -221,10 +221,10 @@ ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
 /// layers, and its memory is checked against the plan's band from above only.
 inline constexpr double kProbeStaticShare = 0.9;
 struct ProbeScale {
-  int layers = 0;              // layers probe.py builds
-  int planned_layers = 0;      // layers of the planned slice
-  double static_bytes = 0;     // weights + gradients + state of those layers, bytes
-  double budget_bytes = 0;     // kProbeStaticShare x the plan's per-GPU memory, bytes
+  int layers = 0;           // layers probe.py builds
+  int planned_layers = 0;   // layers of the planned slice
+  double static_bytes = 0;  // weights + gradients + state of those layers, bytes
+  double budget_bytes = 0;  // kProbeStaticShare x the plan's per-GPU memory, bytes
   bool scaled() const { return layers < planned_layers; }
 };
 ProbeScale probe_scale(const ValidationPlan& plan);

@@ -383,8 +383,9 @@ ScriptFile burnin(const ValidationPlan& p) {
   v.set("EXPECTED_PCIE_WIDTH", std::to_string(p.pcie_width),
         "pcie.link.width.current while busy, lanes");
   v.set("DCGM_LEVEL", p.product == ProductClass::geforce ? "1" : "3",
-        p.product == ProductClass::geforce ? "dcgmi diag level (--dcgm): GeForce parts run level 1 only"
-                                           : "dcgmi diag level (--dcgm)");
+        p.product == ProductClass::geforce
+            ? "dcgmi diag level (--dcgm): GeForce parts run level 1 only"
+            : "dcgmi diag level (--dcgm)");
   set_xid_vars(v, p);
   v.set("SERVER_FULL_LOAD_W", p.server_full_load_w ? num(*p.server_full_load_w, 0) : "",
         "planned wall power of one server, W (\"\": not planned)");

@@ -24,12 +24,9 @@ ValidationPlan plan(const std::string& name) { return vtest::make_case(name, kDa
 /// A validation-result.json of plan `p` with `measured` and the script lines `checks`.
 CheckReport check_result(const ValidationPlan& p, const json& measured,
                          const json& checks = json::array()) {
-  const json j = {{"schema", 1},
-                  {"kind", "gpu-advisor-validation-result"},
-                  {"plan_id", plan_id(p)},
-                  {"gpu_id", p.gpu_id},
-                  {"checks", checks},
-                  {"measured", measured}};
+  const json j = {{"schema", 1},           {"kind", "gpu-advisor-validation-result"},
+                  {"plan_id", plan_id(p)}, {"gpu_id", p.gpu_id},
+                  {"checks", checks},      {"measured", measured}};
   return check_measurements(p, read_measurements(j.dump(), "validation-result.json", p));
 }
 
@@ -68,8 +65,8 @@ std::string pcie_log(int busy_width, int busy_gen = 5) {
       const int gen = busy ? (g == 1 ? busy_gen : 5) : 1;
       const int width = busy && g == 1 ? busy_width : 16;
       s += "2026/12/01 10:00:0" + std::to_string(t) + ".000, " + std::to_string(g) + ", " +
-           (busy ? "650.00" : "70.00") + ", " + (busy ? "100" : "0") + ", " +
-           std::to_string(gen) + ", 5, " + std::to_string(width) + ", 16\n";
+           (busy ? "650.00" : "70.00") + ", " + (busy ? "100" : "0") + ", " + std::to_string(gen) +
+           ", 5, " + std::to_string(width) + ", 16\n";
     }
   return s;
 }
@@ -151,8 +148,9 @@ TEST_CASE("the scripts read the PCIe link's current width and generation",
     const ValidationPlan p = plan(name);
     CHECK(p.pcie_width == 16);  // every catalog part is x16 (data/gpus.json pcie_lanes)
     const std::string burn = script(p, "40_burnin.sh");
-    CHECK(has(burn, "pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current,"
-                    "pcie.link.width.max"));
+    CHECK(has(burn,
+              "pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current,"
+              "pcie.link.width.max"));
     CHECK(has(burn, "EXPECTED_PCIE_WIDTH=16"));
     CHECK(has(burn, "pcie_width_downtrained"));
     const std::string inv = script(p, "00_inventory.sh");
@@ -189,7 +187,8 @@ TEST_CASE("a burn-in shorter than the plan's length fails, whatever the run was 
     CHECK(b->reason.message.rfind("the burn-in ran 2.5 h of the plan's 10 h", 0) == 0);
   }
   SECTION("within 2% of the plan passes; beyond it does not") {
-    const CheckReport in = check_result(p, {{"burnin_seconds", 35300}, {"burnin_target_seconds", 36000}});
+    const CheckReport in =
+        check_result(p, {{"burnin_seconds", 35300}, {"burnin_target_seconds", 36000}});
     CHECK(item(in, "burnin_duration")->status == Status::pass);
     const CheckReport out =
         check_result(p, {{"burnin_seconds", 35200}, {"burnin_target_seconds", 36000}});
@@ -217,15 +216,14 @@ TEST_CASE("a burn-in shorter than the plan's length fails, whatever the run was 
 TEST_CASE("DCGM asked for and unreachable fails with the fix", "[validation][faults][dcgm]") {
   const ValidationPlan p = plan("h100_8x");
   SECTION("host engine unreachable") {
-    const json lines =
-        json::array({{{"script", "40_burnin"},
-                      {"status", "FAIL"},
-                      {"area", "health"},
-                      {"check", "dcgm_diag"},
-                      {"expected", "dcgmi diag -r 3 passes"},
-                      {"measured", "host engine unreachable (exit 255)"},
-                      {"code", "dcgm_unreachable"},
-                      {"detail", "dcgmi cannot reach DCGM's host engine"}}});
+    const json lines = json::array({{{"script", "40_burnin"},
+                                     {"status", "FAIL"},
+                                     {"area", "health"},
+                                     {"check", "dcgm_diag"},
+                                     {"expected", "dcgmi diag -r 3 passes"},
+                                     {"measured", "host engine unreachable (exit 255)"},
+                                     {"code", "dcgm_unreachable"},
+                                     {"detail", "dcgmi cannot reach DCGM's host engine"}}});
     const CheckReport r = check_result(p, {{"dcgm_diag", "unreachable"}}, lines);
     const CheckItem* d = item(r, "dcgm_diag");
     REQUIRE(d);
@@ -300,11 +298,11 @@ TEST_CASE("the one-step probe never holds more than the plan's per-GPU memory",
     CHECK(has(probe, "\"layers_planned\": 32,"));
     CHECK(has(script(p, "20_container.sh"), "PROBE_LAYERS=" + std::to_string(s.layers)));
     // A reduced slice below the band is not a warning; above it still fails.
-    const CheckReport low = check_result(p, {{"step_status", "ok"},
-                                             {"step_device_used_bytes", 0.5 * gib * GiB}});
+    const CheckReport low =
+        check_result(p, {{"step_status", "ok"}, {"step_device_used_bytes", 0.5 * gib * GiB}});
     CHECK(item(low, "one_step_memory")->status == Status::pass);
-    const CheckReport high = check_result(p, {{"step_status", "ok"},
-                                              {"step_device_used_bytes", 1.3 * gib * GiB}});
+    const CheckReport high =
+        check_result(p, {{"step_status", "ok"}, {"step_device_used_bytes", 1.3 * gib * GiB}});
     CHECK(item(high, "one_step_memory")->reason.code == "memory_above_band");
   }
   SECTION("a plan that counts the whole slice runs it whole") {
@@ -314,8 +312,8 @@ TEST_CASE("the one-step probe never holds more than the plan's per-GPU memory",
     const ProbeScale s = probe_scale(p);
     CHECK_FALSE(s.scaled());
     CHECK(s.layers == 32);
-    const CheckReport low = check_result(p, {{"step_status", "ok"},
-                                             {"step_device_used_bytes", 10 * GiB}});
+    const CheckReport low =
+        check_result(p, {{"step_status", "ok"}, {"step_device_used_bytes", 10 * GiB}});
     CHECK(item(low, "one_step_memory")->reason.code == "memory_below_band");
   }
 }

@@ -222,8 +222,8 @@ TEST_CASE("faults read back as reasons a person can act on", "[validation][check
             ->reason.message.rfind("GPU 2 thermal-throttled 4% of samples", 0) == 0);
   CHECK(item(r, "xid")->reason.param("codes") == "79");
   CHECK(item(r, "burnin_duration")->status == Status::fail);
-  CHECK(item(r, "burnin_duration")->reason.message.rfind("the burn-in ran 2.5 h of the plan's 10 h", 0) ==
-        0);
+  CHECK(item(r, "burnin_duration")
+            ->reason.message.rfind("the burn-in ran 2.5 h of the plan's 10 h", 0) == 0);
 }
 
 TEST_CASE("driver, GEMM, tokens/s and cost", "[validation][check]") {

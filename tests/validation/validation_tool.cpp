@@ -73,7 +73,8 @@ int main(int argc, char** argv) {
         std::cout << k << "power_cap_fraction\t" << g.power_cap_fraction << "\n";
         if (g.ecc_uncorrected_max)
           std::cout << k << "ecc_uncorrected_max\t" << *g.ecc_uncorrected_max << "\n";
-        if (g.pcie_gen_min_busy) std::cout << k << "pcie_gen_min_busy\t" << *g.pcie_gen_min_busy << "\n";
+        if (g.pcie_gen_min_busy)
+          std::cout << k << "pcie_gen_min_busy\t" << *g.pcie_gen_min_busy << "\n";
         if (g.pcie_width_min_busy)
           std::cout << k << "pcie_width_min_busy\t" << *g.pcie_width_min_busy << "\n";
         if (g.pcie_width_max_logged)
