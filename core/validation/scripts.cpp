@@ -491,9 +491,11 @@ ScriptFile readme(const ValidationPlan& p) {
       "validation-out/burnin.pid. Follow it with ./40_burnin.sh --status or tail -f on the log;\n"
       "stop it with kill $(cat validation-out/burnin.pid), and run ./40_burnin.sh --detach again\n"
       "to resume where it stopped. Run in the foreground, it stops cleanly (and resumes) when the\n"
-      "session closes. 90_summary.sh reads the log and PID file: a burn-in still running or "
-      "stopped\n"
-      "early is a WARN, not a pass.\n\n"
+      "session closes. 90_summary.sh reads the log and PID file: a burn-in still running is a\n"
+      "WARN; one stopped early, or run with a shorter --hours than the plan's " +
+      num(p.burnin_hours, 6) +
+      " h, is a FAIL.\n"
+      "--dcgm runs DCGM's diagnostics first; it FAILs when DCGM's host engine is not running.\n\n"
       "Each prints PASS/WARN/FAIL lines (expected vs measured) and exits 1 if anything FAILed.\n"
       "Xid errors are read from dmesg, or from journalctl -k where dmesg is restricted (users in\n"
       "the adm group can read it). Root is needed only for: the kernel log when neither is\n"
