@@ -434,6 +434,8 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
   m.gpus_logged = r.integer("gpus_logged");
   m.wall_power_w_max = r.num("wall_power_w_max");
   m.wall_power_w_p50 = r.num("wall_power_w_p50");
+  m.dcgm_diag = r.text("dcgm_diag");
+  m.dcgm_failed_tests = r.text("dcgm_failed_tests");
   m.job_tokens_per_second_per_server = r.num("job.tokens_per_second_per_server");
 
   for (std::size_t k = 0; k < measured.size(); ++k) {
@@ -489,6 +491,10 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
         entry_for(m.power, i).ecc_uncorrected_max = r.num(key);
       else if (f == "pcie_gen_min_busy")
         entry_for(m.power, i).pcie_gen_min_busy = r.integer(key);
+      else if (f == "pcie_width_min_busy")
+        entry_for(m.power, i).pcie_width_min_busy = r.integer(key);
+      else if (f == "pcie_width_max_logged")
+        entry_for(m.power, i).pcie_width_max_logged = r.integer(key);
     } else if (split_indexed(key, "nvlink", i, f)) {
       if (f == "active_links")
         entry_for(m.nvlink, i).active_links = r.integer(key).value_or(0);

@@ -28,7 +28,6 @@ Area area_of_line(const std::string& a) {
 const std::map<std::string, std::string>& item_code_of_line() {
   static const std::map<std::string, std::string> same = {{"pcie_gen_low", "pcie_link_low"},
                                                           {"pcie_width_low", "pcie_link_low"},
-                                                          {"pcie_downtrained", "pcie_link_low"},
                                                           {"gpu_missing", "gpu_missing_in_log"}};
   return same;
 }

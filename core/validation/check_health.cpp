@@ -161,6 +161,77 @@ void xid_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
                "catalog"},
           0, n, "errors");
 }
+/// dcgmi diag (40_burnin.sh --dcgm): asked for and not run is not a pass. An unreachable host
+/// engine or a missing dcgmi FAILs with the fix, as a failed test does.
+void dcgm_item(const Measurements& m, Builder& b) {
+  const std::string& d = m.dcgm_diag;
+  if (d.empty()) return;
+  const std::string fix =
+      "start DCGM's host engine (systemctl start nvidia-dcgm, or nv-hostengine, as root) or "
+      "install datacenter-gpu-manager, then run 40_burnin.sh --dcgm again";
+  if (d == "pass")
+    b.add(Area::power, "dcgm_diag", Status::pass, ok());
+  else if (d == "warn")
+    b.add(
+        Area::power, "dcgm_diag", Status::warn,
+        {"dcgm_diag_warn",
+         {{"tests", m.dcgm_failed_tests}},
+         "DCGM's diagnostics warn: " + m.dcgm_failed_tests + " (dcgm_diag.txt has the messages)"});
+  else if (d == "fail")
+    b.add(Area::power, "dcgm_diag", Status::fail,
+          {"dcgm_diag_failed",
+           {{"tests", m.dcgm_failed_tests}},
+           "DCGM's diagnostics failed: " + m.dcgm_failed_tests +
+               ": reset the GPU named and rerun; replace it if it fails again"});
+  else if (d == "unreachable")
+    b.add(Area::power, "dcgm_diag", Status::fail,
+          {"dcgm_unreachable",
+           {},
+           "dcgmi could not reach DCGM's host engine, so no diagnostic ran: " + fix});
+  else if (d == "missing")
+    b.add(Area::power, "dcgm_diag", Status::fail,
+          {"dcgm_missing", {}, "--dcgm was asked for but dcgmi is not installed: " + fix});
+  else
+    b.add(Area::power, "dcgm_diag", Status::fail,
+          {"dcgm_diag_error", {}, "dcgmi diag ran no test (dcgm_diag.txt says why): " + fix});
+}
+
+/// The burn-in's length against the plan's (the plan the scripts were generated for, never the
+/// --hours the run was started with), within 2%. A run started with a shorter --hours that
+/// completed is `burnin_short`; one that stopped early is `burnin_incomplete`. Both FAIL: the
+/// server has not been burned in as planned.
+void burnin_duration_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
+  if (!m.burnin_seconds) return;
+  constexpr double kTolerance = 0.02;
+  // Whole seconds, as 40_burnin.sh counts them.
+  const double plan_s = std::floor(p.burnin_hours * 3600 + 0.5), done = *m.burnin_seconds;
+  const double hours = done / 3600;
+  const auto h = [](double seconds) { return num(seconds / 3600, seconds < 360 ? 4 : 2) + " h"; };
+  if (done >= plan_s * (1 - kTolerance)) {
+    b.add(Area::power, "burnin_duration", Status::pass, ok(), p.burnin_hours, hours, "h");
+    return;
+  }
+  const std::optional<double> run = m.burnin_target_seconds;
+  if (run && *run < plan_s * (1 - kTolerance) && done + 1 >= *run)
+    b.add(Area::power, "burnin_duration", Status::fail,
+          {"burnin_short",
+           {{"hours", num(hours, 4)},
+            {"run_hours", num(*run / 3600, 4)},
+            {"plan_hours", num(p.burnin_hours, 4)}},
+           "the burn-in ran " + h(done) + " (the run was set to " + h(*run) +
+               "), shorter than the plan's " + num(p.burnin_hours, 4) + " h" +
+               ": run 40_burnin.sh --hours " + num(p.burnin_hours, 4) +
+               " to finish it (it continues where it stopped)"},
+          p.burnin_hours, hours, "h");
+  else
+    b.add(Area::power, "burnin_duration", Status::fail,
+          {"burnin_incomplete",
+           {{"hours", num(hours, 4)}, {"target_hours", num(p.burnin_hours, 4)}},
+           "the burn-in ran " + h(done) + " of the plan's " + num(p.burnin_hours, 4) + " h" +
+               ": run 40_burnin.sh again to resume"},
+          p.burnin_hours, hours, "h");
+}
+
 }  // namespace
 
 void power_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
@@ -278,19 +349,8 @@ void power_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
     }
   }
   xid_item(p, m, b);
-  if (m.burnin_seconds) {
-    const double want = m.burnin_target_seconds.value_or(p.burnin_hours * 3600);
-    const double hours = *m.burnin_seconds / 3600;
-    if (*m.burnin_seconds + 1 < want)
-      b.add(Area::power, "burnin_duration", Status::warn,
-            {"burnin_incomplete",
-             {{"hours", num(hours, 2)}, {"target_hours", num(want / 3600, 2)}},
-             "the burn-in ran " + num(hours, 2) + " h of " + num(want / 3600, 2) +
-                 " h: run 40_burnin.sh again to resume"},
-            want / 3600, hours, "h");
-    else
-      b.add(Area::power, "burnin_duration", Status::pass, ok(), want / 3600, hours, "h");
-  }
+  dcgm_item(m, b);
+  burnin_duration_item(p, m, b);
   if (m.wall_power_w_max && p.server_full_load_w) {
     const double got = *m.wall_power_w_max, want = *p.server_full_load_w;
     if (got > want)

@@ -98,6 +98,9 @@ constexpr Known kKnown[] = {
     {"memory.used", "MiB", 0, 1e8},
     {"ecc.errors.uncorrected.volatile.total", "", 0, 1e15},
     {"pcie.link.gen.current", "", 1, 8},
+    {"pcie.link.gen.max", "", 1, 8},
+    {"pcie.link.width.current", "", 1, 32},
+    {"pcie.link.width.max", "", 1, 32},
     {"clocks_throttle_reasons.active", "", 0, 0},
     {"clocks_event_reasons.active", "", 0, 0},
 };
@@ -161,6 +164,7 @@ class Reader {
     index_ = find("index"), power_ = find("power.draw"), limit_ = find("power.limit");
     temp_ = find("temperature.gpu"), ecc_ = find("ecc.errors.uncorrected.volatile.total");
     util_ = find("utilization.gpu"), pcie_ = find("pcie.link.gen.current");
+    width_ = find("pcie.link.width.current"), width_max_ = find("pcie.link.width.max");
     reasons_ = find("clocks_throttle_reasons.active");
     if (reasons_ < 0) reasons_ = find("clocks_event_reasons.active");
   }
@@ -190,6 +194,14 @@ class Reader {
     const auto u = number_at(util_), gen = number_at(pcie_);
     if (u && *u >= 50 && gen && (!g.stats.pcie_gen_min_busy || *gen < *g.stats.pcie_gen_min_busy))
       g.stats.pcie_gen_min_busy = static_cast<int>(*gen);  // bounded to [1, 8] by its range
+    // Width too only while busy, as 40_burnin.sh does; bounded to [1, 32] by its range.
+    const auto width = number_at(width_), width_max = number_at(width_max_);
+    if (u && *u >= 50 && width &&
+        (!g.stats.pcie_width_min_busy || *width < *g.stats.pcie_width_min_busy))
+      g.stats.pcie_width_min_busy = static_cast<int>(*width);
+    if (width_max &&
+        (!g.stats.pcie_width_max_logged || *width_max > *g.stats.pcie_width_max_logged))
+      g.stats.pcie_width_max_logged = static_cast<int>(*width_max);
     const unsigned long long r = reasons();
     if (r & (0x8 | 0x20 | 0x40)) ++g.thermal;
     if (r & 0x80) ++g.brake;
@@ -300,7 +312,7 @@ class Reader {
   std::string header_;
   std::vector<Column> cols_;
   int index_ = -1, power_ = -1, limit_ = -1, temp_ = -1, ecc_ = -1, util_ = -1, pcie_ = -1,
-      reasons_ = -1;
+      width_ = -1, width_max_ = -1, reasons_ = -1;
   std::size_t rows_ = 0;
   std::string row_;
   std::vector<std::string_view> fields_;

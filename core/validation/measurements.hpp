@@ -43,6 +43,8 @@ struct GpuPowerStats {
   double power_cap_fraction = 0;              // share at the software power cap (0-1)
   std::optional<double> ecc_uncorrected_max;  // volatile uncorrectable ECC count
   std::optional<int> pcie_gen_min_busy;       // lowest PCIe generation at >= 50% utilization
+  std::optional<int> pcie_width_min_busy;     // narrowest PCIe width at >= 50% utilization, lanes
+  std::optional<int> pcie_width_max_logged;   // widest pcie.link.width.max logged, lanes
 };
 
 /// A line a script printed: STATUS check: expected X, measured Y (detail).
@@ -108,6 +110,9 @@ struct Measurements {
   std::optional<int> nccl_timeouts;        // NCCL watchdog timeouts in the load's log
   std::optional<double> wall_power_w_max;  // W, one server
   std::optional<double> wall_power_w_p50;  // W
+  std::string dcgm_diag;  // dcgmi diag (--dcgm): pass | warn | fail | unreachable | missing |
+                          // error; "" when not run
+  std::string dcgm_failed_tests;  // "Targeted Power GPU: 1;Memory Bandwidth GPU: 3"
 
   // 90_summary.sh --tokens-per-second
   std::optional<double> job_tokens_per_second_per_server;

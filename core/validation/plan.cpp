@@ -111,6 +111,28 @@ void set_memory_expectations(ValidationPlan& p, const GpuFacts& gpu, const PartF
 
 }  // namespace
 
+ProbeScale probe_scale(const ValidationPlan& plan) {
+  const ProbeModel& m = plan.probe;
+  // probe.py's parameters: per block q, kv, o, gated up, down and two norms; embedding, head and
+  // the final norm once.
+  const double h = m.hidden, d = m.head_dim;
+  const double per_layer = h * m.heads * d + h * 2.0 * m.kv_heads * d + m.heads * d * h +
+                           h * 2.0 * m.ffn + static_cast<double>(m.ffn) * h + 2 * h;
+  const double fixed = 2.0 * m.vocab * h + h;
+  const double bytes_per_param = 2 + (m.training ? 2 + m.state_bytes_per_param : 0);
+  ProbeScale s;
+  s.planned_layers = m.layers;
+  s.layers = m.layers;
+  s.budget_bytes = kProbeStaticShare * plan.memory_per_gpu_bytes;
+  const auto bytes = [&](int layers) { return (fixed + per_layer * layers) * bytes_per_param; };
+  if (plan.memory_per_gpu_bytes > 0 && bytes(m.layers) > s.budget_bytes) {
+    const double room = s.budget_bytes / bytes_per_param - fixed;
+    s.layers = std::clamp(static_cast<int>(std::floor(room / per_layer)), 1, m.layers);
+  }
+  s.static_bytes = bytes(s.layers);
+  return s;
+}
+
 std::optional<int> planned_memory_total_mib(const ValidationPlan& p) {
   return p.ecc_default == EccMode::on ? p.memory_total_mib_ecc_on : p.memory_total_mib_ecc_off;
 }

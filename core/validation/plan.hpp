@@ -213,6 +213,22 @@ struct PlanFigures {
 ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
                                      const NgcCatalog& ngc, const PlanFigures& figures);
 
+/// How much of the planned model slice the one-step probe runs. probe.py holds bf16 weights and
+/// gradients for every parameter plus the optimizer-state buffer: more than a plan that shards
+/// them (ZeRO), trains adapters only (LoRA) or quantises the weights counts. So the probe never
+/// holds more than kProbeStaticShare of the plan's per-GPU memory in weights, gradients and state
+/// (the rest is for activations and the CUDA context): when the whole slice would, it runs fewer
+/// layers, and its memory is checked against the plan's band from above only.
+inline constexpr double kProbeStaticShare = 0.9;
+struct ProbeScale {
+  int layers = 0;           // layers probe.py builds
+  int planned_layers = 0;   // layers of the planned slice
+  double static_bytes = 0;  // weights + gradients + state of those layers, bytes
+  double budget_bytes = 0;  // kProbeStaticShare x the plan's per-GPU memory, bytes
+  bool scaled() const { return layers < planned_layers; }
+};
+ProbeScale probe_scale(const ValidationPlan& plan);
+
 /// memory.total (MiB) in the ECC mode the plan counts on (the part's default); nullopt: record.
 std::optional<int> planned_memory_total_mib(const ValidationPlan& plan);
 

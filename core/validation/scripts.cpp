@@ -313,6 +313,13 @@ ScriptFile container(const ValidationPlan& p) {
   v.set("MEMORY_PER_GPU_BYTES", integer(p.memory_per_gpu_bytes), "plan's memory.per_gpu_bytes");
   v.set("MEMORY_BAND_LOW_BYTES", integer(p.memory_band_low_bytes), "low end of its band, bytes");
   v.set("MEMORY_BAND_HIGH_BYTES", integer(p.memory_band_high_bytes), "high end of its band, bytes");
+  const ProbeScale scale = probe_scale(p);
+  v.set("PROBE_LAYERS", std::to_string(scale.layers),
+        scale.scaled() ? "layers probe.py runs: fewer than the slice's, so it stays within the "
+                         "plan's memory (ZeRO, LoRA or quantised weights hold less per GPU)"
+                       : "layers probe.py runs: the whole slice");
+  v.set("PROBE_LAYERS_PLANNED", std::to_string(scale.planned_layers),
+        "layers of the planned slice on one GPU");
   Header h{
       "20_container.sh",
       "container and compute",
@@ -363,14 +370,22 @@ ScriptFile burnin(const ValidationPlan& p) {
   Vars v = plan_vars(p);
   v.set("EXPECTED_GPUS", std::to_string(p.gpus_per_server), "GPUs in this server");
   v.set("GPUS_PER_SERVER", std::to_string(p.gpus_per_server));
-  v.set("BURNIN_HOURS", num(p.burnin_hours), "default length, h (--hours)");
+  v.set("BURNIN_HOURS", num(p.burnin_hours, 6),
+        "the plan's burn-in length, h: the default --hours, and what a run must reach");
   v.set("SAMPLE_INTERVAL_S", std::to_string(p.sample_interval_s),
         "nvidia-smi interval, s (--interval)");
   v.env("NGC_TAG", p.ngc_tag, "NGC_TAG=<tag> overrides");
   v.env("REGISTRY", p.registry, "REGISTRY=<harbor mirror> when nvcr.io is slow");
   v.set("EXPECTED_POWER_P50_W", num(p.power_limit_w * p.training_load_factor, 1),
         "planned job's median draw per GPU: TDP x training load factor, W");
-  v.set("EXPECTED_PCIE_GEN", std::to_string(p.pcie_generation));
+  v.set("EXPECTED_PCIE_GEN", std::to_string(p.pcie_generation),
+        "pcie.link.gen.current while busy (idle GPUs lower it to save power)");
+  v.set("EXPECTED_PCIE_WIDTH", std::to_string(p.pcie_width),
+        "pcie.link.width.current while busy, lanes");
+  v.set("DCGM_LEVEL", p.product == ProductClass::geforce ? "1" : "3",
+        p.product == ProductClass::geforce
+            ? "dcgmi diag level (--dcgm): GeForce parts run level 1 only"
+            : "dcgmi diag level (--dcgm)");
   set_xid_vars(v, p);
   v.set("SERVER_FULL_LOAD_W", p.server_full_load_w ? num(*p.server_full_load_w, 0) : "",
         "planned wall power of one server, W (\"\": not planned)");
@@ -378,15 +393,16 @@ ScriptFile burnin(const ValidationPlan& p) {
       "40_burnin.sh",
       "burn-in",
       {"Runs the planned job (--job) or a GEMM + all-reduce loop for --hours (default " +
-           num(p.burnin_hours) + " h) while",
+           num(p.burnin_hours, 6) + " h) while",
        "nvidia-smi logs gpu.csv every --interval s (and ipmitool wall power every 60 s as root),",
-       "then checks throttle reasons, power, ECC, PCIe under load and new Xid errors.",
+       "then checks its length against the plan's, throttle reasons, power, ECC, PCIe width and",
+       "generation under load, new Xid errors, and (--dcgm) DCGM's diagnostics.",
        "Safe to stop and resume: progress is kept in $VALIDATION_DIR/burnin.state.",
        "--detach runs it under setsid + nohup (it survives an SSH drop): output in burnin.log,",
        "its PID in burnin.pid; --status reports on it."},
       "the docker group or root for the default load; wall power (ipmitool) needs root.",
       "./40_burnin.sh [--detach] [--hours 10] [--interval 10] [--job 'torchrun ... train.py'] "
-      "[--restart]    ./40_burnin.sh --status"};
+      "[--dcgm] [--restart]    ./40_burnin.sh --status"};
   return {"40_burnin.sh",
           shell_script(p, h, v, validation::body("burnin_args.sh"), validation::body("burnin.sh")),
           true, "burn-in with nvidia-smi CSV logging; throttling, power, ECC, Xid",
@@ -428,7 +444,14 @@ ScriptFile probe_py(const ValidationPlan& p) {
   s += "PLAN = {\n";
   s += "    \"gemm_n\": 8192,\n    \"gemm_iters\": 200,\n";
   s += "    \"training\": " + py_bool(m.training) + ",\n";
-  s += "    \"layers\": " + std::to_string(m.layers) + ",\n";
+  const ProbeScale scale = probe_scale(p);
+  if (scale.scaled())
+    s += "# " + std::to_string(scale.layers) + " of the slice's " +
+         std::to_string(scale.planned_layers) +
+         " layers: bf16 weights, gradients and state of all would exceed " +
+         num(kProbeStaticShare * 100, 0) + "% of the plan's per-GPU memory.\n";
+  s += "    \"layers\": " + std::to_string(scale.layers) + ",\n";
+  s += "    \"layers_planned\": " + std::to_string(scale.planned_layers) + ",\n";
   s += "    \"hidden\": " + std::to_string(m.hidden) + ",\n";
   s += "    \"heads\": " + std::to_string(m.heads) + ",\n";
   s += "    \"kv_heads\": " + std::to_string(m.kv_heads) + ",\n";
@@ -460,7 +483,7 @@ ScriptFile readme(const ValidationPlan& p) {
   s +=
       "\n  ./40_burnin.sh --detach\n"
       "                      " +
-      num(p.burnin_hours) +
+      num(p.burnin_hours, 6) +
       " h burn-in with nvidia-smi logging, in the background\n"
       "  ./90_summary.sh     writes validation-out/validation-result.json\n\n"
       "The burn-in outlasts an SSH session. --detach starts it under setsid and nohup, so it\n"
@@ -468,9 +491,11 @@ ScriptFile readme(const ValidationPlan& p) {
       "validation-out/burnin.pid. Follow it with ./40_burnin.sh --status or tail -f on the log;\n"
       "stop it with kill $(cat validation-out/burnin.pid), and run ./40_burnin.sh --detach again\n"
       "to resume where it stopped. Run in the foreground, it stops cleanly (and resumes) when the\n"
-      "session closes. 90_summary.sh reads the log and PID file: a burn-in still running or "
-      "stopped\n"
-      "early is a WARN, not a pass.\n\n"
+      "session closes. 90_summary.sh reads the log and PID file: a burn-in still running is a\n"
+      "WARN; one stopped early, or run with a shorter --hours than the plan's " +
+      num(p.burnin_hours, 6) +
+      " h, is a FAIL.\n"
+      "--dcgm runs DCGM's diagnostics first; it FAILs when DCGM's host engine is not running.\n\n"
       "Each prints PASS/WARN/FAIL lines (expected vs measured) and exits 1 if anything FAILed.\n"
       "Xid errors are read from dmesg, or from journalctl -k where dmesg is restricted (users in\n"
       "the adm group can read it). Root is needed only for: the kernel log when neither is\n"

@@ -221,7 +221,9 @@ TEST_CASE("faults read back as reasons a person can act on", "[validation][check
   CHECK(item(r, "thermal_throttle")
             ->reason.message.rfind("GPU 2 thermal-throttled 4% of samples", 0) == 0);
   CHECK(item(r, "xid")->reason.param("codes") == "79");
-  CHECK(item(r, "burnin_duration")->reason.message.rfind("the burn-in ran 2.5 h of 10 h", 0) == 0);
+  CHECK(item(r, "burnin_duration")->status == Status::fail);
+  CHECK(item(r, "burnin_duration")
+            ->reason.message.rfind("the burn-in ran 2.5 h of the plan's 10 h", 0) == 0);
 }
 
 TEST_CASE("driver, GEMM, tokens/s and cost", "[validation][check]") {
@@ -260,7 +262,10 @@ TEST_CASE("driver, GEMM, tokens/s and cost", "[validation][check]") {
 TEST_CASE("a raw CSV yields the power items only", "[validation][check]") {
   const ValidationPlan p = plan("h100_8x");
   CheckReport r = check_measurements(p, read_measurements(sample("gpu_ok.csv"), "gpu.csv", p));
-  for (const auto& i : r.items) CHECK(i.area == Area::power);
+  // Power items, and the PCIe link under load (the log's busy samples).
+  for (const auto& i : r.items) CHECK((i.area == Area::power || i.item == "pcie_under_load"));
+  REQUIRE(item(r, "pcie_under_load") != nullptr);
+  CHECK(item(r, "pcie_under_load")->reason.code == "pcie_downtrained");  // GPU 1 at Gen4, busy
   CHECK(item(r, "thermal_throttle")
             ->reason.message.rfind("GPU 1 thermal-throttled 10% of samples", 0) == 0);
   CHECK(item(r, "power_cap")->reason.message.rfind("GPU 1 power-capped 20% of samples", 0) == 0);

@@ -5,6 +5,7 @@
 //   validation_tool csvstats <case> <gpu.csv>       per-GPU statistics, named as 40_burnin.sh names
 //   them validation_tool cases                           list the case names
 // Cases: h100_8x h100_2x8_ib rtx4090_4x l20_8x. Exit 2 on bad input (the error as JSON).
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -42,6 +43,9 @@ int main(int argc, char** argv) {
   const std::string cmd = argv[1], name = argv[2], target = argv[3];
   try {
     ValidationPlan plan = vtest::make_case(name, GPU_ADVISOR_DATA_DIR);
+    // The stand-in runs burn in for seconds: CASE_BURNIN_HOURS sets the plan's length, for the
+    // scripts and for check alike (it is part of the plan id).
+    if (const char* hours = std::getenv("CASE_BURNIN_HOURS")) plan.burnin_hours = std::stod(hours);
     if (cmd == "scripts") {
       fs::create_directories(target);
       for (const auto& f : generate_scripts(plan)) {
@@ -69,6 +73,12 @@ int main(int argc, char** argv) {
         std::cout << k << "power_cap_fraction\t" << g.power_cap_fraction << "\n";
         if (g.ecc_uncorrected_max)
           std::cout << k << "ecc_uncorrected_max\t" << *g.ecc_uncorrected_max << "\n";
+        if (g.pcie_gen_min_busy)
+          std::cout << k << "pcie_gen_min_busy\t" << *g.pcie_gen_min_busy << "\n";
+        if (g.pcie_width_min_busy)
+          std::cout << k << "pcie_width_min_busy\t" << *g.pcie_width_min_busy << "\n";
+        if (g.pcie_width_max_logged)
+          std::cout << k << "pcie_width_max_logged\t" << *g.pcie_width_max_logged << "\n";
       }
       return 0;
     }

@@ -90,7 +90,7 @@ export default {
   'help.validation.host_driver': 'The driver installed on the servers, e.g. 550.127.05; the scripts check compatibility with it. Blank = not checked.',
   'help.validation.ngc_tag': 'Tag of the NVIDIA container image used for the burn-in, e.g. 24.05. Blank = chosen for the GPU and driver.',
   'help.validation.registry': 'Registry the image is pulled from; a mirror inside China works too. Blank = the official one.',
-  'help.validation.burnin_hours': 'Hours of burn-in on delivery, at least 10. Default 10, the minimum the source recommends.',
+  'help.validation.burnin_hours': 'Hours of burn-in on delivery, at least 10. Default 10, the minimum the source recommends. The check fails a burn-in shorter than this.',
   'help.validation.sample_interval_s': 'Seconds between samples of temperature, power and memory during the burn-in. Default 10.',
   'help.goal.objective': 'What the recommendation favours: cheapest, fastest, cheapest by the deadline, fastest within the budget, or Auto. Default Auto: by the deadline and budget when given.',
   'help.goal.deadline_hours': 'When the run must be done: 36, 60 days, 2 weeks, 2 months (a month is 730 h); blank = no limit.',

@@ -89,7 +89,7 @@ export default {
   'help.validation.host_driver': '服务器已装的驱动版本，如 550.127.05；脚本据此检查兼容。留空 = 不检查版本。',
   'help.validation.ngc_tag': '压测用的 NVIDIA 容器镜像标签，如 24.05。留空 = 按卡型与驱动自动选。',
   'help.validation.registry': '拉取镜像的仓库地址，国内可填镜像站。留空 = 官方仓库。',
-  'help.validation.burnin_hours': '到货压测跑多少小时，至少 10。默认 10：参考资料建议至少 10 小时。',
+  'help.validation.burnin_hours': '到货压测跑多少小时，至少 10。默认 10：参考资料建议至少 10 小时。压测短于这个时长，检查判为不通过。',
   'help.validation.sample_interval_s': '压测时每隔几秒记录一次温度、功耗和显存。默认 10 秒。',
   'help.goal.objective': '推荐时优先什么：最省、最快、截止前最省、预算内最快，或自动权衡。默认自动：有截止或预算时按它们选。',
   'help.goal.deadline_hours': '最迟多久跑完。可写 36、60天、2周、2个月（一个月按 730 小时）；留空 = 不限。',

@@ -7,11 +7,12 @@ usage: $0 [--detach] [--hours H] [--interval S] [--job 'COMMAND'] [--dcgm] [--re
   --detach       run in the background (setsid + nohup): it survives an SSH drop; output in
                  \$VALIDATION_DIR/burnin.log, its PID in \$VALIDATION_DIR/burnin.pid
   --status       is a burn-in running, how far it got, and the last lines of its log
-  --hours H      burn-in length in hours (default $BURNIN_HOURS; the source asks for >= 10)
+  --hours H      burn-in length in hours (default $BURNIN_HOURS, the plan's: a shorter run FAILs)
   --interval S   nvidia-smi sampling interval in seconds (default $SAMPLE_INTERVAL_S)
   --job CMD      run your planned training job instead of the GEMM + all-reduce loop
                  (its output goes to \$VALIDATION_DIR/job.log)
-  --dcgm         run 'dcgmi diag -r 3' first (DCGM installed; long-running tests)
+  --dcgm         run 'dcgmi diag -r $DCGM_LEVEL' first (DCGM installed and its host engine
+                 running, or it FAILs; long-running tests)
   --restart      start over (the old log is kept as gpu.csv.<time>)
 Safe to stop (Ctrl-C, or the SSH session closing) at any time: run it again to resume where it
 stopped. Over SSH, prefer --detach.

@@ -81,6 +81,8 @@ def one_step(p):
     model = Model(p).to(device="cuda", dtype=torch.bfloat16)
     params = sum(t.numel() for t in model.parameters())
     out("step.parameters", params)
+    out("step.layers", p["layers"])
+    out("step.layers_planned", p["layers_planned"])
     state = None
     if p["training"]:
         state = torch.empty(int(params * p["state_bytes_per_param"]), dtype=torch.uint8, device="cuda")

@@ -4,6 +4,8 @@
 #                  | ib_down | nccl_socket | nccl_timeout (default healthy)
 # STANDIN_GPUS     GPU count (default: 8, or 4 for rtx4090; missing_gpu drops one)
 # STANDIN_STEP_USED_BYTES  device memory used by probe.py's step (default per profile)
+# STANDIN_PCIE_NARROW_GPU, STANDIN_PCIE_WIDTH  that GPU's pcie.link.width.current (default x8) in
+#                  an x16 link (pcie.link.width.max 16): a link trained narrow, idle and busy
 # STANDIN_ECC_GPU, STANDIN_ECC_MODE  that GPU's ecc.mode.current (Enabled | Disabled), and its
 #                  memory.total in that mode (MEM_ECC_ALT: HBM the same; GDDR 1/16 less with ECC on)
 # shellcheck shell=bash disable=SC2034

@@ -4,12 +4,13 @@
 #   8x NVIDIA H100 SXM5 80GB per server, 1 server; Llama-3.1-8B full fine-tune, ZeRO-2 over 8 GPUs
 # Runs the planned job (--job) or a GEMM + all-reduce loop for --hours (default 10 h) while
 # nvidia-smi logs gpu.csv every --interval s (and ipmitool wall power every 60 s as root),
-# then checks throttle reasons, power, ECC, PCIe under load and new Xid errors.
+# then checks its length against the plan's, throttle reasons, power, ECC, PCIe width and
+# generation under load, new Xid errors, and (--dcgm) DCGM's diagnostics.
 # Safe to stop and resume: progress is kept in $VALIDATION_DIR/burnin.state.
 # --detach runs it under setsid + nohup (it survives an SSH drop): output in burnin.log,
 # its PID in burnin.pid; --status reports on it.
 # Root: the docker group or root for the default load; wall power (ipmitool) needs root.
-# Usage: ./40_burnin.sh [--detach] [--hours 10] [--interval 10] [--job 'torchrun ... train.py'] [--restart]    ./40_burnin.sh --status
+# Usage: ./40_burnin.sh [--detach] [--hours 10] [--interval 10] [--job 'torchrun ... train.py'] [--dcgm] [--restart]    ./40_burnin.sh --status
 # Results go to $VALIDATION_DIR (default ./validation-out); 90_summary.sh collects them
 # into validation-result.json. Exit status 1 when any check FAILs.
 set -euo pipefail
@@ -19,12 +20,14 @@ PLAN_ID=c363a0e7806f4bda  # validation-result.json carries it back
 PLAN_SUMMARY='8x NVIDIA H100 SXM5 80GB per server, 1 server; Llama-3.1-8B full fine-tune, ZeRO-2 over 8 GPUs'
 EXPECTED_GPUS=8  # GPUs in this server
 GPUS_PER_SERVER=8
-BURNIN_HOURS=10  # default length, h (--hours)
+BURNIN_HOURS=10  # the plan's burn-in length, h: the default --hours, and what a run must reach
 SAMPLE_INTERVAL_S=10  # nvidia-smi interval, s (--interval)
 NGC_TAG="${NGC_TAG:-25.02}"  # NGC_TAG=<tag> overrides
 REGISTRY="${REGISTRY:-nvcr.io}"  # REGISTRY=<harbor mirror> when nvcr.io is slow
 EXPECTED_POWER_P50_W=560  # planned job's median draw per GPU: TDP x training load factor, W
-EXPECTED_PCIE_GEN=5
+EXPECTED_PCIE_GEN=5  # pcie.link.gen.current while busy (idle GPUs lower it to save power)
+EXPECTED_PCIE_WIDTH=16  # pcie.link.width.current while busy, lanes
+DCGM_LEVEL=3  # dcgmi diag level (--dcgm)
 XID_HARDWARE='48 61 62 63 64 74 79 92 94 95 119 120'  # Xids that fail the server (NVIDIA Xid catalog; data/validation.json)
 XID_APPLICATION='13 31 43 45'  # Xids of a user program's fault: a warning
 SERVER_FULL_LOAD_W=10200  # planned wall power of one server, W ("": not planned)
@@ -38,11 +41,12 @@ usage: $0 [--detach] [--hours H] [--interval S] [--job 'COMMAND'] [--dcgm] [--re
   --detach       run in the background (setsid + nohup): it survives an SSH drop; output in
                  \$VALIDATION_DIR/burnin.log, its PID in \$VALIDATION_DIR/burnin.pid
   --status       is a burn-in running, how far it got, and the last lines of its log
-  --hours H      burn-in length in hours (default $BURNIN_HOURS; the source asks for >= 10)
+  --hours H      burn-in length in hours (default $BURNIN_HOURS, the plan's: a shorter run FAILs)
   --interval S   nvidia-smi sampling interval in seconds (default $SAMPLE_INTERVAL_S)
   --job CMD      run your planned training job instead of the GEMM + all-reduce loop
                  (its output goes to \$VALIDATION_DIR/job.log)
-  --dcgm         run 'dcgmi diag -r 3' first (DCGM installed; long-running tests)
+  --dcgm         run 'dcgmi diag -r $DCGM_LEVEL' first (DCGM installed and its host engine
+                 running, or it FAILs; long-running tests)
   --restart      start over (the old log is kept as gpu.csv.<time>)
 Safe to stop (Ctrl-C, or the SSH session closing) at any time: run it again to resume where it
 stopped. Over SSH, prefer --detach.
@@ -260,8 +264,11 @@ STATE="$VALIDATION_DIR/burnin.state"
 WALL_CSV="$VALIDATION_DIR/wall.csv"
 LOAD_NAME="gpu-advisor-burnin-$PLAN_ID"
 LOAD_LOG="$VALIDATION_DIR/burn.log"
-FIELDS=timestamp,index,temperature.gpu,temperature.memory,power.draw,power.limit,clocks.sm,clocks.mem,clocks_throttle_reasons.active,utilization.gpu,memory.used,ecc.errors.uncorrected.volatile.total,pcie.link.gen.current
-HEADER='timestamp, index, temperature.gpu, temperature.memory, power.draw [W], power.limit [W], clocks.sm [MHz], clocks.mem [MHz], clocks_throttle_reasons.active, utilization.gpu [%], memory.used [MiB], ecc.errors.uncorrected.volatile.total, pcie.link.gen.current'
+# The PCIe link under load: a GPU idles at a lower generation to save power (normal), so the
+# generation and width are judged only in samples where the GPU is busy; .max is what this GPU
+# and slot can do, .current what the link trained at.
+FIELDS=timestamp,index,temperature.gpu,temperature.memory,power.draw,power.limit,clocks.sm,clocks.mem,clocks_throttle_reasons.active,utilization.gpu,memory.used,ecc.errors.uncorrected.volatile.total,pcie.link.gen.current,pcie.link.gen.max,pcie.link.width.current,pcie.link.width.max
+HEADER='timestamp, index, temperature.gpu, temperature.memory, power.draw [W], power.limit [W], clocks.sm [MHz], clocks.mem [MHz], clocks_throttle_reasons.active, utilization.gpu [%], memory.used [MiB], ecc.errors.uncorrected.volatile.total, pcie.link.gen.current, pcie.link.gen.max, pcie.link.width.current, pcie.link.width.max'
 
 num_gt() { awk -v a="$1" -v b="$2" 'BEGIN { exit !((a + 0) > (b + 0)) }'; }
 pct() { awk -v f="$1" 'BEGIN { printf "%.0f%%", f * 100 }'; }
@@ -275,6 +282,54 @@ xid_codes_after() {
   lines="$(kernel_log "$XID_SOURCE" | grep -i 'NVRM: Xid' || true)"
   printf '%s\n' "$lines" | tail -n +"$(($1 + 1))" \
     | sed -n 's/.*Xid ([^)]*): *\([0-9][0-9]*\).*/\1/p' | sort -un | paste -sd, -
+}
+
+# run_dcgm: dcgmi diag -r $DCGM_LEVEL, judged by its result table. An acceptance run that asked for
+# DCGM and could not get it FAILs: a host engine that is not running ("Unable to connect to host
+# engine") or a dcgmi that is not installed is not a pass.
+run_dcgm() {
+  local want="dcgmi diag -r $DCGM_LEVEL passes" out rc=0 failed warned rows
+  local fix="start DCGM's host engine (root: systemctl start nvidia-dcgm, or nv-hostengine), or install datacenter-gpu-manager; then run 40_burnin.sh --dcgm again"
+  if ! have dcgmi; then
+    measure_str dcgm_diag missing
+    fail health dcgm_diag "$want" "dcgmi not installed" dcgm_missing "$fix"
+    return 0
+  fi
+  out="$(dcgmi diag -r "$DCGM_LEVEL" 2>&1)" || rc=$?
+  printf '%s\n' "$out" > "$VALIDATION_DIR/dcgm_diag.txt"
+  if grep -qiE 'unable to establish a connection|unable to connect to host engine|host engine connection invalid' <<<"$out"; then
+    measure_str dcgm_diag unreachable
+    fail health dcgm_diag "$want" "host engine unreachable (exit $rc)" dcgm_unreachable \
+      "dcgmi cannot reach DCGM's host engine, so no diagnostic ran: $fix"
+    return 0
+  fi
+  # The table's rows: | Test | Pass / Fail - GPU: 1 / Warn / Skip |; a row with an empty first
+  # column continues the test above it (Pass - GPUs: 0, 2, 3 then Fail - GPU: 1).
+  # shellcheck disable=SC2016  # awk code
+  rows="$(awk -F'|' 'NF >= 4 {
+      n = $2; gsub(/^[ \t]+|[ \t]+$/, "", n); r = $3; gsub(/^[ \t]+|[ \t]+$/, "", r)
+      if (n != "" && n != "Warning" && n != "Info") name = n
+      if (r ~ /^(Pass|Fail|Warn|Skip)/) print r "|" name
+    }' <<<"$out")"
+  failed="$(printf '%s\n' "$rows" | sed -n 's/^Fail\( - \)\{0,1\}\([^|]*\)|\(.*\)/\3 \2/p' | sed 's/ *$//' | paste -sd';' -)"
+  warned="$(printf '%s\n' "$rows" | sed -n 's/^Warn\( - \)\{0,1\}\([^|]*\)|\(.*\)/\3 \2/p' | sed 's/ *$//' | paste -sd';' -)"
+  if [ -n "$failed" ]; then
+    measure_str dcgm_diag fail
+    measure_str dcgm_failed_tests "$failed"
+    fail health dcgm_diag "$want" "failed: $failed" dcgm_diag_failed \
+      "DCGM found a fault ($VALIDATION_DIR/dcgm_diag.txt has its messages): reset the GPU named, rerun; replace it if it fails again"
+  elif ! grep -q '^Pass' <<<"$rows"; then
+    measure_str dcgm_diag error
+    fail health dcgm_diag "$want" "no results (exit $rc): $(printf '%s\n' "$out" | grep -m 1 . || true)" dcgm_diag_error \
+      "dcgmi diag ran no test: read $VALIDATION_DIR/dcgm_diag.txt; $fix"
+  elif [ -n "$warned" ]; then
+    measure_str dcgm_diag warn
+    measure_str dcgm_failed_tests "$warned"
+    warn health dcgm_diag "$want" "warnings: $warned" dcgm_diag_warn "read $VALIDATION_DIR/dcgm_diag.txt"
+  else
+    measure_str dcgm_diag pass
+    pass health dcgm_diag "$want" pass ok
+  fi
 }
 
 if ! is_number "$HOURS" || ! is_number "$INTERVAL" || [ "$INTERVAL" -lt 1 ]; then
@@ -358,17 +413,10 @@ if [ "$done_s" -lt "$target" ]; then
   if [ ! -s "$CSV" ]; then printf '%s\n' "$HEADER" > "$CSV"; fi
   xid_before="$(xid_total)"
   if [ "$DCGM" = 1 ]; then
-    if have dcgmi; then
-      DIAG="$(dcgmi diag -r 3 2>&1 || true)"
-      printf '%s\n' "$DIAG" > "$VALIDATION_DIR/dcgm_diag.txt"
-      if grep -qiE '\bfail' <<<"$DIAG"; then
-        fail health dcgm_diag "dcgmi diag -r 3 passes" "failures" dcgm_diag_failed "see $VALIDATION_DIR/dcgm_diag.txt"
-      else
-        pass health dcgm_diag "dcgmi diag -r 3 passes" pass ok
-      fi
-    else
-      skip health dcgm_diag "dcgmi diag -r 3 passes" "dcgmi not installed" dcgm_missing "install NVIDIA DCGM (root) to run its diagnostics"
-    fi
+    run_dcgm
+  else
+    skip health dcgm_diag "dcgmi diag -r $DCGM_LEVEL passes" "not run" dcgm_not_requested \
+      "--dcgm runs NVIDIA DCGM's diagnostics before the burn-in (recommended for acceptance)"
   fi
   # HUP: the SSH session closed under a foreground run. Stop cleanly and keep the progress
   # (a --detach run ignores HUP and carries on).
@@ -434,10 +482,17 @@ fi
 measure burnin_seconds "$done_s"
 measure burnin_target_seconds "$target"
 hours_done="$(awk -v s="$done_s" 'BEGIN { printf "%.2f", s / 3600 }')"
-if [ "$done_s" -ge "$target" ]; then
-  pass power burnin_duration "$HOURS h" "$hours_done h" ok
+# The plan's length, not --hours, is what the burn-in must reach (2% tolerance): a run started
+# with a shorter --hours completes, and FAILs here.
+plan_s="$(awk -v h="$BURNIN_HOURS" 'BEGIN { printf "%d", h * 3600 + 0.5 }')"
+if [ $((done_s * 100)) -ge $((plan_s * 98)) ]; then
+  pass power burnin_duration "$BURNIN_HOURS h (the plan)" "$hours_done h ($done_s s)" ok
+elif [ "$done_s" -ge "$target" ]; then
+  fail power burnin_duration "$BURNIN_HOURS h ($plan_s s, the plan)" "$hours_done h ($done_s s, --hours $HOURS)" burnin_short \
+    "the burn-in ran $done_s s, shorter than the plan's $BURNIN_HOURS h: run $0 --hours $BURNIN_HOURS (it continues from $done_s s)"
 else
-  warn power burnin_duration "$HOURS h" "$hours_done h" burnin_incomplete "run $0 again to resume"
+  fail power burnin_duration "$BURNIN_HOURS h ($plan_s s, the plan)" "$hours_done h ($done_s s)" burnin_incomplete \
+    "the burn-in stopped after $done_s s of the plan's $plan_s s: run $0 again to resume"
 fi
 if [ -s "$LOAD_LOG" ]; then
   timeouts="$(grep -ciE 'collective operation timeout|Watchdog caught|NCCL.*timed? ?out' "$LOAD_LOG" || true)"
@@ -482,7 +537,7 @@ done <<< "$PCT"
 
 # Per GPU: samples, max power.limit, max temperature, shares of samples with thermal slowdown
 # (0x8, 0x20, 0x40), hardware power brake (0x80) and software power cap (0x4), max uncorrected
-# ECC, lowest PCIe generation while busy (utilization >= 50%).
+# ECC, lowest PCIe generation and width while busy (utilization >= 50%), widest width.max logged.
 STATS="$(awk -F',' "$AWK_COLS"'
   function hex(s,   v, i, c) { s = tolower(s); sub(/^0x/, "", s); v = 0
     for (i = 1; i <= length(s); i++) { c = index("0123456789abcdef", substr(s, i, 1)); if (c == 0) return 0; v = v * 16 + c - 1 }
@@ -499,11 +554,14 @@ STATS="$(awk -F',' "$AWK_COLS"'
     if (bit(m, 128)) br[g]++
     if (bit(m, 4)) cap[g]++
     e = f("ecc.errors.uncorrected.volatile.total"); if (e ~ /^[0-9]+$/ && e + 0 > ecc[g]) ecc[g] = e + 0
-    u = f("utilization.gpu"); p = f("pcie.link.gen.current")
+    u = f("utilization.gpu"); p = f("pcie.link.gen.current"); w = f("pcie.link.width.current")
     if (u + 0 >= 50 && p ~ /^[0-9]+$/ && (!(g in pmin) || p + 0 < pmin[g])) pmin[g] = p + 0
+    if (u + 0 >= 50 && w ~ /^[0-9]+$/ && (!(g in wmin) || w + 0 < wmin[g])) wmin[g] = w + 0
+    x = f("pcie.link.width.max"); if (x ~ /^[0-9]+$/ && x + 0 > wmax[g]) wmax[g] = x + 0
   }
-  END { for (g in n) printf "%s %d %s %s %.4f %.4f %.4f %d %s\n", g, n[g], lim[g] + 0, tmax[g] + 0,
-        th[g] / n[g], br[g] / n[g], cap[g] / n[g], ecc[g] + 0, (g in pmin ? pmin[g] : "-") }' "$CSV" | sort -n)"
+  END { for (g in n) printf "%s %d %s %s %.4f %.4f %.4f %d %s %s %s\n", g, n[g], lim[g] + 0, tmax[g] + 0,
+        th[g] / n[g], br[g] / n[g], cap[g] / n[g], ecc[g] + 0, (g in pmin ? pmin[g] : "-"),
+        (g in wmin ? wmin[g] : "-"), (g in wmax ? wmax[g] : "-") }' "$CSV" | sort -n)"
 
 # A GPU at its power cap far more often than the median GPU is the outlier worth a look (under a
 # full load every GPU may sit at its cap).
@@ -512,7 +570,7 @@ cap_limit="$(awk -v m="$cap_median" 'BEGIN { print m + 0.10 }')"
 gpus_logged=0
 bad=0
 p50_seen=""
-while read -r g n lim tmax fth fbr fcap ecc pmin; do
+while read -r g n lim tmax fth fbr fcap ecc pmin wmin wmax; do
   [ -n "$g" ] || continue
   gpus_logged=$((gpus_logged + 1))
   p50="${P50[$g]:-0}"
@@ -528,6 +586,8 @@ while read -r g n lim tmax fth fbr fcap ecc pmin; do
   measure "gpu.$g.power_cap_fraction" "$fcap"
   measure "gpu.$g.ecc_uncorrected_max" "$ecc"
   if [ "$pmin" != "-" ]; then measure "gpu.$g.pcie_gen_min_busy" "$pmin"; fi
+  if [ "$wmin" != "-" ]; then measure "gpu.$g.pcie_width_min_busy" "$wmin"; fi
+  if [ "$wmax" != "-" ]; then measure "gpu.$g.pcie_width_max_logged" "$wmax"; fi
   if num_gt "$fth" 0.01; then
     bad=$((bad + 1))
     fail power "GPU $g thermal slowdown" "<= 1% of samples" "$(pct "$fth") of $n" thermal_throttle \
@@ -546,6 +606,15 @@ while read -r g n lim tmax fth fbr fcap ecc pmin; do
   if [ "$ecc" -gt 0 ]; then
     bad=$((bad + 1))
     fail health "GPU $g uncorrectable ECC" 0 "$ecc" ecc_uncorrected "reset GPU $g; replace it if the errors recur"
+  fi
+  if [ "$wmin" != "-" ] && [ "$wmin" -lt "$EXPECTED_PCIE_WIDTH" ]; then
+    bad=$((bad + 1))
+    if [ "$wmax" != "-" ] && [ "$wmax" -gt "$wmin" ]; then
+      why="GPU $g trained at x$wmin in an x$wmax link under load: reseat the card and its riser or cable, then check again"
+    else
+      why="GPU $g runs at x$wmin under load, the plan expects x$EXPECTED_PCIE_WIDTH: the slot or riser is narrower (check the slot and the BIOS bifurcation setting)"
+    fi
+    fail interconnect "GPU $g PCIe width under load" "x$EXPECTED_PCIE_WIDTH" "x$wmin" pcie_width_downtrained "$why"
   fi
   if [ "$pmin" != "-" ] && [ "$pmin" -lt "$EXPECTED_PCIE_GEN" ]; then
     bad=$((bad + 1))

@@ -15,6 +15,7 @@ PLAN = {
     "gemm_iters": 200,
     "training": False,
     "layers": 64,
+    "layers_planned": 64,
     "hidden": 5120,
     "heads": 5,
     "kv_heads": 1,
@@ -109,6 +110,8 @@ def one_step(p):
     model = Model(p).to(device="cuda", dtype=torch.bfloat16)
     params = sum(t.numel() for t in model.parameters())
     out("step.parameters", params)
+    out("step.layers", p["layers"])
+    out("step.layers_planned", p["layers_planned"])
     state = None
     if p["training"]:
         state = torch.empty(int(params * p["state_bytes_per_param"]), dtype=torch.uint8, device="cuda")

@@ -228,7 +228,9 @@ if ! have nvidia-smi; then
   finish
 fi
 
-QUERY=index,pci.bus_id,name,memory.total,power.limit,power.max_limit,pcie.link.gen.max,pcie.link.width.max,driver_version,compute_cap,ecc.mode.current
+# pcie.link.*.max: what the GPU and its slot can do. The .current values are recorded only: an idle
+# GPU lowers its link to save power, so 40_burnin.sh judges them under load.
+QUERY=index,pci.bus_id,name,memory.total,power.limit,power.max_limit,pcie.link.gen.max,pcie.link.width.max,driver_version,compute_cap,ecc.mode.current,pcie.link.gen.current,pcie.link.width.current
 if ! SMI_OUT="$(nvidia-smi --query-gpu="$QUERY" --format=csv,noheader,nounits 2>&1)"; then
   fail memory gpu_count "$EXPECTED_GPUS GPUs" "nvidia-smi failed: $(printf '%s\n' "$SMI_OUT" | head -n 1)" \
     nvidia_smi_failed "driver not loaded or a GPU fell off the bus; read the kernel log (root: sudo dmesg -T | tail -n 50)"
@@ -251,7 +253,7 @@ mem_seen=""
 power_seen=""
 pcie_seen=""
 cc_seen=""
-while IFS=',' read -r idx bus name mem plim pmax pgen pwidth drv cc ecc; do
+while IFS=',' read -r idx bus name mem plim pmax pgen pwidth drv cc ecc pgen_now pwidth_now; do
   idx="$(trim "$idx")"
   [ -n "$idx" ] || continue
   bus="$(trim "$bus")"
@@ -281,6 +283,8 @@ while IFS=',' read -r idx bus name mem plim pmax pgen pwidth drv cc ecc; do
   measure "gpu.$idx.pcie_width_max" "$pwidth"
   measure_str "gpu.$idx.compute_cap" "$cc"
   measure_str "gpu.$idx.ecc_mode" "$ecc"
+  measure "gpu.$idx.pcie_gen_idle" "$(trim "$pgen_now")"
+  measure "gpu.$idx.pcie_width_idle" "$(trim "$pwidth_now")"
 
   if ! name_expected "$name"; then
     bad_name=$((bad_name + 1))

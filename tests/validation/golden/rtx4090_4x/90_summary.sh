@@ -75,7 +75,7 @@ if [ "$b_running" = 1 ]; then
   printf 'WARN\tpower\tburnin\tthe burn-in finished\trunning as PID %s: %s of %s s\tburnin_running\t%s\n' \
     "$b_pid" "${b_done:-0}" "${b_target:-?}" "still running: wait for it (40_burnin.sh --status, tail -f $VALIDATION_DIR/burnin.log), then run 90_summary.sh again" >> "$SUMMARY_CHECKS"
 elif [ -n "$b_done" ] && [ -n "$b_target" ] && ! grep -q '^burnin_seconds' "$VALIDATION_DIR/40_burnin.measured.tsv" 2> /dev/null; then
-  printf 'WARN\tpower\tburnin_duration\t%s s\t%s s\tburnin_incomplete\t%s\n' "$b_target" "$b_done" \
+  printf 'FAIL\tpower\tburnin_duration\t%s s\t%s s\tburnin_incomplete\t%s\n' "$b_target" "$b_done" \
     "$(flat "the burn-in stopped without writing its results${b_last:+ (last line of burnin.log: $b_last)}: run 40_burnin.sh --detach to resume")" >> "$SUMMARY_CHECKS"
   printf 'burnin_seconds\t%s\tn\nburnin_target_seconds\t%s\tn\n' "$b_done" "$b_target" >> "$EXTRA"
 fi

@@ -14,7 +14,9 @@ PLAN = {
     "gemm_n": 8192,
     "gemm_iters": 200,
     "training": True,
-    "layers": 28,
+# 14 of the slice's 28 layers: bf16 weights, gradients and state of all would exceed 90% of the plan's per-GPU memory.
+    "layers": 14,
+    "layers_planned": 28,
     "hidden": 1536,
     "heads": 12,
     "kv_heads": 2,
@@ -109,6 +111,8 @@ def one_step(p):
     model = Model(p).to(device="cuda", dtype=torch.bfloat16)
     params = sum(t.numel() for t in model.parameters())
     out("step.parameters", params)
+    out("step.layers", p["layers"])
+    out("step.layers_planned", p["layers_planned"])
     state = None
     if p["training"]:
         state = torch.empty(int(params * p["state_bytes_per_param"]), dtype=torch.uint8, device="cuda")
