@@ -89,12 +89,18 @@ ServingModel::ServingModel(const Request& req, const GpuSpec& gpu, const Layout&
   if (L.ep > 1) ep_per_node_ = std::max(1, std::min(L.ep, fabric.gpus_per_node));
 }
 
+double ServingModel::busiest_rank_sequences(double sequences) const {
+  // A sequence is one rank's whole: fewer sequences than ranks leave some ranks idle (they run
+  // the engine's dummy steps), and the busiest holds one.
+  return std::max(sequences / layout_.dp, std::min(sequences, 1.0));
+}
+
 double ServingModel::expert_all_to_all_s(double tokens) const {
   const ModelArch& m = req_.model;
   if (layout_.ep <= 1 || !m.moe || tokens <= 0) return 0;
   // Each GPU sends its own tokens to the experts they are routed to and takes the outputs
   // back: two all-to-alls per MoE layer of tokens x top-k hidden vectors (16-bit).
-  const double bytes = tokens / layout_.dp * m.moe->experts_per_token * m.hidden * kActivationBytes;
+  const double bytes = tokens * m.moe->experts_per_token * m.hidden * kActivationBytes;
   return moe_layers_ * 2 * all_to_all_time_s(bytes, layout_.ep, ep_per_node_, fabric_, k_);
 }
 
@@ -113,18 +119,17 @@ DecodeStep ServingModel::decode(double batch, double context) const {
   }
   s.weight_bytes = dense_weight_bytes_ + experts_read * expert_bytes_;
   // Attention data-parallel ranks (expert-parallel serving) each hold and read their own
-  // sequences' KV cache and run their tokens' GEMMs; the experts see every rank's tokens.
-  const double ranks = layout_.dp;
-  s.kv_bytes = batch / ranks * span * kv_bytes_per_token_all_;
+  // sequences' KV cache and run their tokens' GEMMs; the busiest rank sets the step.
+  const double rank_batch = busiest_rank_sequences(batch);
+  s.kv_bytes = rank_batch * span * kv_bytes_per_token_all_;
   const double bw = gpu_.memory_bandwidth_tbps * kTera * k_.memory_bandwidth_efficiency;
   // Weights stream at the format's kernel efficiency; the KV cache is read by paged-attention
   // kernels in scattered blocks, at a lower share of the bandwidth.
   s.weight_stream_share = weight_bandwidth_factor_;
   s.kv_read_share = req_.stack.kv_read_bandwidth_factor.value_or(k_.kv_read_bandwidth_factor);
   s.memory_s = s.weight_bytes / (bw * s.weight_stream_share) + s.kv_bytes / (bw * s.kv_read_share);
-  const double flops =
-      batch / ranks *
-      (matmul_flops_token_ + head_flops_token_ + attention_forward_flops(m, span) / layout_.tp);
+  const double flops = rank_batch * (matmul_flops_token_ + head_flops_token_ +
+                                     attention_forward_flops(m, span) / layout_.tp);
   // The roofline takes the slower of memory and compute, so the compute side is the full
   // achievable matmul rate (no small-batch penalty: that is the memory side).
   const double rate =
@@ -139,7 +144,7 @@ DecodeStep ServingModel::decode(double batch, double context) const {
     s.communication_s += (layout_.pp - 1) *
                          p2p_time_s(batch * m.hidden * kActivationBytes, pp_crosses_, fabric_, k_);
   }
-  s.communication_s += expert_all_to_all_s(batch);
+  s.communication_s += expert_all_to_all_s(rank_batch);
   // Each layer's kernels (GEMVs, attention, norms, rotary, residual adds) start and drain once
   // per step whatever the batch: a fixed time per layer that the bytes do not carry.
   s.layer_floor_us = req_.stack.decode_layer_floor_us.value_or(k_.decode_layer_floor_us);
@@ -150,12 +155,13 @@ DecodeStep ServingModel::decode(double batch, double context) const {
 
 double ServingModel::prefill_s(double sequences, double prompt) const {
   const ModelArch& m = req_.model;
-  // Attention data-parallel ranks (expert-parallel serving) each prefill their own prompts.
-  const double tokens = sequences * prompt / layout_.dp;
+  // Attention data-parallel ranks (expert-parallel serving) each prefill their own prompts: the
+  // busiest rank's prompts set the time (one prompt is one rank's).
+  const double rank_sequences = busiest_rank_sequences(sequences);
+  const double tokens = rank_sequences * prompt;
   // GEMMs (logits only for the last position of each prompt) at the achievable matmul rate;
   // the causal attention core (half the full score matrix) at the FlashAttention rate.
-  const double gemm_flops =
-      tokens * matmul_flops_token_ + sequences / layout_.dp * head_flops_token_;
+  const double gemm_flops = tokens * matmul_flops_token_ + rank_sequences * head_flops_token_;
   const bool fp8 = req_.inference.weight_format == "fp8" && gpu_.fp8_dense_tflops.has_value();
   const double ridge = peak_tflops_ / gpu_.memory_bandwidth_tbps * (fp8 ? 0.5 : 1.0);
   const double gemm_rate =
@@ -181,7 +187,7 @@ double ServingModel::prefill_s(double sequences, double prompt) const {
     comm += (layout_.pp - 1) *
             p2p_time_s(tokens * m.hidden * kActivationBytes, pp_crosses_, fabric_, k_);
   }
-  comm += expert_all_to_all_s(sequences * prompt);
+  comm += expert_all_to_all_s(tokens);
   return t + comm;
 }
 

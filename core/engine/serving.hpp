@@ -38,9 +38,12 @@ class ServingModel {
   DecodeStep decode(double batch, double context) const;
   /// Prefill of `sequences` prompts of `prompt_tokens` each (chunked, as serving engines do).
   double prefill_s(double sequences, double prompt_tokens) const;
-  /// Expert-parallel dispatch and combine of `tokens` (the replica's, spread over its attention
-  /// ranks) for every MoE layer: 0 without expert parallelism.
+  /// Expert-parallel dispatch and combine of `tokens` (those of the busiest attention rank) for
+  /// every MoE layer: 0 without expert parallelism.
   double expert_all_to_all_s(double tokens) const;
+  /// Sequences on the busiest attention data-parallel rank when the replica holds `sequences`:
+  /// the replica's for a tensor-parallel layout (one rank).
+  double busiest_rank_sequences(double sequences) const;
   /// KV-cache bytes per token of context on the most loaded GPU.
   double kv_bytes_per_token() const { return kv_bytes_per_token_; }
   double peak_tflops() const { return peak_tflops_; }
