@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+// The assumption lines shown under the serving speed figures (the training ones are in
+// plan/speed_assumptions.cpp): each a code with its named figures and the English sentence.
+#include <string>
+
+#include "plan/speed_results.hpp"
+#include "types/text.hpp"
+
+namespace advisor {
+
+namespace {
+constexpr double kGiga = 1e9;
+
+double num(std::int64_t v) { return static_cast<double>(v); }
+
+}  // namespace
+
+namespace {
+
+/// The notes of a serving plan's speed, one builder per note, in the order the page shows them.
+struct ServingNotes {
+  const Request& req;
+  const GpuSpec& gpu;
+  const Layout& L;
+  const Fabric& f;
+  const InferencePerf& p;
+  const PerformanceConstants& k;
+  const InferenceSettings& inf = req.inference;
+  const bool weight_only = weight_bits_for(inf.weight_format) < 16 && inf.weight_format != "fp8";
+  std::vector<Note> out = {};
+
+  /// One decode step: the bytes read, the compute, and what is added to it.
+  void decode_step() {
+    out.push_back(
+        {"decode_step",
+         {param("weight_gb", p.step.weight_bytes / kGiga),
+          param("weight_format", inf.weight_format), param("kv_gb", p.step.kv_bytes / kGiga),
+          param("kv_precision", inf.kv_cache_precision), param("concurrency", num(inf.concurrency)),
+          param("bandwidth_share", k.memory_bandwidth_efficiency),
+          param("bandwidth_tbps", gpu.memory_bandwidth_tbps),
+          param("weight_only", flag(weight_only)),
+          param("weight_factor", weight_only ? p.step.weight_stream_share : 1.0),
+          param("kv_factor", p.step.kv_read_share), param("memory_ms", p.step.memory_s * 1e3),
+          param("compute_ms", p.step.compute_s * 1e3), param("tensor_parallel", flag(L.tp > 1)),
+          param("communication_ms", p.step.communication_s * 1e3),
+          param("kernel_floor", flag(p.step.launch_s > 0)),
+          param("launch_ms", p.step.launch_s * 1e3), param("layers", req.model.layers),
+          param("floor_us", p.step.layer_floor_us)},
+         "Decode step (bandwidth-bound unless the batch is large): read " +
+             format_with("%.2f", p.step.weight_bytes / kGiga) + " GB of weights (" +
+             inf.weight_format + ") and " + format_with("%.2f", p.step.kv_bytes / kGiga) +
+             " GB of KV cache (" + inf.kv_cache_precision + ", " + std::to_string(inf.concurrency) +
+             " sequences at a mean context of prompt + "
+             "output/2) per GPU at " +
+             format_with("%.0f%%", k.memory_bandwidth_efficiency * 100) + " of " +
+             format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s" +
+             (weight_only ? " (weight-only " + inf.weight_format + " kernels at x" +
+                                format_with("%.2f", p.step.weight_stream_share) + " of it)"
+                          : std::string()) +
+             ", the KV cache at x" + format_with("%.2f", p.step.kv_read_share) +
+             " of it = " + format_with("%.2f", p.step.memory_s * 1e3) + " ms, vs compute " +
+             format_with("%.2f", p.step.compute_s * 1e3) + " ms; the slower sets the step" +
+             (L.tp > 1
+                  ? ", plus " + format_with("%.2f", p.step.communication_s * 1e3) +
+                        " ms of tensor-parallel all-reduces (2 per layer, " + "latency-dominated)"
+                  : std::string()) +
+             (p.step.launch_s > 0
+                  ? ", plus " + format_with("%.2f", p.step.launch_s * 1e3) +
+                        " ms of per-layer kernel floor (" + std::to_string(req.model.layers) +
+                        " layers x " + format_with("%.0f", p.step.layer_floor_us) + " us)"
+                  : std::string()) +
+             "."});
+  }
+
+  /// Expert-parallel serving (engine/layout expert_parallel_serving_layout): attention is
+  /// data-parallel, so the decode step above is one GPU's share of the sequences.
+  void expert_parallel() {
+    if (L.ep > 1 && req.model.moe) {
+      out.push_back(
+          {"serving_expert_parallel",
+           {param("ep", L.ep), param("dp", L.dp),
+            param("experts_per_gpu", num(req.model.moe->experts / L.ep)),
+            param("all_to_all_ms", p.step.communication_s * 1e3)},
+           "Expert parallel over " + std::to_string(L.ep) +
+               " GPUs with data-parallel attention: each GPU serves 1/" + std::to_string(L.dp) +
+               " of the sequences with their KV cache and holds " +
+               std::to_string(req.model.moe->experts / L.ep) +
+               " routed experts per MoE layer; each step dispatches every token to its experts and "
+               "combines the outputs (two all-to-alls per MoE layer): " +
+               format_with("%.2f", p.step.communication_s * 1e3) + " ms."});
+    }
+  }
+
+  /// The first token on an idle replica, and all prompts at once.
+  void time_to_first_token() {
+    out.push_back(
+        {"time_to_first_token",
+         {param("prompt_tokens", num(inf.prompt_tokens)),
+          param("concurrency", num(inf.concurrency)), param("batch_prefill_s", p.batch_prefill_s)},
+         "Time to first token: one prompt of " + std::to_string(inf.prompt_tokens) +
+             " tokens prefilled on an idle replica (compute-bound); with all " +
+             std::to_string(inf.concurrency) + " prompts at once the prefill takes " +
+             format_with("%.3g", p.batch_prefill_s) + " s."});
+  }
+
+  /// The serving stack and the KV cache it sizes.
+  void stack() {
+    out.push_back(
+        {"serving_stack",
+         {param("stack", req.stack.name), param("stack_id", req.stack.id),
+          param("stack_given", flag(req.stack_given)),
+          param("gpu_memory_utilization", inf.perf.gpu_memory_utilization),
+          param("of_free_memory", flag(req.stack.kv_of_free_memory)),
+          param("kv_gib", p.kv_budget_bytes / (1024.0 * 1024 * 1024)),
+          param("max_concurrency", num(p.max_concurrency)),
+          param("max_model_len", num(p.max_model_len))},
+         "Serving stack: " + req.stack.name + " (" +
+             (req.stack_given ? std::string("/stack") : std::string("default; set /stack")) +
+             "). KV cache as it sizes it: " + format_with("%.2f", inf.perf.gpu_memory_utilization) +
+             (req.stack.kv_of_free_memory
+                  ? " x (memory - weights - activation peak - CUDA context/NCCL) = "
+                  : " x memory - weights - activation peak - CUDA context/NCCL = ") +
+             format_with("%.2f", p.kv_budget_bytes / (1024.0 * 1024 * 1024)) + " GiB per GPU; " +
+             std::to_string(p.max_concurrency) + " sequences of max_model_len " +
+             std::to_string(p.max_model_len) + " fit."});
+  }
+
+  /// The fleet for /inference/target_users, or why there is none.
+  void target() {
+    if (inf.perf.target_users) {
+      std::vector<ReasonParam> tp{param("target_users", num(*inf.perf.target_users))};
+      if (p.gpus_needed) {
+        tp.push_back(param("replica_gpus", L.count));
+        tp.push_back(param("users_per_replica", num(p.users_per_replica)));
+        tp.push_back(param("replicas", num(p.replicas)));
+        tp.push_back(param("gpus_needed", num(*p.gpus_needed)));
+      } else {
+        tp.push_back(param("speed_limited", flag(p.target_note.rfind("even one user", 0) == 0)));
+      }
+      out.push_back({p.gpus_needed ? "serving_target" : "serving_target_unmet", std::move(tp),
+                     p.gpus_needed
+                         ? "Target: " + std::to_string(*inf.perf.target_users) + " users; one " +
+                               std::to_string(L.count) + "-GPU replica serves " +
+                               std::to_string(p.users_per_replica) +
+                               " at the per-user target, so " + std::to_string(p.replicas) +
+                               " replica(s) = " + std::to_string(*p.gpus_needed) + " GPUs."
+                         : "Target: " + p.target_note + "."});
+    }
+  }
+
+  /// A link whose bandwidth is not published.
+  void link_unknown() { add_link_unknown(gpu, f, out); }
+};
+
+}  // namespace
+
+std::vector<Note> inference_assumptions(const Request& req, const GpuSpec& gpu, const Layout& L,
+                                        const Fabric& f, const InferencePerf& p,
+                                        const PerformanceConstants& k) {
+  ServingNotes notes{req, gpu, L, f, p, k};
+  notes.decode_step();
+  notes.expert_parallel();
+  notes.time_to_first_token();
+  notes.stack();
+  notes.target();
+  notes.link_unknown();
+  return std::move(notes.out);
+}
+
+}  // namespace advisor
