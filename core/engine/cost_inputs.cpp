@@ -158,6 +158,28 @@ EnergyResult energy_for(const CostScenario& s, const PowerPlan& p, double utiliz
 
 namespace {
 
+/// The IDC line's yearly cost and, when `describe`, what it is.
+void describe_network(BuyInputs& b, const CostScenario& s, int servers, bool describe) {
+  const double mbps = network_line_mbps(s, servers);
+  b.network_cny_per_year = mbps * s.network_cny_per_mbps_month * 12;
+  if (!describe) return;
+  const std::string line(name_of(s.network_line));
+  if (mbps > 0) {
+    b.network_basis = line + " line " + format_number(mbps) + " Mbps x " +
+                      cny(s.network_cny_per_mbps_month) + "/Mbps-month x 12";
+    b.network_note = {"network_line",
+                      {param("line", line), param("mbps", mbps),
+                       param("cny_per_mbps_month", s.network_cny_per_mbps_month)},
+                      b.network_basis};
+  } else if (s.network_line != NetworkLine::kNone) {
+    b.network_basis = "no line of its own: one workstation uses the bandwidth of its rack share";
+    b.network_note = {"no_line_workstation", {}, b.network_basis};
+  } else {
+    b.network_basis = "no line";
+    b.network_note = {"no_line", {}, b.network_basis};
+  }
+}
+
 /// What buying `gpus` of the scenario costs: its power plan `p` and energy `e` (used
 /// `utilization` of the time) priced; `describe`: with the line items' bases (the plan's
 /// buy option), else the figures alone (searches and summaries read only the totals).
@@ -198,22 +220,7 @@ BuyInputs buy_inputs(const CostScenario& s, const PowerPlan& p, int gpus, double
           b.electricity_basis};
     }
   }
-  if (s.network_line != NetworkLine::kNone) {
-    b.network_cny_per_year = s.network_mbps * s.network_cny_per_mbps_month * 12;
-    if (describe) {
-      b.network_basis = std::string(name_of(s.network_line)) + " line " +
-                        format_number(s.network_mbps) + " Mbps x " +
-                        cny(s.network_cny_per_mbps_month) + "/Mbps-month x 12";
-      b.network_note = {
-          "network_line",
-          {param("line", std::string(name_of(s.network_line))), param("mbps", s.network_mbps),
-           param("cny_per_mbps_month", s.network_cny_per_mbps_month)},
-          b.network_basis};
-    }
-  } else if (describe) {
-    b.network_basis = "no line";
-    b.network_note = {"no_line", {}, b.network_basis};
-  }
+  describe_network(b, s, p.servers, describe);
   b.operations_by_staff = s.operations_by_staff;
   b.operations_capex_share = s.operations_capex_share;
   b.staff_fte = s.staff_fte;
@@ -226,7 +233,7 @@ RentInputs rent_inputs(const CostScenario& s, int gpus, double utilization) {
   RentInputs r;
   r.gpus = gpus;
   r.utilization = utilization;
-  r.cny_per_gpu_hour = s.rent_cny_per_gpu_hour.value_or(0);
+  r.cny_per_gpu_hour = rental_terms(s.market, gpus).cny_per_gpu_hour.value_or(0);
   r.years = s.life_years;
   r.egress_tb_per_month = s.egress_tb_per_month;
   r.egress_cny_per_tb = s.egress_cny_per_tb;
@@ -234,6 +241,13 @@ RentInputs rent_inputs(const CostScenario& s, int gpus, double utilization) {
 }
 
 }  // namespace
+
+double network_line_mbps(const CostScenario& s, int servers) {
+  if (s.network_line == NetworkLine::kNone) return 0;
+  if (s.network_mbps_stated) return *s.network_mbps_stated;
+  if (servers <= 1 && s.small_platform) return 0;
+  return s.network_mbps_per_server * servers;
+}
 
 OptionCost buy_option(const CostScenario& s, int gpus, double utilization, EnergyResult* energy,
                       const PowerPlan* plan) {
@@ -256,7 +270,7 @@ double owned_rate_floor(const CostScenario& s, double utilization) {
   // The items the floor leaves out are >= 0 when their prices are.
   in_range = in_range && s.pue >= 0 && s.tariff.peak_cny_per_kwh >= 0 &&
              s.tariff.flat_cny_per_kwh >= 0 && s.tariff.valley_cny_per_kwh >= 0 &&
-             s.network_mbps * s.network_cny_per_mbps_month >= 0 &&
+             network_line_mbps(s, 1) * s.network_cny_per_mbps_month >= 0 &&
              s.colocation_cny_per_kw_month >= 0 && s.rack_price_override.value_or(0) >= 0;
   for (const auto& rack_class : s.rack_classes) in_range = in_range && rack_class.second >= 0;
   if (!in_range) return kNoFloor;
@@ -286,8 +300,10 @@ OptionTotals rent_totals(const CostScenario& s, int gpus, double utilization) {
 namespace {
 ReservedInputs reserved_inputs(const CostScenario& s, int gpus) {
   ReservedInputs r;
-  r.gpus = gpus;
-  r.cny_per_gpu_month = s.reserved_cny_per_gpu_month.value_or(0);
+  // A cluster bills whole nodes.
+  const RentalTerms t = rental_terms(s.market, gpus);
+  r.gpus = std::max(gpus, t.billed_gpus);
+  r.cny_per_gpu_month = t.cny_per_gpu_month.value_or(0);
   r.years = s.life_years;
   r.egress_tb_per_month = s.egress_tb_per_month;
   r.egress_cny_per_tb = s.egress_cny_per_tb;

@@ -9,6 +9,7 @@
 
 #include "engine/cost.hpp"
 #include "engine/power.hpp"
+#include "engine/rental_offers.hpp"
 #include "types/catalog.hpp"
 #include "types/cost_settings.hpp"
 #include "types/prices.hpp"
@@ -46,7 +47,15 @@ struct CostScenario {
   std::vector<std::pair<double, double>> rack_classes;  // kW, CNY per rack-month (site applied)
   std::optional<double> rack_price_override;
   // prices
-  std::optional<double> gpu_price_cny, rent_cny_per_gpu_hour, reserved_cny_per_gpu_month;
+  std::optional<double> gpu_price_cny;
+  bool gpu_second_hand = false;  // the catalog's purchase price is a used card's
+  // What `gpus` GPUs can rent (engine/rental_offers from `market`): on demand, by the month,
+  // the GPUs billed (a cluster's whole nodes) and the shortest term in months.
+  std::optional<double> rent_cny_per_gpu_hour, reserved_cny_per_gpu_month;
+  int rental_billed_gpus = 0;
+  int rental_minimum_months = 1;
+  RentalOffer rental_offer = RentalOffer::kNone;
+  RentalMarket market;
   double rental_billing_unit_hours = 1;  // an on-demand run is billed in whole units of this
   double platform_price_cny = 0;
   Tariff tariff;
@@ -55,7 +64,11 @@ struct CostScenario {
   double colocation_cny_per_kw_month = 0;
   bool colocation_includes_electricity = false;
   NetworkLine network_line = NetworkLine::kBgp;
-  double network_mbps = 0, network_cny_per_mbps_month = 0;
+  // The line: the request's Mbps, else per server; none for one workstation (its rack share
+  // comes with the IDC's shared bandwidth): network_line_mbps().
+  std::optional<double> network_mbps_stated;
+  double network_mbps_per_server = 0, network_cny_per_mbps_month = 0;
+  bool small_platform = false;  // the count fits the form factor's small platform
   double egress_tb_per_month = 0, egress_cny_per_tb = 0;
   bool operations_by_staff = false;
   double operations_capex_share = 0, staff_fte = 0, staff_cny_per_year = 0, spares_share = 0;
@@ -71,6 +84,9 @@ struct CostScenario {
   bool needs_confirmation = false;         // any default used is flagged
   bool site_needs_confirmation = false;    // any used for the GPU-independent rest is
 };
+
+/// The IDC line's Mbps for a plan of `servers` servers (0: no line).
+double network_line_mbps(const CostScenario& s, int servers);
 
 /// Power and racks for `gpus` GPUs of the scenario (rack class chosen when not pinned).
 struct PowerPlan {

@@ -80,6 +80,8 @@ int gpus_per_server(const CostRequest& rq, const PriceCatalog& prices, const Gpu
 }
 
 namespace {
+void apply_rental_terms(CostScenario& s);
+
 double demand_utilization(const std::array<double, 12>& monthly, int gpus) {
   double total = 0;
   for (double m : monthly) total += m;
@@ -97,10 +99,49 @@ double utilization_at(const CostScenario& s, int gpus, const CostRequest& rq) {
 CostScenario with_count(CostScenario s, int gpus, const CostRequest& rq) {
   s.utilization = utilization_at(s, gpus, rq);
   s.gpus = gpus;
+  apply_rental_terms(s);
   return s;
 }
 
 namespace {
+
+/// The limits of the part's rentals: one marketplace host's GPUs (a provider's offer, or a
+/// price the request states, is taken as stated), and the multi-node offer, recorded where a
+/// count needs it.
+void resolve_rental_limits(RentalMarket& m, Recorder& rec, const PriceCatalog& pc,
+                           const GpuSpec& gpu, int gpus, bool stated) {
+  const PriceEntry& per_host = pc.at("rental.hourly_gpus_per_host");
+  m.hourly_gpus_per_host = stated ? 0 : static_cast<int>(per_host.value);
+  const bool beyond_host = m.hourly_gpus_per_host > 0 && gpus > m.hourly_gpus_per_host;
+  if (beyond_host && (m.host_cny_per_gpu_hour || m.host_cny_per_gpu_month))
+    rec.take(per_host, std::nullopt);
+  const auto offer = pc.cluster_offers.find(gpu.id);
+  if (offer == pc.cluster_offers.end()) return;
+  const ClusterOffer& o = offer->second;
+  ClusterTerms& c = m.cluster.emplace();
+  c.kind = o.kind;
+  c.network = o.network;
+  c.gpus_per_node = o.gpus_per_node;
+  c.nodes_available = o.nodes_available;
+  // Recorded (and confirmed) only for the counts the cluster rents.
+  const bool used =
+      gpus > m.hourly_gpus_per_host || !(m.host_cny_per_gpu_hour || m.host_cny_per_gpu_month);
+  auto value = [&](const PriceEntry& e) {
+    return used ? rec.take(e, std::nullopt) : rec.value_of(e);
+  };
+  c.cny_per_gpu_month = value(o.cny_per_node_month) / o.gpus_per_node;
+  c.minimum_months = static_cast<int>(value(o.minimum_term_months));
+}
+
+/// What the scenario's count rents from the market (engine/rental_offers).
+void apply_rental_terms(CostScenario& s) {
+  const RentalTerms t = rental_terms(s.market, s.gpus);
+  s.rent_cny_per_gpu_hour = t.cny_per_gpu_hour;
+  s.reserved_cny_per_gpu_month = t.cny_per_gpu_month;
+  s.rental_billed_gpus = t.billed_gpus;
+  s.rental_minimum_months = t.minimum_months;
+  s.rental_offer = t.offer;
+}
 
 /// The part of a scenario that depends on the GPU: its server platform (by form factor;
 /// server-specific overrides only for the pinned GPU) and its own prices.
@@ -113,6 +154,7 @@ void resolve_gpu_part(CostScenario& s, Recorder& rec, const CostRequest& rq, con
   s.gpus = gpus;
   s.form_factor = gpu.form_factor;
   const PlatformDefaults& pf = platform_of(pc, gpu, gpus);
+  s.small_platform = &pf != &platform_of(pc, gpu);
   s.whole_board = pf.whole_board && !(pinned && pw.gpus_per_server);
   rec.take(pf.gpus_per_server, pinned ? as_double(pw.gpus_per_server) : std::nullopt,
            "/power/gpus_per_server");
@@ -154,14 +196,17 @@ void resolve_gpu_part(CostScenario& s, Recorder& rec, const CostRequest& rq, con
     return generic_applies ? generic : std::nullopt;
   };
   const auto gpu_prices = pc.gpus.find(gpu.id);
+  RentalMarket& m = s.market;
+  bool quoted = false;  // the request states the rental price: a quote for this job
   {
     std::string path;
     const auto over =
         pick(gpu_override != po.gpus.end() ? gpu_override->second.purchase_cny : std::nullopt,
              "purchase_cny", po.gpu_purchase_cny, "gpu_purchase_cny", &path);
-    if (gpu_prices != pc.gpus.end() && gpu_prices->second.purchase_cny)
+    if (gpu_prices != pc.gpus.end() && gpu_prices->second.purchase_cny) {
       s.gpu_price_cny = rec.take(*gpu_prices->second.purchase_cny, over, path);
-    else if (over)
+      s.gpu_second_hand = !over && gpu_prices->second.purchase_second_hand;
+    } else if (over)
       s.gpu_price_cny = rec.user("gpus." + gpu.id + ".purchase", *over, "CNY per GPU", path);
   }
   {
@@ -169,26 +214,47 @@ void resolve_gpu_part(CostScenario& s, Recorder& rec, const CostRequest& rq, con
     const auto over = pick(
         gpu_override != po.gpus.end() ? gpu_override->second.rental_cny_per_gpu_hour : std::nullopt,
         "rental_cny_per_gpu_hour", po.rental_cny_per_gpu_hour, "rental_cny_per_gpu_hour", &path);
+    quoted = over.has_value();
     if (gpu_prices != pc.gpus.end() && gpu_prices->second.rental_cny_per_gpu_hour)
-      s.rent_cny_per_gpu_hour = rec.take(*gpu_prices->second.rental_cny_per_gpu_hour, over, path);
+      m.host_cny_per_gpu_hour = rec.take(*gpu_prices->second.rental_cny_per_gpu_hour, over, path);
     else if (over)
-      s.rent_cny_per_gpu_hour =
+      m.host_cny_per_gpu_hour =
           rec.user("gpus." + gpu.id + ".rental", *over, "CNY per GPU-hour", path);
   }
   if (pinned && po.rental_monthly_cny_per_gpu) {
-    s.reserved_cny_per_gpu_month =
+    quoted = true;
+    m.host_cny_per_gpu_month =
         rec.user("rental.monthly_cny_per_gpu", *po.rental_monthly_cny_per_gpu, "CNY per GPU-month",
                  "/cost/prices/rental_monthly_cny_per_gpu");
   } else if (gpu_prices != pc.gpus.end() && gpu_prices->second.rental_cny_per_gpu_month) {
-    s.reserved_cny_per_gpu_month =
-        rec.take(*gpu_prices->second.rental_cny_per_gpu_month, std::nullopt,
-                 pinned ? "/cost/prices/rental_monthly_cny_per_gpu" : "");
-  } else if (s.rent_cny_per_gpu_hour &&
+    m.host_cny_per_gpu_month = rec.take(*gpu_prices->second.rental_cny_per_gpu_month, std::nullopt,
+                                        pinned ? "/cost/prices/rental_monthly_cny_per_gpu" : "");
+  } else if (m.host_cny_per_gpu_hour &&
              !(gpu_prices != pc.gpus.end() && gpu_prices->second.reserved_only_as_quoted)) {
     const double discount = rec.take(pc.at("rental.reserved_discount"), cs.reserved_discount,
                                      "/cost/reserved_discount");
-    s.reserved_cny_per_gpu_month = *s.rent_cny_per_gpu_hour * kHoursPerMonth * (1 - discount);
+    m.host_cny_per_gpu_month = *m.host_cny_per_gpu_hour * kHoursPerMonth * (1 - discount);
   }
+  const bool stated = quoted || (gpu_prices != pc.gpus.end() && gpu_prices->second.rental_stated);
+  resolve_rental_limits(m, rec, pc, gpu, gpus, stated);
+}
+
+/// Life, resale and spares: a second-hand card's shorter remaining life, lower resale and
+/// higher failure allowance, unless the request states them.
+void resolve_ownership_terms(CostScenario& s, Recorder& rec, const CostRequest& rq,
+                             const PriceCatalog& pc) {
+  const CostSettings& cs = rq.cost;
+  const bool used = s.gpu_second_hand;
+  s.spares_share =
+      rec.take(pc.at(used ? "ownership.second_hand_spares_share" : "ownership.spares_share"),
+               cs.spares_share, "/cost/spares_share");
+  s.life_years = checked_int(
+      rec.take(pc.at(used ? "ownership.second_hand_life_years" : "ownership.life_years"),
+               as_double(cs.life_years), "/cost/life_years"),
+      "/cost/life_years", "the life in years", 1);
+  s.residual_fraction = rec.take(
+      pc.at(used ? "ownership.second_hand_residual_fraction" : "ownership.residual_fraction"),
+      cs.residual_fraction, "/cost/residual_fraction");
 }
 
 /// The rest, the same for every GPU: the site, the facility, the tariff and the ownership.
@@ -281,7 +347,12 @@ void resolve_site_part(CostScenario& s, Recorder& rec, const CostRequest& rq,
                        ? *cs.network_line
                        : (s.facility == Facility::kOffice ? NetworkLine::kNone : NetworkLine::kBgp);
   if (s.network_line != NetworkLine::kNone) {
-    s.network_mbps = rec.take(pc.at("network.mbps"), cs.network_mbps, "/cost/network_mbps");
+    if (cs.network_mbps)
+      s.network_mbps_stated =
+          rec.user("network.mbps", *cs.network_mbps, "Mbps", "/cost/network_mbps");
+    else
+      s.network_mbps_per_server =
+          rec.take(pc.at("network.mbps_per_server"), std::nullopt, "/cost/network_mbps");
     s.network_cny_per_mbps_month = rec.take(
         pc.at(s.network_line == NetworkLine::kBgp ? "network.bgp_cny_per_mbps_month"
                                                   : "network.dedicated_cny_per_mbps_month"),
@@ -301,12 +372,7 @@ void resolve_site_part(CostScenario& s, Recorder& rec, const CostRequest& rq,
     s.operations_capex_share = rec.take(pc.at("ownership.operations_capex_share"),
                                         cs.operations_capex_share, "/cost/operations_capex_share");
   }
-  s.spares_share = rec.take(pc.at("ownership.spares_share"), cs.spares_share, "/cost/spares_share");
-  s.life_years = checked_int(
-      rec.take(pc.at("ownership.life_years"), as_double(cs.life_years), "/cost/life_years"),
-      "/cost/life_years", "the life in years", 1);
-  s.residual_fraction = rec.take(pc.at("ownership.residual_fraction"), cs.residual_fraction,
-                                 "/cost/residual_fraction");
+  resolve_ownership_terms(s, rec, rq, pc);
 
   // Utilisation: given, or implied by the demand profile, or the default.
   if (cs.utilization) {
@@ -345,6 +411,7 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
   const SiteDefaults& site = site_of(pc, site_id);
   resolve_gpu_part(s, gpu_rec, rq, pc, gpu, gpus, pinned);
   resolve_site_part(s, rec, rq, pc, site, gpus);
+  apply_rental_terms(s);
   s.site_needs_confirmation = rec.flagged();
   s.needs_confirmation = rec.flagged() || gpu_rec.flagged();
   return s;
@@ -355,10 +422,12 @@ CostScenario with_gpu(const CostScenario& other, const CostRequest& rq, const Pr
   CostScenario s = other;
   // The GPU's prices are set only where it has them.
   s.gpu_price_cny.reset();
-  s.rent_cny_per_gpu_hour.reset();
-  s.reserved_cny_per_gpu_month.reset();
+  s.gpu_second_hand = false;
+  s.market = {};
   Recorder gpu_rec(nullptr, pc, rq.cost.prices.usd_to_cny);
   resolve_gpu_part(s, gpu_rec, rq, pc, gpu, gpus, pinned);
+  // Ownership terms follow the part (a used card's shorter life).
+  if (s.gpu_second_hand != other.gpu_second_hand) resolve_ownership_terms(s, gpu_rec, rq, pc);
   s.needs_confirmation = s.site_needs_confirmation || gpu_rec.flagged();
   return with_count(std::move(s), gpus, rq);
 }

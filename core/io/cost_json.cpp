@@ -71,6 +71,8 @@ void priced(W& w, const std::optional<PricedOption>& p) {
   if (p->gpus) w.field("gpus", *p->gpus);
   if (p->cny_per_gpu_hour) w.field("cny_per_gpu_hour", *p->cny_per_gpu_hour);
   if (p->cny_per_gpu_month) w.field("cny_per_gpu_month", *p->cny_per_gpu_month);
+  if (!p->offer_kind.empty()) w.field("offer_kind", p->offer_kind);
+  if (p->minimum_term_months) w.field("minimum_term_months", *p->minimum_term_months);
   w.end_object();
 }
 

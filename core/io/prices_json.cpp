@@ -8,6 +8,7 @@
 #include "io/json_reader.hpp"
 #include "types/errors.hpp"
 #include "types/limits.hpp"
+#include "types/perf_settings.hpp"
 #include "types/text.hpp"
 
 namespace advisor {
@@ -370,7 +371,7 @@ void read_cost_scalars(const JsonValue& doc, const EntryParser& plain, const Ent
   read_scalar_section(doc, "network",
                       {{"bgp_cny_per_mbps_month", 0, 1e7, false},
                        {"dedicated_cny_per_mbps_month", 0, 1e7, false},
-                       {"mbps", 0, 1e7, false}},
+                       {"mbps_per_server", 0, 1e7, false}},
                       money, c)
       .reject_unknown();
   constexpr double kMinBillingUnitHours = 1.0 / 3600, kMaxBillingUnitHours = 744;  // 1 s .. 1 month
@@ -378,7 +379,8 @@ void read_cost_scalars(const JsonValue& doc, const EntryParser& plain, const Ent
                       {{"billing_unit_hours", kMinBillingUnitHours, kMaxBillingUnitHours, false},
                        {"reserved_discount", 0, 0.99, false},
                        {"egress_cny_per_tb", 0, 1e7, false},
-                       {"egress_tb_per_month", 0, 1e9, false}},
+                       {"egress_tb_per_month", 0, 1e9, false},
+                       {"hourly_gpus_per_host", 1, 64, true}},
                       money, c)
       .reject_unknown();
   read_scalar_section(doc, "ownership",
@@ -387,7 +389,10 @@ void read_cost_scalars(const JsonValue& doc, const EntryParser& plain, const Ent
                        {"operations_capex_share", 0, 1, false},
                        {"staff_cny_per_year", 0, kMaxMoney, false},
                        {"staff_fte", 0, 1e4, false},
-                       {"spares_share", 0, 1, false}},
+                       {"spares_share", 0, 1, false},
+                       {"second_hand_life_years", 1, 30, true},
+                       {"second_hand_residual_fraction", 0, 0.99, false},
+                       {"second_hand_spares_share", 0, 1, false}},
                       money, c)
       .reject_unknown();
   constexpr double kMaxCalendarHours = 87600;  // ten years
@@ -405,6 +410,41 @@ void read_cost_scalars(const JsonValue& doc, const EntryParser& plain, const Ent
                        {"capacity_months", 1, 120, true}},
                       plain, c)
       .reject_unknown();
+}
+
+/// One offer of cluster_offers: a multi-node rental per node-month for one GPU id.
+ClusterOffer read_cluster_offer(const JsonValue& j, const std::string& path,
+                                const EntryParser& plain, const EntryParser& money) {
+  FieldReader r(j, path);
+  ClusterOffer o;
+  o.kind = r.choice("kind", {"idc_package", "cloud"});
+  o.gpus_per_node = static_cast<int>(r.integer("gpus_per_node", 1, 64));
+  o.network = r.choice("network", {kNetworkIds[0], kNetworkIds[1], kNetworkIds[2], kNetworkIds[3],
+                                   kNetworkIds[4], kNetworkIds[5]});
+  o.cny_per_node_month = money.read(member(j, path, "cny_per_node_month"),
+                                    r.path_of("cny_per_node_month"), 0, kMaxMoney);
+  constexpr double kMaxTermMonths = 120;
+  o.minimum_term_months = plain.read(member(j, path, "minimum_term_months"),
+                                     r.path_of("minimum_term_months"), 1, kMaxTermMonths, true);
+  constexpr std::int64_t kMaxNodes = 100'000;
+  o.nodes_available = r.nullable_integer("nodes_available", 1, kMaxNodes);
+  r.raw("cny_per_node_month");
+  r.raw("minimum_term_months");
+  r.reject_unknown();
+  return o;
+}
+
+/// cluster_offers (optional): {GPU id: offer}.
+void read_cluster_offers(const JsonValue& doc, const EntryParser& plain, const EntryParser& money,
+                         PriceCatalog& c) {
+  const std::string op = std::string(kFile) + "/cluster_offers";
+  const JsonValue* offers = doc.find("cluster_offers");
+  if (offers == nullptr) return;
+  if (!offers->is_object())
+    throw InputError("wrong_type", op, op + " must be an object keyed by GPU id");
+  for (std::size_t i = 0; i < offers->size(); ++i)
+    c.cluster_offers[offers->key(i)] =
+        read_cluster_offer((*offers)[i], op + "/" + pointer_token(offers->key(i)), plain, money);
 }
 
 }  // namespace
@@ -431,9 +471,10 @@ PriceCatalog parse_price_catalog(const std::string& text) {
   read_sites(doc, plain, money, c);
   read_site_notes(doc, c);
   read_cost_scalars(doc, plain, money, c);
+  read_cluster_offers(doc, plain, money, c);
   for (const char* k :
        {"exchange_rates", "gpus", "platforms", "power", "colocation", "pue", "tariff", "sites",
-        "site_notes", "network", "rental", "ownership", "planning"})
+        "site_notes", "network", "rental", "ownership", "planning", "cluster_offers"})
     root.raw(k);
   root.reject_unknown();
   return c;

@@ -164,7 +164,9 @@ void fold_into(Catalog& c, ProviderCatalog& p) {
     cheaper(p.hourly_offer, &ProviderOffer::cny_per_gpu_hour);
     cheaper(p.monthly_offer, &ProviderOffer::cny_per_gpu_month);
   }
+  c.prices.cluster_offers.clear();  // the provider's offers replace the built-in market
   for (auto& [id, g] : c.prices.gpus) {
+    g.rental_stated = true;
     g.rental_cny_per_gpu_hour.reset();
     g.rental_cny_per_gpu_month.reset();
     g.reserved_only_as_quoted = true;

@@ -10,6 +10,21 @@ namespace advisor {
 
 namespace {
 
+/// The rental offer a rented plan comes from: its kind, how it bills, the GPUs billed and the
+/// shortest term (engine/rental_offers).
+void write_offer(JsonWriter& w, const CandidatePlan& p) {
+  w.key("offer");
+  w.begin_object();
+  w.field("kind", p.rental_offer_kind);
+  const bool cluster = p.rental_offer_kind == "idc_package" || p.rental_offer_kind == "cloud";
+  w.field("billing", p.deployment == Deployment::kRent ? "gpu_hour"
+                     : cluster                         ? "node_month"
+                                                       : "gpu_month");
+  w.field("billed_gpus", p.rental_billed_gpus);
+  w.field("minimum_term_months", p.minimum_term_months);
+  w.end_object();
+}
+
 void reason(JsonWriter& w, const Reason& r) {
   w.begin_object();
   w.field("step", r.step);
@@ -65,6 +80,7 @@ void plan(JsonWriter& w, const CandidatePlan& p) {
     w.field("utilization", p.utilization);
     w.field("life_years", p.life_years);
   }
+  if (!p.rental_offer_kind.empty()) write_offer(w, p);
   w.end_object();
   // What the user pays to have the plan (what /goal/budget_cny bounds): the purchase of a
   // bought plan, the cost of a rented run or month.

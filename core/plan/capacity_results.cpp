@@ -86,10 +86,11 @@ CapacityResult plan_capacity_section(const CostRequest& rq, const PriceCatalog& 
     if (row.cards_to_buy > 0) {
       const CostScenario s =
           resolve_scenario(rq, pc, gpu, row.cards_to_buy, false, rq.cost.site, false);
-      if (s.rent_cny_per_gpu_hour)
-        row.rent_cny_per_month = t.average_monthly_gpu_hours * *s.rent_cny_per_gpu_hour;
-      if (s.reserved_cny_per_gpu_month)
-        row.reserved_cny_per_month = row.cards_to_buy * *s.reserved_cny_per_gpu_month;
+      // The jobs of a history rent host by host (each within one host) at the hourly price.
+      if (s.market.host_cny_per_gpu_hour)
+        row.rent_cny_per_month = t.average_monthly_gpu_hours * *s.market.host_cny_per_gpu_hour;
+      if (s.market.host_cny_per_gpu_month)
+        row.reserved_cny_per_month = row.cards_to_buy * *s.market.host_cny_per_gpu_month;
       if (s.gpu_price_cny) {
         const double busy =
             std::min(1.0, t.average_monthly_gpu_hours / (row.cards_to_buy * kHoursPerMonth));

@@ -60,9 +60,22 @@ MissingPrice missing_purchase_price(const Request& req, const PriceCatalog& pric
           {param("gpu", gpu.id), param("gpu_name", gpu.name), param("why", why)}};
 }
 
-/// No rental price: the catalog's reason the part is not rented out, else none listed.
+/// No rental for the count: the hourly offers rent one host, and no multi-node offer is listed
+/// (or it has too few nodes); else the catalog's reason the part is not rented out.
 MissingPrice missing_rental_price(const Request& req, const PriceCatalog& prices,
-                                  const GpuSpec& gpu) {
+                                  const GpuSpec& gpu, const CostScenario& s) {
+  const RentalMarket& m = s.market;
+  if ((m.host_cny_per_gpu_hour || m.host_cny_per_gpu_month) && m.hourly_gpus_per_host > 0 &&
+      s.gpus > m.hourly_gpus_per_host) {
+    return {"rent",
+            std::to_string(s.gpus) + " GPUs span hosts: the hourly offers rent one host of up to " +
+                std::to_string(m.hourly_gpus_per_host) + " " + gpu.name +
+                " with no RDMA between hosts, and no multi-node offer is listed",
+            "/cost/prices/gpus/" + gpu.id + "/rental_monthly_cny_per_gpu",
+            "rental_spans_hosts",
+            {param("gpu", gpu.id), param("gpu_name", gpu.name), param("gpus", s.gpus),
+             param("gpus_per_host", m.hourly_gpus_per_host)}};
+  }
   const std::string path = req.hardware
                                ? "/cost/prices/rental_cny_per_gpu_hour"
                                : "/cost/prices/gpus/" + gpu.id + "/rental_cny_per_gpu_hour";
@@ -89,13 +102,13 @@ OptionCost hybrid_option(const HybridPlan& h, const CostScenario& s, double egre
     capex = owned.capex_cny;
     residual = owned.residual_cny;
   }
-  items.push_back({"rented_gpu_hours",
-                   h.best.rented_gpu_hours_per_year * *s.rent_cny_per_gpu_hour,
-                   format_number(h.best.rented_gpu_hours_per_year) + " GPU-hours a year x " +
-                       cny(*s.rent_cny_per_gpu_hour),
-                   "rented_hours",
-                   {param("gpu_hours", h.best.rented_gpu_hours_per_year),
-                    param("cny_per_gpu_hour", *s.rent_cny_per_gpu_hour)}});
+  const double rate = *s.market.host_cny_per_gpu_hour;
+  items.push_back(
+      {"rented_gpu_hours",
+       h.best.rented_gpu_hours_per_year * rate,
+       format_number(h.best.rented_gpu_hours_per_year) + " GPU-hours a year x " + cny(rate),
+       "rented_hours",
+       {param("gpu_hours", h.best.rented_gpu_hours_per_year), param("cny_per_gpu_hour", rate)}});
   const bool rented = h.best.rented_gpu_hours_per_year > 0;
   items.push_back({"data_transfer",
                    rented ? egress_yearly_cny : 0,
@@ -182,14 +195,17 @@ EnergyResult price_deployments(CostResult& cost, const Request& req, const Price
   if (s.reserved_cny_per_gpu_month) {
     PricedOption& r = cost.reserved.emplace(priced(reserved_option(s, gpus)));
     r.cny_per_gpu_month = *s.reserved_cny_per_gpu_month;
-    r.gpus = gpus;
+    r.gpus = std::max(gpus, s.rental_billed_gpus);
+    r.offer_kind = offer_kind_name(s.market, s.rental_offer);
+    r.minimum_term_months = s.rental_minimum_months;
   }
   if (s.rent_cny_per_gpu_hour) {
     PricedOption& r = cost.rent.emplace(priced(rent_option(s, gpus, u)));
     r.cny_per_gpu_hour = *s.rent_cny_per_gpu_hour;
     r.gpus = gpus;
+    r.offer_kind = offer_kind_name(s.market, s.rental_offer);
   } else {
-    cost.missing_prices.push_back(missing_rental_price(req, prices, gpu));
+    cost.missing_prices.push_back(missing_rental_price(req, prices, gpu, s));
   }
   return energy;
 }
@@ -217,7 +233,9 @@ void price_hybrid(CostResult& cost, const std::optional<MonthlyGpuHours>& months
                                    {}});
     return;
   }
-  if (!(cost.buy && cost.rent)) {
+  // The bursts are demand beyond the owned cards, rented host by host at the hourly price (a
+  // demand profile is many jobs; one wider than a host would need a multi-node offer).
+  if (!(cost.buy && s.market.host_cny_per_gpu_hour)) {
     cost.missing_prices.push_back({"hybrid",
                                    "the hybrid plan needs both a purchase and a rental price",
                                    std::nullopt,
@@ -232,7 +250,7 @@ void price_hybrid(CostResult& cost, const std::optional<MonthlyGpuHours>& months
   };
   const double egress_yearly = s.egress_tb_per_month * 12 * s.egress_cny_per_tb;
   const HybridPlan h = optimise_hybrid(demand, per, s.owned_max_utilization, owned_cost,
-                                       *s.rent_cny_per_gpu_hour, egress_yearly);
+                                       *s.market.host_cny_per_gpu_hour, egress_yearly);
   PricedOption& hybrid = cost.hybrid.emplace(priced(hybrid_option(h, s, egress_yearly)));
   hybrid.with_capex = true;
   cost.hybrid_split = hybrid_split(h, demand, s, hybrid.cost.lifetime_cny);

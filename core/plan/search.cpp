@@ -62,6 +62,15 @@ bool Search::plans(const OptionRow& row, std::vector<CandidatePlan>& out, Reason
   return true;
 }
 
+namespace {
+/// A rented plan names the offer it comes from.
+void name_offer(CandidatePlan& c, const CountPrices& q, int minimum_term_months) {
+  c.rental_offer_kind = q.rental_offer_kind;
+  c.rental_billed_gpus = q.rental_billed_gpus;
+  c.minimum_term_months = minimum_term_months;
+}
+}  // namespace
+
 void Search::price(const CandidatePlan& plan, int count, const Places& at,
                    std::vector<CandidatePlan>& out) const {
   const bool training = is_training(req_.task);
@@ -95,8 +104,9 @@ void Search::price(const CandidatePlan& plan, int count, const Places& at,
     // A run is billed in whole billing units (at least one): wide and short plans pay for it.
     const double billed =
         training ? billed_gpu_hours(plan.hours.value_or(0), count, billing_unit_hours_) : gpu_hours;
-    add(Deployment::kRent, Facility::kIdc, billed * *q.rent_cny_per_gpu_hour,
-        q.rent_cny_per_gpu_hour);
+    if (add(Deployment::kRent, Facility::kIdc, billed * *q.rent_cny_per_gpu_hour,
+            q.rent_cny_per_gpu_hour))
+      name_offer(out.back(), q, 0);
   }
   // A cadence: reserved or owned cards are busy only for its runs, which share their month;
   // a count whose runs do not fit in a month cannot keep the cadence on one set of cards.
@@ -105,12 +115,15 @@ void Search::price(const CandidatePlan& plan, int count, const Places& at,
   if (runs && month_busy > 1) return;
   if (q.reserved_cny_per_gpu_month) {
     // Reserved cards are paid by the whole month for as long as the job needs them.
+    // An offer's minimum term is paid even when the run is shorter.
+    const double term = q.rental_minimum_months;
     const double months =
         runs ? 1 / *runs
-             : (training ? std::max(1.0, std::ceil(plan.hours.value_or(0) / kHoursPerMonth)) : 1);
-    const double cost = count * months * *q.reserved_cny_per_gpu_month;
-    add(Deployment::kReserved, Facility::kIdc, cost,
-        gpu_hours > 0 ? std::optional<double>(cost / gpu_hours) : std::nullopt);
+             : (training ? std::max(term, std::ceil(plan.hours.value_or(0) / kHoursPerMonth)) : 1);
+    const double cost = q.rental_billed_gpus * months * *q.reserved_cny_per_gpu_month;
+    if (add(Deployment::kReserved, Facility::kIdc, cost,
+            gpu_hours > 0 ? std::optional<double>(cost / gpu_hours) : std::nullopt))
+      name_offer(out.back(), q, q.rental_minimum_months);
   }
   // Bought: the job's amortised share of owning the cards (with a cadence: a month of owning
   // them, busy for its runs, over its runs).

@@ -62,13 +62,18 @@ double SearchPrices::training_cost_floor(const GpuSpec& gpu, int min_count, doub
   const CostScenario& s = resolved(gpu, min_count, false);
   double floor = std::numeric_limits<double>::infinity();
   auto lower = [&](double cost) { floor = std::min(floor, cost); };
-  const bool negative = s.rent_cny_per_gpu_hour.value_or(0) < 0 ||
-                        s.reserved_cny_per_gpu_month.value_or(0) < 0 || !(gpu_hours >= 0);
+  // Any offer may rent some count (engine/rental_offers): the floor takes each one's rate.
+  const RentalMarket& m = s.market;
+  const double cluster_monthly = m.cluster ? m.cluster->cny_per_gpu_month : 0;
+  const bool negative = m.host_cny_per_gpu_hour.value_or(0) < 0 ||
+                        m.host_cny_per_gpu_month.value_or(0) < 0 || cluster_monthly < 0 ||
+                        !(gpu_hours >= 0);
   if (negative) return -std::numeric_limits<double>::infinity();
-  if (s.rent_cny_per_gpu_hour) lower(gpu_hours * *s.rent_cny_per_gpu_hour);
-  if (s.reserved_cny_per_gpu_month) {
-    const double monthly = *s.reserved_cny_per_gpu_month;
-    lower(std::max(gpu_hours / kHoursPerMonth * monthly, min_count * monthly));
+  if (m.host_cny_per_gpu_hour) lower(gpu_hours * *m.host_cny_per_gpu_hour);
+  for (const std::optional<double> monthly :
+       {m.host_cny_per_gpu_month,
+        m.cluster ? std::optional<double>(cluster_monthly) : std::nullopt}) {
+    if (monthly) lower(std::max(gpu_hours / kHoursPerMonth * *monthly, min_count * *monthly));
   }
   if (buy && s.gpu_price_cny) {
     // Fewer busy hours per GPU for more GPUs (a demand profile) only raise the owned rate.
@@ -100,10 +105,14 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
     return listed == catalog_.prices.gpus.end() || !(listed->second.*cap) ||
            count <= *(listed->second.*cap);
   };
-  if (supplies(&GpuPrices::rental_gpus_available))
-    q.rent_cny_per_gpu_hour = s.rent_cny_per_gpu_hour;
+  // What this count rents: one marketplace host, or a multi-node offer's whole nodes.
+  const RentalTerms terms = rental_terms(s.market, count);
+  if (supplies(&GpuPrices::rental_gpus_available)) q.rent_cny_per_gpu_hour = terms.cny_per_gpu_hour;
   if (supplies(&GpuPrices::reserved_gpus_available))
-    q.reserved_cny_per_gpu_month = s.reserved_cny_per_gpu_month;
+    q.reserved_cny_per_gpu_month = terms.cny_per_gpu_month;
+  q.rental_billed_gpus = std::max(count, terms.billed_gpus);
+  q.rental_minimum_months = terms.minimum_months;
+  q.rental_offer_kind = offer_kind_name(s.market, terms.offer);
   // Cards busier than every hour of the year cannot deliver the demand profile: no purchase of
   // this many is a plan (a count that delivers it is).
   if (!buy || !s.gpu_price_cny || q.busy > 1) return q;

@@ -27,6 +27,9 @@ struct CountPrices {
   // Renting and reserving, when offered for `count` GPUs (a provider's offers cap the GPUs it
   // can rent out: types/provider.hpp).
   std::optional<double> rent_cny_per_gpu_hour, reserved_cny_per_gpu_month;
+  int rental_billed_gpus = 0;          // a cluster offer bills whole nodes
+  int rental_minimum_months = 1;       // the offer's shortest term
+  std::string_view rental_offer_kind;  // engine/rental_offers offer_kind_name()
   /// Owning the cards at one place (an IDC, then the office when it can host them).
   struct Owned {
     Facility facility = Facility::kIdc;

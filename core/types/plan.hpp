@@ -174,6 +174,8 @@ struct PricedOption {
   std::optional<int> servers;               // buy
   std::optional<double> cny_per_gpu_hour;   // rent
   std::optional<double> cny_per_gpu_month;  // reserved
+  std::string_view offer_kind;              // rented: engine/rental_offers offer_kind_name()
+  std::optional<int> minimum_term_months;   // reserved: the offer's shortest term
 };
 
 struct MissingPrice {
@@ -374,6 +376,11 @@ struct CandidatePlan {
   double utilization = 0;         // buy: the share of hours the owned cards are busy (amortisation)
   int life_years = 0;
   std::optional<double> rate_cny_per_gpu_hour;  // the effective price per GPU-hour
+  // Rented: the offer (engine/rental_offers offer_kind_name), the GPUs it bills (a cluster's
+  // whole nodes) and its shortest term in months (0 for an hourly rental).
+  std::string_view rental_offer_kind;
+  int rental_billed_gpus = 0;
+  int minimum_term_months = 0;
   double per_gpu_bytes = 0, gpu_memory_bytes = 0;
   std::string_view link;  // the link inside a server (engine/comm intra_link_name)
   IntraLink intra = IntraLink::kPcieP2p;

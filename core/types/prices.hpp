@@ -53,6 +53,21 @@ struct GpuPrices {
   std::optional<PriceEntry> rental_cny_per_gpu_month;
   bool reserved_only_as_quoted = false;
   std::optional<std::int64_t> rental_gpus_available, reserved_gpus_available;
+  // A provider's offer delivers the GPUs it states as one rental; the built-in market's hourly
+  // offers are one marketplace host each (rental.hourly_gpus_per_host).
+  bool rental_stated = false;
+};
+
+/// A multi-node rental sold per node-month (an IDC package or a cloud's cluster): whole nodes of
+/// `gpus_per_node` joined by `network` (a performance.json network id), for a minimum term.
+/// Hourly marketplaces rent single hosts with no RDMA between them: a job on more GPUs than one
+/// host holds is rented only from an offer like this (engine/rental_offers).
+struct ClusterOffer {
+  std::string kind;  // idc_package | cloud
+  int gpus_per_node = 8;
+  std::string network;  // performance.json networks id, e.g. "ib_ndr400"
+  PriceEntry cny_per_node_month, minimum_term_months;
+  std::optional<std::int64_t> nodes_available;  // nullopt: a quota on request
 };
 
 /// Hashes a key by its characters, so a lookup by string_view builds no string.
@@ -69,6 +84,7 @@ struct PriceCatalog {
   std::map<std::string, GpuPrices> gpus;
   std::map<std::string, PlatformDefaults> platforms;  // sxm | pcie | oam | module
   std::vector<SiteDefaults> sites;
+  std::map<std::string, ClusterOffer> cluster_offers;       // by GPU id
   std::vector<std::pair<double, PriceEntry>> rack_classes;  // kW, price per rack-month (ascending)
   PriceEntry rack_classes_entry;                            // source of the class list
   std::map<std::string, PriceEntry> pue;                    // office | idc | idc_new | hub_node

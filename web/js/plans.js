@@ -136,7 +136,17 @@ export function costNodes(r, pointer, plan, opts) {
       years: fig(r, pointer + '/cost/life_years', integer),
     })));
   }
+  if (c.offer) out.push(h('span', { class: 'cost-note offer-note' }, ' ', offerNodes(r, pointer + '/cost/offer', c.offer)));
   return out;
+}
+
+/** A rented plan's offer: its kind, how it bills and its shortest term. */
+function offerNodes(r, pointer, offer) {
+  return tNodes(offer.minimum_term_months > 0 ? 'offer.note_term' : 'offer.note', {
+    kind: fig(r, pointer + '/kind', labelOf('offer_kind.')),
+    billing: fig(r, pointer + '/billing', labelOf('offer_billing.')),
+    months: fig(r, pointer + '/minimum_term_months', integer),
+  });
 }
 
 /** How the cards are had: buy / rent / reserve (the place is said apart). */

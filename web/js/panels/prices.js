@@ -19,9 +19,9 @@ function itemLabel(key, r) {
   const parts = String(key).split('.');
   let pattern = String(key);
   const vars = {};
-  if (parts.length === 3 && (parts[0] === 'gpus' || parts[0] === 'platforms' || parts[0] === 'sites')) {
+  if (parts.length === 3 && (parts[0] === 'gpus' || parts[0] === 'cluster_offers' || parts[0] === 'platforms' || parts[0] === 'sites')) {
     pattern = parts[0] + '.*.' + parts[2];
-    if (parts[0] === 'gpus') vars.gpu = gpuName(parts[1]);
+    if (parts[0] === 'gpus' || parts[0] === 'cluster_offers') vars.gpu = gpuName(parts[1]);
     if (parts[0] === 'platforms') vars.platform = PLATFORM_NAMES[parts[1]] || parts[1].toUpperCase();
     if (parts[0] === 'sites') {
       const site = ((r.cost && r.cost.site_comparison) || []).filter(function (x) { return x.site === parts[1]; })[0];
