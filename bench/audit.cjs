@@ -3,10 +3,12 @@
 // Which sources support each modelling constant of the default profiles (the stacks a request
 // runs on when it names none: data/performance.json `default_for`). For each constant the rows
 // of the fit sources are replayed twice, with the constant and with its alternative (the value
-// the term would have without the effect it models); a source SUPPORTS the constant when its
-// rows that move come out closer to their measurements with it (median |error| at least
-// SUPPORT_MARGIN_PCT lower). A constant of a default profile needs two independent sources;
-// one that only one source supports belongs in the named stack of that source.
+// the term would have without the effect it models), set in the default profile and in the named
+// stack it mirrors (default_finetune is hf_peft's code path; the sources name hf_peft); a source
+// SUPPORTS the constant when its rows that move come out closer to their measurements with it
+// (median |error| at least SUPPORT_MARGIN_PCT lower). A constant of a default profile needs two
+// independent sources; one that only one source supports belongs in the named stack of that
+// source.
 //
 // Usage: node bench/audit.cjs build/gpu-advisor [--performance FILE]
 'use strict';
@@ -24,32 +26,32 @@ const SUPPORT_MARGIN_PCT = 1;
 /** Modelling constants of the default profiles and the value each would have without its term. */
 const ALTERNATIVES = [
   // Kept in the named hf_peft stack (one source supports it), listed to show its evidence there.
-  { stack: 'hf_peft', field: 'kbit_fp32_other_weights', without: false,
+  { stacks: ['hf_peft'], field: 'kbit_fp32_other_weights', without: false,
     what: 'QLoRA: unquantised weights and the residual stream kept in fp32' },
-  { stack: 'default_finetune', field: 'logits_bytes_per_element', without: 4,
+  { stacks: ['default_finetune', 'hf_peft'], field: 'logits_bytes_per_element', without: 4,
     what: 'eager loss keeps fp32 copies of the logits (14 bytes; fused: 4)' },
-  { stack: 'default_finetune', field: 'selective_keep_fraction', without: 1,
+  { stacks: ['default_finetune', 'hf_peft'], field: 'selective_keep_fraction', without: 1,
     what: 'selective checkpointing keeps half a layer' },
-  { stack: 'default_finetune', field: 'dispatch_us_per_op', without: 0,
+  { stacks: ['default_finetune', 'hf_peft'], field: 'dispatch_us_per_op', without: 0,
     what: 'eager launch cost per operator' },
-  { stack: 'default_finetune', field: 'activation_traffic_passes', without: 0,
+  { stacks: ['default_finetune', 'hf_peft'], field: 'activation_traffic_passes', without: 0,
     what: 'memory-bound passes between the GEMMs (eager)' },
-  { stack: 'fsdp_eager', field: 'logits_bytes_per_element', without: 4,
+  { stacks: ['fsdp_eager'], field: 'logits_bytes_per_element', without: 4,
     what: 'eager loss keeps fp32 copies of the logits (12 bytes; fused: 4)' },
-  { stack: 'fsdp_eager', field: 'dispatch_us_per_op', without: 0,
+  { stacks: ['fsdp_eager'], field: 'dispatch_us_per_op', without: 0,
     what: 'eager launch cost per operator' },
-  { stack: 'fsdp_eager', field: 'activation_traffic_passes', without: 0,
+  { stacks: ['fsdp_eager'], field: 'activation_traffic_passes', without: 0,
     what: 'memory-bound passes between the GEMMs (eager)' },
-  { stack: 'fsdp_eager', field: 'tp_keeps_gathered_inputs', without: false,
+  { stacks: ['fsdp_eager'], field: 'tp_keeps_gathered_inputs', without: false,
     what: 'PyTorch TP keeps the gathered inputs of column-parallel layers' },
-  { stack: 'fsdp_eager', field: 'zero3_gather_once_per_step_with_pp', without: false,
+  { stacks: ['fsdp_eager'], field: 'zero3_gather_once_per_step_with_pp', without: false,
     what: 'FSDP with pipelines gathers weights once per step' },
 ];
 
-/** performance.json with one stack field set to `value`. */
-function withField(perf, { stack, field }, value) {
+/** performance.json with one field of the named stacks set to `value`. */
+function withField(perf, { stacks, field }, value) {
   const p = JSON.parse(JSON.stringify(perf));
-  p.stacks.find((s) => s.id === stack)[field].value = value;
+  for (const id of stacks) p.stacks.find((s) => s.id === id)[field].value = value;
   return p;
 }
 
@@ -86,13 +88,17 @@ function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-'));
   const base = errorsWith(cli, perf, rows, tmp);
   for (const alt of ALTERNATIVES) {
-    const current = perf.stacks.find((s) => s.id === alt.stack)[alt.field].value;
+    const current = perf.stacks.find((s) => s.id === alt.stacks[0])[alt.field].value;
     const without = errorsWith(cli, withField(perf, alt, alt.without), rows, tmp);
     const v = verdicts(rows, base, without);
     const support = v.filter((x) => x.verdict === 'supports').length;
-    console.log(`${alt.stack}.${alt.field} = ${current} (without: ${alt.without}): ${alt.what}`);
-    console.log(`  supported by ${support} source${support === 1 ? '' : 's'}`
-                + `${support < 2 ? ' -> fewer than two: belongs in the named stack of its source' : ''}`);
+    console.log(`${alt.stacks.join(' + ')}.${alt.field} = ${current} (without: ${alt.without}): ${alt.what}`);
+    const refuted = v.filter((x) => x.verdict === 'refutes').length;
+    // No row moving: the value rests on the library code its basis cites, not on any table.
+    const verdict = !v.length ? 'no fit row measures it (rests on the code its basis cites)'
+      : `supported by ${support}, refuted by ${refuted} source${refuted === 1 ? '' : 's'}`
+        + `${support < 2 ? ' -> fewer than two: belongs in the named stack of its source' : ''}`;
+    console.log(`  ${verdict}`);
     for (const x of v) {
       console.log(`    ${x.verdict.padEnd(8)} ${x.source.padEnd(66)} ${String(x.rows).padStart(3)} rows `
                   + `|error| ${x.with_pct.toFixed(1)}% with, ${x.without_pct.toFixed(1)}% without`);
