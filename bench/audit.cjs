@@ -42,9 +42,10 @@ const ALTERNATIVES = [
     what: 'eager launch cost per operator' },
   { stacks: ['fsdp_eager'], field: 'activation_traffic_passes', without: 0,
     what: 'memory-bound passes between the GEMMs (eager)' },
-  { stacks: ['fsdp_eager'], field: 'tp_keeps_gathered_inputs', without: false,
+  // PyTorch's DTensor TP, which torchtitan runs with or without torch.compile.
+  { stacks: ['fsdp_eager', 'fsdp_compile'], field: 'tp_keeps_gathered_inputs', without: false,
     what: 'PyTorch TP keeps the gathered inputs of column-parallel layers' },
-  { stacks: ['fsdp_eager'], field: 'zero3_gather_once_per_step_with_pp', without: false,
+  { stacks: ['fsdp_eager', 'fsdp_compile'], field: 'zero3_gather_once_per_step_with_pp', without: false,
     what: 'FSDP with pipelines gathers weights once per step' },
 ];
 
