@@ -559,6 +559,7 @@ function allCases(calibration) {
 // cases of calibration.json and calibration_more.json. Units: GiB or GB as the source reports.
 const GIB = 2 ** 30;
 const GB = 1e9;
+const SINGLE_CARD = 'h200-sxm-141gb';
 const TORCHTUNE = { master_weights: false, optimizer_state_dtype: 'bf16' };
 
 function memoryRequest(task, preset, training, extra = {}) {
@@ -898,15 +899,82 @@ function allRows(calibration, more = []) {
     rows.push({ category: 'memory', metric: m.capacity_gib ? 'max_context' : 'peak_memory',
                 ambiguous: false, ...m });
   }
-  return rows.concat(moreBusbwRows(more), moreDecodeRows(more));
+  for (const r of rows.filter((x) => x.capacity_gib && !x.request.hardware)) {
+    // The largest-context tables run one GPU of the stated size. Without a count the advisor
+    // spreads a long sequence over the GPUs it chooses (the per-GPU bytes then fall as the
+    // sequence grows and the bisection runs off to its bound). One card: the estimate does not
+    // depend on which, and the bisection compares it with the stated size.
+    r.request = { ...r.request, hardware: { gpu: SINGLE_CARD, count: 1 } };
+  }
+  return tagSources(rows.concat(moreBusbwRows(more), moreDecodeRows(more)),
+                    calibration.concat(more));
 }
 
-/** Held-out split: a fixed-seed hash of the case id (all rows of one case on the same side). */
-function isHeldOut(id, seed = 11, share = 0.4) {
-  const key = `${seed}:${id.split('/')[0]}`;
+// ---------------------------------------------------------------------------------------------
+// Sources. A row's source is the document its number comes from: a repository file without its
+// commit (two commits of one README are one table kept up to date), or a web page or paper
+// without protocol, "www." or anchor. SAME_DOCUMENT joins what is one benchmark published as
+// several files or pages (one vendor's docs pages of one benchmark, one model card in two
+// repositories, one repository's per-model launch scripts).
+const SAME_DOCUMENT = [
+  [/^pytorch\/torchtune:docs\/source\/tutorials\//, 'pytorch/torchtune:docs/source/tutorials'],
+  [/^unsloth\.ai\/(docs\/basics\/unsloth-benchmarks|blog\/llama3-3)$/, 'unsloth.ai benchmarks'],
+  [/^meta-llama\/llama3:MODEL_CARD\.md$/, 'meta-llama/llama-models:models/llama3/MODEL_CARD.md'],
+  [/^karpathy\/llm\.c:scripts\//, 'karpathy/llm.c:scripts'],
+  [/^arxiv\.org\/abs\/2302\.13971/, 'arxiv.org/abs/2302.13971'],
+];
+
+/** Source id of a case's `source` block (or a reference's source text). */
+function sourceKey(source) {
+  let key;
+  // "owner/repo#N (note)": a GitHub issue; "owner/repo path": a file of that repository.
+  if (typeof source === 'string') {
+    key = source.replace(/\s*\(.*\)$/, '').replace(/^([\w.-]+\/[\w.-]+)#(\d+)$/, 'github.com/$1/issues/$2')
+      .replace(/^([\w.-]+\/[\w.-]+) (\S+)$/, '$1:$2');
+  }
+  else if (source.repo && source.path) key = `${source.repo}:${source.path}`;
+  else key = String(source.url || source.repo);
+  key = key.replace(/^https?:\/\//, '').replace(/^www\./, '').replace(/[#?].*$/, '')
+    .replace(/\/$/, '');
+  for (const [re, id] of SAME_DOCUMENT) if (re.test(key)) return id;
+  return key;
+}
+
+/** Sets `source_id` on every row: the case it was made from (the longest case id that starts
+ *  the row id), or its own `source` text (the all-reduce references). */
+function tagSources(rows, cases) {
+  const byId = new Map(cases.map((c) => [c.id, sourceKey(c.source)]));
+  const ids = [...byId.keys()].sort((a, b) => b.length - a.length);
+  for (const r of rows) {
+    const caseId = ids.find((id) => r.id === id || r.id.startsWith(`${id}/`)
+                                   || r.id.startsWith(`${id}-`));
+    r.source_id = caseId ? byId.get(caseId) : sourceKey(r.source || r.id);
+  }
+  return rows;
+}
+
+/**
+ * The unseen sources: a fifth of the sources (rounded), the ones first in the order of a seeded
+ * hash of the source id (seed 7), stored in unseen_sources.json so the set stays fixed as
+ * sources are added. `required` names sources that may not be chosen: the only source of a
+ * fitted constant's rows (bench/fit.cjs), whose constant could not be fitted without it. No fit
+ * reads the unseen rows; their error is measured on constants that never saw them.
+ */
+const UNSEEN_SEED = 7;
+const UNSEEN_SHARE = 0.2;
+function hashShare(key) {
   let h = 2166136261;
   for (let i = 0; i < key.length; ++i) h = Math.imul(h ^ key.charCodeAt(i), 16777619) >>> 0;
-  return (h % 1000) / 1000 < share;
+  return (h % 1000) / 1000;
 }
+function pickUnseen(sourceIds, required = new Set()) {
+  const ids = [...new Set(sourceIds)];
+  const count = Math.round(ids.length * UNSEEN_SHARE);
+  return ids.filter((s) => !required.has(s))
+    .sort((a, b) => hashShare(`${UNSEEN_SEED}:${a}`) - hashShare(`${UNSEEN_SEED}:${b}`) || (a < b ? -1 : 1))
+    .slice(0, count).sort();
+}
+const UNSEEN = new Set(require('./unseen_sources.json').sources);
+function isUnseen(sourceId) { return UNSEEN.has(sourceId); }
 
-module.exports = { allCases, allRows, gpuId, isHeldOut, GIB, GB };
+module.exports = { allCases, allRows, gpuId, isUnseen, pickUnseen, sourceKey, GIB, GB };

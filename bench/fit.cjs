@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// Fits the few free constants of data/performance.json on the FIT split of the calibration rows
-// (bench/cases.cjs isHeldOut: seed 11, 40% of cases held out), never per case, and reports the
-// held-out error the fitted values give (bench/calibrate.cjs prints the full table):
+// Fits the few free constants of data/performance.json on the rows of the FIT sources (every
+// source but the unseen ones, bench/unseen_sources.json), never per case, by a grid over each:
 //   A. memory_bandwidth_efficiency and decode_layer_floor_us, together, on the bf16 decode rows
 //      (gpt-fast, batch 1: bandwidth-bound by design; model sizes 7B-70B and TP 1-8 separate
 //      the per-byte from the per-layer time); then the int8 and int4 weight-only kernel factors
@@ -14,32 +13,36 @@
 //      TensorRT-LLM serving rows (large batches: KV reads and compute-bound decode).
 // Loss: mean |ln(predicted / measured)| (robust to the few rows whose setup is uncertain).
 //
-// Usage: node bench/fit.cjs build/gpu-advisor [--write]   (--write updates data/performance.json)
+// Leave-one-source-out (losoErrors, printed by bench/calibrate.cjs): for each fit source, the
+// same fit on the other fit sources, then that source's rows predicted with it. Every (constants,
+// row) pair is evaluated once and kept, so the folds reuse the full fit's grid wherever they
+// reach the same earlier stages.
+//
+// Usage: node bench/fit.cjs build/gpu-advisor [--write] [--pick-unseen]
+//   --write        stores the constants fitted on all fit sources in data/performance.json
+//   --pick-unseen  writes bench/unseen_sources.json (cases.cjs pickUnseen; only sources whose
+//                  removal leaves every fitted constant some rows may be chosen)
 'use strict';
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { evaluate, loadRows, cliAdvise, median, group } = require('./calibrate.cjs');
-const { isHeldOut } = require('./cases.cjs');
+const { evaluateMany, loadRows, cliAdviseMany, group } = require('./calibrate.cjs');
+const { isUnseen, pickUnseen } = require('./cases.cjs');
 
 const root = path.join(__dirname, '..');
-const cli = process.argv[2] || path.join(root, 'build/gpu-advisor');
-const perfPath = path.join(root, 'data/performance.json');
-const base = JSON.parse(fs.readFileSync(perfPath));
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fit-'));
 
 // Stacks whose norms, rotary and activation functions run as fused kernels (Transformer Engine,
 // torch.compile, Unsloth's Triton kernels); the other training stacks run eager PyTorch operators.
 const FUSED_STACKS = ['unsloth', 'fsdp_compile', 'megatron'];
-const trainingStacks = base.stacks.filter((s) => s.kind === 'training');
+const SERVING_KEYS = ['kv_read_bandwidth_factor', 'decode_layer_floor_us',
+                      'int8_decode_bandwidth_factor', 'int4_decode_bandwidth_factor'];
 
-/** performance.json with `point` applied: {framework_efficiency, ..., stack_efficiency: {id: x}}. */
-function withPoint(point) {
+/** performance.json `base` with `point` applied: {framework_efficiency, ..., eager_traffic_passes}. */
+function withPoint(base, point) {
   const p = JSON.parse(JSON.stringify(base));
   for (const [k, v] of Object.entries(point)) {
     if (k === 'framework_efficiency' || k === 'memory_bandwidth_efficiency') p.compute[k].value = v;
-    else if (['kv_read_bandwidth_factor', 'decode_layer_floor_us', 'int8_decode_bandwidth_factor',
-              'int4_decode_bandwidth_factor'].includes(k)) p.serving[k].value = v;
+    else if (SERVING_KEYS.includes(k)) p.serving[k].value = v;
     else if (k === 'eager_traffic_passes' || k === 'fused_traffic_passes') {
       const fused = k === 'fused_traffic_passes';
       for (const st of p.stacks.filter((x) => x.kind === 'training' && FUSED_STACKS.includes(x.id) === fused)) {
@@ -51,96 +54,224 @@ function withPoint(point) {
   return p;
 }
 
-function loss(rows, point) {
-  const file = path.join(tmp, 'performance.json');
-  fs.writeFileSync(file, JSON.stringify(withPoint(point)));
-  const adviseFn = cliAdvise(cli, ['--performance', file]);
-  const errs = rows.map((r) => evaluate(r, adviseFn))
-    .filter((e) => e.predicted > 0 && e.measured > 0)
-    .map((e) => Math.abs(Math.log(e.predicted / e.measured)));
-  return errs.reduce((a, b) => a + b, 0) / Math.max(1, errs.length);
-}
-
-function search(rows, points) {
-  let best = null;
-  for (const p of points) {
-    const l = loss(rows, p);
-    if (!best || l < best.loss) best = { point: p, loss: l };
-  }
-  return best;
-}
-
 const range = (a, b, step) => {
   const out = [];
   for (let x = a; x <= b + 1e-9; x += step) out.push(Math.round(x * 1000) / 1000);
   return out;
 };
 
-const all = loadRows().filter((r) => !r.skip);
-const fitRows = all.filter((r) => !isHeldOut(r.id) && !/^azure-/.test(r.id));
-const decode = fitRows.filter((r) => /^gptfast-/.test(r.id));
-const formatOf = (r) => (r.request.inference || {}).weight_format;
-const training = fitRows.filter((r) => ['train_throughput', 'train_gpu_hours'].includes(group(r)));
-const trt = fitRows.filter((r) => /^trt/.test(r.id));
+const formatOf = (r) => ((r.request && r.request.inference) || {}).weight_format;
+const isDecode = (format) => (r) => /^gptfast-/.test(r.id) && formatOf(r) === format;
+const trainingRow = (r) => ['train_throughput', 'train_gpu_hours'].includes(group(r));
 
-const fitted = {};
-const bf16 = decode.filter((r) => formatOf(r) === 'bf16');
-const gridA = [];
-for (const e of range(0.6, 0.95, 0.01)) {
-  for (const t of range(0, 100, 2)) gridA.push({ memory_bandwidth_efficiency: e, decode_layer_floor_us: t });
+// The grid of each constant. The fused stacks' pass count stays within the eager one's and at
+// most 3 (a fused kernel reads and writes each activation about once per direction).
+const MAX_FUSED_PASSES = 3;
+const AXES = {
+  memory_bandwidth_efficiency: () => range(0.6, 0.95, 0.01),
+  decode_layer_floor_us: () => range(0, 100, 2),
+  int8_decode_bandwidth_factor: () => range(0.4, 1.0, 0.01),
+  int4_decode_bandwidth_factor: () => range(0.4, 1.0, 0.01),
+  framework_efficiency: () => range(0.7, 0.9, 0.02),
+  eager_traffic_passes: () => range(0, 8, 1),
+  fused_traffic_passes: (p) => range(0, Math.min(p.eager_traffic_passes, MAX_FUSED_PASSES), 1),
+  kv_read_bandwidth_factor: () => range(0.3, 1.0, 0.1),
+  tensorrt_llm_efficiency: () => range(0.8, 1.6, 0.1),
+};
+
+/** The fit's stages, in order (each sees the constants the earlier ones fitted). */
+const STAGES = [
+  { name: 'A', keys: ['memory_bandwidth_efficiency', 'decode_layer_floor_us'], rows: isDecode('bf16') },
+  { name: 'int8', keys: ['int8_decode_bandwidth_factor'], rows: isDecode('int8') },
+  { name: 'int4', keys: ['int4_decode_bandwidth_factor'], rows: isDecode('int4') },
+  { name: 'B', keys: ['framework_efficiency', 'eager_traffic_passes', 'fused_traffic_passes'], rows: trainingRow },
+  { name: 'C', keys: ['kv_read_bandwidth_factor', 'tensorrt_llm_efficiency'], rows: (r) => /^trt/.test(r.id) },
+];
+
+/** The value `base` (performance.json) holds for a fitted constant. */
+function currentValue(base, key) {
+  if (base.compute[key]) return base.compute[key].value;
+  if (base.serving[key]) return base.serving[key].value;
+  const stack = (id) => base.stacks.find((s) => s.id === id);
+  if (key === 'eager_traffic_passes') return stack('hf_peft').activation_traffic_passes.value;
+  if (key === 'fused_traffic_passes') return stack(FUSED_STACKS[0]).activation_traffic_passes.value;
+  if (key === 'tensorrt_llm_efficiency') return stack('tensorrt_llm').efficiency_factor.value;
+  throw new Error(`unknown constant ${key}`);
 }
-const a = search(bf16, gridA);
-Object.assign(fitted, a.point);
-console.log(`A. memory_bandwidth_efficiency = ${a.point.memory_bandwidth_efficiency}, decode_layer_floor_us = `
-            + `${a.point.decode_layer_floor_us} (mean |ln error| ${a.loss.toFixed(3)} over ${bf16.length} fit bf16 decode rows)`);
-for (const [format, key] of [['int8', 'int8_decode_bandwidth_factor'], ['int4', 'int4_decode_bandwidth_factor']]) {
-  const rows = decode.filter((r) => formatOf(r) === format);
-  const q = search(rows, range(0.4, 1.0, 0.01).map((v) => ({ ...fitted, [key]: v })));
-  Object.assign(fitted, q.point);
-  console.log(`   ${key} = ${q.point[key]} (mean |ln error| ${q.loss.toFixed(3)} over ${rows.length} fit ${format} rows)`);
+
+const pointKey = (point) => JSON.stringify(Object.keys(point).sort().map((k) => [k, point[k]]));
+
+/**
+ * Evaluations at many constant sets, each (constants, row) once: `errors(rows, point)` gives
+ * each row's result at `point`, evaluating only the rows not seen there before in one batch.
+ */
+function makeEvaluator({ cli, base, noStack = false }) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'fit-'));
+  const cache = new Map();
+  let batches = 0;
+  const errors = (rows, point) => {
+    const key = pointKey(point);
+    if (!cache.has(key)) cache.set(key, new Map());
+    const seen = cache.get(key);
+    const missing = rows.filter((r) => !seen.has(r.id));
+    if (missing.length) {
+      const file = path.join(tmp, 'performance.json');
+      fs.writeFileSync(file, JSON.stringify(withPoint(base, point)));
+      const results = evaluateMany(missing, cliAdviseMany(cli, ['--performance', file], { noStack }));
+      missing.forEach((r, i) => seen.set(r.id, results[i]));
+      batches += 1;
+    }
+    return rows.map((r) => seen.get(r.id));
+  };
+  const close = () => fs.rmSync(tmp, { recursive: true });
+  return { errors, close, base, batches: () => batches };
 }
-const gridB = [];
-for (const e of range(0.7, 0.9, 0.02)) {
-  for (const eager of range(0, 8, 1)) {
-    for (const fused of range(0, Math.min(eager, 3), 1)) {
-      gridB.push({ ...fitted, framework_efficiency: e, eager_traffic_passes: eager, fused_traffic_passes: fused });
+
+/** Mean |ln(predicted / measured)| of `rows` at `point`. */
+function loss(evaluator, rows, point) {
+  const errs = evaluator.errors(rows, point)
+    .filter((e) => e.predicted > 0 && e.measured > 0)
+    .map((e) => Math.abs(Math.log(e.predicted / e.measured)));
+  return errs.reduce((a, b) => a + b, 0) / Math.max(1, errs.length);
+}
+
+/**
+ * Coordinate descent over the stage's grids from `start`: each constant in turn takes the grid
+ * value of least loss with the others held, until a whole round moves none. A full grid over
+ * two or three constants costs hundreds of evaluations of every row per fold; the losses are
+ * smooth in each constant (a local minimum of the grid is what the descent returns).
+ */
+function descend(evaluator, rows, keys, start) {
+  let cur = start;
+  let curLoss = loss(evaluator, rows, cur);
+  for (let moved = true; moved;) {
+    moved = false;
+    for (const key of keys) {
+      for (const v of AXES[key](cur)) {
+        const p = { ...cur, [key]: v };
+        const l = loss(evaluator, rows, p);
+        if (l < curLoss - 1e-12) {
+          cur = p;
+          curLoss = l;
+          moved = true;
+        }
+      }
     }
   }
+  return { point: cur, loss: curLoss };
 }
-const b = search(training, gridB);
-Object.assign(fitted, b.point);
-console.log(`B. framework_efficiency = ${b.point.framework_efficiency}, activation_traffic_passes eager = `
-            + `${b.point.eager_traffic_passes}, fused = ${b.point.fused_traffic_passes} (mean |ln error| `
-            + `${b.loss.toFixed(3)} over ${training.length} fit training rows)`);
-const grid = [];
-for (const kv of range(0.3, 1.0, 0.1)) {
-  for (const e of range(0.8, 1.6, 0.1)) grid.push({ ...fitted, kv_read_bandwidth_factor: kv, tensorrt_llm_efficiency: e });
-}
-const c = search(trt, grid);
-Object.assign(fitted, c.point);
-console.log(`C. kv_read_bandwidth_factor = ${c.point.kv_read_bandwidth_factor}, tensorrt_llm efficiency_factor = `
-            + `${c.point.tensorrt_llm_efficiency} (mean |ln error| ${c.loss.toFixed(3)} over ${trt.length} fit rows)`);
 
-if (process.argv.includes('--write')) {
-  const text = fs.readFileSync(perfPath, 'utf8');
-  let out = text;
+/** The stages fitted on `rows`: {point, stages: [{name, keys, n, loss, point}]}. Each starts
+ *  from the constants of `base`; a stage without rows keeps them. */
+function fitConstants(evaluator, rows) {
+  let fitted = {};
+  const report = [];
+  for (const st of STAGES) {
+    const start = { ...fitted };
+    for (const k of st.keys) start[k] = currentValue(evaluator.base, k);
+    const mine = rows.filter(st.rows);
+    if (!mine.length) {
+      fitted = start;
+      report.push({ name: st.name, keys: st.keys, n: 0, point: start });
+      continue;
+    }
+    const best = descend(evaluator, mine, st.keys, start);
+    fitted = best.point;
+    report.push({ name: st.name, keys: st.keys, n: mine.length, loss: best.loss, point: best.point });
+  }
+  return { point: fitted, stages: report };
+}
+
+/** Rows any fit may read: the fit sources' expressible rows. */
+function fitRowsOf(rows) {
+  return rows.filter((r) => !r.skip && !isUnseen(r.source_id) && !/^azure-/.test(r.id));
+}
+
+/**
+ * Leave-one-source-out: Map row id → error % of that row predicted with the constants fitted
+ * on every other fit source (the stacks named in the rows; with noStack the held-out rows are
+ * then replayed without theirs).
+ */
+function losoErrors(rows, { cli, perfFile, noStack = false }) {
+  const base = JSON.parse(fs.readFileSync(perfFile));
+  const fitter = makeEvaluator({ cli, base });
+  const predictor = noStack ? makeEvaluator({ cli, base, noStack }) : fitter;
+  const fitRows = fitRowsOf(rows);
+  const out = new Map();
+  for (const source of [...new Set(fitRows.map((r) => r.source_id))]) {
+    const { point, stages } = fitConstants(fitter, fitRows.filter((r) => r.source_id !== source));
+    // A row of a stage no other source has rows for gets no LOSO figure: its constants could
+    // only keep the values fitted with it.
+    const unfitted = STAGES.filter((st, i) => stages[i].n === 0);
+    const mine = fitRows.filter((r) => r.source_id === source && !unfitted.some((st) => st.rows(r)));
+    predictor.errors(mine, point).forEach((e, i) => {
+      if (e.errorPct !== undefined) out.set(mine[i].id, e.errorPct);
+    });
+  }
+  fitter.close();
+  if (predictor !== fitter) predictor.close();
+  return out;
+}
+
+/** Sources that alone carry some stage's rows: taking one out would leave a constant unfitted. */
+function soleSources(rows) {
+  const sole = new Set();
+  for (const st of STAGES) {
+    const ids = new Set(rows.filter((r) => !r.skip && st.rows(r)).map((r) => r.source_id));
+    if (ids.size === 1) sole.add([...ids][0]);
+  }
+  return sole;
+}
+
+function writeConstants(perfPath, fitted) {
+  let out = fs.readFileSync(perfPath, 'utf8');
   const set = (pattern, value) => {
+    if (value === undefined) return;  // a stage without rows keeps its value
     const re = new RegExp(pattern);
     if (!re.test(out)) throw new Error(`not found: ${pattern}`);
     out = out.replace(re, (m, a1) => `${a1}${value}`);
   };
-  set('("framework_efficiency": \\{\\s*"value": )[0-9.]+', fitted.framework_efficiency);
-  set('("memory_bandwidth_efficiency": \\{\\s*"value": )[0-9.]+', fitted.memory_bandwidth_efficiency);
-  set('("kv_read_bandwidth_factor": \\{\\s*"value": )[0-9.]+', fitted.kv_read_bandwidth_factor);
-  set('("decode_layer_floor_us": \\{\\s*"value": )[0-9.]+', fitted.decode_layer_floor_us);
-  set('("int8_decode_bandwidth_factor": \\{\\s*"value": )[0-9.]+', fitted.int8_decode_bandwidth_factor);
-  set('("int4_decode_bandwidth_factor": \\{\\s*"value": )[0-9.]+', fitted.int4_decode_bandwidth_factor);
+  for (const k of ['framework_efficiency', 'memory_bandwidth_efficiency', ...SERVING_KEYS]) {
+    set(`("${k}": \\{\\s*"value": )[0-9.]+`, fitted[k]);
+  }
   set('("id": "tensorrt_llm"[\\s\\S]*?"efficiency_factor": \\{\\s*"value": )[0-9.]+', fitted.tensorrt_llm_efficiency);
-  for (const st of trainingStacks) {
+  const base = JSON.parse(out);
+  for (const st of base.stacks.filter((s) => s.kind === 'training')) {
     set(`("id": "${st.id}"[\\s\\S]*?"activation_traffic_passes": \\{\\s*"value": )[0-9.]+`,
         FUSED_STACKS.includes(st.id) ? fitted.fused_traffic_passes : fitted.eager_traffic_passes);
   }
   fs.writeFileSync(perfPath, out);
-  console.log('wrote data/performance.json');
 }
-fs.rmSync(tmp, { recursive: true });
+
+function main() {
+  const cli = process.argv[2] || path.join(root, 'build/gpu-advisor');
+  const perfPath = path.join(root, 'data/performance.json');
+  const rows = loadRows().filter((r) => !r.skip);
+  if (process.argv.includes('--pick-unseen')) {
+    const sources = pickUnseen(rows.map((r) => r.source_id), soleSources(rows));
+    fs.writeFileSync(path.join(__dirname, 'unseen_sources.json'),
+                     `${JSON.stringify({ sources }, null, 2)}\n`);
+    console.log(`wrote bench/unseen_sources.json: ${sources.length} sources`);
+    return;
+  }
+  const t0 = Date.now();
+  const evaluator = makeEvaluator({ cli, base: JSON.parse(fs.readFileSync(perfPath)) });
+  const fitRows = fitRowsOf(rows);
+  const { point, stages } = fitConstants(evaluator, fitRows);
+  for (const st of stages) {
+    const values = st.keys.map((k) => `${k} = ${st.n ? st.point[k] : '(kept)'}`).join(', ');
+    console.log(`${st.name}. ${values} (mean |ln error| ${st.n ? st.loss.toFixed(3) : '–'} over ${st.n} rows of `
+                + `${new Set(fitRows.filter(STAGES.find((s) => s.name === st.name).rows).map((r) => r.source_id)).size} sources)`);
+  }
+  console.log(`${fitRows.length} rows of ${new Set(fitRows.map((r) => r.source_id)).size} fit sources; `
+              + `${evaluator.batches()} batches, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  evaluator.close();
+  if (process.argv.includes('--write')) {
+    writeConstants(perfPath, point);
+    console.log('wrote data/performance.json');
+  }
+}
+
+if (require.main === module) main();
+
+module.exports = { losoErrors, fitConstants, makeEvaluator, soleSources, STAGES };

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ constexpr int kExitUsage = 2;
 const char* kUsage =
     "usage: gpu-advisor advise FILE|- [--gpus FILE] [--models FILE] [--assumptions FILE]\n"
     "                              [--performance FILE] [--prices FILE] [--provider FILE]\n"
+    "       gpu-advisor advise-lines [DATA FLAGS]  (one request per stdin line, one result "
+    "line each)\n"
     "       gpu-advisor catalog      (built-in GPUs, model presets, default request)\n"
     "       gpu-advisor defaults     (the default request document)\n"
     "       gpu-advisor scripts FILE|- -o DIR [DATA FLAGS]  (validation scripts for the plan)\n"
@@ -156,6 +159,27 @@ int check_results(const std::vector<std::string>& args) {
   return failed ? kExitCheckFailed : 0;
 }
 
+/// advise-lines: one request per line of stdin, one result per line of stdout, the data files
+/// read once. The calibration scripts send thousands of requests per fitted constant: a process
+/// and a catalog parse per request cost more than the advice itself.
+int advise_lines(const std::vector<std::string>& args) {
+  advisor::DataSource source;
+  if (const int status = read_data_flags(args, 1, &source)) return status;
+  std::shared_ptr<const advisor::Catalog> catalog;
+  try {
+    catalog = advisor::catalog_for(source);
+  } catch (const advisor::InputError& e) {
+    return fail_input(e.code(), e.what(), e.path());
+  }
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.empty()) continue;
+    // The result text is compact JSON (newlines inside strings are escaped): one line each.
+    std::cout << advisor::advise_text(line, *catalog) << "\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -178,6 +202,7 @@ int main(int argc, char** argv) {
   }
   if (command == "scripts") return write_scripts(args);
   if (command == "check") return check_results(args);
+  if (command == "advise-lines") return advise_lines(args);
   if (command != "advise" || args.size() < 2) {
     std::cerr << kUsage;
     return kExitUsage;

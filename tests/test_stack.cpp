@@ -51,18 +51,22 @@ bool mentions(const nlohmann::json& lines, const std::string& text) {
 TEST_CASE("every task has a default stack, named in the result", "[stack]") {
   const auto& k = constants();
   CHECK(k.default_stack(advisor::Task::kPretrain)->id == "fsdp_eager");
-  CHECK(k.default_stack(advisor::Task::kFullFinetune)->id == "hf_peft");
-  CHECK(k.default_stack(advisor::Task::kLora)->id == "hf_peft");
-  CHECK(k.default_stack(advisor::Task::kQlora)->id == "hf_peft");
+  // Fine-tuning without a named stack: Transformers/PEFT less the terms only one source supports.
+  CHECK(k.default_stack(advisor::Task::kFullFinetune)->id == "default_finetune");
+  CHECK(k.default_stack(advisor::Task::kLora)->id == "default_finetune");
+  CHECK(k.default_stack(advisor::Task::kQlora)->id == "default_finetune");
+  CHECK_FALSE(k.default_stack(advisor::Task::kQlora)->kbit_fp32_other_weights);
+  CHECK(k.find_stack("hf_peft")->kbit_fp32_other_weights);
   CHECK(k.default_stack(advisor::Task::kInference)->id == "vllm");
-  for (const char* id : {"hf_peft", "llamafactory", "unsloth", "torchtune", "fsdp_compile",
-                         "deepspeed", "megatron", "vllm", "sglang", "tensorrt_llm", "llama_cpp"}) {
+  for (const char* id :
+       {"default_finetune", "hf_peft", "llamafactory", "unsloth", "torchtune", "fsdp_compile",
+        "deepspeed", "megatron", "vllm", "sglang", "tensorrt_llm", "llama_cpp"}) {
     INFO(id);
     REQUIRE(k.find_stack(id) != nullptr);
     CHECK_FALSE(k.find_stack(id)->source.empty());
   }
   const auto r = advise_ok(pinned("lora", "qwen2.5-7b", "rtx4090-24gb", 1));
-  CHECK(r["resolved_inputs"]["/stack"] == "hf_peft");
+  CHECK(r["resolved_inputs"]["/stack"] == "default_finetune");
   CHECK(mentions(r["training"]["assumptions"], "Stack: Hugging Face"));
   const auto s =
       advise_ok(pinned("inference", "llama-3.1-8b", "l40s-48gb", 1, {{"stack", "tensorrt_llm"}}));
@@ -95,7 +99,8 @@ TEST_CASE("DeepSpeed runs pipelines under ZeRO-1 at most; Megatron defaults to Z
 TEST_CASE("a provider's stacks need exactly one default per task", "[stack][catalog]") {
   auto perf = nlohmann::json::parse(test::data_file("performance.json"));
   for (auto& s : perf["stacks"]) {
-    if (s["id"] == "torchtune") s["default_for"] = {"lora"};  // hf_peft is lora's default too
+    // default_finetune is lora's default too
+    if (s["id"] == "torchtune") s["default_for"] = {"lora"};
   }
   bool ok = true;
   const auto out = nlohmann::json::parse(

@@ -116,6 +116,7 @@ export default {
   'model.custom_default_name': 'Custom model',
 
   'stack.label': 'Software stack (sets memory and speed terms)',
+  'stack.default_finetune': 'Not named: Transformers / PEFT terms two sources support',
   'stack.hf_peft': 'Hugging Face Transformers / PEFT (TRL)',
   'stack.llamafactory': 'LLaMA-Factory',
   'stack.unsloth': 'Unsloth',

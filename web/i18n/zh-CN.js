@@ -116,6 +116,7 @@ export default {
   'model.custom_default_name': '自定义模型',
 
   'stack.label': '软件栈（决定显存与速度的框架）',
+  'stack.default_finetune': '未指定：仅采用两个来源支持的 Transformers / PEFT 项',
   'stack.hf_peft': 'Hugging Face Transformers / PEFT（TRL）',
   'stack.llamafactory': 'LLaMA-Factory',
   'stack.unsloth': 'Unsloth',
