@@ -3,8 +3,10 @@
 // of a cluster offer for its minimum term, a workstation carries no IDC line of its own, and a
 // second-hand card is owned for its shorter remaining life.
 #include <catch2/catch.hpp>
+#include <set>
 
 #include "helpers.hpp"
+#include "types/prices.hpp"
 
 namespace {
 
@@ -108,4 +110,68 @@ TEST_CASE("a second-hand card is owned for its shorter remaining life", "[offers
   const json stated = pinned("full_finetune", "llama-3.1-8b", "a800-sxm-80gb", 8,
                              {{"cost", {{"life_years", 4}}}})["cost"];
   CHECK(stated["life_years"] == 4);
+}
+
+TEST_CASE("a price older than six months before the catalog is marked stale", "[offers][cost]") {
+  CHECK(advisor::older_than("2024-07", "2026-12-02", advisor::kStalePriceMonths));
+  CHECK(advisor::older_than("2025", "2026-12-02", advisor::kStalePriceMonths));
+  CHECK_FALSE(advisor::older_than("2026-06-02", "2026-12-02", advisor::kStalePriceMonths));
+  CHECK_FALSE(advisor::older_than("2026", "2026-12-02", advisor::kStalePriceMonths));
+  CHECK_FALSE(advisor::older_than("undated", "2026-12-02", advisor::kStalePriceMonths));
+  // The H100's purchase price (2024) is stale in the table; a stated price is not.
+  const json r = pinned("full_finetune", "llama-3.1-8b", "h100-sxm-80gb", 8);
+  bool seen = false;
+  for (const json& d : r["cost"]["defaults_used"]) {
+    if (d["key"] != "gpus.h100-sxm-80gb.purchase") continue;
+    seen = true;
+    CHECK(d["stale"] == true);
+  }
+  CHECK(seen);
+}
+
+TEST_CASE("one buying policy decides what may be bought, the same way for every part",
+          "[offers][recommend]") {
+  // A job every 8-GPU server runs: with new + resale (the default), a second-hand A800 server
+  // may be bought; new only, never; a grey-import H100 is bought only under "any".
+  auto bought = [](const std::string& policy) {
+    json patch = {{"training", {{"tokens", 5e8}}}};
+    if (!policy.empty()) patch["goal"] = {{"buying_policy", policy}};
+    const json r = test::advise_json(test::request("full_finetune", "llama-3.1-8b", patch));
+    std::set<std::string> statuses;
+    for (const json& p : r["recommendation"]["pareto"])
+      if (p["deployment"] == "buy") statuses.insert(p["gpu"].get<std::string>());
+    return std::make_pair(r, statuses);
+  };
+  const auto [fallback, by_default] = bought("");
+  CHECK(fallback["recommendation"]["buying_policy"] == "new_and_resale");
+  const auto [strict, new_only] = bought("new_only");
+  for (const char* used : {"a800-sxm-80gb", "h800-sxm-80gb", "rtx3090-24gb", "v100-sxm-32gb"})
+    CHECK(new_only.count(used) == 0);
+  for (const char* grey : {"h100-sxm-80gb", "rtx4090-24gb"}) {
+    CHECK(new_only.count(grey) == 0);
+    CHECK(by_default.count(grey) == 0);
+  }
+  // Each plan says how its part is bought.
+  const json pinned_used = pinned("full_finetune", "llama-3.1-8b", "a800-sxm-80gb", 8,
+                                  {{"hardware", {{"deployment", "buy"}}}});
+  CHECK(pinned_used["recommendation"]["best"]["purchase_status"] == "second_hand");
+  // Pinned to buy a used A800 under "new only": the recommendation has no such plan.
+  bool pin_ok = true;
+  const json refused = json::parse(advisor::advise_text(
+      test::request("full_finetune", "llama-3.1-8b",
+                    {{"hardware", {{"gpu", "a800-sxm-80gb"}, {"count", 8}, {"deployment", "buy"}}},
+                     {"goal", {{"buying_policy", "new_only"}}}})
+          .dump(),
+      &pin_ok));
+  INFO(refused.dump().substr(0, 600));
+  CHECK((!pin_ok || refused["recommendation"]["best"].is_null()));
+  // The earlier switch is read as a policy; both at once is an error at the old one.
+  bool ok = true;
+  const json both = json::parse(advisor::advise_text(
+      test::request("lora", "qwen2.5-7b",
+                    {{"goal", {{"china_only", true}, {"buying_policy", "any"}}}})
+          .dump(),
+      &ok));
+  CHECK_FALSE(ok);
+  CHECK(both["error"]["path"] == "/goal/china_only");
 }

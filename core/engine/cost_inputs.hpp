@@ -23,6 +23,7 @@ struct DefaultUsed {
   double value = 0;  // in `unit` (CNY after conversion)
   std::string unit, basis, source, as_of;
   bool needs_confirmation = false;
+  bool stale = false;         // as_of is older than kStalePriceMonths before the catalog's date
   bool overridden = false;    // the request set it
   std::string override_path;  // where the request sets it, e.g. "/cost/prices/usd_to_cny"
   std::vector<std::string> override_requires;  // inputs the override needs set with it
@@ -175,6 +176,7 @@ class Recorder {
       d.value = value_of(e);
       d.source = e.source;
       d.needs_confirmation = e.needs_confirmation;
+      d.stale = older_than(e.as_of, prices_.as_of, kStalePriceMonths);
       if (e.original_currency == "USD") {
         d.basis += " (USD " + format_number(e.original_value) + " x " +
                    format_number(usd_to_cny()) + " CNY/USD)";

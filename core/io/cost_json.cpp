@@ -21,6 +21,7 @@ void defaults_used(W& w, const std::vector<DefaultUsed>& used) {
     w.field("source", d.source);
     w.field("as_of", d.as_of);
     w.field("needs_confirmation", d.needs_confirmation);
+    w.field("stale", d.stale);
     w.field("overridden", d.overridden);
     w.key("override_path");
     if (d.override_path.empty())

@@ -55,6 +55,7 @@ void plan(JsonWriter& w, const CandidatePlan& p) {
   w.field("deployment", name_of(p.deployment));
   w.field("facility", name_of(p.facility));
   w.field("china_purchasable", p.china_purchasable);
+  w.field("purchase_status", name_of(p.purchase_status));
   w.field("hours", p.hours);
   w.field("gpu_hours", p.gpu_hours);
   w.field("mfu", p.mfu);
@@ -171,7 +172,7 @@ void write_recommendation(JsonWriter& w, const Recommendation& r) {
   w.field("budget_cny", r.budget_cny);
   // A cadence prices reserved and owned cards by its runs (null: one run).
   w.field("runs_per_month", r.runs_per_month);
-  w.field("china_only", r.china_only);
+  w.field("buying_policy", name_of(r.buying_policy));
   w.key("best");
   if (r.best)
     plan(w, *r.best);

@@ -286,7 +286,18 @@ GoalSettings read_goal(const JsonValue* j, Task task) {
   g.objective = r.choice("objective", kObjectiveNames, g.objective);
   g.deadline_hours = r.nullable_number("deadline_hours", 0, kMaxDeadlineHours, true);
   g.budget_cny = r.nullable_number("budget_cny", 0, kMaxBudgetCny, true);
-  g.china_only = r.boolean("china_only", g.china_only);
+  // /goal/china_only (earlier API) reads as a policy: true = what mainland China sells, new or
+  // resold; false = grey imports too. One of the two, not both.
+  const std::optional<BuyingPolicy> policy = r.nullable_choice("buying_policy", kBuyingPolicyNames);
+  ADVISOR_REQUIRE(!(policy && r.has("china_only")), "inconsistent", "/goal/china_only",
+                  "/goal/china_only and /goal/buying_policy both say what may be bought: keep "
+                  "/goal/buying_policy");
+  if (policy)
+    g.buying_policy = *policy;
+  else if (r.has("china_only"))
+    g.buying_policy = r.boolean("china_only") ? BuyingPolicy::kNewAndResale : BuyingPolicy::kAny;
+  else
+    r.raw("china_only");
   r.reject_unknown();
   ADVISOR_REQUIRE(
       !g.deadline_hours || is_training(task), "inconsistent", "/goal/deadline_hours",

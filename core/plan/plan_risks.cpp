@@ -68,7 +68,8 @@ std::vector<Risk> channel_risks(const GpuSpec& gpu, const Catalog& catalog) {
   if (listed != catalog.prices.gpus.end() && listed->second.purchase_second_hand &&
       listed->second.purchase_cny)
     out.push_back(second_hand_risk(gpu, *listed->second.purchase_cny));
-  if (!china_purchasable(gpu)) out.push_back(grey_import_risk(gpu));
+  if (purchase_status(gpu, catalog.prices) == PurchaseStatus::kGreyImport)
+    out.push_back(grey_import_risk(gpu));
   return out;
 }
 

@@ -279,7 +279,7 @@ std::vector<CandidatePlan> search_all(const Request& req, const Catalog& catalog
     }
     if (all.size() == before) {
       if (failed.code.empty())
-        failed = reason_not_offered(gpu, catalog.prices, req.goal.china_only);
+        failed = reason_not_offered(gpu, catalog.prices, req.goal.buying_policy);
       r.rejected.push_back({gpu.id, failed});
       continue;
     }
@@ -367,7 +367,7 @@ std::vector<const GpuSpec*> cheaper_cards(const Catalog& catalog, const Search& 
     }
     const CostScenario s = prices.at(g, 1, false);
     std::optional<double> rate = s.rent_cny_per_gpu_hour;
-    if (s.gpu_price_cny && search.buys(china_purchasable(g))) {
+    if (s.gpu_price_cny && search.buys(purchase_status(g, catalog.prices))) {
       const std::optional<double> own = cost_per_gpu_hour(
           buy_totals(s, 1, s.utilization).average_yearly_cny, kHoursPerYear * s.utilization);
       if (own && (!rate || *own < *rate)) rate = own;
@@ -426,7 +426,7 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
   r.deadline_hours = req.goal.deadline_hours;
   r.budget_cny = req.goal.budget_cny;
   if (is_training(req.task)) r.runs_per_month = req.training.runs_per_month;
-  r.china_only = req.goal.china_only;
+  r.buying_policy = req.goal.buying_policy;
   const Search search(req, catalog, prices, layouts, checkpointed);
   const std::vector<CandidatePlan> all = search_all(req, catalog, options, search, r);
   r.candidates = static_cast<int>(all.size());

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "plan/search.hpp"
 #include "types/text.hpp"
 #include "types/units.hpp"
 
@@ -219,18 +220,20 @@ Reason reason_unavailable(const std::string& why, const std::string& why_code) {
           why.empty() ? "the speed model cannot run this job on it" : why};
 }
 
-Reason reason_no_price(const GpuSpec& gpu, bool china_only) {
-  if (china_only && gpu.china_availability.status.rfind("license-required", 0) == 0) {
+Reason reason_no_price(const GpuSpec& gpu, PurchaseStatus status, BuyingPolicy policy) {
+  if (!allows(policy, status)) {
     return {"cost",
             "not_sold_in_china",
-            {txt("status", gpu.china_availability.status)},
-            "not sold new in mainland China (" + gpu.china_availability.status +
-                ") and no rental price: set /goal/china_only to false or give a price"};
+            {txt("status", gpu.china_availability.status), txt("purchase_status", name_of(status)),
+             txt("policy", name_of(policy))},
+            std::string("bought ") + name_of(status) + " in mainland China (" +
+                gpu.china_availability.status + "), which the buying policy " + name_of(policy) +
+                " excludes, and no rental price: widen /goal/buying_policy or give a price"};
   }
   return {"cost", "no_price", {}, "no purchase or rental price in the catalog"};
 }
 
-Reason reason_not_offered(const GpuSpec& gpu, const PriceCatalog& prices, bool china_only) {
+Reason reason_not_offered(const GpuSpec& gpu, const PriceCatalog& prices, BuyingPolicy policy) {
   const auto listed = prices.gpus.find(gpu.id);
   if (listed != prices.gpus.end()) {
     const GpuPrices& g = listed->second;
@@ -243,7 +246,7 @@ Reason reason_not_offered(const GpuSpec& gpu, const PriceCatalog& prices, bool c
                   " of these GPUs, fewer than a plan needs"};
     }
   }
-  return reason_no_price(gpu, china_only);
+  return reason_no_price(gpu, purchase_status(gpu, prices), policy);
 }
 
 Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& least_outlay,

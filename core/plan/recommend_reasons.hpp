@@ -21,9 +21,9 @@ Reason reason_why_not(const CandidatePlan& runner, const CandidatePlan& best,
 /// travel as parameters, so the page words it in the user's language.
 Reason reason_memory_rejected(const std::string& why, const std::string& why_code, int gpus);
 Reason reason_unavailable(const std::string& why, const std::string& why_code = "");
-Reason reason_no_price(const GpuSpec& gpu, bool china_only);
+Reason reason_no_price(const GpuSpec& gpu, PurchaseStatus status, BuyingPolicy policy);
 /// No plan could be priced: the provider offers fewer GPUs than a plan needs, else no price.
-Reason reason_not_offered(const GpuSpec& gpu, const PriceCatalog& prices, bool china_only);
+Reason reason_not_offered(const GpuSpec& gpu, const PriceCatalog& prices, BuyingPolicy policy);
 /// Why every plan of one GPU misses the goal: the deadline (`fastest` misses it), else the
 /// budget (`least_outlay`, the plan that needs the least money, is over it), else the two
 /// together.

@@ -28,6 +28,14 @@ bool china_purchasable(const GpuSpec& gpu) {
                    gpu.china_availability.status) != std::end(kPurchasableStatuses);
 }
 
+PurchaseStatus purchase_status(const GpuSpec& gpu, const PriceCatalog& prices) {
+  const auto listed = prices.gpus.find(gpu.id);
+  if (listed != prices.gpus.end() && listed->second.purchase_cny &&
+      listed->second.purchase_second_hand)
+    return PurchaseStatus::kSecondHand;
+  return china_purchasable(gpu) ? PurchaseStatus::kNew : PurchaseStatus::kGreyImport;
+}
+
 Search::Search(const Request& req, const Catalog& catalog, SearchPrices& prices,
                LayoutTable& layouts, CheckpointedJob* checkpointed)
     : req_(req),
@@ -74,7 +82,7 @@ void name_offer(CandidatePlan& c, const CountPrices& q, int minimum_term_months)
 void Search::price(const CandidatePlan& plan, int count, const Places& at,
                    std::vector<CandidatePlan>& out) const {
   const bool training = is_training(req_.task);
-  const CountPrices& q = prices_.prices(at, count, training, buys(plan.china_purchasable));
+  const CountPrices& q = prices_.prices(at, count, training, buys(plan.purchase_status));
   auto add = [&](Deployment d, Facility facility, double cost, std::optional<double> rate) {
     if (req_.hardware && req_.hardware->excludes(d, facility)) return false;
     CandidatePlan& c = out.emplace_back(plan);
@@ -168,7 +176,8 @@ double Search::training_cost_floor(const GpuSpec& gpu, int min_count) const {
   const PerformanceConstants& k = catalog_.performance;
   const double gpu_hours = gpu_hours_floor(req_, gpu, k, layouts_.job(k),
                                            gpu_fractions(gpu, k, req_.training.precision));
-  return prices_.training_cost_floor(gpu, min_count, gpu_hours, buys(china_purchasable(gpu)));
+  return prices_.training_cost_floor(gpu, min_count, gpu_hours,
+                                     buys(purchase_status(gpu, catalog_.prices)));
 }
 
 void Search::serving_plans(const OptionRow& row, std::vector<CandidatePlan>& out,
@@ -203,7 +212,8 @@ CandidatePlan Search::base_plan(const GpuSpec& gpu, int count, const Layout& L,
   c.gpu = &gpu;
   c.gpus = count;
   c.layout = L;
-  c.china_purchasable = china_purchasable(gpu);
+  c.purchase_status = purchase_status(gpu, catalog_.prices);
+  c.china_purchasable = c.purchase_status != PurchaseStatus::kGreyImport;
   c.per_gpu_bytes = e.total();
   c.gpu_memory_bytes = gpu.memory_bytes();
   c.link = intra_link_name(f.intra);

@@ -20,6 +20,11 @@ namespace advisor {
 /// True when a part is sold new in mainland China without a US licence.
 bool china_purchasable(const GpuSpec& gpu);
 
+/// How the part is bought in mainland China: second-hand where the catalog prices a used card
+/// (domestic resale: legal whatever the part's export status), new where it is sold without a
+/// US licence, else a grey import.
+PurchaseStatus purchase_status(const GpuSpec& gpu, const PriceCatalog& prices);
+
 class Search {
  public:
   /// `layouts`: a table of `req` (the one its options were judged with).
@@ -34,8 +39,8 @@ class Search {
 
   using Places = SearchPrices::Places;
 
-  /// Whether owning a part is priced: a China-only search buys only parts sold there.
-  bool buys(bool purchasable) const { return !req_.goal.china_only || purchasable; }
+  /// Whether owning a part is priced: the buying policy's statuses only.
+  bool buys(PurchaseStatus status) const { return allows(req_.goal.buying_policy, status); }
 
   /// Every deployment of `gpu` x `count`, appended to `out` (hours/perf filled by the caller's
   /// template `plan`).

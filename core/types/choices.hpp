@@ -87,6 +87,35 @@ enum class Operations { kCapexShare, kStaff };
 inline constexpr Named<Operations> kOperationsNames[] = {{Operations::kCapexShare, "capex_share"},
                                                          {Operations::kStaff, "staff"}};
 
+/// What a buyer accepts (/goal/buying_policy): parts sold new in mainland China; also
+/// second-hand cards resold there (A800/H800, RTX 3090: legal domestic resale); also grey
+/// imports of export-licensed parts.
+enum class BuyingPolicy { kNewOnly, kNewAndResale, kAny };
+inline constexpr Named<BuyingPolicy> kBuyingPolicyNames[] = {
+    {BuyingPolicy::kNewOnly, "new_only"},
+    {BuyingPolicy::kNewAndResale, "new_and_resale"},
+    {BuyingPolicy::kAny, "any"}};
+
+/// How a part is bought in mainland China: new, second-hand (domestic resale), grey import.
+enum class PurchaseStatus { kNew, kSecondHand, kGreyImport };
+inline constexpr Named<PurchaseStatus> kPurchaseStatusNames[] = {
+    {PurchaseStatus::kNew, "new"},
+    {PurchaseStatus::kSecondHand, "second_hand"},
+    {PurchaseStatus::kGreyImport, "grey_import"}};
+
+/// Whether a buyer with `policy` buys a part of `status`.
+inline bool allows(BuyingPolicy policy, PurchaseStatus status) {
+  switch (policy) {
+    case BuyingPolicy::kNewOnly:
+      return status == PurchaseStatus::kNew;
+    case BuyingPolicy::kNewAndResale:
+      return status != PurchaseStatus::kGreyImport;
+    case BuyingPolicy::kAny:
+      break;
+  }
+  return true;
+}
+
 /// What the recommendation optimises. Auto: cheapest within the deadline when one is given,
 /// fastest within the budget when only a budget is given, else cheapest.
 enum class Objective { kAuto, kCheapest, kFastest, kCheapestWithinDeadline, kFastestWithinBudget };
@@ -130,5 +159,7 @@ inline const char* name_of(NetworkLine v) { return name_in(kNetworkLineNames, v)
 inline const char* name_of(Operations v) { return name_in(kOperationsNames, v); }
 inline const char* name_of(Objective v) { return name_in(kObjectiveNames, v); }
 inline const char* name_of(Deployment v) { return name_in(kDeploymentNames, v); }
+inline const char* name_of(BuyingPolicy v) { return name_in(kBuyingPolicyNames, v); }
+inline const char* name_of(PurchaseStatus v) { return name_in(kPurchaseStatusNames, v); }
 
 }  // namespace advisor

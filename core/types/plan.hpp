@@ -351,7 +351,8 @@ struct CandidatePlan {
   Layout layout;
   Deployment deployment = Deployment::kRent;
   Facility facility = Facility::kIdc;  // where bought hardware runs (rent: the provider's)
-  bool china_purchasable = false;      // sold new in mainland China without a US licence
+  bool china_purchasable = false;      // bought new or resold in mainland China (no grey import)
+  PurchaseStatus purchase_status = PurchaseStatus::kNew;  // how the part is bought there
   // Training: one run.
   std::optional<double> hours, gpu_hours, mfu;
   // Serving: the fleet at the load (engine/serving_load): each user's streaming speed, the
@@ -435,7 +436,7 @@ struct Recommendation {
   Objective objective = Objective::kCheapest;  // resolved (never auto)
   std::optional<double> deadline_hours, budget_cny;
   std::optional<double> runs_per_month;  // training: the job's cadence, when the request gives one
-  bool china_only = true;
+  BuyingPolicy buying_policy = BuyingPolicy::kNewAndResale;
   std::optional<CandidatePlan> best;
   std::vector<RunnerUp> runners_up;
   std::vector<CandidatePlan> pareto;  // time vs cost, fastest first

@@ -70,6 +70,14 @@ struct ClusterOffer {
   std::optional<std::int64_t> nodes_available;  // nullopt: a quota on request
 };
 
+/// A price older than this many months before the catalog's date is shown as such: market
+/// prices of GPUs move by tens of percent in half a year (the market issue's rule).
+constexpr int kStalePriceMonths = 6;
+
+/// Whether the date `as_of` lies more than `months` whole months before `reference` (both
+/// "YYYY[-MM[-DD]]"; a year alone is read as its December; false when either is undated).
+bool older_than(std::string_view as_of, std::string_view reference, int months);
+
 /// Hashes a key by its characters, so a lookup by string_view builds no string.
 struct KeyHash {
   using is_transparent = void;

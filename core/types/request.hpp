@@ -129,7 +129,7 @@ struct GoalSettings {
   // What the user would pay for the plan at most: a bought plan's purchase, a rental's run
   // (training) or month (serving). CandidatePlan::outlay_cny is compared with it.
   std::optional<double> budget_cny;
-  bool china_only = true;  // buy only parts sold new in mainland China
+  BuyingPolicy buying_policy = BuyingPolicy::kNewAndResale;
 };
 
 /// /validation: what the generated validation scripts assume about the servers.

@@ -244,16 +244,15 @@ module.exports = async function answerChecks(T) {
     await settle(page, (r) => !(r.goal && r.goal.deadline_hours));
   });
 
-  await check('goal bar: objective and the China switch reach the request and change the answer as the CLI does', async () => {
+  await check('goal bar: objective and the buying policy reach the request and change the answer as the CLI does', async () => {
     await page.selectOption('#in-objective', 'fastest');
     await settle(page, (r) => r.goal && r.goal.objective === 'fastest');
     await compareWithCli(page, 'fastest');
     const cli = native(await lastRequest(page));
     assert(cli.recommendation.objective === 'fastest', 'objective ' + cli.recommendation.objective);
-    const was = (await lastRequest(page)).goal.china_only;
-    await page.click('#in-china-only');
-    await settle(page, (r, w) => r.goal && r.goal.china_only === !w, was);
-    await compareWithCli(page, 'china switch');
+    await page.selectOption('#in-buying-policy', 'new_only');
+    await settle(page, (r) => r.goal && r.goal.buying_policy === 'new_only');
+    await compareWithCli(page, 'buying policy');
     await page.selectOption('#in-objective', 'fastest_within_budget');
     await T.expectError(page, '/goal/budget_cny', 'missing_field', 'budget needed');
     await page.fill('#in-budget', '500000');

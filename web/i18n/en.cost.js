@@ -146,6 +146,8 @@ export default {
   'prices.see_above': 'see the first of this group',
   'prices.set_at': 'set it at “{path}” on the left',
   'prices.overridden': 'your value',
+  'prices.stale': 'over 6 months old',
+  'prices.stale_title': 'The source is more than 6 months older than the price catalog: GPU prices move fast, get a current quote',
   'prices.reset': 'reset',
   'prices.fixed': 'fixed (policy / source)',
   'pricegroup.exchange_rates': 'Exchange rate',

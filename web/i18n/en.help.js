@@ -95,5 +95,5 @@ export default {
   'help.goal.objective': 'What the recommendation favours: cheapest, fastest, cheapest by the deadline, fastest within the budget, or Auto. Default Auto: by the deadline and budget when given.',
   'help.goal.deadline_hours': 'When the run must be done: 36, 60 days, 2 weeks, 2 months (a month is 730 h); blank = no limit.',
   'help.goal.budget_cny': 'What you can spend in yuan: a purchase, a run or a month. Write ¥50,000, 50k, 50,000 or 1.2M; blank = no limit.',
-  'help.goal.china_only': 'Recommend only GPUs that can be bought in mainland China (export controls). Default yes.',
+  'help.goal.buying_policy': 'What you accept buying: new parts sold in mainland China; also second-hand cards resold in China (A800/H800, RTX 3090: legal domestic resale, shorter life); or also grey imports of export-licensed parts (no warranty, no assured supply). Renting is never limited. Default: new + second-hand.',
 };

@@ -146,6 +146,8 @@ export default {
   'prices.see_above': '见本组第一项',
   'prices.set_at': '在左侧“{path}”设定',
   'prices.overridden': '已修改',
+  'prices.stale': '超过 6 个月',
+  'prices.stale_title': '来源日期比价格目录早 6 个月以上：GPU 价格变化快，请获取最新报价',
   'prices.reset': '恢复默认',
   'prices.fixed': '固定（来自政策/来源）',
   'pricegroup.exchange_rates': '汇率',

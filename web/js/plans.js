@@ -173,6 +173,10 @@ export function planHeadline(r, pointer, plan, short) {
   parts.push(fig(h('span', { class: 'plan-deployment' }), r, pointer + '/deployment', function (d) {
     return deploymentLabel(d) + (d === 'buy' && plan.facility ? ' · ' + labelOf('facility_short.')(plan.facility) : '');
   }));
+  // A bought card that is not new says how it is bought (second-hand, grey import).
+  if (plan.deployment === 'buy' && plan.purchase_status && plan.purchase_status !== 'new') {
+    parts.push(fig(h('span', { class: 'plan-purchase' }), r, pointer + '/purchase_status', labelOf('purchase_status.')));
+  }
   const time = timeNodes(r, pointer, plan);
   if (time.length) parts.push(h('span', null, time));
   parts.push(h('span', { class: 'plan-cost' }, costNodes(r, pointer, plan, { short: short })));

@@ -42,7 +42,7 @@ function goalLine(r, rec) {
   if (rec.runs_per_month !== null && rec.runs_per_month !== undefined) {
     parts.push(' · ', tNodes('answer.cadence', { v: fig(r, '/recommendation/runs_per_month', function (v) { return t('unit.per_month', { n: upTo(2)(v) }); }) }));
   }
-  parts.push(' · ', fig(h('span'), r, '/recommendation/china_only', function (v) { return v ? t('answer.china_only_on') : t('answer.china_only_off'); }));
+  parts.push(' · ', fig(h('span'), r, '/recommendation/buying_policy', labelOf('answer.buying_policy.')));
   parts.push(' · ', tNodes('answer.candidates', { n: fig(r, '/recommendation/candidates', integer) }));
   return h('p', { class: 'answer-goal' }, parts);
 }

@@ -206,6 +206,9 @@ function renderPrices(body, r, ctx) {
     if (e.needs_confirmation) {
       status.appendChild(fig(h('span', { class: 'confirm-mark', title: t('prices.confirm_title') }), r, x.field + '/needs_confirmation', function () { return t('prices.confirm'); }));
     }
+    if (e.stale) {
+      status.appendChild(fig(h('span', { class: 'tag tag-stale', title: t('prices.stale_title') }), r, x.field + '/stale', function () { return t('prices.stale'); }));
+    }
     if (e.overridden) {
       status.appendChild(fig(h('span', { class: 'tag tag-overridden' }), r, x.field + '/overridden', function () { return t('prices.overridden'); }));
       if (path && mode !== 'elsewhere') {
