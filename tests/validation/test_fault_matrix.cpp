@@ -121,6 +121,8 @@ TEST_CASE("90_summary.sh fails a stage that left no result", "[validation][matri
   const std::string s = script(plan("h100_8x"), "90_summary.sh");
   CHECK(has(s, "stage_missing"));
   CHECK(has(s, "if [ -s \"$VALIDATION_DIR/$s.checks.tsv\" ]; then"));
+  // A stage with nothing to check for its plan (a one-GPU server's topology) still leaves a line.
+  CHECK(has(script(plan("l4_1x"), "10_topology.sh"), "nothing_to_check"));
 }
 
 namespace {
