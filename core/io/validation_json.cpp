@@ -127,6 +127,19 @@ XidClasses xid_classes(const json& doc, const std::string& base) {
   return c;
 }
 
+NvlinkErrorLimits nvlink_error_limits(const json& doc, const std::string& base) {
+  const std::string p = base + "/nvlink_errors";
+  const json& x = field(doc, "nvlink_errors", base);
+  auto limit = [&](const char* key) {
+    const double v = number(x, key, p);
+    if (v < 1 || v != std::floor(v))
+      throw InputError("catalog_invalid", p + "/" + key, std::string(key) + " is a count >= 1");
+    return static_cast<int>(v);
+  };
+  return {limit("crc_fail_per_link"), limit("replay_fail_per_link"),
+          limit("recovery_fail_per_link"), str(x, "source", p)};
+}
+
 ProductClass product_class(const std::string& s, const std::string& path) {
   if (s == "data_center") return ProductClass::data_center;
   if (s == "workstation") return ProductClass::workstation;
@@ -292,11 +305,13 @@ std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
     throw InputError("catalog_invalid", base + "/parts", "parts must be an object");
   std::map<std::string, PartFacts> out;
   const XidClasses xid = xid_classes(doc, base);
+  const NvlinkErrorLimits nvlink_errors = nvlink_error_limits(doc, base);
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const std::string p = base + "/parts/" + parts.key(i);
     const json& j = parts[i];
     PartFacts f;
     f.xid = xid;
+    f.nvlink_errors = nvlink_errors;
     f.supported = boolean(j, "supported", p);
     f.product = product_class(str(j, "product_class", p), p + "/product_class");
     f.smi_names = strings(j, "smi_names", p);
@@ -395,6 +410,11 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
   m.plan_id = plan_id->string();
   m.gpu_id = text_or_empty(doc, "gpu_id", base);
   m.host = text_or_empty(doc, "host", base);
+  if (const json* stages = doc.find("scripts"); stages && stages->is_array()) {
+    m.stages_listed = true;
+    for (std::size_t i = 0; i < stages->size(); ++i)
+      if ((*stages)[i].is_string()) m.stages_run.push_back((*stages)[i].string());
+  }
   const json& measured = *measured_object;
   ResultReader r(measured, base);
 
@@ -410,6 +430,8 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
   m.topo_mismatched_pairs = r.integer("topo_mismatched_pairs");
   m.topo_entries = r.text("topo_entries");
   m.nvlink_error_count = r.num("nvlink_error_count");
+  m.nvlink_error_storm_links = r.integer("nvlink_error_storm_links");
+  m.nvlink_error_storm_at = r.text("nvlink_error_storm_at");
   m.p2p_pairs = r.integer("p2p_pairs");
   m.p2p_ok_pairs = r.integer("p2p_ok_pairs");
   m.ib_ports_active = r.integer("ib_ports_active");

@@ -81,7 +81,10 @@ validation::PartFacts validation_part_facts(
     const GpuSpec& gpu, const std::map<std::string, validation::PartFacts>& parts) {
   const auto it = parts.find(gpu.id);
   validation::PartFacts f = it != parts.end() ? it->second : derived_part_facts(gpu);
-  if (it == parts.end() && !parts.empty()) f.xid = parts.begin()->second.xid;  // file-wide lists
+  if (it == parts.end() && !parts.empty()) {  // the file-wide lists and limits
+    f.xid = parts.begin()->second.xid;
+    f.nvlink_errors = parts.begin()->second.nvlink_errors;
+  }
   if (gpu.software_stack != "cuda") f.supported = false;
   f.product = product_class_of(gpu.product);
   f.ecc_expected = gpu.product.memory_ecc == "on";

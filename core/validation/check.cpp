@@ -2,6 +2,7 @@
 #include "validation/check.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
 
@@ -63,6 +64,40 @@ void script_line_items(const Measurements& m, CheckReport& r, items::Builder& b)
   }
 }
 
+/// The stages every plan's scripts run, in order, and the area of each one's results.
+struct Stage {
+  const char* name;
+  Area area;
+};
+constexpr std::array<Stage, 5> kStages = {{{"00_inventory", Area::memory},
+                                           {"10_topology", Area::interconnect},
+                                           {"20_container", Area::compute},
+                                           {"30_nccl", Area::interconnect},
+                                           {"40_burnin", Area::power}}};
+
+/// A stage that should have run and left nothing in the result file FAILs, located at the file's
+/// stage list: a missing result must never read as a pass. A burn-in still running or stopped
+/// early has its own item (burnin_running, burnin_incomplete), which says more.
+void missing_stage_items(const Measurements& m, const CheckReport& r, items::Builder& b) {
+  if (!m.stages_listed) return;  // a raw CSV holds one stage by design
+  const std::string file = m.file_name.empty() ? "validation-result.json" : m.file_name;
+  for (const Stage& st : kStages) {
+    const std::string name = st.name;
+    if (std::find(m.stages_run.begin(), m.stages_run.end(), name) != m.stages_run.end()) continue;
+    if (name == "40_burnin" &&
+        (reported(r, "burnin_incomplete", Status::fail) ||
+         std::any_of(m.script_checks.begin(), m.script_checks.end(), [](const ScriptCheck& c) {
+           return c.code == "burnin_running" || c.code == "burnin_incomplete";
+         })))
+      continue;
+    b.add(st.area, name, Status::fail,
+          {"stage_missing",
+           {{"stage", name}, {"file", file}},
+           name + " left no results in " + file + " (/" + file + "/scripts): run ./" + name +
+               ".sh on this server, then 90_summary.sh again"});
+  }
+}
+
 }  // namespace
 
 void require_same_plan(const ValidationPlan& plan, const Measurements& m) {
@@ -92,6 +127,7 @@ CheckReport check_measurements(const ValidationPlan& plan, const Measurements& m
   items::compute_items(plan, m, b);
   items::power_items(plan, m, b);
   items::cost_items(plan, m, cost, b);
+  missing_stage_items(m, r, b);
   script_line_items(m, r, b);
   // The source's order, memory first (a script line joins its area's items).
   std::stable_sort(r.items.begin(), r.items.end(),

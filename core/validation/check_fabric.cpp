@@ -95,6 +95,83 @@ void pcie_under_load_item(const ValidationPlan& p, const Measurements& m, Builde
   }
 }
 
+/// Row remapping (HBM parts from Ampere on): a remap that failed, or one still pending (an
+/// uncorrectable error was remapped and waits for a GPU reset), FAILs acceptance, as NVIDIA's
+/// memory error guide and the cloud node health checks treat them.
+void row_remap_item(const Measurements& m, Builder& b) {
+  if (m.row_remap_failure_gpus && *m.row_remap_failure_gpus > 0)
+    b.add(Area::memory, "row_remapper", Status::fail,
+          {"row_remap_failure",
+           {{"gpus", std::to_string(*m.row_remap_failure_gpus)}},
+           std::to_string(*m.row_remap_failure_gpus) +
+               " GPU(s) failed to remap memory rows: replace them"},
+          0, *m.row_remap_failure_gpus, "GPUs");
+  else if (m.row_remap_pending_gpus && *m.row_remap_pending_gpus > 0)
+    b.add(Area::memory, "row_remapper", Status::fail,
+          {"row_remap_pending",
+           {{"gpus", std::to_string(*m.row_remap_pending_gpus)}},
+           std::to_string(*m.row_remap_pending_gpus) +
+               " GPU(s) have pending row remaps after an uncorrectable memory error: reset them "
+               "(or reboot) and run 00_inventory.sh again; refuse a card whose remap fails"},
+          0, *m.row_remap_pending_gpus, "GPUs");
+  else if (m.row_remap_pending_gpus)
+    b.add(Area::memory, "row_remapper", Status::pass, ok(), 0, 0, "GPUs");
+}
+
+/// NVLink error counters (nvidia-smi nvlink -e): links at or above data/validation.json's
+/// limits FAIL, any other count WARNs.
+void nvlink_error_item(const Measurements& m, Builder& b) {
+  if (!m.nvlink_error_count) return;
+  const int storms = m.nvlink_error_storm_links.value_or(0);
+  if (storms > 0)
+    b.add(Area::interconnect, "nvlink_errors", Status::fail,
+          {"nvlink_error_storm",
+           {{"links", std::to_string(storms)}, {"at", m.nvlink_error_storm_at}},
+           std::to_string(storms) + " NVLink link(s) with errors at a failing rate (GPU:link " +
+               m.nvlink_error_storm_at +
+               "): reseat the GPU or baseboard, check the NVSwitch tray, rerun 10_topology.sh"},
+          0, *m.nvlink_error_count, "errors");
+  else if (*m.nvlink_error_count > 0)
+    b.add(Area::interconnect, "nvlink_errors", Status::warn,
+          {"nvlink_errors",
+           {{"count", num(*m.nvlink_error_count, 0)}},
+           num(*m.nvlink_error_count, 0) +
+               " NVLink CRC/replay/recovery errors, below the failing limits: run 10_topology.sh "
+               "again after the burn-in; rising counts mean a bad link"},
+          0, *m.nvlink_error_count, "errors");
+  else
+    b.add(Area::interconnect, "nvlink_errors", Status::pass, ok(), 0, 0, "errors");
+}
+
+/// The part delivered against the planned one, by the names nvidia-smi prints for it
+/// (data/validation.json smi_names): another part (a 4090D on a 4090 plan, an H800 on an H100
+/// plan) FAILs, since the plan's speed, memory and cost assume the planned part. A part without
+/// sourced names is not judged.
+void part_name_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
+  if (p.smi_names.empty() || m.gpus.empty()) return;
+  const GpuInventory* other = nullptr;
+  std::size_t n_other = 0;
+  for (const auto& g : m.gpus) {
+    if (g.name.empty()) continue;
+    if (std::find(p.smi_names.begin(), p.smi_names.end(), g.name) != p.smi_names.end()) continue;
+    if (!other) other = &g;
+    ++n_other;
+  }
+  if (!other) {
+    b.add(Area::memory, "part", Status::pass, ok());
+    return;
+  }
+  b.add(Area::memory, "part", Status::fail,
+        {"part_mismatch",
+         {{"gpu", std::to_string(other->index)},
+          {"measured", other->name},
+          {"expected", p.smi_names.front()}},
+         "GPU " + std::to_string(other->index) + " is a " + other->name + ", not the planned " +
+             p.smi_names.front() + more(n_other) +
+             ": the plan's speed, memory and cost assume the planned part; refuse the delivery, "
+             "or plan again for the part delivered"});
+}
+
 }  // namespace
 
 void memory_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
@@ -116,6 +193,7 @@ void memory_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
              std::to_string(got) + " GPUs, the plan has " + std::to_string(want)},
             want, got, "GPUs");
   }
+  part_name_item(p, m, b);
   const std::optional<int> planned = planned_memory_total_mib(p);
   if (!m.gpus.empty() && (p.memory_total_mib_ecc_on || p.memory_total_mib_ecc_off)) {
     // As 00_inventory.sh: memory.total against the figure for each GPU's ECC mode, then the
@@ -224,22 +302,7 @@ void memory_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
     b.add(Area::memory, "one_step_memory", s, r, p.memory_per_gpu_bytes / kBytesPerGiB,
           used / kBytesPerGiB, "GiB");
   }
-  if (m.row_remap_failure_gpus && *m.row_remap_failure_gpus > 0)
-    b.add(Area::memory, "row_remapper", Status::fail,
-          {"row_remap_failure",
-           {{"gpus", std::to_string(*m.row_remap_failure_gpus)}},
-           std::to_string(*m.row_remap_failure_gpus) +
-               " GPU(s) failed to remap memory rows: replace them"},
-          0, *m.row_remap_failure_gpus, "GPUs");
-  else if (m.row_remap_pending_gpus && *m.row_remap_pending_gpus > 0)
-    b.add(Area::memory, "row_remapper", Status::warn,
-          {"row_remap_pending",
-           {{"gpus", std::to_string(*m.row_remap_pending_gpus)}},
-           std::to_string(*m.row_remap_pending_gpus) +
-               " GPU(s) have pending row remaps: reset them or reboot"},
-          0, *m.row_remap_pending_gpus, "GPUs");
-  else if (m.row_remap_pending_gpus)
-    b.add(Area::memory, "row_remapper", Status::pass, ok(), 0, 0, "GPUs");
+  row_remap_item(m, b);
 }
 
 void interconnect_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
@@ -322,6 +385,7 @@ void interconnect_items(const ValidationPlan& p, const Measurements& m, Builder&
       b.add(Area::interconnect, "nvlink", Status::pass, ok(), want, fewest->active_links, "links");
     }
   }
+  nvlink_error_item(m, b);
   if (m.p2p_pairs && *m.p2p_pairs > 0) {
     const int pairs = *m.p2p_pairs, okp = m.p2p_ok_pairs.value_or(0);
     if (p.intra_node_link == IntraNodeLink::pcie_no_p2p)

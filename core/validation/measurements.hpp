@@ -60,6 +60,10 @@ struct Measurements {
   std::string plan_id;    // "" for a raw CSV (it names no plan)
   std::string gpu_id;
   std::string host;
+  // The stages that left results ("00_inventory" ... "40_burnin"), as 90_summary.sh lists them;
+  // stages_listed is false for a raw CSV or a file without the list.
+  std::vector<std::string> stages_run;
+  bool stages_listed = false;
 
   // 00_inventory.sh
   std::optional<int> gpu_count;
@@ -77,7 +81,9 @@ struct Measurements {
   std::optional<int> topo_mismatched_pairs;
   std::string topo_entries;  // distinct entries seen, space-separated
   std::vector<NvlinkState> nvlink;
-  std::optional<double> nvlink_error_count;
+  std::optional<double> nvlink_error_count;     // every CRC/replay/recovery count, summed
+  std::optional<int> nvlink_error_storm_links;  // links at or above a failing limit
+  std::string nvlink_error_storm_at;            // "3:10,5:2" (GPU:link)
   std::optional<int> p2p_pairs;
   std::optional<int> p2p_ok_pairs;
   std::optional<int> ib_ports_active;

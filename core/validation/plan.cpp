@@ -186,6 +186,7 @@ ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
   p.pcie_generation = gpu.pcie_generation;
   p.pcie_width = gpu.pcie_lanes;
   p.xid = part.xid;
+  p.nvlink_errors = part.nvlink_errors;
 
   p.gpus_per_server = f.gpus_per_server;
   p.servers = f.servers;
@@ -318,6 +319,9 @@ std::string plan_id(const ValidationPlan& p) {
   c.add("lanes", p.pcie_width);
   c.add("xid_hw", join_ints(p.xid.hardware));
   c.add("xid_app", join_ints(p.xid.application));
+  c.add("nvl_err",
+        join_ints({p.nvlink_errors.crc_fail_per_link, p.nvlink_errors.replay_fail_per_link,
+                   p.nvlink_errors.recovery_fail_per_link}));
   c.add("gps", p.gpus_per_server);
   c.add("servers", p.servers);
   c.add("total", p.total_gpus);

@@ -54,6 +54,17 @@ struct XidClasses {
   std::string source;
 };
 
+/// Limits on one NVLink link's error counters as `nvidia-smi nvlink -e` prints them (counts since
+/// the driver loaded; data/validation.json "nvlink_errors", after DCGM's NVLink health watch). A
+/// count at or above its limit FAILs the link (a CRC storm, a link that had to retrain); fewer,
+/// but not none, WARN. 0: no limit, every count only WARNs.
+struct NvlinkErrorLimits {
+  int crc_fail_per_link = 0;
+  int replay_fail_per_link = 0;
+  int recovery_fail_per_link = 0;
+  std::string source;
+};
+
 /// A part's memory ECC as shipped (data/gpus.json product.memory_ecc: on | off_by_default |
 /// none): on for data-centre parts, off for workstation cards and the GeForce cards with a
 /// driver toggle, none for GeForce cards without ECC.
@@ -86,6 +97,7 @@ struct ValidationPlan {
   int pcie_generation = 4;               // expected pcie.link.gen.max
   int pcie_width = 16;                   // expected pcie.link.width.max, lanes
   XidClasses xid;                        // hardware Xids FAIL, others WARN
+  NvlinkErrorLimits nvlink_errors;       // per-link counts that FAIL
 
   // --- Layout ---------------------------------------------------------------------------------
   int gpus_per_server = 8;
@@ -168,8 +180,9 @@ struct PartFacts {
   std::optional<std::string> topo_entry;   // "NV18"
   bool fabric_manager = false;
   bool row_remapper = false;
-  bool ecc_expected = true;  // used only when GpuFacts has no memory_ecc (gpus.json product)
-  XidClasses xid;            // file-wide: the same lists for every part
+  bool ecc_expected = true;         // used only when GpuFacts has no memory_ecc (gpus.json product)
+  XidClasses xid;                   // file-wide: the same lists for every part
+  NvlinkErrorLimits nvlink_errors;  // file-wide, as xid
   std::vector<double> power_limit_w_observed;  // W, limits seen on real boxes when != TDP
   bool confirmed = true;
   std::string notes;

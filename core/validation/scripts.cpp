@@ -275,6 +275,13 @@ ScriptFile topology(const ValidationPlan& p) {
         "active NVLink links per GPU (0: none planned)");
   v.set("EXPECTED_NVLINK_LINK_GBPS", num(p.nvlink_link_gbps),
         "GB/s per link in nvidia-smi nvlink --status");
+  v.set("NVLINK_CRC_FAIL", std::to_string(p.nvlink_errors.crc_fail_per_link),
+        "nvidia-smi nvlink -e, per link: CRC errors that FAIL (fewer WARN; 0: none FAIL; "
+        "data/validation.json nvlink_errors, after DCGM)");
+  v.set("NVLINK_REPLAY_FAIL", std::to_string(p.nvlink_errors.replay_fail_per_link),
+        "replay errors per link that FAIL");
+  v.set("NVLINK_RECOVERY_FAIL", std::to_string(p.nvlink_errors.recovery_fail_per_link),
+        "recovery errors per link that FAIL (the link went down and retrained)");
   std::string p2p;
   if (p.gpus_per_server > 1) p2p = p.intra_node_link == IntraNodeLink::pcie_no_p2p ? "no" : "yes";
   v.set("EXPECTED_P2P", p2p, "peer-to-peer between GPUs: yes | no (GeForce) | \"\" (one GPU)");
@@ -396,7 +403,9 @@ ScriptFile burnin(const ValidationPlan& p) {
            num(p.burnin_hours, 6) + " h) while",
        "nvidia-smi logs gpu.csv every --interval s (and ipmitool wall power every 60 s as root),",
        "then checks its length against the plan's, throttle reasons, power, ECC, PCIe width and",
-       "generation under load, new Xid errors, and (--dcgm) DCGM's diagnostics.",
+       "generation under load, new Xid errors, and (--dcgm) DCGM's diagnostics. The loop holds",
+       "90% of each GPU's free memory and compares every result with its reference (silent",
+       "data corruption).",
        "Safe to stop and resume: progress is kept in $VALIDATION_DIR/burnin.state.",
        "--detach runs it under setsid + nohup (it survives an SSH drop): output in burnin.log,",
        "its PID in burnin.pid; --status reports on it."},

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The plans the validation tests generate scripts for: 8x H100 SXM, 2 servers of 8x H100 over
-// InfiniBand, 4x RTX 4090 and 8x L20. Catalog facts come from data/*.json; the plan figures
-// stand in for what the advisor computes (sources in the comments).
+// InfiniBand, 4x RTX 4090 and 8x L20 (goldens); 1x L4, 8x B200, 8x A800, 8x H20, 4x L40S and 2
+// servers of 8x H100 over RoCE (rules, shellcheck and the stand-in runs). Catalog facts come from
+// data/*.json; the plan figures stand in for what the advisor computes (sources in the comments).
 #pragma once
 #include <fstream>
 #include <sstream>
@@ -29,7 +30,8 @@ inline const std::vector<std::string>& case_names() {
 
 /// More plans, for shellcheck and the rules only (no goldens): one GPU, Blackwell, a derived NV8.
 inline const std::vector<std::string>& extra_case_names() {
-  static const std::vector<std::string> names = {"l4_1x", "b200_8x", "a800_8x"};
+  static const std::vector<std::string> names = {"l4_1x",  "b200_8x", "a800_8x",
+                                                 "h20_8x", "l40s_4x", "h100_2x8_roce"};
   return names;
 }
 
@@ -42,7 +44,7 @@ inline advisor::validation::ValidationPlan make_case(const std::string& name,
   constexpr double GiB = 1024.0 * 1024.0 * 1024.0;
   PlanFigures f;
   std::string gpu;
-  if (name == "h100_8x" || name == "h100_2x8_ib") {
+  if (name == "h100_8x" || name == "h100_2x8_ib" || name == "h100_2x8_roce") {
     gpu = "h100-sxm-80gb";
     f.gpus_per_server = 8;
     f.allreduce_busbw_gbps = 360;  // validation.md §2.4: H100 NVSwitch ring
@@ -62,8 +64,9 @@ inline advisor::validation::ValidationPlan make_case(const std::string& name,
       f.mfu = 0.42;
     } else {
       f.servers = 2;
-      f.network = Network::infiniband;
-      f.network_rate_gbit_per_s = 400;  // NDR, one ConnectX-7 per GPU
+      // NDR InfiniBand, or 400GbE RoCE: one ConnectX-7 per GPU either way.
+      f.network = name == "h100_2x8_roce" ? Network::roce : Network::infiniband;
+      f.network_rate_gbit_per_s = 400;
       f.network_ports_per_server = 8;
       f.inter_node_busbw_gbps = 180;
       f.summary = "Llama-3.1-70B pre-training, TP 8 x PP 2";
@@ -102,11 +105,26 @@ inline advisor::validation::ValidationPlan make_case(const std::string& name,
     f.memory_per_gpu_bytes = 40 * GiB;
     f.memory_band_low_bytes = 35 * GiB;
     f.memory_band_high_bytes = 44 * GiB;
-  } else if (name == "l4_1x" || name == "b200_8x" || name == "a800_8x") {
-    gpu = name == "l4_1x" ? "l4-24gb" : name == "b200_8x" ? "b200-180gb" : "a800-sxm-80gb";
-    f.gpus_per_server = name == "l4_1x" ? 1 : 8;
-    f.allreduce_busbw_gbps = name == "b200_8x" ? 700 : name == "a800_8x" ? 160 : 0;
+  } else if (name == "l4_1x" || name == "b200_8x" || name == "a800_8x" || name == "h20_8x" ||
+             name == "l40s_4x") {
+    gpu = name == "l4_1x"     ? "l4-24gb"
+          : name == "b200_8x" ? "b200-180gb"
+          : name == "h20_8x"  ? "h20-96gb"
+          : name == "l40s_4x" ? "l40s-48gb"
+                              : "a800-sxm-80gb";
+    f.gpus_per_server = name == "l4_1x" ? 1 : name == "l40s_4x" ? 4 : 8;
+    // validation.md §2.4: B200 NVLS; A800 160; H20 as the H100 (NV18); PCIe Gen4 with P2P 22.
+    f.allreduce_busbw_gbps = name == "b200_8x"   ? 700
+                             : name == "a800_8x" ? 160
+                             : name == "h20_8x"  ? 360
+                             : name == "l40s_4x" ? 22
+                                                 : 0;
+    // performance.json: B200 and A100/A800 MAMF; the default 0.81 elsewhere.
     f.matmul_fraction = name == "b200_8x" ? 0.776 : name == "a800_8x" ? 0.869 : 0.81;
+    // The R535/R550 drivers these parts ship with in China (forward compatibility on R535).
+    if (name == "a800_8x") f.host_driver = "535.161.08";
+    if (name == "h20_8x") f.host_driver = "550.127.05";
+    if (name == "l40s_4x") f.host_driver = "550.54.15";
     f.summary = "Qwen2.5-1.5B serving";
     f.probe = {"Qwen2.5-1.5B", false, 28, 1536, 12, 2, 128, 8960, 151936, 4096, 8, false, 0};
     f.memory_per_gpu_bytes = 8 * GiB;

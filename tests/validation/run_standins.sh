@@ -2,10 +2,14 @@
 # Runs the generated validation scripts against the stand-in commands in standins/ (nvidia-smi,
 # docker, ibstat, systemctl, dmesg on PATH) for a healthy server and faulty ones, asserting the
 # PASS/WARN/FAIL lines and exit codes, then reads the results back with validation_tool.
-# usage: run_standins.sh <validation_tool> [scenario-name filter]
+# usage: run_standins.sh <validation_tool> [scenario-name filter] [SHARD/SHARDS]
+# SHARD/SHARDS (e.g. 2/3) runs every SHARDS-th group of scenarios from the SHARD-th on, so CTest
+# can run the matrix in parts that each finish well inside its timeout.
 set -euo pipefail
 TOOL="$1"
 FILTER="${2:-}"
+SHARD="${3:-1/1}"
+GROUP=0
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
@@ -21,11 +25,14 @@ RC=0
 CURRENT=""
 SCRIPTS=""
 
+declare -A STAGE_RC=()  # each stage's exit status in this scenario: STAGE_RC[20]=1
+SCENARIOS=0
+
 ok() { PASSED=$((PASSED + 1)); }
 bad() {
   FAILED=$((FAILED + 1))
   printf 'FAIL [%s] %s\n' "$CURRENT" "$1"
-  printf '%s\n' "$OUT" | sed 's/^/      | /' | head -n 60
+  sed -n 's/^/      | /; 1,60p' <<<"$OUT"
 }
 
 # scenario NAME CASE [HOURS]: fresh scripts and a fresh VALIDATION_DIR; env STANDIN_* as given
@@ -38,11 +45,18 @@ scenario() {
   export CASE_BURNIN_HOURS="${3:-0.0005}"
   "$TOOL" scripts "$2" "$SCRIPTS"
   SUMMARY_RC=""
+  STAGE_RC=()
+  SCENARIOS=$((SCENARIOS + 1))
   unset STANDIN_PROFILE STANDIN_SCENARIO STANDIN_GPUS STANDIN_STEP STANDIN_STEP_USED_BYTES STANDIN_DMESG \
     STANDIN_XID STANDIN_XID_LATE STANDIN_FABRIC STANDIN_JOURNAL STANDIN_ECC_GPU STANDIN_ECC_MODE \
-    STANDIN_PCIE_NARROW_GPU STANDIN_PCIE_WIDTH STANDIN_DCGM MASTER_ADDR NODE_RANK
+    STANDIN_PCIE_NARROW_GPU STANDIN_PCIE_WIDTH STANDIN_DCGM STANDIN_NAME STANDIN_POWER_LIMIT \
+    STANDIN_NVLINK_ERRORS STANDIN_REMAP STANDIN_NET STANDIN_SDC_GPU MASTER_ADDR NODE_RANK
 }
-wanted() { [ -z "$FILTER" ] || [[ "$1" == *"$FILTER"* ]]; }
+wanted() {
+  GROUP=$((GROUP + 1))
+  [ $(((GROUP - 1) % ${SHARD#*/})) -eq $((${SHARD%/*} - 1)) ] || return 1
+  [ -z "$FILTER" ] || [[ "$1" == *"$FILTER"* ]]
+}
 
 # run SCRIPT [ARGS...]: runs it, keeps its output in OUT and exit status in RC.
 run() {
@@ -51,12 +65,48 @@ run() {
   RC=$?
   set -e
   if [ "$1" = 90_summary.sh ]; then SUMMARY_RC="$RC"; fi
+  case "$1" in [0-4]0_*.sh) STAGE_RC["${1%%_*}"]="$RC" ;; esac
+}
+# run_rest [STAGE...]: runs each stage (default 00 10 20 30 40) that has not run in this scenario,
+# the burn-in for the plan's length: a scenario about one fault still gives every stage's verdict.
+run_rest() {
+  local st f
+  local -a stages=("$@")
+  if [ "${#stages[@]}" -eq 0 ]; then stages=(00 10 20 30 40); fi
+  for st in "${stages[@]}"; do
+    [ -n "${STAGE_RC[$st]+x}" ] && continue
+    for f in "$SCRIPTS/${st}"_*.sh; do
+      if [ "$st" = 40 ]; then run "${f##*/}" --hours "$CASE_BURNIN_HOURS" --interval 1; else run "${f##*/}"; fi
+    done
+  done
+}
+# expect_stages "RC00 RC10 RC20 RC30 RC40": each stage's exit status (0 pass/warn, 1 fail; - not run).
+expect_stages() {
+  local -a want
+  local st i=0 got
+  read -r -a want <<< "$1"
+  for st in 00 10 20 30 40; do
+    got="${STAGE_RC[$st]:--}"
+    if [ "$got" = "${want[$i]}" ]; then ok; else bad "stage $st exited $got, expected ${want[$i]}"; fi
+    i=$((i + 1))
+  done
 }
 expect_rc() { if [ "$RC" = "$1" ]; then ok; else bad "exit status $RC, expected $1"; fi; }
 # A here-string, not a pipe: under pipefail, grep -q leaving at its first match made printf die of
 # SIGPIPE and the pipeline "fail" at random (more often on a loaded machine).
 expect() { if grep -qE -- "$1" <<<"$OUT"; then ok; else bad "no line matching: $1"; fi; }
 expect_not() { if grep -qE -- "$1" <<<"$OUT"; then bad "unexpected line matching: $1"; else ok; fi; }
+# matrix_row CASE "RC00 RC10 RC20 RC30 RC40" RC: the scenario's row of the fault matrix. Runs the
+# stages it has not run, asserts each one's exit status, then 90_summary.sh's and check's (the
+# same: one verdict).
+matrix_row() {
+  run_rest
+  expect_stages "$2"
+  run 90_summary.sh
+  expect_rc "$3"
+  check_back "$1" "$VALIDATION_DIR/validation-result.json"
+  expect_rc "$3"
+}
 check_back() {  # check_back CASE FILE: the read-back report of FILE into OUT
   set +e
   OUT="$("$TOOL" check "$1" "$2" "${@:3}" 2>&1)"
@@ -105,6 +155,7 @@ if wanted healthy_h100; then
   expect_rc 0
   expect '^PASS burnin_duration: expected 0.0005 h \(the plan\), measured 0.00 h \([0-9]+ s\)$'
   expect '^PASS burnin_gpus: expected no throttling'
+  expect '^PASS burn_results: expected every result equal to its reference, measured 24 checks on 8 GPUs, [0-9]+ GiB held on each$'
   expect '^SKIP wall_power: .*needs root'
   expect '^SKIP dcgm_diag: expected dcgmi diag -r 3 passes, measured not run \(--dcgm runs'
   expect_not '^(FAIL|WARN)'
@@ -113,6 +164,8 @@ if wanted healthy_h100; then
   expect '^burn-in already complete'
   REGISTRY=harbor.example.com/nvcr run 20_container.sh
   expect '^PASS container_image: expected harbor.example.com/nvcr/nvidia/pytorch:25.02-py3, measured present$'
+  run_rest
+  expect_stages "0 0 0 0 0"
   run 90_summary.sh --tokens-per-second 70500
   expect_rc 0
   expect 'validation-result.json: 0 FAIL, 0 WARN from 00_inventory 10_topology 20_container 30_nccl 40_burnin$'
@@ -137,6 +190,8 @@ if wanted nccl_timeout; then
   expect_rc 1
   expect '^FAIL dcgm_diag: expected dcgmi diag -r 3 passes, measured dcgmi not installed \(start DCGM.s host engine'
   expect '^FAIL nccl_timeouts: expected 0, measured 1 \(NCCL collectives timed out during the burn-in'
+  run_rest
+  expect_stages "0 0 0 0 1"
   run 90_summary.sh
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
   expect '"code": "nccl_timeout"'
@@ -152,6 +207,7 @@ if wanted dmesg_denied; then
   expect '^SKIP xid: expected no Xid errors, measured kernel log unreadable \(neither dmesg nor journalctl -k is readable by this user: run as root \(sudo dmesg -T \| grep -i xid\), or add the user to the adm group\)$'
   run 40_burnin.sh --hours 0.0005 --interval 1
   expect '^SKIP xid_during_burnin: .*neither dmesg nor journalctl -k is readable'
+  matrix_row h100_8x "0 0 0 0 0" 0
 fi
 
 if wanted dmesg_restricted; then
@@ -179,6 +235,8 @@ if wanted ecc_modes; then
   expect '^WARN GPU 2 memory.total: expected 46068 MiB \(ECC on\), measured 49140 MiB \(ECC Disabled\) \(ECC is off on GPU 2: more memory, no error correction'
   expect_not '^FAIL'
   expect_not '^PASS memory.total'
+  run_rest
+  expect_stages "0 0 0 0 0"
   run 90_summary.sh
   expect_rc 0
   check_back l20_8x "$VALIDATION_DIR/validation-result.json"
@@ -192,6 +250,8 @@ if wanted ecc_modes; then
   expect_rc 0
   expect '^WARN GPU 1 memory.total: expected 24564 MiB \(ECC off, as the part ships\), measured 23028 MiB \(ECC on\) \(ECC is enabled on GPU 1: it reserves 1/16 of the memory, so the plan has 23028 MiB, not 24564'
   expect_not '^FAIL'
+  run_rest
+  expect_stages "0 0 0 0 0"
   run 90_summary.sh
   expect_rc 0
   check_back rtx4090_4x "$VALIDATION_DIR/validation-result.json"
@@ -204,6 +264,8 @@ if wanted ecc_modes; then
   expect_rc 0
   expect '^WARN GPU 4 ECC: expected Enabled, measured Disabled \(ECC is off on GPU 4: no error correction'
   expect_not '^FAIL'
+  run_rest
+  expect_stages "0 0 0 0 0"
   run 90_summary.sh
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
   expect '"code": "ecc_disabled"'
@@ -217,6 +279,8 @@ if wanted xid_application; then
   expect_rc 0
   expect '^WARN xid: expected no hardware Xid, measured 3 \(Xid 13,31,43\) \(application Xid 13,31,43: a program fault'
   expect_not '^FAIL'
+  run_rest
+  expect_stages "0 0 0 0 0"
   run 90_summary.sh
   expect_rc 0
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
@@ -230,6 +294,8 @@ if wanted xid_hardware; then
   run 00_inventory.sh
   expect_rc 1
   expect '^FAIL xid: expected no hardware Xid, measured 3 \(Xid 13,48,150\) \(hardware: Xid 48: double-bit ECC error'
+  run_rest
+  expect_stages "1 0 0 0 0"
   run 90_summary.sh
   expect_rc 1
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
@@ -243,6 +309,7 @@ if wanted xid_unclassified; then
   run 00_inventory.sh
   expect_rc 0
   expect '^WARN xid: .*Xid 150 not classified: look it up at https://docs.nvidia.com/deploy/xid-errors/'
+  matrix_row h100_8x "0 0 0 0 0" 0
 fi
 
 if wanted xid_burnin; then
@@ -251,6 +318,8 @@ if wanted xid_burnin; then
   run 40_burnin.sh --hours 0.0005 --interval 1
   expect_rc 1
   expect '^FAIL xid_during_burnin: expected no hardware Xid, measured 2 \(Xid 13,95\) \(hardware: Xid 95: uncontained ECC error'
+  run_rest
+  expect_stages "1 0 0 0 1"
   run 90_summary.sh
   expect_rc 1
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
@@ -266,6 +335,8 @@ if wanted fabric_na; then
   expect '^PASS fabric_manager: expected active, measured active$'
   expect '^SKIP fabric_state: expected Completed on 8 GPUs, measured N/A on 8 \(these GPUs do not report a fabric state'
   expect_not '^FAIL'
+  run_rest
+  expect_stages "0 0 0 0 0"
   run 90_summary.sh
   expect_rc 0
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
@@ -278,6 +349,8 @@ if wanted fabric_state_lines; then
   export STANDIN_PROFILE=h100 STANDIN_SCENARIO=pcie_only
   run 10_topology.sh
   expect_rc 1
+  run_rest
+  expect_stages "0 1 0 1 0"
   run 90_summary.sh
   expect_rc 1
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
@@ -298,6 +371,8 @@ if wanted pcie_only; then
   run 30_nccl.sh
   expect_rc 1
   expect '^FAIL allreduce: expected >= 80% of 360 GB/s, measured 21.30 GB/s via shm \(busbw 21.30 GB/s: traffic is on PCIe, not NVLink'
+  run_rest
+  expect_stages "0 1 0 1 0"
   run 90_summary.sh
   expect_rc 1
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
@@ -317,6 +392,8 @@ if wanted throttling; then
   expect_rc 1
   expect '^FAIL GPU 3 thermal slowdown: expected <= 1% of samples, measured 10% of 50'
   expect '^WARN GPU 5 power cap: expected <= 10% of samples \(median GPU \+ 10 points\), measured 18% of 50 \(GPU 5 power-capped 18% of samples at 700 W, the median GPU 0%'
+  run_rest
+  expect_stages "0 0 0 0 1"
   run 90_summary.sh
   expect_rc 1
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
@@ -346,6 +423,8 @@ if wanted old_driver_geforce; then
   run 20_container.sh
   expect_rc 1
   expect '^FAIL container_run: expected the probe runs, measured exit 125: .*unsatisfied condition: cuda>=12.4.* \(the host driver is older than NGC 24.05 needs'
+  run_rest
+  expect_stages "1 0 1 1 1"
   run 90_summary.sh
   check_back rtx4090_4x "$VALIDATION_DIR/validation-result.json"
   expect '"code": "driver_too_old"'
@@ -358,6 +437,7 @@ if wanted old_driver_datacenter; then
   run 00_inventory.sh
   expect_rc 0
   expect '^PASS driver: expected >= 570.26 for NGC 25.02, measured 535.104.05 \(data-centre forward compatibility on the R535 branch \(>= 535.86\)\)$'
+  matrix_row h100_8x "0 0 0 0 0" 0
 fi
 
 if wanted inactive_link; then
@@ -372,6 +452,8 @@ if wanted inactive_link; then
   expect_not '^FAIL NVLink GPU [0-24-7]'
   run 30_nccl.sh
   expect_rc 0
+  run_rest
+  expect_stages "0 1 0 0 0"
   run 90_summary.sh
   expect_rc 1
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
@@ -390,6 +472,8 @@ if wanted missing_gpu; then
   run 40_burnin.sh --hours 0.001 --interval 1
   expect_rc 1
   expect '^FAIL gpus_logged: expected 8 GPUs in the log, measured 7'
+  run_rest
+  expect_stages "1 1 1 0 1"
   run 90_summary.sh
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
   expect '"message": "1 of 8 GPUs missing'
@@ -401,6 +485,7 @@ if wanted oom; then
   run 20_container.sh
   expect_rc 1
   expect '^FAIL one_step: expected 40.0 GiB \(band 34.0 GiB - 47.0 GiB\), measured out of memory'
+  matrix_row h100_8x "0 0 1 0 0" 1
 fi
 
 if wanted resume; then
@@ -464,6 +549,8 @@ if wanted detached; then
   run 40_burnin.sh --status
   expect_rc 0
   expect '^burn-in running as PID [0-9]+: [0-9]+ of 7 s done'
+  run_rest 00 10 20 30
+  expect_stages "0 0 0 0 0"
   run 90_summary.sh
   expect_rc 0
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
@@ -511,6 +598,8 @@ if wanted pcie_narrow; then
   expect '^FAIL GPU 2 PCIe width under load: expected x16, measured x8 \(GPU 2 trained at x8 in an x16 link under load: reseat the card'
   expect_not '^FAIL GPU [013-7] PCIe'
   expect_not 'PCIe under load'
+  run_rest
+  expect_stages "0 0 0 0 1"
   run 90_summary.sh
   expect_rc 1
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
@@ -532,6 +621,8 @@ if wanted burnin_short; then
   run 40_burnin.sh --hours 0.0005 --interval 1
   expect_rc 1
   expect '^FAIL burnin_duration: expected 0.002 h \(7 s, the plan\), measured 0.00 h \([0-9] s, --hours 0.0005\) \(the burn-in ran [0-9] s, shorter than the plan.s 0.002 h: run .*40_burnin.sh --hours 0.002'
+  run_rest
+  expect_stages "0 0 0 0 1"
   run 90_summary.sh
   expect_rc 1
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
@@ -556,6 +647,8 @@ if wanted dcgm; then
   expect_rc 1
   expect '^FAIL dcgm_diag: expected dcgmi diag -r 3 passes, measured host engine unreachable \(exit 255\) \(dcgmi cannot reach DCGM.s host engine, so no diagnostic ran: start DCGM.s host engine \(root: systemctl start nvidia-dcgm, or nv-hostengine\), or install datacenter-gpu-manager'
   expect_not '^PASS dcgm_diag'
+  run_rest
+  expect_stages "0 0 0 0 1"
   run 90_summary.sh
   expect_rc 1
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
@@ -568,6 +661,8 @@ if wanted dcgm; then
   PATH="$DCGM_DIR:$PATH" run 40_burnin.sh --hours 0.0005 --interval 1 --dcgm
   expect_rc 1
   expect '^FAIL dcgm_diag: expected dcgmi diag -r 3 passes, measured failed: Targeted Power GPU: 1 '
+  run_rest
+  expect_stages "0 0 0 0 1"
   run 90_summary.sh
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
   expect_rc 1
@@ -578,6 +673,8 @@ if wanted dcgm; then
   PATH="$DCGM_DIR:$PATH" run 40_burnin.sh --hours 0.0005 --interval 1 --dcgm
   expect_rc 0
   expect '^PASS dcgm_diag: expected dcgmi diag -r 3 passes, measured pass$'
+  run_rest
+  expect_stages "0 0 0 0 0"
   run 90_summary.sh
   expect_rc 0
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
@@ -601,6 +698,7 @@ if wanted multinode; then
   expect_rc 0
   expect '^PASS nccl_network: expected NET/IB, measured NET/IB$'
   expect '^PASS allreduce_inter_node: expected >= 80% of 180 GB/s, measured 187.50 GB/s via ib$'
+  matrix_row h100_2x8_ib "0 0 0 0 0" 0
 fi
 
 if wanted ib_down; then
@@ -609,6 +707,8 @@ if wanted ib_down; then
   run 10_topology.sh
   expect_rc 1
   expect '^FAIL network_ports: expected 8 InfiniBand ports Active at 400 Gb/s, measured 7 \(down: mlx5_3/1\(Down\); slow: none'
+  run_rest
+  expect_stages "0 1 0 0 0"
   run 90_summary.sh
   check_back h100_2x8_ib "$VALIDATION_DIR/validation-result.json"
   expect '"message": "7 of 8 ports Active at 400 Gb/s'
@@ -620,6 +720,7 @@ if wanted nccl_socket; then
   MASTER_ADDR=127.0.0.1 NODE_RANK=0 run 30_nccl.sh
   expect_rc 1
   expect '^FAIL nccl_network: expected NET/IB, measured NET/Socket \(NCCL fell back to TCP sockets'
+  matrix_row h100_2x8_ib "0 0 0 1 0" 1
 fi
 
 if wanted healthy_l20; then
@@ -640,6 +741,7 @@ if wanted healthy_l20; then
   run 30_nccl.sh
   expect_rc 0
   expect '^PASS allreduce: expected >= 80% of 22 GB/s, measured 22.60 GB/s via p2p$'
+  matrix_row l20_8x "0 0 0 0 0" 0
 fi
 
 if wanted healthy_4090; then
@@ -649,13 +751,267 @@ if wanted healthy_4090; then
   expect_rc 0
   expect '^PASS gpu_count: expected 4, measured 4$'
   expect_not 'ECC'
+  expect '^SKIP row_remapper: expected no pending or failed remaps, measured N/A \(this part has no row remapping'
   run 10_topology.sh
   expect_rc 0
   expect '^PASS peer_to_peer: expected none \(the plan routes GPU traffic through host memory\), measured none of 12 pairs$'
   run 30_nccl.sh
   expect_rc 0
   expect '^PASS allreduce: expected >= 80% of 18 GB/s, measured 18.70 GB/s via shm$'
+  matrix_row rtx4090_4x "0 0 0 0 0" 0
 fi
 
-printf 'stand-in runs: %d assertions passed, %d failed\n' "$PASSED" "$FAILED"
+if wanted stage_missing; then
+  # 20_container.sh never ran: the summary and check FAIL it by name, not a silent pass.
+  scenario stage_missing h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy
+  run_rest 00 10 30 40
+  expect_stages "0 0 - 0 0"
+  run 90_summary.sh
+  expect_rc 1
+  expect '^FAIL 20_container: expected its results, measured not run \(run ./20_container.sh on this server, then 90_summary.sh again\)$'
+  expect 'validation-result.json: 1 FAIL, 0 WARN from 00_inventory 10_topology 30_nccl 40_burnin$'
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect_rc 1
+  expect '"code": "stage_missing"'
+  expect '"message": "20_container left no results in validation-result.json \(/validation-result.json/scripts\): run ./20_container.sh'
+  expect_not '"code": "script_line"'
+  expect '"overall": "fail"'
+fi
+
+if wanted stage_empty; then
+  # A stage killed before its first check (an SSH drop, the OOM killer) leaves an empty
+  # checks file: started, no result, FAIL.
+  scenario stage_empty h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy
+  run_rest
+  expect_stages "0 0 0 0 0"
+  : > "$VALIDATION_DIR/30_nccl.checks.tsv"
+  run 90_summary.sh
+  expect_rc 1
+  expect '^FAIL 30_nccl: expected its results, measured started, no result \(30_nccl.sh stopped before its first check'
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect_rc 1
+  expect '"item": "30_nccl"'
+  expect '"code": "stage_missing"'
+fi
+
+if wanted nvlink_crc_storm; then
+  # 1,241 CRC and 37 replay errors on GPU 5 link 2, every link up: over DCGM's CRC limit, FAIL.
+  scenario nvlink_crc_storm h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_NVLINK_ERRORS="5:2:1241:37:0"
+  run 10_topology.sh
+  expect_rc 1
+  expect '^PASS nvlink: expected 18 links x 26.562 GB/s on each GPU, measured all active$'
+  expect '^FAIL NVLink GPU 5 link 2 errors: expected CRC < 100, replay < 100, recovery < 1, measured CRC 1241, replay 37, recovery 0 \(GPU 5 link 2: NVLink errors at a failing rate'
+  expect_not '^(PASS|WARN) nvlink_errors'
+  run_rest
+  expect_stages "0 1 0 0 0"
+  run 90_summary.sh
+  expect_rc 1
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect_rc 1
+  expect '"code": "nvlink_error_storm"'
+  expect '"at": "5:2"'
+  expect_not '"line_code": "nvlink_error_storm"'
+fi
+
+if wanted nvlink_recovery; then
+  # Two recovery errors (the link went down and retrained) on GPU 1 link 7: FAIL at DCGM's 1.
+  scenario nvlink_recovery h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_NVLINK_ERRORS="1:7:0:0:2"
+  run 10_topology.sh
+  expect_rc 1
+  expect '^FAIL NVLink GPU 1 link 7 errors: .*measured CRC 0, replay 0, recovery 2 '
+  run_rest
+  expect_stages "0 1 0 0 0"
+  run 90_summary.sh
+  expect_rc 1
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"code": "nvlink_error_storm"'
+fi
+
+if wanted nvlink_errors_few; then
+  # A few CRC/replay errors, below the limits: WARN to read again after the burn-in.
+  scenario nvlink_errors_few h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_NVLINK_ERRORS="5:2:3:1:0"
+  run 10_topology.sh
+  expect_rc 0
+  expect '^WARN nvlink_errors: expected 0, measured 4 \(CRC/replay errors on NVLink, below the failing limits'
+  expect_not '^FAIL'
+  run_rest
+  expect_stages "0 0 0 0 0"
+  run 90_summary.sh
+  expect_rc 0
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"code": "nvlink_errors"'
+  expect '"overall": "warn"'
+fi
+
+if wanted row_remap_pending; then
+  # GPU 3 has a remap pending after an uncorrectable error: FAIL with the GPU's bus ID.
+  scenario row_remap_pending h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_REMAP=pending:3
+  run 00_inventory.sh
+  expect_rc 1
+  expect '^FAIL row_remapper: expected no pending remaps, measured 1 GPU\(s\) pending \(00000000:48:00.0\) \(an uncorrectable memory error waits for a reset on 00000000:48:00.0'
+  run_rest
+  expect_stages "1 0 0 0 0"
+  run 90_summary.sh
+  expect_rc 1
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect_rc 1
+  expect '"code": "row_remap_pending"'
+  expect_not '"line_code": "row_remap_pending"'
+fi
+
+if wanted row_remap_failure; then
+  scenario row_remap_failure h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_REMAP=failure:6
+  run 00_inventory.sh
+  expect_rc 1
+  expect '^FAIL row_remapper: expected no remap failures, measured 1 GPU\(s\) with a failed remap \(00000000:78:00.0\)'
+  run_rest
+  expect_stages "1 0 0 0 0"
+  run 90_summary.sh
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect_rc 1
+  expect '"code": "row_remap_failure"'
+fi
+
+if wanted part_4090d; then
+  # A 4090D (425 W, fewer SMs) delivered on a 4090 plan: FAIL on the part, whatever else passes.
+  scenario part_4090d rtx4090_4x
+  export STANDIN_PROFILE=rtx4090 STANDIN_SCENARIO=healthy STANDIN_NAME="NVIDIA GeForce RTX 4090 D" STANDIN_POWER_LIMIT=425.00
+  run 00_inventory.sh
+  expect_rc 1
+  expect '^FAIL GPU 0 name: expected NVIDIA GeForce RTX 4090, measured NVIDIA GeForce RTX 4090 D \(GPU 0 is not the planned part'
+  expect '^WARN GPU 0 power.limit: expected 450 W, measured 425.00 W'
+  run_rest
+  expect_stages "1 0 0 0 0"
+  run 90_summary.sh
+  expect_rc 1
+  check_back rtx4090_4x "$VALIDATION_DIR/validation-result.json"
+  expect_rc 1
+  expect '"code": "part_mismatch"'
+  expect '"message": "GPU 0 is a NVIDIA GeForce RTX 4090 D, not the planned NVIDIA GeForce RTX 4090 \(and 3 more\)'
+fi
+
+if wanted part_h800; then
+  # An H800 (NVLink cut to 400 GB/s) delivered on an H100 plan.
+  scenario part_h800 h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_NAME="NVIDIA H800"
+  run 00_inventory.sh
+  expect_rc 1
+  expect '^FAIL GPU 0 name: expected NVIDIA H100 80GB HBM3'
+  run_rest
+  expect_stages "1 0 0 0 0"
+  run 90_summary.sh
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect_rc 1
+  expect '"code": "part_mismatch"'
+fi
+
+if wanted healthy_a800; then
+  # HGX A800: NV8, fabric state N/A (Ampere), R535 forward compatibility.
+  scenario healthy_a800 a800_8x
+  export STANDIN_PROFILE=a800 STANDIN_SCENARIO=healthy
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^PASS memory.total: expected 81920 MiB on each GPU, measured 81920 MiB$'
+  expect '^PASS row_remapper'
+  run 10_topology.sh
+  expect_rc 0
+  expect '^SKIP fabric_state: .*measured N/A on 8'
+  expect '^PASS topology: expected NV8 between all GPU pairs, measured NV8$'
+  expect '^PASS nvlink: expected 8 links x 25 GB/s on each GPU, measured all active$'
+  run_rest
+  expect_stages "0 0 0 0 0"
+  run 90_summary.sh
+  expect_rc 0
+  expect ': 0 FAIL, 0 WARN from'
+  check_back a800_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"overall": "pass"'
+fi
+
+if wanted healthy_h20; then
+  scenario healthy_h20 h20_8x
+  export STANDIN_PROFILE=h20 STANDIN_SCENARIO=healthy
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^PASS memory.total: expected 97871 MiB on each GPU, measured 97871 MiB$'
+  expect '^PASS power.limit: expected 500 W'
+  run 10_topology.sh
+  expect_rc 0
+  expect '^PASS fabric_state: expected Completed on 8 GPUs, measured Completed on 8$'
+  expect '^PASS topology: expected NV18 between all GPU pairs, measured NV18$'
+  run_rest
+  expect_stages "0 0 0 0 0"
+  run 90_summary.sh
+  expect_rc 0
+  expect ': 0 FAIL, 0 WARN from'
+  check_back h20_8x "$VALIDATION_DIR/validation-result.json"
+  expect '"overall": "pass"'
+fi
+
+if wanted healthy_l40s; then
+  scenario healthy_l40s l40s_4x
+  export STANDIN_PROFILE=l40s STANDIN_SCENARIO=healthy
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^PASS memory.total: expected 46068 MiB on each GPU, measured 46068 MiB$'
+  expect '^SKIP row_remapper: expected no pending or failed remaps, measured N/A \(this part has no row remapping'
+  run 10_topology.sh
+  expect_rc 0
+  expect '^PASS peer_to_peer: expected all 12 pairs, measured all$'
+  expect_not '^(PASS|WARN|FAIL|SKIP) (NVLink|nvlink)'
+  run_rest
+  expect_stages "0 0 0 0 0"
+  run 90_summary.sh
+  expect_rc 0
+  expect ': 0 FAIL, 0 WARN from'
+  check_back l40s_4x "$VALIDATION_DIR/validation-result.json"
+  expect '"overall": "pass"'
+fi
+
+if wanted multinode_roce; then
+  # 2x 8 H100 over 400GbE RoCE: the compute ports' link layer is Ethernet, the 100G management
+  # port is no fault, and NCCL runs NET/IB over RoCE devices.
+  scenario multinode_roce h100_2x8_roce
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_NET=roce STANDIN_STEP_USED_BYTES=75161927680
+  run 10_topology.sh
+  expect_rc 0
+  expect '^PASS network_ports: expected 8 Ethernet ports Active at 400 Gb/s, measured 8$'
+  expect_not '^WARN'
+  MASTER_ADDR=127.0.0.1 NODE_RANK=0 run 30_nccl.sh
+  expect_rc 0
+  expect '^PASS nccl_network: expected NET/IB, measured NET/IB$'
+  expect '^PASS allreduce_inter_node: expected >= 80% of 180 GB/s, measured 187.50 GB/s via ib$'
+  run_rest
+  expect_stages "0 0 0 0 0"
+  run 90_summary.sh
+  expect_rc 0
+  check_back h100_2x8_roce "$VALIDATION_DIR/validation-result.json"
+  expect_not '"status": "fail"'
+fi
+
+if wanted sdc; then
+  # GPU 4's GEMM differs from its reference during the burn-in, with no error anywhere else:
+  # silent data corruption, FAIL.
+  scenario sdc h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_SDC_GPU=4
+  run 40_burnin.sh --hours 0.0005 --interval 1
+  expect_rc 1
+  expect '^FAIL burn_results: expected every GEMM, memory block and all-reduce equal to its reference, measured mismatches on GPU 4 \(2\) \(silent data corruption'
+  expect '^PASS burnin_gpus: expected no throttling'
+  run_rest
+  expect_stages "0 0 0 0 1"
+  run 90_summary.sh
+  expect_rc 1
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect_rc 1
+  expect '"line_code": "sdc_detected"'
+fi
+
+printf 'stand-in runs: %d scenarios, %d assertions passed, %d failed\n' "$SCENARIOS" "$PASSED" "$FAILED"
 [ "$FAILED" -eq 0 ]

@@ -186,8 +186,9 @@ if [ "$done_s" -lt "$target" ]; then
     LOAD_PID=$!
   else
     docker rm -f "$LOAD_NAME" > /dev/null 2>&1 || true
+    # PCI bus order: CUDA's device i (the load's rank i) is nvidia-smi's GPU i.
     if ! docker run -d --name "$LOAD_NAME" --gpus all --ipc=host --ulimit memlock=-1 --ulimit stack=67108864 \
-      -v "$SCRIPT_DIR:/w:ro" "$IMAGE" torchrun --nproc_per_node="$GPUS_PER_SERVER" /w/burn.py --seconds "$remaining" > /dev/null; then
+      -e CUDA_DEVICE_ORDER=PCI_BUS_ID -v "$SCRIPT_DIR:/w:ro" "$IMAGE" torchrun --nproc_per_node="$GPUS_PER_SERVER" /w/burn.py --seconds "$remaining" > /dev/null; then
       stop_all
       fail compute burnin_load "the GEMM + all-reduce load starts" "docker run failed" load_failed "run 20_container.sh first: it says what is missing"
       finish
@@ -243,6 +244,34 @@ if [ -s "$LOAD_LOG" ]; then
   if [ "$timeouts" -gt 0 ]; then
     fail interconnect nccl_timeouts 0 "$timeouts" nccl_timeout \
       "NCCL collectives timed out during the burn-in ($LOAD_LOG): a GPU, NVLink or NIC stalls; run 10_topology.sh and look for Xid"
+  fi
+fi
+# burn.py's result checks (silent data corruption): "PROBE burn_check RANK CHECKS GEMM_BAD
+# MEMORY_BAD ALLREDUCE_BAD HELD_BYTES" lines, counts since the rank's last line, summed per GPU.
+if [ -z "$JOB" ]; then
+  sdc_bad=""
+  sdc_checks=0
+  sdc_gpus=0
+  held_min=""
+  while read -r r checks bad held; do
+    [ -n "$r" ] || continue
+    sdc_gpus=$((sdc_gpus + 1))
+    sdc_checks=$((sdc_checks + checks))
+    measure "gpu.$r.burn_result_mismatches" "$bad"
+    measure "gpu.$r.burn_memory_held_bytes" "$held"
+    if [ "$bad" -gt 0 ]; then sdc_bad="${sdc_bad:+$sdc_bad, }GPU $r ($bad)"; fi
+    if [ -z "$held_min" ] || [ "$held" -lt "$held_min" ]; then held_min="$held"; fi
+  done <<< "$(awk '$1 == "PROBE" && $2 == "burn_check" && NF >= 8 {
+      c[$3] += $4; bad[$3] += $5 + $6 + $7; held[$3] = $8 }
+    END { for (r in c) print r, c[r], bad[r], held[r] }' "$LOAD_LOG" 2> /dev/null | sort -n)"
+  if [ -n "$sdc_bad" ]; then
+    fail health burn_results "every GEMM, memory block and all-reduce equal to its reference" "mismatches on $sdc_bad" sdc_detected \
+      "silent data corruption: these GPUs computed or kept wrong values without an error; rerun to confirm, then replace them"
+  elif [ "$sdc_gpus" -ge "$EXPECTED_GPUS" ]; then
+    pass health burn_results "every result equal to its reference" "$sdc_checks checks on $sdc_gpus GPUs, $((held_min >> 30)) GiB held on each" ok
+  else
+    warn health burn_results "result checks from $EXPECTED_GPUS GPUs" "from $sdc_gpus" burn_unchecked \
+      "burn.py reported no result checks for some GPUs ($LOAD_LOG): the load did not run on them"
   fi
 fi
 if [ -n "$load_rc" ] && [ "$load_rc" != 0 ]; then

@@ -137,7 +137,7 @@ while IFS=',' read -r idx bus name mem plim pmax pgen pwidth drv cc ecc pgen_now
 
   if ! name_expected "$name"; then
     bad_name=$((bad_name + 1))
-    warn memory "GPU $idx name" "$EXPECTED_NAMES" "$name" name_mismatch "not the planned part, or a name this script does not know"
+    fail memory "GPU $idx name" "$EXPECTED_NAMES" "$name" part_mismatch "GPU $idx is not the planned part: the plan's speed, memory and cost assume $EXPECTED_NAMES; refuse the delivery, or plan again for the part delivered"
   fi
   check_memory "$idx" "$mem" "$ecc"
   if ! is_number "$plim" || ! awk -v a="$plim" -v b="$EXPECTED_POWER_LIMIT_W" 'BEGIN { d = a - b; exit !(d < 1 && d > -1) }'; then
@@ -213,22 +213,39 @@ else
   skip health xid "no Xid errors" "kernel log unreadable" xid_needs_root "$(kernel_log_advice)"
 fi
 
+# nvidia-smi -q -d ROW_REMAPPER, one block per GPU (NVIDIA's "GPU Memory Error Management" guide,
+# docs.nvidia.com/deploy/a100-gpu-mem-error-mgmt; bottlerocket and gpu-operator bug reports):
+#   GPU 00000000:18:00.0
+#       Remapped Rows
+#           Correctable Error                 : 0
+#           Uncorrectable Error               : 0
+#           Pending                           : No
+#           Remapping Failure Occurred        : No
+# A pending remap (an uncorrectable error waits for a GPU reset) or a failed one FAILs; parts
+# without row remapping (GeForce, GDDR) print N/A and SKIP.
 if [ "$CHECK_ROW_REMAPPER" = 1 ]; then
   if RR="$(nvidia-smi -q -d ROW_REMAPPER 2>/dev/null)"; then
-    pending="$(printf '%s\n' "$RR" | grep -ciE '^[[:space:]]*Pending[[:space:]]*:[[:space:]]*Yes' || true)"
-    failed="$(printf '%s\n' "$RR" | grep -ciE 'Remapping Failure Occurred[[:space:]]*:[[:space:]]*Yes' || true)"
+    read -r rr_gpus pending failed pending_at failed_at <<< "$(printf '%s\n' "$RR" | awk '
+      /^GPU [0-9A-Fa-f]+:/ { bus = $2; next }
+      /^[[:space:]]*Pending[[:space:]]*:/ { n++; if ($NF == "Yes") { p++; pa = pa (pa == "" ? "" : ",") bus } }
+      /Remapping Failure Occurred[[:space:]]*:/ { if ($NF == "Yes") { f++; fa = fa (fa == "" ? "" : ",") bus } }
+      END { print n + 0, p + 0, f + 0, (pa == "" ? "-" : pa), (fa == "" ? "-" : fa) }')"
     measure row_remap_pending_gpus "$pending"
     measure row_remap_failure_gpus "$failed"
-    if [ "$failed" -gt 0 ]; then
-      fail health row_remapper "no remap failures" "$failed GPU(s) with a failed remap" row_remap_failure "replace the GPU(s): memory rows could not be remapped"
+    if [ "$rr_gpus" -eq 0 ]; then
+      skip health row_remapper "no pending or failed remaps" "N/A" row_remapper_unavailable "these GPUs or this driver report no row remapping"
+    elif [ "$failed" -gt 0 ]; then
+      fail health row_remapper "no remap failures" "$failed GPU(s) with a failed remap ($failed_at)" row_remap_failure "replace the GPU(s) at $failed_at: memory rows could not be remapped"
     elif [ "$pending" -gt 0 ]; then
-      warn health row_remapper "no pending remaps" "$pending GPU(s) pending" row_remap_pending "reset the GPUs or reboot to apply pending remaps (root)"
+      fail health row_remapper "no pending remaps" "$pending GPU(s) pending ($pending_at)" row_remap_pending "an uncorrectable memory error waits for a reset on $pending_at: reset the GPU(s) or reboot (root), run 00_inventory.sh again, and refuse a card whose remap fails"
     else
       pass health row_remapper "no pending or failed remaps" "none" ok
     fi
   else
     skip health row_remapper "no pending or failed remaps" "not reported" row_remapper_unavailable "this driver does not report row remapping"
   fi
+else
+  skip health row_remapper "no pending or failed remaps" "N/A" row_remapper_unavailable "this part has no row remapping (GeForce or GDDR memory)"
 fi
 
 finish

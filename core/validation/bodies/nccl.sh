@@ -105,7 +105,8 @@ if [ "$SERVERS" -gt 1 ]; then
     if [ "$net" = socket ]; then
       fail interconnect nccl_network "NET/IB" "NET/Socket" nccl_on_socket \
         "NCCL fell back to TCP sockets: pass /dev/infiniband into the container, set NCCL_IB_HCA, and check 10_topology.sh (ibstat)"
-    elif [ "$NETWORK" = infiniband ] && [ "$net" = ib ]; then
+    elif { [ "$NETWORK" = infiniband ] || [ "$NETWORK" = roce ]; } && [ "$net" = ib ]; then
+      # RoCE runs through NCCL's IB transport too: its devices print /RoCE (NCCL_DEBUG=INFO).
       pass interconnect nccl_network "NET/IB" "NET/IB" ok
     fi
     if [ "${NODE_RANK:-0}" != 0 ]; then

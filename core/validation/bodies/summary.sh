@@ -64,24 +64,45 @@ elif [ -n "$b_done" ] && [ -n "$b_target" ] && ! grep -q '^burnin_seconds' "$VAL
   printf 'burnin_seconds\t%s\tn\nburnin_target_seconds\t%s\tn\n' "$b_done" "$b_target" >> "$EXTRA"
 fi
 
+# A stage that should have run and left no result (never run, or stopped before its first check
+# line) FAILs: a missing stage must not read as a pass. "scripts" lists the stages with results,
+# so check can tell the same from the file alone. A burn-in still running or stopped early has
+# its own line above.
+stage_area() {
+  case "$1" in
+    00_inventory) printf memory ;;
+    10_topology | 30_nccl) printf interconnect ;;
+    20_container) printf software ;;
+    *) printf power ;;
+  esac
+}
 checks=()
 measured=()
 scripts=""
 for s in 00_inventory 10_topology 20_container 30_nccl 40_burnin; do
-  if [ -f "$VALIDATION_DIR/$s.checks.tsv" ]; then
+  if [ -s "$VALIDATION_DIR/$s.checks.tsv" ]; then
     checks+=("$VALIDATION_DIR/$s.checks.tsv")
     scripts="${scripts:+$scripts }$s"
+  elif [ "$s" = 40_burnin ] && grep -qE 'burnin_(running|incomplete)' "$SUMMARY_CHECKS"; then
+    :
+  elif [ -e "$VALIDATION_DIR/$s.checks.tsv" ]; then
+    printf 'FAIL\t%s\t%s\tits results\tstarted, no result\tstage_missing\t%s\n' "$(stage_area "$s")" "$s" \
+      "$s.sh stopped before its first check: run ./$s.sh again and read its output, then 90_summary.sh" >> "$SUMMARY_CHECKS"
+  else
+    printf 'FAIL\t%s\t%s\tits results\tnot run\tstage_missing\t%s\n' "$(stage_area "$s")" "$s" \
+      "run ./$s.sh on this server, then 90_summary.sh again" >> "$SUMMARY_CHECKS"
   fi
   if [ -f "$VALIDATION_DIR/$s.measured.tsv" ]; then measured+=("$VALIDATION_DIR/$s.measured.tsv"); fi
 done
 measured+=("$EXTRA")
+awk -F '\t' '$6 == "stage_missing" { printf "FAIL %s: expected its results, measured %s (%s)\n", $3, $5, $7 }' "$SUMMARY_CHECKS"
 if [ -s "$SUMMARY_CHECKS" ]; then checks+=("$SUMMARY_CHECKS"); fi
 if [ -z "$scripts" ]; then
   echo "no results in $VALIDATION_DIR: run 00_inventory.sh and the other scripts first" >&2
   exit 2
 fi
 files=""
-for f in inventory.csv topo.txt nvlink_status.txt ibstat.txt probe.log allreduce_intra.log allreduce_inter.log gpu.csv wall.csv burnin.log; do
+for f in inventory.csv topo.txt nvlink_status.txt nvlink_errors.txt ibstat.txt probe.log allreduce_intra.log allreduce_inter.log gpu.csv wall.csv burnin.log; do
   if [ -f "$VALIDATION_DIR/$f" ]; then files="${files:+$files }$f"; fi
 done
 

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+// The fault matrix's core side: a stage that should have run and left nothing fails (located at
+// the result file's stage list); NVLink error counters and row remapping are judged by the
+// thresholds in data/validation.json; a part other than the planned one fails.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cases.hpp"
+#include "io/validation_json.hpp"
+#include "validation/check.hpp"
+#include "validation/scripts.hpp"
+
+using namespace advisor::validation;
+using nlohmann::json;
+
+namespace {
+
+const std::string kData = GPU_ADVISOR_DATA_DIR;
+
+ValidationPlan plan(const std::string& name) { return vtest::make_case(name, kData); }
+
+const json kAllStages = {"00_inventory", "10_topology", "20_container", "30_nccl", "40_burnin"};
+
+/// A validation-result.json of plan `p` listing `stages` as run, with `checks` as its lines.
+CheckReport check_stages(const ValidationPlan& p, const json& stages,
+                         const json& checks = json::array()) {
+  const json j = {{"schema", 1},
+                  {"kind", "gpu-advisor-validation-result"},
+                  {"plan_id", plan_id(p)},
+                  {"gpu_id", p.gpu_id},
+                  {"scripts", stages},
+                  {"checks", checks},
+                  {"measured", json::object()}};
+  return check_measurements(p, read_measurements(j.dump(), "validation-result.json", p));
+}
+
+std::vector<const CheckItem*> with_code(const CheckReport& r, const std::string& code) {
+  std::vector<const CheckItem*> out;
+  for (const auto& i : r.items)
+    if (i.reason.code == code) out.push_back(&i);
+  return out;
+}
+
+std::string script(const ValidationPlan& p, const std::string& name) {
+  for (const auto& f : generate_scripts(p))
+    if (f.name == name) return f.text;
+  return "";
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("a stage that should have run and left nothing fails, located",
+          "[validation][matrix][stages]") {
+  const ValidationPlan p = plan("h100_8x");
+  SECTION("every stage listed: no stage item") {
+    const CheckReport r = check_stages(p, kAllStages);
+    CHECK(with_code(r, "stage_missing").empty());
+    CHECK(r.overall == Status::pass);
+  }
+  SECTION("20_container missing: FAIL in compute, naming the stage and the file's list") {
+    const CheckReport r =
+        check_stages(p, json{"00_inventory", "10_topology", "30_nccl", "40_burnin"});
+    const auto missing = with_code(r, "stage_missing");
+    REQUIRE(missing.size() == 1);
+    CHECK(missing[0]->item == "20_container");
+    CHECK(missing[0]->area == Area::compute);
+    CHECK(missing[0]->status == Status::fail);
+    CHECK(missing[0]->reason.param("stage") == "20_container");
+    CHECK(has(missing[0]->reason.message, "(/validation-result.json/scripts)"));
+    CHECK(r.overall == Status::fail);
+  }
+  SECTION("only the inventory: four stages fail") {
+    const CheckReport r = check_stages(p, json{"00_inventory"});
+    CHECK(with_code(r, "stage_missing").size() == 4);
+  }
+  SECTION("a burn-in still running is its own warning, not a missing stage") {
+    const json running = json::array({{{"script", "90_summary"},
+                                       {"status", "WARN"},
+                                       {"area", "power"},
+                                       {"check", "burnin"},
+                                       {"expected", "the burn-in finished"},
+                                       {"measured", "running as PID 7: 3 of 7 s"},
+                                       {"code", "burnin_running"},
+                                       {"detail", "still running"}}});
+    const CheckReport r =
+        check_stages(p, json{"00_inventory", "10_topology", "20_container", "30_nccl"}, running);
+    CHECK(with_code(r, "stage_missing").empty());
+    CHECK(r.overall == Status::warn);
+  }
+  SECTION("the summary's own stage_missing line is not reported twice") {
+    const json line = json::array({{{"script", "90_summary"},
+                                    {"status", "FAIL"},
+                                    {"area", "software"},
+                                    {"check", "20_container"},
+                                    {"expected", "its results"},
+                                    {"measured", "not run"},
+                                    {"code", "stage_missing"},
+                                    {"detail", "run ./20_container.sh"}}});
+    const CheckReport r =
+        check_stages(p, json{"00_inventory", "10_topology", "30_nccl", "40_burnin"}, line);
+    CHECK(with_code(r, "stage_missing").size() == 1);
+    CHECK(with_code(r, "script_line").empty());
+  }
+  SECTION("a file without a stage list (an older summary) is not judged on stages") {
+    const json j = {{"schema", 1},
+                    {"kind", "gpu-advisor-validation-result"},
+                    {"plan_id", plan_id(p)},
+                    {"gpu_id", p.gpu_id},
+                    {"measured", json::object()}};
+    const CheckReport r =
+        check_measurements(p, read_measurements(j.dump(), "validation-result.json", p));
+    CHECK(with_code(r, "stage_missing").empty());
+  }
+}
+
+TEST_CASE("90_summary.sh fails a stage that left no result", "[validation][matrix][stages]") {
+  const std::string s = script(plan("h100_8x"), "90_summary.sh");
+  CHECK(has(s, "stage_missing"));
+  CHECK(has(s, "if [ -s \"$VALIDATION_DIR/$s.checks.tsv\" ]; then"));
+  // A stage with nothing to check for its plan (a one-GPU server's topology) still leaves a line.
+  CHECK(has(script(plan("l4_1x"), "10_topology.sh"), "nothing_to_check"));
+}
+
+namespace {
+
+/// A result file with every stage run and `measured`.
+CheckReport check_measured(const ValidationPlan& p, const json& measured) {
+  const json j = {{"schema", 1},           {"kind", "gpu-advisor-validation-result"},
+                  {"plan_id", plan_id(p)}, {"gpu_id", p.gpu_id},
+                  {"scripts", kAllStages}, {"measured", measured}};
+  return check_measurements(p, read_measurements(j.dump(), "validation-result.json", p));
+}
+
+const CheckItem* item(const CheckReport& r, const std::string& name) {
+  for (const auto& i : r.items)
+    if (i.item == name) return &i;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("NVLink error limits come from data/validation.json into the plan and the script",
+          "[validation][matrix][nvlink]") {
+  const ValidationPlan p = plan("h100_8x");
+  CHECK(p.nvlink_errors.crc_fail_per_link == 100);
+  CHECK(p.nvlink_errors.replay_fail_per_link == 100);
+  CHECK(p.nvlink_errors.recovery_fail_per_link == 1);
+  CHECK(has(p.nvlink_errors.source, "DCGM"));
+  const std::string topo = script(p, "10_topology.sh");
+  CHECK(has(topo, "NVLINK_CRC_FAIL=100"));
+  CHECK(has(topo, "NVLINK_RECOVERY_FAIL=1"));
+  SECTION("the limits are part of the plan's identity") {
+    ValidationPlan q = p;
+    q.nvlink_errors.crc_fail_per_link = 50;
+    CHECK(plan_id(q) != plan_id(p));
+  }
+  SECTION("a part without an entry gets the file-wide limits") {
+    const auto parts = parse_part_facts(vtest::read_text(kData + "/validation.json"));
+    for (const auto& [id, f] : parts) CHECK(f.nvlink_errors.crc_fail_per_link == 100);
+  }
+}
+
+TEST_CASE("NVLink counters: a storm fails, a few errors warn, none passes",
+          "[validation][matrix][nvlink]") {
+  const ValidationPlan p = plan("h100_8x");
+  SECTION("storm") {
+    const CheckReport r = check_measured(p, {{"nvlink_error_count", 1278},
+                                             {"nvlink_error_storm_links", 1},
+                                             {"nvlink_error_storm_at", "5:2"}});
+    const CheckItem* i = item(r, "nvlink_errors");
+    REQUIRE(i);
+    CHECK(i->status == Status::fail);
+    CHECK(i->reason.code == "nvlink_error_storm");
+    CHECK(i->reason.param("at") == "5:2");
+    CHECK(r.overall == Status::fail);
+  }
+  SECTION("a few") {
+    const CheckReport r =
+        check_measured(p, {{"nvlink_error_count", 4}, {"nvlink_error_storm_links", 0}});
+    const CheckItem* i = item(r, "nvlink_errors");
+    REQUIRE(i);
+    CHECK(i->status == Status::warn);
+    CHECK(i->reason.code == "nvlink_errors");
+  }
+  SECTION("none") {
+    const CheckReport r =
+        check_measured(p, {{"nvlink_error_count", 0}, {"nvlink_error_storm_links", 0}});
+    REQUIRE(item(r, "nvlink_errors"));
+    CHECK(item(r, "nvlink_errors")->status == Status::pass);
+  }
+}
+
+TEST_CASE("row remapping: pending or failed fails", "[validation][matrix][remap]") {
+  const ValidationPlan p = plan("h100_8x");
+  const CheckReport pending =
+      check_measured(p, {{"row_remap_pending_gpus", 1}, {"row_remap_failure_gpus", 0}});
+  REQUIRE(item(pending, "row_remapper"));
+  CHECK(item(pending, "row_remapper")->status == Status::fail);
+  CHECK(item(pending, "row_remapper")->reason.code == "row_remap_pending");
+  const CheckReport failed =
+      check_measured(p, {{"row_remap_pending_gpus", 0}, {"row_remap_failure_gpus", 2}});
+  CHECK(item(failed, "row_remapper")->reason.code == "row_remap_failure");
+  const CheckReport fine =
+      check_measured(p, {{"row_remap_pending_gpus", 0}, {"row_remap_failure_gpus", 0}});
+  CHECK(item(fine, "row_remapper")->status == Status::pass);
+  SECTION("the script fails a pending remap and skips parts without remapping") {
+    CHECK(has(script(p, "00_inventory.sh"), "fail health row_remapper \"no pending remaps\""));
+    CHECK(has(script(plan("rtx4090_4x"), "00_inventory.sh"), "CHECK_ROW_REMAPPER=0"));
+  }
+}
+
+TEST_CASE("a part other than the planned one fails", "[validation][matrix][part]") {
+  const ValidationPlan p = plan("rtx4090_4x");
+  json m = json::object();
+  for (int g = 0; g < 4; ++g) m["gpu." + std::to_string(g) + ".name"] = "NVIDIA GeForce RTX 4090 D";
+  const CheckReport r = check_measured(p, m);
+  const CheckItem* i = item(r, "part");
+  REQUIRE(i);
+  CHECK(i->status == Status::fail);
+  CHECK(i->reason.code == "part_mismatch");
+  CHECK(i->reason.param("measured") == "NVIDIA GeForce RTX 4090 D");
+  CHECK(has(i->reason.message, "(and 3 more)"));
+  json same = json::object();
+  for (int g = 0; g < 4; ++g)
+    same["gpu." + std::to_string(g) + ".name"] = "NVIDIA GeForce RTX 4090";
+  CHECK(item(check_measured(p, same), "part")->status == Status::pass);
+  CHECK(has(script(p, "00_inventory.sh"), "part_mismatch"));
+}
