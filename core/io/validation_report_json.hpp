@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+// What the validation module writes, as JSON text: the check report, the generated scripts and
+// the NGC tag choice (io/validation_json.hpp reads its inputs).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "validation/check.hpp"
+#include "validation/ngc.hpp"
+#include "validation/plan.hpp"
+#include "validation/scripts.hpp"
+
+namespace advisor::validation {
+
+/// {"schema":1,"plan_id","file","overall","counts":{pass,warn,fail},"items":[{area,item,status,
+/// expected,measured,unit,deviation,reason:{code,params:{},message}}],"script_checks":[...]}
+std::string check_report_json(const CheckReport& report);
+
+/// {"schema":1,"plan_id","ngc":{tag,min_driver,reason},"files":[{name,text,executable,purpose,root}]}
+std::string scripts_json(const ValidationPlan& plan, const std::vector<ScriptFile>& files);
+
+/// {"found","tag","min_driver","forward_compat","status","reason":{code,params,message}}
+std::string tag_choice_json(const TagChoice& choice);
+
+}  // namespace advisor::validation
