@@ -112,12 +112,17 @@ TEST_CASE("every part has a rent and a buy price, or says it is not offered", "[
       CHECK(p.rental_cny_per_gpu_hour->unit == "CNY per GPU-hour");
     }
   }
-  // AutoDL's list (2026-09-24): RTX 4090 1.98, 3090 1.39, A800-80G 5.88, H800/H20 10.50 CNY/h.
+  // AutoDL's list (2026-09-24): RTX 4090 1.98, 3090 1.39, A800-80G 5.88, H800 10.50 CNY/h.
   CHECK(c.prices.gpus.at("rtx4090-24gb").rental_cny_per_gpu_hour->value == Approx(1.98));
   CHECK(c.prices.gpus.at("rtx3090-24gb").rental_cny_per_gpu_hour->value == Approx(1.39));
   CHECK(c.prices.gpus.at("a800-pcie-80gb").rental_cny_per_gpu_hour->value == Approx(5.88));
   CHECK(c.prices.gpus.at("h800-sxm-80gb").rental_cny_per_gpu_hour->value == Approx(10.5));
-  CHECK(c.prices.gpus.at("h20-96gb").rental_cny_per_gpu_hour->value == Approx(10.5));
+  // The H20 is not rented at the H800's price (a sixth of its compute): no dated listing was found.
+  CHECK_FALSE(c.prices.gpus.at("h20-96gb").rental_cny_per_gpu_hour.has_value());
+  CHECK_FALSE(c.prices.gpus.at("h20-96gb").rental_not_offered.empty());
+  // Production stopped in 2025-08: no new H20 to buy, and no dated second-hand price.
+  CHECK_FALSE(c.prices.gpus.at("h20-96gb").purchase_not_offered.empty());
+  CHECK_FALSE(c.prices.gpus.at("h20-141gb").purchase_not_offered.empty());
   // End-of-life parts are bought second-hand.
   for (const char* id : {"a800-sxm-80gb", "a800-pcie-80gb", "h800-sxm-80gb", "h800-pcie-80gb",
                          "rtx3090-24gb", "v100-sxm-32gb"}) {
