@@ -151,20 +151,19 @@ TEST_CASE("one buying policy decides what may be bought, the same way for every 
     CHECK(new_only.count(grey) == 0);
     CHECK(by_default.count(grey) == 0);
   }
-  // Each plan says how its part is bought.
-  const json pinned_used = pinned("full_finetune", "llama-3.1-8b", "a800-sxm-80gb", 8,
-                                  {{"hardware", {{"deployment", "buy"}}}});
-  CHECK(pinned_used["recommendation"]["best"]["purchase_status"] == "second_hand");
-  // Pinned to buy a used A800 under "new only": the recommendation has no such plan.
-  bool pin_ok = true;
-  const json refused = json::parse(advisor::advise_text(
-      test::request("full_finetune", "llama-3.1-8b",
-                    {{"hardware", {{"gpu", "a800-sxm-80gb"}, {"count", 8}, {"deployment", "buy"}}},
-                     {"goal", {{"buying_policy", "new_only"}}}})
-          .dump(),
-      &pin_ok));
-  INFO(refused.dump().substr(0, 600));
-  CHECK((!pin_ok || refused["recommendation"]["best"].is_null()));
+  // Each plan says how its part is bought: serving DeepSeek-V3 to 50 users buys second-hand
+  // A800 servers under the default policy; buying new only, it never buys a used card.
+  const json serving =
+      json::parse(test::read_file(std::string(GPU_ADVISOR_TEST_DIR) +
+                                  "/golden/inference_deepseek_v3_mla_b200_target.request.json"));
+  const json used_best = test::advise_json(serving)["recommendation"]["best"];
+  CHECK(used_best["deployment"] == "buy");
+  CHECK(used_best["purchase_status"] == "second_hand");
+  json strict_serving = serving;
+  strict_serving["goal"] = {{"buying_policy", "new_only"}};
+  const json new_best = test::advise_json(strict_serving)["recommendation"]["best"];
+  REQUIRE(new_best.is_object());
+  CHECK_FALSE((new_best["deployment"] == "buy" && new_best["purchase_status"] != "new"));
   // The earlier switch is read as a policy; both at once is an error at the old one.
   bool ok = true;
   const json both = json::parse(advisor::advise_text(

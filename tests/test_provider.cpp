@@ -137,8 +137,11 @@ TEST_CASE("an offer's count caps the rented plans", "[provider]") {
       {"currency", "CNY"},
       {"offers",
        {{{"gpu", "h800-sxm-80gb"}, {"price_cny_per_gpu_hour", 9.8}, {"count_available", 1}}}}};
-  // Full fine-tuning a 7B model needs more than one 80 GB card.
-  const auto r = advise(test::request("full_finetune", "qwen2.5-7b"), doc.dump());
+  // Full fine-tuning a 7B model needs more than one 80 GB card; buying new only, the used
+  // H800 is not bought, so only the provider's one card could have it.
+  const auto r = advise(
+      test::request("full_finetune", "qwen2.5-7b", {{"goal", {{"buying_policy", "new_only"}}}}),
+      doc.dump());
   bool found = false;
   for (const auto& x : r["recommendation"]["rejected"])
     if (x["gpu"] == "h800-sxm-80gb") {

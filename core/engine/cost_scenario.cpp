@@ -39,6 +39,7 @@ const SiteDefaults& site_of(const PriceCatalog& prices, const std::string& id) {
 namespace {
 
 constexpr std::string_view kSmallPlatformSuffix = "_small";  // "<form factor>_small"
+constexpr double kAroundTheClock = 1.0;  // a serving fleet's share of busy hours
 
 /// The platform `form_factor` + `suffix`, or null. A price catalog lists a handful of
 /// platforms: a scan that compares lengths first costs less than the map's string compares
@@ -382,6 +383,9 @@ void resolve_site_part(CostScenario& s, Recorder& rec, const CostRequest& rq,
     s.utilization = demand_utilization(*cs.monthly_demand_gpu_hours, gpus);
     s.utilization_source = "monthly_demand";
     rec.take(pc.at("planning.utilization"), s.utilization, "/cost/monthly_demand_gpu_hours");
+  } else if (rq.around_the_clock) {
+    s.utilization = kAroundTheClock;
+    s.utilization_source = "serving";
   } else {
     s.utilization = rec.take(pc.at("planning.utilization"), std::nullopt, "/cost/utilization");
     s.utilization_source = "default";

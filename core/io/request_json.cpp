@@ -520,6 +520,7 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
     if (const JsonValue* section = root.raw(key)) cost_sections.set(key, *section);
   pin_facility(req.hardware, cost_sections);
   req.cost = parse_cost_request(cost_sections, catalog);
+  req.cost.around_the_clock = req.task == Task::kInference;
   req.goal = read_goal(root.object("goal"), req.task);
   req.validation = read_validation(root.object("validation"));
   root.reject_unknown();

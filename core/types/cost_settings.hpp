@@ -95,6 +95,9 @@ struct CostRequest {
   PowerSettings power;
   CostSettings cost;
   CapacitySettings capacity;
+  // Serving: the cards run around the clock unless the request states a utilisation or a
+  // demand (the recommendation prices a serving plan's month so; its cost section does too).
+  bool around_the_clock = false;
 };
 
 }  // namespace advisor

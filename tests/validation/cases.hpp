@@ -12,6 +12,7 @@
 
 #include "io/validation_json.hpp"
 #include "validation/plan.hpp"
+#include "validation/scripts.hpp"
 
 namespace vtest {
 
@@ -134,6 +135,17 @@ inline advisor::validation::ValidationPlan make_case(const std::string& name,
     throw std::runtime_error("unknown case " + name);
   }
   return build_validation_plan(gpu_facts_from_catalog_json(gpus, gpu), parts.at(gpu), ngc, f);
+}
+
+/// The text of the generated script `name` of plan `p` ("" when the plan has none).
+inline std::string script(const advisor::validation::ValidationPlan& p, const std::string& name) {
+  for (const auto& f : advisor::validation::generate_scripts(p))
+    if (f.name == name) return f.text;
+  return "";
+}
+
+inline bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
 }
 
 }  // namespace vtest

@@ -62,17 +62,10 @@ const CheckItem* memory_item(const CheckReport& r) {
   return nullptr;
 }
 
-std::string script(const ValidationPlan& p, const std::string& name) {
-  for (const auto& f : generate_scripts(p))
-    if (f.name == name) return f.text;
-  return "";
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 }  // namespace
+
+using vtest::has;
+using vtest::script;
 
 TEST_CASE("memory.total is expected for the part's ECC mode", "[validation][ecc]") {
   // HBM: ECC is out of band, one figure in both modes.

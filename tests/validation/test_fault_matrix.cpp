@@ -41,17 +41,10 @@ std::vector<const CheckItem*> with_code(const CheckReport& r, const std::string&
   return out;
 }
 
-std::string script(const ValidationPlan& p, const std::string& name) {
-  for (const auto& f : generate_scripts(p))
-    if (f.name == name) return f.text;
-  return "";
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 }  // namespace
+
+using vtest::has;
+using vtest::script;
 
 TEST_CASE("a stage that should have run and left nothing fails, located",
           "[validation][matrix][stages]") {

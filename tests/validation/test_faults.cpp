@@ -43,16 +43,6 @@ std::size_t count_code(const CheckReport& r, const std::string& code) {
   return n;
 }
 
-std::string script(const ValidationPlan& p, const std::string& name) {
-  for (const auto& f : generate_scripts(p))
-    if (f.name == name) return f.text;
-  return "";
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 /// An nvidia-smi burn-in log of two GPUs: idle samples (Gen1, utilisation 0), then busy ones;
 /// GPU 1's link at `busy_width` lanes while busy, in an x16 link.
 std::string pcie_log(int busy_width, int busy_gen = 5) {
@@ -72,6 +62,9 @@ std::string pcie_log(int busy_width, int busy_gen = 5) {
 }
 
 }  // namespace
+
+using vtest::has;
+using vtest::script;
 
 TEST_CASE("a PCIe link trained narrow under load fails; an idle link's low generation does not",
           "[validation][faults][pcie]") {

@@ -38,6 +38,7 @@ export default {
   'cost.util_source.request': 'your input',
   'cost.util_source.monthly_demand': 'from the monthly demand',
   'cost.util_source.default': 'default; enter yours',
+  'cost.util_source.serving': 'serving runs around the clock; enter yours',
   'cost.unpinned': 'Hardware costed: {reason}.',
   'cost.unpinned_short': 'no GPU pinned: the cheapest fitting option',
   'cost.not_priced': 'Not priced',

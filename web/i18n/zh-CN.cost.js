@@ -38,6 +38,7 @@ export default {
   'cost.util_source.request': '您的输入',
   'cost.util_source.monthly_demand': '由月度需求推出',
   'cost.util_source.default': '默认值，请填写您的',
+  'cost.util_source.serving': '推理服务全天运行；可填写您的',
   'cost.unpinned': '成本所用的硬件：{reason}。',
   'cost.unpinned_short': '未指定 GPU，按最省的可行方案',
   'cost.not_priced': '无法计算',
