@@ -259,50 +259,13 @@ void resolve_ownership_terms(CostScenario& s, Recorder& rec, const CostRequest& 
 }
 
 /// The rest, the same for every GPU: the site, the facility, the tariff and the ownership.
-void resolve_site_part(CostScenario& s, Recorder& rec, const CostRequest& rq,
-                       const PriceCatalog& pc, const SiteDefaults& site, int gpus) {
-  const PowerSettings& pw = rq.power;
+/// Electricity: the site's flat price (the request's at its own site) and the time-of-use
+/// structure.
+void resolve_tariff(CostScenario& s, Recorder& rec, const CostRequest& rq, const PriceCatalog& pc,
+                    const SiteDefaults& site) {
   const CostSettings& cs = rq.cost;
   const PriceOverrides& po = cs.prices;
   const bool own_site = s.site_id == cs.site;
-
-  // Power and facility.
-  s.training_load_factor = rec.take(pc.at("power.training_load_factor"), pw.training_load_factor,
-                                    "/power/training_load_factor");
-  s.idle_load_factor =
-      rec.take(pc.at("power.idle_load_factor"), pw.idle_load_factor, "/power/idle_load_factor");
-  s.pue = rec.take(pc.pue.at(name_of(pw.facility)), pw.pue, "/power/pue");
-  s.rack_units_usable =
-      checked_int(rec.take(pc.at("power.rack_units_usable"), as_double(pw.rack_units_usable),
-                           "/power/rack_units_usable"),
-                  "/power/rack_units_usable", "usable rack units");
-  if (pw.office_rack_kw) {
-    s.office_rack_kw_low = s.office_rack_kw_high = rec.user(
-        "power.office_rack_kw", *pw.office_rack_kw, "kW per rack", "/power/office_rack_kw");
-  } else {
-    s.office_rack_kw_low =
-        rec.take(pc.at("power.office_rack_kw_low"), std::nullopt, "/power/office_rack_kw");
-    s.office_rack_kw_high =
-        rec.take(pc.at("power.office_rack_kw_high"), std::nullopt, "/power/office_rack_kw");
-  }
-  s.office_racks = pw.office_racks;
-  s.rack_kw_pinned = pw.rack_kw;
-  s.colocation_pricing = cs.colocation_pricing;
-  s.colocation_includes_electricity = cs.colocation_includes_electricity;
-  if (s.facility != Facility::kOffice) {
-    const double factor = rec.take(site.colocation_factor, std::nullopt);
-    for (const auto& [kw, entry] : pc.rack_classes)
-      s.rack_classes.emplace_back(kw, rec.value_of(entry) * factor);
-    s.rack_price_override = own_site ? po.colocation_cny_per_rack_month : std::nullopt;
-    if (s.colocation_pricing == ColocationPricing::kPerKw) {
-      const auto over = own_site ? po.colocation_cny_per_kw_month : std::nullopt;
-      const double base = rec.take(pc.at("colocation.per_kw_month_cny"), over,
-                                   "/cost/prices/colocation_cny_per_kw_month");
-      s.colocation_cny_per_kw_month = over ? base : base * factor;
-    }
-  }
-
-  // Electricity: the site's flat price and the time-of-use structure.
   const double flat = rec.take(site.electricity_flat_cny_per_kwh,
                                own_site ? po.electricity_flat_cny_per_kwh : std::nullopt,
                                "/cost/prices/electricity_flat_cny_per_kwh");
@@ -342,8 +305,14 @@ void resolve_site_part(CostScenario& s, Recorder& rec, const CostRequest& rq,
   } else {
     s.tariff.peak_cny_per_kwh = s.tariff.valley_cny_per_kwh = flat;
   }
+}
 
-  // Network line, rental data transfer, operations, spares, life.
+/// The running costs besides power: the network line, rented data transfer, operations,
+/// spares, life and the utilisation.
+void resolve_running_costs(CostScenario& s, Recorder& rec, const CostRequest& rq,
+                           const PriceCatalog& pc, int gpus) {
+  const CostSettings& cs = rq.cost;
+  const PriceOverrides& po = cs.prices;
   s.network_line = cs.network_line
                        ? *cs.network_line
                        : (s.facility == Facility::kOffice ? NetworkLine::kNone : NetworkLine::kBgp);
@@ -396,6 +365,52 @@ void resolve_site_part(CostScenario& s, Recorder& rec, const CostRequest& rq,
                                      cs.owned_max_utilization, "/cost/owned_max_utilization");
   s.seventy_percent_rule = rec.take(pc.at("planning.seventy_percent_rule"), std::nullopt);
   s.seventy_percent_tolerance = rec.take(pc.at("planning.seventy_percent_tolerance"), std::nullopt);
+}
+
+void resolve_site_part(CostScenario& s, Recorder& rec, const CostRequest& rq,
+                       const PriceCatalog& pc, const SiteDefaults& site, int gpus) {
+  const PowerSettings& pw = rq.power;
+  const CostSettings& cs = rq.cost;
+  const PriceOverrides& po = cs.prices;
+  const bool own_site = s.site_id == cs.site;
+
+  // Power and facility.
+  s.training_load_factor = rec.take(pc.at("power.training_load_factor"), pw.training_load_factor,
+                                    "/power/training_load_factor");
+  s.idle_load_factor =
+      rec.take(pc.at("power.idle_load_factor"), pw.idle_load_factor, "/power/idle_load_factor");
+  s.pue = rec.take(pc.pue.at(name_of(pw.facility)), pw.pue, "/power/pue");
+  s.rack_units_usable =
+      checked_int(rec.take(pc.at("power.rack_units_usable"), as_double(pw.rack_units_usable),
+                           "/power/rack_units_usable"),
+                  "/power/rack_units_usable", "usable rack units");
+  if (pw.office_rack_kw) {
+    s.office_rack_kw_low = s.office_rack_kw_high = rec.user(
+        "power.office_rack_kw", *pw.office_rack_kw, "kW per rack", "/power/office_rack_kw");
+  } else {
+    s.office_rack_kw_low =
+        rec.take(pc.at("power.office_rack_kw_low"), std::nullopt, "/power/office_rack_kw");
+    s.office_rack_kw_high =
+        rec.take(pc.at("power.office_rack_kw_high"), std::nullopt, "/power/office_rack_kw");
+  }
+  s.office_racks = pw.office_racks;
+  s.rack_kw_pinned = pw.rack_kw;
+  s.colocation_pricing = cs.colocation_pricing;
+  s.colocation_includes_electricity = cs.colocation_includes_electricity;
+  if (s.facility != Facility::kOffice) {
+    const double factor = rec.take(site.colocation_factor, std::nullopt);
+    for (const auto& [kw, entry] : pc.rack_classes)
+      s.rack_classes.emplace_back(kw, rec.value_of(entry) * factor);
+    s.rack_price_override = own_site ? po.colocation_cny_per_rack_month : std::nullopt;
+    if (s.colocation_pricing == ColocationPricing::kPerKw) {
+      const auto over = own_site ? po.colocation_cny_per_kw_month : std::nullopt;
+      const double base = rec.take(pc.at("colocation.per_kw_month_cny"), over,
+                                   "/cost/prices/colocation_cny_per_kw_month");
+      s.colocation_cny_per_kw_month = over ? base : base * factor;
+    }
+  }
+  resolve_tariff(s, rec, rq, pc, site);
+  resolve_running_costs(s, rec, rq, pc, gpus);
 }
 
 }  // namespace
