@@ -9,6 +9,8 @@
 
 #include "api.hpp"
 #include "io/form_json.hpp"
+#include "messages.hpp"
+#include "report.hpp"
 #include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "types/text.hpp"
@@ -20,19 +22,25 @@ constexpr int kExitBadInput = 1;
 constexpr int kExitUsage = 2;
 
 const char* kUsage =
-    "usage: gpu-advisor advise FILE|- [--gpus FILE] [--models FILE] [--assumptions FILE]\n"
-    "                              [--performance FILE] [--prices FILE] [--provider FILE]\n"
+    "usage: gpu-advisor advise FILE|- [--lang zh-CN|en] [--gpus FILE] [--models FILE]\n"
+    "                              [--assumptions FILE] [--performance FILE] [--prices FILE]\n"
+    "                              [--provider FILE]\n"
     "       gpu-advisor advise-lines [DATA FLAGS]  (one request per stdin line, one result "
     "line each)\n"
     "       gpu-advisor catalog      (built-in GPUs, model presets, default request)\n"
     "       gpu-advisor defaults     (the default request document)\n"
+    "       gpu-advisor words --lang zh-CN|en  (one {\"key\",\"params\"} per stdin line: the "
+    "message in words)\n"
     "       gpu-advisor scripts FILE|- -o DIR [DATA FLAGS]  (validation scripts for the plan)\n"
-    "       gpu-advisor check FILE|- RESULT [DATA FLAGS]    (validation-result.json or an "
+    "       gpu-advisor check FILE|- RESULT [--lang zh-CN|en] [DATA FLAGS]  "
+    "(validation-result.json or an "
     "nvidia-smi\n"
     "                                            CSV compared with the plan; exit 3 if a check "
     "fails)\n"
     "advise reads a request (API v1, see docs/api.md) and prints the result JSON;\n"
     "on bad input it prints {\"error\":{\"code\",\"message\",\"path\"}} and exits 1.\n"
+    "--lang zh-CN|en (advise, check) prints the answer or the check as text in that language\n"
+    "instead (the words of data/messages/, the page's).\n"
     "--gpus/--models/--assumptions/--performance/--prices replace the built-in data files\n"
     "(a provider's own GPUs or prices; validated like any input); --provider reads a provider\n"
     "catalog (data/provider.schema.json): rentals become its offers, racks its packages.\n"
@@ -103,6 +111,36 @@ int read_request(const std::vector<std::string>& args, std::size_t from, std::st
   return read_data_flags(args, from, source);
 }
 
+/// Takes "--lang L" from args[at] (and args[at + 1]) when it is there: 0, or the usage status.
+int take_lang(std::vector<std::string>& args, std::size_t at,
+              const gpu_advisor_cli::Messages** words) {
+  if (args.size() <= at || args[at] != "--lang") return 0;
+  *words = args.size() > at + 1 ? gpu_advisor_cli::Messages::builtin(args[at + 1]) : nullptr;
+  if (!*words) {
+    std::cerr << "--lang: give zh-CN or en\n" << kUsage;
+    return kExitUsage;
+  }
+  args.erase(args.begin() + static_cast<std::ptrdiff_t>(at),
+             args.begin() + static_cast<std::ptrdiff_t>(at + 2));
+  return 0;
+}
+
+/// The core's JSON as is, or (with --lang) the report `as_text` makes of it in that language.
+template <typename Report>
+int print_result(const std::string& result, const gpu_advisor_cli::Messages* words,
+                 Report as_text) {
+  if (!words) {
+    std::cout << result << "\n";
+    return 0;
+  }
+  try {
+    std::cout << as_text(nlohmann::json::parse(result), *words);
+  } catch (const std::exception& e) {  // a message table that does not parse (messages_registry)
+    return fail_input("internal_error", e.what(), "");
+  }
+  return 0;
+}
+
 int write_scripts(const std::vector<std::string>& args) {
   if (args.size() < 4 || args[2] != "-o") {
     std::cerr << kUsage;
@@ -141,7 +179,9 @@ int write_scripts(const std::vector<std::string>& args) {
   return 0;
 }
 
-int check_results(const std::vector<std::string>& args) {
+int check_results(std::vector<std::string> args) {
+  const gpu_advisor_cli::Messages* words = nullptr;
+  if (const int status = take_lang(args, 3, &words)) return status;
   if (args.size() < 3) {
     std::cerr << kUsage;
     return kExitUsage;
@@ -154,7 +194,9 @@ int check_results(const std::vector<std::string>& args) {
                       "");
   bool ok = false, failed = false;
   const std::string file = std::filesystem::path(args[2]).filename().string();
-  std::cout << advisor::validation_check_text(request, result, file, source, &ok, &failed) << "\n";
+  const std::string report =
+      advisor::validation_check_text(request, result, file, source, &ok, &failed);
+  if (const int status = print_result(report, words, gpu_advisor_cli::check_report)) return status;
   if (!ok) return kExitBadInput;
   return failed ? kExitCheckFailed : 0;
 }
@@ -176,6 +218,28 @@ int advise_lines(const std::vector<std::string>& args) {
     if (line.empty()) continue;
     // The result text is compact JSON (newlines inside strings are escaped): one line each.
     std::cout << advisor::advise_text(line, *catalog) << "\n";
+  }
+  return 0;
+}
+
+/// words --lang L: one {"key", "params"} per stdin line, the message in words per stdout line
+/// (how tests/js/messages.test.cjs compares the CLI's renderer with the page's).
+int render_words(std::vector<std::string> args) {
+  const gpu_advisor_cli::Messages* words = nullptr;
+  if (const int status = take_lang(args, 1, &words)) return status;
+  if (!words || args.size() != 1) {
+    std::cerr << kUsage;
+    return kExitUsage;
+  }
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    const nlohmann::json item = nlohmann::json::parse(line, nullptr, false);
+    if (!item.is_object() || !item.contains("key") || !item["key"].is_string()) {
+      std::cout << "\n";
+      continue;
+    }
+    const nlohmann::json params = item.value("params", nlohmann::json::object());
+    std::cout << words->render(item["key"].get<std::string>(), params) << "\n";
   }
   return 0;
 }
@@ -203,14 +267,18 @@ int main(int argc, char** argv) {
   if (command == "scripts") return write_scripts(args);
   if (command == "check") return check_results(args);
   if (command == "advise-lines") return advise_lines(args);
+  if (command == "words") return render_words(args);
   if (command != "advise" || args.size() < 2) {
     std::cerr << kUsage;
     return kExitUsage;
   }
+  const gpu_advisor_cli::Messages* words = nullptr;
+  if (const int status = take_lang(args, 2, &words)) return status;
   std::string request;
   advisor::DataSource source;
   if (const int status = read_request(args, 2, &request, &source)) return status;
   bool ok = false;
-  std::cout << advisor::advise_text(request, source, &ok) << "\n";
+  const std::string result = advisor::advise_text(request, source, &ok);
+  if (const int status = print_result(result, words, gpu_advisor_cli::advice_report)) return status;
   return ok ? 0 : kExitBadInput;
 }

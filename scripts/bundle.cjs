@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// The page's scripts are ES modules (web/js/main.js and what it imports, the string tables of
-// web/i18n/); esbuild (an npm devDependency, build time only) bundles them into one classic
+// The page's scripts are ES modules (web/js/main.js and what it imports, the message tables of
+// data/messages/); esbuild (an npm devDependency, build time only) bundles them into one classic
 // script, so that the page opens from file:// and inlines into the single file.
 //
 //   node scripts/bundle.cjs [--watch]   writes web/bundle.js (git-ignored; not minified, with a
@@ -71,7 +71,7 @@ async function main() {
   if (process.argv.includes('--watch')) {
     const ctx = await esbuild.context(config);
     await ctx.watch();
-    process.stdout.write('bundle: watching web/js and web/i18n (Ctrl-C to stop)\n');
+    process.stdout.write('bundle: watching web/js and data/messages (Ctrl-C to stop)\n');
   } else {
     await esbuild.build(config);
   }

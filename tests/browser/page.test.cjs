@@ -990,7 +990,7 @@ async function main() {
 }
 
 async function readStrings() {
-  // The page's own strings (web/i18n/*.js, merged per language by web/js/i18n.js), so the test
+  // The page's own strings (data/messages/<lang>.json, as web/js/i18n.js imports them), so the test
   // checks the shown text without copying it.
   return loadWebModules(['js/i18n.js']).STRINGS;
 }

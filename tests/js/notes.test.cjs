@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: MIT
 // Every sentence the core returns as a code with parameters (issue 10 item 5) has words in both
 // languages: each note of every golden result (tests/golden/*.result.json) is rendered by the
-// page's noteText() (web/js/notes.js) from web/i18n/*.js in zh-CN and en; it must find a template,
+// page's noteText() (web/js/notes.js) from data/messages/*.json in zh-CN and en; it must find a template,
 // leave no {placeholder} unfilled, and in zh-CN read as Chinese.   node tests/js/notes.test.cjs
 'use strict';
 
@@ -13,42 +13,7 @@ const { loadWebModules } = require('./web_module.cjs');
 const root = path.join(__dirname, '../..');
 const UI = loadWebModules(['js/i18n.js', 'js/notes.js'], { document: {} });
 
-/** [prefix, note] for every coded sentence of a result. */
-function notesOf(r) {
-  const out = [];
-  const add = (prefix, note) => { if (note && note.code) out.push([prefix, note]); };
-  for (const sec of [r.training, r.inference]) for (const n of (sec && sec.assumption_notes) || []) add('assume.', n);
-  for (const a of (r.memory && r.memory.assumptions) || []) add('memnote.', a);
-  for (const w of r.warnings || []) add('warnmsg.', w);
-  // The risks of the parts (result.risks, each recommendation plan's): riskmsg.<reason>.
-  const risks = (list) => { for (const x of list || []) add('riskmsg.', { code: x.reason, params: x.params }); };
-  risks(r.risks);
-  const rec = r.recommendation;
-  if (rec) {
-    for (const p of [rec.best, rec.datacenter_alternative, rec.nearest].concat((rec.runners_up || []).map((u) => u.plan), (rec.levers || []).map((l) => l.plan))) {
-      if (!p) continue;
-      risks(p.risks);
-      for (const w of p.warnings || []) add('warnmsg.', w);
-    }
-  }
-  for (const o of r.options || []) {
-    if (o.reason_code) add('optnote.', { code: o.reason_code, params: o.reason_params });
-    if (o.speed_note_code) add('optnote.', { code: o.speed_note_code, params: { gpu: o.name } });
-  }
-  if (r.power && r.power.office_verdict) {
-    const v = r.power.office_verdict;
-    add('office.reason.', { code: v.reason_code, params: v.reason_params });
-  }
-  if (r.cost) {
-    add('costnote.hardware.', { code: r.cost.hardware.reason_code, params: {} });
-    for (const m of r.cost.missing_prices || []) add('costnote.missing.', m);
-    for (const o of Object.values(r.cost.options || {})) {
-      for (const i of (o && o.line_items) || []) add('costbasis.', { code: i.basis_code, params: i.basis_params });
-    }
-    add('costnote.rule.', r.cost.seventy_percent_rule_reason);
-  }
-  return out;
-}
+const { notesOf } = require('./golden_notes.cjs');
 
 let failed = 0;
 let checked = 0;

@@ -352,3 +352,32 @@ export function cnyExact(v) {
   if (!isNum(v)) return '—';
   return lang === 'en' ? (v < 0 ? '−¥' : '¥') + plain(Math.abs(v)) : plain(v) + ' 元';
 }
+
+// A share as a percent with a decimal only where it says something (12.5%, not 12.0%).
+function sharePercent(v) { return percent(v, Number.isInteger(Math.round(v * 1000) / 10) ? 0 : 1); }
+
+/**
+ * The number styles of data/messages ({name, number, style}; cli/messages.cpp has the same
+ * names): the message says what a figure is, so no figure's format is guessed from its name.
+ */
+export const NUMBER_STYLES = {
+  percent: sharePercent,
+  percent_whole: pct(0),
+  cny: cny,
+  signed_cny: signed(cny),
+  duration: duration,
+  signed_duration: signed(duration),
+  tokens: tokensText,
+  tokens_per_s: function (v) { return num3(v) + ' tok/s'; },
+  gbps: function (v) { return num3(v) + ' GB/s'; },
+  kw: function (v) { return num3(v) + ' kW'; },
+  watts: function (v) { return num3(v / 1000) + ' kW'; },
+  s: seconds,
+  gib: asBytes(function (b) { return gib(b) + ' GiB'; }),
+  bytes: function (v) { return Math.abs(v) >= 1048576 ? gib(v) + ' GiB' : plainNumber(v); },
+};
+
+/** A number with no style: an integer, else three significant digits, in the page's locale. */
+export function plainNumber(v) {
+  return Number.isInteger(v) ? integer(v) : formatter({ maximumSignificantDigits: 3 }).format(v);
+}

@@ -3,7 +3,7 @@
 // opens one line that says what the field means, what to enter, its default and why. The line is
 // each control's accessible description (aria-describedby), so a screen reader reads it with the
 // field whether it is open or not; the "?" is a button, reached by Tab, that shows it. The words
-// are help.<request path, slashes as dots> in i18n/*.help.js (data-help names another key); the
+// are help.<request path, slashes as dots> in data/messages/*.json (data-help names another key); the
 // nodes carry data-i18n, so a language switch rewrites them with the other static labels.
 import { h } from './dom.js';
 import { FORMS } from './form.js';

@@ -1,24 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Strings: the tables of i18n/*.js, the page's language, t(key, vars), tNodes() for strings with
-// DOM pieces, the static labels of index.html. Notes from the core are rendered by notes.js.
-import en from '../i18n/en.js';
-import enCost from '../i18n/en.cost.js';
-import enHelp from '../i18n/en.help.js';
-import enNotes from '../i18n/en.notes.js';
-import enPrices from '../i18n/en.prices.js';
-import enValidation from '../i18n/en.validation.js';
-import zh from '../i18n/zh-CN.js';
-import zhCost from '../i18n/zh-CN.cost.js';
-import zhHelp from '../i18n/zh-CN.help.js';
-import zhNotes from '../i18n/zh-CN.notes.js';
-import zhPrices from '../i18n/zh-CN.prices.js';
-import zhValidation from '../i18n/zh-CN.validation.js';
+// Strings: the message tables of data/messages/ (js/messages.js syntax), the page's language,
+// t(key, vars), tNodes() for strings with DOM pieces, the static labels of index.html. Notes
+// from the core are rendered by notes.js.
+import en from '../../data/messages/en.json';
+import zh from '../../data/messages/zh-CN.json';
+import { formatMessage } from './messages.js';
 
-/** One table per language: its main file, then the areas split from it (the same keys in both). */
-export const STRINGS = {
-  'zh-CN': Object.assign({}, zh, zhCost, zhHelp, zhNotes, zhPrices, zhValidation),
-  en: Object.assign({}, en, enCost, enHelp, enNotes, enPrices, enValidation),
-};
+/** One table per language: data/messages/<lang>.json, the words the CLI renders too. */
+export const STRINGS = { 'zh-CN': zh, en: en };
 export const DEFAULT_LANG = 'zh-CN';
 
 /** The page's language (a live binding: importers read it, only setLang() writes it). */
@@ -29,37 +18,28 @@ export function setLang(code) {
   if (Object.prototype.hasOwnProperty.call(STRINGS, code)) lang = code;
 }
 
-// A word that follows a count: {name|one|other} is `one` when the parameter is 1, else `other`
-// ("{replicas} {replicas|replica|replicas}"), so English never reads "1 replicas".
-const PLURAL = /\{(\w+)\|([^|{}]*)\|([^|{}]*)\}/g;
-
 /** The count a parameter holds: a number, numeric text, or a figure node's data-value. */
-function countOf(v) {
+export function countOf(v) {
   if (v && typeof v === 'object' && v.dataset) v = v.dataset.value !== undefined ? v.dataset.value : v.textContent;
   const n = typeof v === 'number' ? v : Number(String(v).replace(/[,\s]/g, ''));
   return isFinite(n) ? n : null;
 }
 
-/** Picks the singular or plural word of every {name|one|other} by the parameter's value. */
-export function plural(s, vars) {
-  return String(s).replace(PLURAL, function (m, name, one, other) {
-    if (!vars || !Object.prototype.hasOwnProperty.call(vars, name)) return other;
-    return countOf(vars[name]) === 1 ? one : other;
-  });
+function template(key) {
+  const table = STRINGS[lang] || {};
+  return Object.prototype.hasOwnProperty.call(table, key) ? table[key]
+    : (STRINGS[DEFAULT_LANG] && STRINGS[DEFAULT_LANG][key]);
+}
+
+/** The pieces of message `key` (data/messages syntax, js/messages.js); a parameter is String(value). */
+export function messageParts(key, vars, arg) {
+  const s = template(key);
+  if (s === undefined) return [key];
+  return formatMessage(s, vars || {}, arg || function (name, v) { return v; }, countOf, lang);
 }
 
 export function t(key, vars) {
-  const table = STRINGS[lang] || {};
-  let s = Object.prototype.hasOwnProperty.call(table, key) ? table[key]
-    : (STRINGS[DEFAULT_LANG] && STRINGS[DEFAULT_LANG][key]);
-  if (s === undefined) return key;
-  if (vars) {
-    s = plural(s, vars);
-    s = s.replace(/\{(\w+)\}/g, function (m, name) {
-      return Object.prototype.hasOwnProperty.call(vars, name) ? String(vars[name]) : m;
-    });
-  }
-  return s;
+  return messageParts(key, vars, function (name, v) { return String(v); }).join('');
 }
 
 export function hasString(key) {
@@ -68,16 +48,7 @@ export function hasString(key) {
 
 /** Like t(), but a value may be a DOM node: returns the pieces to append, in order. */
 export function tNodes(key, vars) {
-  // A [[...]] part is kept only when every {name} in it is given (as in reasons, plans.js).
-  const parts = plural(t(key), vars).replace(/\[\[([^\]]*)\]\]/g, function (m, part) {
-    return (part.match(/\{(\w+)\}/g) || []).every(function (x) {
-      return Object.prototype.hasOwnProperty.call(vars, x.slice(1, -1));
-    }) ? part : '';
-  }).split(/\{(\w+)\}/);
-  return parts.map(function (part, i) {
-    if (i % 2 === 0) return part;
-    return Object.prototype.hasOwnProperty.call(vars, part) ? vars[part] : '{' + part + '}';
-  });
+  return messageParts(key, vars);
 }
 
 /**

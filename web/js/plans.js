@@ -7,8 +7,8 @@
 import { gpuName } from './core.js';
 import { fig, h, pointerGet, pointerSet, toast } from './dom.js';
 import { applyRequest, buildRequest, fieldFor, gpuSelect, input, updateVisibility, writeField } from './form.js';
-import { asBytes, cny, duration, gib, integer, isNum, num3, percent, seconds, signed, tokensText } from './format.js';
-import { hasString, labelOf, plural, t, tNodes } from './i18n.js';
+import { NUMBER_STYLES, cny, duration, integer, isNum, num3, percent, seconds } from './format.js';
+import { hasString, labelOf, messageParts, t, tNodes } from './i18n.js';
 import { noteNode, noteText } from './notes.js';
 import { optionLabel, panelsPinned } from './panel.js';
 import { lastRun, run } from './run.js';
@@ -33,24 +33,8 @@ export function riskBadges(plan, cls, compact) {
   }));
 }
 
-const gibUnit = asBytes(function (b) { return gib(b) + ' GiB'; });
-const gbpsUnit = function (v) { return num3(v) + ' GB/s'; };
-const kwUnit = function (v) { return num3(v) + ' kW'; };
-const tps = function (v) { return num3(v) + ' tok/s'; };
-
-/** How a reason parameter is shown, by its name (one unit per suffix, as in the core). */
-export function paramFormat(name) {
-  if (/_bytes$/.test(name)) return gibUnit;
-  if (name === 'cost_difference_cny') return signed(cny);
-  if (name === 'hours_difference') return signed(duration);
-  if (/_cny$/.test(name) || /^cny_/.test(name)) return cny;
-  if (name === 'hours' || /_hours$/.test(name)) return duration;
-  if (name === 'mfu' || /_share$/.test(name) || name === 'utilization') return function (v) { return percent(v, 0); };
-  if (name === 'tokens') return tokensText;
-  if (/_gbps$/.test(name)) return gbpsUnit;
-  if (/_kw$/.test(name)) return kwUnit;
-  if (/tokens_per_second/.test(name)) return tps;
-  if (/_s$/.test(name)) return seconds;
+/** How a reason parameter that is not a number in a named style reads: a label for its code. */
+function labelFormat(name) {
   if (name === 'link') return labelOf('link.');
   if (name === 'facility') return labelOf('power.facility.');
   if (name === 'status') return labelOf('china.');
@@ -59,6 +43,11 @@ export function paramFormat(name) {
   if (name === 'deployment') return deploymentLabel;
   if (name === 'nearest_gpu' || name === 'gpu') return gpuName;
   return function (v) { return typeof v === 'number' ? integer(v) : String(v); };
+}
+
+/** How a reason parameter is shown: the number style its message names, else its label. */
+export function paramFormat(name, style) {
+  return NUMBER_STYLES[style] || labelFormat(name);
 }
 
 /** The string for a reason: reason.<code>, with a variant where the plan decides the words. */
@@ -80,24 +69,15 @@ export function reasonNodes(r, pointer, reason, plan) {
   const key = reasonKey(reason, plan);
   const params = reason.params || {};
   if (!hasString(key)) return [h('span', { lang: 'en', text: String(reason.text || reason.code) })];
-  const template = plural(t(key), params).replace(/\[\[([^\]]*)\]\]/g, function (m, part) {
-    const names = (part.match(/\{(\w+)\}/g) || []).map(function (x) { return x.slice(1, -1); });
-    return names.every(function (n) { return params[n] !== undefined && params[n] !== null; }) ? part : '';
-  });
-  return template.split(/\{(\w+)\}/).map(function (part, i) {
-    if (i % 2 === 0) return part;
-    if (params[part] === undefined) return '{' + part + '}';
+  const figure = function (part, value, style) {
     // A parameter sent with a code beside it (why, why_code: a judged GPU's own reason) reads
     // as the page's words for that code, filled from the reason's other parameters; the core's
     // English text only when the page has none.
     const code = params[part + '_code'];
-    if (code !== undefined && hasString('optnote.' + code)) {
-      const vars = {};
-      Object.keys(params).forEach(function (n) { vars[n] = fig(r, pointer + '/params/' + n, paramFormat(n), 'strong'); });
-      return h('span', {}, tNodes('optnote.' + code, vars));
-    }
-    return fig(r, pointer + '/params/' + part, paramFormat(part), 'strong');
-  });
+    if (code !== undefined && hasString('optnote.' + code)) return h('span', {}, messageParts('optnote.' + code, params, figure));
+    return fig(r, pointer + '/params/' + part, paramFormat(part, style), 'strong');
+  };
+  return messageParts(key, params, figure);
 }
 
 /** The reasons of a plan, one line each, in the core's order (which is the source's). */

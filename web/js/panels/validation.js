@@ -23,11 +23,7 @@ function reasonText(reason) {
   const params = (reason && reason.params) || {};
   const key = 'vreason.' + code;
   if (!code || !hasString(key)) return h('span', { lang: 'en', text: String((reason && reason.message) || code || '') });
-  const template = t(key).replace(/\[\[([^\]]*)\]\]/g, function (m, part) {
-    const names = (part.match(/\{(\w+)\}/g) || []).map(function (x) { return x.slice(1, -1); });
-    return names.every(function (n) { return params[n] !== undefined && params[n] !== ''; }) ? part : '';
-  });
-  const text = template.replace(/\{(\w+)\}/g, function (m, n) { return params[n] !== undefined ? String(params[n]) : m; });
+  const text = t(key, params);
   return h('span', null, text);
 }
 
