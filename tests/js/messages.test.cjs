@@ -7,7 +7,8 @@
 //      (web/js/messages.js via notes.js) give the same words for every coded sentence of every
 //      golden result, in both languages;
 //   3. `gpu-advisor advise --lang` renders every golden request with no sentence left to the
-//      core's English fallback ("[en]") and no {placeholder}, in both languages.
+//      core's English fallback ("[en]") and no {placeholder}, in both languages;
+//   4. `gpu-advisor check --lang` names every item and words every reason of the sample logs.
 //   node tests/js/messages.test.cjs build/gpu-advisor
 'use strict';
 
@@ -82,5 +83,28 @@ for (const f of requests) {
   }
 }
 console.log('CLI reports: ' + reports + ' (' + requests.length + ' requests x 2 languages)');
+
+// 4. `gpu-advisor check --lang`: every item named and every reason in words, in both languages
+const samples = path.join(root, 'tests/validation/samples');
+const request = path.join(golden, 'finetune_llama31_8b.request.json');
+let checks = 0;
+for (const f of fs.readdirSync(samples).sort()) {
+  for (const lang of LANGS) {
+    let text;
+    try {
+      text = execFileSync(cli, ['check', request, path.join(samples, f), '--lang', lang], { encoding: 'utf8' });
+    } catch (e) {
+      text = String(e.stdout || '');
+    }
+    checks += 1;
+    for (const line of text.split('\n')) {
+      const item = /^  \[[^\]]+\] [^·]+ · ([^:—]+)/.exec(line);
+      if (item && /^[a-z0-9_]+$/.test(item[1].trim())) fail(f + ' [' + lang + ']: item without words: ' + line.slice(0, 160));
+      if (/\[en\]/.test(line) && !/^  \[en\] /.test(line)) fail(f + ' [' + lang + ']: no words: ' + line.slice(0, 160));
+      if (/\{\w+/.test(line)) fail(f + ' [' + lang + ']: unfilled: ' + line.slice(0, 160));
+    }
+  }
+}
+console.log('CLI check reports: ' + checks);
 console.log(failed ? failed + ' failed' : 'all pass');
 process.exit(failed || !compared || !reports ? 1 : 0);
