@@ -386,7 +386,7 @@ TEST_CASE("pinned training carries the speed fields", "[speed][api]") {
     sum += t["breakdown"][k].get<double>();
   }
   CHECK(sum == Approx(t["step_time_s"].get<double>()));
-  CHECK(t["assumptions"].size() >= 5);
+  CHECK(t["assumption_notes"].size() >= 5);
   // Scaling curve: NVLink and PCIe points for 1..64 GPUs.
   int nvlink = 0, pcie = 0;
   for (const auto& p : t["scaling_curve"]) {

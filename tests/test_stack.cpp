@@ -40,9 +40,11 @@ advisor::Fabric fabric(const char* gpu_id, int per_server = 8,
                               per_server);
 }
 
-bool mentions(const nlohmann::json& lines, const std::string& text) {
-  for (const auto& l : lines)
-    if (l.get<std::string>().find(text) != std::string::npos) return true;
+/// Whether the coded notes hold `code` (with params[name] == value, when a name is given).
+bool has_note(const nlohmann::json& notes, const std::string& code, const char* name = nullptr,
+              const nlohmann::json& value = nullptr) {
+  for (const auto& n : notes)
+    if (n["code"] == code && (!name || n["params"][name] == value)) return true;
   return false;
 }
 
@@ -67,10 +69,12 @@ TEST_CASE("every task has a default stack, named in the result", "[stack]") {
   }
   const auto r = advise_ok(pinned("lora", "qwen2.5-7b", "rtx4090-24gb", 1));
   CHECK(r["resolved_inputs"]["/stack"] == "default_finetune");
-  CHECK(mentions(r["training"]["assumptions"], "Stack: Hugging Face"));
+  CHECK(has_note(r["training"]["assumption_notes"], "training_stack", "stack_id",
+                 "default_finetune"));
   const auto s =
       advise_ok(pinned("inference", "llama-3.1-8b", "l40s-48gb", 1, {{"stack", "tensorrt_llm"}}));
-  CHECK(mentions(s["inference"]["assumptions"], "Serving stack: TensorRT-LLM (/stack)"));
+  CHECK(has_note(s["inference"]["assumption_notes"], "serving_stack", "stack_id", "tensorrt_llm"));
+  CHECK(has_note(s["inference"]["assumption_notes"], "serving_stack", "stack_given", 1.0));
 }
 
 TEST_CASE("a stack of the wrong kind or an unknown one is a located error", "[stack][errors]") {
@@ -247,7 +251,7 @@ TEST_CASE("memory-bound kernels stream the activations: bytes x the stack's pass
     return t["breakdown"]["memory_bound_s"].get<double>() / t["step_time_s"].get<double>();
   };
   CHECK(share(a100) < share(eager));
-  CHECK(mentions(eager["assumptions"], "Memory-bound kernels"));
+  CHECK(has_note(eager["assumption_notes"], "training_memory_bound"));
 }
 
 TEST_CASE("NCCL latency: LL protocol base + per-step latency (tuning.cc)",
@@ -333,7 +337,7 @@ TEST_CASE(
         moe_1f1b["training"]["breakdown"]["exposed_communication_s"].get<double>() - 0.5 * a2a);
   CHECK(moe_dual["training"]["step_time_s"].get<double>() <
         moe_1f1b["training"]["step_time_s"].get<double>());
-  CHECK(mentions(moe_dual["training"]["assumptions"], "DualPipe"));
+  CHECK(has_note(moe_dual["training"]["assumption_notes"], "training_pipeline_dualpipe"));
   // Each rank holds two stages' weights and pp+1 micro-batches of activations.
   CHECK(moe_dual["memory"]["breakdown_bytes"]["weights"].get<double>() >
         1.5 * moe_1f1b["memory"]["breakdown_bytes"]["weights"].get<double>());

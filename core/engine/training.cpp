@@ -83,23 +83,6 @@ double token_budget(const Request& req, const PerformanceConstants& k) {
   return k.finetune_tokens;
 }
 
-std::string token_budget_text(const Request& req, const PerformanceConstants& k) {
-  const TrainingPerfSettings& p = req.training.perf;
-  const double tokens = token_budget(req, k);
-  if (p.tokens) return "Token budget " + format_number(tokens) + " (/training/tokens).";
-  if (p.dataset_tokens) {
-    return "Token budget " + format_number(tokens) + " = " + format_number(p.epochs.value_or(1)) +
-           " epoch(s) x " + format_number(*p.dataset_tokens) + " dataset tokens.";
-  }
-  if (req.task == Task::kPretrain) {
-    return "No token budget given: " + format_number(k.pretrain_tokens_per_parameter) +
-           " tokens per parameter (Chinchilla compute-optimal) = " + format_number(tokens) +
-           " tokens; set /training/tokens.";
-  }
-  return "No token budget given: " + format_number(tokens) +
-         " tokens assumed; set /training/tokens or epochs and dataset_tokens.";
-}
-
 std::int64_t global_batch_for(const Request& req, const Layout& L, const PerformanceConstants& k,
                               bool* adjusted) {
   const std::int64_t per_pass = req.training.micro_batch_size * L.dp;

@@ -17,8 +17,6 @@ namespace advisor {
 /// Tokens the run trains on: /training/tokens, epochs x dataset_tokens, or the default
 /// (pretraining: 20 tokens per parameter; fine-tuning: 100 M tokens).
 double token_budget(const Request& request, const PerformanceConstants& k);
-/// How the budget was chosen, for the assumptions list.
-std::string token_budget_text(const Request& request, const PerformanceConstants& k);
 
 /// Global batch (sequences per optimizer step) for a layout: the request's, rounded up to a
 /// multiple of micro-batch x data parallel (`adjusted` says so), or the default.

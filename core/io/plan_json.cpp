@@ -122,13 +122,8 @@ void inference_summary_fields(W& w, const InferencePerf& p) {
   w.field("max_concurrency", p.max_concurrency);
 }
 
-/// "assumptions": the English sentences (as before); "assumption_notes": each as a code with
-/// its parameters and the sentence, for the page's own languages.
+/// "assumption_notes": each a code with its parameters (the words: data/messages assume.<code>).
 void notes(W& w, const std::vector<Note>& list) {
-  w.key("assumptions");
-  w.begin_array();
-  for (const Note& n : list) w.value(n.text);
-  w.end_array();
   w.key("assumption_notes");
   w.begin_array();
   for (const Note& n : list) write_note(w, n);

@@ -152,7 +152,9 @@ void write_note(JsonWriter& w, const Note& n) {
   w.field("code", n.code);
   w.key("params");
   write_params(w, n.params);
-  w.field("text", n.text);
+  // A coded sentence's English: only where the core still writes one (the assumption notes
+  // have none: their words are data/messages assume.<code>).
+  if (!n.text.empty()) w.field("text", n.text);
   w.end_object();
 }
 

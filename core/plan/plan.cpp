@@ -115,26 +115,6 @@ std::optional<ChosenCount> choose_pretraining_count(const Request& req, const Ca
 
 /// `L`: the plan's layout on the chosen count.
 Note count_chosen_note(const ChosenCount& c, const GpuSpec& gpu, const Layout& L) {
-  std::string why;
-  switch (c.stop) {
-    case TrainingCounts::Stop::kGlobalBatch:
-      why =
-          "twice as many would need more data-parallel ranks x micro-batch than the global batch "
-          "of " +
-          std::to_string(c.global_batch) + " sequences";
-      break;
-    case TrainingCounts::Stop::kSmallSaving:
-      why = "doubling again would cut the run by less than 10%";
-      break;
-    case TrainingCounts::Stop::kSearchLimit:
-      why =
-          "the search limit is reached (2^8 x the minimum, at most the catalog's "
-          "max_gpus_searched)";
-      break;
-    case TrainingCounts::Stop::kUnavailable:
-      why = "no speed is estimated for this GPU, so the minimum that fits is kept";
-      break;
-  }
   std::vector<ReasonParam> params{param("gpus", c.gpus),
                                   param("gpu", gpu.name),
                                   param("min_gpus", c.min_gpus),
@@ -146,24 +126,7 @@ Note count_chosen_note(const ChosenCount& c, const GpuSpec& gpu, const Layout& L
                                   param("pp", L.pp),
                                   param("full_checkpointing", flag(c.full_checkpointing))};
   if (L.cp > 1) params.push_back(param("cp", L.cp));  // the request's context parallelism
-  return {"hardware_count_chosen", std::move(params),
-          "No /hardware/count given for pretraining: " + std::to_string(c.gpus) + "x " + gpu.name +
-              " (tp " + std::to_string(L.tp) + " x pp " + std::to_string(L.pp) +
-              (L.cp > 1 ? " x cp " + std::to_string(L.cp) : std::string()) + " x dp " +
-              std::to_string(L.dp) +
-              "), as a pretraining team runs it: from the "
-              "minimum that fits (" +
-              std::to_string(c.min_gpus) +
-              "), doubled while the global "
-              "batch feeds the data-parallel ranks and a doubling cuts the run by 10% or more; "
-              "stopped because " +
-              why + "." +
-              (c.full_checkpointing
-                   ? " Nothing fits at any count without activation checkpointing, so full "
-                     "checkpointing is on, as pretraining recipes at this size run "
-                     "(set /training/activation_checkpointing to choose)."
-                   : "") +
-              " Set /hardware/count to plan another count."};
+  return {"hardware_count_chosen", std::move(params)};
 }
 
 /// Why the pinned plan runs with full activation checkpointing the request did not state.
@@ -171,14 +134,7 @@ Note checkpointing_chosen_note(const Request& req, const Catalog& catalog) {
   const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
   const double room = catalog.memory.planning_room_fraction;
   return {"checkpointing_chosen",
-          {param("gpus", req.hardware->count), param("gpu", gpu.name), param("room_share", room)},
-          "Full activation checkpointing is on: /training/activation_checkpointing is not "
-          "given, and without it the job has no room on " +
-              std::to_string(req.hardware->count) + "x " + gpu.name + " (within " +
-              format_with("%.0f", 100 * room) +
-              "% of the card's memory, the top of the error band on the card). It recomputes "
-              "the activations in the backward pass, about a third more compute. Set "
-              "/training/activation_checkpointing to choose."};
+          {param("gpus", req.hardware->count), param("gpu", gpu.name), param("room_share", room)}};
 }
 
 Layout main_layout(const Request& req, const Catalog& catalog) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The assumption lines shown under the serving speed figures (the training ones are in
-// plan/speed_assumptions.cpp): each a code with its named figures and the English sentence.
+// plan/speed_assumptions.cpp): each a code with its named figures; the words are in data/messages.
 #include <string>
 
 #include "plan/speed_results.hpp"
@@ -45,84 +45,38 @@ struct ServingNotes {
           param("communication_ms", p.step.communication_s * 1e3),
           param("kernel_floor", flag(p.step.launch_s > 0)),
           param("launch_ms", p.step.launch_s * 1e3), param("layers", req.model.layers),
-          param("floor_us", p.step.layer_floor_us)},
-         "Decode step (bandwidth-bound unless the batch is large): read " +
-             format_with("%.2f", p.step.weight_bytes / kGiga) + " GB of weights (" +
-             inf.weight_format + ") and " + format_with("%.2f", p.step.kv_bytes / kGiga) +
-             " GB of KV cache (" + inf.kv_cache_precision + ", " + std::to_string(inf.concurrency) +
-             " sequences at a mean context of prompt + "
-             "output/2) per GPU at " +
-             format_with("%.0f%%", k.memory_bandwidth_efficiency * 100) + " of " +
-             format_with("%.2f", gpu.memory_bandwidth_tbps) + " TB/s" +
-             (weight_only ? " (weight-only " + inf.weight_format + " kernels at x" +
-                                format_with("%.2f", p.step.weight_stream_share) + " of it)"
-                          : std::string()) +
-             ", the KV cache at x" + format_with("%.2f", p.step.kv_read_share) +
-             " of it = " + format_with("%.2f", p.step.memory_s * 1e3) + " ms, vs compute " +
-             format_with("%.2f", p.step.compute_s * 1e3) + " ms; the slower sets the step" +
-             (L.tp > 1
-                  ? ", plus " + format_with("%.2f", p.step.communication_s * 1e3) +
-                        " ms of tensor-parallel all-reduces (2 per layer, " + "latency-dominated)"
-                  : std::string()) +
-             (p.step.launch_s > 0
-                  ? ", plus " + format_with("%.2f", p.step.launch_s * 1e3) +
-                        " ms of per-layer kernel floor (" + std::to_string(req.model.layers) +
-                        " layers x " + format_with("%.0f", p.step.layer_floor_us) + " us)"
-                  : std::string()) +
-             "."});
+          param("floor_us", p.step.layer_floor_us)}});
   }
 
   /// Expert-parallel serving (engine/layout expert_parallel_serving_layout): attention is
   /// data-parallel, so the decode step above is one GPU's share of the sequences.
   void expert_parallel() {
     if (L.ep > 1 && req.model.moe) {
-      out.push_back(
-          {"serving_expert_parallel",
-           {param("ep", L.ep), param("dp", L.dp),
-            param("experts_per_gpu", num(req.model.moe->experts / L.ep)),
-            param("all_to_all_ms", p.step.communication_s * 1e3)},
-           "Expert parallel over " + std::to_string(L.ep) +
-               " GPUs with data-parallel attention: each GPU serves 1/" + std::to_string(L.dp) +
-               " of the sequences with their KV cache and holds " +
-               std::to_string(req.model.moe->experts / L.ep) +
-               " routed experts per MoE layer; each step dispatches every token to its experts and "
-               "combines the outputs (two all-to-alls per MoE layer): " +
-               format_with("%.2f", p.step.communication_s * 1e3) + " ms."});
+      out.push_back({"serving_expert_parallel",
+                     {param("ep", L.ep), param("dp", L.dp),
+                      param("experts_per_gpu", num(req.model.moe->experts / L.ep)),
+                      param("all_to_all_ms", p.step.communication_s * 1e3)}});
     }
   }
 
   /// The first token on an idle replica, and all prompts at once.
   void time_to_first_token() {
-    out.push_back(
-        {"time_to_first_token",
-         {param("prompt_tokens", num(inf.prompt_tokens)),
-          param("concurrency", num(inf.concurrency)), param("batch_prefill_s", p.batch_prefill_s)},
-         "Time to first token: one prompt of " + std::to_string(inf.prompt_tokens) +
-             " tokens prefilled on an idle replica (compute-bound); with all " +
-             std::to_string(inf.concurrency) + " prompts at once the prefill takes " +
-             format_with("%.3g", p.batch_prefill_s) + " s."});
+    out.push_back({"time_to_first_token",
+                   {param("prompt_tokens", num(inf.prompt_tokens)),
+                    param("concurrency", num(inf.concurrency)),
+                    param("batch_prefill_s", p.batch_prefill_s)}});
   }
 
   /// The serving stack and the KV cache it sizes.
   void stack() {
-    out.push_back(
-        {"serving_stack",
-         {param("stack", req.stack.name), param("stack_id", req.stack.id),
-          param("stack_given", flag(req.stack_given)),
-          param("gpu_memory_utilization", inf.perf.gpu_memory_utilization),
-          param("of_free_memory", flag(req.stack.kv_of_free_memory)),
-          param("kv_gib", p.kv_budget_bytes / (1024.0 * 1024 * 1024)),
-          param("max_concurrency", num(p.max_concurrency)),
-          param("max_model_len", num(p.max_model_len))},
-         "Serving stack: " + req.stack.name + " (" +
-             (req.stack_given ? std::string("/stack") : std::string("default; set /stack")) +
-             "). KV cache as it sizes it: " + format_with("%.2f", inf.perf.gpu_memory_utilization) +
-             (req.stack.kv_of_free_memory
-                  ? " x (memory - weights - activation peak - CUDA context/NCCL) = "
-                  : " x memory - weights - activation peak - CUDA context/NCCL = ") +
-             format_with("%.2f", p.kv_budget_bytes / (1024.0 * 1024 * 1024)) + " GiB per GPU; " +
-             std::to_string(p.max_concurrency) + " sequences of max_model_len " +
-             std::to_string(p.max_model_len) + " fit."});
+    out.push_back({"serving_stack",
+                   {param("stack", req.stack.name), param("stack_id", req.stack.id),
+                    param("stack_given", flag(req.stack_given)),
+                    param("gpu_memory_utilization", inf.perf.gpu_memory_utilization),
+                    param("of_free_memory", flag(req.stack.kv_of_free_memory)),
+                    param("kv_gib", p.kv_budget_bytes / (1024.0 * 1024 * 1024)),
+                    param("max_concurrency", num(p.max_concurrency)),
+                    param("max_model_len", num(p.max_model_len))}});
   }
 
   /// The fleet for /inference/target_users, or why there is none.
@@ -135,16 +89,10 @@ struct ServingNotes {
         tp.push_back(param("replicas", num(p.replicas)));
         tp.push_back(param("gpus_needed", num(*p.gpus_needed)));
       } else {
-        tp.push_back(param("speed_limited", flag(p.target_note.rfind("even one user", 0) == 0)));
+        tp.push_back(
+            param("speed_limited", flag(p.target_note_code == "target_speed_unreachable")));
       }
-      out.push_back({p.gpus_needed ? "serving_target" : "serving_target_unmet", std::move(tp),
-                     p.gpus_needed
-                         ? "Target: " + std::to_string(*inf.perf.target_users) + " users; one " +
-                               std::to_string(L.count) + "-GPU replica serves " +
-                               std::to_string(p.users_per_replica) +
-                               " at the per-user target, so " + std::to_string(p.replicas) +
-                               " replica(s) = " + std::to_string(*p.gpus_needed) + " GPUs."
-                         : "Target: " + p.target_note + "."});
+      out.push_back({p.gpus_needed ? "serving_target" : "serving_target_unmet", std::move(tp)});
     }
   }
 

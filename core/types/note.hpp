@@ -24,12 +24,13 @@ inline ReasonParam param(const char* name, std::string value) {
 }
 
 /// One line the result shows (an assumption, a basis, a note): a code with its named figures
-/// (numbers, GPU ids, enum names; each language renders it) and the English sentence (the
-/// fallback, kept in the old string fields of the JSON).
+/// (numbers, GPU ids, enum names; data/messages words it in each language). `text` is the
+/// English sentence where the core still writes one (cost bases, memory terms); the speed
+/// assumptions have none.
 struct Note {
   std::string code;
   std::vector<ReasonParam> params;
-  std::string text;
+  std::string text = {};
 };
 
 }  // namespace advisor
