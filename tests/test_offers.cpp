@@ -257,12 +257,16 @@ TEST_CASE("a provider's hourly marketplace offers carry no multi-node RDMA job",
   CHECK(host["options"]["rent"]["offer_kind"] == "marketplace_host");
   // A node-month package whose nodes talk over TCP rents one node, never a job across nodes.
   const json tcp = json::array({h800_offer("idc_package", "ethernet_25")});
-  CHECK(with_provider(h800_job(16), tcp)["cost"]["options"]["rent_reserved"].is_null());
+  const json across = with_provider(h800_job(16), tcp)["cost"];
+  CHECK(across["options"]["rent_reserved"].is_null());
+  CHECK(has_missing(across, "rental_cluster_no_rdma"));
   const json one = with_provider(h800_job(8), tcp)["cost"]["options"]["rent_reserved"];
   REQUIRE(one.is_object());
   CHECK(one["offer_kind"] == "idc_package");
   // Nodes beyond the offer's count are not rented.
   json few = json::array({h800_offer("idc_package", "ib_ndr400")});
   few[0]["count_available"] = 32;
-  CHECK(with_provider(h800_job(64), few)["cost"]["options"]["rent_reserved"].is_null());
+  const json short_of_nodes = with_provider(h800_job(64), few)["cost"];
+  CHECK(short_of_nodes["options"]["rent_reserved"].is_null());
+  CHECK(has_missing(short_of_nodes, "rental_cluster_too_few_nodes"));
 }

@@ -166,6 +166,8 @@ export default {
   'costnote.missing.no_rental_price': 'no rental price for {gpu_name} in the catalog',
   'costnote.missing.not_offered_for_rent': '{gpu_name} is not offered for rent',
   'costnote.missing.rental_spans_hosts': '{gpus} GPUs span hosts: hourly offers rent one host of up to {gpus_per_host} {gpu_name}, with no RDMA between hosts, and no multi-node offer is listed',
+  'costnote.missing.rental_cluster_no_rdma': '{gpus} GPUs span {nodes} nodes: the multi-node offer of {gpu_name} joins its nodes by {network}, without RDMA, so it rents one node of {gpus_per_node} at most',
+  'costnote.missing.rental_cluster_too_few_nodes': '{gpus} GPUs need {nodes} nodes: the multi-node offer of {gpu_name} has {nodes_available}',
   'costnote.missing.hybrid_needs_months': 'the hybrid plan needs the demand month by month',
   'costnote.missing.hybrid_needs_both_prices': 'the hybrid plan needs both a purchase and a rental price',
   'costnote.rule.needs_both_prices': 'needs both a purchase and a rental price',

@@ -167,6 +167,8 @@ export default {
   'costnote.missing.no_rental_price': '目录中没有 {gpu_name} 的租用价',
   'costnote.missing.not_offered_for_rent': '{gpu_name} 没有租用渠道',
   'costnote.missing.rental_spans_hosts': '{gpus} 张卡需跨主机：按时租用平台单台主机最多 {gpus_per_host} 张 {gpu_name}，主机之间无 RDMA，且没有多机集群报价',
+  'costnote.missing.rental_cluster_no_rdma': '{gpus} 张卡需跨 {nodes} 个节点：{gpu_name} 的多机集群报价节点之间是 {network}，没有 RDMA，只能租用一个节点（最多 {gpus_per_node} 张）',
+  'costnote.missing.rental_cluster_too_few_nodes': '{gpus} 张卡需要 {nodes} 个节点：{gpu_name} 的多机集群报价只有 {nodes_available} 个',
   'costnote.missing.hybrid_needs_months': '混合方案需要逐月的需求',
   'costnote.missing.hybrid_needs_both_prices': '混合方案需要购买价和租用价',
   'costnote.rule.needs_both_prices': '需要购买价和租用价',
