@@ -174,3 +174,99 @@ TEST_CASE("one buying policy decides what may be bought, the same way for every 
   CHECK_FALSE(ok);
   CHECK(both["error"]["path"] == "/goal/china_only");
 }
+
+namespace {
+
+/// A pinned job under a provider catalog (the example's, with `offers` in place of its own).
+json with_provider(const json& request, const json& offers) {
+  json doc = json::parse(test::data_file("examples/provider-example.json"));
+  if (!offers.is_null()) doc["offers"] = offers;
+  bool ok = false;
+  const std::string out = advisor::advise_with_provider_text(request.dump(), doc.dump(), &ok);
+  INFO(out.substr(0, 1500));
+  REQUIRE(ok);
+  return json::parse(out);
+}
+
+json h800_job(int count, const std::string& deployment = "") {
+  json hardware = {{"gpu", "h800-sxm-80gb"}, {"count", count}};
+  if (!deployment.empty()) hardware["deployment"] = deployment;
+  return test::request("pretrain", "llama-2-13b", {{"hardware", hardware}});
+}
+
+json h800_offer(const std::string& kind, const std::string& network) {
+  json o = {{"gpu", "h800-sxm-80gb"},
+            {"kind", kind},
+            {"network", network},
+            {"gpus_per_node", 8},
+            {"count_available", 64}};
+  if (kind == "hourly_marketplace") {
+    o["price_cny_per_gpu_hour"] = 9.8;
+    o["price_cny_per_gpu_month"] = 5500;
+  } else {
+    o["price_cny_per_node_month"] = 68000;
+    o["minimum_term_months"] = 3;
+  }
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("a provider's node-month InfiniBand package carries a 64-GPU job", "[offers][provider]") {
+  // The example catalog's IDC package: 8x H800 nodes on InfiniBand NDR, 68,000 CNY per
+  // node-month, 3 months at least, 64 GPUs.
+  const json r = with_provider(h800_job(64, "rent_reserved"), nullptr);
+  const json& reserved = r["cost"]["options"]["rent_reserved"];
+  REQUIRE(reserved.is_object());
+  CHECK(reserved["offer_kind"] == "idc_package");
+  CHECK(reserved["gpus"] == 64);
+  CHECK(reserved["minimum_term_months"] == 3);
+  CHECK(reserved["cny_per_gpu_month"].get<double>() == Approx(68000.0 / 8));
+  // The recommended plan (the search's count for the job, within the package's 8 nodes) names
+  // the offer on its card; billed whole nodes for the longer of the run and the term.
+  const json& best = r["recommendation"]["best"];
+  REQUIRE(best.is_object());
+  REQUIRE(best["deployment"] == "rent_reserved");
+  const json& offer = best["cost"]["offer"];
+  CHECK(offer["kind"] == "idc_package");
+  CHECK(offer["billing"] == "node_month");
+  CHECK(offer["minimum_term_months"] == 3);
+  const int nodes = (best["gpus"].get<int>() + 7) / 8;
+  CHECK(offer["billed_gpus"] == nodes * 8);
+  const double months = std::max(3.0, std::ceil(best["hours"].get<double>() / 730));
+  CHECK(best["cost"]["cny"].get<double>() == Approx(nodes * months * 68000));
+  // The provider block names the package behind the plan.
+  REQUIRE(r["provider"]["recommended_offer"].is_number());
+  const json& used = r["provider"]["offers_used"];
+  bool named = false;
+  for (const json& o : used)
+    if (o["offer"] == r["provider"]["recommended_offer"])
+      named = o["kind"] == "idc_package" && o["price_cny_per_node_month"] == 68000;
+  CHECK(named);
+}
+
+TEST_CASE("a provider's hourly marketplace offers carry no multi-node RDMA job",
+          "[offers][provider]") {
+  const json hourly = json::array({h800_offer("hourly_marketplace", "none")});
+  const json cost = with_provider(h800_job(64), hourly)["cost"];
+  CHECK(cost["options"]["rent"].is_null());
+  CHECK(cost["options"]["rent_reserved"].is_null());
+  CHECK(has_missing(cost, "rental_spans_hosts"));
+  // One host's eight: rented by the hour from it, named as a marketplace host.
+  const json host = with_provider(h800_job(8), hourly)["cost"];
+  CHECK(host["options"]["rent"]["offer_kind"] == "marketplace_host");
+  // A node-month package whose nodes talk over TCP rents one node, never a job across nodes.
+  const json tcp = json::array({h800_offer("idc_package", "ethernet_25")});
+  const json across = with_provider(h800_job(16), tcp)["cost"];
+  CHECK(across["options"]["rent_reserved"].is_null());
+  CHECK(has_missing(across, "rental_cluster_no_rdma"));
+  const json one = with_provider(h800_job(8), tcp)["cost"]["options"]["rent_reserved"];
+  REQUIRE(one.is_object());
+  CHECK(one["offer_kind"] == "idc_package");
+  // Nodes beyond the offer's count are not rented.
+  json few = json::array({h800_offer("idc_package", "ib_ndr400")});
+  few[0]["count_available"] = 32;
+  const json short_of_nodes = with_provider(h800_job(64), few)["cost"];
+  CHECK(short_of_nodes["options"]["rent_reserved"].is_null());
+  CHECK(has_missing(short_of_nodes, "rental_cluster_too_few_nodes"));
+}

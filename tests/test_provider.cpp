@@ -71,7 +71,8 @@ TEST_CASE("offers price the rentals the recommendation uses", "[provider]") {
   // Priced low enough that renting beats buying for this short job (which one wins at the
   // example's own prices moves with the speed model).
   for (auto& o : doc["offers"])
-    o["price_cny_per_gpu_hour"] = o["price_cny_per_gpu_hour"].get<double>() * kCheapOffer;
+    if (o.contains("price_cny_per_gpu_hour"))
+      o["price_cny_per_gpu_hour"] = o["price_cny_per_gpu_hour"].get<double>() * kCheapOffer;
   const auto r = advise(lora_7b(), doc.dump());
   const auto& best = r["recommendation"]["best"];
   REQUIRE(best["deployment"] == "rent");
@@ -97,7 +98,7 @@ TEST_CASE("offers price the rentals the recommendation uses", "[provider]") {
   // Halving that offer halves the recommended rental cost.
   const double before = best["cost"]["cny"];
   for (auto& o : doc["offers"])
-    if (o["gpu"] == gpu)
+    if (o["gpu"] == gpu && o.contains("price_cny_per_gpu_hour"))
       o["price_cny_per_gpu_hour"] = o["price_cny_per_gpu_hour"].get<double>() / 2;
   const auto cheaper = advise(lora_7b(), doc.dump());
   CHECK(cheaper["recommendation"]["best"]["gpu"] == gpu);
@@ -221,6 +222,27 @@ TEST_CASE("every bad field of a provider catalog is a located error", "[provider
       {"/offers/0/region", std::string(200, 'r'), "/offers/0/region", "limit_exceeded"},
       {"/offers/0/discount", 0.1, "/offers/0/discount", "unknown_field"},
       {"/offers/3", "h20", "/offers/3", "wrong_type"},
+      // Offers stated as the market states them (offer 0: an hourly marketplace host; offer 5:
+      // an IDC package of 8x H800 nodes on InfiniBand per node-month).
+      {"/offers/0/kind", "spot", "/offers/0/kind", "unknown_value"},
+      {"/offers/0/network", "infiniband", "/offers/0/network", "unknown_value"},
+      {"/offers/0/network", "ib_ndr400", "/offers/0/network", "inconsistent"},
+      {"/offers/0/price_cny_per_node_month", 9000, "/offers/0/price_cny_per_node_month",
+       "inconsistent"},
+      {"/offers/0/as_of", "2026-02-30", "/offers/0/as_of", "bad_date"},
+      {"/offers/0/source", "line\nbreak", "/offers/0/source", "out_of_range"},
+      {"/offers/1/kind", "idc_package", "/offers/1/price_cny_per_node_month", "missing_field"},
+      {"/offers/5/price_cny_per_node_month", 0, "/offers/5/price_cny_per_node_month",
+       "out_of_range"},
+      {"/offers/5/price_cny_per_node_month", 1e9, "/offers/5/price_cny_per_node_month",
+       "out_of_range"},
+      {"/offers/5/price_cny_per_gpu_hour", 9.8, "/offers/5/price_cny_per_node_month",
+       "inconsistent"},
+      {"/offers/5/gpus_per_node", nullptr, "/offers/5/gpus_per_node", "missing_field"},
+      {"/offers/5/minimum_term_months", 0, "/offers/5/minimum_term_months", "out_of_range"},
+      {"/offers/5/minimum_term_months", 1.5, "/offers/5/minimum_term_months", "not_integer"},
+      {"/offers/5/minimum_term_months", 121, "/offers/5/minimum_term_months", "out_of_range"},
+      {"/offers/5/count_available", 4, "/offers/5/count_available", "inconsistent"},
       {"/colocation/1/rack_kw", 0, "/colocation/1/rack_kw", "out_of_range"},
       {"/colocation/1/rack_kw", nullptr, "/colocation/1/rack_kw", "missing_field"},
       {"/colocation/1/price_cny_per_month", 0, "/colocation/1/price_cny_per_month", "out_of_range"},

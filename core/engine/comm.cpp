@@ -67,8 +67,9 @@ Fabric make_fabric(const GpuSpec& gpu, const ClusterSettings& cluster,
         f.link_domain = gpus_per_server;
       } else if (link.topology == "bridge") {
         f.intra = IntraLink::kBridge;
-      } else if (link.name.find("Infinity Fabric") != std::string::npos) {
-        f.intra = IntraLink::kMesh;  // 7 point-to-point links, one per peer
+      } else if (link.name.find("Infinity Fabric") != std::string::npos || link.name == "HCCS") {
+        // 7 point-to-point links, one per peer (MI300X; the Ascend 910B's HCCS full mesh)
+        f.intra = IntraLink::kMesh;
       } else {
         f.intra = IntraLink::kNvSwitch;
       }

@@ -110,11 +110,17 @@ namespace {
 /// price the request states, is taken as stated), and the multi-node offer, recorded where a
 /// count needs it.
 void resolve_rental_limits(RentalMarket& m, Recorder& rec, const PriceCatalog& pc,
-                           const GpuSpec& gpu, int gpus, bool stated) {
+                           const GpuSpec& gpu, int gpus, bool quoted, bool stated) {
   const PriceEntry& per_host = pc.at("rental.hourly_gpus_per_host");
-  m.hourly_gpus_per_host = stated ? 0 : static_cast<int>(per_host.value);
+  const auto listed = pc.gpus.find(gpu.id);
+  // A provider's offer states its host (or its RDMA across hosts); the request's price is a
+  // quote for this job: taken as stated.
+  const std::optional<int> offer_host =
+      listed != pc.gpus.end() ? listed->second.rental_gpus_per_host : std::nullopt;
+  m.hourly_gpus_per_host = quoted ? 0 : offer_host.value_or(stated ? 0 : per_host.value);
+  if (!quoted && listed != pc.gpus.end()) m.host_kind = listed->second.rental_host_kind;
   const bool beyond_host = m.hourly_gpus_per_host > 0 && gpus > m.hourly_gpus_per_host;
-  if (beyond_host && (m.host_cny_per_gpu_hour || m.host_cny_per_gpu_month))
+  if (beyond_host && !offer_host && (m.host_cny_per_gpu_hour || m.host_cny_per_gpu_month))
     rec.take(per_host, std::nullopt);
   const auto offer = pc.cluster_offers.find(gpu.id);
   if (offer == pc.cluster_offers.end()) return;
@@ -124,9 +130,10 @@ void resolve_rental_limits(RentalMarket& m, Recorder& rec, const PriceCatalog& p
   c.network = o.network;
   c.gpus_per_node = o.gpus_per_node;
   c.nodes_available = o.nodes_available;
+  c.rdma = o.rdma;
   // Recorded (and confirmed) only for the counts the cluster rents.
-  const bool used =
-      gpus > m.hourly_gpus_per_host || !(m.host_cny_per_gpu_hour || m.host_cny_per_gpu_month);
+  const bool used = (m.hourly_gpus_per_host > 0 && gpus > m.hourly_gpus_per_host) ||
+                    !(m.host_cny_per_gpu_hour || m.host_cny_per_gpu_month);
   auto value = [&](const PriceEntry& e) {
     return used ? rec.take(e, std::nullopt) : rec.value_of(e);
   };
@@ -237,7 +244,7 @@ void resolve_gpu_part(CostScenario& s, Recorder& rec, const CostRequest& rq, con
     m.host_cny_per_gpu_month = *m.host_cny_per_gpu_hour * kHoursPerMonth * (1 - discount);
   }
   const bool stated = quoted || (gpu_prices != pc.gpus.end() && gpu_prices->second.rental_stated);
-  resolve_rental_limits(m, rec, pc, gpu, gpus, stated);
+  resolve_rental_limits(m, rec, pc, gpu, gpus, quoted, stated);
 }
 
 /// Life, resale and spares: a second-hand card's shorter remaining life, lower resale and

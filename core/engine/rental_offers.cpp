@@ -18,6 +18,7 @@ RentalTerms rental_terms(const RentalMarket& m, int gpus) {
   const ClusterTerms& c = *m.cluster;
   const long long nodes = (gpus + c.gpus_per_node - 1) / c.gpus_per_node;
   if (c.nodes_available && nodes > *c.nodes_available) return t;
+  if (nodes > 1 && !c.rdma) return t;  // no RDMA between the nodes: no job across them
   t.cny_per_gpu_month = c.cny_per_gpu_month;
   t.billed_gpus = static_cast<int>(nodes) * c.gpus_per_node;
   t.minimum_months = c.minimum_months;
@@ -28,6 +29,9 @@ RentalTerms rental_terms(const RentalMarket& m, int gpus) {
 std::string_view offer_kind_name(const RentalMarket& m, RentalOffer offer) {
   switch (offer) {
     case RentalOffer::kHost:  // a provider's offer or the request's price: as stated
+      // A literal, never a view of the market's string: plans keep the name after it is gone.
+      if (m.host_kind == "cloud_gpu") return "cloud_gpu";
+      if (m.host_kind == "marketplace_host") return "marketplace_host";
       return m.hourly_gpus_per_host == 0 ? "stated_offer" : "marketplace_host";
     case RentalOffer::kCluster:
       return m.cluster && m.cluster->kind == "cloud" ? "cloud" : "idc_package";

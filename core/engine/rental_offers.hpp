@@ -21,6 +21,7 @@ struct ClusterTerms {
   double cny_per_gpu_month = 0;  // the node-month price over its GPUs
   int minimum_months = 1;
   std::optional<long long> nodes_available;
+  bool rdma = true;  // false: a job across nodes cannot run on it (one node only)
 };
 
 /// The rentals listed for one part.
@@ -28,6 +29,7 @@ struct RentalMarket {
   std::optional<double> host_cny_per_gpu_hour;   // on demand, within one host
   std::optional<double> host_cny_per_gpu_month;  // the same host by the month
   int hourly_gpus_per_host = 0;                  // 0: the offer is not limited to one host
+  std::string host_kind;  // the host offer's kind name; empty: derived from the host limit
   std::optional<ClusterTerms> cluster;
 };
 
@@ -41,8 +43,9 @@ struct RentalTerms {
 
 RentalTerms rental_terms(const RentalMarket& market, int gpus);
 
-/// The API name of an offer kind: "marketplace_host", "stated_offer" (a provider's, or the
-/// request's price), "idc_package" or "cloud" ("" for none).
+/// The API name of an offer kind: "marketplace_host", "cloud_gpu" (a provider's cloud priced per
+/// GPU), "stated_offer" (the request's price, or a provider's), "idc_package" or "cloud" (whole
+/// nodes per node-month; "" for none).
 std::string_view offer_kind_name(const RentalMarket& market, RentalOffer offer);
 
 }  // namespace advisor

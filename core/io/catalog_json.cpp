@@ -274,6 +274,11 @@ Catalog parse_catalog(const CatalogTexts& texts) {
   c.memory = parse_assumptions(parse_json_text(assumptions_json, "assumptions.json", kFileLimit));
   c.performance = parse_performance(text(texts.performance, builtin_performance_json()));
   c.prices = parse_price_catalog(text(texts.prices, builtin_prices_json()));
+  // A cluster offer rents a job across nodes only over RDMA (engine/rental_offers).
+  for (auto& [id, offer] : c.prices.cluster_offers) {
+    const NetworkKind* n = c.performance.find_network(offer.network);
+    offer.rdma = n != nullptr && n->rdma;
+  }
   return c;
 }
 

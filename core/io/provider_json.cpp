@@ -7,6 +7,7 @@
 #include "io/json_reader.hpp"
 #include "types/errors.hpp"
 #include "types/limits.hpp"
+#include "types/perf_settings.hpp"
 #include "types/text.hpp"
 
 namespace advisor {
@@ -28,6 +29,10 @@ constexpr double kMaxCnyPerRackMonth = 100'000'000;
 constexpr std::int64_t kMaxOfferGpus = 1'000'000;
 constexpr std::int64_t kMaxGpusPerNode = 64;
 constexpr std::int64_t kMaxLeadTimeDays = 3650;  // ten years: beyond it, no offer
+// A node-month: prices.json's 8x H100 node is ~70,000 CNY; 10^8 is no node. A term: prices.json
+// accepts 1-120 months for its cluster offers.
+constexpr double kMaxCnyPerNodeMonth = 100'000'000;
+constexpr std::int64_t kMaxTermMonths = 120;
 constexpr const char* kAdditions = "gpus.json/additions";
 constexpr const char* kCatalogGpus = "gpus.json/gpus";
 
@@ -66,6 +71,62 @@ const JsonValue* read_list(FieldReader& r, const char* key, std::size_t max) {
   return list;
 }
 
+/// The offer's kind and network between hosts: a marketplace host joins no two hosts, and an
+/// IDC package is sold by the node-month.
+void read_offer_kind(FieldReader& r, ProviderOffer& o, const Catalog& catalog) {
+  o.kind = r.choice("kind", {"hourly_marketplace", "cloud", "idc_package"},
+                    std::string("hourly_marketplace"));
+  o.network = r.choice("network",
+                       {"none", kNetworkIds[0], kNetworkIds[1], kNetworkIds[2], kNetworkIds[3],
+                        kNetworkIds[4], kNetworkIds[5]},
+                       std::string("none"));
+  const NetworkKind* net = catalog.performance.find_network(o.network);
+  o.rdma = net != nullptr && net->rdma;
+  const std::string at = r.path_of("network");
+  ADVISOR_REQUIRE(o.kind != "hourly_marketplace" || o.network == "none", "inconsistent", at,
+                  at + " must be \"none\" for an hourly_marketplace offer: a marketplace rents "
+                       "one host's GPUs and joins no two hosts (state kind cloud or idc_package "
+                       "for GPUs across hosts)");
+}
+
+/// Its prices: per GPU-hour or GPU-month, or whole nodes per node-month for a minimum term.
+void read_offer_prices(FieldReader& r, ProviderOffer& o, const std::string& path) {
+  o.cny_per_gpu_hour = r.nullable_number("price_cny_per_gpu_hour", 0, kMaxCnyPerGpuHour, true);
+  o.cny_per_gpu_month = r.nullable_number("price_cny_per_gpu_month", 0, kMaxCnyPerGpuMonth, true);
+  o.cny_per_node_month =
+      r.nullable_number("price_cny_per_node_month", 0, kMaxCnyPerNodeMonth, true);
+  ADVISOR_REQUIRE(o.cny_per_gpu_hour || o.cny_per_gpu_month || o.cny_per_node_month,
+                  "missing_field", r.path_of("price_cny_per_gpu_hour"),
+                  path +
+                      " needs price_cny_per_gpu_hour, price_cny_per_gpu_month or "
+                      "price_cny_per_node_month (CNY)");
+  const std::string node = r.path_of("price_cny_per_node_month");
+  if (o.cny_per_node_month) {
+    ADVISOR_REQUIRE(o.kind != "hourly_marketplace", "inconsistent", node,
+                    node +
+                        ": a node-month price is an IDC package's or a cloud cluster's: state "
+                        "kind idc_package or cloud");
+    ADVISOR_REQUIRE(o.gpus_per_node.has_value(), "missing_field", r.path_of("gpus_per_node"),
+                    r.path_of("gpus_per_node") + " is required with a node-month price");
+    ADVISOR_REQUIRE(!o.cny_per_gpu_hour && !o.cny_per_gpu_month, "inconsistent", node,
+                    node +
+                        ": an offer is billed per node-month or per GPU, not both (list the "
+                        "per-GPU prices as another offer)");
+  } else {
+    ADVISOR_REQUIRE(o.kind != "idc_package", "missing_field", node,
+                    node + " is required: an IDC package is sold per node-month");
+  }
+  if (auto m = r.nullable_integer("minimum_term_months", 1, kMaxTermMonths))
+    o.minimum_term_months = static_cast<int>(*m);
+  if (o.cny_per_node_month && o.count_available) {
+    const std::string n = r.path_of("count_available");
+    ADVISOR_REQUIRE(*o.count_available >= *o.gpus_per_node, "inconsistent", n,
+                    n + " (" + std::to_string(*o.count_available) +
+                        " GPUs) is less than one node of gpus_per_node (" +
+                        std::to_string(*o.gpus_per_node) + ")");
+  }
+}
+
 ProviderOffer read_offer(const JsonValue& j, const std::string& path, std::size_t index,
                          const Catalog& catalog) {
   FieldReader r(j, path);
@@ -78,20 +139,19 @@ ProviderOffer read_offer(const JsonValue& j, const std::string& path, std::size_
                          " is not a GPU of the catalog: use an id of data/gpus.json or add the "
                          "part under /gpus");
   }
+  read_offer_kind(r, o, catalog);
   o.count_available = r.nullable_integer("count_available", 1, kMaxOfferGpus);
   if (auto n = r.nullable_integer("gpus_per_node", 1, kMaxGpusPerNode))
     o.gpus_per_node = static_cast<int>(*n);
-  o.cny_per_gpu_hour = r.nullable_number("price_cny_per_gpu_hour", 0, kMaxCnyPerGpuHour, true);
-  o.cny_per_gpu_month = r.nullable_number("price_cny_per_gpu_month", 0, kMaxCnyPerGpuMonth, true);
-  ADVISOR_REQUIRE(o.cny_per_gpu_hour || o.cny_per_gpu_month, "missing_field",
-                  r.path_of("price_cny_per_gpu_hour"),
-                  path + " needs price_cny_per_gpu_hour or price_cny_per_gpu_month (CNY)");
+  read_offer_prices(r, o, path);
   o.region = read_text(r, "region", limits::kMaxProviderLabelChars, false);
   o.availability = r.choice("availability", {"in_stock", "limited", "on_request", "sold_out"},
                             std::string("in_stock"));
   if (auto d = r.nullable_integer("lead_time_days", 0, kMaxLeadTimeDays))
     o.lead_time_days = static_cast<int>(*d);
   o.note = read_text(r, "note", limits::kMaxProviderNoteChars, false);
+  o.source = read_text(r, "source", limits::kMaxProviderUrlChars, false);
+  if (r.has("as_of")) o.as_of = read_date(r, "as_of");
   r.reject_unknown();
   return o;
 }
@@ -142,16 +202,19 @@ PriceEntry offer_entry(const ProviderCatalog& p, const ProviderOffer& o, double 
   e.key = key;
   e.value = value;
   e.unit = unit;
-  e.basis = p.name + " offer /offers/" + std::to_string(o.index) +
-            (o.region.empty() ? "" : ", " + o.region) + " (" + o.availability + ")";
-  e.source = p.url.empty() ? p.name : p.name + " " + p.url;
-  e.as_of = p.as_of;
+  e.basis = p.name + " offer /offers/" + std::to_string(o.index) + " (" + o.kind +
+            (o.network == "none" ? "" : ", " + o.network) +
+            (o.region.empty() ? "" : ", " + o.region) + ", " + o.availability + ")";
+  e.source = p.name + " " + (!o.source.empty() ? o.source : p.url);
+  if (o.source.empty() && p.url.empty()) e.source = p.name;
+  e.as_of = o.as_of.empty() ? p.as_of : o.as_of;
   return e;
 }
 
-/// Rentals become the provider's offers (and only them); packages become the rack classes.
-void fold_into(Catalog& c, ProviderCatalog& p) {
-  for (const GpuSpec& g : c.gpus) c.prices.gpus.try_emplace(g.id);
+/// The offers that price each GPU: the cheapest per GPU-hour and per GPU-month, and the
+/// node-month offer (one joined by RDMA first, then the cheapest per GPU-month); none sold out.
+void choose_offers(ProviderCatalog& p) {
+  auto per_gpu = [](const ProviderOffer& x) { return *x.cny_per_node_month / *x.gpus_per_node; };
   for (const ProviderOffer& o : p.offers) {
     if (o.availability == "sold_out") continue;
     auto cheaper = [&](std::map<std::string, std::size_t>& by_gpu,
@@ -163,29 +226,75 @@ void fold_into(Catalog& c, ProviderCatalog& p) {
     };
     cheaper(p.hourly_offer, &ProviderOffer::cny_per_gpu_hour);
     cheaper(p.monthly_offer, &ProviderOffer::cny_per_gpu_month);
+    if (!o.cny_per_node_month) continue;
+    auto it = p.cluster_offer.find(o.gpu);
+    const ProviderOffer* held = it == p.cluster_offer.end() ? nullptr : &p.offers[it->second];
+    if (held == nullptr || (o.rdma && !held->rdma) ||
+        (o.rdma == held->rdma && per_gpu(o) < per_gpu(*held)))
+      p.cluster_offer[o.gpu] = o.index;
   }
+}
+
+/// A per-GPU offer's rentals: one host's GPUs (its gpus_per_node, else the market's
+/// rental.hourly_gpus_per_host), or as stated where its hosts are joined by RDMA (0).
+void set_host(GpuPrices& g, const ProviderOffer& o, const PriceCatalog& pc) {
+  g.rental_gpus_per_host =
+      o.rdma
+          ? 0
+          : o.gpus_per_node.value_or(static_cast<int>(pc.at("rental.hourly_gpus_per_host").value));
+  g.rental_host_kind = o.kind == "hourly_marketplace" ? "marketplace_host" : "cloud_gpu";
+}
+
+/// The node-month offers become the market's cluster offers (engine/rental_offers).
+void fold_cluster_offers(Catalog& c, const ProviderCatalog& p) {
   c.prices.cluster_offers.clear();  // the provider's offers replace the built-in market
+  for (const auto& [id, index] : p.cluster_offer) {
+    const ProviderOffer& o = p.offers[index];
+    ClusterOffer k;
+    k.kind = o.kind;
+    k.gpus_per_node = *o.gpus_per_node;
+    k.network = o.network;
+    k.rdma = o.rdma;
+    const std::string key = "cluster_offers." + id + ".";
+    k.cny_per_node_month =
+        offer_entry(p, o, *o.cny_per_node_month, "CNY per node-month", key + "cny_per_node_month");
+    k.minimum_term_months =
+        offer_entry(p, o, o.minimum_term_months, "months", key + "minimum_term_months");
+    if (o.count_available) k.nodes_available = *o.count_available / *o.gpus_per_node;
+    c.prices.cluster_offers[id] = k;
+    c.prices.gpus[id].rental_not_offered.clear();
+  }
+}
+
+/// Rentals become the provider's offers (and only them); packages become the rack classes.
+void fold_into(Catalog& c, ProviderCatalog& p) {
+  for (const GpuSpec& g : c.gpus) c.prices.gpus.try_emplace(g.id);
+  choose_offers(p);
   for (auto& [id, g] : c.prices.gpus) {
     g.rental_stated = true;
     g.rental_cny_per_gpu_hour.reset();
     g.rental_cny_per_gpu_month.reset();
     g.reserved_only_as_quoted = true;
     g.rental_not_offered = "not offered by " + p.name + " (" + p.as_of + ")";
-    if (auto h = p.hourly_offer.find(id); h != p.hourly_offer.end()) {
-      const ProviderOffer& o = p.offers[h->second];
-      g.rental_cny_per_gpu_hour =
-          offer_entry(p, o, *o.cny_per_gpu_hour, "CNY per GPU-hour", "gpus." + id + ".rental");
-      g.rental_gpus_available = o.count_available;
-      g.rental_not_offered.clear();
-    }
     if (auto m = p.monthly_offer.find(id); m != p.monthly_offer.end()) {
       const ProviderOffer& o = p.offers[m->second];
       g.rental_cny_per_gpu_month = offer_entry(p, o, *o.cny_per_gpu_month, "CNY per GPU-month",
                                                "gpus." + id + ".rental_monthly");
       g.reserved_gpus_available = o.count_available;
       g.rental_not_offered.clear();
+      set_host(g, o, c.prices);
+    }
+    // The hourly offer's host, where there is one, limits the GPU's per-GPU rentals.
+    if (auto h = p.hourly_offer.find(id); h != p.hourly_offer.end()) {
+      const ProviderOffer& o = p.offers[h->second];
+      g.rental_cny_per_gpu_hour =
+          offer_entry(p, o, *o.cny_per_gpu_hour, "CNY per GPU-hour", "gpus." + id + ".rental");
+      g.rental_gpus_available = o.count_available;
+      g.rental_not_offered.clear();
+      set_host(g, o, c.prices);
     }
   }
+  fold_cluster_offers(c, p);
   if (p.colocation.empty()) return;
   for (const ColocationPackage& k : p.colocation) {
     auto it = p.rack_package.find(k.rack_kw);
@@ -277,13 +386,19 @@ void write_offer(JsonWriter& w, const ProviderOffer& o, const char* deployment) 
   w.field("offer", o.index);
   w.field("gpu", o.gpu);
   w.field("deployment", deployment);
+  w.field("kind", o.kind);
+  w.field("network", o.network);
   w.field("price_cny_per_gpu_hour", o.cny_per_gpu_hour);
   w.field("price_cny_per_gpu_month", o.cny_per_gpu_month);
+  w.field("price_cny_per_node_month", o.cny_per_node_month);
+  w.field("minimum_term_months", o.minimum_term_months);
   w.field("count_available", o.count_available);
   w.field("gpus_per_node", o.gpus_per_node);
   w.field("region", o.region);
   w.field("availability", o.availability);
   w.field("lead_time_days", o.lead_time_days);
+  w.field("source", o.source);
+  w.field("as_of", o.as_of);
   w.end_object();
 }
 
@@ -320,6 +435,7 @@ void write_provider(JsonWriter& w, const ProviderCatalog& p, const Plan& plan) {
   w.begin_array();
   for (const auto& [gpu, index] : p.hourly_offer) write_offer(w, p.offers[index], "rent");
   for (const auto& [gpu, index] : p.monthly_offer) write_offer(w, p.offers[index], "rent_reserved");
+  for (const auto& [gpu, index] : p.cluster_offer) write_offer(w, p.offers[index], "rent_reserved");
   w.end_array();
   w.key("colocation_used");
   w.begin_array();
@@ -337,8 +453,11 @@ void write_provider(JsonWriter& w, const ProviderCatalog& p, const Plan& plan) {
           best.rate_cny_per_gpu_hour == p.offers[it->second].cny_per_gpu_hour)
         offer = it->second;
     } else if (best.deployment == Deployment::kReserved) {
-      auto it = p.monthly_offer.find(best.gpu->id);
-      if (it != p.monthly_offer.end()) offer = it->second;
+      const bool cluster =
+          best.rental_offer_kind == "idc_package" || best.rental_offer_kind == "cloud";
+      const auto& by_gpu = cluster ? p.cluster_offer : p.monthly_offer;
+      auto it = by_gpu.find(best.gpu->id);
+      if (it != by_gpu.end()) offer = it->second;
     }
   }
   w.field("recommended_offer", offer);

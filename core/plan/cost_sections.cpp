@@ -60,11 +60,48 @@ MissingPrice missing_purchase_price(const Request& req, const PriceCatalog& pric
           {param("gpu", gpu.id), param("gpu_name", gpu.name), param("why", why)}};
 }
 
-/// No rental for the count: the hourly offers rent one host, and no multi-node offer is listed
-/// (or it has too few nodes); else the catalog's reason the part is not rented out.
+/// No rental for the count from the multi-node offer that is listed: its nodes are not joined
+/// by RDMA, or it has too few of them (engine/rental_offers); nullopt when it is not the cause.
+std::optional<MissingPrice> missing_cluster_rental(const GpuSpec& gpu, const CostScenario& s) {
+  const RentalMarket& m = s.market;
+  const bool host_fits = (m.host_cny_per_gpu_hour || m.host_cny_per_gpu_month) &&
+                         (m.hourly_gpus_per_host == 0 || s.gpus <= m.hourly_gpus_per_host);
+  if (!m.cluster || host_fits) return std::nullopt;
+  const ClusterTerms& c = *m.cluster;
+  const long long nodes = (s.gpus + c.gpus_per_node - 1) / c.gpus_per_node;
+  const std::string path = "/cost/prices/gpus/" + gpu.id + "/rental_monthly_cny_per_gpu";
+  if (nodes > 1 && !c.rdma) {
+    return MissingPrice{"rent",
+                        std::to_string(s.gpus) + " GPUs span " + std::to_string(nodes) +
+                            " nodes: the multi-node offer of " + gpu.name + " joins its nodes by " +
+                            c.network + ", without RDMA, so it rents one node of " +
+                            std::to_string(c.gpus_per_node) + " at most",
+                        path,
+                        "rental_cluster_no_rdma",
+                        {param("gpu", gpu.id), param("gpu_name", gpu.name), param("gpus", s.gpus),
+                         param("nodes", static_cast<double>(nodes)), param("network", c.network),
+                         param("gpus_per_node", c.gpus_per_node)}};
+  }
+  if (c.nodes_available && nodes > *c.nodes_available) {
+    return MissingPrice{"rent",
+                        std::to_string(s.gpus) + " GPUs need " + std::to_string(nodes) +
+                            " nodes: the multi-node offer of " + gpu.name + " has " +
+                            std::to_string(*c.nodes_available),
+                        path,
+                        "rental_cluster_too_few_nodes",
+                        {param("gpu", gpu.id), param("gpu_name", gpu.name), param("gpus", s.gpus),
+                         param("nodes", static_cast<double>(nodes)),
+                         param("nodes_available", static_cast<double>(*c.nodes_available))}};
+  }
+  return std::nullopt;
+}
+
+/// No rental for the count: the multi-node offer cannot carry it, or the hourly offers rent one
+/// host and no multi-node offer is listed; else the catalog's reason the part is not rented out.
 MissingPrice missing_rental_price(const Request& req, const PriceCatalog& prices,
                                   const GpuSpec& gpu, const CostScenario& s) {
   const RentalMarket& m = s.market;
+  if (auto cluster = missing_cluster_rental(gpu, s)) return *cluster;
   if ((m.host_cny_per_gpu_hour || m.host_cny_per_gpu_month) && m.hourly_gpus_per_host > 0 &&
       s.gpus > m.hourly_gpus_per_host) {
     return {"rent",

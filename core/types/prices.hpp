@@ -56,6 +56,11 @@ struct GpuPrices {
   // A provider's offer delivers the GPUs it states as one rental; the built-in market's hourly
   // offers are one marketplace host each (rental.hourly_gpus_per_host).
   bool rental_stated = false;
+  // A provider's per-GPU offer: the GPUs of one host it rents (0: as stated, across hosts
+  // joined by RDMA; nullopt: the market's rental.hourly_gpus_per_host) and its offer kind
+  // (engine/rental_offers offer_kind_name; empty: derived).
+  std::optional<int> rental_gpus_per_host;
+  std::string rental_host_kind;
 };
 
 /// A multi-node rental sold per node-month (an IDC package or a cloud's cluster): whole nodes of
@@ -68,6 +73,7 @@ struct ClusterOffer {
   std::string network;  // performance.json networks id, e.g. "ib_ndr400"
   PriceEntry cny_per_node_month, minimum_term_months;
   std::optional<std::int64_t> nodes_available;  // nullopt: a quota on request
+  bool rdma = true;  // the network joins nodes by RDMA: else it rents one node only
 };
 
 /// A price older than this many months before the catalog's date is shown as such: market

@@ -38,7 +38,13 @@ function offerLine(o, recommended) {
   const prices = [];
   if (typeof o.price_cny_per_gpu_hour === 'number') prices.push(t('card.per_gpu_hour', { v: cnyExact(o.price_cny_per_gpu_hour) }));
   if (typeof o.price_cny_per_gpu_month === 'number') prices.push(t('card.per_gpu_month', { v: cnyExact(o.price_cny_per_gpu_month) }));
-  const facts = [t('provider.availability.' + o.availability)];
+  if (typeof o.price_cny_per_node_month === 'number') prices.push(t('card.per_node_month', { v: cnyExact(o.price_cny_per_node_month), gpus: o.gpus_per_node }));
+  const facts = [];
+  // The offer's kind, its network between hosts and its shortest term, as the plan's card names them.
+  if (typeof o.kind === 'string') facts.push(t('offer_kind.' + o.kind));
+  if (typeof o.network === 'string' && o.network !== 'none') facts.push(t('card.offer_network', { network: o.network }));
+  if (typeof o.minimum_term_months === 'number' && o.minimum_term_months > 1) facts.push(t('card.offer_term', { months: o.minimum_term_months }));
+  facts.push(t('provider.availability.' + o.availability));
   if (typeof o.region === 'string' && o.region) facts.push(o.region);
   return h('li', { class: 'card-offer' + (recommended ? ' recommended' : ''), dataset: { offer: String(o.offer), gpu: String(o.gpu) } },
     h('span', { class: 'card-offer-gpu', text: providerGpuName(o.gpu) }),
