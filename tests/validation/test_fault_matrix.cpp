@@ -7,6 +7,7 @@
 
 #include "cases.hpp"
 #include "io/validation_json.hpp"
+#include "types/errors.hpp"
 #include "validation/check.hpp"
 #include "validation/scripts.hpp"
 
@@ -154,6 +155,47 @@ TEST_CASE("NVLink error limits come from data/validation.json into the plan and 
   SECTION("a part without an entry gets the file-wide limits") {
     const auto parts = parse_part_facts(vtest::read_text(kData + "/validation.json"));
     for (const auto& [id, f] : parts) CHECK(f.nvlink_errors.crc_fail_per_link == 100);
+  }
+}
+
+TEST_CASE("Multi-node limits come from data/validation.json into the plan and 10_topology.sh",
+          "[validation][matrix][network]") {
+  const ValidationPlan p = plan("h100_2x8_roce");
+  CHECK(p.network_checks.rdma_bw_fraction == Approx(0.9));
+  CHECK(p.network_checks.roce_priority == 3);
+  CHECK(has(p.network_checks.source, "mlnx_qos"));
+  const std::string topo = script(p, "10_topology.sh");
+  CHECK(has(topo, "RDMA_BW_FRACTION=0.9"));
+  CHECK(has(topo, "ROCE_PRIORITY=\"${ROCE_PRIORITY:-3}\""));
+  CHECK(has(topo, "--use_cuda="));
+  CHECK(has(script(p, "30_nccl.sh"), "NCCL_IB_GID_INDEX"));
+  CHECK(has(script(p, "40_burnin.sh"), "link_flap_report"));
+  SECTION("the limits are part of the plan's identity") {
+    ValidationPlan q = p;
+    q.network_checks.roce_priority = 4;
+    CHECK(plan_id(q) != plan_id(p));
+    q = p;
+    q.network_checks.rdma_bw_fraction = 0.8;
+    CHECK(plan_id(q) != plan_id(p));
+  }
+  SECTION("a priority outside 0-7 or a share above 1 is a located catalog error") {
+    std::string text = vtest::read_text(kData + "/validation.json");
+    const std::string prio = "\"roce_priority\": 3";
+    REQUIRE(text.find(prio) != std::string::npos);
+    std::string bad = text;
+    bad.replace(bad.find(prio), prio.size(), "\"roce_priority\": 8");
+    try {
+      parse_part_facts(bad);
+      FAIL("no error");
+    } catch (const advisor::InputError& e) {
+      CHECK(e.code() == "catalog_invalid");
+      CHECK(e.path() == "validation.json/network_checks/roce_priority");
+    }
+    const std::string frac = "\"rdma_bw_fraction\": 0.9";
+    REQUIRE(text.find(frac) != std::string::npos);
+    bad = text;
+    bad.replace(bad.find(frac), frac.size(), "\"rdma_bw_fraction\": 90");
+    CHECK_THROWS_AS(parse_part_facts(bad), advisor::InputError);
   }
 }
 
