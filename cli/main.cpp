@@ -31,6 +31,10 @@ const char* kUsage =
     "nvidia-smi\n"
     "                                            CSV compared with the plan; exit 3 if a check "
     "fails)\n"
+    "       gpu-advisor check FILE|- RESULT RESULT... [DATA FLAGS]  (a cluster: one result per "
+    "server,\n"
+    "                                            each server's verdict and one; a missing server "
+    "fails)\n"
     "advise reads a request (API v1, see docs/api.md) and prints the result JSON;\n"
     "on bad input it prints {\"error\":{\"code\",\"message\",\"path\"}} and exits 1.\n"
     "--gpus/--models/--assumptions/--performance/--prices replace the built-in data files\n"
@@ -141,20 +145,34 @@ int write_scripts(const std::vector<std::string>& args) {
   return 0;
 }
 
+/// check REQUEST RESULT [RESULT...] [DATA FLAGS]: one RESULT, its report; several (one per
+/// server of a cluster), each server's report and one verdict.
 int check_results(const std::vector<std::string>& args) {
   if (args.size() < 3) {
     std::cerr << kUsage;
     return kExitUsage;
   }
-  std::string request, result;
+  std::size_t flags = 2;
+  while (flags < args.size() && args[flags].rfind("--", 0) != 0) ++flags;
+  std::string request;
   advisor::DataSource source;
-  if (const int status = read_request(args, 3, &request, &source)) return status;
-  if (!read_all(args[2], kMaxResultFileBytes, &result))
-    return fail_input("unreadable_file", "cannot read result file " + advisor::in_quotes(args[2]),
-                      "");
+  if (const int status = read_request(args, flags, &request, &source)) return status;
+  std::vector<std::pair<std::string, std::string>> results;
+  for (std::size_t i = 2; i < flags; ++i) {
+    std::string text;
+    if (!read_all(args[i], kMaxResultFileBytes, &text))
+      return fail_input("unreadable_file", "cannot read result file " + advisor::in_quotes(args[i]),
+                        "");
+    results.emplace_back(std::filesystem::path(args[i]).filename().string(), std::move(text));
+  }
   bool ok = false, failed = false;
-  const std::string file = std::filesystem::path(args[2]).filename().string();
-  std::cout << advisor::validation_check_text(request, result, file, source, &ok, &failed) << "\n";
+  if (results.size() == 1)
+    std::cout << advisor::validation_check_text(request, results[0].second, results[0].first,
+                                                source, &ok, &failed)
+              << "\n";
+  else
+    std::cout << advisor::validation_check_servers_text(request, results, source, &ok, &failed)
+              << "\n";
   if (!ok) return kExitBadInput;
   return failed ? kExitCheckFailed : 0;
 }

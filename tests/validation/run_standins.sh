@@ -52,7 +52,7 @@ scenario() {
     STANDIN_PCIE_NARROW_GPU STANDIN_PCIE_WIDTH STANDIN_DCGM STANDIN_NAME STANDIN_POWER_LIMIT \
     STANDIN_NVLINK_ERRORS STANDIN_REMAP STANDIN_NET STANDIN_SDC_GPU MASTER_ADDR NODE_RANK \
     STANDIN_RDMA STANDIN_RDMA_SLOW STANDIN_NIC_GPU_SHIFT IB_PEER IB_DEVICE STANDIN_PFC_OFF \
-    STANDIN_ECN_OFF STANDIN_ROCE_NO_IPV4 STANDIN_FLAP NCCL_IB_GID_INDEX
+    STANDIN_ECN_OFF STANDIN_ROCE_NO_IPV4 STANDIN_FLAP NCCL_IB_GID_INDEX STANDIN_HOST
   # The sysfs files the network checks read (ports' counters, GID tables, ECN switches) are laid
   # out by standins/sysfs_tree from the scenario's STANDIN_* at its first run.
   export SYSFS_ROOT="$WORK/$1/sysfs"
@@ -1109,6 +1109,70 @@ if wanted link_flap_burnin; then
   expect '^FAIL link_flaps mlx5_7/1: .*unchanged since the burn-in started, measured link_downed \+1, link_error_recovery \+1'
   matrix_row h100_2x8_roce "0 0 0 0 1" 1
   expect '"line_code": "link_flap"'
+fi
+
+# server HOST RANK "RC00 RC10 RC20 RC30 RC40" RC: one server of a cluster plays its part: every
+# stage (30_nccl.sh across servers as NODE_RANK RANK, the burn-in for the plan's length) into its
+# own VALIDATION_DIR, then 90_summary.sh; asserts each stage's exit status and the summary's.
+server() {
+  export STANDIN_HOST="$1" VALIDATION_DIR="$WORK/$CURRENT/$1"
+  STAGE_RC=()
+  MASTER_ADDR=10.0.0.1 NODE_RANK="$2" run 30_nccl.sh
+  run_rest
+  expect_stages "$3"
+  run 90_summary.sh
+  expect_rc "$4"
+}
+check_servers() {  # check_servers CASE FILE...: the cluster report of the files into OUT
+  set +e
+  OUT="$("$TOOL" check-servers "$@" 2>&1)"
+  RC=$?
+  set -e
+}
+
+if wanted cluster_merge; then
+  # Two servers of a 2x8 IB plan, each with its own result file: check merges them into one
+  # verdict; a server without a file, or one server's file given twice, FAILs.
+  scenario cluster_merge h100_2x8_ib
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_STEP_USED_BYTES=75161927680
+  server gpu-node-01 0 "0 0 0 0 0" 0
+  server gpu-node-02 1 "0 0 0 0 0" 0
+  A="$WORK/$CURRENT/gpu-node-01/validation-result.json"
+  B="$WORK/$CURRENT/gpu-node-02/validation-result.json"
+  check_servers h100_2x8_ib "$A" "$B"
+  expect_rc 0
+  expect '"kind": "cluster"'
+  expect '"overall": "pass"'
+  expect '"host": "gpu-node-02"'
+  check_servers h100_2x8_ib "$A"
+  expect_rc 1
+  expect '"message": "1 of 2 servers sent a result file \(gpu-node-01\): run the scripts'
+  check_servers h100_2x8_ib "$A" "$A"
+  expect_rc 1
+  expect '"code": "server_duplicate"'
+  check_servers h100_2x8_ib "$B"
+  expect_rc 1
+  expect '"code": "server_missing"'
+  expect '"code": "inter_node_not_measured"'
+fi
+
+if wanted cluster_one_bad; then
+  # Server 2 of 2 has an IB port down: its report FAILs, server 1's passes, the cluster FAILs.
+  scenario cluster_one_bad h100_2x8_ib
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_STEP_USED_BYTES=75161927680
+  server gpu-node-01 0 "0 0 0 0 0" 0
+  export STANDIN_SCENARIO=ib_down
+  server gpu-node-02 1 "0 1 0 0 0" 1
+  check_servers h100_2x8_ib "$WORK/$CURRENT/gpu-node-01/validation-result.json" \
+    "$WORK/$CURRENT/gpu-node-02/validation-result.json"
+  expect_rc 1
+  expect '"overall": "fail"'
+  if python3 - "$OUT" << 'PY'; then ok; else bad "per-server verdicts are not pass, fail"; fi
+import json, sys
+c = json.loads(sys.argv[1])
+assert [(s["host"], s["overall"]) for s in c["servers"]] == [("gpu-node-01", "pass"), ("gpu-node-02", "fail")]
+assert c["counts"] == {"pass": 1, "warn": 0, "fail": 1}
+PY
 fi
 
 if wanted sdc; then

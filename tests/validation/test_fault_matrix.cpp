@@ -265,3 +265,68 @@ TEST_CASE("a part other than the planned one fails", "[validation][matrix][part]
   CHECK(item(check_measured(p, same), "part")->status == Status::pass);
   CHECK(has(script(p, "00_inventory.sh"), "part_mismatch"));
 }
+
+namespace {
+
+/// One server's result file of plan `p`, from `host`, with every stage run and `measured`.
+Measurements server_file(const ValidationPlan& p, const std::string& host, const json& measured) {
+  const json j = {{"schema", 1},           {"kind", "gpu-advisor-validation-result"},
+                  {"plan_id", plan_id(p)}, {"gpu_id", p.gpu_id},
+                  {"host", host},          {"scripts", kAllStages},
+                  {"measured", measured}};
+  return read_measurements(j.dump(), "validation-result.json", p);
+}
+
+const CheckItem* cluster_item(const ClusterReport& c, const std::string& code) {
+  for (const auto& i : c.items)
+    if (i.reason.code == code) return &i;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("check merges one result file per server into one verdict",
+          "[validation][matrix][cluster]") {
+  const ValidationPlan p = plan("h100_2x8_ib");
+  const Measurements a = server_file(p, "gpu-node-01", {{"inter_node_busbw_gbps", 187.5}});
+  const Measurements b = server_file(p, "gpu-node-02", json::object());
+  SECTION("every server: each one's report, the servers item passes") {
+    const ClusterReport c = check_servers(p, {a, b});
+    REQUIRE(c.servers.size() == 2);
+    CHECK(c.servers[1].host == "gpu-node-02");
+    CHECK(c.servers_expected == 2);
+    REQUIRE(cluster_item(c, "ok"));
+    CHECK(cluster_item(c, "ok")->item == "servers");
+    CHECK_FALSE(cluster_item(c, "inter_node_not_measured"));
+    CHECK(c.overall == c.servers[0].report.overall);
+  }
+  SECTION("a server without a file fails, naming the ones that sent theirs") {
+    const ClusterReport c = check_servers(p, {a});
+    REQUIRE(cluster_item(c, "server_missing"));
+    CHECK(cluster_item(c, "server_missing")->status == Status::fail);
+    CHECK(has(cluster_item(c, "server_missing")->reason.message, "1 of 2 servers"));
+    CHECK(c.overall == Status::fail);
+  }
+  SECTION("one server's file twice is one server, not two") {
+    const ClusterReport c = check_servers(p, {a, a});
+    CHECK(cluster_item(c, "server_duplicate"));
+    CHECK(cluster_item(c, "server_missing"));
+    CHECK(c.overall == Status::fail);
+  }
+  SECTION("more files than servers warn; no cross-server all-reduce anywhere fails") {
+    const Measurements extra = server_file(p, "gpu-node-03", json::object());
+    const ClusterReport c =
+        check_servers(p, {b, extra, server_file(p, "gpu-node-04", json::object())});
+    REQUIRE(cluster_item(c, "server_extra"));
+    CHECK(cluster_item(c, "server_extra")->status == Status::warn);
+    REQUIRE(cluster_item(c, "inter_node_not_measured"));
+    CHECK(c.overall == Status::fail);
+  }
+  SECTION("a server that fails fails the cluster; the counts are per server") {
+    Measurements bad = server_file(p, "gpu-node-02", {{"ib_ports_active", 7}});
+    const ClusterReport c = check_servers(p, {a, bad});
+    CHECK(c.servers[1].report.overall == Status::fail);
+    CHECK(c.servers_failed == 1);
+    CHECK(c.overall == Status::fail);
+  }
+}
