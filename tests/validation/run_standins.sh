@@ -52,7 +52,7 @@ scenario() {
     STANDIN_PCIE_NARROW_GPU STANDIN_PCIE_WIDTH STANDIN_DCGM STANDIN_NAME STANDIN_POWER_LIMIT \
     STANDIN_NVLINK_ERRORS STANDIN_REMAP STANDIN_NET STANDIN_SDC_GPU MASTER_ADDR NODE_RANK \
     STANDIN_RDMA STANDIN_RDMA_SLOW STANDIN_NIC_GPU_SHIFT IB_PEER IB_DEVICE STANDIN_PFC_OFF \
-    STANDIN_ECN_OFF STANDIN_ROCE_NO_IPV4 STANDIN_FLAP NCCL_IB_GID_INDEX STANDIN_HOST
+    STANDIN_ECN_OFF STANDIN_ROCE_NO_IPV4 STANDIN_FLAP NCCL_IB_GID_INDEX STANDIN_HOST STANDIN_GID_MOVED
   # The sysfs files the network checks read (ports' counters, GID tables, ECN switches) are laid
   # out by standins/sysfs_tree from the scenario's STANDIN_* at its first run.
   export SYSFS_ROOT="$WORK/$1/sysfs"
@@ -1085,6 +1085,23 @@ if wanted roce_no_ipv4_gid; then
   if [ "$(cat "$VALIDATION_DIR/nccl_roce.env")" = NCCL_IB_GID_INDEX=3 ]; then ok; else bad "nccl_roce.env is not NCCL_IB_GID_INDEX=3"; fi
   matrix_row h100_2x8_roce "0 1 0 0 0" 1
   expect '"line_code": "roce_gid_missing"'
+fi
+
+if wanted roce_gid_differs; then
+  # mlx5_3's RoCE v2 GID sits at index 5, the others' at 3: one NCCL_IB_GID_INDEX cannot serve
+  # both, so WARN and hand NCCL none (it picks per NIC).
+  scenario roce_gid_differs h100_2x8_roce
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_NET=roce STANDIN_STEP_USED_BYTES=75161927680 \
+    STANDIN_GID_MOVED=mlx5_3
+  run 10_topology.sh
+  expect_rc 0
+  expect '^WARN roce_gid: expected one RoCE v2 GID index on every NIC, measured indexes 3 5 \(NCCL_IB_GID_INDEX is one number'
+  if [ ! -e "$VALIDATION_DIR/nccl_roce.env" ]; then ok; else bad "nccl_roce.env written for differing indexes"; fi
+  MASTER_ADDR=127.0.0.1 NODE_RANK=0 run 30_nccl.sh
+  expect_rc 0
+  expect_not '^NCCL_IB_GID_INDEX='
+  matrix_row h100_2x8_roce "0 0 0 0 0" 0
+  expect '"line_code": "roce_gid_index_differs"'
 fi
 
 if wanted link_flap_nccl; then
