@@ -37,6 +37,10 @@ const char* kUsage =
     "nvidia-smi\n"
     "                                            CSV compared with the plan; exit 3 if a check "
     "fails)\n"
+    "       gpu-advisor check FILE|- RESULT RESULT... [DATA FLAGS]  (a cluster: one result per "
+    "server,\n"
+    "                                            each server's verdict and one; a missing server "
+    "fails)\n"
     "advise reads a request (API v1, see docs/api.md) and prints the result JSON;\n"
     "on bad input it prints {\"error\":{\"code\",\"message\",\"path\"}} and exits 1.\n"
     "--lang zh-CN|en (advise, check) prints the answer or the check as text in that language\n"
@@ -111,10 +115,11 @@ int read_request(const std::vector<std::string>& args, std::size_t from, std::st
   return read_data_flags(args, from, source);
 }
 
-/// Takes "--lang L" from args[at] (and args[at + 1]) when it is there: 0, or the usage status.
+/// Takes "--lang L" from args[at...] when it is there: 0, or the usage status.
 int take_lang(std::vector<std::string>& args, std::size_t at,
               const gpu_advisor_cli::Messages** words) {
-  if (args.size() <= at || args[at] != "--lang") return 0;
+  while (at < args.size() && args[at] != "--lang") ++at;
+  if (at >= args.size()) return 0;
   *words = args.size() > at + 1 ? gpu_advisor_cli::Messages::builtin(args[at + 1]) : nullptr;
   if (!*words) {
     std::cerr << "--lang: give zh-CN or en\n" << kUsage;
@@ -179,6 +184,8 @@ int write_scripts(const std::vector<std::string>& args) {
   return 0;
 }
 
+/// check REQUEST RESULT [RESULT...] [--lang L] [DATA FLAGS]: one RESULT, its report; several
+/// (one per server of a cluster), each server's report and one verdict.
 int check_results(std::vector<std::string> args) {
   const gpu_advisor_cli::Messages* words = nullptr;
   if (const int status = take_lang(args, 3, &words)) return status;
@@ -186,16 +193,25 @@ int check_results(std::vector<std::string> args) {
     std::cerr << kUsage;
     return kExitUsage;
   }
-  std::string request, result;
+  std::size_t flags = 2;
+  while (flags < args.size() && args[flags].rfind("--", 0) != 0) ++flags;
+  std::string request;
   advisor::DataSource source;
-  if (const int status = read_request(args, 3, &request, &source)) return status;
-  if (!read_all(args[2], kMaxResultFileBytes, &result))
-    return fail_input("unreadable_file", "cannot read result file " + advisor::in_quotes(args[2]),
-                      "");
+  if (const int status = read_request(args, flags, &request, &source)) return status;
+  std::vector<std::pair<std::string, std::string>> results;
+  for (std::size_t i = 2; i < flags; ++i) {
+    std::string text;
+    if (!read_all(args[i], kMaxResultFileBytes, &text))
+      return fail_input("unreadable_file", "cannot read result file " + advisor::in_quotes(args[i]),
+                        "");
+    results.emplace_back(std::filesystem::path(args[i]).filename().string(), std::move(text));
+  }
   bool ok = false, failed = false;
-  const std::string file = std::filesystem::path(args[2]).filename().string();
   const std::string report =
-      advisor::validation_check_text(request, result, file, source, &ok, &failed);
+      results.size() == 1
+          ? advisor::validation_check_text(request, results[0].second, results[0].first, source,
+                                           &ok, &failed)
+          : advisor::validation_check_servers_text(request, results, source, &ok, &failed);
   if (const int status = print_result(report, words, gpu_advisor_cli::check_report)) return status;
   if (!ok) return kExitBadInput;
   return failed ? kExitCheckFailed : 0;

@@ -149,6 +149,17 @@ std::string error_report(const json& error, const Messages& words) {
   return out;
 }
 
+/// A check item's reason in words: vreason.<code>, or for a script's own line the words of its
+/// line code (vline.<line_code>, as the page's validation panel reads it).
+std::string check_reason(const Messages& words, const json& reason) {
+  const json& params = field(reason, "params");
+  const json& line = field(params, "line_code");
+  if (field(reason, "code") == "script_line" && line.is_string() &&
+      words.has("vline." + line.get<std::string>()))
+    return sentence(words, "vline.", line, params, field(reason, "message"));
+  return sentence(words, "vreason.", field(reason, "code"), params, field(reason, "message"));
+}
+
 }  // namespace
 
 std::string check_report(const json& report, const Messages& words) {
@@ -158,8 +169,10 @@ std::string check_report(const json& report, const Messages& words) {
   out += words.render("validation.counts", json{{"pass", field(counts, "pass")},
                                                 {"warn", field(counts, "warn")},
                                                 {"fail", field(counts, "fail")}});
-  out += " \u00b7 " +
-         (field(report, "file").is_string() ? field(report, "file").get<std::string>() : "") + "\n";
+  const json& file = field(report, "file");
+  if (file.is_string() && !file.get<std::string>().empty())
+    out += " \u00b7 " + file.get<std::string>();
+  out += "\n";
   for (const json& it : field(report, "items")) {
     const json& reason = field(it, "reason");
     out += "  [" + label(words, "vstatus.", field(it, "status")) + "] " +
@@ -168,10 +181,17 @@ std::string check_report(const json& report, const Messages& words) {
     if (!field(it, "expected").is_null() || !field(it, "measured").is_null())
       out += ": " + figure(words, field(it, "expected"), field(it, "unit")) + " \u2192 " +
              figure(words, field(it, "measured"), field(it, "unit"));
-    out += " \u2014 " +
-           sentence(words, "vreason.", field(reason, "code"), field(reason, "params"),
-                    field(reason, "message")) +
+    out += " \u2014 " + check_reason(words, reason) + "\n";
+  }
+  // A cluster's check: each server's own report after the cluster's verdict.
+  for (const json& server : field(report, "servers")) {
+    const json& host = field(server, "host");
+    out += "\n" +
+           (host.is_string() && !host.get<std::string>().empty() ? host.get<std::string>() + " "
+                                                                 : std::string()) +
+           (field(server, "file").is_string() ? field(server, "file").get<std::string>() : "") +
            "\n";
+    out += check_report(field(server, "report"), words);
   }
   return out;
 }

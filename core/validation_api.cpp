@@ -86,4 +86,20 @@ std::string validation_check_text(const std::string& request_text, const std::st
   });
 }
 
+std::string validation_check_servers_text(
+    const std::string& request_text,
+    const std::vector<std::pair<std::string, std::string>>& named_files, const DataSource& source,
+    bool* ok, bool* failed) {
+  return guarded(ok, [&] {
+    const Prepared p = prepare(request_text, *catalog_for(source));
+    std::vector<validation::Measurements> files;
+    for (const auto& [name, text] : named_files)
+      files.push_back(validation::read_measurements(text, name, p.validation));
+    const validation::ClusterReport report =
+        validation::check_servers(p.validation, files, validation_cost_inputs(p.plan));
+    if (failed) *failed = report.overall == validation::Status::fail;
+    return validation::cluster_report_json(report);
+  });
+}
+
 }  // namespace advisor

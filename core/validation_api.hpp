@@ -4,6 +4,7 @@
 // its advice; without pinned hardware, from the recommended plan.
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "api.hpp"
@@ -32,5 +33,12 @@ std::string validation_scripts_text(const std::string& request_text, const DataS
 std::string validation_check_text(const std::string& request_text, const std::string& file_text,
                                   const std::string& file_name, const DataSource& source = {},
                                   bool* ok = nullptr, bool* failed = nullptr);
+
+/// A cluster's files, one per server ({file name, text}): each server's report and one verdict
+/// (validation::check_servers; a server of the plan without a file FAILs), or the error envelope.
+std::string validation_check_servers_text(
+    const std::string& request_text,
+    const std::vector<std::pair<std::string, std::string>>& named_files,
+    const DataSource& source = {}, bool* ok = nullptr, bool* failed = nullptr);
 
 }  // namespace advisor

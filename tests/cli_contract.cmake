@@ -40,6 +40,13 @@ execute_process(COMMAND ${CLI} check ${CMAKE_CURRENT_BINARY_DIR}/h100x8.json ${S
 if(NOT rc EQUAL 3 OR NOT out MATCHES "thermal_throttle")
   message(FATAL_ERROR "check of a throttling GPU: exit ${rc}, output ${out}")
 endif()
+# Several result files: one per server, each server's report and one verdict (a CSV names no
+# host, so each counts as a server: two for a one-server plan is a WARN, the throttling a FAIL).
+execute_process(COMMAND ${CLI} check ${CMAKE_CURRENT_BINARY_DIR}/h100x8.json ${SAMPLES}/gpu_ok.csv
+                ${SAMPLES}/gpu_ok.csv RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 3 OR NOT out MATCHES "\"kind\": \"cluster\"" OR NOT out MATCHES "server_extra")
+  message(FATAL_ERROR "check of two servers' files: exit ${rc}, output ${out}")
+endif()
 
 # Hostile input (issue 12): deep nesting and a provider catalog holding 1e400 are located
 # errors (exit 1), not a segfault or an abort.

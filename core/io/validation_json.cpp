@@ -117,17 +117,31 @@ XidClasses xid_classes(const json& doc, const std::string& base) {
   return c;
 }
 
+/// The number `key` of `x`, whole where `whole`, in [lo, hi]: else a located catalog error.
+double bounded(const json& x, const char* key, const std::string& p, double lo, double hi,
+               bool whole, const char* rule) {
+  const double v = number(x, key, p);
+  if (v < lo || v > hi || (whole && v != std::floor(v)))
+    throw InputError("catalog_invalid", p + "/" + key, std::string(key) + " is " + rule);
+  return v;
+}
+
 NvlinkErrorLimits nvlink_error_limits(const json& doc, const std::string& base) {
   const std::string p = base + "/nvlink_errors";
   const json& x = field(doc, "nvlink_errors", base);
   auto limit = [&](const char* key) {
-    const double v = number(x, key, p);
-    if (v < 1 || v != std::floor(v))
-      throw InputError("catalog_invalid", p + "/" + key, std::string(key) + " is a count >= 1");
-    return static_cast<int>(v);
+    return static_cast<int>(bounded(x, key, p, 1, 1e9, true, "a count >= 1"));
   };
   return {limit("crc_fail_per_link"), limit("replay_fail_per_link"),
           limit("recovery_fail_per_link"), str(x, "source", p)};
+}
+
+NetworkCheckLimits network_check_limits(const json& doc, const std::string& base) {
+  const std::string p = base + "/network_checks";
+  const json& x = field(doc, "network_checks", base);
+  return {bounded(x, "rdma_bw_fraction", p, 0.01, 1, false, "a share of line rate, 0.01-1"),
+          static_cast<int>(bounded(x, "roce_priority", p, 0, 7, true, "an 802.1p priority, 0-7")),
+          str(x, "source", p)};
 }
 
 ProductClass product_class(const std::string& s, const std::string& path) {
@@ -296,12 +310,14 @@ std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
   std::map<std::string, PartFacts> out;
   const XidClasses xid = xid_classes(doc, base);
   const NvlinkErrorLimits nvlink_errors = nvlink_error_limits(doc, base);
+  const NetworkCheckLimits network_checks = network_check_limits(doc, base);
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const std::string p = base + "/parts/" + parts.key(i);
     const json& j = parts[i];
     PartFacts f;
     f.xid = xid;
     f.nvlink_errors = nvlink_errors;
+    f.network_checks = network_checks;
     f.supported = boolean(j, "supported", p);
     f.product = product_class(str(j, "product_class", p), p + "/product_class");
     f.smi_names = strings(j, "smi_names", p);

@@ -34,30 +34,37 @@ json reason_json(const Reason& reason) {
 }
 }  // namespace
 
-std::string check_report_json(const CheckReport& r) {
+namespace {
+json item_json(const CheckItem& i) {
+  json j = json::object();
+  j.append("area", to_string(i.area));
+  j.append("item", i.item);
+  j.append("status", to_string(i.status));
+  j.append("expected", optional_number(i.expected));
+  j.append("measured", optional_number(i.measured));
+  j.append("unit", i.unit);
+  j.append("deviation", optional_number(i.deviation));
+  j.append("reason", reason_json(i.reason));
+  return j;
+}
+
+json counts_json(int passed, int warned, int failed) {
+  json counts = json::object();
+  counts.append("pass", passed);
+  counts.append("warn", warned);
+  counts.append("fail", failed);
+  return counts;
+}
+
+json report_object(const CheckReport& r) {
   json out = json::object();
   out.append("schema", 1);
   out.append("plan_id", r.plan_id);
   out.append("file", r.file_name);
   out.append("overall", to_string(r.overall));
-  json counts = json::object();
-  counts.append("pass", r.passed);
-  counts.append("warn", r.warned);
-  counts.append("fail", r.failed);
-  out.append("counts", std::move(counts));
+  out.append("counts", counts_json(r.passed, r.warned, r.failed));
   json items = json::array();
-  for (const auto& i : r.items) {
-    json j = json::object();
-    j.append("area", to_string(i.area));
-    j.append("item", i.item);
-    j.append("status", to_string(i.status));
-    j.append("expected", optional_number(i.expected));
-    j.append("measured", optional_number(i.measured));
-    j.append("unit", i.unit);
-    j.append("deviation", optional_number(i.deviation));
-    j.append("reason", reason_json(i.reason));
-    items.push_back(std::move(j));
-  }
+  for (const auto& i : r.items) items.push_back(item_json(i));
   out.append("items", std::move(items));
   json checks = json::array();
   for (const auto& c : r.script_checks) {
@@ -73,6 +80,33 @@ std::string check_report_json(const CheckReport& r) {
     checks.push_back(std::move(j));
   }
   out.append("script_checks", std::move(checks));
+  return out;
+}
+}  // namespace
+
+std::string check_report_json(const CheckReport& r) { return report_object(r).dump(1); }
+
+std::string cluster_report_json(const ClusterReport& c) {
+  json out = json::object();
+  out.append("schema", 1);
+  out.append("kind", "cluster");
+  out.append("plan_id", c.plan_id);
+  out.append("overall", to_string(c.overall));
+  out.append("servers_expected", c.servers_expected);
+  out.append("counts", counts_json(c.servers_passed, c.servers_warned, c.servers_failed));
+  json items = json::array();
+  for (const auto& i : c.items) items.push_back(item_json(i));
+  out.append("items", std::move(items));
+  json servers = json::array();
+  for (const auto& s : c.servers) {
+    json j = json::object();
+    j.append("host", s.host);
+    j.append("file", s.report.file_name);
+    j.append("overall", to_string(s.report.overall));
+    j.append("report", report_object(s.report));
+    servers.push_back(std::move(j));
+  }
+  out.append("servers", std::move(servers));
   return out.dump(1);
 }
 

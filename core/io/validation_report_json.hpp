@@ -16,6 +16,11 @@ namespace advisor::validation {
 /// expected,measured,unit,deviation,reason:{code,params:{},message}}],"script_checks":[...]}
 std::string check_report_json(const CheckReport& report);
 
+/// A cluster's check, one result file per server: {"schema":1,"kind":"cluster","plan_id",
+/// "overall","servers_expected","counts":{pass,warn,fail} (servers),"items":[as above: missing,
+/// duplicate or extra servers],"servers":[{"host","file","overall","report":{as above}}]}
+std::string cluster_report_json(const ClusterReport& cluster);
+
 /// {"schema":1,"plan_id","ngc":{tag,min_driver,reason},"files":[{name,text,executable,purpose,root}]}
 std::string scripts_json(const ValidationPlan& plan, const std::vector<ScriptFile>& files);
 

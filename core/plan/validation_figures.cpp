@@ -84,6 +84,7 @@ validation::PartFacts validation_part_facts(
   if (it == parts.end() && !parts.empty()) {  // the file-wide lists and limits
     f.xid = parts.begin()->second.xid;
     f.nvlink_errors = parts.begin()->second.nvlink_errors;
+    f.network_checks = parts.begin()->second.network_checks;
   }
   if (gpu.software_stack != "cuda") f.supported = false;
   f.product = product_class_of(gpu.product);

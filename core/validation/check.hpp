@@ -52,6 +52,32 @@ CheckReport check_measurements(const ValidationPlan& plan, const Measurements& m
 /// was written by another plan's scripts. Raw CSV logs (no plan id) pass.
 void require_same_plan(const ValidationPlan& plan, const Measurements& measured);
 
+/// One server's report in a cluster's check: the host its result file names ("" for a raw CSV).
+struct ServerReport {
+  std::string host;
+  CheckReport report;
+};
+
+/// The verdict of a cluster from one result file per server (check_servers).
+struct ClusterReport {
+  std::string plan_id;
+  int servers_expected = 0;           // the plan's servers
+  std::vector<ServerReport> servers;  // in the order the files were given
+  std::vector<CheckItem> items;       // about the set of files: server_missing, server_duplicate,
+                                      // server_extra, inter_node_not_measured
+  Status overall = Status::pass;      // the worst server report or item
+  int servers_passed = 0, servers_warned = 0, servers_failed = 0;
+};
+
+/// Checks each server's result file against the plan (check_measurements) and merges them into one
+/// verdict: a server of the plan without a file FAILs (server_missing), two files naming one host
+/// FAIL (server_duplicate: one server counted twice), more files than the plan's servers WARN
+/// (server_extra), and on a multi-server plan a set of result files none of which has the
+/// cross-server all-reduce FAILs (inter_node_not_measured: 30_nccl.sh with MASTER_ADDR and
+/// NODE_RANK on every server at once; server 0 measures it).
+ClusterReport check_servers(const ValidationPlan& plan, const std::vector<Measurements>& files,
+                            const CostInputs& cost = {});
+
 const char* to_string(Area area);
 const char* to_string(Status status);
 

@@ -187,6 +187,7 @@ ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
   p.pcie_width = gpu.pcie_lanes;
   p.xid = part.xid;
   p.nvlink_errors = part.nvlink_errors;
+  p.network_checks = part.network_checks;
 
   p.gpus_per_server = f.gpus_per_server;
   p.servers = f.servers;
@@ -333,6 +334,8 @@ std::string plan_id(const ValidationPlan& p) {
   c.add("net", std::string(to_string(p.network)));
   c.add("rate", p.network_rate_gbit_per_s);
   c.add("ports", p.network_ports_per_server);
+  c.add("rdma_frac", p.network_checks.rdma_bw_fraction);
+  c.add("roce_prio", p.network_checks.roce_priority);
   c.add("busbw", p.allreduce_busbw_gbps);
   c.add("inter_busbw", p.inter_node_busbw_gbps);
   c.add("peak", p.bf16_dense_peak_tflops);

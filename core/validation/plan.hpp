@@ -65,6 +65,15 @@ struct NvlinkErrorLimits {
   std::string source;
 };
 
+/// What the multi-node checks of 10_topology.sh hold the network to (data/validation.json
+/// "network_checks"): the share of each compute NIC's line rate its GPUDirect RDMA write
+/// bandwidth must reach, and the 802.1p priority RoCE traffic uses (PFC and ECN must be on there).
+struct NetworkCheckLimits {
+  double rdma_bw_fraction = 0.9;
+  int roce_priority = 3;
+  std::string source;
+};
+
 /// A part's memory ECC as shipped (data/gpus.json product.memory_ecc: on | off_by_default |
 /// none): on for data-centre parts, off for workstation cards and the GeForce cards with a
 /// driver toggle, none for GeForce cards without ECC.
@@ -98,6 +107,7 @@ struct ValidationPlan {
   int pcie_width = 16;                   // expected pcie.link.width.max, lanes
   XidClasses xid;                        // hardware Xids FAIL, others WARN
   NvlinkErrorLimits nvlink_errors;       // per-link counts that FAIL
+  NetworkCheckLimits network_checks;     // RDMA bandwidth share, RoCE priority
 
   // --- Layout ---------------------------------------------------------------------------------
   int gpus_per_server = 8;
@@ -183,6 +193,7 @@ struct PartFacts {
   bool ecc_expected = true;         // used only when GpuFacts has no memory_ecc (gpus.json product)
   XidClasses xid;                   // file-wide: the same lists for every part
   NvlinkErrorLimits nvlink_errors;  // file-wide, as xid
+  NetworkCheckLimits network_checks;           // file-wide, as xid
   std::vector<double> power_limit_w_observed;  // W, limits seen on real boxes when != TDP
   bool confirmed = true;
   std::string notes;

@@ -289,14 +289,19 @@ ScriptFile topology(const ValidationPlan& p) {
   v.set("NETWORK_RATE_GBIT", num(p.network_rate_gbit_per_s), "per port, Gbit/s");
   v.set("NETWORK_PORTS", std::to_string(p.network_ports_per_server),
         "compute-fabric ports Active per server");
+  v.set("RDMA_BW_FRACTION", num(p.network_checks.rdma_bw_fraction),
+        "share of line rate ib_write_bw must reach per NIC (data/validation.json network_checks)");
+  v.env("IB_PORT_BASE", "18515", "TCP port of the first NIC's ib_write_bw (perftest's default)");
+  v.env("ROCE_PRIORITY", std::to_string(p.network_checks.roce_priority),
+        "802.1p priority of RoCE traffic: PFC and ECN must be on there (ROCE_PRIORITY=<0-7>)");
   Header h{
       "10_topology.sh",
       "fabric and topology",
       {"Checks the fabric manager on NVSwitch boxes, nvidia-smi topo -m against the planned "
        "matrix,",
        "NVLink link status, speed and error counters, peer-to-peer, and IB/RoCE ports and rate.",
-       "Set IB_PEER=<host> (and IB_DEVICE) to measure ib_write_bw against a peer running its "
-       "server."},
+       "Set IB_PEER=<host> to measure each compute NIC's GPUDirect RDMA bandwidth (ib_write_bw",
+       "--use_cuda) against a peer running ib_write_bw_peer.sh (IB_DEVICE=<dev>: that NIC only)."},
       "no; starting nvidia-fabricmanager or changing BIOS ACS settings does.",
       "./10_topology.sh    IB_PEER=<peer> ./10_topology.sh"};
   return {"10_topology.sh", shell_script(p, h, v, nullptr, validation::body("topology.sh")), true,
@@ -394,6 +399,8 @@ ScriptFile burnin(const ValidationPlan& p) {
             ? "dcgmi diag level (--dcgm): GeForce parts run level 1 only"
             : "dcgmi diag level (--dcgm)");
   set_xid_vars(v, p);
+  v.set("NETWORK", to_string(p.network),
+        "between servers: its ports' error counters are read before and after (link flaps)");
   v.set("SERVER_FULL_LOAD_W", p.server_full_load_w ? num(*p.server_full_load_w, 0) : "",
         "planned wall power of one server, W (\"\": not planned)");
   Header h{

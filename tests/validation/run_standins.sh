@@ -50,7 +50,12 @@ scenario() {
   unset STANDIN_PROFILE STANDIN_SCENARIO STANDIN_GPUS STANDIN_STEP STANDIN_STEP_USED_BYTES STANDIN_DMESG \
     STANDIN_XID STANDIN_XID_LATE STANDIN_FABRIC STANDIN_JOURNAL STANDIN_ECC_GPU STANDIN_ECC_MODE \
     STANDIN_PCIE_NARROW_GPU STANDIN_PCIE_WIDTH STANDIN_DCGM STANDIN_NAME STANDIN_POWER_LIMIT \
-    STANDIN_NVLINK_ERRORS STANDIN_REMAP STANDIN_NET STANDIN_SDC_GPU MASTER_ADDR NODE_RANK
+    STANDIN_NVLINK_ERRORS STANDIN_REMAP STANDIN_NET STANDIN_SDC_GPU MASTER_ADDR NODE_RANK \
+    STANDIN_RDMA STANDIN_RDMA_SLOW STANDIN_NIC_GPU_SHIFT IB_PEER IB_DEVICE STANDIN_PFC_OFF \
+    STANDIN_ECN_OFF STANDIN_ROCE_NO_IPV4 STANDIN_FLAP NCCL_IB_GID_INDEX STANDIN_HOST STANDIN_GID_MOVED
+  # The sysfs files the network checks read (ports' counters, GID tables, ECN switches) are laid
+  # out by standins/sysfs_tree from the scenario's STANDIN_* at its first run.
+  export SYSFS_ROOT="$WORK/$1/sysfs"
 }
 wanted() {
   GROUP=$((GROUP + 1))
@@ -60,6 +65,7 @@ wanted() {
 
 # run SCRIPT [ARGS...]: runs it, keeps its output in OUT and exit status in RC.
 run() {
+  if [ ! -d "$SYSFS_ROOT/sys" ]; then "$HERE/standins/sysfs_tree" "$SYSFS_ROOT"; fi
   set +e
   OUT="$("$SCRIPTS/$1" "${@:2}" 2>&1)"
   RC=$?
@@ -687,7 +693,15 @@ if wanted multinode; then
   run 10_topology.sh
   expect_rc 0
   expect '^PASS network_ports: expected 8 InfiniBand ports Active at 400 Gb/s, measured 8$'
-  expect '^SKIP ib_write_bw: .*IB_PEER=<peer host>'
+  expect '^SKIP ib_write_bw: expected >= 360 Gb/s \(0.9 of line rate\), GPU memory to GPU memory on 8 NICs, measured not run \(copy .*/ib_write_bw_peer.sh to a peer server .*IB_PEER=<peer host>\)$'
+  if grep -q '^CUDA_DEVICE_ORDER=PCI_BUS_ID ib_write_bw -d mlx5_3 --use_cuda=3 --report_gbits -D 5 -p 18518 &$' "$VALIDATION_DIR/ib_write_bw_peer.sh"; then ok; else bad "ib_write_bw_peer.sh lacks mlx5_3's server"; fi
+  # GPUDirect RDMA per compute NIC, each with the GPU nearest it (PIX in topo -m), not the 100G
+  # management port mlx5_8.
+  IB_PEER=10.0.0.2 run 10_topology.sh
+  expect_rc 0
+  expect '^PASS ib_write_bw mlx5_0: expected >= 360 Gb/s \(0.9 of line rate\), GPU memory to GPU memory, measured 392.31 Gb/s with GPU 0$'
+  expect '^PASS ib_write_bw mlx5_7: .*measured 392.31 Gb/s with GPU 7$'
+  expect_not 'ib_write_bw mlx5_8'
   run 20_container.sh
   expect_rc 0
   expect '^PASS one_step: expected <= 78.0 GiB, measured 70.0 GiB \(37 of 40 layers\)$'
@@ -698,7 +712,39 @@ if wanted multinode; then
   expect_rc 0
   expect '^PASS nccl_network: expected NET/IB, measured NET/IB$'
   expect '^PASS allreduce_inter_node: expected >= 80% of 180 GB/s, measured 187.50 GB/s via ib$'
+  expect '^PASS link_flaps: expected link_downed, link_error_recovery, symbol_error unchanged during 30_nccl.sh, measured none grew on 27 counters$'
+  run 40_burnin.sh --hours 0.0005 --interval 1
+  expect_rc 0
+  expect '^PASS link_flaps: expected .* unchanged since the burn-in started, measured none grew on 27 counters$'
   matrix_row h100_2x8_ib "0 0 0 0 0" 0
+fi
+
+if wanted rdma_slow_nic; then
+  # One compute NIC of eight reaches half its line rate GPU to GPU: FAIL naming it and its GPU,
+  # the nearest by topo -m (NIC k behind GPU k+4 here), the other seven pass.
+  scenario rdma_slow_nic h100_2x8_ib
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_STEP_USED_BYTES=75161927680 \
+    STANDIN_RDMA_SLOW=mlx5_5 STANDIN_NIC_GPU_SHIFT=4
+  IB_PEER=10.0.0.2 run 10_topology.sh
+  expect_rc 1
+  expect '^FAIL ib_write_bw mlx5_5: expected >= 360 Gb/s .*, measured 187.46 Gb/s with GPU 1 \(mlx5_5 \(GPU 1\) is slow: check its cable'
+  expect '^PASS ib_write_bw mlx5_0: .*measured 392.31 Gb/s with GPU 4$'
+  expect_not '^FAIL ib_write_bw mlx5_[0-46-9]'
+  matrix_row h100_2x8_ib "0 1 0 0 0" 1
+  expect '"line_code": "rdma_bw_low"'
+fi
+
+if wanted rdma_no_cuda; then
+  # perftest built without CUDA rejects --use_cuda: no GPUDirect figure is no pass.
+  scenario rdma_no_cuda h100_2x8_roce
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_NET=roce STANDIN_STEP_USED_BYTES=75161927680 \
+    STANDIN_RDMA=nocuda
+  IB_PEER=10.0.0.2 IB_DEVICE=mlx5_2 run 10_topology.sh
+  expect_rc 1
+  expect "^FAIL ib_write_bw mlx5_2: expected >= 360 Gb/s .*, measured no result \\(mlx5_2 with GPU 2: ib_write_bw: unrecognized option '--use_cuda=2'; .*perftest built with CUDA"
+  expect_not 'ib_write_bw mlx5_[013-9]'
+  matrix_row h100_2x8_roce "0 1 0 0 0" 1
+  expect '"line_code": "rdma_bw_failed"'
 fi
 
 if wanted ib_down; then
@@ -982,9 +1028,13 @@ if wanted multinode_roce; then
   run 10_topology.sh
   expect_rc 0
   expect '^PASS network_ports: expected 8 Ethernet ports Active at 400 Gb/s, measured 8$'
+  expect '^PASS roce_gid: expected a RoCE v2 GID with an IPv4 address on 8 NICs, measured index 3 on all$'
+  expect '^PASS roce_qos: expected PFC and ECN on priority 3, measured on for every NIC$'
   expect_not '^WARN'
   MASTER_ADDR=127.0.0.1 NODE_RANK=0 run 30_nccl.sh
   expect_rc 0
+  expect '^NCCL_IB_GID_INDEX=3 \(the RoCE v2 GID 10_topology.sh found'
+  if grep -q 'NCCL INFO NCCL_IB_GID_INDEX set by environment to 3[.]' "$VALIDATION_DIR/allreduce_inter.log"; then ok; else bad "NCCL did not get NCCL_IB_GID_INDEX=3"; fi
   expect '^PASS nccl_network: expected NET/IB, measured NET/IB$'
   expect '^PASS allreduce_inter_node: expected >= 80% of 180 GB/s, measured 187.50 GB/s via ib$'
   run_rest
@@ -993,6 +1043,153 @@ if wanted multinode_roce; then
   expect_rc 0
   check_back h100_2x8_roce "$VALIDATION_DIR/validation-result.json"
   expect_not '"status": "fail"'
+fi
+
+if wanted roce_qos_warn; then
+  # PFC off on one RoCE NIC (ECN on: lossy RoCE), ECN off on another (PFC on): WARN each, by name.
+  scenario roce_qos_warn h100_2x8_roce
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_NET=roce STANDIN_STEP_USED_BYTES=75161927680 \
+    STANDIN_PFC_OFF=mlx5_4 STANDIN_ECN_OFF=mlx5_2
+  run 10_topology.sh
+  expect_rc 0
+  expect '^WARN roce_qos mlx5_4: expected PFC on priority 3, measured off on ens14np0 \(ECN on\) \(mlx5_4 \(ens14np0\): lossy RoCE, .*mlnx_qos -i ens14np0 --trust dscp --pfc 0,0,0,1,0,0,0,0'
+  expect '^WARN roce_qos mlx5_2: expected ECN on priority 3, measured off on ens12np0 \(PFC on\) \(.*echo 1 > /sys/class/net/ens12np0/ecn/roce_np/enable/3'
+  expect_not '^PASS roce_qos'
+  matrix_row h100_2x8_roce "0 0 0 0 0" 0
+  expect '"line_code": "roce_pfc_off"'
+  expect '"line_code": "roce_ecn_off"'
+fi
+
+if wanted roce_lossless_off; then
+  # Neither PFC nor ECN on the RoCE priority of one NIC: it drops under load, FAIL.
+  scenario roce_lossless_off h100_2x8_roce
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_NET=roce STANDIN_STEP_USED_BYTES=75161927680 \
+    STANDIN_PFC_OFF=mlx5_1 STANDIN_ECN_OFF=mlx5_1
+  run 10_topology.sh
+  expect_rc 1
+  expect '^FAIL roce_qos mlx5_1: expected PFC and ECN on priority 3, measured both off on ens11np0 \(mlx5_1 \(ens11np0\): no PFC and no ECN'
+  matrix_row h100_2x8_roce "0 1 0 0 0" 1
+  expect '"line_code": "roce_lossless_off"'
+fi
+
+if wanted roce_no_ipv4_gid; then
+  # One RoCE NIC's netdev has no IPv4 address: no RoCE v2 GID NCCL can use on it, FAIL naming it;
+  # the others' index still goes to the NCCL stage.
+  scenario roce_no_ipv4_gid h100_2x8_roce
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_NET=roce STANDIN_STEP_USED_BYTES=75161927680 \
+    STANDIN_ROCE_NO_IPV4=mlx5_6
+  run 10_topology.sh
+  expect_rc 1
+  expect '^FAIL roce_gid mlx5_6: expected a RoCE v2 GID with an IPv4 address, measured none \(mlx5_6 port 1 has no RoCE v2 GID'
+  expect_not '^PASS roce_gid'
+  if [ "$(cat "$VALIDATION_DIR/nccl_roce.env")" = NCCL_IB_GID_INDEX=3 ]; then ok; else bad "nccl_roce.env is not NCCL_IB_GID_INDEX=3"; fi
+  matrix_row h100_2x8_roce "0 1 0 0 0" 1
+  expect '"line_code": "roce_gid_missing"'
+fi
+
+if wanted roce_gid_differs; then
+  # mlx5_3's RoCE v2 GID sits at index 5, the others' at 3: one NCCL_IB_GID_INDEX cannot serve
+  # both, so WARN and hand NCCL none (it picks per NIC).
+  scenario roce_gid_differs h100_2x8_roce
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_NET=roce STANDIN_STEP_USED_BYTES=75161927680 \
+    STANDIN_GID_MOVED=mlx5_3
+  run 10_topology.sh
+  expect_rc 0
+  expect '^WARN roce_gid: expected one RoCE v2 GID index on every NIC, measured indexes 3 5 \(NCCL_IB_GID_INDEX is one number'
+  if [ ! -e "$VALIDATION_DIR/nccl_roce.env" ]; then ok; else bad "nccl_roce.env written for differing indexes"; fi
+  MASTER_ADDR=127.0.0.1 NODE_RANK=0 run 30_nccl.sh
+  expect_rc 0
+  expect_not '^NCCL_IB_GID_INDEX='
+  matrix_row h100_2x8_roce "0 0 0 0 0" 0
+  expect '"line_code": "roce_gid_index_differs"'
+fi
+
+if wanted link_flap_nccl; then
+  # mlx5_4 goes down and comes back during the cross-server all-reduce: 30_nccl FAILs naming it.
+  scenario link_flap_nccl h100_2x8_ib
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_STEP_USED_BYTES=75161927680 STANDIN_FLAP=mlx5_4:nccl
+  MASTER_ADDR=127.0.0.1 NODE_RANK=0 run 30_nccl.sh
+  expect_rc 1
+  expect '^FAIL link_flaps mlx5_4/1: expected link_downed, link_error_recovery, symbol_error unchanged during 30_nccl.sh, measured link_downed \+1, link_error_recovery \+1 \(port mlx5_4/1 went down'
+  expect '^PASS allreduce_inter_node'
+  matrix_row h100_2x8_ib "0 0 0 1 0" 1
+  expect '"line_code": "link_flap"'
+fi
+
+if wanted link_flap_burnin; then
+  # A RoCE port flaps during the burn-in: 40_burnin FAILs naming it.
+  scenario link_flap_burnin h100_2x8_roce
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_NET=roce STANDIN_STEP_USED_BYTES=75161927680 \
+    STANDIN_FLAP=mlx5_7:burnin
+  run 40_burnin.sh --hours 0.0005 --interval 1
+  expect_rc 1
+  expect '^FAIL link_flaps mlx5_7/1: .*unchanged since the burn-in started, measured link_downed \+1, link_error_recovery \+1'
+  matrix_row h100_2x8_roce "0 0 0 0 1" 1
+  expect '"line_code": "link_flap"'
+fi
+
+# server HOST RANK "RC00 RC10 RC20 RC30 RC40" RC: one server of a cluster plays its part: every
+# stage (30_nccl.sh across servers as NODE_RANK RANK, the burn-in for the plan's length) into its
+# own VALIDATION_DIR, then 90_summary.sh; asserts each stage's exit status and the summary's.
+server() {
+  export STANDIN_HOST="$1" VALIDATION_DIR="$WORK/$CURRENT/$1"
+  STAGE_RC=()
+  MASTER_ADDR=10.0.0.1 NODE_RANK="$2" run 30_nccl.sh
+  run_rest
+  expect_stages "$3"
+  run 90_summary.sh
+  expect_rc "$4"
+}
+check_servers() {  # check_servers CASE FILE...: the cluster report of the files into OUT
+  set +e
+  OUT="$("$TOOL" check-servers "$@" 2>&1)"
+  RC=$?
+  set -e
+}
+
+if wanted cluster_merge; then
+  # Two servers of a 2x8 IB plan, each with its own result file: check merges them into one
+  # verdict; a server without a file, or one server's file given twice, FAILs.
+  scenario cluster_merge h100_2x8_ib
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_STEP_USED_BYTES=75161927680
+  server gpu-node-01 0 "0 0 0 0 0" 0
+  server gpu-node-02 1 "0 0 0 0 0" 0
+  A="$WORK/$CURRENT/gpu-node-01/validation-result.json"
+  B="$WORK/$CURRENT/gpu-node-02/validation-result.json"
+  check_servers h100_2x8_ib "$A" "$B"
+  expect_rc 0
+  expect '"kind": "cluster"'
+  expect '"overall": "pass"'
+  expect '"host": "gpu-node-02"'
+  check_servers h100_2x8_ib "$A"
+  expect_rc 1
+  expect '"message": "1 of 2 servers sent a result file \(gpu-node-01\): run the scripts'
+  check_servers h100_2x8_ib "$A" "$A"
+  expect_rc 1
+  expect '"code": "server_duplicate"'
+  check_servers h100_2x8_ib "$B"
+  expect_rc 1
+  expect '"code": "server_missing"'
+  expect '"code": "inter_node_not_measured"'
+fi
+
+if wanted cluster_one_bad; then
+  # Server 2 of 2 has an IB port down: its report FAILs, server 1's passes, the cluster FAILs.
+  scenario cluster_one_bad h100_2x8_ib
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_STEP_USED_BYTES=75161927680
+  server gpu-node-01 0 "0 0 0 0 0" 0
+  export STANDIN_SCENARIO=ib_down
+  server gpu-node-02 1 "0 1 0 0 0" 1
+  check_servers h100_2x8_ib "$WORK/$CURRENT/gpu-node-01/validation-result.json" \
+    "$WORK/$CURRENT/gpu-node-02/validation-result.json"
+  expect_rc 1
+  expect '"overall": "fail"'
+  if python3 - "$OUT" << 'PY'; then ok; else bad "per-server verdicts are not pass, fail"; fi
+import json, sys
+c = json.loads(sys.argv[1])
+assert [(s["host"], s["overall"]) for s in c["servers"]] == [("gpu-node-01", "pass"), ("gpu-node-02", "fail")]
+assert c["counts"] == {"pass": 1, "warn": 0, "fail": 1}
+PY
 fi
 
 if wanted sdc; then

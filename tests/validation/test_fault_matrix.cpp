@@ -7,6 +7,7 @@
 
 #include "cases.hpp"
 #include "io/validation_json.hpp"
+#include "types/errors.hpp"
 #include "validation/check.hpp"
 #include "validation/scripts.hpp"
 
@@ -157,6 +158,47 @@ TEST_CASE("NVLink error limits come from data/validation.json into the plan and 
   }
 }
 
+TEST_CASE("Multi-node limits come from data/validation.json into the plan and 10_topology.sh",
+          "[validation][matrix][network]") {
+  const ValidationPlan p = plan("h100_2x8_roce");
+  CHECK(p.network_checks.rdma_bw_fraction == Approx(0.9));
+  CHECK(p.network_checks.roce_priority == 3);
+  CHECK(has(p.network_checks.source, "mlnx_qos"));
+  const std::string topo = script(p, "10_topology.sh");
+  CHECK(has(topo, "RDMA_BW_FRACTION=0.9"));
+  CHECK(has(topo, "ROCE_PRIORITY=\"${ROCE_PRIORITY:-3}\""));
+  CHECK(has(topo, "--use_cuda="));
+  CHECK(has(script(p, "30_nccl.sh"), "NCCL_IB_GID_INDEX"));
+  CHECK(has(script(p, "40_burnin.sh"), "link_flap_report"));
+  SECTION("the limits are part of the plan's identity") {
+    ValidationPlan q = p;
+    q.network_checks.roce_priority = 4;
+    CHECK(plan_id(q) != plan_id(p));
+    q = p;
+    q.network_checks.rdma_bw_fraction = 0.8;
+    CHECK(plan_id(q) != plan_id(p));
+  }
+  SECTION("a priority outside 0-7 or a share above 1 is a located catalog error") {
+    std::string text = vtest::read_text(kData + "/validation.json");
+    const std::string prio = "\"roce_priority\": 3";
+    REQUIRE(text.find(prio) != std::string::npos);
+    std::string bad = text;
+    bad.replace(bad.find(prio), prio.size(), "\"roce_priority\": 8");
+    try {
+      parse_part_facts(bad);
+      FAIL("no error");
+    } catch (const advisor::InputError& e) {
+      CHECK(e.code() == "catalog_invalid");
+      CHECK(e.path() == "validation.json/network_checks/roce_priority");
+    }
+    const std::string frac = "\"rdma_bw_fraction\": 0.9";
+    REQUIRE(text.find(frac) != std::string::npos);
+    bad = text;
+    bad.replace(bad.find(frac), frac.size(), "\"rdma_bw_fraction\": 90");
+    CHECK_THROWS_AS(parse_part_facts(bad), advisor::InputError);
+  }
+}
+
 TEST_CASE("NVLink counters: a storm fails, a few errors warn, none passes",
           "[validation][matrix][nvlink]") {
   const ValidationPlan p = plan("h100_8x");
@@ -222,4 +264,69 @@ TEST_CASE("a part other than the planned one fails", "[validation][matrix][part]
     same["gpu." + std::to_string(g) + ".name"] = "NVIDIA GeForce RTX 4090";
   CHECK(item(check_measured(p, same), "part")->status == Status::pass);
   CHECK(has(script(p, "00_inventory.sh"), "part_mismatch"));
+}
+
+namespace {
+
+/// One server's result file of plan `p`, from `host`, with every stage run and `measured`.
+Measurements server_file(const ValidationPlan& p, const std::string& host, const json& measured) {
+  const json j = {{"schema", 1},           {"kind", "gpu-advisor-validation-result"},
+                  {"plan_id", plan_id(p)}, {"gpu_id", p.gpu_id},
+                  {"host", host},          {"scripts", kAllStages},
+                  {"measured", measured}};
+  return read_measurements(j.dump(), "validation-result.json", p);
+}
+
+const CheckItem* cluster_item(const ClusterReport& c, const std::string& code) {
+  for (const auto& i : c.items)
+    if (i.reason.code == code) return &i;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("check merges one result file per server into one verdict",
+          "[validation][matrix][cluster]") {
+  const ValidationPlan p = plan("h100_2x8_ib");
+  const Measurements a = server_file(p, "gpu-node-01", {{"inter_node_busbw_gbps", 187.5}});
+  const Measurements b = server_file(p, "gpu-node-02", json::object());
+  SECTION("every server: each one's report, the servers item passes") {
+    const ClusterReport c = check_servers(p, {a, b});
+    REQUIRE(c.servers.size() == 2);
+    CHECK(c.servers[1].host == "gpu-node-02");
+    CHECK(c.servers_expected == 2);
+    REQUIRE(cluster_item(c, "ok"));
+    CHECK(cluster_item(c, "ok")->item == "servers");
+    CHECK_FALSE(cluster_item(c, "inter_node_not_measured"));
+    CHECK(c.overall == c.servers[0].report.overall);
+  }
+  SECTION("a server without a file fails, naming the ones that sent theirs") {
+    const ClusterReport c = check_servers(p, {a});
+    REQUIRE(cluster_item(c, "server_missing"));
+    CHECK(cluster_item(c, "server_missing")->status == Status::fail);
+    CHECK(has(cluster_item(c, "server_missing")->reason.message, "1 of 2 servers"));
+    CHECK(c.overall == Status::fail);
+  }
+  SECTION("one server's file twice is one server, not two") {
+    const ClusterReport c = check_servers(p, {a, a});
+    CHECK(cluster_item(c, "server_duplicate"));
+    CHECK(cluster_item(c, "server_missing"));
+    CHECK(c.overall == Status::fail);
+  }
+  SECTION("more files than servers warn; no cross-server all-reduce anywhere fails") {
+    const Measurements extra = server_file(p, "gpu-node-03", json::object());
+    const ClusterReport c =
+        check_servers(p, {b, extra, server_file(p, "gpu-node-04", json::object())});
+    REQUIRE(cluster_item(c, "server_extra"));
+    CHECK(cluster_item(c, "server_extra")->status == Status::warn);
+    REQUIRE(cluster_item(c, "inter_node_not_measured"));
+    CHECK(c.overall == Status::fail);
+  }
+  SECTION("a server that fails fails the cluster; the counts are per server") {
+    Measurements bad = server_file(p, "gpu-node-02", {{"ib_ports_active", 7}});
+    const ClusterReport c = check_servers(p, {a, bad});
+    CHECK(c.servers[1].report.overall == Status::fail);
+    CHECK(c.servers_failed == 1);
+    CHECK(c.overall == Status::fail);
+  }
 }

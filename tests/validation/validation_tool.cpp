@@ -2,6 +2,7 @@
 // Test driver for the validation scripts (not the product CLI):
 //   validation_tool scripts <case> <dir>            write the case's scripts into <dir>
 //   validation_tool check <case> <file> [price] [gpu_hours]   print the read-back report JSON
+//   validation_tool check-servers <case> <file>...   one result file per server: the cluster report
 //   validation_tool csvstats <case> <gpu.csv>       per-GPU statistics, named as 40_burnin.sh names
 //   them validation_tool cases                           list the case names
 // Cases: h100_8x h100_2x8_ib rtx4090_4x l20_8x. Exit 2 on bad input (the error as JSON).
@@ -93,6 +94,15 @@ int main(int argc, char** argv) {
       CheckReport r = check_measurements(plan, m, cost);
       std::cout << check_report_json(r) << "\n";
       return r.overall == Status::fail ? 1 : 0;
+    }
+    if (cmd == "check-servers") {  // one result file per server, one verdict
+      std::vector<Measurements> files;
+      for (int i = 3; i < argc; ++i)
+        files.push_back(read_measurements(vtest::read_text(argv[i]),
+                                          fs::path(argv[i]).filename().string(), plan));
+      const ClusterReport c = check_servers(plan, files);
+      std::cout << cluster_report_json(c) << "\n";
+      return c.overall == Status::fail ? 1 : 0;
     }
   } catch (const advisor::InputError& e) {
     std::cout << "{\"error\": {\"code\": " << quoted(e.code()) << ", \"path\": " << quoted(e.path())

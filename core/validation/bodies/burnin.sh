@@ -4,6 +4,7 @@ IMAGE="$REGISTRY/nvidia/pytorch:${NGC_TAG}-py3"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 CSV="$VALIDATION_DIR/gpu.csv"
 STATE="$VALIDATION_DIR/burnin.state"
+LINK_BEFORE="$VALIDATION_DIR/link_counters.burnin"
 WALL_CSV="$VALIDATION_DIR/wall.csv"
 LOAD_NAME="gpu-advisor-burnin-$PLAN_ID"
 LOAD_LOG="$VALIDATION_DIR/burn.log"
@@ -101,7 +102,7 @@ if [ "$RESTART" = 1 ]; then
   for f in "$CSV" "$WALL_CSV"; do
     if [ -f "$f" ]; then mv "$f" "$f.$stamp"; fi
   done
-  rm -f "$STATE"
+  rm -f "$STATE" "$LINK_BEFORE"
 fi
 target="$(awk -v h="$HOURS" 'BEGIN { printf "%d", h * 3600 + 0.5 }')"
 done_s=0
@@ -155,6 +156,10 @@ if [ "$done_s" -lt "$target" ]; then
   echo "burn-in: $done_s s done, $remaining s to go; nvidia-smi every $INTERVAL s into $CSV"
   if [ ! -s "$CSV" ]; then printf '%s\n' "$HEADER" > "$CSV"; fi
   xid_before="$(xid_total)"
+  # The network ports' error counters when the burn-in first started (kept across resumes).
+  if [ "$NETWORK" = infiniband ] || [ "$NETWORK" = roce ]; then
+    if [ ! -s "$LINK_BEFORE" ]; then link_counters > "$LINK_BEFORE"; fi
+  fi
   if [ "$DCGM" = 1 ]; then
     run_dcgm
   else
@@ -223,6 +228,9 @@ else
   echo "burn-in already complete ($done_s s); analysing $CSV (--restart to run again)"
 fi
 
+if [ "$NETWORK" = infiniband ] || [ "$NETWORK" = roce ]; then
+  link_flap_report "$LINK_BEFORE" "since the burn-in started" link_flaps_burnin
+fi
 measure burnin_seconds "$done_s"
 measure burnin_target_seconds "$target"
 hours_done="$(awk -v s="$done_s" 'BEGIN { printf "%.2f", s / 3600 }')"

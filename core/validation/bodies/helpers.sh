@@ -100,3 +100,45 @@ xid_report() {
       "${app:+application Xid $app: a program fault (bad address, page fault), not a card fault; }${other:+Xid $other not classified: look it up at https://docs.nvidia.com/deploy/xid-errors/; }none of them is a hardware Xid"
   fi
 }
+# helper: link_counters
+# link_counters: "DEV/PORT COUNTER VALUE" for each InfiniBand or RoCE port's link_downed,
+# link_error_recovery and symbol_error counters in sysfs (SYSFS_ROOT=<dir> reads a copy).
+link_counters() {
+  local d c rest
+  for d in "${SYSFS_ROOT:-}"/sys/class/infiniband/*/ports/*/counters; do
+    rest="${d#"${SYSFS_ROOT:-}"/sys/class/infiniband/}"
+    for c in link_downed link_error_recovery symbol_error; do
+      [ -r "$d/$c" ] || continue
+      printf '%s/%s %s %s\n' "${rest%%/*}" "$(cut -d / -f 3 <<< "$rest")" "$c" "$(cat "$d/$c" 2> /dev/null || echo 0)"
+    done
+  done
+}
+# helper: link_flap_report
+# link_flap_report BEFORE WHEN KEY: FAIL link_flap for each port whose link_downed,
+# link_error_recovery or symbol_error grew since BEFORE (link_counters's output then); PASS when
+# none grew; SKIP when sysfs had no counters. KEY: the measured key of the count of such ports.
+link_flap_report() {
+  local before="$1" when="$2" key="$3" grown port deltas n=0
+  local want="link_downed, link_error_recovery, symbol_error unchanged $when"
+  if [ ! -s "$before" ]; then
+    skip interconnect link_flaps "$want" "no port counters" link_counters_unavailable \
+      "no /sys/class/infiniband/*/ports/*/counters here: watch the switch ports' logs for flaps instead"
+    return
+  fi
+  grown="$(link_counters | awk 'NR == FNR { b[$1 " " $2] = $3; next }
+    ($1 " " $2) in b && $3 + 0 > b[$1 " " $2] + 0 {
+      if (!($1 in d)) order[++n] = $1
+      d[$1] = d[$1] (d[$1] == "" ? "" : ", ") $2 " +" ($3 - b[$1 " " $2])
+    }
+    END { for (i = 1; i <= n; i++) print order[i], d[order[i]] }' "$before" -)"
+  while read -r port deltas; do
+    [ -n "$port" ] || continue
+    n=$((n + 1))
+    fail interconnect "link_flaps $port" "$want" "$deltas" link_flap \
+      "port $port went down, retrained or took bit errors $when: reseat or replace its cable or transceiver, read the switch port's log, then run 10_topology.sh again"
+  done <<< "$grown"
+  measure "$key" "$n"
+  if [ "$n" -eq 0 ]; then
+    pass interconnect link_flaps "$want" "none grew on $(wc -l < "$before") counters" ok
+  fi
+}

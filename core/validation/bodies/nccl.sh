@@ -4,6 +4,19 @@ IMAGE="$REGISTRY/nvidia/pytorch:${NGC_TAG}-py3"
 SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 IB_ARGS=()
 if [ -e /dev/infiniband ]; then IB_ARGS=(--device /dev/infiniband --cap-add IPC_LOCK); fi
+# RoCE: the RoCE v2 GID index 10_topology.sh found on every NIC, unless NCCL_IB_GID_INDEX is set.
+if [ "$NETWORK" = roce ] && [ -z "${NCCL_IB_GID_INDEX:-}" ] && [ -s "$VALIDATION_DIR/nccl_roce.env" ]; then
+  NCCL_IB_GID_INDEX="$(sed -n 's/^NCCL_IB_GID_INDEX=\([0-9][0-9]*\)$/\1/p' "$VALIDATION_DIR/nccl_roce.env")"
+fi
+if [ -n "${NCCL_IB_GID_INDEX:-}" ]; then
+  export NCCL_IB_GID_INDEX
+  IB_ARGS+=(-e "NCCL_IB_GID_INDEX=$NCCL_IB_GID_INDEX")
+  echo "NCCL_IB_GID_INDEX=$NCCL_IB_GID_INDEX (the RoCE v2 GID 10_topology.sh found; NCCL_IB_GID_INDEX=<n> overrides)"
+  measure nccl_ib_gid_index "$NCCL_IB_GID_INDEX"
+fi
+# Link flaps: the InfiniBand/RoCE ports' error counters before the all-reduce, compared after it.
+LINK_BEFORE="$VALIDATION_DIR/link_counters.nccl"
+if [ "$NETWORK" = infiniband ] || [ "$NETWORK" = roce ]; then link_counters > "$LINK_BEFORE"; fi
 
 # run_allreduce NNODES: all-reduce bus bandwidth from 1 MiB to MAX_BYTES, NCCL_DEBUG=INFO.
 # With ALL_REDUCE_PERF=<path to nccl-tests all_reduce_perf> the single-node run uses it instead.
@@ -118,6 +131,10 @@ if [ "$SERVERS" -gt 1 ]; then
       check_busbw allreduce_inter_node "$INTER_NODE_BUSBW_GBPS" "$busbw" "$net"
     fi
   fi
+fi
+
+if [ "$NETWORK" = infiniband ] || [ "$NETWORK" = roce ]; then
+  link_flap_report "$LINK_BEFORE" "during 30_nccl.sh" link_flaps_nccl
 fi
 
 finish

@@ -268,8 +268,173 @@ if [ "$EXPECTED_GPUS" -gt 1 ] && [ -n "$EXPECTED_P2P" ]; then
   fi
 fi
 
+# nic_gpus: "DEV GPU" for every NIC that `nvidia-smi topo -m` lists (its "NIC Legend" names the
+# devices), GPU being the one nearest it (PIX before PXB, PHB, NODE, SYS; the lowest index on a tie).
+nic_gpus() {
+  nvidia-smi topo -m 2> /dev/null | awk '
+    function rank(e) { return e == "PIX" ? 1 : e == "PXB" ? 2 : e == "PHB" ? 3 : e == "NODE" ? 4 : e == "SYS" ? 5 : 9 }
+    { gsub(/\033\[[0-9;]*m/, "") }
+    !hdr && $1 ~ /^GPU[0-9]+$/ { for (k = 1; k <= NF; k++) if ($k ~ /^NIC[0-9]+$/) col[k] = $k; hdr = 1; next }
+    hdr && $1 ~ /^GPU[0-9]+$/ {
+      g = substr($1, 4)
+      for (k in col) { r = rank($(k + 1)); if (!(col[k] in best) || r < best[col[k]]) { best[col[k]] = r; gpu[col[k]] = g } }
+    }
+    /^[[:space:]]*NIC[0-9]+:/ { n = $1; sub(":", "", n); dev[n] = $2 }
+    END { for (n in gpu) if (n in dev) print dev[n], gpu[n] }'
+}
+
+# rdma_bandwidth DEV...: GPUDirect RDMA write bandwidth of each compute NIC (perftest's ib_write_bw
+# with --use_cuda=<the GPU nearest the NIC>, GPU memory to GPU memory) against IB_PEER, each NIC
+# on its own TCP port from IB_PORT_BASE, against RDMA_BW_FRACTION of the line rate.
+rdma_bandwidth() {
+  local -a nics=("$@")
+  local dev gpu out bw k=0 slow=0 min="" need peer_script="$VALIDATION_DIR/ib_write_bw_peer.sh"
+  local -A near=()
+  if [ -n "${IB_DEVICE:-}" ]; then nics=("$IB_DEVICE"); fi
+  need="$(awk -v r="$NETWORK_RATE_GBIT" -v f="$RDMA_BW_FRACTION" 'BEGIN { print r * f }')"
+  local want=">= $need Gb/s ($RDMA_BW_FRACTION of line rate), GPU memory to GPU memory"
+  while read -r dev gpu; do [ -n "$dev" ] && near[$dev]="$gpu"; done <<< "$(nic_gpus)"
+  {
+    echo "#!/usr/bin/env bash"
+    echo "# Run on the peer server before IB_PEER=<this peer> ./10_topology.sh: one ib_write_bw server per NIC."
+    for dev in ${nics[@]+"${nics[@]}"}; do
+      printf 'CUDA_DEVICE_ORDER=PCI_BUS_ID ib_write_bw -d %q --use_cuda=%q --report_gbits -D 5 -p %q &\n' \
+        "$dev" "${near[$dev]:-$((k % EXPECTED_GPUS))}" "$((IB_PORT_BASE + k))"
+      k=$((k + 1))
+    done
+    echo "wait"
+  } > "$peer_script"
+  chmod +x "$peer_script"
+  if [ "${#nics[@]}" -eq 0 ]; then return; fi
+  if [ -z "${IB_PEER:-}" ] || ! have ib_write_bw; then
+    skip interconnect ib_write_bw "$want on ${#nics[@]} NICs" "not run" ib_bw_needs_peer \
+      "copy $peer_script to a peer server and run it there (perftest built with CUDA, nvidia-peermem loaded), then rerun here with IB_PEER=<peer host>"
+    return
+  fi
+  k=0
+  for dev in "${nics[@]}"; do
+    gpu="${near[$dev]:-$((k % EXPECTED_GPUS))}"
+    # PCI bus order: perftest's CUDA device i is nvidia-smi's GPU i.
+    out="$(CUDA_DEVICE_ORDER=PCI_BUS_ID ib_write_bw -d "$dev" --use_cuda="$gpu" --report_gbits -D 5 \
+      -p "$((IB_PORT_BASE + k))" "$IB_PEER" 2>&1 || true)"
+    printf '%s\n' "$out" > "$VALIDATION_DIR/ib_write_bw.$dev.txt"
+    k=$((k + 1))
+    # The result row: "#bytes #iterations BW peak[Gb/sec] BW average[Gb/sec] MsgRate[Mpps]".
+    bw="$(printf '%s\n' "$out" | awk '$1 ~ /^[0-9]+$/ && NF >= 5 && $4 ~ /^[0-9.]+$/ { v = $4 } END { print v }')"
+    if [ -z "$bw" ]; then
+      slow=$((slow + 1))
+      fail interconnect "ib_write_bw $dev" "$want" "no result" rdma_bw_failed \
+        "$dev with GPU $gpu: $(printf '%s\n' "$out" | grep -m 1 -iE 'error|unrecognized|fail|unable|couldn' || echo "see $VALIDATION_DIR/ib_write_bw.$dev.txt"); is the peer running $peer_script, and is perftest built with CUDA?"
+      continue
+    fi
+    measure "rdma.$dev.write_bw_gbit_per_s" "$bw"
+    measure "rdma.$dev.gpu" "$gpu"
+    if [ -z "$min" ] || ! num_ge "$bw" "$min"; then min="$bw"; fi
+    if num_ge "$bw" "$need"; then
+      pass interconnect "ib_write_bw $dev" "$want" "$bw Gb/s with GPU $gpu" ok
+    else
+      slow=$((slow + 1))
+      fail interconnect "ib_write_bw $dev" "$want" "$bw Gb/s with GPU $gpu" rdma_bw_low \
+        "$dev (GPU $gpu) is slow: check its cable or transceiver and switch port speed, its firmware, that it and GPU $gpu share a PCIe switch (nvidia-smi topo -m), and that nvidia-peermem is loaded"
+    fi
+  done
+  measure ib_write_bw_gbit_per_s "${min:-0}"
+  measure rdma_slow_nics "$slow"
+}
+
+# The sysfs trees the network checks read; SYSFS_ROOT=<dir> reads a copy (the stand-in tests).
+SYS_IB="${SYSFS_ROOT:-}/sys/class/infiniband"
+SYS_NET="${SYSFS_ROOT:-}/sys/class/net"
+
+# roce_gid DEV PORT: "INDEX NETDEV" of the port's RoCE v2 GID with an IPv4 address (the one NCCL
+# uses by default), from sysfs: gid_attrs/types/N reads "RoCE v2" or "IB/RoCE v1", gids/N the GID
+# (IPv4-mapped: 0000:...:ffff:0a00:0001), gid_attrs/ndevs/N the Ethernet device. Unused entries
+# fail to read (EINVAL); nothing printed: no such GID.
+roce_gid() {
+  local dir="$SYS_IB/$1/ports/$2" f n
+  for f in "$dir"/gid_attrs/types/*; do
+    n="${f##*/}"
+    [ "$(cat "$f" 2> /dev/null || true)" = "RoCE v2" ] || continue
+    [[ "$(cat "$dir/gids/$n" 2> /dev/null || true)" == 0000:0000:0000:0000:0000:ffff:* ]] || continue
+    printf '%s %s\n' "$n" "$(cat "$dir/gid_attrs/ndevs/$n" 2> /dev/null || true)"
+    return
+  done
+}
+
+# pfc_on NETDEV: 1 when `mlnx_qos -i NETDEV` shows PFC enabled on ROCE_PRIORITY, 0 when off, "" when
+# unknown. Its "PFC configuration:" block (mlnx_qos docs, community.mellanox.com DOC-2792):
+#   priority    0   1   2   3   4   5   6   7
+#   enabled     0   0   0   1   0   0   0   0
+pfc_on() {
+  mlnx_qos -i "$1" 2> /dev/null | awk -v p="$ROCE_PRIORITY" '
+    /PFC configuration/ { pfc = 1; next }
+    pfc && $1 == "enabled" { print $(p + 2); exit }'
+}
+
+# ecn_on NETDEV: 1 when ECN is on for ROCE_PRIORITY both as notification point (roce_np: the
+# receiver sends CNPs) and as reaction point (roce_rp: the sender slows down, DCQCN), 0 when not,
+# "" when the driver has no such files (/sys/class/net/<netdev>/ecn/roce_{np,rp}/enable/<prio>).
+ecn_on() {
+  local base="$SYS_NET/$1/ecn" np rp
+  np="$(cat "$base/roce_np/enable/$ROCE_PRIORITY" 2> /dev/null || true)"
+  rp="$(cat "$base/roce_rp/enable/$ROCE_PRIORITY" 2> /dev/null || true)"
+  if [ -z "$np" ] || [ -z "$rp" ]; then return; fi
+  if [ "$np" = 1 ] && [ "$rp" = 1 ]; then echo 1; else echo 0; fi
+}
+
+# roce_settings DEV...: per compute NIC, its RoCE v2 GID index (exported to 30_nccl.sh as
+# NCCL_IB_GID_INDEX), PFC and ECN on the priority RoCE traffic uses (ROCE_PRIORITY).
+roce_settings() {
+  local dev idx nd pfc ecn gids="" missing=0 unknown=0 bad=0 fix
+  for dev in "$@"; do
+    read -r idx nd <<< "$(roce_gid "$dev" 1)" || true
+    if [ -z "${idx:-}" ]; then
+      missing=$((missing + 1))
+      fail interconnect "roce_gid $dev" "a RoCE v2 GID with an IPv4 address" "none" roce_gid_missing \
+        "$dev port 1 has no RoCE v2 GID with an IPv4 address: give its Ethernet device an address, and set RoCE v2 (root: cma_roce_mode -d $dev -p 1 -m 2)"
+      continue
+    fi
+    gids="$(add_word "$gids" "$idx")"
+    pfc="$(pfc_on "$nd")"
+    ecn="$(ecn_on "$nd")"
+    fix="root: mlnx_qos -i $nd --trust dscp --pfc $(awk -v p="$ROCE_PRIORITY" 'BEGIN { for (i = 0; i < 8; i++) printf "%s%d", i ? "," : "", i == p }')"
+    if [ -z "$pfc" ] || [ -z "$ecn" ]; then
+      unknown=$((unknown + 1))
+    elif [ "$pfc" = 0 ] && [ "$ecn" = 0 ]; then
+      bad=$((bad + 1))
+      fail interconnect "roce_qos $dev" "PFC and ECN on priority $ROCE_PRIORITY" "both off on $nd" roce_lossless_off \
+        "$dev ($nd): no PFC and no ECN on priority $ROCE_PRIORITY, so RoCE drops and retransmits under load; $fix; echo 1 > /sys/class/net/$nd/ecn/roce_np/enable/$ROCE_PRIORITY and roce_rp; match the switch"
+    elif [ "$pfc" = 0 ]; then
+      bad=$((bad + 1))
+      warn interconnect "roce_qos $dev" "PFC on priority $ROCE_PRIORITY" "off on $nd (ECN on)" roce_pfc_off \
+        "$dev ($nd): lossy RoCE, fine only where the switches are set up for it; else $fix, matching the switch ports"
+    elif [ "$ecn" = 0 ]; then
+      bad=$((bad + 1))
+      warn interconnect "roce_qos $dev" "ECN on priority $ROCE_PRIORITY" "off on $nd (PFC on)" roce_ecn_off \
+        "$dev ($nd): no congestion control (DCQCN), so PFC pauses spread under load; root: echo 1 > /sys/class/net/$nd/ecn/roce_np/enable/$ROCE_PRIORITY and echo 1 > /sys/class/net/$nd/ecn/roce_rp/enable/$ROCE_PRIORITY"
+    fi
+  done
+  measure_str roce_gid_indexes "$gids"
+  if [ -n "$gids" ] && [ "$gids" = "${gids%% *}" ]; then
+    printf 'NCCL_IB_GID_INDEX=%s\n' "$gids" > "$VALIDATION_DIR/nccl_roce.env"
+    measure roce_gid_index "$gids"
+    [ "$missing" -gt 0 ] || pass interconnect roce_gid "a RoCE v2 GID with an IPv4 address on $# NICs" "index $gids on all" ok
+  elif [ -n "$gids" ]; then
+    rm -f "$VALIDATION_DIR/nccl_roce.env"
+    warn interconnect roce_gid "one RoCE v2 GID index on every NIC" "indexes $gids" roce_gid_index_differs \
+      "NCCL_IB_GID_INDEX is one number for all NICs: configure the NICs alike, or leave it unset and let NCCL (2.21 or newer) pick each NIC's"
+  fi
+  if [ "$unknown" -gt 0 ]; then
+    skip interconnect roce_qos "PFC and ECN on priority $ROCE_PRIORITY" "unknown on $unknown NICs" roce_qos_unknown \
+      "mlnx_qos (mlnx-tools) or /sys/class/net/<netdev>/ecn is missing: check PFC and ECN by hand (mlnx_qos -i <netdev>)"
+  elif [ "$bad" -eq 0 ] && [ -n "$gids" ]; then
+    pass interconnect roce_qos "PFC and ECN on priority $ROCE_PRIORITY" "on for every NIC" ok
+  fi
+}
+
 if [ "$NETWORK" = infiniband ] || [ "$NETWORK" = roce ]; then
   if [ "$NETWORK" = infiniband ]; then layer=InfiniBand; else layer=Ethernet; fi
+  compute_nics=()
   if have ibstat; then
     IB="$(ibstat 2>&1 || true)"
     printf '%s\n' "$IB" > "$VALIDATION_DIR/ibstat.txt"
@@ -286,6 +451,7 @@ if [ "$NETWORK" = infiniband ] || [ "$NETWORK" = roce ]; then
         slow="$slow $ca/$port(${rate}G)"
       else
         good=$((good + 1))
+        compute_nics+=("$ca")
       fi
       if [ "$state" = Active ] && { [ -z "$min_rate" ] || ! num_ge "$rate" "$min_rate"; }; then min_rate="$rate"; fi
     done <<< "$(printf '%s\n' "$IB" | awk '
@@ -311,20 +477,8 @@ if [ "$NETWORK" = infiniband ] || [ "$NETWORK" = roce ]; then
   else
     fail interconnect network_ports "ibstat" "not found" ibstat_missing "install infiniband-diags (root)"
   fi
-  if [ -n "${IB_PEER:-}" ] && have ib_write_bw; then
-    BW_OUT="$(ib_write_bw -d "${IB_DEVICE:-mlx5_0}" --report_gbits -D 5 "$IB_PEER" 2>&1 || true)"
-    bw="$(printf '%s\n' "$BW_OUT" | awk '$1 ~ /^[0-9]+$/ && NF >= 4 { v = $4 } END { print v + 0 }')"
-    measure ib_write_bw_gbit_per_s "$bw"
-    need="$(awk -v r="$NETWORK_RATE_GBIT" 'BEGIN { print r * 0.9 }')"
-    if num_ge "$bw" "$need"; then
-      pass interconnect ib_write_bw ">= $need Gb/s (90% of line rate)" "$bw Gb/s" ok
-    else
-      fail interconnect ib_write_bw ">= $need Gb/s (90% of line rate)" "$bw Gb/s" ib_bw_low "check cables, NIC firmware and PCIe placement of ${IB_DEVICE:-mlx5_0}"
-    fi
-  else
-    skip interconnect ib_write_bw ">= 90% of $NETWORK_RATE_GBIT Gb/s" "not run" ib_bw_needs_peer \
-      "on the peer run 'ib_write_bw -d mlx5_0 --report_gbits', then rerun here with IB_PEER=<peer host> (perftest package)"
-  fi
+  if [ "$NETWORK" = roce ] && [ "${#compute_nics[@]}" -gt 0 ]; then roce_settings "${compute_nics[@]}"; fi
+  rdma_bandwidth ${compute_nics[@]+"${compute_nics[@]}"}
 fi
 
 finish

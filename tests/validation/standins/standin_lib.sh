@@ -64,3 +64,5 @@ if [ "$SCENARIO" = inactive_link ]; then BUSBW=331.9; fi
 if [ "$SCENARIO" = throttling ]; then GEMM_SLOW_GPU=3; else GEMM_SLOW_GPU=-1; fi
 
 bus_id() { printf '00000000:%02X:00.0' $((0x18 + 0x10 * $1)); }
+# netdev_of K: the Ethernet device of mlx5_K (a RoCE port), as udev names ConnectX ports.
+netdev_of() { if [ "$1" = 8 ]; then echo eno1np0; else echo "ens1${1}np0"; fi; }

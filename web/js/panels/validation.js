@@ -17,11 +17,16 @@ const AREAS = ['memory', 'interconnect', 'compute', 'power', 'cost'];
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const MAX_FILE_BYTES = 64 << 20; // a 10-hour nvidia-smi log at 1 s is ~30 MB
 
-/** A validation reason in words: vreason.<code> with its parameters (strings), else the core's English. */
+/**
+ * A validation reason in words: vreason.<code> with its parameters (strings), else the core's
+ * English. A script line whose own code has words (vline.<line_code>) reads in them, with the
+ * line's fields (check, expected, measured, detail) as parameters.
+ */
 function reasonText(reason) {
   const code = reason && reason.code;
   const params = (reason && reason.params) || {};
-  const key = 'vreason.' + code;
+  const lineKey = code === 'script_line' && params.line_code ? 'vline.' + params.line_code : '';
+  const key = lineKey && hasString(lineKey) ? lineKey : 'vreason.' + code;
   if (!code || !hasString(key)) return h('span', { lang: 'en', text: String((reason && reason.message) || code || '') });
   const text = t(key, params);
   return h('span', null, text);
