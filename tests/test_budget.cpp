@@ -128,7 +128,7 @@ TEST_CASE("a bought plan's outlay is its purchase, a rental's its run or month",
   for (const json& p : shown_plans(rec)) CHECK(reason_of(p, "within_budget").is_null());
 }
 
-TEST_CASE("a budget of a purchase buys within it; over every plan, the nearest says by how much",
+TEST_CASE("a budget of a purchase buys within it, over every plan, the nearest says by how much",
           "[recommend][budget]") {
   json job = test::request("lora", "qwen2.5-7b", {{"goal", {{"objective", "cheapest"}}}});
   // A budget large enough to buy one workstation: a bought plan within it qualifies.

@@ -55,7 +55,7 @@ TEST_CASE("owned cards are busy for the cadence's runs only", "[cadence]") {
   CHECK(owned > 0);  // the office runner-up buys its cards
 }
 
-TEST_CASE("buy or rent follows the cadence; the cost section prices the plan alike", "[cadence]") {
+TEST_CASE("buy or rent follows the cadence, the cost section prices the plan alike", "[cadence]") {
   // Four RTX 4000 Ada bought for the office, pinned: a run once a quarter pays for months of
   // owning them; twice a day keeps them ~86% busy and a run costs a fifth of renting them.
   auto pinned = [](double runs) {

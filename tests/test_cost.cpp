@@ -241,7 +241,7 @@ TEST_CASE("buy: capex, straight-line hardware, running costs, cash by year", "[c
   CHECK(one.lifetime_cny == Approx(1072000));
 }
 
-TEST_CASE("rent: only hours used are paid; reserved pays every month", "[cost][rent]") {
+TEST_CASE("rent: only hours used are paid, reserved pays every month", "[cost][rent]") {
   advisor::RentInputs r;
   r.gpus = 8;
   r.utilization = 0.5;

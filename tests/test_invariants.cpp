@@ -137,7 +137,7 @@ bool tp_fits(const advisor::ModelArch& m, int tp) {
 
 }  // namespace
 
-TEST_CASE("invariant: the breakdown sums to the total, inside the band; years sum to the lifetime",
+TEST_CASE("invariant: the breakdown sums to the total, inside the band, years sum to the lifetime",
           "[invariant]") {
   Random r(1201);
   int results = 0;

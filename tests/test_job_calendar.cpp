@@ -49,7 +49,7 @@ TEST_CASE("a rental bills whole units, at least one", "[calendar][reference]") {
         Approx(70.0 / 60 * 8));  // by the minute
 }
 
-TEST_CASE("a rented plan's cost is its billed hours; its hours include the start-up",
+TEST_CASE("a rented plan's cost is its billed hours, its hours include the start-up",
           "[calendar]") {
   // Rented by the hour (the fastest plan of all is a 16-GPU cluster offer billed by the
   // node-month).

@@ -172,7 +172,7 @@ TEST_CASE("sliding-window attention caps the KV cache", "[memory][kv]") {
   CHECK(test::memory(j, test::layout(1, 0)).kv_cache == Approx(4096 * per_token));
 }
 
-TEST_CASE("inference weights: bf16 Llama-2-7B is about 13.5 GB; int4 about a quarter", "[memory]") {
+TEST_CASE("inference weights: bf16 Llama-2-7B is about 13.5 GB, int4 about a quarter", "[memory]") {
   const auto bf16 = test::memory(test::request("inference", "llama-2-7b"), test::layout(1, 0));
   CHECK(bf16.weights / 1e9 == Approx(13.48).epsilon(0.01));
   const auto int4 = test::memory(

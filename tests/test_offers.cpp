@@ -83,7 +83,7 @@ TEST_CASE("every rented plan across hosts comes from a multi-node offer", "[offe
   }
 }
 
-TEST_CASE("a workstation carries no IDC line; servers carry theirs", "[offers][cost]") {
+TEST_CASE("a workstation carries no IDC line, servers carry theirs", "[offers][cost]") {
   const json one = pinned("lora", "qwen2.5-7b", "rtx4090-24gb", 1)["cost"]["options"]["buy"];
   const json* line = line_item(one, "network");
   REQUIRE(line != nullptr);

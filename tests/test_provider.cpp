@@ -105,7 +105,7 @@ TEST_CASE("offers price the rentals the recommendation uses", "[provider]") {
   CHECK(cheaper["recommendation"]["best"]["cost"]["cny"].get<double>() == Approx(before / 2));
 }
 
-TEST_CASE("only the provider's offers are rented; buying keeps neutral prices", "[provider]") {
+TEST_CASE("only the provider's offers are rented, buying keeps neutral prices", "[provider]") {
   const auto neutral = advise(lora_7b(), "");
   const std::string neutral_gpu = neutral["recommendation"]["best"]["gpu"];
   auto doc = example();
@@ -152,7 +152,7 @@ TEST_CASE("an offer's count caps the rented plans", "[provider]") {
   CHECK(found);
 }
 
-TEST_CASE("monthly offers price reserved rentals; packages price the racks", "[provider]") {
+TEST_CASE("monthly offers price reserved rentals, packages price the racks", "[provider]") {
   const auto doc = example();
   const auto r = advise(
       test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", "rtx4090-24gb"}, {"count", 4}}}}),

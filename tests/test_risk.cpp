@@ -113,7 +113,7 @@ TEST_CASE(
   CHECK(warning_of(alt["warnings"], "risky_parts_customer_facing") == nullptr);
 }
 
-TEST_CASE("RTX 3090 plans say consumer, no ECC and end of life; bought, second-hand too",
+TEST_CASE("RTX 3090 plans say consumer, no ECC and end of life, bought, second-hand too",
           "[risk]") {
   const json rec = test::advise_json(serving_72b())["recommendation"];
   // The cheapest plan rents them: the part's risks, not the buying channel's.

@@ -156,7 +156,7 @@ TEST_CASE("bus bandwidth reproduces the measured nccl-tests figures", "[speed][r
   CHECK(busbw("h200-sxm-141gb", 8, none) / busbw("rtx5090-32gb", 8, none) > 8);
 }
 
-TEST_CASE("bridges help pairs only; beyond the pair traffic falls to PCIe", "[speed][reference]") {
+TEST_CASE("bridges help pairs only, beyond the pair traffic falls to PCIe", "[speed][reference]") {
   const auto& k = advisor::builtin_catalog().performance;
   advisor::ClusterSettings bridged;
   bridged.nvlink_bridges = true;
@@ -442,7 +442,7 @@ TEST_CASE("vLLM-style KV budget: utilisation x memory - weights - activations - 
         r["inference"]["max_concurrency"].get<int>() / 4);
 }
 
-TEST_CASE("without pinned hardware: figures per option; the sections are the recommended plan's",
+TEST_CASE("without pinned hardware: figures per option, the sections are the recommended plan's",
           "[speed][api]") {
   const auto r = advise_ok(test::request("full_finetune", "llama-3.1-8b"));
   const auto& best = r["recommendation"]["best"];
@@ -488,7 +488,7 @@ TEST_CASE("FP8 training: only on parts with FP8 tensor cores", "[speed][api]") {
   }
 }
 
-TEST_CASE("QLoRA pays for dequantising its base; LoRA does not", "[speed][api]") {
+TEST_CASE("QLoRA pays for dequantising its base, LoRA does not", "[speed][api]") {
   const auto q = train(pinned("qlora", "llama-3.1-8b", "rtx4090-24gb", 1));
   const auto l = train(pinned("lora", "llama-3.1-8b", "l40s-48gb", 1));
   CHECK(q.dequantization_s > 0);

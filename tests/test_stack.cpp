@@ -83,7 +83,7 @@ TEST_CASE("a stack of the wrong kind or an unknown one is a located error", "[st
   CHECK(error_path(test::request("lora", "qwen2.5-7b", {{"stack", "colossalai"}})) == "/stack");
 }
 
-TEST_CASE("DeepSpeed runs pipelines under ZeRO-1 at most; Megatron defaults to ZeRO-1",
+TEST_CASE("DeepSpeed runs pipelines under ZeRO-1 at most, Megatron defaults to ZeRO-1",
           "[stack][errors]") {
   // deepspeed/runtime/pipe/engine.py: "ZeRO-2 and ZeRO-3 are incompatible with pipeline
   // parallelism".

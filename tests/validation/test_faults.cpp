@@ -66,7 +66,7 @@ std::string pcie_log(int busy_width, int busy_gen = 5) {
 using vtest::has;
 using vtest::script;
 
-TEST_CASE("a PCIe link trained narrow under load fails; an idle link's low generation does not",
+TEST_CASE("a PCIe link trained narrow under load fails, an idle link's low generation does not",
           "[validation][faults][pcie]") {
   const ValidationPlan p = plan("h100_8x");
   REQUIRE(p.pcie_width == 16);

@@ -73,7 +73,7 @@ const CheckItem* item_with_code(const CheckReport& r, const std::string& code) {
 
 }  // namespace
 
-TEST_CASE("every catalog NVIDIA GPU gets scripts; others a located error",
+TEST_CASE("every catalog NVIDIA GPU gets scripts, others a located error",
           "[validation][issue28]") {
   for (const advisor::GpuSpec& g : advisor::builtin_catalog().gpus) {
     INFO(g.id);

@@ -56,7 +56,7 @@ TEST_CASE("the newest tag the host driver supports", "[validation][ngc]") {
   CHECK(c.tag == "24.10");
 }
 
-TEST_CASE("without a driver: the newest secondary-or-better tag; unconfirmed rows only on request",
+TEST_CASE("without a driver: the newest secondary-or-better tag, unconfirmed rows only on request",
           "[validation][ngc]") {
   TagChoice c = pick_ngc_tag(ngc(), hopper(), std::nullopt);
   CHECK(c.tag == "26.02");

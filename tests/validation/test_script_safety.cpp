@@ -87,7 +87,7 @@ void same_shapes(const json& benign, const json& hostile) {
 
 }  // namespace
 
-TEST_CASE("one_line: no control, line-breaking or bidi character survives; bounded",
+TEST_CASE("one_line: no control, line-breaking or bidi character survives, bounded",
           "[validation][security]") {
   CHECK(advisor::one_line("a\nb\rc\td\x7F"
                           "e",
