@@ -9,6 +9,7 @@
 #include "plan/validation_figures.hpp"
 #include "types/errors.hpp"
 #include "validation/check.hpp"
+#include "validation/check_servers.hpp"
 
 namespace advisor {
 

@@ -7,6 +7,7 @@
 #  4. nlohmann/json at the edge only: two files include it, json_text.cpp (its SAX parser feeds
 #     the core's JsonValue) and json_number.cpp (its to_chars); no header does, so its DOM
 #     never spreads through the core (the wasm module's size).
+#  5. Every core .cpp has its own header (the .hpp of the same name) declaring what it defines.
 set(failures "")
 foreach(layer types engine plan validation)
   file(GLOB_RECURSE files ${CORE}/${layer}/*.hpp ${CORE}/${layer}/*.cpp)
@@ -30,6 +31,10 @@ foreach(f ${all_core})
   endif()
 endforeach()
 foreach(f ${sources})
+  string(REGEX REPLACE "\\.cpp$" ".hpp" header "${f}")
+  if(NOT EXISTS "${header}")
+    string(APPEND failures "\n  ${f}: no header of its own")
+  endif()
   file(STRINGS ${f} lines)
   list(LENGTH lines n)
   if(n GREATER 600)

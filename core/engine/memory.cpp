@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "engine/activations.hpp"
+#include "engine/memory_explain.hpp"
 #include "engine/model.hpp"
 #include "types/errors.hpp"
 #include "types/limits.hpp"

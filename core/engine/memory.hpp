@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/weight_formats.hpp"
 #include "types/catalog.hpp"
 #include "types/note.hpp"
 #include "types/request.hpp"
@@ -71,16 +72,6 @@ struct MemoryEstimate {
   }
 };
 
-/// Bits per weight of a weight format (bf16, fp8, int8, int4, nf4, gguf_*), scales included.
-double weight_bits_for(const std::string& format);
-/// Bits per weight of the token embedding and of the LM head (output tensor) under a weight
-/// format: 16 (kept unquantised) except in GGUF files, which quantise them too.
-struct EdgeWeightBits {
-  double embedding = 16;
-  double lm_head = 16;
-};
-EdgeWeightBits edge_weight_bits_for(const std::string& format);
-
 /// What the optimizer keeps per trainable parameter: the one home of these counts (memory and
 /// the optimizer step's traffic both read it). Mixed-precision AdamW: 2 states x 4 B + 4 B
 /// fp32 master = 12 B (ZeRO paper sec. 3.1); 8-bit AdamW: 2 x 1 B (bitsandbytes; the
@@ -121,10 +112,6 @@ bool fp32_residual_stream(const Request& request);
 /// 2.0). The backward frees each layer's activations as it allocates that layer's gradients, so
 /// the peak holds the larger of (activations + the LM head's gradient) and all gradients.
 bool gradients_apart_from_activations(const Request& request, const Layout& layout);
-
-/// Fills `estimate.assumptions`: one line per term, as a code with parameters and in English.
-void explain_memory(const Request& request, const Layout& layout, const MemoryAssumptions& a,
-                    MemoryEstimate& estimate);
 
 /// Memory per GPU for `layout`. `explain` adds human-readable assumptions (slower).
 MemoryEstimate estimate_memory(const Request& request, const Layout& layout,

@@ -2,6 +2,8 @@
 // The memory assumption lines (engine/memory.cpp estimate_memory with explain = true): one per
 // term, each a code with the figures that went into it (the page renders it in either language)
 // and the English sentence.
+#include "engine/memory_explain.hpp"
+
 #include <cstdio>
 #include <string>
 

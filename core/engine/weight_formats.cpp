@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Bits per weight of the weight formats people serve and fine-tune with (engine/memory.hpp).
+#include "engine/weight_formats.hpp"
+
 #include <string>
 
 #include "engine/memory.hpp"

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "io/json_text.hpp"
 #include "io/json_value.hpp"
 #include "types/choices.hpp"
 #include "types/limits.hpp"
@@ -131,12 +132,5 @@ FieldReader required_object(FieldReader& r, const char* key);
 /// value in [min, max]; `basis` receives the basis text when not null.
 double read_sourced_value(FieldReader& r, const char* key, double min, double max,
                           std::string* basis = nullptr);
-
-/// Parses JSON text strictly (io/json_text.cpp): malformed text is an InputError at `path` with
-/// the parser's position; text over `max_bytes`, nesting beyond limits::kMaxNestingDepth, a NUL
-/// byte, a duplicate key, a number beyond a double and an array over limits::kMaxArrayLength
-/// are located errors that name the limit or the place.
-JsonValue parse_json_text(const std::string& text, const std::string& path,
-                          std::size_t max_bytes = limits::kMaxRequestBytes);
 
 }  // namespace advisor

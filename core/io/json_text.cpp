@@ -6,6 +6,8 @@
 // and containers over their member limits, each as an InputError located at the JSON pointer
 // where it occurs. Objects are sorted once when they close (O(n log n)), never per insert.
 // Malformed text is located by the byte nlohmann's lexer stood at.
+#include "io/json_text.hpp"
+
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "validation/check.hpp"
+#include "validation/check_servers.hpp"
 #include "validation/ngc.hpp"
 #include "validation/plan.hpp"
 #include "validation/scripts.hpp"

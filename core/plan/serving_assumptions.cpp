@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The assumption lines shown under the serving speed figures (the training ones are in
 // plan/speed_assumptions.cpp): each a code with its named figures; the words are in data/messages.
+#include "plan/serving_assumptions.hpp"
+
 #include <string>
 
+#include "plan/speed_assumptions.hpp"
 #include "plan/speed_results.hpp"
 #include "types/text.hpp"
 

@@ -2,6 +2,8 @@
 // The assumption lines shown under the training and serving speed figures: each states a term of
 // the model with the numbers that went into it (docs/speed.md). Each line is a code with its
 // named figures only: its words, in each language, are in data/messages (assume.<code>).
+#include "plan/speed_assumptions.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string_view>

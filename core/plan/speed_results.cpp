@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "plan/plan_warnings.hpp"
+#include "plan/serving_assumptions.hpp"
+#include "plan/speed_assumptions.hpp"
 #include "plan/validate.hpp"
 #include "types/text.hpp"
 #include "types/units.hpp"

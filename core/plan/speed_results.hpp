@@ -33,21 +33,4 @@ void fill_option_speed(const Request& request, const Catalog& catalog, OptionRow
 /// Short name and description of the link inside a server.
 const char* link_label(const Fabric& fabric);
 
-/// The note for a link whose bandwidth is not published (make_fabric's note), appended to `out`
-/// when there is one: training and serving say it alike.
-void add_link_unknown(const GpuSpec& gpu, const Fabric& f, std::vector<Note>& out);
-
-/// The assumption lines as codes with parameters (plan/speed_assumptions.cpp for training,
-/// plan/serving_assumptions.cpp for serving).
-std::vector<Note> training_assumptions(const Request& request, const GpuSpec& gpu,
-                                       const Layout& layout, const Fabric& fabric,
-                                       const TrainingPerf& perf, const PerformanceConstants& k);
-std::vector<Note> inference_assumptions(const Request& request, const GpuSpec& gpu,
-                                        const Layout& layout, const Fabric& fabric,
-                                        const InferencePerf& perf, const PerformanceConstants& k);
-/// Without pinned hardware: where the speed figures are (training or serving).
-Note unpinned_speed_note(bool training);
-/// How the run's token budget was chosen.
-Note training_token_note(const Request& request, const PerformanceConstants& k);
-
 }  // namespace advisor

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A cluster's read-back: one result file per server, each checked against the plan, merged into
 // one verdict (the files of the servers that did not send one are a FAIL, not a pass).
+#include "validation/check_servers.hpp"
+
 #include <algorithm>
 #include <set>
 #include <string>
