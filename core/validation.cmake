@@ -33,6 +33,7 @@ set(ADVISOR_VALIDATION_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/validation/check.cpp
   ${CMAKE_CURRENT_LIST_DIR}/validation/check_fabric.cpp
   ${CMAKE_CURRENT_LIST_DIR}/validation/check_health.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/validation/check_identity.cpp
   ${CMAKE_CURRENT_LIST_DIR}/validation/check_servers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/io/validation_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/io/validation_report_json.cpp

@@ -10,6 +10,7 @@
 #include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "types/text.hpp"
+#include "validation/check_identity.hpp"
 #include "validation/gpu_csv.hpp"
 
 namespace advisor::validation {
@@ -17,9 +18,8 @@ namespace {
 
 using json = JsonValue;
 
-// Strictly, as every other JSON input (io/json_text.cpp): bounded size and depth, duplicate
-// keys, NUL bytes and numbers beyond a double are located errors (a read-back with 1e400 was an
-// internal error before: fuzz finding tests/fuzz/regressions/validation/number_overflow.json).
+// Strictly, as every other JSON input (io/json_text.cpp): bounded size and depth, duplicate keys,
+// NUL bytes, numbers beyond a double are located errors (fuzz regression number_overflow.json).
 json parse(const std::string& text, const std::string& file) {
   try {
     return parse_json_text(text, "/" + file, limits::kMaxValidationResultBytes);
@@ -492,8 +492,8 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
         entry_for(m.gpus, i).pcie_width_max = r.integer(key);
       else if (f == "compute_cap")
         entry_for(m.gpus, i).compute_cap = r.text(key);
-      else if (f == "ecc_mode")
-        entry_for(m.gpus, i).ecc_mode = r.text(key);
+      else if (is_gpu_text_field(f))
+        set_gpu_text_field(entry_for(m.gpus, i), f, r.text(key));
       else if (f == "gemm_tflops") {
         if (auto v = r.num(key)) m.gemm_tflops.emplace_back(i, *v);
       } else if (f == "samples")

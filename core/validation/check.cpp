@@ -9,6 +9,7 @@
 #include "types/errors.hpp"
 #include "validation/check_fabric.hpp"
 #include "validation/check_health.hpp"
+#include "validation/check_identity.hpp"
 
 namespace advisor::validation {
 
@@ -123,6 +124,7 @@ CheckReport check_measurements(const ValidationPlan& plan, const Measurements& m
   r.script_checks = m.script_checks;
   items::Builder b(r);
   items::memory_items(plan, m, b);
+  items::identity_items(plan, m, b);
   items::interconnect_items(plan, m, b);
   items::compute_items(plan, m, b);
   items::power_items(plan, m, b);

@@ -20,6 +20,10 @@ struct GpuInventory {
   std::optional<int> pcie_width_max;  // lanes
   std::string compute_cap;            // "9.0"
   std::string ecc_mode;               // Enabled | Disabled | [N/A]
+  std::string persistence_mode;       // Enabled | Disabled ("": not recorded)
+  std::string mig_mode;               // mig.mode.current: Enabled | Disabled | [N/A]
+  std::string vbios_version;          // "96.00.89.00.01"
+  std::string serial;                 // the board's serial; [N/A] on GeForce
 };
 
 /// One GPU's NVLink state (10_topology.sh).

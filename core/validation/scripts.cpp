@@ -248,6 +248,8 @@ ScriptFile inventory(const ValidationPlan& p) {
   for (const auto& [tag, driver] : p.fallback_tags) table.push_back(tag + ":" + driver);
   v.array("TAG_TABLE", table, "tag:min driver for this GPU, newest first");
   v.set("CHECK_ROW_REMAPPER", p.row_remapper ? "1" : "0", "HBM parts report row remapping");
+  v.set("PRODUCT_CLASS", to_string(p.product),
+        "data_center: persistence mode expected on (WARN when Disabled)");
   set_xid_vars(v, p);
   Header h{
       "00_inventory.sh",

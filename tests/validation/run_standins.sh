@@ -1210,5 +1210,63 @@ if wanted sdc; then
   expect '"line_code": "sdc_detected"'
 fi
 
+if wanted identity_warn; then
+  # Issue 28 item 7: persistence mode off on three GPUs of a data-centre server, then VBIOS
+  # versions that differ in one server: recorded, WARN, the server passes with warnings.
+  scenario persistence_off h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=persistence_off
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^WARN persistence_mode: expected Enabled, measured Disabled on GPU 1 4 7 \(.*nvidia-smi -pm 1'
+  expect '^PASS mig_mode: expected Disabled \(whole GPUs\)'
+  expect '^PASS serial: expected one serial per GPU, measured 8 serials recorded'
+  expect_not '^FAIL'
+  matrix_row h100_8x "0 0 0 0 0" 0
+  expect '"code": "persistence_off"'
+  expect_not '"line_code": "persistence_off"'
+  expect '"overall": "warn"'
+  scenario vbios_mixed h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=vbios_mixed
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^WARN vbios_version: expected one VBIOS version, measured 96.00.89.00.01 96.00.74.00.0D'
+  expect '^PASS persistence_mode'
+  matrix_row h100_8x "0 0 0 0 0" 0
+  expect '"code": "vbios_mixed"'
+  expect_not '"line_code": "vbios_mixed"'
+  expect '"overall": "warn"'
+  if grep -q '"gpu.5.vbios_version": "96.00.74.00.0D"' "$VALIDATION_DIR/validation-result.json"; then ok; else bad "gpu.5.vbios_version not recorded"; fi
+  if grep -q '"fabric_manager_version": "570.86.10"' "$VALIDATION_DIR/validation-result.json"; then ok; else bad "fabric_manager_version not recorded"; fi
+fi
+
+if wanted identity_fail; then
+  # A MIG-enabled GPU (a slice is not the GPU planned) and two boards with one serial: FAIL.
+  scenario mig_enabled h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=mig_enabled
+  run 00_inventory.sh
+  expect_rc 1
+  expect '^FAIL mig_mode: expected Disabled, measured Enabled on GPU 2 \(a MIG slice is not the whole GPU'
+  matrix_row h100_8x "1 0 0 0 0" 1
+  expect '"code": "mig_enabled"'
+  expect_not '"line_code": "mig_enabled"'
+  expect '"overall": "fail"'
+  scenario serial_duplicate h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=serial_duplicate
+  run 00_inventory.sh
+  expect_rc 1
+  expect '^FAIL serial: expected one serial per GPU, measured serial 1652023001234 on more than one GPU'
+  matrix_row h100_8x "1 0 0 0 0" 1
+  expect '"code": "serial_duplicate"'
+  expect_not '"line_code": "serial_duplicate"'
+  # GeForce: no serial, persistence off as shipped, no MIG: recorded, no verdict.
+  scenario identity_geforce rtx4090_4x
+  export STANDIN_PROFILE=rtx4090 STANDIN_SCENARIO=healthy
+  run 00_inventory.sh
+  expect_rc 0
+  expect '^PASS persistence_mode'
+  expect '^PASS serial: expected one serial per GPU, measured none reported \(N/A\)'
+  expect_not '^WARN'
+fi
+
 printf 'stand-in runs: %d scenarios, %d assertions passed, %d failed\n' "$SCENARIOS" "$PASSED" "$FAILED"
 [ "$FAILED" -eq 0 ]

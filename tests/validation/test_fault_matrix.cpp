@@ -266,6 +266,42 @@ TEST_CASE("a part other than the planned one fails", "[validation][matrix][part]
   CHECK(has(script(p, "00_inventory.sh"), "part_mismatch"));
 }
 
+TEST_CASE("the GPUs' recorded identity: MIG on fails, persistence off and mixed VBIOS warn",
+          "[validation][matrix][identity]") {
+  const ValidationPlan p = plan("h100_8x");
+  json m = json::object();
+  for (int g = 0; g < 8; ++g) {
+    const std::string k = "gpu." + std::to_string(g) + ".";
+    m[k + "persistence_mode"] = g == 4 ? "Disabled" : "Enabled";
+    m[k + "mig_mode"] = g == 2 ? "Enabled" : "Disabled";
+    m[k + "vbios_version"] = g == 5 ? "96.00.74.00.0D" : "96.00.89.00.01";
+    m[k + "serial"] = std::to_string(1652023001234 + (g == 7 ? 0 : g));
+  }
+  const CheckReport r = check_measured(p, m);
+  REQUIRE(item(r, "mig_mode"));
+  CHECK(item(r, "mig_mode")->status == Status::fail);
+  CHECK(item(r, "mig_mode")->reason.code == "mig_enabled");
+  CHECK(item(r, "mig_mode")->reason.param("gpus") == "2");
+  CHECK(item(r, "persistence_mode")->reason.code == "persistence_off");
+  CHECK(item(r, "persistence_mode")->status == Status::warn);
+  CHECK(item(r, "vbios_version")->reason.param("versions") == "96.00.89.00.01, 96.00.74.00.0D");
+  CHECK(item(r, "serial")->reason.code == "serial_duplicate");
+  CHECK(r.overall == Status::fail);
+  // GeForce: persistence off as shipped, no serial: no verdict. A file without the fields: no item.
+  const ValidationPlan g = plan("rtx4090_4x");
+  json geforce = json::object();
+  for (int i = 0; i < 4; ++i) {
+    geforce["gpu." + std::to_string(i) + ".persistence_mode"] = "Disabled";
+    geforce["gpu." + std::to_string(i) + ".mig_mode"] = "[N/A]";
+    geforce["gpu." + std::to_string(i) + ".serial"] = "[N/A]";
+  }
+  const CheckReport rg = check_measured(g, geforce);
+  CHECK(item(rg, "mig_mode")->status == Status::pass);
+  CHECK_FALSE(item(rg, "persistence_mode"));
+  CHECK_FALSE(item(rg, "serial"));
+  CHECK_FALSE(item(check_measured(g, json::object()), "mig_mode"));
+}
+
 namespace {
 
 /// One server's result file of plan `p`, from `host`, with every stage run and `measured`.

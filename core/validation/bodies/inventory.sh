@@ -72,6 +72,64 @@ tag_for_driver() {
   return 1
 }
 
+# check_identity: per GPU, what identifies it and how it runs (nvidia-smi --help-query-gpu):
+# persistence_mode (Enabled | Disabled), mig.mode.current (Enabled | Disabled; [N/A] on parts
+# without MIG), vbios_version and serial ([N/A] where the board has none, as GeForce). All are
+# recorded; persistence off on a data-centre part WARNs, MIG on FAILs (the plan counts whole GPUs,
+# a MIG slice is not one), VBIOS versions that differ in one server WARN, a serial seen on two
+# GPUs FAILs (a stand-in or a spoofed board).
+check_identity() {
+  local out idx pm mig vbios serial pm_off="" mig_on="" vbios_seen="" serials="" dup=""
+  if ! out="$(nvidia-smi --query-gpu=index,persistence_mode,mig.mode.current,vbios_version,serial --format=csv,noheader 2>/dev/null)"; then
+    skip health identity "persistence mode, MIG, VBIOS, serial" "not reported" identity_unavailable "this driver does not report them"
+    return 0
+  fi
+  while IFS=',' read -r idx pm mig vbios serial; do
+    idx="$(trim "$idx")"
+    [ -n "$idx" ] || continue
+    pm="$(trim "$pm")"
+    mig="$(trim "$mig")"
+    vbios="$(trim "$vbios")"
+    serial="$(trim "$serial")"
+    measure_str "gpu.$idx.persistence_mode" "$pm"
+    measure_str "gpu.$idx.mig_mode" "$mig"
+    measure_str "gpu.$idx.vbios_version" "$vbios"
+    measure_str "gpu.$idx.serial" "$serial"
+    if [ "$pm" = Disabled ] && [ "$PRODUCT_CLASS" = data_center ]; then pm_off="$(add_word "$pm_off" "$idx")"; fi
+    if [ "$mig" = Enabled ]; then mig_on="$(add_word "$mig_on" "$idx")"; fi
+    case "$vbios" in "" | *N/A* | *"Not Supported"*) ;; *) vbios_seen="$(add_word "$vbios_seen" "$vbios")" ;; esac
+    case "$serial" in
+      "" | *N/A* | *"Not Supported"*) ;;
+      *) case " $serials " in *" $serial "*) dup="$(add_word "$dup" "$serial")" ;; esac
+        serials="$serials $serial" ;;
+    esac
+  done <<< "$out"
+  if [ -n "$pm_off" ]; then
+    warn software persistence_mode "Enabled" "Disabled on GPU $pm_off" persistence_off \
+      "the driver unloads between jobs and each start pays for the GPUs' initialisation; root: nvidia-smi -pm 1, or enable the nvidia-persistenced service"
+  else
+    if [ "$PRODUCT_CLASS" = data_center ]; then pass software persistence_mode "Enabled" "Enabled on every GPU" ok; else pass software persistence_mode "recorded" "not required on this part" ok; fi
+  fi
+  if [ -n "$mig_on" ]; then
+    fail memory mig_mode "Disabled" "Enabled on GPU $mig_on" mig_enabled \
+      "a MIG slice is not the whole GPU the plan counts; root: nvidia-smi -i <GPU> -mig 0, then reset the GPU"
+  else
+    pass memory mig_mode "Disabled (whole GPUs)" "not enabled" ok
+  fi
+  if [ "$(wc -w <<< "$vbios_seen")" -gt 1 ]; then
+    warn software vbios_version "one VBIOS version" "$vbios_seen" vbios_mixed \
+      "the GPUs of one server run different VBIOS versions: ask the vendor for one release on all"
+  else
+    pass software vbios_version "one VBIOS version" "${vbios_seen:-N/A}" ok
+  fi
+  if [ -n "$dup" ]; then
+    fail health serial "one serial per GPU" "serial $dup on more than one GPU" serial_duplicate \
+      "two boards cannot share a serial: the inventory is not real hardware, a stand-in or a spoofed board"
+  else
+    pass health serial "one serial per GPU" "$(if [ -n "$serials" ]; then printf '%s serials recorded' "$(wc -w <<< "$serials")"; else printf 'none reported (N/A)'; fi)" ok
+  fi
+}
+
 if ! have nvidia-smi; then
   fail software nvidia-smi "nvidia-smi on PATH" "not found" driver_missing "install the NVIDIA driver (root)"
   finish
@@ -181,6 +239,8 @@ if [ "$count" -gt 0 ]; then
   if [ "$bad_pcie" -eq 0 ]; then pass interconnect pcie_link "Gen$EXPECTED_PCIE_GEN/x$EXPECTED_PCIE_WIDTH" "$pcie_seen" ok; fi
   if [ "$bad_cc" -eq 0 ]; then pass compute compute_capability "$EXPECTED_COMPUTE_CAP" "$cc_seen" ok; fi
 fi
+
+if [ "$count" -gt 0 ]; then check_identity; fi
 
 measure_str driver_version "$driver"
 if [ -n "$driver" ]; then

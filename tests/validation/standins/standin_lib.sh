@@ -2,6 +2,8 @@
 # STANDIN_PROFILE  h100 | rtx4090 | l20 | a800 | h20 | l40s   (the part; default h100)
 # STANDIN_SCENARIO healthy | pcie_only | throttling | old_driver | inactive_link | missing_gpu
 #                  | ib_down | nccl_socket | nccl_timeout (default healthy)
+#                  | persistence_off (GPUs 1, 4, 7) | mig_enabled (GPU 2) | vbios_mixed (GPU 5)
+#                  | serial_duplicate (GPU 7 has GPU 0's serial)
 # STANDIN_GPUS     GPU count (default: 8, or 4 for rtx4090; missing_gpu drops one)
 # STANDIN_STEP_USED_BYTES  device memory used by probe.py's step (default per profile)
 # STANDIN_PCIE_NARROW_GPU, STANDIN_PCIE_WIDTH  that GPU's pcie.link.width.current (default x8) in

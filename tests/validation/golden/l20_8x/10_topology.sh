@@ -133,6 +133,13 @@ if [ "$FABRIC_MANAGER_REQUIRED" = 1 ]; then
   else
     skip interconnect fabric_manager active "no systemctl" fabric_manager_unknown "check the nvidia-fabricmanager service by hand"
   fi
+  # Recorded, not judged: the fabric manager must match the driver, and refuses to start when it
+  # does not (fabric_manager_inactive above). "Fabric Manager version is : 535.161.08".
+  fm_version=""
+  if have nv-fabricmanager; then
+    fm_version="$(nv-fabricmanager --version 2>/dev/null | sed -n 's/.*[Vv]ersion[^0-9]*\([0-9][0-9.]*\).*/\1/p' | head -n 1 || true)"
+  fi
+  measure_str fabric_manager_version "${fm_version:-unknown}"
   FABRIC="$(nvidia-smi -q 2>/dev/null | grep -i -A 3 '^[[:space:]]*Fabric' || true)"
   completed="$(printf '%s\n' "$FABRIC" | grep -ciE 'State[[:space:]]*:[[:space:]]*Completed' || true)"
   # Ampere NVSwitch boards (HGX A100/A800) print "State : N/A" with the fabric manager running;
