@@ -292,23 +292,6 @@ std::string Messages::render(const std::string& key, const json& params) const {
   return r.out;
 }
 
-std::string Messages::params_of(const std::string& key) const {
-  std::vector<std::string> names;
-  const auto collect = [&names](const Parts& parts, const auto& self) -> void {
-    for (const Node& n : parts) {
-      if (n.is_text) continue;
-      names.push_back(n.text);
-      for (const auto& b : n.branches) self(b.second, self);
-    }
-  };
-  if (has(key)) collect(Parser(table_.at(key).get<std::string>()).message(), collect);
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  std::string joined;
-  for (const auto& n : names) joined += (joined.empty() ? "" : ",") + n;
-  return joined;
-}
-
 /// A text parameter in words: the label of its id (stack_id), of its enum value
 /// (note.value.<name>.<value>, note.value.<value>), of a reason's code (link., deploy., ...).
 std::string Messages::text_param(const std::string& name, const std::string& value,

@@ -19,9 +19,6 @@ class Messages {
   /// Message `key` with `params` (a JSON object of numbers, texts and flags); the key itself
   /// when the table has no such message. Throws std::runtime_error on a malformed message.
   std::string render(const std::string& key, const nlohmann::json& params) const;
-  /// The parameter names message `key` uses, sorted (for the registry test).
-  std::string params_of(const std::string& key) const;
-  const nlohmann::json& table() const { return table_; }
   const std::string& lang() const { return lang_; }
 
   /// A number in a style of the messages ({name, number, style}); an unknown style (or none)
