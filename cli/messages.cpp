@@ -306,6 +306,7 @@ std::string Messages::text_param(const std::string& name, const std::string& val
       {"facility", "power.facility."},
       {"status", "china."},
       {"basis", "basis."},
+      {"stack", "stack."},
       {"deployment", "deploy."},
       {"outlay_basis", "outlay_basis."},
       {"nearest_outlay_basis", "outlay_basis."}};

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "api.hpp"
+#include "engine/checkpoint_writes.hpp"
 #include "engine/cost.hpp"
 #include "engine/job_startup.hpp"
 #include "helpers.hpp"
@@ -39,6 +40,36 @@ TEST_CASE("start-up: image, weights, warm-up and rendezvous, once per run",
   CHECK(advisor::checkpoint_bytes(pretrain, 8e9) == 0);
   const advisor::Request finetune = test::parse(test::request("full_finetune", "llama-3.1-8b"));
   CHECK(advisor::checkpoint_bytes(finetune, 8e9) == 16e9);
+}
+
+// Issue 27 item 2: a run stops to save its state, once per interval and at the end.
+TEST_CASE("checkpoint saves: the training state, written by the servers at once, per interval",
+          "[calendar][reference]") {
+  const advisor::PerformanceConstants& k = advisor::builtin_catalog().performance;
+  const advisor::Request full = test::parse(test::request("full_finetune", "llama-3.1-8b"));
+  advisor::Layout one = test::layout(8, 3), four = test::layout(32, 3), ddp = test::layout(16, 0);
+  one.gpus_per_server = four.gpus_per_server = ddp.gpus_per_server = 8;
+  // Mixed-precision AdamW: bf16 weights 2 + fp32 master 4 + two fp32 states 8 = 14 bytes.
+  const advisor::CheckpointWrites a = advisor::checkpoint_writes(full, 8e9, one, 3.2, k);
+  CHECK(a.bytes == Approx(8e9 * 14));
+  CHECK(a.each_s == Approx(8e9 * 14 / (k.checkpoint_write_gbyte_per_s * 1e9)));
+  CHECK(a.count == std::ceil(3.2 / k.checkpoint_interval_hours));
+  // Sharded states are written by every server at once; a replicated one by a single server.
+  CHECK(advisor::checkpoint_writes(full, 8e9, four, 3.2, k).each_s == Approx(a.each_s / 4));
+  CHECK(advisor::checkpoint_writes(full, 8e9, ddp, 3.2, k).each_s == Approx(a.each_s));
+  // A run shorter than the interval still saves its result once.
+  CHECK(advisor::checkpoint_writes(full, 8e9, one, 0.01, k).count == 1);
+  // The saves are in the run's hours: a LoRA saves only its adapters (seconds), a full
+  // fine-tune its whole state.
+  const json lora_run = test::advise_json(test::request(
+      "lora", "llama-3.1-8b", {{"hardware", {{"gpu", "h100-sxm-80gb"}, {"count", 8}}}}));
+  const json full_run = test::advise_json(test::request(
+      "full_finetune", "llama-3.1-8b", {{"hardware", {{"gpu", "h100-sxm-80gb"}, {"count", 8}}}}));
+  CHECK(lora_run["training"]["checkpoint_write_s"].get<double>() < 10);
+  const double full_s = full_run["training"]["checkpoint_write_s"].get<double>();
+  CHECK(full_s > 100);
+  CHECK(full_run["training"]["hours"].get<double>() * 3600 >
+        full_s + full_run["training"]["startup_s"].get<double>());
 }
 
 TEST_CASE("a rental bills whole units, at least one", "[calendar][reference]") {

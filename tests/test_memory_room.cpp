@@ -158,7 +158,7 @@ TEST_CASE("a stated micro-batch above one is offered as a lever, never lowered s
   json job = test::request("full_finetune", "llama-3.1-8b",
                            {{"training",
                              {{"micro_batch_size", 2},
-                              {"sequence_length", 4096},
+                              {"sequence_length", 8192},
                               {"activation_checkpointing", "selective"}}},
                             {"hardware", {{"gpu", "l40s-48gb"}, {"count", 2}}}});
   const json with = test::advise_json(job);

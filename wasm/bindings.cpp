@@ -5,6 +5,8 @@
 #include <emscripten/val.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "api.hpp"
 #include "validation_api.hpp"
@@ -75,6 +77,30 @@ emscripten::val validation_check_with_provider(const std::string& request_json,
       advisor::validation_check_text(request_json, file_text, file_name, {{}, provider_json}));
 }
 
+// A cluster's result files, one per server: names[i] is texts[i]'s file name.
+std::vector<std::pair<std::string, std::string>> named(const emscripten::val& names,
+                                                       const emscripten::val& texts) {
+  const auto n = emscripten::vecFromJSArray<std::string>(names);
+  const auto t = emscripten::vecFromJSArray<std::string>(texts);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::size_t i = 0; i < n.size() && i < t.size(); ++i) out.emplace_back(n[i], t[i]);
+  return out;
+}
+
+emscripten::val validation_check_servers(const std::string& request_json,
+                                         const emscripten::val& names,
+                                         const emscripten::val& texts) {
+  return text(advisor::validation_check_servers_text(request_json, named(names, texts)));
+}
+
+emscripten::val validation_check_servers_with_provider(const std::string& request_json,
+                                                       const std::string& provider_json,
+                                                       const emscripten::val& names,
+                                                       const emscripten::val& texts) {
+  return text(advisor::validation_check_servers_text(request_json, named(names, texts),
+                                                     {{}, provider_json}));
+}
+
 emscripten::val version() { return text("1"); }
 
 }  // namespace
@@ -90,5 +116,8 @@ EMSCRIPTEN_BINDINGS(gpu_advisor) {
   emscripten::function("validationCheck", &validation_check);
   emscripten::function("validationScriptsWithProvider", &validation_scripts_with_provider);
   emscripten::function("validationCheckWithProvider", &validation_check_with_provider);
+  emscripten::function("validationCheckServers", &validation_check_servers);
+  emscripten::function("validationCheckServersWithProvider",
+                       &validation_check_servers_with_provider);
   emscripten::function("apiVersion", &version);
 }

@@ -429,10 +429,12 @@ void fill_run_totals(TrainingPerf& r, const Request& req, const TrainingJob& job
   // failure costs the job a restart plus the progress since the last checkpoint (Llama 3: 419
   // unexpected interruptions in 54 days on 16,384 GPUs, over 90% effective training time).
   r.goodput = 1 / (1 + k.failures_per_gpu_hour * L.count * k.hours_lost_per_failure);
-  // The run, then its start-up: every GPU of the plan waits (and is billed) through it.
+  // The run with its checkpoint saves, then its start-up: every GPU of the plan waits (and is
+  // billed) through both.
+  const double train_hours = r.tokens / r.tokens_per_second / kSecondsPerHour / r.goodput;
+  r.checkpoints = checkpoint_writes(req, job.trainable_params, L, train_hours, k);
   r.startup = job_startup(L, checkpoint_bytes(req, job.params.total), k);
-  r.hours = r.tokens / r.tokens_per_second / kSecondsPerHour / r.goodput +
-            r.startup.total_s() / kSecondsPerHour;
+  r.hours = train_hours + (r.checkpoints.total_s() + r.startup.total_s()) / kSecondsPerHour;
   r.gpu_hours = r.hours * L.count;
   const double bytes_per_token = double(m.vocab) <= kUint16Vocab ? 2 : 4;
   r.storage_read_gbps_needed =
@@ -446,6 +448,11 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
                                const TrainingJob& job, const GpuFractions& fractions) {
   TrainingPerf r;
   r.tokens = job.tokens;
+  if (!req.stack.runs_on(gpu.software_stack)) {
+    r.reason = req.stack.name + " has no " + gpu.software_stack + " backend";
+    r.reason_code = "stack_not_on_platform";
+    return r;
+  }
   const std::optional<PeakRates> peaks = training_peaks(gpu, req.training.precision);
   if (!peaks) return without_rate(std::move(r), gpu, req.training.precision);
   r.available = true;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/checkpoint_writes.hpp"
 #include "engine/comm.hpp"
 #include "engine/flops.hpp"
 #include "engine/job_startup.hpp"
@@ -41,9 +42,10 @@ double expert_matmul_share(const ModelArch& model);
 
 struct TrainingPerf {
   bool available = false;
-  std::string reason;       // when not available (no FP8 on the part, ...)
-  std::string reason_code;  // no_fp8_rate | no_fp32_rate (the GPU is the option's)
-  double tokens = 0;        // budget
+  std::string reason;  // when not available (no FP8 on the part, ...)
+  // no_fp8_rate | no_fp32_rate | stack_not_on_platform (the GPU is the option's)
+  std::string reason_code;
+  double tokens = 0;  // budget
   std::int64_t global_batch = 0;
   bool batch_adjusted = false;
   int microbatches = 0;  // per step per data-parallel rank
@@ -65,8 +67,9 @@ struct TrainingPerf {
   double memory_bound_bytes_per_microbatch = 0;  // what the memory-bound kernels stream
   double memory_bandwidth_gbps = 0;              // achievable DRAM bandwidth they stream it at
   double host_s_per_microbatch = 0;              // host time to launch one micro-batch's operators
-  double goodput = 1;  // share of a run's wall-clock that trains (failures and restarts)
-  JobStartup startup;  // before the first step, in `hours` (engine/job_startup)
+  double goodput = 1;            // share of a run's wall-clock that trains (failures and restarts)
+  JobStartup startup;            // before the first step, in `hours` (engine/job_startup)
+  CheckpointWrites checkpoints;  // the run's saves, in `hours` (engine/checkpoint_writes)
   // Communication detail per step (total traffic time, exposed or not).
   double data_parallel_s = 0;
   double data_parallel_exposed_s = 0;

@@ -179,6 +179,7 @@ void training(W& w, const TrainingResult& r) {
   w.end_object();
   w.field("goodput", t.goodput);
   w.field("startup_s", t.startup.total_s());
+  w.field("checkpoint_write_s", t.checkpoints.total_s());
   w.key("communication");
   w.begin_object();
   w.field("data_parallel_s", t.data_parallel_s);

@@ -40,6 +40,25 @@ std::vector<std::string> strings(FieldReader& r, const char* key, bool allow_emp
   return out;
 }
 
+/// {"value": ["cuda", "rocm", "cann"], "basis", "source"}: the software stacks of the parts the
+/// stack runs on (at least one).
+std::vector<std::string> read_platforms(FieldReader& r) {
+  const JsonValue& list = sourced(r, "platforms");
+  const std::string p = r.path_of("platforms") + "/value";
+  ADVISOR_REQUIRE(list.is_array() && !list.empty(), "wrong_type", p,
+                  p + " must be a non-empty array of \"cuda\", \"rocm\" or \"cann\"");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const JsonValue& v = list[i];
+    const bool known =
+        v.is_string() && (v.string() == "cuda" || v.string() == "rocm" || v.string() == "cann");
+    ADVISOR_REQUIRE(known, "unknown_value", p + "/" + std::to_string(i),
+                    p + "/" + std::to_string(i) + " must be \"cuda\", \"rocm\" or \"cann\"");
+    out.push_back(v.string());
+  }
+  return out;
+}
+
 /// {"value", "below_memory_gib"?, "value_below"?, "basis", "source"}: a serving engine's token
 /// budget per step, smaller on small GPUs where the engine says so.
 void read_batch_budget(const JsonValue& j, const std::string& path, StackProfile& s) {
@@ -86,6 +105,7 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
     s.default_for.push_back(*task);
   }
   s.source = strings(r, "source", false);
+  s.platforms = read_platforms(r);
   if (s.serving) {
     s.gpu_memory_utilization = read_sourced_value(r, "gpu_memory_utilization", 0.05, 1);
     const JsonValue& free = sourced(r, "kv_of_free_memory");
@@ -180,6 +200,27 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
   return s;
 }
 
+/// performance.json "runs": whole-run terms (failures, start-up, checkpoint saves).
+void read_runs(FieldReader& root, PerformanceConstants& k) {
+  FieldReader w = required_object(root, "runs");
+  k.failures_per_gpu_hour = read_sourced_value(w, "failures_per_gpu_hour", 0, 1);
+  k.hours_lost_per_failure = read_sourced_value(w, "hours_lost_per_failure", 0, 1000);
+  constexpr double kMaxImageGb = 1000, kMaxSeconds = 86400;
+  constexpr double kMinRate = 0.001, kMaxRate = 100000;  // a rate is a divisor
+  k.container_image_gb = read_sourced_value(w, "container_image_gb", 0, kMaxImageGb);
+  k.image_pull_gbit_per_s = read_sourced_value(w, "image_pull_gbit_per_s", kMinRate, kMaxRate);
+  k.checkpoint_read_gbyte_per_s =
+      read_sourced_value(w, "checkpoint_read_gbyte_per_s", kMinRate, kMaxRate);
+  k.warmup_s = read_sourced_value(w, "warmup_s", 0, kMaxSeconds);
+  k.rendezvous_s_per_doubling = read_sourced_value(w, "rendezvous_s_per_doubling", 0, kMaxSeconds);
+  constexpr double kMaxIntervalHours = 10000;
+  k.checkpoint_interval_hours =
+      read_sourced_value(w, "checkpoint_interval_hours", kMinRate, kMaxIntervalHours);
+  k.checkpoint_write_gbyte_per_s =
+      read_sourced_value(w, "checkpoint_write_gbyte_per_s", kMinRate, kMaxRate);
+  w.reject_unknown();
+}
+
 }  // namespace
 
 void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
@@ -221,21 +262,7 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
     k.decode_layer_floor_us = read_sourced_value(s, "decode_layer_floor_us", 0, 1000);
     s.reject_unknown();
   }
-  {
-    FieldReader w = required_object(root, "runs");
-    k.failures_per_gpu_hour = read_sourced_value(w, "failures_per_gpu_hour", 0, 1);
-    k.hours_lost_per_failure = read_sourced_value(w, "hours_lost_per_failure", 0, 1000);
-    constexpr double kMaxImageGb = 1000, kMaxSeconds = 86400;
-    constexpr double kMinRate = 0.001, kMaxRate = 100000;  // a rate is a divisor
-    k.container_image_gb = read_sourced_value(w, "container_image_gb", 0, kMaxImageGb);
-    k.image_pull_gbit_per_s = read_sourced_value(w, "image_pull_gbit_per_s", kMinRate, kMaxRate);
-    k.checkpoint_read_gbyte_per_s =
-        read_sourced_value(w, "checkpoint_read_gbyte_per_s", kMinRate, kMaxRate);
-    k.warmup_s = read_sourced_value(w, "warmup_s", 0, kMaxSeconds);
-    k.rendezvous_s_per_doubling =
-        read_sourced_value(w, "rendezvous_s_per_doubling", 0, kMaxSeconds);
-    w.reject_unknown();
-  }
+  read_runs(root, k);
   {
     const JsonValue* list = root.raw("stacks");
     const std::string p = root.path_of("stacks");

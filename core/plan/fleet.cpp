@@ -97,9 +97,14 @@ ServingFleetPlan fleet_of(const Request& req, const Catalog& catalog, const GpuS
 
 ServingFleetPlan fleet_for_load(const Request& req, const Catalog& catalog, const GpuSpec& gpu,
                                 const Layout& smallest) {
+  ServingFleetPlan best;
+  if (!req.stack.runs_on(gpu.software_stack)) {
+    best.note = req.stack.name + " has no " + gpu.software_stack + " backend";
+    best.note_code = "stack_not_on_platform";
+    return best;
+  }
   const Fabric f = make_fabric(gpu, req.cluster, catalog.performance, smallest.gpus_per_server);
   const std::int64_t users = users_to_serve(req);
-  ServingFleetPlan best;
   // Wider replicas choose their own tensor/pipeline split.
   Request wide = req;
   wide.parallelism.tp_pinned = false;

@@ -48,7 +48,7 @@ Warning non_cuda_stack_warning(const GpuSpec& gpu) {
           gpu.name + " runs " + gpu.software_stack +
               ", not CUDA: framework overheads may differ from this estimate",
           "/hardware/gpu",
-          {param("gpu", gpu.name), param("stack", gpu.software_stack)}};
+          {param("gpu", gpu.name), param("platform", gpu.software_stack)}};
 }
 
 Warning communication_bound_warning(double share, const Fabric& f) {

@@ -308,4 +308,12 @@ Reason reason_nothing_fits() {
           "no GPU in the catalog can run this job with a price: see the rejected list"};
 }
 
+Reason reason_stack_unsupported(const GpuSpec& gpu, const StackProfile& stack) {
+  return {"compute",
+          "stack_not_on_platform",
+          {txt("gpu", gpu.name), txt("stack", stack.id), txt("platform", gpu.software_stack)},
+          stack.name + " has no " + gpu.software_stack + " backend, so it cannot run on " +
+              gpu.name + ": name a stack that does in /stack, or choose another GPU"};
+}
+
 }  // namespace advisor

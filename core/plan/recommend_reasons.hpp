@@ -31,5 +31,7 @@ Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& lea
                           const GoalSettings& goal);
 Reason reason_no_plan(const CandidatePlan& nearest, const GoalSettings& goal);
 Reason reason_nothing_fits();
+/// The request's stack has no backend for the GPU's software stack (Unsloth on Ascend's CANN).
+Reason reason_stack_unsupported(const GpuSpec& gpu, const StackProfile& stack);
 
 }  // namespace advisor

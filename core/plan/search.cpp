@@ -50,6 +50,10 @@ Search::Search(const Request& req, const Catalog& catalog, SearchPrices& prices,
 }
 
 bool Search::plans(const OptionRow& row, std::vector<CandidatePlan>& out, Reason* failed) const {
+  if (!req_.stack.runs_on(row.judged.gpu->software_stack)) {
+    *failed = reason_stack_unsupported(*row.judged.gpu, req_.stack);
+    return true;  // it fits; the stack cannot run there
+  }
   if (!is_training(req_.task)) {
     if (row.judged.min_layout) serving_plans(row, out, failed);
     return row.judged.min_layout.has_value();

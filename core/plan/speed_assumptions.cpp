@@ -139,6 +139,18 @@ struct TrainingNotes {
     }
   }
 
+  /// The checkpoint saves in the whole-run hours.
+  void checkpoints() {
+    const CheckpointWrites& c = t.checkpoints;
+    if (c.total_s() <= 0) return;
+    out.push_back(
+        {"training_checkpoints",
+         {param("saves", c.count), param("each_s", c.each_s), param("total_h", c.total_hours()),
+          param("bytes", c.bytes), param("interval_h", k.checkpoint_interval_hours),
+          param("write_gbps", k.checkpoint_write_gbyte_per_s),
+          param("servers", L.zero >= 1 ? L.servers() : 1)}});
+  }
+
   /// Start-up before the first step.
   void startup() {
     if (t.startup.total_s() > 0) {
@@ -266,6 +278,7 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu, c
   notes.stack();
   notes.token_budget();
   notes.goodput();
+  notes.checkpoints();
   notes.startup();
   notes.global_batch();
   notes.links();

@@ -17,9 +17,14 @@ void validate_speed(const Request& req, const Catalog& catalog) {
                         " is shorter than prompt_tokens + output_tokens (" +
                         std::to_string(needed) + "): the engine would reject these requests");
   }
-  if (!req.hardware || !is_training(req.task)) return;
+  if (!req.hardware) return;
   const GpuSpec* gpu = catalog.find_gpu(req.hardware->gpu);
   if (gpu == nullptr) return;  // reported by the caller
+  ADVISOR_REQUIRE(req.stack.runs_on(gpu->software_stack), "unsupported", "/stack",
+                  "/stack " + req.stack.id + " has no " + gpu->software_stack +
+                      " backend, so it cannot run on " + gpu->name +
+                      ": name a stack that does, or choose another GPU");
+  if (!is_training(req.task)) return;
   const TrainingSettings& t = req.training;
   if (t.precision == Precision::kFp8) {
     ADVISOR_REQUIRE(gpu->fp8_dense_tflops.has_value(), "unsupported", "/training/precision",

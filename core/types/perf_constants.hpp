@@ -106,6 +106,9 @@ struct PerformanceConstants {
   double checkpoint_read_gbyte_per_s = 0;  // the base weights read on each server
   double warmup_s = 0;                     // first process to first useful step
   double rendezvous_s_per_doubling = 0;    // per doubling of the servers
+  // The run's checkpoint saves (engine/checkpoint_writes).
+  double checkpoint_interval_hours = 0;     // training time between two saves
+  double checkpoint_write_gbyte_per_s = 0;  // each server writing its shard
   // Software stacks.
   std::vector<StackProfile> stacks;
   // Defaults.

@@ -101,7 +101,8 @@ struct ServingFleetPlan {
   std::int64_t users_per_replica = 0;
   std::int64_t gpus = 0;  // replicas x replica.count
   std::string note;       // why no fleet serves the load (when not feasible)
-  std::string note_code;  // its code: no_kv_room | target_speed_unreachable | fleet_too_large
+  // its code: no_kv_room | target_speed_unreachable | fleet_too_large | stack_not_on_platform
+  std::string note_code;
 };
 
 /// result.inference. `perf` is null when no hardware is pinned.

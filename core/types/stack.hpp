@@ -21,6 +21,15 @@ struct StackProfile {
   bool serving = false;             // a serving engine (inference) rather than a training stack
   std::vector<Task> default_for;    // tasks for which this is the default stack
   std::vector<std::string> source;  // where the profile's terms come from
+  /// The accelerator software stacks it runs on (GpuSpec::software_stack: cuda | rocm | cann):
+  /// Unsloth, torch.compile and TensorRT-LLM have no Ascend (CANN) backend, so a plan on an
+  /// Ascend part cannot use them.
+  std::vector<std::string> platforms;
+  bool runs_on(const std::string& software_stack) const {
+    for (const std::string& p : platforms)
+      if (p == software_stack) return true;
+    return false;
+  }
 
   // ---- training
   /// Bytes per vocabulary entry per token that the loss keeps (bf16 logits, fp32 upcast,

@@ -28,7 +28,7 @@ module.exports = async function validationChecks(T) {
   function cliCheck(request, file) {
     const req = path.join(os.tmpdir(), 'gpu-advisor-check-request.json');
     fs.writeFileSync(req, JSON.stringify(request));
-    const r = spawnSync(cli, ['check', req, file], { encoding: 'utf8', timeout: 30000 });
+    const r = spawnSync(cli, ['check', req].concat(file), { encoding: 'utf8', timeout: 30000 });
     return JSON.parse(r.stdout);
   }
 
@@ -140,6 +140,40 @@ module.exports = async function validationChecks(T) {
       assert(s.text.includes(want.error.message) && (!want.error.path || s.text.includes(want.error.path)), 'the error lacks the core\'s message or path');
     });
   }
+
+  // A cluster's results, one file per server, dropped together (issue 28): the CLI's
+  // `check REQUEST RESULT…` report, one verdict and each server's own report.
+  await check('validation read-back: one file per server, dropped together, gives the CLI\'s cluster report', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-advisor-servers-'));
+    const files = ['gpu-node-a.csv', 'gpu-node-b.csv'].map((n) => path.join(dir, n));
+    files.forEach((f) => fs.copyFileSync(path.join(samples, 'gpu_ok.csv'), f));
+    await page.setInputFiles('#validation-file', files);
+    await page.waitForFunction((names) => document.querySelector('#panel-validation .check-result[data-file="' + names + '"]'), files.map((f) => path.basename(f)).join(' '));
+    const want = cliCheck(await lastRequest(page), files);
+    const s = await page.evaluate(() => {
+      const box = document.querySelector('#panel-validation .check-result');
+      const cluster = box.querySelector('.check-cluster');
+      const error = box.querySelector('.check-error .code');
+      return {
+        error: error ? error.textContent : null,
+        overall: cluster ? cluster.dataset.overall : null,
+        servers: Array.from(box.querySelectorAll('.check-server')).map((d) => [d.dataset.host, d.dataset.overall]),
+        items: cluster ? Array.from(cluster.querySelectorAll(':scope > .table-scroll tr.check-item')).map((tr) => tr.dataset.code) : [],
+        en: box.querySelectorAll('.check-reason [lang=en]').length,
+      };
+    });
+    if (want.error) {
+      assert(s.error === want.error.code, 'the CLI says ' + want.error.code + ', the page ' + JSON.stringify(s));
+    } else {
+      assert(want.kind === 'cluster', 'the CLI gave no cluster report');
+      assert(s.overall === want.overall, 'overall ' + s.overall + ' vs the CLI\'s ' + want.overall);
+      assert(JSON.stringify(s.servers) === JSON.stringify(want.servers.map((x) => [x.host, x.overall])), 'servers ' + JSON.stringify(s.servers));
+      assert(s.items.length === want.items.length, s.items.length + ' cluster items, the CLI has ' + want.items.length);
+      assert(s.en === 0, s.en + ' reasons fell back to English');
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+    await shot(page, 'validation-cluster.png', '#panel-validation');
+  });
 
   // Under a provider, the scripts were rebuilt from the built-in catalog: the answer was the
   // provider's rented part, the scripts another part (security review, issue 23 item 4).

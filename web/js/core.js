@@ -148,6 +148,19 @@ export function callValidationCheck(request, fileText, fileName) {
     : callText(core.validationCheck, [JSON.stringify(request), String(fileText), String(fileName)]);
 }
 
+/**
+ * A cluster's result files, one per server ([{name, text}]), checked together against the plan:
+ * {result: cluster report (each server's report and one verdict)} | {error}.
+ */
+export function callValidationCheckServers(request, files) {
+  if (!core || typeof core.validationCheckServers !== 'function') return { error: { code: 'unsupported', message: 'validationCheckServers', path: '' } };
+  const names = files.map(function (f) { return String(f.name); });
+  const texts = files.map(function (f) { return String(f.text); });
+  return providerText !== null
+    ? callText(core.validationCheckServersWithProvider, [JSON.stringify(request), providerText, names, texts])
+    : callText(core.validationCheckServers, [JSON.stringify(request), names, texts]);
+}
+
 /** A provider catalog checked by the core: {result: {provider: summary}} | {error}. */
 export function validateProvider(text) {
   if (!core || typeof core.validateProvider !== 'function') return { error: { code: 'unsupported', message: 'validateProvider', path: '' } };

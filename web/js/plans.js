@@ -39,6 +39,8 @@ function labelFormat(name) {
   if (name === 'facility') return labelOf('power.facility.');
   if (name === 'status') return labelOf('china.');
   if (name === 'basis') return labelOf('basis.');
+  if (name === 'stack') return labelOf('stack.');
+  if (name === 'platform') return labelOf('note.value.platform.');
   if (/outlay_basis$/.test(name)) return labelOf('outlay_basis.');
   if (name === 'deployment') return deploymentLabel;
   if (name === 'nearest_gpu' || name === 'gpu') return gpuName;

@@ -5,7 +5,7 @@
 // validation-result.json the scripts write (or a raw nvidia-smi CSV) shows the core's check
 // report in the source's order: memory, interconnect, compute, power, cost. Everything here is
 // the core's (validationScripts / validationCheck); the page only lays it out.
-import { callValidationCheck, callValidationScripts, hasValidation } from '../core.js';
+import { callValidationCheck, callValidationCheckServers, callValidationScripts, hasValidation } from '../core.js';
 import { clear, copyText, h, toast } from '../dom.js';
 import { downloadText } from '../export.js';
 import { num3, percent } from '../format.js';
@@ -16,6 +16,8 @@ import { lastRun } from '../run.js';
 const AREAS = ['memory', 'interconnect', 'compute', 'power', 'cost'];
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const MAX_FILE_BYTES = 64 << 20; // a 10-hour nvidia-smi log at 1 s is ~30 MB
+// One result file per server: the largest plan the advisor searches is 2,048 GPUs, 256 servers of 8.
+const MAX_FILES = 256;
 
 /**
  * A validation reason in words: vreason.<code> with its parameters (strings), else the core's
@@ -85,20 +87,14 @@ function valueText(v, unit) {
   return unit ? n + ' ' + labelOf('vunit.')(unit) : n;
 }
 
-function reportView(report) {
-  const box = h('div', { class: 'check-report', dataset: { overall: String(report.overall) } });
-  const counts = report.counts || {};
-  box.appendChild(h('p', { class: 'check-summary' },
-    h('span', { class: 'pill vstatus-' + report.overall, text: statusLabel(report.overall) }), ' ',
-    t('validation.counts', { pass: counts.pass || 0, warn: counts.warn || 0, fail: counts.fail || 0 }), ' · ',
-    h('code', { text: String(report.file || '') })));
+function itemsTable(items) {
   const table = h('table', { class: 'data-table check-table' }, h('thead', null, h('tr', null,
     ['validation.col.area', 'validation.col.item', 'validation.col.status', 'validation.col.expected', 'validation.col.measured',
       'validation.col.deviation', 'validation.col.reason'].map(function (k) { return h('th', { text: t(k) }); }))));
   const tb = h('tbody');
   // The core lists items in the source's order; grouped here by area in that same order.
   AREAS.concat(['other']).forEach(function (area) {
-    (report.items || []).forEach(function (it) {
+    (items || []).forEach(function (it) {
       const a = AREAS.indexOf(it.area) >= 0 ? it.area : 'other';
       if (a !== area) return;
       tb.appendChild(h('tr', { class: 'check-item status-' + it.status, dataset: { area: String(it.area), item: String(it.item), status: String(it.status), code: String(it.reason && it.reason.code) } },
@@ -112,39 +108,81 @@ function reportView(report) {
     });
   });
   table.appendChild(tb);
-  box.appendChild(h('div', { class: 'table-scroll' }, table));
+  return h('div', { class: 'table-scroll' }, table);
+}
+
+function reportView(report) {
+  const box = h('div', { class: 'check-report', dataset: { overall: String(report.overall) } });
+  const counts = report.counts || {};
+  box.appendChild(h('p', { class: 'check-summary' },
+    h('span', { class: 'pill vstatus-' + report.overall, text: statusLabel(report.overall) }), ' ',
+    t('validation.counts', { pass: counts.pass || 0, warn: counts.warn || 0, fail: counts.fail || 0 }), ' · ',
+    h('code', { text: String(report.file || '') })));
+  box.appendChild(itemsTable(report.items));
   return box;
 }
 
-// The file last dropped and the core's report on it: {name, text, request (JSON), answer}.
-let checked = null;
-
-/** Checks a file against a request (the current one; again whenever the request changes). */
-function check(name, text, request) {
-  const answer = callValidationCheck(request, text, name);
-  checked = { name: name, text: text, request: JSON.stringify(request), answer: answer };
+/** A cluster's files: one verdict and the cluster's own checks, then each server's report. */
+function clusterView(report) {
+  const box = h('div', { class: 'check-report check-cluster', dataset: { overall: String(report.overall) } });
+  const counts = report.counts || {};
+  box.appendChild(h('p', { class: 'check-summary' },
+    h('span', { class: 'pill vstatus-' + report.overall, text: statusLabel(report.overall) }), ' ',
+    t('validation.server_counts', { servers: (report.servers || []).length, expected: report.servers_expected || 0,
+      pass: counts.pass || 0, warn: counts.warn || 0, fail: counts.fail || 0 })));
+  if ((report.items || []).length) box.appendChild(itemsTable(report.items));
+  (report.servers || []).forEach(function (server) {
+    box.appendChild(h('details', { class: 'check-server', dataset: { host: String(server.host), overall: String(server.overall) }, open: server.overall === 'fail' },
+      h('summary', null, h('span', { class: 'pill vstatus-' + server.overall, text: statusLabel(server.overall) }), ' ',
+        h('code', { text: String(server.host) }), ' · ', h('span', { class: 'muted', text: String(server.file || '') })),
+      reportView(server.report)));
+  });
+  return box;
 }
 
-function readFile(file, done) {
-  if (file.size > MAX_FILE_BYTES) {
-    checked = { name: file.name, text: '', request: JSON.stringify(lastRun().request),
-      answer: { error: { code: 'too_big', message: t('validation.too_big', { mb: Math.round(MAX_FILE_BYTES / 1048576) }), path: '' } } };
-    done();
-    return;
-  }
-  const reader = new FileReader();
-  reader.onload = function () { check(file.name, String(reader.result), lastRun().request); done(); };
-  reader.onerror = function () { toast(t('validation.read_failed')); };
-  reader.readAsText(file);
+// The files last dropped and the core's report on them: {files: [{name, text}], request (JSON), answer}.
+let checked = null;
+
+/** Checks the files against a request (the current one; again whenever the request changes). */
+function check(files, request) {
+  const answer = files.length === 1 ? callValidationCheck(request, files[0].text, files[0].name)
+    : callValidationCheckServers(request, files);
+  checked = { files: files, request: JSON.stringify(request), answer: answer };
+}
+
+function refuse(files, code, message, done) {
+  checked = { files: files.map(function (f) { return { name: f.name, text: '' }; }), request: JSON.stringify(lastRun().request),
+    answer: { error: { code: code, message: message, path: '' } } };
+  done();
+}
+
+/** Reads every dropped file (one per server), then checks them together. */
+function readFiles(list, done) {
+  const files = Array.from(list || []);
+  if (!files.length) return;
+  if (files.length > MAX_FILES) return refuse(files.slice(0, 1), 'too_many', t('validation.too_many', { n: MAX_FILES }), done);
+  const big = files.filter(function (f) { return f.size > MAX_FILE_BYTES; })[0];
+  if (big) return refuse([big], 'too_big', t('validation.too_big', { mb: Math.round(MAX_FILE_BYTES / 1048576) }), done);
+  const read = new Array(files.length);
+  let left = files.length;
+  files.forEach(function (file, i) {
+    const reader = new FileReader();
+    reader.onload = function () {
+      read[i] = { name: file.name, text: String(reader.result) };
+      if (--left === 0) { check(read, lastRun().request); done(); }
+    };
+    reader.onerror = function () { toast(t('validation.read_failed')); };
+    reader.readAsText(file);
+  });
 }
 
 function dropZone(rerender) {
   // The drop zone is the keyboard's way in (Enter opens the picker): the input is out of the tab order, and named.
-  const picker = h('input', { type: 'file', class: 'sr-only', id: 'validation-file', tabindex: '-1', 'aria-label': t('validation.drop'), accept: '.json,.csv,.txt,application/json,text/csv' });
+  const picker = h('input', { type: 'file', class: 'sr-only', id: 'validation-file', tabindex: '-1', 'aria-label': t('validation.drop'), accept: '.json,.csv,.txt,application/json,text/csv', multiple: true });
   const zone = h('div', { class: 'drop-zone', id: 'validation-drop', tabindex: '0', role: 'button', 'aria-describedby': 'validation-drop-hint' },
     h('strong', { text: t('validation.drop') }),
     h('span', { class: 'muted', id: 'validation-drop-hint', text: t('validation.drop_hint') }));
-  const take = function (files) { if (files && files[0]) readFile(files[0], rerender); };
+  const take = function (files) { readFiles(files, rerender); };
   picker.addEventListener('change', function () { take(picker.files); });
   zone.addEventListener('click', function (e) { if (e.target !== picker) picker.click(); });
   zone.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); picker.click(); } });
@@ -195,12 +233,12 @@ function renderValidation(body, r, ctx) {
   }
   body.appendChild(sectionTitle(t('validation.check_title'), h('span', { class: 'section-sub', text: t('validation.check_sub') })));
   body.appendChild(dropZone(rerender));
-  if (checked && checked.text && checked.request !== JSON.stringify(ctx.request)) check(checked.name, checked.text, ctx.request);
+  if (checked && checked.files.every(function (f) { return f.text; }) && checked.request !== JSON.stringify(ctx.request)) check(checked.files, ctx.request);
   const v = checked;
   if (v && v.answer) {
     const a = v.answer;
-    body.appendChild(h('div', { class: 'check-result', dataset: { file: String(v.name) } },
-      a.error ? errorBox(a.error) : reportView(a.result),
+    body.appendChild(h('div', { class: 'check-result', dataset: { file: v.files.map(function (f) { return String(f.name); }).join(' ') } },
+      a.error ? errorBox(a.error) : a.result.kind === 'cluster' ? clusterView(a.result) : reportView(a.result),
       h('button', { type: 'button', class: 'link-btn small', text: t('validation.clear'),
         onclick: function () { checked = null; rerender(); } })));
   }
