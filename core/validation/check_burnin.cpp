@@ -57,8 +57,8 @@ void straggler_item(const Measurements& m, Builder& b) {
          {{"gpu", gpu},
           {"tflops", num(slowest.second, 1)},
           {"median_tflops", num(median, 1)},
-          {"share", num(share, 3)},
-          {"limit", num(kStragglerFailFraction, 2)}},
+          {"share_percent", num(share * 100, 0)},
+          {"limit_percent", num(kStragglerFailFraction * 100, 0)}},
          "GPU " + gpu + " ran the burn-in's GEMMs at " + num(slowest.second, 1) + " TFLOPS, " +
              percent(share) + " of the median GPU's " + num(median, 1) + " TFLOPS (below " +
              percent(kStragglerFailFraction) +
