@@ -716,6 +716,15 @@ PY
   expect '"code": "dcgm_diag_failed"'
   expect '"tests": "Targeted Power GPU: 1"'
   expect 'did not reach desired power minimum'
+  # dcgmi's JSON cut short before the failing test: no pass, and no cut document in the result.
+  scenario dcgm_json_cut h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_DCGM=cut
+  PATH="$DCGM_DIR:$PATH" run 40_burnin.sh --hours 0.0005 --interval 1 --dcgm
+  expect_rc 1
+  expect '^FAIL dcgm_diag: expected dcgmi diag -r 3 passes, measured its JSON is cut short or unreadable'
+  matrix_row h100_8x "0 0 0 0 1" 1
+  expect '"code": "dcgm_diag_error"'
+  if grep -q '"dcgm":' "$VALIDATION_DIR/validation-result.json"; then bad "a cut DCGM document went into the result file"; else ok; fi
   # Every test passes, from the JSON alone as well.
   scenario dcgm_json_pass h100_8x
   export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_DCGM=pass

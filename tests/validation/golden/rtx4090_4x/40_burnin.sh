@@ -373,10 +373,13 @@ run_dcgm() {
       "dcgmi cannot reach DCGM's host engine, so no diagnostic ran: $fix"
     return 0
   fi
-  # The JSON from its first line that opens an object (a notice may come before it).
+  # The JSON from its first line that opens an object (a notice may come before it), kept for
+  # 90_summary.sh only when it is one whole object (python3's json where the host has it): a cut
+  # document would make the whole result file unreadable.
   json="$(sed -n '/^[[:space:]]*{/,$p' <<<"$out")"
   rm -f "$VALIDATION_DIR/dcgm_diag.json"
-  if [[ "$json" =~ ^[[:space:]]*\{ ]] && [[ "$json" =~ \}[[:space:]]*$ ]]; then
+  if [[ "$json" =~ ^[[:space:]]*\{ ]] && [[ "$json" =~ \}[[:space:]]*$ ]] &&
+    { ! have python3 || python3 -c 'import json, sys; json.load(sys.stdin)' <<<"$json" 2> /dev/null; }; then
     printf '%s\n' "$json" > "$VALIDATION_DIR/dcgm_diag.json"
   fi
   # One row per result, "STATUS|test|GPUs": dcgmi prints one member per line, a test's "name"
