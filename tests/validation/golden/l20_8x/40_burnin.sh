@@ -381,6 +381,12 @@ run_dcgm() {
   if [[ "$json" =~ ^[[:space:]]*\{ ]] && [[ "$json" =~ \}[[:space:]]*$ ]] &&
     { ! have python3 || python3 -c 'import json, sys; json.load(sys.stdin)' <<<"$json" 2> /dev/null; }; then
     printf '%s\n' "$json" > "$VALIDATION_DIR/dcgm_diag.json"
+  elif [ -n "$json" ]; then
+    # A cut document may have lost the failing tests: it is no pass.
+    measure_str dcgm_diag error
+    fail health dcgm_diag "$want" "its JSON is cut short or unreadable (exit $rc)" dcgm_diag_error \
+      "dcgmi diag's output ($VALIDATION_DIR/dcgm_diag.txt) is not one whole JSON document: run 40_burnin.sh --dcgm again"
+    return 0
   fi
   # One row per result, "STATUS|test|GPUs": dcgmi prints one member per line, a test's "name"
   # before its "results" ([{"gpu_ids": "1", "status": "Fail", "warnings": [...]}]).
