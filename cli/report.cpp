@@ -132,8 +132,12 @@ std::string figure(const Messages& words, const json& value, const json& unit) {
   std::string out = value.is_number()   ? words.number(value.get<double>(), "")
                     : value.is_string() ? value.get<std::string>()
                                         : value.dump();
-  if (unit.is_string() && !unit.get<std::string>().empty())
-    out += " " + label(words, "vunit.", unit);
+  if (!unit.is_string() || unit.get<std::string>().empty()) return out;
+  // A counted unit agrees with its number ("1 server", "2 servers": vunit.* plurals on n).
+  const std::string key = "vunit." + unit.get<std::string>();
+  out += " " + (words.has(key)
+                    ? words.render(key, value.is_number() ? json{{"n", value}} : json::object())
+                    : unit.get<std::string>());
   return out;
 }
 

@@ -31,11 +31,13 @@ set(ADVISOR_VALIDATION_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/validation/scripts.cpp
   ${CMAKE_CURRENT_LIST_DIR}/validation/gpu_csv.cpp
   ${CMAKE_CURRENT_LIST_DIR}/validation/check.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/validation/check_burnin.cpp
   ${CMAKE_CURRENT_LIST_DIR}/validation/check_fabric.cpp
   ${CMAKE_CURRENT_LIST_DIR}/validation/check_health.cpp
   ${CMAKE_CURRENT_LIST_DIR}/validation/check_identity.cpp
   ${CMAKE_CURRENT_LIST_DIR}/validation/check_servers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/io/validation_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/io/validation_report_json.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/io/validation_sections_json.cpp
   ${ADVISOR_VALIDATION_EMBEDDED}
   ${ADVISOR_VALIDATION_BODIES_CPP})

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "io/json_reader.hpp"
+#include "io/validation_sections_json.hpp"
 #include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "types/text.hpp"
@@ -421,6 +422,7 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
     for (std::size_t i = 0; i < stages->size(); ++i)
       if ((*stages)[i].is_string()) m.stages_run.push_back((*stages)[i].string());
   }
+  if (const json* d = doc.find("dcgm")) m.dcgm_tests = read_dcgm_json(*d, base + "/dcgm");
   const json& measured = *measured_object;
   ResultReader r(measured, base);
 
@@ -431,6 +433,7 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
   m.row_remap_pending_gpus = r.integer("row_remap_pending_gpus");
   m.row_remap_failure_gpus = r.integer("row_remap_failure_gpus");
   m.fabric_manager_state = r.text("fabric_manager_state");
+  m.fabric_manager_version = r.text("fabric_manager_version");
   m.fabric_completed_gpus = r.integer("fabric_completed_gpus");
   m.topo_pairs = r.integer("topo_pairs");
   m.topo_mismatched_pairs = r.integer("topo_mismatched_pairs");
@@ -460,10 +463,13 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
   m.xid_new_codes = r.text("xid_new_codes");
   m.nccl_timeouts = r.integer("nccl_timeouts");
   m.gpus_logged = r.integer("gpus_logged");
+  m.burnin_inter_node_windows = r.integer("burnin_inter_node_windows");
+  m.burnin_inter_node_busbw_gbps_min = r.num("burnin_inter_node_busbw_gbps_min");
   m.wall_power_w_max = r.num("wall_power_w_max");
   m.wall_power_w_p50 = r.num("wall_power_w_p50");
   m.dcgm_diag = r.text("dcgm_diag");
   m.dcgm_failed_tests = r.text("dcgm_failed_tests");
+  m.dcgm_level = r.integer("dcgm_level");
   m.job_tokens_per_second_per_server = r.num("job.tokens_per_second_per_server");
 
   for (std::size_t k = 0; k < measured.size(); ++k) {
@@ -494,8 +500,8 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
         entry_for(m.gpus, i).compute_cap = r.text(key);
       else if (is_gpu_text_field(f))
         set_gpu_text_field(entry_for(m.gpus, i), f, r.text(key));
-      else if (f == "gemm_tflops") {
-        if (auto v = r.num(key)) m.gemm_tflops.emplace_back(i, *v);
+      else if (f == "gemm_tflops" || f == "burn_tflops") {
+        if (auto v = r.num(key)) (f[0] == 'g' ? m.gemm_tflops : m.burn_tflops).emplace_back(i, *v);
       } else if (f == "samples")
         entry_for(m.power, i).samples = r.integer(key).value_or(0);
       else if (f == "power_draw_w_p50")
@@ -549,17 +555,7 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
       }
     }
   }
-  if (const json* checks = doc.find("checks"); checks && checks->is_array()) {
-    for (std::size_t i = 0; i < checks->size(); ++i) {
-      const json& c = (*checks)[i];
-      if (!c.is_object()) continue;
-      const std::string at = base + "/checks/" + std::to_string(i);
-      m.script_checks.push_back({text_or_empty(c, "script", at), text_or_empty(c, "status", at),
-                                 text_or_empty(c, "area", at), text_or_empty(c, "check", at),
-                                 text_or_empty(c, "expected", at), text_or_empty(c, "measured", at),
-                                 text_or_empty(c, "code", at), text_or_empty(c, "detail", at)});
-    }
-  }
+  m.script_checks = read_script_checks(doc, base);
   return m;
 }
 

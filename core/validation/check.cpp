@@ -7,6 +7,7 @@
 #include <string>
 
 #include "types/errors.hpp"
+#include "validation/check_burnin.hpp"
 #include "validation/check_fabric.hpp"
 #include "validation/check_health.hpp"
 #include "validation/check_identity.hpp"
@@ -128,6 +129,8 @@ CheckReport check_measurements(const ValidationPlan& plan, const Measurements& m
   items::interconnect_items(plan, m, b);
   items::compute_items(plan, m, b);
   items::power_items(plan, m, b);
+  items::straggler_item(m, b);
+  items::burnin_window_item(plan, m, b);
   items::cost_items(plan, m, cost, b);
   missing_stage_items(m, r, b);
   script_line_items(m, r, b);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "validation/check_burnin.hpp"
+
 namespace advisor::validation::items {
 
 void compute_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
@@ -160,40 +162,6 @@ void xid_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
                ", none a hardware Xid: a program's fault, or a code to look up in NVIDIA's Xid "
                "catalog"},
           0, n, "errors");
-}
-/// dcgmi diag (40_burnin.sh --dcgm): asked for and not run is not a pass. An unreachable host
-/// engine or a missing dcgmi FAILs with the fix, as a failed test does.
-void dcgm_item(const Measurements& m, Builder& b) {
-  const std::string& d = m.dcgm_diag;
-  if (d.empty()) return;
-  const std::string fix =
-      "start DCGM's host engine (systemctl start nvidia-dcgm, or nv-hostengine, as root) or "
-      "install datacenter-gpu-manager, then run 40_burnin.sh --dcgm again";
-  if (d == "pass")
-    b.add(Area::power, "dcgm_diag", Status::pass, ok());
-  else if (d == "warn")
-    b.add(
-        Area::power, "dcgm_diag", Status::warn,
-        {"dcgm_diag_warn",
-         {{"tests", m.dcgm_failed_tests}},
-         "DCGM's diagnostics warn: " + m.dcgm_failed_tests + " (dcgm_diag.txt has the messages)"});
-  else if (d == "fail")
-    b.add(Area::power, "dcgm_diag", Status::fail,
-          {"dcgm_diag_failed",
-           {{"tests", m.dcgm_failed_tests}},
-           "DCGM's diagnostics failed: " + m.dcgm_failed_tests +
-               ": reset the GPU named and rerun; replace it if it fails again"});
-  else if (d == "unreachable")
-    b.add(Area::power, "dcgm_diag", Status::fail,
-          {"dcgm_unreachable",
-           {},
-           "dcgmi could not reach DCGM's host engine, so no diagnostic ran: " + fix});
-  else if (d == "missing")
-    b.add(Area::power, "dcgm_diag", Status::fail,
-          {"dcgm_missing", {}, "--dcgm was asked for but dcgmi is not installed: " + fix});
-  else
-    b.add(Area::power, "dcgm_diag", Status::fail,
-          {"dcgm_diag_error", {}, "dcgmi diag ran no test (dcgm_diag.txt says why): " + fix});
 }
 
 /// The burn-in's length against the plan's (the plan the scripts were generated for, never the

@@ -104,9 +104,29 @@ void vbios_and_serial_items(const Measurements& m, Builder& b) {
                "real hardware (a stand-in or a spoofed board)"});
 }
 
+/// On an NVSwitch plan, the fabric manager's version against the driver's: NVIDIA ships them as a
+/// pair and they must be equal (same branch, same release); another version FAILs naming both.
+/// Not recorded ("unknown": nv-fabricmanager not on PATH) or no driver version: no item.
+void fabric_manager_version_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
+  const std::string& fm = m.fabric_manager_version;
+  const std::string& driver = m.driver_version;
+  if (!p.fabric_manager_required || fm.empty() || fm == "unknown" || driver.empty()) return;
+  if (fm == driver) {
+    b.add(Area::interconnect, "fabric_manager_version", Status::pass, ok());
+    return;
+  }
+  b.add(Area::interconnect, "fabric_manager_version", Status::fail,
+        {"fabric_manager_version_mismatch",
+         {{"fabric_manager", fm}, {"driver", driver}},
+         "the fabric manager is " + fm + " and the driver " + driver +
+             ": they must be the same version (NVSwitch boxes get no NVLink fabric otherwise); "
+             "install nvidia-fabricmanager of exactly the driver's version, then restart it"});
+}
+
 }  // namespace
 
 void identity_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
+  fabric_manager_version_item(p, m, b);
   const bool recorded = std::any_of(m.gpus.begin(), m.gpus.end(), [](const GpuInventory& g) {
     return !g.persistence_mode.empty() || !g.mig_mode.empty();
   });

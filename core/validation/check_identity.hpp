@@ -25,6 +25,8 @@ class Builder;
 /// MIG enabled on a GPU (the plan counts whole GPUs): FAIL mig_enabled. Persistence mode off on
 /// a data-centre part: WARN persistence_off. VBIOS versions that differ: WARN vbios_mixed. One
 /// serial on two GPUs: FAIL serial_duplicate. Nothing recorded (an older file, a raw CSV): no item.
+/// On an NVSwitch plan, a fabric manager of another version than the driver: FAIL
+/// fabric_manager_version_mismatch, naming both.
 void identity_items(const ValidationPlan& p, const Measurements& m, Builder& b);
 
 }  // namespace items

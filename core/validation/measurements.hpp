@@ -51,6 +51,16 @@ struct GpuPowerStats {
   std::optional<int> pcie_width_max_logged;   // widest pcie.link.width.max logged, lanes
 };
 
+/// One test of DCGM's diagnostics for one group of GPUs, from `dcgmi diag -j` (40_burnin.sh --dcgm
+/// keeps its JSON; 90_summary.sh puts it in the result file as "dcgm").
+struct DcgmTestResult {
+  std::string category;  // Deployment | Integration | Hardware | Stress ("" in DCGM 4's layout)
+  std::string name;      // "Targeted Power"
+  std::string status;    // pass | fail | warn | skip (DCGM prints Pass, PASS, Skip, SKIPPED ...)
+  std::string gpus;      // DCGM's gpu_ids: "1" or "0,1,2,3"
+  std::string message;   // the first warning's text, where DCGM gave one
+};
+
 /// A line a script printed: STATUS check: expected X, measured Y (detail).
 struct ScriptCheck {
   std::string script;  // "10_topology"
@@ -79,7 +89,8 @@ struct Measurements {
   std::optional<int> row_remap_failure_gpus;
 
   // 10_topology.sh
-  std::string fabric_manager_state;  // active | inactive | ...
+  std::string fabric_manager_state;    // active | inactive | ...
+  std::string fabric_manager_version;  // nv-fabricmanager --version ("unknown": not on PATH)
   std::optional<int> fabric_completed_gpus;
   std::optional<int> topo_pairs;
   std::optional<int> topo_mismatched_pairs;
@@ -116,13 +127,18 @@ struct Measurements {
   std::optional<double> burnin_seconds;
   std::optional<double> burnin_target_seconds;
   std::optional<int> xid_new;
-  std::string xid_new_codes;               // the codes of the new Xid lines, "13,79"
-  std::optional<int> nccl_timeouts;        // NCCL watchdog timeouts in the load's log
-  std::optional<double> wall_power_w_max;  // W, one server
-  std::optional<double> wall_power_w_p50;  // W
+  std::string xid_new_codes;                     // the codes of the new Xid lines, "13,79"
+  std::optional<int> nccl_timeouts;              // NCCL watchdog timeouts in the load's log
+  std::optional<int> burnin_inter_node_windows;  // cross-server windows of the burn-in's load
+  std::optional<double> burnin_inter_node_busbw_gbps_min;  // GB/s, the slowest window's median
+  std::optional<double> wall_power_w_max;                  // W, one server
+  std::optional<double> wall_power_w_p50;                  // W
   std::string dcgm_diag;  // dcgmi diag (--dcgm): pass | warn | fail | unreachable | missing |
                           // error; "" when not run
   std::string dcgm_failed_tests;  // "Targeted Power GPU: 1;Memory Bandwidth GPU: 3"
+  std::optional<int> dcgm_level;  // the -r level run (3, or 4 for a plan's burn-in >= 10 h)
+  std::vector<DcgmTestResult> dcgm_tests;  // the file's "dcgm" (dcgmi diag -j); empty: not kept
+  std::vector<std::pair<int, double>> burn_tflops;  // (GPU, TFLOPS) of the burn-in's own GEMMs
 
   // 90_summary.sh --tokens-per-second
   std::optional<double> job_tokens_per_second_per_server;

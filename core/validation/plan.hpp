@@ -237,6 +237,16 @@ struct PlanFigures {
 ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
                                      const NgcCatalog& ngc, const PlanFigures& figures);
 
+/// A straggler in the burn-in: a GPU whose own GEMM rate (burn.py times its GEMMs alone, so the
+/// all-reduce that paces every rank does not hide it) is below this share of its server's median
+/// GPU FAILs (burn_straggler). Synchronous data-parallel training runs every step at the pace of
+/// its slowest GPU, so one GPU 10% slow costs the whole server (and cluster) 10%. Identical parts
+/// under one load differ by a few percent (clock and power binning, inlet temperature); gpu-burn
+/// (wilicc/gpu-burn) prints each GPU's Gflop/s side by side for this comparison but names no
+/// limit. 10% below the median is well outside that spread: a fault (cooling, power delivery, a
+/// GPU held at low clocks), not binning.
+inline constexpr double kStragglerFailFraction = 0.90;
+
 /// How much of the planned model slice the one-step probe runs. probe.py holds bf16 weights and
 /// gradients for every parameter plus the optimizer-state buffer: more than a plan that shards
 /// them (ZeRO), trains adapters only (LoRA) or quantises the weights counts. So the probe never

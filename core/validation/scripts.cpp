@@ -380,6 +380,15 @@ ScriptFile nccl(const ValidationPlan& p) {
           "all-reduce bus bandwidth inside a server and across servers", "docker group or root"};
 }
 
+/// DCGM's diagnostic level: 3 (about half an hour) for acceptance; 4, the extended tests (hours:
+/// DCGM's documentation names level 4 for hardware acceptance and RMA triage), when the plan's
+/// burn-in already keeps the server kDcgmLevel4Hours or longer; GeForce parts run level 1 only.
+int dcgm_level(const ValidationPlan& p) {
+  constexpr double kDcgmLevel4Hours = 10;  // the source guide's burn-in of 10 h or more
+  if (p.product == ProductClass::geforce) return 1;
+  return p.burnin_hours >= kDcgmLevel4Hours ? 4 : 3;
+}
+
 ScriptFile burnin(const ValidationPlan& p) {
   Vars v = plan_vars(p);
   v.set("EXPECTED_GPUS", std::to_string(p.gpus_per_server), "GPUs in this server");
@@ -396,10 +405,18 @@ ScriptFile burnin(const ValidationPlan& p) {
         "pcie.link.gen.current while busy (idle GPUs lower it to save power)");
   v.set("EXPECTED_PCIE_WIDTH", std::to_string(p.pcie_width),
         "pcie.link.width.current while busy, lanes");
-  v.set("DCGM_LEVEL", p.product == ProductClass::geforce ? "1" : "3",
+  v.set("DCGM_LEVEL", std::to_string(dcgm_level(p)),
         p.product == ProductClass::geforce
             ? "dcgmi diag level (--dcgm): GeForce parts run level 1 only"
-            : "dcgmi diag level (--dcgm)");
+        : dcgm_level(p) == 4
+            ? "dcgmi diag level (--dcgm): 4, the extended tests, for a burn-in of 10 h or more"
+            : "dcgmi diag level (--dcgm): 3; 4 for a burn-in of 10 h or more");
+  v.set("SERVERS", std::to_string(p.servers),
+        "servers in the plan: more than one runs a cross-server burn-in window");
+  v.set("INTER_NODE_BUSBW_GBPS", num(p.inter_node_busbw_gbps, 1),
+        "plan's all-reduce bus bandwidth across servers, GB/s (the cross-server window)");
+  v.set("STRAGGLER_FRACTION", num(kStragglerFailFraction, 2),
+        "a GPU below this share of the median GPU's GEMM rate under the burn-in FAILs (straggler)");
   set_xid_vars(v, p);
   v.set("NETWORK", to_string(p.network),
         "between servers: its ports' error counters are read before and after (link flaps)");

@@ -50,7 +50,7 @@ scenario() {
   unset STANDIN_PROFILE STANDIN_SCENARIO STANDIN_GPUS STANDIN_STEP STANDIN_STEP_USED_BYTES STANDIN_DMESG \
     STANDIN_XID STANDIN_XID_LATE STANDIN_FABRIC STANDIN_JOURNAL STANDIN_ECC_GPU STANDIN_ECC_MODE \
     STANDIN_PCIE_NARROW_GPU STANDIN_PCIE_WIDTH STANDIN_DCGM STANDIN_NAME STANDIN_POWER_LIMIT \
-    STANDIN_NVLINK_ERRORS STANDIN_REMAP STANDIN_NET STANDIN_SDC_GPU MASTER_ADDR NODE_RANK \
+    STANDIN_NVLINK_ERRORS STANDIN_REMAP STANDIN_NET STANDIN_SDC_GPU STANDIN_BURN_SLOW_GPU STANDIN_FM_VERSION STANDIN_BURN_NET_BUSBW MASTER_ADDR NODE_RANK \
     STANDIN_RDMA STANDIN_RDMA_SLOW STANDIN_NIC_GPU_SHIFT IB_PEER IB_DEVICE STANDIN_PFC_OFF \
     STANDIN_ECN_OFF STANDIN_ROCE_NO_IPV4 STANDIN_FLAP NCCL_IB_GID_INDEX STANDIN_HOST STANDIN_GID_MOVED
   # The sysfs files the network checks read (ports' counters, GID tables, ECN switches) are laid
@@ -687,6 +687,134 @@ if wanted dcgm; then
   expect_rc 0
   check_back h100_8x "$VALIDATION_DIR/validation-result.json"
   expect '"overall": "pass"'
+fi
+
+if wanted dcgm_json; then
+  # Issue 28 item 4: dcgmi diag -j read back. check judges each test from DCGM's own JSON (the
+  # result file's "dcgm"), not the script's summary of it: with the script's dcgm lines and
+  # measures taken out of the file, the failing test still names itself.
+  scenario dcgm_json_fail h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_DCGM=fail
+  PATH="$DCGM_DIR:$PATH" run 40_burnin.sh --hours 0.0005 --interval 1 --dcgm
+  expect_rc 1
+  expect '^FAIL dcgm_diag: expected dcgmi diag -r 3 passes, measured failed: Targeted Power GPU: 1 \(DCGM found a fault'
+  if python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$VALIDATION_DIR/dcgm_diag.json"; then ok; else bad "dcgm_diag.json is not JSON"; fi
+  matrix_row h100_8x "0 0 0 0 1" 1
+  expect '"code": "dcgm_diag_failed"'
+  python3 - "$VALIDATION_DIR/validation-result.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+tests = r["dcgm"]["DCGM GPU Diagnostic"]["test_categories"]
+assert any(t["name"] == "Targeted Power" for c in tests for t in c["tests"])
+r["checks"] = [c for c in r["checks"] if c["check"] != "dcgm_diag"]
+for k in ("dcgm_diag", "dcgm_failed_tests"):
+    del r["measured"][k]
+json.dump(r, open(sys.argv[1].replace("validation-result", "json-only"), "w"))
+PY
+  check_back h100_8x "$VALIDATION_DIR/json-only.json"
+  expect_rc 1
+  expect '"code": "dcgm_diag_failed"'
+  expect '"tests": "Targeted Power GPU: 1"'
+  expect 'did not reach desired power minimum'
+  # dcgmi's JSON cut short before the failing test: no pass, and no cut document in the result.
+  scenario dcgm_json_cut h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_DCGM=cut
+  PATH="$DCGM_DIR:$PATH" run 40_burnin.sh --hours 0.0005 --interval 1 --dcgm
+  expect_rc 1
+  expect '^FAIL dcgm_diag: expected dcgmi diag -r 3 passes, measured its JSON is cut short or unreadable'
+  matrix_row h100_8x "0 0 0 0 1" 1
+  expect '"code": "dcgm_diag_error"'
+  if grep -q '"dcgm":' "$VALIDATION_DIR/validation-result.json"; then bad "a cut DCGM document went into the result file"; else ok; fi
+  # Every test passes, from the JSON alone as well.
+  scenario dcgm_json_pass h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_DCGM=pass
+  PATH="$DCGM_DIR:$PATH" run 40_burnin.sh --hours 0.0005 --interval 1 --dcgm
+  expect_rc 0
+  expect '^PASS dcgm_diag: expected dcgmi diag -r 3 passes, measured pass$'
+  matrix_row h100_8x "0 0 0 0 0" 0
+  if grep -q '"dcgm": {' "$VALIDATION_DIR/validation-result.json" && grep -q '"dcgm_level": 3' "$VALIDATION_DIR/validation-result.json"; then ok; else bad "the result file lacks DCGM's JSON or its level"; fi
+  expect '"overall": "pass"'
+  # A plan burned in for 10 h or more runs DCGM's level 4 (the extended tests) before it.
+  scenario dcgm_level4 h100_8x 10
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_DCGM=pass
+  if grep -q '^DCGM_LEVEL=4 ' "$SCRIPTS/40_burnin.sh"; then ok; else bad "a 10 h plan's 40_burnin.sh does not set DCGM_LEVEL=4"; fi
+  PATH="$DCGM_DIR:$PATH" run 40_burnin.sh --hours 0.0005 --interval 1 --dcgm
+  expect_rc 1
+  expect '^PASS dcgm_diag: expected dcgmi diag -r 4 passes, measured pass$'
+  expect '^FAIL burnin_duration: expected 10 h'
+  if grep -q '"name" : "Pulse Test"' "$VALIDATION_DIR/dcgm_diag.json"; then ok; else bad "level 4's tests not run"; fi
+  run 90_summary.sh
+  expect_rc 1
+  check_back h100_8x "$VALIDATION_DIR/validation-result.json"
+  expect_rc 1
+  expect '"code": "burnin_short"'
+  expect_not '"code": "dcgm_diag_failed"'
+fi
+
+if wanted burn_straggler; then
+  # Issue 28 item 4: each GPU's own GEMM rate under the burn-in against its server's median.
+  # GPU 5 at 78% of the others: FAIL, named, in the script and in check.
+  scenario burn_straggler h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_BURN_SLOW_GPU=5
+  run 40_burnin.sh --hours 0.0005 --interval 1
+  expect_rc 1
+  expect '^FAIL burn_throughput: expected >= 90% of the median GPU.s 789.2 TFLOPS, measured GPU 5 613.1 TFLOPS \(78%\) \(a GPU computes slower'
+  matrix_row h100_8x "0 0 0 0 1" 1
+  expect '"code": "burn_straggler"'
+  expect '"gpu": "5"'
+  expect_not '"line_code": "burn_straggler"'
+  if grep -q '"gpu.5.burn_tflops": 613.1' "$VALIDATION_DIR/validation-result.json"; then ok; else bad "gpu.5.burn_tflops not recorded"; fi
+  # Identical GPUs within a percent of each other: PASS.
+  scenario burn_even h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy
+  run 40_burnin.sh --hours 0.0005 --interval 1
+  expect_rc 0
+  expect '^PASS burn_throughput: expected >= 90% of the median GPU.s 789.2 TFLOPS, measured 792.4 789.2 786.1 792.4 789.2 786.1 792.4 789.2 TFLOPS$'
+  matrix_row h100_8x "0 0 0 0 0" 0
+  expect_not 'burn_straggler'
+fi
+
+if wanted burnin_window; then
+  # Issue 28 item 5: the cross-server burn-in window. Every server runs 40_burnin.sh with
+  # MASTER_ADDR and NODE_RANK; the load's all-reduce then crosses the network for the whole
+  # burn-in and each window's bus bandwidth is judged against the plan's 180 GB/s.
+  scenario burnin_window h100_2x8_ib
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_STEP_USED_BYTES=75161927680
+  MASTER_ADDR=127.0.0.1 NODE_RANK=0 run 40_burnin.sh --hours 0.0005 --interval 1
+  expect_rc 0
+  expect '^PASS burnin_inter_node: expected >= 80% of 180 GB/s in every window, measured 187.5 GB/s in the slowest of 2 windows$'
+  matrix_row h100_2x8_ib "0 0 0 0 0" 0
+  if grep -q '"burnin_inter_node_busbw_gbps_min": 187.5' "$VALIDATION_DIR/validation-result.json"; then ok; else bad "the window's bandwidth not recorded"; fi
+  # The same plan's burn-in on one server alone: the window SKIPs with how to run it.
+  scenario burnin_window_alone h100_2x8_ib
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy
+  run 40_burnin.sh --hours 0.0005 --interval 1
+  expect_rc 0
+  expect '^SKIP burnin_inter_node: expected >= 80% of 180 GB/s in every window, measured one server only \(.*MASTER_ADDR=<server 0> NODE_RANK=<0..1>'
+  # The cross-server all-reduce sags to 95 GB/s in its second window: FAIL, in the script and in check.
+  scenario burnin_window_slow h100_2x8_ib
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_STEP_USED_BYTES=75161927680 STANDIN_BURN_NET_BUSBW=95
+  MASTER_ADDR=127.0.0.1 NODE_RANK=0 run 40_burnin.sh --hours 0.0005 --interval 1
+  expect_rc 1
+  expect '^FAIL burnin_inter_node: expected >= 80% of 180 GB/s in every window, measured 95 GB/s in the slowest of 2 windows \(the cross-server all-reduce sagged'
+  matrix_row h100_2x8_ib "0 0 0 0 1" 1
+  expect '"code": "burnin_busbw_low"'
+  expect_not '"line_code": "burnin_busbw_low"'
+fi
+
+if wanted fm_version; then
+  # Issue 28 item 7: a fabric manager left at 550.54.15 by an upgrade to driver 570.86.10 (it then
+  # refuses to start): FAIL naming both versions, in the script and in check.
+  scenario fm_version_mismatch h100_8x
+  export STANDIN_PROFILE=h100 STANDIN_SCENARIO=healthy STANDIN_FM_VERSION=550.54.15
+  run 10_topology.sh
+  expect_rc 1
+  expect '^FAIL fabric_manager_version: expected 570.86.10 \(the driver.s\), measured 550.54.15 \(the fabric manager is 550.54.15 and the driver 570.86.10'
+  expect '^FAIL fabric_manager: expected active, measured failed'
+  matrix_row h100_8x "0 1 0 0 0" 1
+  expect '"code": "fabric_manager_version_mismatch"'
+  expect '"fabric_manager": "550.54.15"'
+  expect_not '"line_code": "fabric_manager_version_mismatch"'
 fi
 
 if wanted multinode; then

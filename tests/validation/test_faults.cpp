@@ -248,7 +248,8 @@ TEST_CASE("DCGM asked for and unreachable fails with the fix", "[validation][fau
   }
   SECTION("the script tells an unreachable host engine from a pass, at the part's level") {
     const std::string burn = script(p, "40_burnin.sh");
-    CHECK(has(burn, "DCGM_LEVEL=3"));
+    CHECK(has(burn, "DCGM_LEVEL=4"));  // the plan's 10 h burn-in: DCGM's extended level
+    CHECK(has(burn, "dcgmi diag -r \"$DCGM_LEVEL\" -j"));
     CHECK(has(burn, "unable to connect to host engine"));
     CHECK(has(burn, "dcgm_unreachable"));
     CHECK(has(burn, "dcgm_not_requested"));

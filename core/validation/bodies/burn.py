@@ -15,9 +15,17 @@ import torch.distributed as dist
 #   bit changes the sum); one block is rewritten at each check, so the memory is written as well
 #   as read;
 # - the all-reduce of ones against the world size, exact in float32.
-# Each rank prints "PROBE burn_check RANK CHECKS GEMM_BAD MEMORY_BAD ALLREDUCE_BAD HELD_BYTES"
+# Each rank prints "PROBE burn_check GPU CHECKS GEMM_BAD MEMORY_BAD ALLREDUCE_BAD HELD_BYTES"
 # with the counts since its last line; 40_burnin.sh sums them per GPU.
+# Each rank also times its own GEMMs (CUDA events around them, not the all-reduce that paces every
+# rank) and prints "PROBE burn_rate GPU GEMMS GEMM_SECONDS TFLOPS", totals so far: 40_burnin.sh
+# compares every GPU's rate with its server's median (a straggler), as gpu-burn's per-GPU Gflop/s.
+# Across servers (40_burnin.sh with MASTER_ADDR and NODE_RANK: one torchrun over every server), the
+# all-reduce is the cross-server burn-in window: each rank times it and prints, every report,
+# "PROBE burn_allreduce GPU NODES COUNT MIN_BUSBW MEDIAN_BUSBW" (GB/s, nccl-tests' bus bandwidth
+# 2(n-1)/n x bytes / time) over the all-reduces since its last line.
 GEMM_SIZE = 8192  # as probe.py's GEMM
+GEMM_FLOP = 2 * GEMM_SIZE**3  # multiply-adds of one GEMM, x2
 BLOCK_BYTES = 256 << 20  # memory is held, checked and rewritten in 256 MiB blocks
 ALLREDUCE_ELEMENTS = 64 << 20  # 256 MiB of float32 per all-reduce
 CHECK_EVERY_S = 60  # results compared with their references once a minute
@@ -60,6 +68,42 @@ def report(rank, counts, held_bytes):
     return [0, 0, 0, 0]
 
 
+def report_rate(rank, rate):
+    gemms, seconds = rate
+    tflops = gemms * GEMM_FLOP / seconds / 1e12 if seconds > 0 else 0.0
+    print(f"PROBE burn_rate {rank} {gemms} {seconds:.3f} {tflops:.1f}", flush=True)
+
+
+def report_allreduce(rank, nodes, busbw):
+    if busbw:
+        ordered = sorted(busbw)
+        print(f"PROBE burn_allreduce {rank} {nodes} {len(ordered)} {ordered[0]:.1f} "
+              f"{ordered[(len(ordered) - 1) // 2]:.1f}", flush=True)
+    return []
+
+
+def timed_allreduce(buf, world, busbw, events):
+    """One all-reduce of buf, its bus bandwidth (GB/s) appended to busbw."""
+    events[0].record()
+    dist.all_reduce(buf)
+    events[1].record()
+    events[1].synchronize()
+    seconds = events[0].elapsed_time(events[1]) / 1000
+    if seconds > 0 and world > 1:
+        busbw.append(2 * (world - 1) / world * buf.numel() * buf.element_size() / seconds / 1e9)
+
+
+def timed_gemms(a, b, out, rate, events):
+    """16 GEMMs, their time on the GPU added to rate = [gemms, seconds]."""
+    events[0].record()
+    for _ in range(16):
+        torch.matmul(a, b, out=out)
+    events[1].record()
+    events[1].synchronize()
+    rate[0] += 16
+    rate[1] += events[0].elapsed_time(events[1]) / 1000
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, required=True)
@@ -68,7 +112,9 @@ def main():
     args = parser.parse_args()
     dist.init_process_group("nccl")
     rank, world = dist.get_rank(), dist.get_world_size()
-    torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
+    nodes = world // int(os.environ.get("LOCAL_WORLD_SIZE", str(world)))
+    gpu = int(os.environ.get("LOCAL_RANK", "0"))  # this server's GPU: what the PROBE lines name
+    torch.cuda.set_device(gpu)
     gen = torch.Generator(device="cuda")
     gen.manual_seed(1234 + rank)
     a = torch.randn(GEMM_SIZE, GEMM_SIZE, device="cuda", dtype=torch.bfloat16, generator=gen)
@@ -81,24 +127,29 @@ def main():
     torch.cuda.synchronize()
     state["blocks"], state["sums"], state["gen"] = hold_memory(args.memory_fraction, 99 + rank)
     held_bytes = len(state["blocks"]) * BLOCK_BYTES
-    counts = report(rank, [0, 0, 0, 0], held_bytes)
+    counts = report(gpu, [0, 0, 0, 0], held_bytes)
     end = time.time() + args.seconds
     last_check = last_report = time.time()
+    rate, busbw = [0, 0.0], []
+    events = (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
     while time.time() < end:
-        for _ in range(16):
-            torch.matmul(a, b, out=state["c"])
+        timed_gemms(a, b, state["c"], rate, events)
         state["buf"].fill_(1.0)
-        dist.all_reduce(state["buf"])
+        timed_allreduce(state["buf"], world, busbw, events)
         if time.time() - last_check >= CHECK_EVERY_S:
             bad = check(state, world)
             counts = [counts[0] + 1, counts[1] + bad[0], counts[2] + bad[1], counts[3] + bad[2]]
             last_check = time.time()
         if time.time() - last_report >= REPORT_EVERY_S:
-            counts = report(rank, counts, held_bytes)
+            counts = report(gpu, counts, held_bytes)
+            report_rate(gpu, rate)
+            busbw = report_allreduce(gpu, nodes, busbw)
             last_report = time.time()
     bad = check(state, world)
     counts = [counts[0] + 1, counts[1] + bad[0], counts[2] + bad[1], counts[3] + bad[2]]
-    report(rank, counts, held_bytes)
+    report(gpu, counts, held_bytes)
+    report_rate(gpu, rate)
+    report_allreduce(gpu, nodes, busbw)
     dist.destroy_process_group()
 
 

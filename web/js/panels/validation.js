@@ -84,7 +84,9 @@ function statusLabel(s) { return labelOf('vstatus.')(s); }
 function valueText(v, unit) {
   if (v === null || v === undefined) return '—';
   const n = typeof v === 'number' ? num3(v) : String(v);
-  return unit ? n + ' ' + labelOf('vunit.')(unit) : n;
+  if (!unit) return n;
+  // A counted unit agrees with its number ("1 server", "2 servers": vunit.* plurals on n).
+  return n + ' ' + (hasString('vunit.' + unit) ? t('vunit.' + unit, { n: typeof v === 'number' ? v : undefined }) : String(unit));
 }
 
 function itemsTable(items) {

@@ -133,13 +133,25 @@ if [ "$FABRIC_MANAGER_REQUIRED" = 1 ]; then
   else
     skip interconnect fabric_manager active "no systemctl" fabric_manager_unknown "check the nvidia-fabricmanager service by hand"
   fi
-  # Recorded, not judged: the fabric manager must match the driver, and refuses to start when it
-  # does not (fabric_manager_inactive above). "Fabric Manager version is : 535.161.08".
+  # The fabric manager must be the driver's exact version (same branch, same release): NVIDIA
+  # ships them as a pair and the fabric manager refuses to start on another driver, often after
+  # a driver upgrade that left the nvidia-fabricmanager package behind. "Fabric Manager version
+  # is : 535.161.08".
   fm_version=""
   if have nv-fabricmanager; then
     fm_version="$(nv-fabricmanager --version 2>/dev/null | sed -n 's/.*[Vv]ersion[^0-9]*\([0-9][0-9.]*\).*/\1/p' | head -n 1 || true)"
   fi
   measure_str fabric_manager_version "${fm_version:-unknown}"
+  fm_driver="$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '[:space:]' || true)"
+  if [ -z "$fm_version" ] || [ -z "$fm_driver" ]; then
+    skip interconnect fabric_manager_version "the driver's version" "${fm_version:-nv-fabricmanager not on PATH}" fabric_manager_version_unknown \
+      "compare nv-fabricmanager --version with the driver's version by hand: they must be equal"
+  elif [ "$fm_version" = "$fm_driver" ]; then
+    pass interconnect fabric_manager_version "$fm_driver (the driver's)" "$fm_version" ok
+  else
+    fail interconnect fabric_manager_version "$fm_driver (the driver's)" "$fm_version" fabric_manager_version_mismatch \
+      "the fabric manager is $fm_version and the driver $fm_driver: install nvidia-fabricmanager of exactly the driver's version (root), then systemctl restart nvidia-fabricmanager"
+  fi
   FABRIC="$(nvidia-smi -q 2>/dev/null | grep -i -A 3 '^[[:space:]]*Fabric' || true)"
   completed="$(printf '%s\n' "$FABRIC" | grep -ciE 'State[[:space:]]*:[[:space:]]*Completed' || true)"
   # Ampere NVSwitch boards (HGX A100/A800) print "State : N/A" with the fabric manager running;

@@ -29,7 +29,10 @@ REGISTRY="${REGISTRY:-nvcr.io}"  # REGISTRY=<harbor mirror> when nvcr.io is slow
 EXPECTED_POWER_P50_W=560  # planned job's median draw per GPU: TDP x training load factor, W
 EXPECTED_PCIE_GEN=5  # pcie.link.gen.current while busy (idle GPUs lower it to save power)
 EXPECTED_PCIE_WIDTH=16  # pcie.link.width.current while busy, lanes
-DCGM_LEVEL=3  # dcgmi diag level (--dcgm)
+DCGM_LEVEL=4  # dcgmi diag level (--dcgm): 4, the extended tests, for a burn-in of 10 h or more
+SERVERS=2  # servers in the plan: more than one runs a cross-server burn-in window
+INTER_NODE_BUSBW_GBPS=180  # plan's all-reduce bus bandwidth across servers, GB/s (the cross-server window)
+STRAGGLER_FRACTION=0.9  # a GPU below this share of the median GPU's GEMM rate under the burn-in FAILs (straggler)
 XID_HARDWARE='48 61 62 63 64 74 79 92 94 95 119 120'  # Xids that fail the server (NVIDIA Xid catalog; data/validation.json)
 XID_APPLICATION='13 31 43 45'  # Xids of a user program's fault: a warning
 NETWORK=infiniband  # between servers: its ports' error counters are read before and after (link flaps)
@@ -313,6 +316,22 @@ LINK_BEFORE="$VALIDATION_DIR/link_counters.burnin"
 WALL_CSV="$VALIDATION_DIR/wall.csv"
 LOAD_NAME="gpu-advisor-burnin-$PLAN_ID"
 LOAD_LOG="$VALIDATION_DIR/burn.log"
+# The cross-server burn-in window (a plan of several servers): every server runs
+# MASTER_ADDR=<server 0> NODE_RANK=<i> ./40_burnin.sh at once, and the load's all-reduce then
+# crosses the network for the whole burn-in, each all-reduce timed (burn.py's burn_allreduce).
+DIST=(--nproc_per_node="$GPUS_PER_SERVER")
+NET_ARGS=()
+CROSS_SERVER=0
+if [ "$SERVERS" -gt 1 ] && [ -n "${MASTER_ADDR:-}" ]; then
+  CROSS_SERVER=1
+  DIST+=(--nnodes="$SERVERS" --node_rank="${NODE_RANK:-0}" --master_addr="$MASTER_ADDR" --master_port="${MASTER_PORT:-29500}")
+  NET_ARGS=(--network host)
+  if [ -e /dev/infiniband ]; then NET_ARGS+=(--device /dev/infiniband --cap-add IPC_LOCK); fi
+  if [ -z "${NCCL_IB_GID_INDEX:-}" ] && [ -s "$VALIDATION_DIR/nccl_roce.env" ]; then
+    NCCL_IB_GID_INDEX="$(sed -n 's/^NCCL_IB_GID_INDEX=\([0-9][0-9]*\)$/\1/p' "$VALIDATION_DIR/nccl_roce.env")"
+  fi
+  if [ -n "${NCCL_IB_GID_INDEX:-}" ]; then NET_ARGS+=(-e "NCCL_IB_GID_INDEX=$NCCL_IB_GID_INDEX"); fi
+fi
 # The PCIe link under load: a GPU idles at a lower generation to save power (normal), so the
 # generation and width are judged only in samples where the GPU is busy; .max is what this GPU
 # and slot can do, .current what the link trained at.
@@ -333,18 +352,20 @@ xid_codes_after() {
     | sed -n 's/.*Xid ([^)]*): *\([0-9][0-9]*\).*/\1/p' | sort -un | paste -sd, -
 }
 
-# run_dcgm: dcgmi diag -r $DCGM_LEVEL, judged by its result table. An acceptance run that asked for
-# DCGM and could not get it FAILs: a host engine that is not running ("Unable to connect to host
-# engine") or a dcgmi that is not installed is not a pass.
+# run_dcgm: dcgmi diag -r $DCGM_LEVEL -j, judged by each test's status in its JSON (kept in
+# dcgm_diag.json; 90_summary.sh puts it into the result file, where check reads every test). An
+# acceptance run that asked for DCGM and could not get it FAILs: a host engine that is not running
+# ("Unable to connect to host engine") or a dcgmi that is not installed is not a pass.
 run_dcgm() {
-  local want="dcgmi diag -r $DCGM_LEVEL passes" out rc=0 failed warned rows
+  local want="dcgmi diag -r $DCGM_LEVEL passes" out rc=0 failed warned rows json
   local fix="start DCGM's host engine (root: systemctl start nvidia-dcgm, or nv-hostengine), or install datacenter-gpu-manager; then run 40_burnin.sh --dcgm again"
+  measure dcgm_level "$DCGM_LEVEL"
   if ! have dcgmi; then
     measure_str dcgm_diag missing
     fail health dcgm_diag "$want" "dcgmi not installed" dcgm_missing "$fix"
     return 0
   fi
-  out="$(dcgmi diag -r "$DCGM_LEVEL" 2>&1)" || rc=$?
+  out="$(dcgmi diag -r "$DCGM_LEVEL" -j 2>&1)" || rc=$?
   printf '%s\n' "$out" > "$VALIDATION_DIR/dcgm_diag.txt"
   if grep -qiE 'unable to establish a connection|unable to connect to host engine|host engine connection invalid' <<<"$out"; then
     measure_str dcgm_diag unreachable
@@ -352,29 +373,45 @@ run_dcgm() {
       "dcgmi cannot reach DCGM's host engine, so no diagnostic ran: $fix"
     return 0
   fi
-  # The table's rows: | Test | Pass / Fail - GPU: 1 / Warn / Skip |; a row with an empty first
-  # column continues the test above it (Pass - GPUs: 0, 2, 3 then Fail - GPU: 1).
+  # The JSON from its first line that opens an object (a notice may come before it), kept for
+  # 90_summary.sh only when it is one whole object (python3's json where the host has it): a cut
+  # document would make the whole result file unreadable.
+  json="$(sed -n '/^[[:space:]]*{/,$p' <<<"$out")"
+  rm -f "$VALIDATION_DIR/dcgm_diag.json"
+  if [[ "$json" =~ ^[[:space:]]*\{ ]] && [[ "$json" =~ \}[[:space:]]*$ ]] &&
+    { ! have python3 || python3 -c 'import json, sys; json.load(sys.stdin)' <<<"$json" 2> /dev/null; }; then
+    printf '%s\n' "$json" > "$VALIDATION_DIR/dcgm_diag.json"
+  elif [ -n "$json" ]; then
+    # A cut document may have lost the failing tests: it is no pass.
+    measure_str dcgm_diag error
+    fail health dcgm_diag "$want" "its JSON is cut short or unreadable (exit $rc)" dcgm_diag_error \
+      "dcgmi diag's output ($VALIDATION_DIR/dcgm_diag.txt) is not one whole JSON document: run 40_burnin.sh --dcgm again"
+    return 0
+  fi
+  # One row per result, "STATUS|test|GPUs": dcgmi prints one member per line, a test's "name"
+  # before its "results" ([{"gpu_ids": "1", "status": "Fail", "warnings": [...]}]).
   # shellcheck disable=SC2016  # awk code
-  rows="$(awk -F'|' 'NF >= 4 {
-      n = $2; gsub(/^[ \t]+|[ \t]+$/, "", n); r = $3; gsub(/^[ \t]+|[ \t]+$/, "", r)
-      if (n != "" && n != "Warning" && n != "Info") name = n
-      if (r ~ /^(Pass|Fail|Warn|Skip)/) print r "|" name
-    }' <<<"$out")"
-  failed="$(printf '%s\n' "$rows" | sed -n 's/^Fail\( - \)\{0,1\}\([^|]*\)|\(.*\)/\3 \2/p' | sed 's/ *$//' | paste -sd';' -)"
-  warned="$(printf '%s\n' "$rows" | sed -n 's/^Warn\( - \)\{0,1\}\([^|]*\)|\(.*\)/\3 \2/p' | sed 's/ *$//' | paste -sd';' -)"
+  rows="$(awk '
+      function value(s) { sub(/^[^:]*:[ \t]*"?/, "", s); sub(/"?[ \t]*,?[ \t\r]*$/, "", s); return s }
+      /"name"[ \t]*:/ { name = value($0) }
+      /"gpu_ids?"[ \t]*:/ { gpus = value($0) }
+      /"status"[ \t]*:/ { st = toupper(value($0)); print substr(st, 1, 4) "|" name "|" gpus; gpus = "" }
+    ' <<<"$json")"
+  failed="$(printf '%s\n' "$rows" | awk -F'|' '$1 == "FAIL" { print $2 ($3 != "" ? " GPU: " $3 : "") }' | paste -sd';' -)"
+  warned="$(printf '%s\n' "$rows" | awk -F'|' '$1 == "WARN" { print $2 ($3 != "" ? " GPU: " $3 : "") }' | paste -sd';' -)"
   if [ -n "$failed" ]; then
     measure_str dcgm_diag fail
     measure_str dcgm_failed_tests "$failed"
     fail health dcgm_diag "$want" "failed: $failed" dcgm_diag_failed \
-      "DCGM found a fault ($VALIDATION_DIR/dcgm_diag.txt has its messages): reset the GPU named, rerun; replace it if it fails again"
-  elif ! grep -q '^Pass' <<<"$rows"; then
+      "DCGM found a fault ($VALIDATION_DIR/dcgm_diag.json has its messages): reset the GPU named, rerun; replace it if it fails again"
+  elif ! grep -q '^PASS' <<<"$rows"; then
     measure_str dcgm_diag error
     fail health dcgm_diag "$want" "no results (exit $rc): $(printf '%s\n' "$out" | grep -m 1 . || true)" dcgm_diag_error \
       "dcgmi diag ran no test: read $VALIDATION_DIR/dcgm_diag.txt; $fix"
   elif [ -n "$warned" ]; then
     measure_str dcgm_diag warn
     measure_str dcgm_failed_tests "$warned"
-    warn health dcgm_diag "$want" "warnings: $warned" dcgm_diag_warn "read $VALIDATION_DIR/dcgm_diag.txt"
+    warn health dcgm_diag "$want" "warnings: $warned" dcgm_diag_warn "read $VALIDATION_DIR/dcgm_diag.json"
   else
     measure_str dcgm_diag pass
     pass health dcgm_diag "$want" pass ok
@@ -496,9 +533,10 @@ if [ "$done_s" -lt "$target" ]; then
     LOAD_PID=$!
   else
     docker rm -f "$LOAD_NAME" > /dev/null 2>&1 || true
-    # PCI bus order: CUDA's device i (the load's rank i) is nvidia-smi's GPU i.
-    if ! docker run -d --name "$LOAD_NAME" --gpus all --ipc=host --ulimit memlock=-1 --ulimit stack=67108864 \
-      -e CUDA_DEVICE_ORDER=PCI_BUS_ID -v "$SCRIPT_DIR:/w:ro" "$IMAGE" torchrun --nproc_per_node="$GPUS_PER_SERVER" /w/burn.py --seconds "$remaining" > /dev/null; then
+    # PCI bus order: CUDA's device i (the load's rank i) is nvidia-smi's GPU i. Across servers
+    # (CROSS_SERVER=1) one torchrun spans them all and the load's all-reduce crosses the network.
+    if ! docker run -d --name "$LOAD_NAME" --gpus all --ipc=host ${NET_ARGS[@]+"${NET_ARGS[@]}"} --ulimit memlock=-1 --ulimit stack=67108864 \
+      -e CUDA_DEVICE_ORDER=PCI_BUS_ID -v "$SCRIPT_DIR:/w:ro" "$IMAGE" torchrun "${DIST[@]}" /w/burn.py --seconds "$remaining" > /dev/null; then
       stop_all
       fail compute burnin_load "the GEMM + all-reduce load starts" "docker run failed" load_failed "run 20_container.sh first: it says what is missing"
       finish
@@ -585,6 +623,64 @@ if [ -z "$JOB" ]; then
   else
     warn health burn_results "result checks from $EXPECTED_GPUS GPUs" "from $sdc_gpus" burn_unchecked \
       "burn.py reported no result checks for some GPUs ($LOAD_LOG): the load did not run on them"
+  fi
+fi
+# burn.py's per-GPU GEMM rate ("PROBE burn_rate RANK GEMMS SECONDS TFLOPS", totals: the last line
+# of each rank): a GPU below STRAGGLER_FRACTION of the server's median GPU is a straggler, and
+# synchronous training runs at its pace.
+if [ -z "$JOB" ]; then
+  rates="$(awk '$1 == "PROBE" && $2 == "burn_rate" && NF >= 6 && $6 > 0 { t[$3] = $6 }
+    END { for (r in t) print r, t[r] }' "$LOAD_LOG" 2> /dev/null | sort -n)"
+  if [ -n "$rates" ]; then
+    rate_median="$(printf '%s\n' "$rates" | awk '{ print $2 }' | sort -n | awk '{ v[++n] = $1 } END { print v[int((n + 1) / 2)] }')"
+    slow=""
+    while read -r r t; do
+      measure "gpu.$r.burn_tflops" "$t"
+      if awk -v t="$t" -v m="$rate_median" -v f="$STRAGGLER_FRACTION" 'BEGIN { exit !(t < f * m) }'; then
+        slow="${slow:+$slow, }GPU $r $t TFLOPS ($(pct "$(awk -v t="$t" -v m="$rate_median" 'BEGIN { print t / m }')"))"
+      fi
+    done <<< "$rates"
+    want=">= $(pct "$STRAGGLER_FRACTION") of the median GPU's $rate_median TFLOPS"
+    if [ -n "$slow" ]; then
+      fail compute burn_throughput "$want" "$slow" burn_straggler \
+        "a GPU computes slower than its neighbours under the same load and every synchronous step waits for it: look at its clocks, temperature and power in $CSV, reseat or replace it"
+    else
+      pass compute burn_throughput "$want" "$(printf '%s\n' "$rates" | awk '{ print $2 }' | paste -sd' ' -) TFLOPS" ok
+    fi
+  fi
+fi
+# The cross-server window: burn.py's "PROBE burn_allreduce RANK NODES COUNT MIN MEDIAN" lines of a
+# run over several servers, one per rank and report (10 minutes). Each window's median bus
+# bandwidth against the plan's cross-server figure (30_nccl.sh's thresholds: 80% pass, 60% warn);
+# the slowest window is the verdict, so a link that sagged for ten minutes shows.
+if [ -z "$JOB" ] && [ "$SERVERS" -gt 1 ]; then
+  want_bw=">= 80% of $INTER_NODE_BUSBW_GBPS GB/s in every window"
+  # shellcheck disable=SC2016  # awk code
+  windows="$(awk '$1 == "PROBE" && $2 == "burn_allreduce" && NF >= 7 && $4 > 1 {
+      if (++c[$3] > n) n = c[$3]; if (min == "" || $7 + 0 < min) min = $7 + 0 }
+    END { if (n) print n, min }' "$LOAD_LOG" 2> /dev/null || true)"
+  if [ "$CROSS_SERVER" = 0 ]; then
+    skip interconnect burnin_inter_node "$want_bw" "one server only" needs_all_servers \
+      "for the cross-server window run on all $SERVERS servers at once: MASTER_ADDR=<server 0> NODE_RANK=<0..$((SERVERS - 1))> $0"
+  elif [ -z "$windows" ]; then
+    fail interconnect burnin_inter_node "$want_bw" "no cross-server all-reduce in $LOAD_LOG" burnin_inter_node_missing \
+      "the load did not run across the servers: start 40_burnin.sh on every server at once with the same MASTER_ADDR, then read $LOAD_LOG"
+  else
+    read -r n_windows bw_min <<< "$windows"
+    measure burnin_inter_node_windows "$n_windows"
+    measure burnin_inter_node_busbw_gbps_min "$bw_min"
+    got="$bw_min GB/s in the slowest of $n_windows windows"
+    if num_gt "$(awk -v e="$INTER_NODE_BUSBW_GBPS" 'BEGIN { print e * 0.8 }')" "$bw_min"; then
+      if num_gt "$(awk -v e="$INTER_NODE_BUSBW_GBPS" 'BEGIN { print e * 0.6 }')" "$bw_min"; then
+        fail interconnect burnin_inter_node "$want_bw" "$got" burnin_busbw_low \
+          "the cross-server all-reduce sagged under load: look for link flaps and errors (10_topology.sh), PFC pauses on RoCE, or a congested switch port"
+      else
+        warn interconnect burnin_inter_node "$want_bw" "$got" burnin_busbw_low \
+          "the cross-server all-reduce slowed under load: compare with 30_nccl.sh's figure and look at the switch ports"
+      fi
+    else
+      pass interconnect burnin_inter_node "$want_bw" "$got" ok
+    fi
   fi
 fi
 if [ -n "$load_rc" ] && [ "$load_rc" != 0 ]; then

@@ -118,11 +118,14 @@ if [ -z "$scripts" ]; then
   exit 2
 fi
 files=""
-for f in inventory.csv topo.txt nvlink_status.txt nvlink_errors.txt ibstat.txt probe.log allreduce_intra.log allreduce_inter.log gpu.csv wall.csv burnin.log; do
+for f in inventory.csv topo.txt nvlink_status.txt nvlink_errors.txt ibstat.txt probe.log allreduce_intra.log allreduce_inter.log gpu.csv wall.csv burnin.log dcgm_diag.json; do
   if [ -f "$VALIDATION_DIR/$f" ]; then files="${files:+$files }$f"; fi
 done
+# DCGM's own JSON (40_burnin.sh --dcgm kept it only when it is one object): check reads each test.
+dcgm_json=""
+if [ -s "$VALIDATION_DIR/dcgm_diag.json" ]; then dcgm_json="$VALIDATION_DIR/dcgm_diag.json"; fi
 
-awk -F '\t' -v plan="$PLAN_ID" -v gpu="$GPU_ID" -v host="$(hostname 2> /dev/null || echo unknown)" \
+awk -F '\t' -v plan="$PLAN_ID" -v dcgm="$dcgm_json" -v gpu="$GPU_ID" -v host="$(hostname 2> /dev/null || echo unknown)" \
   -v created="$(date -u +%Y-%m-%dT%H:%M:%SZ)" -v scripts="$scripts" -v files="$files" '
   function esc(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return s }
   function str(s) { return "\"" esc(s) "\"" }
@@ -153,7 +156,11 @@ awk -F '\t' -v plan="$PLAN_ID" -v gpu="$GPU_ID" -v host="$(hostname 2> /dev/null
     print "  ],"
     print "  \"measured\": {"
     for (i = 1; i <= nk; i++) print "    " str(key[i]) ": " m[key[i]] (i < nk ? "," : "")
-    print "  }"
+    print "  }" (dcgm != "" ? "," : "")
+    if (dcgm != "") {
+      printf "  \"dcgm\": "
+      while ((getline line < dcgm) > 0) print line
+    }
     print "}"
   }' "${checks[@]}" "${measured[@]}" > "$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
