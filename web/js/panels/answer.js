@@ -22,6 +22,9 @@ function goalLine(r, rec) {
   if (rec.deadline_hours !== null && rec.deadline_hours !== undefined) {
     parts.push(' · ', tNodes('answer.deadline', { v: fig(r, '/recommendation/deadline_hours', duration) }));
   }
+  if (rec.done_within_days !== null && rec.done_within_days !== undefined) {
+    parts.push(' · ', tNodes('answer.done_within', { v: fig(r, '/recommendation/done_within_days', integer) }));
+  }
   // "Cheapest" without a deadline is the cheapest within the task's calendar (or, when no plan
   // finishes within it, the cheapest of all, said so).
   if (rec.calendar) {
