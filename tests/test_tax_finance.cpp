@@ -78,6 +78,7 @@ TEST_CASE("VAT inside an inclusive price and on top of an ex-VAT one", "[cost][v
   CHECK(advisor::line_vat_rate("colocation", "racks_per_rack", v) == 0.06);
   CHECK(advisor::line_vat_rate("gpu_hours", "rent_hours_used", v) == 0.06);
   CHECK(advisor::line_vat_rate("operations", "staff", v) == 0);  // wages carry no VAT
+  CHECK(advisor::line_vat_rate("operations", "share_of_capex", v) == 0.13);
   CHECK(advisor::line_vat_rate("financing_interest", "annuity_interest", v) == 0);
 }
 
@@ -137,10 +138,11 @@ TEST_CASE("VAT through the API: shown inside the totals, or recovered and left o
   // Buy: VAT on the capex (2,000,000 at 13%) and on each running line at its rate.
   const double capex = buy["capex_cny"].get<double>();
   CHECK(capex == Approx(2000000));
-  const double expected =
-      capex * 0.13 / 1.13 +
-      (line(buy, "electricity") + line(buy, "spares_and_failures")) * 0.13 / 1.13 +
-      (line(buy, "colocation") + line(buy, "network") + line(buy, "operations")) * 0.06 / 1.06;
+  // Operations as a share of the capex follows the capex's rate.
+  const double goods =
+      line(buy, "electricity") + line(buy, "spares_and_failures") + line(buy, "operations");
+  const double services = line(buy, "colocation") + line(buy, "network");
+  const double expected = capex * 0.13 / 1.13 + goods * 0.13 / 1.13 + services * 0.06 / 1.06;
   CHECK(buy["vat_cny"].get<double>() == Approx(expected));
 
   // A general VAT payer: every price without its VAT; the same tax, recovered, is left out.
@@ -204,12 +206,13 @@ TEST_CASE("lead time: delivery, approval and move-in for a purchase, the offer's
   const json rtx = test::advise_json(
       test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", "rtx4090-24gb"}, {"count", 1}}}}));
   CHECK(rtx["cost"]["options"]["rent"]["lead_time_days"].get<double>() == Approx(0));
-  // In an office there is no move-in.
+  // The RTX 4090 is a grey import (30 days); in an IDC the move-in adds 14, in an office none.
+  CHECK(rtx["cost"]["options"]["buy"]["lead_time_days"].get<double>() == Approx(44));
   const json office =
       test::advise_json(test::request("lora", "qwen2.5-7b",
                                       {{"hardware", {{"gpu", "rtx4090-24gb"}, {"count", 1}}},
                                        {"power", {{"facility", "office"}}}}));
-  CHECK(office["cost"]["options"]["buy"]["lead_time_days"].get<double>() == Approx(14));
+  CHECK(office["cost"]["options"]["buy"]["lead_time_days"].get<double>() == Approx(30));
 }
 
 TEST_CASE("a calendar bound rules out plans whose lead time and run come later",

@@ -13,7 +13,7 @@ double line_vat_rate(std::string_view item_name, std::string_view basis_code, co
   if (item_name == "hardware" || item_name == "spares_and_failures") return v.hardware_rate;
   if (item_name == "electricity") return v.electricity_rate;
   if (item_name == "financing_interest") return 0;
-  if (item_name == "operations" && basis_code == "staff") return 0;
+  if (item_name == "operations") return basis_code == "staff" ? 0 : v.hardware_rate;
   return v.services_rate;
 }
 

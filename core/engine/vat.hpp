@@ -13,7 +13,7 @@ namespace advisor {
 struct VatTerms {
   double hardware_rate = 0.13;     // goods: GPUs, servers, spare parts
   double electricity_rate = 0.13;  // electricity is a good
-  double services_rate = 0.06;     // colocation, bandwidth, rental, data transfer, maintenance
+  double services_rate = 0.06;     // colocation, bandwidth, rental, data transfer
   bool deductible = false;         // a general VAT payer: costs count without their VAT
 };
 
@@ -25,9 +25,10 @@ double vat_of(double amount_cny, double rate, bool deductible);
 /// A VAT-inclusive price without its VAT: price / (1 + rate).
 double without_vat(double price_cny, double rate);
 
-/// The VAT rate of a cost line (engine/cost line item names): goods for hardware and spares,
-/// electricity for power, services for the rest; 0 for staff wages and financing interest
-/// (a loan's input VAT is not deductible: it stays in the rate as charged).
+/// The VAT rate of a cost line (engine/cost line item names): goods for hardware, spares and
+/// operations priced as a share of the capex (they follow the capex's price), electricity for
+/// power, services for the rest; 0 for staff wages and financing interest (a loan's input VAT
+/// is not deductible: it stays in the rate as charged).
 double line_vat_rate(std::string_view item_name, std::string_view basis_code, const VatTerms& v);
 
 /// The VAT in an option's lifetime cash: the purchase's on the capex, each running line's on
