@@ -215,6 +215,20 @@ TEST_CASE("lead time: delivery, approval and move-in for a purchase, the offer's
   CHECK(office["cost"]["options"]["buy"]["lead_time_days"].get<double>() == Approx(30));
 }
 
+TEST_CASE("a provider's offer states its own lead time", "[cost][lead_time][provider]") {
+  const std::string provider = test::data_file("examples/provider-example.json");
+  auto rented = [&](const std::string& gpu) {
+    bool ok = false;
+    const json req =
+        test::request("lora", "qwen2.5-7b", {{"hardware", {{"gpu", gpu}, {"count", 1}}}});
+    const json r = json::parse(advisor::advise_with_provider_text(req.dump(), provider, &ok));
+    REQUIRE(ok);
+    return r["cost"]["options"]["rent"]["lead_time_days"].get<double>();
+  };
+  CHECK(rented("l40s-48gb") == Approx(1));      // the example's L40S host: 1 day
+  CHECK(rented("a800-sxm-80gb") == Approx(3));  // its A800 host: 3 days
+}
+
 TEST_CASE("a calendar bound rules out plans whose lead time and run come later",
           "[recommend][lead_time]") {
   json job = test::request("lora", "qwen2.5-7b");
