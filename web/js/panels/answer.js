@@ -111,10 +111,10 @@ function datacenterAlternative(r, rec) {
     h('div', { class: 'answer-actions' }, pinButton(alt)));
 }
 
-/** Buttons that clear the deadline or the budget, when one is set. */
+/** Buttons that clear the deadline, the budget or the calendar bound, when one is set. */
 function relaxButtons(rec) {
   const out = [];
-  [['deadline_hours', '/goal/deadline_hours', 'answer.drop_deadline'], ['budget_cny', '/goal/budget_cny', 'answer.drop_budget']].forEach(function (x) {
+  [['deadline_hours', '/goal/deadline_hours', 'answer.drop_deadline'], ['budget_cny', '/goal/budget_cny', 'answer.drop_budget'], ['done_within_days', '/goal/done_within_days', 'answer.drop_done_within']].forEach(function (x) {
     if (rec[x[0]] === null || rec[x[0]] === undefined) return;
     const f = fieldFor(x[1]);
     if (!f) return;
