@@ -95,19 +95,31 @@ std::vector<double> energy_breakpoints(const Tariff& tariff) {
 
 namespace {
 
-/// The cash by year, summed: the average minus the straight-line hardware share, plus the
-/// purchase in year 1 and the resale credit in the last year (sums to average x years, up to
-/// rounding). `yearly` and `cumulative`, when given, receive each year's cash and running sum.
-double lifetime_cash(double average_yearly, int years, double capex_cny, double residual_cny,
+/// How the purchase is paid: in cash in year 1, or as equal payments over the first years.
+struct Purchase {
+  double capex_cny = 0, residual_cny = 0;
+  double annuity_cny = 0;  // financed: each year's payment (0: cash)
+  int annuity_years = 0;
+  double paid() const { return annuity_years > 0 ? annuity_cny * annuity_years : capex_cny; }
+  double in_year(int y) const {
+    if (annuity_years > 0) return y <= annuity_years ? annuity_cny : 0;
+    return y == 1 ? capex_cny : 0;
+  }
+};
+
+/// The cash by year, summed: the average minus the straight-line hardware and interest shares,
+/// plus the purchase (in year 1, or its payments) and the resale credit in the last year (sums
+/// to average x years, up to rounding). `yearly` and `cumulative`, when given, receive each
+/// year's cash and running sum.
+double lifetime_cash(double average_yearly, int years, const Purchase& buy,
                      std::vector<double>* yearly = nullptr,
                      std::vector<double>* cumulative = nullptr) {
-  const double hardware_per_year = (capex_cny - residual_cny) / years;
-  const double running = average_yearly - hardware_per_year;
+  const double purchase_per_year = (buy.paid() - buy.residual_cny) / years;
+  const double running = average_yearly - purchase_per_year;
   double total = 0;
   for (int y = 1; y <= years; ++y) {
-    double v = running;
-    if (y == 1) v += capex_cny;
-    if (y == years) v -= residual_cny;
+    double v = running + buy.in_year(y);
+    if (y == years) v -= buy.residual_cny;
     total += v;
     if (yearly) yearly->push_back(v);
     if (cumulative) cumulative->push_back(total);
@@ -127,21 +139,30 @@ double sum_in_order(const std::array<double, N>& yearly) {
 /// buy_cost's items (one home for the formulas; buy_cost describes them, buy_cost_totals sums).
 struct BuyAmounts {
   double capex = 0, residual = 0;
-  // hardware, colocation, electricity, network, operations, spares_and_failures
-  std::array<double, 6> yearly{};
+  double annuity = 0;  // financed: the yearly payment over annuity_years
+  int annuity_years = 0;
+  // hardware, colocation, electricity, network, operations, spares_and_failures, interest
+  std::array<double, 7> yearly{};
+  Purchase purchase() const { return {capex, residual, annuity, annuity_years}; }
 };
 
 BuyAmounts buy_amounts(const BuyInputs& in) {
   BuyAmounts a;
   a.capex = in.servers * in.platform_price_cny + in.gpus * in.gpu_price_cny;
   a.residual = a.capex * in.residual_fraction;
+  if (in.financing_term_years > 0) {
+    a.annuity_years = std::min(in.financing_term_years, in.life_years);
+    a.annuity = annuity_payment(a.capex, in.financing_rate, a.annuity_years);
+  }
+  const double interest = a.annuity_years > 0 ? a.annuity * a.annuity_years - a.capex : 0;
   a.yearly = {(a.capex - a.residual) / in.life_years,
               in.colocation_cny_per_year,
               in.electricity_cny_per_year,
               in.network_cny_per_year,
               in.operations_by_staff ? in.staff_fte * in.staff_cny_per_year
                                      : a.capex * in.operations_capex_share,
-              a.capex * in.spares_share};
+              a.capex * in.spares_share,
+              interest / in.life_years};
   return a;
 }
 
@@ -159,19 +180,44 @@ std::array<double, 2> rent_amounts(const RentInputs& in) {
 
 }  // namespace
 
+double annuity_payment(double principal, double rate, int years) {
+  if (years <= 0) return principal;
+  if (rate <= 0) return principal / years;
+  return principal * rate / (1 - std::pow(1 + rate, -years));
+}
+
 OptionCost finish_option(std::vector<LineItem> items, int years, double capex_cny,
-                         double residual_cny) {
+                         double residual_cny, double annuity_cny, int annuity_years) {
   OptionCost c;
   c.line_items = std::move(items);
   for (const LineItem& i : c.line_items) c.average_yearly_cny += i.yearly_cny;
   c.capex_cny = capex_cny;
   c.residual_cny = residual_cny;
+  c.annuity_cny = annuity_cny;
+  c.annuity_years = annuity_years;
   c.yearly_cny.reserve(std::max(years, 0));
   c.cumulative_cny.reserve(std::max(years, 0));
-  c.lifetime_cny = lifetime_cash(c.average_yearly_cny, years, capex_cny, residual_cny,
+  c.lifetime_cny = lifetime_cash(c.average_yearly_cny, years,
+                                 {capex_cny, residual_cny, annuity_cny, annuity_years},
                                  &c.yearly_cny, &c.cumulative_cny);
   return c;
 }
+
+namespace {
+/// The financing's interest, averaged over the life: the payments less the capex.
+LineItem interest_item(const BuyAmounts& a, const BuyInputs& in) {
+  const double paid = a.annuity * a.annuity_years;
+  return {"financing_interest",
+          a.yearly[6],
+          format_number(a.annuity_years) + " payment(s) of " + cny(a.annuity) + " at " +
+              pct(in.financing_rate) + " a year repay capex " + cny(a.capex) + ": interest " +
+              cny(paid - a.capex) + " over " + std::to_string(in.life_years) + " years",
+          "annuity_interest",
+          {param("payments", a.annuity_years), param("payment_cny", a.annuity),
+           param("rate_share", in.financing_rate), param("capex_cny", a.capex),
+           param("interest_cny", paid - a.capex), param("years", in.life_years)}};
+}
+}  // namespace
 
 OptionCost buy_cost(const BuyInputs& in) {
   const BuyAmounts a = buy_amounts(in);
@@ -214,13 +260,15 @@ OptionCost buy_cost(const BuyInputs& in) {
                    pct(in.spares_share) + " of capex per year",
                    "share_of_capex",
                    {param("capex_share", in.spares_share)}});
-  return finish_option(std::move(items), in.life_years, capex, a.residual);
+  if (a.annuity_years > 0) items.push_back(interest_item(a, in));
+  return finish_option(std::move(items), in.life_years, capex, a.residual, a.annuity,
+                       a.annuity_years);
 }
 
 OptionTotals buy_cost_totals(const BuyInputs& in) {
   const BuyAmounts a = buy_amounts(in);
   const double average = sum_in_order(a.yearly);
-  return {average, lifetime_cash(average, in.life_years, a.capex, a.residual), a.capex};
+  return {average, lifetime_cash(average, in.life_years, a.purchase()), a.capex};
 }
 
 namespace {
@@ -251,7 +299,7 @@ OptionCost rent_cost(const RentInputs& in) {
 
 OptionTotals rent_cost_totals(const RentInputs& in) {
   const double average = sum_in_order(rent_amounts(in));
-  return {average, lifetime_cash(average, in.years, 0, 0)};
+  return {average, lifetime_cash(average, in.years, {})};
 }
 
 namespace {
@@ -276,7 +324,7 @@ OptionCost reserved_cost(const ReservedInputs& in) {
 
 OptionTotals reserved_cost_totals(const ReservedInputs& in) {
   const double average = sum_in_order(reserved_amounts(in));
-  return {average, lifetime_cash(average, in.years, 0, 0)};
+  return {average, lifetime_cash(average, in.years, {})};
 }
 
 std::optional<double> break_even_utilization(const std::function<double(double)>& f,

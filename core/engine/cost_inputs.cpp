@@ -226,6 +226,8 @@ BuyInputs buy_inputs(const CostScenario& s, const PowerPlan& p, int gpus, double
   b.staff_fte = s.staff_fte;
   b.staff_cny_per_year = s.staff_cny_per_year;
   b.spares_share = s.spares_share;
+  b.financing_rate = s.financing_rate;
+  b.financing_term_years = s.financing_term_years;
   return b;
 }
 
@@ -241,6 +243,10 @@ RentInputs rent_inputs(const CostScenario& s, int gpus, double utilization) {
 }
 
 }  // namespace
+
+double owned_lead_time_days(const CostScenario& s) {
+  return s.purchase_lead_time_days + (s.facility == Facility::kOffice ? 0 : s.move_in_days);
+}
 
 double network_line_mbps(const CostScenario& s, int servers) {
   if (s.network_line == NetworkLine::kNone) return 0;

@@ -10,6 +10,7 @@
 #include "engine/cost.hpp"
 #include "engine/power.hpp"
 #include "engine/rental_offers.hpp"
+#include "engine/vat.hpp"
 #include "types/catalog.hpp"
 #include "types/cost_settings.hpp"
 #include "types/prices.hpp"
@@ -75,6 +76,15 @@ struct CostScenario {
   double operations_capex_share = 0, staff_fte = 0, staff_cny_per_year = 0, spares_share = 0;
   int life_years = 5;
   double residual_fraction = 0;
+  // Financing: the purchase repaid as an annuity at this rate over this term (0: cash).
+  double financing_rate = 0;
+  int financing_term_years = 0;
+  // VAT: the rates, and whether the prices above count without it (deductible: every price
+  // resolved here is then ex-VAT; the catalog's and the request's prices include it).
+  VatTerms vat;
+  // Lead times in calendar days: the purchase (delivery, and approval for an approval-only
+  // part), the IDC rack move-in (0 in an office), and the rental the count rents.
+  double purchase_lead_time_days = 0, move_in_days = 0, rental_lead_time_days = 0;
   double utilization = 0.6;
   std::string utilization_source;  // request | monthly_demand | default
   double valley_shift_share = 0;
@@ -85,6 +95,10 @@ struct CostScenario {
   bool needs_confirmation = false;         // any default used is flagged
   bool site_needs_confirmation = false;    // any used for the GPU-independent rest is
 };
+
+/// Calendar days from order to running bought cards: the purchase's lead time and the rack
+/// move-in (none in an office).
+double owned_lead_time_days(const CostScenario& s);
 
 /// The IDC line's Mbps for a plan of `servers` servers (0: no line).
 double network_line_mbps(const CostScenario& s, int servers);

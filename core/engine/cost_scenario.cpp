@@ -24,6 +24,20 @@ std::optional<double> as_double(const std::optional<int>& v) {
 
 }  // namespace
 
+namespace {
+// Statuses of data/gpus.json whose parts are sold new in mainland China without a US licence.
+// Views, not C strings: comparing one with a std::string checks the length before any byte
+// (every plan of a search asks).
+constexpr std::string_view kSoldNewStatuses[] = {"domestic", "china-specific",
+                                                 "not-known-restricted"};
+}  // namespace
+
+bool sold_new_in_china(const GpuSpec& gpu) {
+  for (std::string_view status : kSoldNewStatuses)
+    if (gpu.china_availability.status == status) return true;
+  return false;
+}
+
 const SiteDefaults& site_of(const PriceCatalog& prices, const std::string& id) {
   const SiteDefaults* s = prices.find_site(id);
   if (s == nullptr) {
@@ -149,6 +163,40 @@ void apply_rental_terms(CostScenario& s) {
   s.rental_billed_gpus = t.billed_gpus;
   s.rental_minimum_months = t.minimum_months;
   s.rental_offer = t.offer;
+  s.rental_lead_time_days = t.lead_time_days;
+}
+
+/// The part's lead times: its purchase (its own, an approval-only part's, else its status's),
+/// and each rental offer's start (a provider's as it states, else the catalog's).
+void resolve_lead_times(CostScenario& s, Recorder& rec, const CostRequest& rq,
+                        const PriceCatalog& pc, const GpuSpec& gpu) {
+  const CostSettings& cs = rq.cost;
+  if (s.gpu_price_cny) {
+    const auto own = pc.purchase_lead_time_by_gpu.find(gpu.id);
+    const char* key = s.gpu_second_hand        ? "lead_time.purchase_second_hand_days"
+                      : sold_new_in_china(gpu) ? "lead_time.purchase_new_days"
+                                               : "lead_time.purchase_grey_import_days";
+    s.purchase_lead_time_days =
+        rec.take(own != pc.purchase_lead_time_by_gpu.end() ? own->second : pc.at(key),
+                 cs.purchase_lead_time_days, "/cost/purchase_lead_time_days");
+  }
+  RentalMarket& m = s.market;
+  const auto listed = pc.gpus.find(gpu.id);
+  const std::optional<int> stated =
+      listed != pc.gpus.end() ? listed->second.rental_lead_time_days : std::nullopt;
+  if (m.host_cny_per_gpu_hour || m.host_cny_per_gpu_month) {
+    m.host_lead_time_days = stated && !cs.rental_lead_time_days
+                                ? *stated
+                                : rec.take(pc.at("lead_time.rental_host_days"),
+                                           cs.rental_lead_time_days, "/cost/rental_lead_time_days");
+  }
+  if (m.cluster) {
+    const auto offer = pc.cluster_offers.find(gpu.id);
+    const std::optional<int> quoted = offer->second.lead_time_days;
+    m.cluster->lead_time_days = cs.rental_lead_time_days ? *cs.rental_lead_time_days
+                                : quoted                 ? *quoted
+                                         : rec.value_of(pc.at("lead_time.rental_cluster_days"));
+  }
 }
 
 /// The part of a scenario that depends on the GPU: its server platform (by form factor;
@@ -245,6 +293,59 @@ void resolve_gpu_part(CostScenario& s, Recorder& rec, const CostRequest& rq, con
   }
   const bool stated = quoted || (gpu_prices != pc.gpus.end() && gpu_prices->second.rental_stated);
   resolve_rental_limits(m, rec, pc, gpu, gpus, quoted, stated);
+  resolve_lead_times(s, rec, rq, pc, gpu);
+}
+
+/// The rates of VAT (prices.json vat) and whether the buyer deducts it.
+void resolve_vat(CostScenario& s, Recorder& rec, const CostRequest& rq, const PriceCatalog& pc) {
+  s.vat.hardware_rate = rec.take(pc.at("vat.hardware_rate"), std::nullopt);
+  s.vat.electricity_rate = rec.take(pc.at("vat.electricity_rate"), std::nullopt);
+  s.vat.services_rate = rec.take(pc.at("vat.services_rate"), std::nullopt);
+  s.vat.deductible = rq.cost.vat_deductible;
+}
+
+/// A deductible buyer's GPU part without its VAT: the card and the server (goods), the rentals
+/// (services). The prices were resolved VAT-inclusive.
+void exclude_gpu_part_vat(CostScenario& s) {
+  if (!s.vat.deductible) return;
+  const double goods = s.vat.hardware_rate, services = s.vat.services_rate;
+  if (s.gpu_price_cny) s.gpu_price_cny = without_vat(*s.gpu_price_cny, goods);
+  s.platform_price_cny = without_vat(s.platform_price_cny, goods);
+  RentalMarket& m = s.market;
+  if (m.host_cny_per_gpu_hour)
+    m.host_cny_per_gpu_hour = without_vat(*m.host_cny_per_gpu_hour, services);
+  if (m.host_cny_per_gpu_month)
+    m.host_cny_per_gpu_month = without_vat(*m.host_cny_per_gpu_month, services);
+  if (m.cluster) m.cluster->cny_per_gpu_month = without_vat(m.cluster->cny_per_gpu_month, services);
+}
+
+/// A deductible buyer's site part without its VAT: electricity (a good), colocation, the line
+/// and data transfer (services). Staff wages carry no VAT.
+void exclude_site_part_vat(CostScenario& s) {
+  if (!s.vat.deductible) return;
+  const double power = s.vat.electricity_rate, services = s.vat.services_rate;
+  s.tariff.peak_cny_per_kwh = without_vat(s.tariff.peak_cny_per_kwh, power);
+  s.tariff.flat_cny_per_kwh = without_vat(s.tariff.flat_cny_per_kwh, power);
+  s.tariff.valley_cny_per_kwh = without_vat(s.tariff.valley_cny_per_kwh, power);
+  for (auto& rack_class : s.rack_classes)
+    rack_class.second = without_vat(rack_class.second, services);
+  if (s.rack_price_override) s.rack_price_override = without_vat(*s.rack_price_override, services);
+  s.colocation_cny_per_kw_month = without_vat(s.colocation_cny_per_kw_month, services);
+  s.network_cny_per_mbps_month = without_vat(s.network_cny_per_mbps_month, services);
+  s.egress_cny_per_tb = without_vat(s.egress_cny_per_tb, services);
+}
+
+/// Financing: the request's rate and term (the catalog's term when only a rate is given).
+void resolve_financing(CostScenario& s, Recorder& rec, const CostRequest& rq,
+                       const PriceCatalog& pc) {
+  const CostSettings& cs = rq.cost;
+  if (!cs.financing_rate) return;
+  s.financing_rate = rec.user("ownership.financing_rate", *cs.financing_rate, "fraction per year",
+                              "/cost/financing_rate");
+  s.financing_term_years =
+      checked_int(rec.take(pc.at("ownership.financing_term_years"),
+                           as_double(cs.financing_term_years), "/cost/financing_term_years"),
+                  "/cost/financing_term_years", "the financing term in years", 1);
 }
 
 /// Life, resale and spares: a second-hand card's shorter remaining life, lower resale and
@@ -350,6 +451,7 @@ void resolve_running_costs(CostScenario& s, Recorder& rec, const CostRequest& rq
                                         cs.operations_capex_share, "/cost/operations_capex_share");
   }
   resolve_ownership_terms(s, rec, rq, pc);
+  resolve_financing(s, rec, rq, pc);
 
   // Utilisation: given, or implied by the demand profile, or the default.
   if (cs.utilization) {
@@ -404,6 +506,9 @@ void resolve_site_part(CostScenario& s, Recorder& rec, const CostRequest& rq,
   s.rack_kw_pinned = pw.rack_kw;
   s.colocation_pricing = cs.colocation_pricing;
   s.colocation_includes_electricity = cs.colocation_includes_electricity;
+  if (s.facility != Facility::kOffice)
+    s.move_in_days =
+        rec.take(pc.at("lead_time.rack_move_in_days"), cs.move_in_days, "/cost/move_in_days");
   if (s.facility != Facility::kOffice) {
     const double factor = rec.take(site.colocation_factor, std::nullopt);
     for (const auto& [kw, entry] : pc.rack_classes)
@@ -435,8 +540,11 @@ CostScenario resolve_scenario(const CostRequest& rq, const PriceCatalog& pc, con
   Recorder gpu_rec(out, pc, po.usd_to_cny);
   rec.take(pc.usd_to_cny, po.usd_to_cny, "/cost/prices/usd_to_cny");
   const SiteDefaults& site = site_of(pc, site_id);
+  resolve_vat(s, rec, rq, pc);
   resolve_gpu_part(s, gpu_rec, rq, pc, gpu, gpus, pinned);
+  exclude_gpu_part_vat(s);
   resolve_site_part(s, rec, rq, pc, site, gpus);
+  exclude_site_part_vat(s);
   apply_rental_terms(s);
   s.site_needs_confirmation = rec.flagged();
   s.needs_confirmation = rec.flagged() || gpu_rec.flagged();
@@ -452,6 +560,7 @@ CostScenario with_gpu(const CostScenario& other, const CostRequest& rq, const Pr
   s.market = {};
   Recorder gpu_rec(nullptr, pc, rq.cost.prices.usd_to_cny);
   resolve_gpu_part(s, gpu_rec, rq, pc, gpu, gpus, pinned);
+  exclude_gpu_part_vat(s);
   // Ownership terms follow the part (a used card's shorter life).
   if (s.gpu_second_hand != other.gpu_second_hand) resolve_ownership_terms(s, gpu_rec, rq, pc);
   s.needs_confirmation = s.site_needs_confirmation || gpu_rec.flagged();

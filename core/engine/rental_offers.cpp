@@ -11,6 +11,7 @@ RentalTerms rental_terms(const RentalMarket& m, int gpus) {
     t.cny_per_gpu_month = m.host_cny_per_gpu_month;
     t.billed_gpus = gpus;
     t.offer = RentalOffer::kHost;
+    t.lead_time_days = m.host_lead_time_days;
     return t;
   }
   // A cluster rents whole nodes: a job within one node too, where no host is listed.
@@ -23,6 +24,7 @@ RentalTerms rental_terms(const RentalMarket& m, int gpus) {
   t.billed_gpus = static_cast<int>(nodes) * c.gpus_per_node;
   t.minimum_months = c.minimum_months;
   t.offer = RentalOffer::kCluster;
+  t.lead_time_days = c.lead_time_days;
   return t;
 }
 

@@ -21,7 +21,8 @@ struct ClusterTerms {
   double cny_per_gpu_month = 0;  // the node-month price over its GPUs
   int minimum_months = 1;
   std::optional<long long> nodes_available;
-  bool rdma = true;  // false: a job across nodes cannot run on it (one node only)
+  bool rdma = true;           // false: a job across nodes cannot run on it (one node only)
+  double lead_time_days = 0;  // contract to running nodes
 };
 
 /// The rentals listed for one part.
@@ -29,7 +30,8 @@ struct RentalMarket {
   std::optional<double> host_cny_per_gpu_hour;   // on demand, within one host
   std::optional<double> host_cny_per_gpu_month;  // the same host by the month
   int hourly_gpus_per_host = 0;                  // 0: the offer is not limited to one host
-  std::string host_kind;  // the host offer's kind name; empty: derived from the host limit
+  std::string host_kind;           // the host offer's kind name; empty: derived from the host limit
+  double host_lead_time_days = 0;  // payment to a running container
   std::optional<ClusterTerms> cluster;
 };
 
@@ -39,6 +41,7 @@ struct RentalTerms {
   int billed_gpus = 0;  // a cluster bills whole nodes
   int minimum_months = 1;
   RentalOffer offer = RentalOffer::kNone;
+  double lead_time_days = 0;  // the offer's, in calendar days
 };
 
 RentalTerms rental_terms(const RentalMarket& market, int gpus);

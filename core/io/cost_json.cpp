@@ -74,6 +74,13 @@ void priced(W& w, const std::optional<PricedOption>& p) {
   if (p->cny_per_gpu_month) w.field("cny_per_gpu_month", *p->cny_per_gpu_month);
   if (!p->offer_kind.empty()) w.field("offer_kind", p->offer_kind);
   if (p->minimum_term_months) w.field("minimum_term_months", *p->minimum_term_months);
+  if (c.annuity_years > 0) {
+    w.field("financing_payment_cny", c.annuity_cny);
+    w.field("financing_years", c.annuity_years);
+  }
+  w.field("vat_cny", p->vat_cny);
+  w.field("vat_deductible", p->vat_deductible);
+  w.field("lead_time_days", p->lead_time_days);
   w.end_object();
 }
 

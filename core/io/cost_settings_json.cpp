@@ -98,6 +98,25 @@ PriceOverrides read_prices(const JsonValue* j, const Catalog& catalog) {
   return p;
 }
 
+constexpr double kMaxLeadTimeDays = 3650;  // ten years
+constexpr double kMaxFinancingRate = 1;    // 100% a year
+
+/// Tax, financing and lead times: VAT deductible or not, a financing rate and term (the term
+/// only with a rate), and the lead times that replace the catalog's.
+void read_tax_financing_lead(FieldReader& r, CostSettings& s) {
+  s.vat_deductible = r.boolean("vat_deductible", s.vat_deductible);
+  s.financing_rate = r.nullable_number("financing_rate", 0, kMaxFinancingRate);
+  s.financing_term_years = opt_int(r, "financing_term_years", 1, 30);
+  s.purchase_lead_time_days = r.nullable_number("purchase_lead_time_days", 0, kMaxLeadTimeDays);
+  s.move_in_days = r.nullable_number("move_in_days", 0, kMaxLeadTimeDays);
+  s.rental_lead_time_days = r.nullable_number("rental_lead_time_days", 0, kMaxLeadTimeDays);
+  if (s.financing_term_years && !s.financing_rate) {
+    throw InputError("inconsistent", "/cost/financing_term_years",
+                     "/cost/financing_term_years applies with /cost/financing_rate (absent: paid "
+                     "in cash)");
+  }
+}
+
 CostSettings read_cost(const JsonValue* j, const Catalog& catalog) {
   const JsonValue empty = JsonValue::object();
   FieldReader r(j ? *j : empty, "/cost");
@@ -154,6 +173,7 @@ CostSettings read_cost(const JsonValue* j, const Catalog& catalog) {
     }
     s.monthly_demand_gpu_hours = months;
   }
+  read_tax_financing_lead(r, s);
   s.prices = read_prices(r.object("prices"), catalog);
   r.reject_unknown();
   if (s.operations == Operations::kCapexShare && s.staff_fte) {

@@ -11,6 +11,7 @@ namespace advisor {
 namespace {
 constexpr double kMaxDeadlineHours = 1e6;  // a century: beyond it a typo
 constexpr double kMaxBudgetCny = 1e12;
+constexpr double kMaxCalendarDays = 3650;  // ten years
 }  // namespace
 
 GoalSettings read_goal(const JsonValue* j, Task task) {
@@ -20,6 +21,7 @@ GoalSettings read_goal(const JsonValue* j, Task task) {
   g.objective = r.choice("objective", kObjectiveNames, g.objective);
   g.deadline_hours = r.nullable_number("deadline_hours", 0, kMaxDeadlineHours, true);
   g.budget_cny = r.nullable_number("budget_cny", 0, kMaxBudgetCny, true);
+  g.done_within_days = r.nullable_number("done_within_days", 0, kMaxCalendarDays, true);
   // /goal/china_only (earlier API) reads as a policy: true = what mainland China sells, new or
   // resold; false = grey imports too. One of the two, not both.
   const std::optional<BuyingPolicy> policy = r.nullable_choice("buying_policy", kBuyingPolicyNames);

@@ -365,6 +365,28 @@ void read_site_notes(const JsonValue& doc, PriceCatalog& c) {
   r.reject_unknown();
 }
 
+/// lead_time: scalar entries in days, and a part's own purchase lead time by GPU id.
+void read_lead_times(const JsonValue& doc, const EntryParser& plain, PriceCatalog& c) {
+  constexpr double kMaxDays = 3650;  // ten years
+  FieldReader r = read_scalar_section(doc, "lead_time",
+                                      {{"purchase_new_days", 0, kMaxDays, false},
+                                       {"purchase_second_hand_days", 0, kMaxDays, false},
+                                       {"purchase_grey_import_days", 0, kMaxDays, false},
+                                       {"rack_move_in_days", 0, kMaxDays, false},
+                                       {"rental_host_days", 0, kMaxDays, false},
+                                       {"rental_cluster_days", 0, kMaxDays, false}},
+                                      plain, c);
+  if (const JsonValue* parts = r.object("purchase_days_by_gpu")) {
+    const std::string pp = r.path_of("purchase_days_by_gpu");
+    for (std::size_t i = 0; i < parts->size(); ++i) {
+      const std::string& id = parts->key(i);
+      c.purchase_lead_time_by_gpu[id] =
+          plain.read((*parts)[i], pp + "/" + pointer_token(id), 0, kMaxDays, false);
+    }
+  }
+  r.reject_unknown();
+}
+
 /// network, rental, ownership and planning: scalar entries alone.
 void read_cost_scalars(const JsonValue& doc, const EntryParser& plain, const EntryParser& money,
                        PriceCatalog& c) {
@@ -392,9 +414,17 @@ void read_cost_scalars(const JsonValue& doc, const EntryParser& plain, const Ent
                        {"spares_share", 0, 1, false},
                        {"second_hand_life_years", 1, 30, true},
                        {"second_hand_residual_fraction", 0, 0.99, false},
-                       {"second_hand_spares_share", 0, 1, false}},
+                       {"second_hand_spares_share", 0, 1, false},
+                       {"financing_term_years", 1, 30, true}},
                       money, c)
       .reject_unknown();
+  read_scalar_section(doc, "vat",
+                      {{"hardware_rate", 0, 1, false},
+                       {"electricity_rate", 0, 1, false},
+                       {"services_rate", 0, 1, false}},
+                      plain, c)
+      .reject_unknown();
+  read_lead_times(doc, plain, c);
   constexpr double kMaxCalendarHours = 87600;  // ten years
   read_scalar_section(doc, "planning",
                       {{"calendar_hours_pretrain", 1, kMaxCalendarHours, false},
@@ -472,9 +502,9 @@ PriceCatalog parse_price_catalog(const std::string& text) {
   read_site_notes(doc, c);
   read_cost_scalars(doc, plain, money, c);
   read_cluster_offers(doc, plain, money, c);
-  for (const char* k :
-       {"exchange_rates", "gpus", "platforms", "power", "colocation", "pue", "tariff", "sites",
-        "site_notes", "network", "rental", "ownership", "planning", "cluster_offers"})
+  for (const char* k : {"exchange_rates", "gpus", "platforms", "power", "colocation", "pue",
+                        "tariff", "sites", "site_notes", "network", "rental", "ownership", "vat",
+                        "lead_time", "planning", "cluster_offers"})
     root.raw(k);
   root.reject_unknown();
   return c;

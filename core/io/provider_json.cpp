@@ -243,6 +243,7 @@ void set_host(GpuPrices& g, const ProviderOffer& o, const PriceCatalog& pc) {
           ? 0
           : o.gpus_per_node.value_or(static_cast<int>(pc.at("rental.hourly_gpus_per_host").value));
   g.rental_host_kind = o.kind == "hourly_marketplace" ? "marketplace_host" : "cloud_gpu";
+  g.rental_lead_time_days = o.lead_time_days;
 }
 
 /// The node-month offers become the market's cluster offers (engine/rental_offers).
@@ -255,6 +256,7 @@ void fold_cluster_offers(Catalog& c, const ProviderCatalog& p) {
     k.gpus_per_node = *o.gpus_per_node;
     k.network = o.network;
     k.rdma = o.rdma;
+    k.lead_time_days = o.lead_time_days;
     const std::string key = "cluster_offers." + id + ".";
     k.cny_per_node_month =
         offer_entry(p, o, *o.cny_per_node_month, "CNY per node-month", key + "cny_per_node_month");

@@ -82,6 +82,7 @@ void plan(JsonWriter& w, const CandidatePlan& p) {
     w.field("life_years", p.life_years);
   }
   if (!p.rental_offer_kind.empty()) write_offer(w, p);
+  w.field("lead_time_days", p.lead_time_days);
   w.end_object();
   // What the user pays to have the plan (what /goal/budget_cny bounds): the purchase of a
   // bought plan, the cost of a rented run or month.
@@ -162,6 +163,7 @@ void write_recommendation(JsonWriter& w, const Recommendation& r) {
   w.begin_object();
   w.field("objective", name_of(r.objective));
   w.field("deadline_hours", r.deadline_hours);
+  w.field("done_within_days", r.done_within_days);
   w.key("calendar");
   if (r.calendar_hours) {
     w.begin_object();

@@ -39,9 +39,13 @@ std::optional<double> given_or_predicted(const std::optional<double>& given,
   return std::nullopt;
 }
 
-PricedOption priced(OptionCost cost) {
+/// An option as the result shows it: its cost, the VAT in it, and its lead time.
+PricedOption priced(OptionCost cost, const CostScenario& s, double lead_time_days) {
   PricedOption p;
   p.cost = std::move(cost);
+  p.vat_cny = option_vat_cny(p.cost, s.vat);
+  p.vat_deductible = s.vat.deductible;
+  p.lead_time_days = lead_time_days;
   return p;
 }
 
@@ -222,7 +226,8 @@ EnergyResult price_deployments(CostResult& cost, const Request& req, const Price
   const double u = s.utilization;
   EnergyResult energy;
   if (s.gpu_price_cny) {
-    PricedOption& b = cost.buy.emplace(priced(buy_option(s, gpus, u, &energy)));
+    PricedOption& b =
+        cost.buy.emplace(priced(buy_option(s, gpus, u, &energy), s, owned_lead_time_days(s)));
     b.with_capex = true;
     b.servers = p.servers;
     b.gpus = gpus;
@@ -230,14 +235,16 @@ EnergyResult price_deployments(CostResult& cost, const Request& req, const Price
     cost.missing_prices.push_back(missing_purchase_price(req, prices, gpu));
   }
   if (s.reserved_cny_per_gpu_month) {
-    PricedOption& r = cost.reserved.emplace(priced(reserved_option(s, gpus)));
+    PricedOption& r =
+        cost.reserved.emplace(priced(reserved_option(s, gpus), s, s.rental_lead_time_days));
     r.cny_per_gpu_month = *s.reserved_cny_per_gpu_month;
     r.gpus = std::max(gpus, s.rental_billed_gpus);
     r.offer_kind = offer_kind_name(s.market, s.rental_offer);
     r.minimum_term_months = s.rental_minimum_months;
   }
   if (s.rent_cny_per_gpu_hour) {
-    PricedOption& r = cost.rent.emplace(priced(rent_option(s, gpus, u)));
+    PricedOption& r =
+        cost.rent.emplace(priced(rent_option(s, gpus, u), s, s.rental_lead_time_days));
     r.cny_per_gpu_hour = *s.rent_cny_per_gpu_hour;
     r.gpus = gpus;
     r.offer_kind = offer_kind_name(s.market, s.rental_offer);
@@ -288,7 +295,8 @@ void price_hybrid(CostResult& cost, const std::optional<MonthlyGpuHours>& months
   const double egress_yearly = s.egress_tb_per_month * 12 * s.egress_cny_per_tb;
   const HybridPlan h = optimise_hybrid(demand, per, s.owned_max_utilization, owned_cost,
                                        *s.market.host_cny_per_gpu_hour, egress_yearly);
-  PricedOption& hybrid = cost.hybrid.emplace(priced(hybrid_option(h, s, egress_yearly)));
+  PricedOption& hybrid =
+      cost.hybrid.emplace(priced(hybrid_option(h, s, egress_yearly), s, owned_lead_time_days(s)));
   hybrid.with_capex = true;
   cost.hybrid_split = hybrid_split(h, demand, s, hybrid.cost.lifetime_cny);
 }

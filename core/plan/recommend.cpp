@@ -107,6 +107,7 @@ bool cannot_beat_on_cost(double floor, const Ranked& incumbent) {
 bool meets_goal(const CandidatePlan& p, const GoalSettings& g) {
   if (g.deadline_hours && p.hours && *p.hours > *g.deadline_hours) return false;
   if (g.budget_cny && p.outlay_cny > *g.budget_cny) return false;
+  if (g.done_within_days && calendar_days(p) > *g.done_within_days) return false;
   return true;
 }
 
@@ -212,9 +213,10 @@ std::optional<CandidatePlan> best_plan(const Request& req, const Catalog& catalo
 namespace {
 
 /// The calendar bound of a training request that asks for the cheapest plan and gives no
-/// deadline: the task's (prices.json planning), so "cheapest" never means "in two years".
+/// deadline: the task's (prices.json planning), so "cheapest" never means "in two years". A
+/// stated calendar (/goal/done_within_days) is the bound instead.
 std::optional<double> default_calendar_hours(const Request& req, const PriceCatalog& prices) {
-  if (!is_training(req.task) || req.goal.deadline_hours ||
+  if (!is_training(req.task) || req.goal.deadline_hours || req.goal.done_within_days ||
       resolve_objective(req.goal) != Objective::kCheapest)
     return std::nullopt;
   const char* key = req.task == Task::kPretrain       ? "planning.calendar_hours_pretrain"
@@ -286,12 +288,16 @@ std::vector<CandidatePlan> search_all(const Request& req, const Catalog& catalog
     bool any = false;
     const CandidatePlan* fastest = nullptr;
     const CandidatePlan* least_outlay = nullptr;
+    const CandidatePlan* earliest = nullptr;
     for (std::size_t i = before; i < all.size(); ++i) {
       any = any || meets_goal(all[i], req.goal);
       if (!fastest || time_of(all[i]) < time_of(*fastest)) fastest = &all[i];
+      if (!earliest || calendar_days(all[i]) < calendar_days(*earliest)) earliest = &all[i];
       if (!least_outlay || all[i].outlay_cny < least_outlay->outlay_cny) least_outlay = &all[i];
     }
-    if (!any) r.rejected.push_back({gpu.id, reason_goal_missed(*fastest, *least_outlay, req.goal)});
+    if (!any)
+      r.rejected.push_back(
+          {gpu.id, reason_goal_missed(*fastest, *earliest, *least_outlay, req.goal)});
   }
   return all;
 }
@@ -314,6 +320,8 @@ void choose_best(const Request& req, const std::vector<CandidatePlan>& all,
     double g = 0;
     if (req.goal.deadline_hours && p.hours) g = std::max(g, *p.hours / *req.goal.deadline_hours);
     if (req.goal.budget_cny) g = std::max(g, p.outlay_cny / *req.goal.budget_cny);
+    if (req.goal.done_within_days && *req.goal.done_within_days > 0)
+      g = std::max(g, calendar_days(p) / *req.goal.done_within_days);
     if (!nearest || g < gap) {
       nearest = &p;
       gap = g;
@@ -424,6 +432,7 @@ Recommendation recommend_within(const Request& req, const Catalog& catalog,
   Recommendation r;
   r.objective = resolve_objective(req.goal);
   r.deadline_hours = req.goal.deadline_hours;
+  r.done_within_days = req.goal.done_within_days;
   r.budget_cny = req.goal.budget_cny;
   if (is_training(req.task)) r.runs_per_month = req.training.runs_per_month;
   r.buying_policy = req.goal.buying_policy;

@@ -249,8 +249,12 @@ Reason reason_not_offered(const GpuSpec& gpu, const PriceCatalog& prices, Buying
   return reason_no_price(gpu, purchase_status(gpu, prices), policy);
 }
 
-Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& least_outlay,
-                          const GoalSettings& goal) {
+double calendar_days(const CandidatePlan& plan) {
+  return plan.lead_time_days + plan.hours.value_or(0) / kHoursPerDay;
+}
+
+Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& earliest,
+                          const CandidatePlan& least_outlay, const GoalSettings& goal) {
   if (goal.deadline_hours && fastest.hours && *fastest.hours > *goal.deadline_hours) {
     return {"compute",
             "misses_deadline",
@@ -258,6 +262,19 @@ Reason reason_goal_missed(const CandidatePlan& fastest, const CandidatePlan& lea
              num("gpus", fastest.gpus)},
             "even " + std::to_string(fastest.gpus) + " GPUs take " + hours(*fastest.hours) +
                 ", past the " + hours(*goal.deadline_hours) + " deadline"};
+  }
+  if (goal.done_within_days && calendar_days(earliest) > *goal.done_within_days) {
+    return {"compute",
+            "misses_calendar",
+            {num("earliest_days", calendar_days(earliest)),
+             num("lead_time_days", earliest.lead_time_days), num("gpus", earliest.gpus),
+             txt("deployment", std::string(name_of(earliest.deployment))),
+             num("done_within_days", *goal.done_within_days)},
+            "the soonest plan (" + std::to_string(earliest.gpus) + " GPU(s), " +
+                std::string(name_of(earliest.deployment)) + ") is done in " +
+                format_number(std::round(calendar_days(earliest) * 10) / 10) + " days (" +
+                format_number(earliest.lead_time_days) + " of them lead time), past the " +
+                format_number(*goal.done_within_days) + " days asked"};
   }
   const double budget = goal.budget_cny.value_or(0);
   if (goal.budget_cny && least_outlay.outlay_cny > budget) {
@@ -288,6 +305,7 @@ Reason reason_no_plan(const CandidatePlan& nearest, const GoalSettings& goal) {
             num("nearest_cost_cny", nearest.cost_cny)},
            ""};
   if (nearest.hours) r.params.push_back(num("nearest_hours", *nearest.hours));
+  if (goal.done_within_days) r.params.push_back(num("nearest_days", calendar_days(nearest)));
   if (goal.budget_cny) {
     r.params.push_back(num("nearest_outlay_cny", nearest.outlay_cny));
     r.params.push_back(txt("nearest_outlay_basis", std::string(nearest.outlay_basis)));
@@ -295,6 +313,8 @@ Reason reason_no_plan(const CandidatePlan& nearest, const GoalSettings& goal) {
   r.text = "no plan meets the goal";
   if (goal.deadline_hours) r.text += " (deadline " + hours(*goal.deadline_hours) + ")";
   if (goal.budget_cny) r.text += " (budget " + cny(*goal.budget_cny) + ")";
+  if (goal.done_within_days)
+    r.text += " (done within " + format_number(*goal.done_within_days) + " days)";
   r.text += "; the nearest is " + std::to_string(nearest.gpus) + "x " + nearest.gpu->name + ": " +
             (nearest.hours ? hours(*nearest.hours) + ", " : std::string()) + cost_text(nearest);
   if (goal.budget_cny) r.text += " (" + outlay_text(nearest) + ")";

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "engine/cost.hpp"
+#include "engine/cost_scenario.hpp"
 #include "engine/training.hpp"
 #include "plan/fleet.hpp"
 #include "plan/recommend_reasons.hpp"
@@ -15,18 +16,7 @@
 
 namespace advisor {
 
-namespace {
-// Statuses of data/gpus.json whose parts are sold new in mainland China without a US licence.
-// Views, not C strings: comparing one with a std::string checks the length before any byte
-// (every plan of a search asks).
-constexpr std::string_view kPurchasableStatuses[] = {"domestic", "china-specific",
-                                                     "not-known-restricted"};
-}  // namespace
-
-bool china_purchasable(const GpuSpec& gpu) {
-  return std::find(std::begin(kPurchasableStatuses), std::end(kPurchasableStatuses),
-                   gpu.china_availability.status) != std::end(kPurchasableStatuses);
-}
+bool china_purchasable(const GpuSpec& gpu) { return sold_new_in_china(gpu); }
 
 PurchaseStatus purchase_status(const GpuSpec& gpu, const PriceCatalog& prices) {
   const auto listed = prices.gpus.find(gpu.id);
@@ -78,6 +68,7 @@ namespace {
 /// A rented plan names the offer it comes from.
 void name_offer(CandidatePlan& c, const CountPrices& q, int minimum_term_months) {
   c.rental_offer_kind = q.rental_offer_kind;
+  c.lead_time_days = q.rental_lead_time_days;
   c.rental_billed_gpus = q.rental_billed_gpus;
   c.minimum_term_months = minimum_term_months;
 }
@@ -147,6 +138,7 @@ void Search::price(const CandidatePlan& plan, int count, const Places& at,
     if (runs) out.back().utilization = month_busy;
     out.back().outlay_cny = o.purchase_cny;
     out.back().outlay_basis = "purchase";
+    out.back().lead_time_days = o.lead_time_days;
   }
 }
 

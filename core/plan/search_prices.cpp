@@ -113,6 +113,7 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
   q.rental_billed_gpus = std::max(count, terms.billed_gpus);
   q.rental_minimum_months = terms.minimum_months;
   q.rental_offer_kind = offer_kind_name(s.market, terms.offer);
+  q.rental_lead_time_days = terms.lead_time_days;
   // Cards busier than every hour of the year cannot deliver the demand profile: no purchase of
   // this many is a plan (a count that delivers it is).
   if (!buy || !s.gpu_price_cny || q.busy > 1) return q;
@@ -129,8 +130,8 @@ CountPrices SearchPrices::price(const Places& at, int count, bool training, bool
     const std::optional<double> rate =
         cost_per_gpu_hour(b.average_yearly_cny, count * kHoursPerYear * q.busy);
     if (!rate) continue;
-    q.owned.add(
-        {office ? Facility::kOffice : placed.facility, b.average_yearly_cny, *rate, b.capex_cny});
+    q.owned.add({office ? Facility::kOffice : placed.facility, b.average_yearly_cny, *rate,
+                 b.capex_cny, owned_lead_time_days(placed)});
   }
   return q;
 }

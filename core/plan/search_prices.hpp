@@ -30,12 +30,14 @@ struct CountPrices {
   int rental_billed_gpus = 0;          // a cluster offer bills whole nodes
   int rental_minimum_months = 1;       // the offer's shortest term
   std::string_view rental_offer_kind;  // engine/rental_offers offer_kind_name()
+  double rental_lead_time_days = 0;    // the offer's, in calendar days
   /// Owning the cards at one place (an IDC, then the office when it can host them).
   struct Owned {
     Facility facility = Facility::kIdc;
     double average_yearly_cny = 0;
     double cny_per_gpu_hour = 0;
-    double purchase_cny = 0;  // the outlay: cards, servers (buy_totals' capex)
+    double purchase_cny = 0;    // the outlay: cards, servers (buy_totals' capex)
+    double lead_time_days = 0;  // order to running cards (delivery, approval, move-in)
   };
   /// At most two places, held inline (a search prices ~200 counts per advise(); a vector
   /// allocated for each). Empty without a purchase price, or when buying is not asked.

@@ -77,6 +77,15 @@ struct CostSettings {
   std::optional<double> run_gpu_hours;
   std::optional<double> tokens_per_second;
   std::optional<std::array<double, 12>> monthly_demand_gpu_hours;
+  // Tax: false = the prices' VAT is a cost (a small team that cannot deduct input VAT); true =
+  // a general VAT payer (一般纳税人) that recovers it: every price counts without its VAT.
+  bool vat_deductible = false;
+  // Financing (融资租赁 or a loan): the annual rate (absent: paid in cash) and the term.
+  std::optional<double> financing_rate;
+  std::optional<int> financing_term_years;
+  // Lead times in calendar days: a purchase's delivery (and approval), the rack move-in, a
+  // rental's start (each absent: prices.json lead_time).
+  std::optional<double> purchase_lead_time_days, move_in_days, rental_lead_time_days;
   PriceOverrides prices;
 };
 

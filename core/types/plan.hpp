@@ -177,6 +177,11 @@ struct PricedOption {
   std::optional<double> cny_per_gpu_month;  // reserved
   std::string_view offer_kind;              // rented: engine/rental_offers offer_kind_name()
   std::optional<int> minimum_term_months;   // reserved: the offer's shortest term
+  // VAT in the lifetime cash (engine/vat option_vat_cny): inside the totals, or recovered and
+  // left out of them when deductible.
+  double vat_cny = 0;
+  bool vat_deductible = false;
+  double lead_time_days = 0;  // order to running GPUs (purchase and move-in, or the offer)
 };
 
 struct MissingPrice {
@@ -383,6 +388,9 @@ struct CandidatePlan {
   std::string_view rental_offer_kind;
   int rental_billed_gpus = 0;
   int minimum_term_months = 0;
+  // Calendar days from order to running GPUs: a purchase's delivery, approval and move-in, or
+  // the rental offer's start (/goal/done_within_days rules out a plan too late).
+  double lead_time_days = 0;
   double per_gpu_bytes = 0, gpu_memory_bytes = 0;
   std::string_view link;  // the link inside a server (engine/comm intra_link_name)
   IntraLink intra = IntraLink::kPcieP2p;
@@ -436,6 +444,7 @@ struct Lever {
 struct Recommendation {
   Objective objective = Objective::kCheapest;  // resolved (never auto)
   std::optional<double> deadline_hours, budget_cny;
+  std::optional<double> done_within_days;  // the request's calendar bound (/goal)
   std::optional<double> runs_per_month;  // training: the job's cadence, when the request gives one
   BuyingPolicy buying_policy = BuyingPolicy::kNewAndResale;
   std::optional<CandidatePlan> best;

@@ -61,6 +61,7 @@ struct GpuPrices {
   // (engine/rental_offers offer_kind_name; empty: derived).
   std::optional<int> rental_gpus_per_host;
   std::string rental_host_kind;
+  std::optional<int> rental_lead_time_days;  // a provider's offer: days to a running rental
 };
 
 /// A multi-node rental sold per node-month (an IDC package or a cloud's cluster): whole nodes of
@@ -74,6 +75,7 @@ struct ClusterOffer {
   PriceEntry cny_per_node_month, minimum_term_months;
   std::optional<std::int64_t> nodes_available;  // nullopt: a quota on request
   bool rdma = true;  // the network joins nodes by RDMA: else it rents one node only
+  std::optional<int> lead_time_days;  // a provider's offer: days to running nodes
 };
 
 /// A price older than this many months before the catalog's date is shown as such: market
@@ -102,6 +104,8 @@ struct PriceCatalog {
   std::vector<std::pair<double, PriceEntry>> rack_classes;  // kW, price per rack-month (ascending)
   PriceEntry rack_classes_entry;                            // source of the class list
   std::map<std::string, PriceEntry> pue;                    // office | idc | idc_new | hub_node
+  // A part's own purchase lead time in days (an approval-only part), by GPU id.
+  std::map<std::string, PriceEntry> purchase_lead_time_by_gpu;
   // every other entry, by dotted key (hashed: the cost model reads ~30 per plan priced)
   std::unordered_map<std::string, PriceEntry, KeyHash, std::equal_to<>> scalars;
   std::string siting_note_zh, siting_note_en, data_note_zh, data_note_en, notes_source;

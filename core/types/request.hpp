@@ -126,6 +126,9 @@ struct Hardware {
 struct GoalSettings {
   Objective objective = Objective::kAuto;
   std::optional<double> deadline_hours;  // training: hours per run at most
+  // Calendar days from today by which the job must be done (training: the lead time to get the
+  // GPUs plus the run) or the service live (serving: the lead time): a plan later is ruled out.
+  std::optional<double> done_within_days;
   // What the user would pay for the plan at most: a bought plan's purchase, a rental's run
   // (training) or month (serving). CandidatePlan::outlay_cny is compared with it.
   std::optional<double> budget_cny;

@@ -9,5 +9,6 @@ constexpr double kBitsPerByte = 8;
 constexpr double kHoursPerYear = 8760;
 constexpr double kHoursPerMonth = kHoursPerYear / 12;  // 730
 constexpr double kDaysPerYear = 365;
+constexpr double kHoursPerDay = 24;
 
 }  // namespace advisor

@@ -119,6 +119,10 @@ export function costNodes(r, pointer, plan, opts) {
     })));
   }
   if (c.offer) out.push(h('span', { class: 'cost-note offer-note' }, ' ', offerNodes(r, pointer + '/cost/offer', c.offer)));
+  // Calendar time to running GPUs (a purchase's delivery and move-in, or the offer's start).
+  if (isNum(c.lead_time_days) && c.lead_time_days > 0) {
+    out.push(h('span', { class: 'cost-note lead-note' }, ' ', tNodes('basis.lead_time', { days: fig(r, pointer + '/cost/lead_time_days', integer) })));
+  }
   return out;
 }
 

@@ -22,6 +22,9 @@ function goalLine(r, rec) {
   if (rec.deadline_hours !== null && rec.deadline_hours !== undefined) {
     parts.push(' · ', tNodes('answer.deadline', { v: fig(r, '/recommendation/deadline_hours', duration) }));
   }
+  if (rec.done_within_days !== null && rec.done_within_days !== undefined) {
+    parts.push(' · ', tNodes('answer.done_within', { v: fig(r, '/recommendation/done_within_days', integer) }));
+  }
   // "Cheapest" without a deadline is the cheapest within the task's calendar (or, when no plan
   // finishes within it, the cheapest of all, said so).
   if (rec.calendar) {
@@ -108,10 +111,10 @@ function datacenterAlternative(r, rec) {
     h('div', { class: 'answer-actions' }, pinButton(alt)));
 }
 
-/** Buttons that clear the deadline or the budget, when one is set. */
+/** Buttons that clear the deadline, the budget or the calendar bound, when one is set. */
 function relaxButtons(rec) {
   const out = [];
-  [['deadline_hours', '/goal/deadline_hours', 'answer.drop_deadline'], ['budget_cny', '/goal/budget_cny', 'answer.drop_budget']].forEach(function (x) {
+  [['deadline_hours', '/goal/deadline_hours', 'answer.drop_deadline'], ['budget_cny', '/goal/budget_cny', 'answer.drop_budget'], ['done_within_days', '/goal/done_within_days', 'answer.drop_done_within']].forEach(function (x) {
     if (rec[x[0]] === null || rec[x[0]] === undefined) return;
     const f = fieldFor(x[1]);
     if (!f) return;

@@ -207,6 +207,19 @@ function renderCost(body, r) {
       yrow.appendChild(h('span', null, t('cost.year_n', { n: i + 1 }) + ' ', fig(r, '/cost/options/' + k + '/yearly_cny/' + i, cny)));
     });
     body.appendChild(yrow);
+    // financing, VAT and lead time of this option
+    const base = '/cost/options/' + k;
+    const facts = h('p', { class: 'meta-line inline-facts' });
+    if (isNum(o.financing_years) && o.financing_years > 0) {
+      facts.appendChild(h('span', null, tNodes('cost.financing_note', { n: o.financing_years, payment: fig(r, base + '/financing_payment_cny', cny) })));
+    }
+    if (isNum(o.vat_cny)) {
+      facts.appendChild(h('span', null, tNodes(o.vat_deductible ? 'cost.vat_deductible' : 'cost.vat_included', { vat: fig(r, base + '/vat_cny', cny) })));
+    }
+    if (isNum(o.lead_time_days)) {
+      facts.appendChild(h('span', null, tNodes('cost.lead_time', { days: fig(r, base + '/lead_time_days', integer) })));
+    }
+    if (facts.childNodes.length) body.appendChild(facts);
   }
 
   // unit costs

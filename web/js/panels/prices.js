@@ -27,6 +27,9 @@ function itemLabel(key, r) {
       const site = ((r.cost && r.cost.site_comparison) || []).filter(function (x) { return x.site === parts[1]; })[0];
       vars.site = site ? String(lang === 'en' ? site.name : site.name_zh) : parts[1];
     }
+  } else if (parts.length === 3 && parts[0] === 'lead_time' && parts[1] === 'purchase_days_by_gpu') {
+    pattern = 'lead_time.purchase_days_by_gpu.*';
+    vars.gpu = gpuName(parts[2]);
   } else if (parts[0] === 'colocation' && parts[1] === 'per_rack_month_cny' && parts.length > 2) {
     pattern = 'colocation.per_rack_month_cny.*';
     vars.kw = num3(Number(parts.slice(2).join('.')));
