@@ -57,6 +57,13 @@ const SOURCE_NOTES = [
   [/^public 2026-06 Chinese e-commerce price reference/, 'ecommerce_2026_06'],
   [/^public 2026-05 Chinese hardware price round-up/, 'roundup_2026_05'],
   [/^NVIDIA HGX platform/, 'nvidia_hgx'],
+  [/^example — confirm with your lessor or bank$/, 'example_lessor'],
+  [/^engineering estimate — confirm with your reseller$/, 'estimate_reseller'],
+  [/^engineering estimate — confirm with your provider$/, 'estimate_provider'],
+  [/^product default \(set \/goal\/deadline_hours\)$/, 'product_default_deadline'],
+  [/^public-page search$/, 'public_search'],
+  [/^中华人民共和国增值税法 \(VAT Law of the PRC, adopted 2024-12-25, in force 2026-01-01\), article 10$/, 'vat_law_2026'],
+  [/^the same rates as 财政部 税务总局 海关总署公告2019年第39号$/, 'vat_announcement_2019_39'],
 ];
 // The project's brief, cited by its file: shown by name, with the sentence it quotes (Chinese).
 const BRIEF = /^shared\/seed\/\S+ \(the project's source brief\)(?: \((.+)\))?$/;
