@@ -402,6 +402,31 @@ TEST_CASE("pinned training carries the speed fields", "[speed][api]") {
   CHECK(r["inference"].is_null());
 }
 
+TEST_CASE("the all-reduce as two named figures: the ring over the links and NVLS in the switch",
+          "[speed][api][comm]") {
+  const auto ic = [](const char* gpu, int count) {
+    return advise_ok(pinned("lora", "llama-3.1-8b", gpu, count))["interconnect"];
+  };
+  // Eight H100 SXM on one NVSwitch board: NVLink SHARP reduces in the switch, faster than the
+  // ring (NCCL picks it: the headline is the faster one).
+  const auto hopper = ic("h100-sxm-80gb", 8);
+  REQUIRE(hopper["allreduce_nvls_busbw_gbps"].is_number());
+  CHECK(hopper["allreduce_nvls_busbw_gbps"].get<double>() >
+        hopper["allreduce_ring_busbw_gbps"].get<double>());
+  CHECK(hopper["allreduce_bus_bandwidth_gbps"].get<double>() ==
+        hopper["allreduce_nvls_busbw_gbps"].get<double>());
+  // Two GPUs gain nothing from the switch; PCIe cards and A100 (no NVLS) have the ring only.
+  for (const auto& [gpu, count] :
+       {std::pair{"h100-sxm-80gb", 2}, std::pair{"l40s-48gb", 4}, std::pair{"a100-sxm-80gb", 8}}) {
+    INFO(gpu << " x " << count);
+    const auto r = ic(gpu, count);
+    CHECK(r["allreduce_nvls_busbw_gbps"].is_null());
+    CHECK(r["allreduce_bus_bandwidth_gbps"].get<double>() ==
+          r["allreduce_ring_busbw_gbps"].get<double>());
+  }
+  CHECK(ic("h100-sxm-80gb", 1)["allreduce_ring_busbw_gbps"].is_null());
+}
+
 TEST_CASE("pinned inference carries the serving fields", "[speed][api]") {
   const auto r = advise_ok(pinned(
       "inference", "llama-3.1-70b", "h100-sxm-80gb", 4,

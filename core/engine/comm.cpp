@@ -191,12 +191,13 @@ int nodes_of(int n, int per_node) {
   return (n + per_node - 1) / per_node;
 }
 
+}  // namespace
+
 double nvls_busbw(const Fabric& f, int n, int per_node, const PerformanceConstants& k) {
   // In-switch reduction needs NVSwitch between every GPU of the group and more than 2 of them.
   if (!f.nvls || n <= 2 || n > std::max(1, per_node) || k.nvls_efficiency <= 0) return 0;
   return f.link_gbps * k.nvls_efficiency;
 }
-}  // namespace
 
 double allreduce_busbw(const Fabric& f, int n, int per_node, const PerformanceConstants& k) {
   return std::max(group_busbw(f, n, per_node, k), nvls_busbw(f, n, per_node, k));

@@ -85,6 +85,10 @@ double group_busbw(const Fabric& f, int n, int per_node, const PerformanceConsta
 /// reduces in the switch (Hopper/Blackwell, a group inside one server): link x nvls_efficiency.
 double allreduce_busbw(const Fabric& f, int n, int per_node, const PerformanceConstants& k);
 
+/// NVLink SHARP's large-message all-reduce bus bandwidth; 0 where the group cannot use it (no
+/// NVSwitch with in-switch reduction, 2 GPUs or fewer, or a group across servers).
+double nvls_busbw(const Fabric& f, int n, int per_node, const PerformanceConstants& k);
+
 /// An all-to-all (MoE dispatch or combine) of `bytes` per GPU over `n` GPUs placed `per_node`
 /// to a server: each GPU keeps 1/n, sends (per_node-1)/n over the server's links and
 /// (n-per_node)/n over its share of the network, both at once; the slower sets the time.

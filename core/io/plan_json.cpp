@@ -310,13 +310,16 @@ void serving(W& w, const ServingResult& r) {
 void interconnect(W& w, const std::optional<InterconnectResult>& r) {
   w.begin_object();
   if (!r) {
-    for (const char* k : {"allreduce_bus_bandwidth_gbps", "intra_node", "inter_node"})
+    for (const char* k : {"allreduce_bus_bandwidth_gbps", "allreduce_ring_busbw_gbps",
+                          "allreduce_nvls_busbw_gbps", "intra_node", "inter_node"})
       w.null_field(k);
     w.end_object();
     return;
   }
   w.field("gpu", r->gpu);
   w.field("allreduce_bus_bandwidth_gbps", r->allreduce_bus_bandwidth_gbps);
+  w.field("allreduce_ring_busbw_gbps", r->allreduce_ring_busbw_gbps);
+  w.field("allreduce_nvls_busbw_gbps", r->allreduce_nvls_busbw_gbps);
   const IntraNodeLink& a = r->intra_node;
   w.key("intra_node");
   w.begin_object();

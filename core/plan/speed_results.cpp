@@ -92,7 +92,12 @@ InterconnectResult interconnect(const GpuSpec& gpu, const Layout& L, const Fabri
   InterconnectResult j;
   j.gpu = gpu.id;
   // Large-message all-reduce as NCCL runs it: the ring, or NVLS on Hopper/Blackwell NVSwitch.
-  if (L.count > 1) j.allreduce_bus_bandwidth_gbps = allreduce_busbw(f, L.count, all_per_node, k);
+  if (L.count > 1) {
+    j.allreduce_bus_bandwidth_gbps = allreduce_busbw(f, L.count, all_per_node, k);
+    j.allreduce_ring_busbw_gbps = group_busbw(f, L.count, all_per_node, k);
+    if (const double nvls = nvls_busbw(f, L.count, all_per_node, k); nvls > 0)
+      j.allreduce_nvls_busbw_gbps = nvls;
+  }
   j.intra_node = {intra_link_name(f.intra), link_label(f), in_node, intra_node_busbw(f, in_node, k),
                   f.link_gbps > 0 ? f.link_gbps : f.pcie_gbps};
   InterNodeLink& n = j.inter_node;

@@ -138,7 +138,11 @@ struct InterNodeLink {
 /// result.interconnect (pinned hardware only; all null otherwise).
 struct InterconnectResult {
   std::string gpu;
-  std::optional<double> allreduce_bus_bandwidth_gbps;
+  std::optional<double> allreduce_bus_bandwidth_gbps;  // the faster of the two below
+  // The same all-reduce by algorithm, as NCCL_ALGO pins it in nccl-tests: the ring (and tree)
+  // over the links, and NVLink SHARP in the switch (absent where the fabric has none).
+  std::optional<double> allreduce_ring_busbw_gbps;
+  std::optional<double> allreduce_nvls_busbw_gbps;
   IntraNodeLink intra_node;
   InterNodeLink inter_node;
   std::optional<double> data_parallel_busbw_gbps;

@@ -326,7 +326,12 @@ export function renderInterconnect(r) {
   const grid = h('div', { class: 'kpis kpis-3' });
   grid.appendChild(kpi(t('ic.allreduce'),
     fig(r, '/interconnect/allreduce_bus_bandwidth_gbps', num3, 'strong'),
-    'GB/s', ic.allreduce_bus_bandwidth_gbps === null ? t('ic.single_gpu') : t('ic.allreduce_sub')));
+    'GB/s', ic.allreduce_bus_bandwidth_gbps === null ? t('ic.single_gpu')
+      // NVLS and the ring are two algorithms NCCL chooses between: both figures, the headline the faster.
+      : isNum(ic.allreduce_nvls_busbw_gbps) ? tNodes('ic.allreduce_by_algo', {
+        nvls: fig(r, '/interconnect/allreduce_nvls_busbw_gbps', num3),
+        ring: fig(r, '/interconnect/allreduce_ring_busbw_gbps', num3),
+      }) : t('ic.allreduce_sub')));
   const intra = ic.intra_node;
   if (intra) {
     grid.appendChild(kpi(t('ic.intra'),
