@@ -148,7 +148,7 @@ TEST_CASE("pretraining without /hardware/count runs on the count the search reac
   CHECK(r["resolved_inputs"]["/hardware/count"].get<int>() == gpus);
   CHECK(r["cost"]["hardware"]["count"].get<int>() == gpus);
   // The rule: data parallel x micro-batch within the global batch, and the next doubling either
-  // exceeds it or saves less than 10% (or lies past the search limit).
+  // exceeds it or keeps less than 80% scaling efficiency (or lies past the search limit).
   const json& layout = r["memory"]["layout"];
   const json& perf = r["training"];
   CHECK(layout["dp"].get<int>() * note["params"]["micro_batch"].get<int>() <=
@@ -160,13 +160,44 @@ TEST_CASE("pretraining without /hardware/count runs on the count the search reac
   for (const auto& n : same["training"]["assumption_notes"])
     CHECK(n["code"] != "hardware_count_chosen");
   const std::string stop = note["params"]["stop"].get<std::string>();
-  if (stop == "small_saving") {
+  CHECK(note["params"]["deadline"] == 0);
+  if (stop == "low_efficiency" || stop == "small_saving") {
     pinned["hardware"]["count"] = 2 * gpus;
     const json doubled = test::advise_json(pinned);
-    CHECK(doubled["training"]["hours"].get<double>() > 0.9 * perf["hours"].get<double>());
+    const double efficiency =
+        perf["gpu_hours"].get<double>() / doubled["training"]["gpu_hours"].get<double>();
+    CHECK(efficiency < note["params"]["min_efficiency"].get<double>());
   } else {
     CHECK(stop == "global_batch");
   }
+}
+
+TEST_CASE("a pretraining count chosen without a deadline stops where a doubling stops paying",
+          "[recommend][hardware_count]") {
+  // LLaMA-1 33B (arXiv 2302.13971 Table 2): 1.4T tokens in 4M-token batches; the paper states
+  // the GPU-hours, not the count. On A100s doubling past the batch-fed count buys a third less
+  // time for 50% more GPU-hours; with a deadline the advisor takes that doubling.
+  json job = test::request(
+      "pretrain", "llama-2-13b",
+      {{"training", {{"tokens", 1.4e12}, {"sequence_length", 2048}, {"global_batch_size", 2048}}},
+       {"hardware", {{"gpu", "a100-sxm-80gb"}}}});
+  job["model"] = {
+      {"layers", 60},        {"hidden", 6656},          {"heads", 52},    {"kv_heads", 52},
+      {"ffn_hidden", 17920}, {"vocab", 32000},          {"mlp", "gated"}, {"position", "rope"},
+      {"norm", "rmsnorm"},   {"tied_embeddings", false}};
+  const json r = test::advise_json(job);
+  const json& note = r["training"]["assumption_notes"][0];
+  REQUIRE(note["code"] == "hardware_count_chosen");
+  CHECK(note["params"]["stop"] == "low_efficiency");
+  CHECK(note["params"]["next_efficiency"].get<double>() < 0.8);
+  const int gpus = note["params"]["gpus"].get<int>();
+  json urgent = job;
+  urgent["goal"] = {{"deadline_hours", 24}};
+  const json fast = test::advise_json(urgent);
+  const json& fast_note = fast["training"]["assumption_notes"][0];
+  CHECK(fast_note["params"]["deadline"] == 1);
+  CHECK(fast_note["params"]["gpus"].get<int>() > gpus);
+  CHECK(fast["training"]["hours"].get<double>() < r["training"]["hours"].get<double>());
 }
 
 TEST_CASE("fine-tuning and serving without /hardware/count stay on one GPU",

@@ -191,6 +191,8 @@ MemoryAssumptions parse_assumptions(const JsonValue& j) {
       assumption(r, "inference_prefill_chunk_tokens", 1, 1e7, &a.basis_prefill_chunk);
   a.planning_room_fraction =
       assumption(r, "planning_room_fraction", 0.5, 1, &a.basis_planning_room);
+  a.pretrain_count_min_scaling_efficiency =
+      assumption(r, "pretrain_count_min_scaling_efficiency", 0, 1, &unused);
   // At most the largest count a request may pin (types/request.hpp): the search walks every
   // candidate count.
   a.max_gpus_searched =

@@ -45,6 +45,9 @@ struct ChosenCount {
   TrainingCounts::Stop stop = TrainingCounts::Stop::kSearchLimit;
   std::int64_t global_batch = 0;  // the job's global batch, sequences (global_batch_for)
   int micro_batch = 1;
+  bool deadline = false;       // the goal states one: doublings while they cut the run by 10%
+  double min_efficiency = 0;   // else every doubling keeps this scaling efficiency
+  double next_efficiency = 0;  // kept below: the efficiency of the doubling not taken
   // Nothing fits without checkpointing and the request did not say: full activation
   // checkpointing on, as pretraining recipes at that size run (torchtitan's 70B and 405B
   // configs: activation_checkpoint mode "full").
@@ -59,18 +62,37 @@ const char* stop_name(TrainingCounts::Stop stop) {
       return "small_saving";
     case TrainingCounts::Stop::kSearchLimit:
       return "search_limit";
+    case TrainingCounts::Stop::kLowEfficiency:
+      return "low_efficiency";
     case TrainingCounts::Stop::kUnavailable:
       return "unavailable";
   }
   return "?";
 }
 
-/// Pretraining on /hardware/gpu with /hardware/count absent: as many GPUs as the recipe's global
-/// batch can feed, as a pretraining team runs it. The recommendation's count search on that GPU
-/// (training_counts: the minimum count that fits, doublings while data parallel x micro-batch
-/// stays within the global batch and a doubling still cuts the run by 10%, up to the search
-/// limit); its last count. Nothing fitting up to the limit is a located error (there is no
-/// count to show). Other tasks, or a given count: nothing to choose.
+/// The count of `counts` a team without a deadline runs: the last before the first doubling
+/// whose scaling efficiency (GPU-hours before it over GPU-hours after it) is below
+/// `c.min_efficiency`. A doubling that buys little time for many more GPU-hours is not taken.
+void keep_efficient_count(const TrainingCounts& counts, ChosenCount& c) {
+  const std::vector<TrainingCounts::Step>& steps = counts.steps;
+  for (std::size_t i = 1; i < steps.size(); ++i) {
+    const double efficiency = steps[i - 1].perf.gpu_hours / steps[i].perf.gpu_hours;
+    if (efficiency < c.min_efficiency) {
+      c.gpus = steps[i - 1].count;
+      c.stop = TrainingCounts::Stop::kLowEfficiency;
+      c.next_efficiency = efficiency;
+      return;
+    }
+  }
+}
+
+/// Pretraining on /hardware/gpu with /hardware/count absent: the count a pretraining team runs.
+/// The recommendation's count search on that GPU (training_counts: the minimum count that fits,
+/// doublings while data parallel x micro-batch stays within the global batch and a doubling still
+/// cuts the run by 10%, up to the search limit): with a deadline in the goal its last count, else
+/// the last one every doubling to which keeps the assumed scaling efficiency. Nothing fitting up
+/// to the limit is a located error (there is no count to show). Other tasks, or a given count:
+/// nothing to choose.
 std::optional<ChosenCount> choose_pretraining_count(const Request& req, const Catalog& catalog) {
   if (!req.hardware || req.hardware->count_given || req.task != Task::kPretrain)
     return std::nullopt;
@@ -110,6 +132,9 @@ std::optional<ChosenCount> choose_pretraining_count(const Request& req, const Ca
   const TrainingCounts counts = training_counts(job, catalog, gpu, c.min_gpus, layouts);
   c.stop = counts.stop;
   if (!counts.steps.empty()) c.gpus = counts.steps.back().count;
+  c.deadline = req.goal.deadline_hours || req.goal.done_within_days;
+  c.min_efficiency = catalog.memory.pretrain_count_min_scaling_efficiency;
+  if (!c.deadline) keep_efficient_count(counts, c);
   return c;
 }
 
@@ -124,7 +149,10 @@ Note count_chosen_note(const ChosenCount& c, const GpuSpec& gpu, const Layout& L
                                   param("dp", L.dp),
                                   param("tp", L.tp),
                                   param("pp", L.pp),
-                                  param("full_checkpointing", flag(c.full_checkpointing))};
+                                  param("full_checkpointing", flag(c.full_checkpointing)),
+                                  param("deadline", flag(c.deadline)),
+                                  param("min_efficiency", c.min_efficiency)};
+  if (c.next_efficiency > 0) params.push_back(param("next_efficiency", c.next_efficiency));
   if (L.cp > 1) params.push_back(param("cp", L.cp));  // the request's context parallelism
   return {"hardware_count_chosen", std::move(params)};
 }

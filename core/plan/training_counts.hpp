@@ -19,8 +19,8 @@ namespace advisor {
 /// data-parallel ranks (dp x micro-batch <= global batch: more would change the recipe, not the
 /// hardware) and a doubling cuts the run by at least 10%, up to the search limit
 /// (assumptions.json max_gpus_searched, at most 2^8 x the minimum). Counts where no split fits
-/// are skipped. The recommendation prices each step; plan/plan.cpp takes the last one as the
-/// count of a pretraining run whose /hardware/count is not given.
+/// are skipped. The recommendation prices each step; plan/plan.cpp chooses among them the count
+/// of a pretraining run whose /hardware/count is not given.
 struct TrainingCounts {
   struct Step {
     int count = 0;
@@ -28,8 +28,9 @@ struct TrainingCounts {
     MemoryEstimate memory;
     TrainingPerf perf;
   };
-  /// Why no further count was tried.
-  enum class Stop { kGlobalBatch, kSmallSaving, kSearchLimit, kUnavailable };
+  /// Why no further count was tried (kLowEfficiency: why plan.cpp's chosen count stops short
+  /// of the last step).
+  enum class Stop { kGlobalBatch, kSmallSaving, kSearchLimit, kUnavailable, kLowEfficiency };
   std::vector<Step> steps;
   Fabric fabric;  // the GPU's links, the same at every count (one server size)
   Stop stop = Stop::kSearchLimit;

@@ -86,6 +86,8 @@ struct MemoryAssumptions {
   double inference_prefill_chunk_tokens = 0;  // tokens prefilled at once (chunked prefill)
   double planning_room_fraction = 1;          // training plans are chosen within this share
   int max_gpus_searched = 0;                  // largest count tried when searching the minimum
+  // A pretraining count the advisor chooses keeps this efficiency at every doubling (plan.cpp)
+  double pretrain_count_min_scaling_efficiency = 0;
   std::string basis_context, basis_communication, basis_fragmentation, basis_activation_band,
       basis_prefill_chunk, basis_planning_room;
 };
