@@ -167,7 +167,7 @@ TEST_CASE("candidate_warnings: the words of a plan across TCP servers", "[fabric
   p.server_class = "geforce";
   p.exposed_communication_share = 0.4;
   const auto ws =
-      advisor::candidate_warnings(p, test::parse(test::request("pretrain", "llama-2-13b")));
+      advisor::candidate_warnings(p, test::parse(test::request("pretrain", "llama-2-13b")), {});
   bool found = false;
   for (const advisor::Warning& w : ws) {
     if (w.code != "no_rdma_across_servers") continue;

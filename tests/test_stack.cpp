@@ -568,3 +568,68 @@ TEST_CASE("FlagPerf ChatGLM3-6B on 8x 910B vs 8x H100: CANN not assumed faster t
   CHECK(ascend < 1.35);
   CHECK(ascend <= h100);  // 1.20 vs 1.40
 }
+
+TEST_CASE("no stack named: the memory across the task's common stacks, each as naming it gives",
+          "[stack][memory]") {
+  // QLoRA of Llama 3.1 8B on an RTX 4090: Unsloth (fused loss, offloaded checkpoints) to
+  // Transformers/PEFT (prepare_model_for_kbit_training's fp32 upcast).
+  const nlohmann::json job = pinned("qlora", "llama-3.1-8b", "rtx4090-24gb", 1,
+                                    {{"training", {{"sequence_length", 4096}}}});
+  const nlohmann::json r = advise_ok(job);
+  const nlohmann::json& across = r["memory"]["across_stacks"];
+  REQUIRE(across.is_array());
+  REQUIRE(across.size() >= 4);
+  const double own = r["memory"]["per_gpu_bytes"].get<double>();
+  bool has_own = false;
+  for (std::size_t i = 0; i < across.size(); ++i) {
+    if (i > 0) CHECK(across[i - 1]["per_gpu_bytes"] <= across[i]["per_gpu_bytes"]);
+    const std::string id = across[i]["stack"].get<std::string>();
+    if (id == "default_finetune") {
+      has_own = true;
+      CHECK(across[i]["per_gpu_bytes"].get<double>() == Approx(own));
+      continue;
+    }
+    // Naming the stack gives its figure: the range is made of answers, not of guesses.
+    nlohmann::json named = job;
+    named["stack"] = id;
+    const nlohmann::json n = advise_ok(named);
+    INFO(id);
+    CHECK(n["memory"]["per_gpu_bytes"].get<double>() ==
+          Approx(across[i]["per_gpu_bytes"].get<double>()));
+    CHECK(n["memory"]["across_stacks"].is_null());
+  }
+  CHECK(has_own);
+  CHECK(across.front()["stack"] == "unsloth");
+  CHECK(across.back()["per_gpu_bytes"].get<double>() > 1.1 * own);  // the fp32 upcast
+  // Serving names its engine: no range.
+  CHECK(advise_ok(pinned("inference", "llama-3.1-8b", "rtx4090-24gb", 1))["memory"]["across_stacks"]
+            .is_null());
+}
+
+TEST_CASE("the range leaves out stacks the part or the layout cannot run", "[stack][memory]") {
+  // Ascend: no Unsloth, and torchtune's multi-device recipes do not run there.
+  const nlohmann::json ascend = advise_ok(pinned("lora", "qwen2.5-7b", "ascend910b-64gb", 1));
+  for (const auto& s : ascend["memory"]["across_stacks"]) CHECK(s["stack"] != "unsloth");
+  // Pretraining sharded by ZeRO-3: Megatron (distributed optimizer = ZeRO-1) is not in it.
+  const nlohmann::json pre = advise_ok(
+      pinned("pretrain", "llama-2-13b", "h100-sxm-80gb", 64, {{"training", {{"tokens", 3e11}}}}));
+  REQUIRE(pre["memory"]["layout"]["zero"] == 3);
+  REQUIRE(pre["memory"]["across_stacks"].size() >= 2);
+  for (const auto& s : pre["memory"]["across_stacks"]) CHECK(s["stack"] != "megatron");
+}
+
+TEST_CASE("a plan that fits only with the lighter stacks says so", "[stack][memory][warnings]") {
+  // 6,144 tokens: 20.4 GiB as the default profile, 24.0 GiB with PEFT's fp32 upcast.
+  const nlohmann::json r = advise_ok(pinned("qlora", "llama-3.1-8b", "rtx4090-24gb", 1,
+                                            {{"training", {{"sequence_length", 6144}}}}));
+  REQUIRE(r["memory"]["fits"] == true);
+  bool warned = false;
+  for (const auto& w : r["warnings"]) {
+    if (w["code"] != "heavier_stack_does_not_fit") continue;
+    warned = true;
+    CHECK(w["params"]["per_gpu_bytes"].get<double>() >
+          r["memory"]["gpu_memory_bytes"].get<double>());
+    CHECK(w["path"] == "/stack");
+  }
+  CHECK(warned);
+}

@@ -96,6 +96,21 @@ void memory(W& w, const MemoryResult& m) {
     w.key("headroom_bytes");
     w.bytes(*m.headroom_bytes);
   }
+  w.key("across_stacks");
+  if (m.across_stacks.empty()) {
+    w.null();
+  } else {
+    w.begin_array();
+    for (const StackMemory& s : m.across_stacks) {
+      w.begin_object();
+      w.field("stack", s.stack_id);
+      w.field("name", s.stack_name);
+      w.key("per_gpu_bytes");
+      w.bytes(s.per_gpu_bytes);
+      w.end_object();
+    }
+    w.end_array();
+  }
   w.end_object();
 }
 

@@ -484,6 +484,29 @@ void pin_facility(const std::optional<Hardware>& hw, JsonValue& cost_sections) {
 
 }  // namespace
 
+/// No /stack named (training): the request under each other stack common for its task, for
+/// the memory range. A stack under which the request is a located error (a stated ZeRO stage it
+/// cannot run with pipeline stages, say) is left out of the range.
+std::shared_ptr<const StackVariants> other_stacks(const JsonValue& document, const Request& req,
+                                                  const PerformanceConstants& k) {
+  auto out = std::make_shared<StackVariants>();
+  out->parsed_checkpointing = req.training.activation_checkpointing;
+  const JsonValue* training = document.find("training");
+  const JsonValue* par = document.find("parallelism");
+  const bool zero_stated = par != nullptr && par->find("zero") != nullptr;
+  for (const StackProfile& s : k.stacks) {
+    const bool common =
+        std::find(s.common_for.begin(), s.common_for.end(), req.task) != s.common_for.end();
+    if (s.serving || !common || s.id == req.stack.id) continue;
+    try {
+      out->variants.push_back({s, read_training(training, req.task, req.model, s),
+                               zero_stated ? req.parallelism.zero : s.default_zero});
+    } catch (const InputError&) {
+    }
+  }
+  return out;
+}
+
 Request parse_request(const JsonValue& document, const Catalog& catalog) {
   FieldReader root(document, "");
   Request req;
@@ -577,6 +600,9 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
                         " must divide the data-parallel size (" + std::to_string(dp_cp) +
                         (cp > 1 ? " with context parallel" : "") + ")");
   }
+  // The form's schema (FieldLog) records the request's own fields once.
+  if (is_training(req.task) && !req.stack_given && !FieldLog::recording())
+    req.other_stacks = other_stacks(document, req, catalog.performance);
   return req;
 }
 

@@ -85,6 +85,23 @@ void read_expert_parallel(FieldReader& r, StackProfile& s) {
   s.expert_parallel = ep.boolean();
 }
 
+/// The tasks a list of the profile names (default_for, common_for): known, and of its kind.
+std::vector<Task> stack_tasks(FieldReader& r, const char* key, bool serving) {
+  std::vector<Task> out;
+  const std::string p = r.path_of(key);
+  for (const std::string& t : strings(r, key, true)) {
+    const auto task = value_in(kTaskNames, t);
+    if (!task.has_value())
+      throw InputError("catalog_invalid", p, p + ": unknown task \"" + t + "\"");
+    if ((*task == Task::kInference) != serving)
+      throw InputError(
+          "catalog_invalid", p,
+          p + ": a " + (serving ? "serving" : "training") + " stack cannot be listed for " + t);
+    out.push_back(*task);
+  }
+  return out;
+}
+
 StackProfile parse_stack(const JsonValue& j, const std::string& path) {
   FieldReader r(j, path);
   StackProfile s;
@@ -93,17 +110,9 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
     throw InputError("catalog_invalid", r.path_of("id"), r.path_of("id") + " must not be empty");
   s.name = r.string("name");
   s.serving = r.choice("kind", {"training", "serving"}) == "serving";
-  for (const std::string& t : strings(r, "default_for", true)) {
-    const auto task = value_in(kTaskNames, t);
-    if (!task.has_value())
-      throw InputError("catalog_invalid", r.path_of("default_for"),
-                       r.path_of("default_for") + ": unknown task \"" + t + "\"");
-    if ((*task == Task::kInference) != s.serving)
-      throw InputError("catalog_invalid", r.path_of("default_for"),
-                       r.path_of("default_for") + ": a " + (s.serving ? "serving" : "training") +
-                           " stack cannot be the default for " + t);
-    s.default_for.push_back(*task);
-  }
+  s.default_for = stack_tasks(r, "default_for", s.serving);
+  // Optional: a provider's profile that names none is in no task's range.
+  if (r.has("common_for")) s.common_for = stack_tasks(r, "common_for", s.serving);
   s.source = strings(r, "source", false);
   s.platforms = read_platforms(r);
   if (s.serving) {

@@ -13,6 +13,7 @@
 #include "plan/plan_warnings.hpp"
 #include "plan/recommend.hpp"
 #include "plan/speed_results.hpp"
+#include "plan/stack_range.hpp"
 #include "plan/training_counts.hpp"
 #include "plan/validate.hpp"
 #include "types/errors.hpp"
@@ -245,8 +246,10 @@ MemoryResult memory_result(const Request& req, const Catalog& catalog, const Lay
   m.estimate = estimate_memory(req, L, catalog.memory, true);
   m.layout = L;
   const MemoryEstimate& e = m.estimate;
-  if (req.hardware) {
-    const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
+  const GpuSpec* pinned = req.hardware ? catalog.find_gpu(req.hardware->gpu) : nullptr;
+  m.across_stacks = memory_across_stacks(req, L, e.total(), pinned, catalog.memory);
+  if (pinned) {
+    const GpuSpec& gpu = *pinned;
     m.gpu = gpu.id;
     const bool ok = fits(e, gpu);
     m.fits = ok;
@@ -262,6 +265,9 @@ MemoryResult memory_result(const Request& req, const Catalog& catalog, const Lay
                                             catalog.memory.planning_room_fraction)) {
       warnings.push_back(std::move(*w));
     }
+    if (ok)
+      if (auto w = heavier_stack_warning(m.across_stacks, gpu.memory_bytes()))
+        warnings.push_back(std::move(*w));
     if (!gpu.pcie_peer_to_peer && req.hardware->count > 1)
       warnings.push_back(no_peer_to_peer_warning(gpu));
     if (gpu.software_stack != "cuda") warnings.push_back(non_cuda_stack_warning(gpu));

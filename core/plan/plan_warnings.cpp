@@ -36,6 +36,20 @@ std::optional<Warning> memory_room_warning(const Request& req, double per_gpu_by
        param("share", per_gpu_bytes / gpu_memory_bytes), param("room_share", room_fraction)}};
 }
 
+std::optional<Warning> heavier_stack_warning(const std::vector<StackMemory>& across_stacks,
+                                             double gpu_memory_bytes) {
+  if (across_stacks.empty() || across_stacks.back().per_gpu_bytes <= gpu_memory_bytes)
+    return std::nullopt;
+  const StackMemory& heaviest = across_stacks.back();
+  return Warning{"heavier_stack_does_not_fit",
+                 "run with " + heaviest.stack_name + " the plan needs more memory per GPU than " +
+                     "the card has: name the stack you run (/stack)",
+                 "/stack",
+                 {param("stack", heaviest.stack_name), param("stack_id", heaviest.stack_id),
+                  param("per_gpu_bytes", heaviest.per_gpu_bytes),
+                  param("gpu_memory_bytes", gpu_memory_bytes)}};
+}
+
 Warning no_peer_to_peer_warning(const GpuSpec& gpu) {
   return {"no_peer_to_peer",
           gpu.name + " has no PCIe peer-to-peer: GPU-to-GPU traffic goes through host memory",
@@ -80,12 +94,16 @@ std::optional<Warning> no_rdma_warning(const GpuSpec& gpu, const AcrossServers& 
   return w;
 }
 
-std::vector<Warning> candidate_warnings(const CandidatePlan& p, const Request& req) {
+std::vector<Warning> candidate_warnings(const CandidatePlan& p, const Request& req,
+                                        const std::vector<StackMemory>& across_stacks) {
   std::vector<Warning> out;
   const GpuSpec& gpu = *p.gpu;
   if (auto w = memory_room_warning(req, p.per_gpu_bytes, p.band_high_bytes, p.gpu_memory_bytes,
                                    p.room_fraction))
     out.push_back(std::move(*w));
+  if (p.per_gpu_bytes <= p.gpu_memory_bytes)
+    if (auto w = heavier_stack_warning(across_stacks, p.gpu_memory_bytes))
+      out.push_back(std::move(*w));
   if (!gpu.pcie_peer_to_peer && p.gpus > 1) out.push_back(no_peer_to_peer_warning(gpu));
   if (gpu.software_stack != "cuda") out.push_back(non_cuda_stack_warning(gpu));
   if (is_training(req.task) && p.hours) {

@@ -17,6 +17,11 @@ namespace advisor {
 /// Exposed communication above this share of a training step earns communication_bound.
 constexpr double kCommunicationBoundShare = 0.25;
 
+/// A plan that fits under the request's stack but not under a heavier common one (no /stack
+/// named; `across_stacks` lightest first, plan/stack_range): name the stack.
+std::optional<Warning> heavier_stack_warning(const std::vector<StackMemory>& across_stacks,
+                                             double gpu_memory_bytes);
+
 /// Fits by the estimate, not by the top of its error band: out-of-memory risk.
 Warning tight_fit_warning(double band_high_bytes, double gpu_memory_bytes);
 /// The memory warning a fitting plan earns: tight_fit when the top of the error band exceeds
@@ -45,6 +50,9 @@ struct AcrossServers {
 std::optional<Warning> no_rdma_warning(const GpuSpec& gpu, const AcrossServers& across);
 
 /// The warnings of a recommendation's plan (memory, interconnect, compute, in that order).
-std::vector<Warning> candidate_warnings(const CandidatePlan& plan, const Request& request);
+/// `across_stacks`: the plan's memory under the task's common stacks (no stack named), as
+/// pinning it shows them (plan/stack_range).
+std::vector<Warning> candidate_warnings(const CandidatePlan& plan, const Request& request,
+                                        const std::vector<StackMemory>& across_stacks);
 
 }  // namespace advisor

@@ -19,6 +19,7 @@
 #include "plan/recommend_reasons.hpp"
 #include "plan/search.hpp"
 #include "plan/search_prices.hpp"
+#include "plan/stack_range.hpp"
 #include "plan/training_counts.hpp"
 
 namespace advisor {
@@ -411,17 +412,35 @@ void add_levers(const Request& req, const Catalog& catalog, const Search& search
   }
 }
 
+/// The plan's memory under the task's common stacks (no stack named), with the checkpointing it
+/// runs (plan/stack_range).
+std::vector<StackMemory> plan_across_stacks(const CandidatePlan& p, const Request& req,
+                                            const Catalog& catalog) {
+  if (!req.other_stacks) return {};
+  if (!p.full_checkpointing)
+    return memory_across_stacks(req, p.layout, p.per_gpu_bytes, p.gpu, catalog.memory);
+  Request checkpointed = req;
+  checkpointed.training.activation_checkpointing = Checkpointing::kFull;
+  return memory_across_stacks(checkpointed, p.layout, p.per_gpu_bytes, p.gpu, catalog.memory);
+}
+
 /// Reasons, warnings and risks for every plan the result shows.
 void explain_shown(const Request& req, const Catalog& catalog, Recommendation& r) {
-  auto shown = [&](CandidatePlan& p) {
+  // `job`: the request the plan answers (a lever's changes the request's).
+  auto shown = [&](CandidatePlan& p, const Request& job) {
     p.reasons = explain(p, req);
-    p.warnings = candidate_warnings(p, req);
+    p.warnings = candidate_warnings(p, req, plan_across_stacks(p, job, catalog));
   };
-  if (r.best) shown(*r.best);
-  if (r.datacenter_alternative) shown(*r.datacenter_alternative);
-  if (r.nearest) shown(*r.nearest);
-  for (RunnerUp& u : r.runners_up) shown(u.plan);
-  for (Lever& l : r.levers) shown(l.plan);
+  if (r.best) shown(*r.best, req);
+  if (r.datacenter_alternative) shown(*r.datacenter_alternative, req);
+  if (r.nearest) shown(*r.nearest, req);
+  for (RunnerUp& u : r.runners_up) shown(u.plan, req);
+  for (Lever& l : r.levers) {
+    Request changed = req;
+    for (const LeverChange& c : kLevers)
+      if (l.lever == c.lever) c.apply(changed);
+    shown(l.plan, changed);
+  }
   mark_risks(r, req, catalog);
 }
 

@@ -55,6 +55,13 @@ struct ModelResult {
   std::optional<double> published_total_b;
 };
 
+/// The plan's memory per GPU under one software stack (plan/stack_range).
+struct StackMemory {
+  std::string stack_id;
+  std::string stack_name;
+  double per_gpu_bytes = 0;
+};
+
 struct MemoryResult {
   MemoryEstimate estimate;         // the most loaded GPU, with its assumption lines
   Layout layout;                   // the layout the estimate is for
@@ -62,6 +69,8 @@ struct MemoryResult {
   std::optional<bool> fits;        // null when no GPU is pinned
   std::optional<double> gpu_memory_bytes;
   std::optional<double> headroom_bytes;
+  // No stack named (training): the plan's memory under each common stack, lightest first.
+  std::vector<StackMemory> across_stacks;
 };
 
 // ------------------------------------------------------------------ speed

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -144,6 +145,20 @@ struct ValidationSettings {
   int sample_interval_s = 10;              // nvidia-smi CSV interval
 };
 
+/// The request's training settings as another stack would run it (no /stack named): its
+/// defaults where the request says nothing (the memory range across stacks, plan/stack_range).
+struct StackVariant {
+  StackProfile stack;
+  TrainingSettings training;
+  int zero = 3;  // /parallelism/zero as stated, else the stack's default
+};
+struct StackVariants {
+  // The checkpointing the request's own stack was parsed with: a plan that runs another (the
+  // advisor turned full checkpointing on) runs it under every stack.
+  Checkpointing parsed_checkpointing = Checkpointing::kNone;
+  std::vector<StackVariant> variants;  // the task's common stacks but the request's own
+};
+
 /// A validated request (API v1). Every field has been range-checked; paths in errors are JSON
 /// pointers into the request document.
 struct Request {
@@ -160,6 +175,7 @@ struct Request {
   ValidationSettings validation;
   StackProfile stack;        // /stack: the framework or serving engine (its profile's terms)
   bool stack_given = false;  // false: the task's default stack
+  std::shared_ptr<const StackVariants> other_stacks;  // training without /stack, else null
 };
 
 /// Largest count a request may pin (far beyond any single training cluster we plan for).

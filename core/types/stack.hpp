@@ -20,6 +20,7 @@ struct StackProfile {
   std::string name;  // shown in the assumption line
   bool serving = false;             // a serving engine (inference) rather than a training stack
   std::vector<Task> default_for;    // tasks for which this is the default stack
+  std::vector<Task> common_for;     // tasks whose memory range (no stack named) spans it
   std::vector<std::string> source;  // where the profile's terms come from
   /// The accelerator software stacks it runs on (GpuSpec::software_stack: cuda | rocm | cann):
   /// Unsloth, torch.compile and TensorRT-LLM have no Ascend (CANN) backend, so a plan on an

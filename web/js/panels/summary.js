@@ -3,7 +3,7 @@
 import { findGpu } from '../core.js';
 import { fig, h, pointerGet } from '../dom.js';
 import { billions, gib, gibAbs, gibCompact, integer, params } from '../format.js';
-import { t, tNodes } from '../i18n.js';
+import { labelOf, t, tNodes } from '../i18n.js';
 import { noteNode } from '../notes.js';
 import { pinButton } from '../plans.js';
 
@@ -35,7 +35,8 @@ function renderSummary(body, r, ctx) {
         low: fig(r, '/memory/band_bytes/low', gib),
         high: fig(r, '/memory/band_bytes/high', gib),
       })),
-      band ? noteNode('p', 'memnote.', band, { class: 'assumption' }) : null),
+      band ? noteNode('p', 'memnote.', band, { class: 'assumption' }) : null,
+      acrossStacks(r)),
     h('div', { class: 'headline-fit' }, badge, fitDetail(m, r)));
   body.appendChild(headline);
 
@@ -68,6 +69,23 @@ function renderSummary(body, r, ctx) {
   }
   body.appendChild(facts);
   body.appendChild(h('p', { class: 'meta-line', text: t('summary.catalog', { gpus: r.catalog.gpus_as_of, models: r.catalog.models_as_of }) + ' · ' + t('summary.unit_note') }));
+}
+
+/**
+ * No stack named: the plan's memory under the lightest and the heaviest common stack (the core's
+ * memory.across_stacks, lightest first), each named.
+ */
+function acrossStacks(r) {
+  const list = r.memory.across_stacks;
+  if (!list || list.length < 2) return null;
+  const last = list.length - 1;
+  const name = function (s) { return labelOf('stack.', function () { return String(s.name); })(s.stack); };
+  return h('p', { class: 'headline-stacks' }, tNodes('summary.across_stacks', {
+    low: fig(r, '/memory/across_stacks/0/per_gpu_bytes', gib, { unit: ' GiB' }),
+    low_stack: h('span', { text: name(list[0]) }),
+    high: fig(r, '/memory/across_stacks/' + last + '/per_gpu_bytes', gib, { unit: ' GiB' }),
+    high_stack: h('span', { text: name(list[last]) }),
+  }));
 }
 
 /** "TP 1 × PP 1 × DP 8 · EP 1 · ZeRO-3 · 1 server" for the layout at `base`. */

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#include "plan/stack_range.hpp"
+
+#include <algorithm>
+
+namespace advisor {
+
+namespace {
+
+/// The plan's request as `v`'s stack runs it: the training terms the stack sets by default
+/// (request_json read_training), except a checkpointing the advisor or a lever changed.
+Request under(const Request& req, const StackVariants& all, const StackVariant& v) {
+  Request out = req;
+  out.stack = v.stack;
+  out.parallelism.zero = v.zero;
+  out.other_stacks = nullptr;
+  TrainingSettings& t = out.training;
+  t.accounting = v.training.accounting;
+  t.offload_activations = v.training.offload_activations;
+  t.checkpointing_stated = v.training.checkpointing_stated;
+  if (req.training.activation_checkpointing == all.parsed_checkpointing)
+    t.activation_checkpointing = v.training.activation_checkpointing;
+  return out;
+}
+
+/// Whether the stack can run the layout's sharding: Megatron's distributed optimizer is ZeRO-1
+/// (no stage 3), DeepSpeed's pipeline engine refuses ZeRO-2/3.
+bool runs_layout(const StackVariant& v, const Layout& layout) {
+  if (layout.zero > std::max(v.zero, v.stack.default_zero)) return false;
+  return layout.pp == 1 || layout.zero <= v.stack.max_zero_with_pp;
+}
+
+}  // namespace
+
+std::vector<StackMemory> memory_across_stacks(const Request& req, const Layout& layout,
+                                              double own_bytes, const GpuSpec* gpu,
+                                              const MemoryAssumptions& assumptions) {
+  std::vector<StackMemory> out;
+  if (!req.other_stacks || req.other_stacks->variants.empty()) return out;
+  out.push_back({req.stack.id, req.stack.name, own_bytes});
+  for (const StackVariant& v : req.other_stacks->variants) {
+    if ((gpu && !v.stack.runs_on(gpu->software_stack)) || !runs_layout(v, layout)) continue;
+    const MemoryEstimate e =
+        estimate_memory(under(req, *req.other_stacks, v), layout, assumptions, false);
+    out.push_back({v.stack.id, v.stack.name, e.total()});
+  }
+  std::stable_sort(out.begin(), out.end(), [](const StackMemory& a, const StackMemory& b) {
+    return a.per_gpu_bytes < b.per_gpu_bytes;
+  });
+  return out;
+}
+
+}  // namespace advisor

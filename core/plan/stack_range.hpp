@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+// The memory range across the software stacks a team may run the job on, when the request names
+// none (issue 27 item 3): the same plan and layout, each stack's logits, optimizer, gradient and
+// activation terms.
+#pragma once
+#include <vector>
+
+#include "engine/memory.hpp"
+#include "types/catalog.hpp"
+#include "types/plan.hpp"
+#include "types/request.hpp"
+
+namespace advisor {
+
+/// The plan's memory per GPU under each stack common for the task (data/performance.json
+/// common_for) that runs on `gpu` (null: any) and can run the layout's ZeRO stage, the
+/// request's own stack among them, lightest first. Empty when the request names its stack or
+/// is not training. `own_bytes`: the request's own estimate on `layout`.
+std::vector<StackMemory> memory_across_stacks(const Request& req, const Layout& layout,
+                                              double own_bytes, const GpuSpec* gpu,
+                                              const MemoryAssumptions& assumptions);
+
+}  // namespace advisor
