@@ -7,20 +7,18 @@ namespace advisor {
 
 namespace {
 
-/// The plan's request as `v`'s stack runs it: the training terms the stack sets by default
+/// `job` (a copy of `req`) as `v`'s stack runs it: the training terms the stack sets by default
 /// (request_json read_training), except a checkpointing the advisor or a lever changed.
-Request under(const Request& req, const StackVariants& all, const StackVariant& v) {
-  Request out = req;
-  out.stack = v.stack;
-  out.parallelism.zero = v.zero;
-  out.other_stacks = nullptr;
-  TrainingSettings& t = out.training;
+void run_under(Request& job, const Request& req, const StackVariants& all, const StackVariant& v) {
+  job.stack = v.stack;
+  job.parallelism.zero = v.zero;
+  TrainingSettings& t = job.training;
   t.accounting = v.training.accounting;
   t.offload_activations = v.training.offload_activations;
   t.checkpointing_stated = v.training.checkpointing_stated;
-  if (req.training.activation_checkpointing == all.parsed_checkpointing)
-    t.activation_checkpointing = v.training.activation_checkpointing;
-  return out;
+  t.activation_checkpointing = req.training.activation_checkpointing == all.parsed_checkpointing
+                                   ? v.training.activation_checkpointing
+                                   : req.training.activation_checkpointing;
 }
 
 /// Whether the stack can run the layout's sharding: Megatron's distributed optimizer is ZeRO-1
@@ -38,11 +36,13 @@ std::vector<StackMemory> memory_across_stacks(const Request& req, const Layout& 
   std::vector<StackMemory> out;
   if (!req.other_stacks || req.other_stacks->variants.empty()) return out;
   out.push_back({req.stack.id, req.stack.name, own_bytes});
+  Request job = req;  // one copy, re-stacked for each variant
+  job.other_stacks = nullptr;
   for (const StackVariant& v : req.other_stacks->variants) {
     if ((gpu && !v.stack.runs_on(gpu->software_stack)) || !runs_layout(v, layout)) continue;
-    const MemoryEstimate e =
-        estimate_memory(under(req, *req.other_stacks, v), layout, assumptions, false);
-    out.push_back({v.stack.id, v.stack.name, e.total()});
+    run_under(job, req, *req.other_stacks, v);
+    out.push_back(
+        {v.stack.id, v.stack.name, estimate_memory(job, layout, assumptions, false).total()});
   }
   std::stable_sort(out.begin(), out.end(), [](const StackMemory& a, const StackMemory& b) {
     return a.per_gpu_bytes < b.per_gpu_bytes;
