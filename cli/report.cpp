@@ -109,7 +109,9 @@ void described_plan(std::string& out, const Messages& words, const json& result)
 void across_stacks_line(std::string& out, const Messages& words, const json& stacks) {
   if (!stacks.is_array() || stacks.size() < 2) return;
   const json& low = stacks.front();
-  const json& high = stacks.back();
+  std::size_t last = stacks.size() - 1;  // the first of the heaviest (as the page names it)
+  while (last > 0 && stacks[last - 1]["per_gpu_bytes"] == stacks[last]["per_gpu_bytes"]) --last;
+  const json& high = stacks[last];
   const auto name = [&](const json& s) {
     const std::string key = "stack." + field(s, "stack").get<std::string>();
     return words.has(key) ? words.render(key, json::object()) : field(s, "name").get<std::string>();

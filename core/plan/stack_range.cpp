@@ -35,7 +35,6 @@ std::vector<StackMemory> memory_across_stacks(const Request& req, const Layout& 
                                               const MemoryAssumptions& assumptions) {
   std::vector<StackMemory> out;
   if (!req.other_stacks || req.other_stacks->variants.empty()) return out;
-  out.push_back({req.stack.id, req.stack.name, own_bytes});
   Request job = req;  // one copy, re-stacked for each variant
   job.other_stacks = nullptr;
   for (const StackVariant& v : req.other_stacks->variants) {
@@ -44,6 +43,9 @@ std::vector<StackMemory> memory_across_stacks(const Request& req, const Layout& 
     out.push_back(
         {v.stack.id, v.stack.name, estimate_memory(job, layout, assumptions, false).total()});
   }
+  // Last among equals: a named stack says more than "not named" (the page names the first
+  // entry at each end of the range).
+  out.push_back({req.stack.id, req.stack.name, own_bytes});
   std::stable_sort(out.begin(), out.end(), [](const StackMemory& a, const StackMemory& b) {
     return a.per_gpu_bytes < b.per_gpu_bytes;
   });

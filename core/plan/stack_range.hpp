@@ -14,7 +14,8 @@ namespace advisor {
 
 /// The plan's memory per GPU under each stack common for the task (data/performance.json
 /// common_for) that runs on `gpu` (null: any) and can run the layout's ZeRO stage, the
-/// request's own stack among them, lightest first. Empty when the request names its stack or
+/// request's own stack among them, lightest first (equal figures in catalog order, the request's
+/// own last). Empty when the request names its stack or
 /// is not training. `own_bytes`: the request's own estimate on `layout`.
 std::vector<StackMemory> memory_across_stacks(const Request& req, const Layout& layout,
                                               double own_bytes, const GpuSpec* gpu,

@@ -73,12 +73,13 @@ function renderSummary(body, r, ctx) {
 
 /**
  * No stack named: the plan's memory under the lightest and the heaviest common stack (the core's
- * memory.across_stacks, lightest first), each named.
+ * memory.across_stacks, lightest first), each named by the first stack at that figure.
  */
 function acrossStacks(r) {
   const list = r.memory.across_stacks;
   if (!list || list.length < 2) return null;
-  const last = list.length - 1;
+  let last = list.length - 1;  // the first of the heaviest (a named stack before "not named")
+  while (last > 0 && list[last - 1].per_gpu_bytes === list[last].per_gpu_bytes) last--;
   const name = function (s) { return labelOf('stack.', function () { return String(s.name); })(s.stack); };
   return h('p', { class: 'headline-stacks' }, tNodes('summary.across_stacks', {
     low: fig(r, '/memory/across_stacks/0/per_gpu_bytes', gib, { unit: ' GiB' }),
