@@ -292,13 +292,15 @@ std::string Messages::render(const std::string& key, const json& params) const {
   return r.out;
 }
 
-/// A text parameter in words: the label of its id (stack_id), of its enum value
+/// A text parameter in words: the label of its id (stack_id, low_stack_id), of its enum value
 /// (note.value.<name>.<value>, note.value.<value>), of a reason's code (link., deploy., ...).
 std::string Messages::text_param(const std::string& name, const std::string& value,
                                  const json& params) const {
+  // Under the name's last word: stack_id and low_stack_id both label from stack.<id>.
+  const std::string kind = name.substr(name.rfind('_') + 1);
   const auto id = params.find(name + "_id");
-  if (id != params.end() && id->is_string() && has(name + "." + id->get<std::string>()))
-    return render(name + "." + id->get<std::string>(), json::object());
+  if (id != params.end() && id->is_string() && has(kind + "." + id->get<std::string>()))
+    return render(kind + "." + id->get<std::string>(), json::object());
   for (const std::string& key : {"note.value." + name + "." + value, "note.value." + value})
     if (has(key)) return render(key, json::object());
   static const std::pair<const char*, const char*> kLabels[] = {

@@ -105,26 +105,6 @@ void described_plan(std::string& out, const Messages& words, const json& result)
          "\n";
 }
 
-/// No stack named: the plan's memory under the lightest and the heaviest common stack.
-void across_stacks_line(std::string& out, const Messages& words, const json& stacks) {
-  if (!stacks.is_array() || stacks.size() < 2) return;
-  const json& low = stacks.front();
-  std::size_t last = stacks.size() - 1;  // the first of the heaviest (as the page names it)
-  while (last > 0 && stacks[last - 1]["per_gpu_bytes"] == stacks[last]["per_gpu_bytes"]) --last;
-  const json& high = stacks[last];
-  const auto name = [&](const json& s) {
-    const std::string key = "stack." + field(s, "stack").get<std::string>();
-    return words.has(key) ? words.render(key, json::object()) : field(s, "name").get<std::string>();
-  };
-
-  out += "  - " +
-         words.render("summary.across_stacks", json{{"low", field(low, "per_gpu_bytes")},
-                                                    {"low_stack", name(low)},
-                                                    {"high", field(high, "per_gpu_bytes")},
-                                                    {"high_stack", name(high)}}) +
-         "\n";
-}
-
 void assumption_lines(std::string& out, const Messages& words, const json& result) {
   described_plan(out, words, result);
   json notes = json::array();
@@ -144,7 +124,6 @@ void assumption_lines(std::string& out, const Messages& words, const json& resul
     out += "  - " +
            sentence(words, "memnote.", field(a, "code"), field(a, "params"), field(a, "text")) +
            "\n";
-  across_stacks_line(out, words, field(field(result, "memory"), "across_stacks"));
 }
 
 /// "8 GB/s" for an expected or measured figure with its unit's label; "—" when absent.

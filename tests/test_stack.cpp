@@ -601,6 +601,17 @@ TEST_CASE("no stack named: the memory across the task's common stacks, each as n
   CHECK(has_own);
   CHECK(across.front()["stack"] == "unsloth");
   CHECK(across.back()["per_gpu_bytes"].get<double>() > 1.1 * own);  // the fp32 upcast
+  // Said under the headline: the lightest and the first of the heaviest (a named stack).
+  bool noted = false;
+  for (const auto& a : r["memory"]["assumptions"]) {
+    if (a["code"] != "stack_range") continue;
+    noted = true;
+    CHECK(a["params"]["low_stack_id"] == "unsloth");
+    CHECK(a["params"]["low_bytes"] == across.front()["per_gpu_bytes"]);
+    CHECK(a["params"]["high_stack_id"] == "hf_peft");
+    CHECK(a["params"]["high_bytes"] == across.back()["per_gpu_bytes"]);
+  }
+  CHECK(noted);
   // Serving names its engine: no range.
   CHECK(advise_ok(pinned("inference", "llama-3.1-8b", "rtx4090-24gb", 1))["memory"]["across_stacks"]
             .is_null());

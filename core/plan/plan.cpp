@@ -248,6 +248,7 @@ MemoryResult memory_result(const Request& req, const Catalog& catalog, const Lay
   const MemoryEstimate& e = m.estimate;
   const GpuSpec* pinned = req.hardware ? catalog.find_gpu(req.hardware->gpu) : nullptr;
   m.across_stacks = memory_across_stacks(req, L, e.total(), pinned, catalog.memory);
+  if (auto note = stack_range_note(m.across_stacks)) m.estimate.assumptions.push_back(*note);
   if (pinned) {
     const GpuSpec& gpu = *pinned;
     m.gpu = gpu.id;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "plan/speed_results.hpp"
+#include "plan/stack_range.hpp"
 #include "types/text.hpp"
 
 namespace advisor {
@@ -40,10 +41,7 @@ std::optional<Warning> heavier_stack_warning(const std::vector<StackMemory>& acr
                                              double gpu_memory_bytes) {
   if (across_stacks.empty() || across_stacks.back().per_gpu_bytes <= gpu_memory_bytes)
     return std::nullopt;
-  // The first of the heaviest: equal figures are in catalog order (plan/stack_range).
-  auto top = across_stacks.end() - 1;
-  while (top != across_stacks.begin() && (top - 1)->per_gpu_bytes == top->per_gpu_bytes) --top;
-  const StackMemory& heaviest = *top;
+  const StackMemory& heaviest = heaviest_stack(across_stacks);
   return Warning{"heavier_stack_does_not_fit",
                  "run with " + heaviest.stack_name + " the plan needs more memory per GPU than " +
                      "the card has: name the stack you run (/stack)",

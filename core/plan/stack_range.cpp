@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "types/text.hpp"
+
 namespace advisor {
 
 namespace {
@@ -50,6 +52,27 @@ std::vector<StackMemory> memory_across_stacks(const Request& req, const Layout& 
     return a.per_gpu_bytes < b.per_gpu_bytes;
   });
   return out;
+}
+
+const StackMemory& heaviest_stack(const std::vector<StackMemory>& across_stacks) {
+  auto top = across_stacks.end() - 1;
+  while (top != across_stacks.begin() && (top - 1)->per_gpu_bytes == top->per_gpu_bytes) --top;
+  return *top;
+}
+
+std::optional<MemoryAssumption> stack_range_note(const std::vector<StackMemory>& across_stacks) {
+  if (across_stacks.size() < 2) return std::nullopt;
+  const StackMemory& low = across_stacks.front();
+  const StackMemory& high = heaviest_stack(across_stacks);
+  return MemoryAssumption{
+      "stack_range",
+      "No stack named: " + format_gib(low.per_gpu_bytes) + " (" + low.stack_name + ") to " +
+          format_gib(high.per_gpu_bytes) + " (" + high.stack_name +
+          ") across the stacks teams run this job on; name yours (/stack) for one figure",
+      "stack_range",
+      {param("low_bytes", low.per_gpu_bytes), param("low_stack", low.stack_name),
+       param("low_stack_id", low.stack_id), param("high_bytes", high.per_gpu_bytes),
+       param("high_stack", high.stack_name), param("high_stack_id", high.stack_id)}};
 }
 
 }  // namespace advisor

@@ -3,6 +3,7 @@
 // none (issue 27 item 3): the same plan and layout, each stack's logits, optimizer, gradient and
 // activation terms.
 #pragma once
+#include <optional>
 #include <vector>
 
 #include "engine/memory.hpp"
@@ -20,5 +21,13 @@ namespace advisor {
 std::vector<StackMemory> memory_across_stacks(const Request& req, const Layout& layout,
                                               double own_bytes, const GpuSpec* gpu,
                                               const MemoryAssumptions& assumptions);
+
+/// The first of the heaviest entries of `across_stacks` (non-empty, lightest first): equal
+/// figures are in catalog order with the request's own last, so a named stack is named.
+const StackMemory& heaviest_stack(const std::vector<StackMemory>& across_stacks);
+
+/// "No stack named: X GiB (lightest) to Y GiB (heaviest)": the memory note (term stack_range)
+/// under the headline figure; nullopt with fewer than two stacks.
+std::optional<MemoryAssumption> stack_range_note(const std::vector<StackMemory>& across_stacks);
 
 }  // namespace advisor

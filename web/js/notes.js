@@ -26,10 +26,12 @@ export function noteText(prefix, note) {
   const params = note.params || {};
   if (!note.code || !hasString(key)) return { text: String(note.text || note.code || ''), lang: 'en' };
   const text = messageParts(key, params, function (name, v, style) {
-    // A parameter sent with its id beside it (stack, stack_id) reads as the page's label for
-    // the id when there is one, else as the core wrote it (a provider's own profile's name).
+    // A parameter sent with its id beside it (stack, stack_id; low_stack, low_stack_id) reads
+    // as the page's label for the id under its last word (stack.<id>) when there is one, else
+    // as the core wrote it (a provider's own profile's name).
     const id = params[name + '_id'];
-    if (id !== undefined && hasString(name + '.' + id)) return t(name + '.' + id);
+    const kind = name.slice(name.lastIndexOf('_') + 1);
+    if (id !== undefined && hasString(kind + '.' + id)) return t(kind + '.' + id);
     return noteParam(name, v, style);
   }).join('');
   return { text: text, lang: lang };

@@ -3,7 +3,7 @@
 import { findGpu } from '../core.js';
 import { fig, h, pointerGet } from '../dom.js';
 import { billions, gib, gibAbs, gibCompact, integer, params } from '../format.js';
-import { labelOf, t, tNodes } from '../i18n.js';
+import { t, tNodes } from '../i18n.js';
 import { noteNode } from '../notes.js';
 import { pinButton } from '../plans.js';
 
@@ -12,6 +12,8 @@ function renderSummary(body, r, ctx) {
   const fitsState = m.fits === true ? 'fits' : m.fits === false ? 'not-fits' : 'none';
   const tight = (r.warnings || []).some(function (w) { return w.code === 'tight_fit' || w.code === 'near_memory_limit'; });
   const band = (m.assumptions || []).filter(function (a) { return a.term === 'band'; })[0];
+  // No stack named: the range across the stacks teams run the job on (the core's note).
+  const stackRange = (m.assumptions || []).filter(function (a) { return a.term === 'stack_range'; })[0];
 
   const badgeText = fitsState === 'fits' ? '✓ ' + t('summary.fits')
     : fitsState === 'not-fits' ? '✗ ' + t('summary.not_fits') : t('summary.no_gpu');
@@ -36,7 +38,7 @@ function renderSummary(body, r, ctx) {
         high: fig(r, '/memory/band_bytes/high', gib),
       })),
       band ? noteNode('p', 'memnote.', band, { class: 'assumption' }) : null,
-      acrossStacks(r)),
+      stackRange ? noteNode('p', 'memnote.', stackRange, { class: 'headline-stacks' }) : null),
     h('div', { class: 'headline-fit' }, badge, fitDetail(m, r)));
   body.appendChild(headline);
 
@@ -69,24 +71,6 @@ function renderSummary(body, r, ctx) {
   }
   body.appendChild(facts);
   body.appendChild(h('p', { class: 'meta-line', text: t('summary.catalog', { gpus: r.catalog.gpus_as_of, models: r.catalog.models_as_of }) + ' · ' + t('summary.unit_note') }));
-}
-
-/**
- * No stack named: the plan's memory under the lightest and the heaviest common stack (the core's
- * memory.across_stacks, lightest first), each named by the first stack at that figure.
- */
-function acrossStacks(r) {
-  const list = r.memory.across_stacks;
-  if (!list || list.length < 2) return null;
-  let last = list.length - 1;  // the first of the heaviest (a named stack before "not named")
-  while (last > 0 && list[last - 1].per_gpu_bytes === list[last].per_gpu_bytes) last--;
-  const name = function (s) { return labelOf('stack.', function () { return String(s.name); })(s.stack); };
-  return h('p', { class: 'headline-stacks' }, tNodes('summary.across_stacks', {
-    low: fig(r, '/memory/across_stacks/0/per_gpu_bytes', gib, { unit: ' GiB' }),
-    low_stack: h('span', { text: name(list[0]) }),
-    high: fig(r, '/memory/across_stacks/' + last + '/per_gpu_bytes', gib, { unit: ' GiB' }),
-    high_stack: h('span', { text: name(list[last]) }),
-  }));
 }
 
 /** "TP 1 × PP 1 × DP 8 · EP 1 · ZeRO-3 · 1 server" for the layout at `base`. */
