@@ -115,6 +115,25 @@ TEST_CASE("a provider's stacks need exactly one default per task", "[stack][cata
   CHECK(out["error"]["path"] == "performance.json/stacks");
 }
 
+TEST_CASE("a provider's performance.json holds at most 64 stacks", "[stack][catalog][limits]") {
+  // Each stack common for a task is estimated for every plan shown: the count bounds the work.
+  auto perf = nlohmann::json::parse(test::data_file("performance.json"));
+  const nlohmann::json hf = perf["stacks"][1];
+  REQUIRE(hf["id"] == "hf_peft");
+  for (int i = 0; perf["stacks"].size() <= 64; ++i) {
+    nlohmann::json copy = hf;
+    copy["id"] = "hf_peft_copy_" + std::to_string(i);
+    perf["stacks"].push_back(copy);
+  }
+  bool ok = true;
+  const auto out = nlohmann::json::parse(
+      advisor::advise_with_data_text(test::request("lora", "qwen2.5-7b").dump(),
+                                     nlohmann::json{{"performance", perf}}.dump(), &ok));
+  CHECK_FALSE(ok);
+  CHECK(out["error"]["code"] == "limit_exceeded");
+  CHECK(out["error"]["path"] == "performance.json/stacks");
+}
+
 TEST_CASE("the logits term is the stack's: 14 B eager, 6 torchtune, 4 compiled, 0 Unsloth (CCE)",
           "[stack][memory][reference]") {
   // Llama-3.2-1B, sequence 2048, micro-batch 1, vocabulary 128,256: each byte per element is

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "types/errors.hpp"
+#include "types/limits.hpp"
 
 namespace advisor {
 
@@ -277,6 +278,9 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
     const std::string p = root.path_of("stacks");
     ADVISOR_REQUIRE(list != nullptr && list->is_array() && !list->empty(), "wrong_type", p,
                     p + " must be a non-empty array");
+    ADVISOR_REQUIRE(list->size() <= limits::kMaxCatalogStacks, "limit_exceeded", p,
+                    p + " has " + std::to_string(list->size()) + " stacks, more than the " +
+                        std::to_string(limits::kMaxCatalogStacks) + " the advisor accepts");
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string item = p + "/" + std::to_string(i);
       StackProfile s = parse_stack((*list)[i], item);

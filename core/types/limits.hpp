@@ -48,6 +48,9 @@ constexpr std::size_t kMaxGpuCsvRows = 2'000'000;
 // ---- catalogs
 constexpr std::size_t kMaxCatalogGpus = 1000;
 constexpr std::size_t kMaxCatalogModels = 1000;
+/// Stack profiles in performance.json (13 built in): a request that names no stack is
+/// estimated under each stack common for its task (plan/stack_range), per plan shown.
+constexpr std::size_t kMaxCatalogStacks = 64;
 
 // ---- a provider catalog (advise_with_provider_text, data/provider.schema.json)
 /// The whole document, its own GPU parts included (as large as one provider data file).
