@@ -130,8 +130,10 @@ TEST_CASE("a provider's performance.json holds at most 64 stacks", "[stack][cata
       advisor::advise_with_data_text(test::request("lora", "qwen2.5-7b").dump(),
                                      nlohmann::json{{"performance", perf}}.dump(), &ok));
   CHECK_FALSE(ok);
-  CHECK(out["error"]["code"] == "limit_exceeded");
+  // A replaced data file's errors are catalog_invalid (api.cpp), located and naming the limit.
+  CHECK(out["error"]["code"] == "catalog_invalid");
   CHECK(out["error"]["path"] == "performance.json/stacks");
+  CHECK(out["error"]["message"].get<std::string>().find("64") != std::string::npos);
 }
 
 TEST_CASE("the logits term is the stack's: 14 B eager, 6 torchtune, 4 compiled, 0 Unsloth (CCE)",
