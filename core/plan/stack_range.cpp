@@ -45,8 +45,8 @@ std::vector<StackMemory> memory_across_stacks(const Request& req, const Layout& 
     out.push_back(
         {v.stack.id, v.stack.name, estimate_memory(job, layout, assumptions, false).total()});
   }
-  // Last among equals: a named stack says more than "not named" (the page names the first
-  // entry at each end of the range).
+  // Last among equals: a named stack says more than "not named" (heaviest_stack and the note
+  // name the first entry at each end of the range).
   out.push_back({req.stack.id, req.stack.name, own_bytes});
   std::stable_sort(out.begin(), out.end(), [](const StackMemory& a, const StackMemory& b) {
     return a.per_gpu_bytes < b.per_gpu_bytes;
