@@ -32,6 +32,16 @@ nlohmann::json pinned(const std::string& task, const std::string& preset, const 
   return j;
 }
 
+/// A LoRA request on a replaced performance.json that the advisor refuses: its error envelope.
+nlohmann::json refused_with_performance(const nlohmann::json& perf) {
+  bool ok = true;
+  auto out = nlohmann::json::parse(
+      advisor::advise_with_data_text(test::request("lora", "qwen2.5-7b").dump(),
+                                     nlohmann::json{{"performance", perf}}.dump(), &ok));
+  CHECK_FALSE(ok);
+  return out;
+}
+
 const advisor::PerformanceConstants& constants() { return advisor::builtin_catalog().performance; }
 
 advisor::Fabric fabric(const char* gpu_id, int per_server = 8,
@@ -106,11 +116,7 @@ TEST_CASE("a provider's stacks need exactly one default per task", "[stack][cata
     // default_finetune is lora's default too
     if (s["id"] == "torchtune") s["default_for"] = {"lora"};
   }
-  bool ok = true;
-  const auto out = nlohmann::json::parse(
-      advisor::advise_with_data_text(test::request("lora", "qwen2.5-7b").dump(),
-                                     nlohmann::json{{"performance", perf}}.dump(), &ok));
-  CHECK_FALSE(ok);
+  const auto out = refused_with_performance(perf);
   CHECK(out["error"]["code"] == "catalog_invalid");
   CHECK(out["error"]["path"] == "performance.json/stacks");
 }
@@ -125,11 +131,7 @@ TEST_CASE("a provider's performance.json holds at most 64 stacks", "[stack][cata
     copy["id"] = "hf_peft_copy_" + std::to_string(i);
     perf["stacks"].push_back(copy);
   }
-  bool ok = true;
-  const auto out = nlohmann::json::parse(
-      advisor::advise_with_data_text(test::request("lora", "qwen2.5-7b").dump(),
-                                     nlohmann::json{{"performance", perf}}.dump(), &ok));
-  CHECK_FALSE(ok);
+  const auto out = refused_with_performance(perf);
   // A replaced data file's errors are catalog_invalid (api.cpp), located and naming the limit.
   CHECK(out["error"]["code"] == "catalog_invalid");
   CHECK(out["error"]["path"] == "performance.json/stacks");
@@ -543,11 +545,7 @@ TEST_CASE("a stack without an Ascend backend is not planned on Ascend", "[stack]
 TEST_CASE("a catalog stack names the platforms it runs on", "[stack][catalog]") {
   auto perf = nlohmann::json::parse(test::data_file("performance.json"));
   perf["stacks"][0]["platforms"]["value"] = {"cuda", "tpu"};
-  bool ok = true;
-  const auto out = nlohmann::json::parse(
-      advisor::advise_with_data_text(test::request("lora", "qwen2.5-7b").dump(),
-                                     nlohmann::json{{"performance", perf}}.dump(), &ok));
-  CHECK_FALSE(ok);
+  const auto out = refused_with_performance(perf);
   CHECK(out["error"]["code"] == "catalog_invalid");
   CHECK(out["error"]["path"] == "performance.json/stacks/0/platforms/value/1");
 }

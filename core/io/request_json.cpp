@@ -9,6 +9,7 @@
 #include "io/json_reader.hpp"
 #include "io/model_json.hpp"
 #include "io/perf_settings_json.hpp"
+#include "io/stack_variants_json.hpp"
 #include "types/errors.hpp"
 #include "types/request.hpp"
 
@@ -191,6 +192,8 @@ StackProfile read_stack(FieldReader& root, Task task, const PerformanceConstants
   return *s;
 }
 
+}  // namespace
+
 TrainingSettings read_training(const JsonValue* j, Task task, const ModelArch& model,
                                const StackProfile& stack) {
   const JsonValue empty = JsonValue::object();
@@ -253,6 +256,8 @@ TrainingSettings read_training(const JsonValue* j, Task task, const ModelArch& m
   }
   return s;
 }
+
+namespace {
 
 InferenceSettings read_inference(const JsonValue* j, const StackProfile& stack) {
   const JsonValue empty = JsonValue::object();
@@ -483,29 +488,6 @@ void pin_facility(const std::optional<Hardware>& hw, JsonValue& cost_sections) {
 }
 
 }  // namespace
-
-/// No /stack named (training): the request under each other stack common for its task, for
-/// the memory range. A stack under which the request is a located error (a stated ZeRO stage it
-/// cannot run with pipeline stages, say) is left out of the range.
-std::shared_ptr<const StackVariants> other_stacks(const JsonValue& document, const Request& req,
-                                                  const PerformanceConstants& k) {
-  auto out = std::make_shared<StackVariants>();
-  out->parsed_checkpointing = req.training.activation_checkpointing;
-  const JsonValue* training = document.find("training");
-  const JsonValue* par = document.find("parallelism");
-  const bool zero_stated = par != nullptr && par->find("zero") != nullptr;
-  for (const StackProfile& s : k.stacks) {
-    const bool common =
-        std::find(s.common_for.begin(), s.common_for.end(), req.task) != s.common_for.end();
-    if (s.serving || !common || s.id == req.stack.id) continue;
-    try {
-      out->variants.push_back({s, read_training(training, req.task, req.model, s),
-                               zero_stated ? req.parallelism.zero : s.default_zero});
-    } catch (const InputError&) {
-    }
-  }
-  return out;
-}
 
 Request parse_request(const JsonValue& document, const Catalog& catalog) {
   FieldReader root(document, "");

@@ -15,4 +15,9 @@ namespace advisor {
 /// Parses and validates a request document against the catalog (preset and GPU ids).
 Request parse_request(const JsonValue& document, const Catalog& catalog);
 
+/// /training read under `stack` (its defaults where the request is silent); `training` may be
+/// null (an absent section).
+TrainingSettings read_training(const JsonValue* training, Task task, const ModelArch& model,
+                               const StackProfile& stack);
+
 }  // namespace advisor
