@@ -4,6 +4,7 @@
 #include <memory>
 #include <mutex>
 
+#include "engine/power_limit.hpp"
 #include "io/form_json.hpp"
 #include "io/json_reader.hpp"
 #include "io/plan_json.hpp"
@@ -74,7 +75,9 @@ bool replaces_any(const CatalogTexts& t) {
 /// The answer to one request on one catalog (throws).
 std::string advise_on(const std::string& request_text, const Catalog& catalog) {
   const Request request = parse_request(parse_json_text(request_text, ""), catalog);
-  return plan_to_text(make_plan(request, catalog), catalog);
+  const std::shared_ptr<const Catalog> capped = catalog_at_power_limit(request, catalog);
+  const Catalog& used = capped ? *capped : catalog;
+  return plan_to_text(make_plan(request, used), used);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "validation_api.hpp"
 
 #include "api.hpp"
+#include "engine/power_limit.hpp"
 #include "io/json_reader.hpp"
 #include "io/request_json.hpp"
 #include "io/validation_json.hpp"
@@ -16,6 +17,9 @@ namespace advisor {
 namespace {
 
 struct Prepared {
+  // The catalog the plan was made on when the request caps its GPU's power (the plan points
+  // into it); nullptr: the caller's.
+  std::shared_ptr<const Catalog> capped;
   Plan plan;
   validation::ValidationPlan validation;
 };
@@ -46,11 +50,13 @@ Prepared prepare(const std::string& request_text, const Catalog& catalog) {
     if (best.deployment == Deployment::kBuy) req.cost.power.facility = best.facility;
     if (best.facility == Facility::kOffice) req.cost.power.rack_kw.reset();
   }
-  Prepared out{make_plan(req, catalog), {}};
-  const GpuSpec& gpu = *catalog.find_gpu(req.hardware->gpu);
+  std::shared_ptr<const Catalog> capped = catalog_at_power_limit(req, catalog);
+  const Catalog& used = capped ? *capped : catalog;
+  Prepared out{capped, make_plan(req, used), {}};
+  const GpuSpec& gpu = *used.find_gpu(req.hardware->gpu);
   out.validation = validation::build_validation_plan(
       validation_gpu_facts(gpu), validation_part_facts(gpu, part_facts()), ngc_catalog(),
-      validation_figures(req, catalog, out.plan));
+      validation_figures(req, used, out.plan));
   return out;
 }
 

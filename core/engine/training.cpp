@@ -512,6 +512,9 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
                   r.activation_offload_s + r.pipeline_bubble_s + r.exposed_communication_s +
                   r.optimizer_s;
   fill_run_totals(r, req, job, L, k);
+  // Under a power limit the peaks above run at the capped clock; MFU stays a share of the
+  // datasheet peak, so that a cap shows as the utilisation it costs.
+  if (gpu.power_limit) r.mfu *= gpu.power_limit->clock_fraction;
   return r;
 }
 

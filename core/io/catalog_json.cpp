@@ -22,7 +22,6 @@ namespace {
 constexpr double kMaxGpuMemoryGib = 4096;
 constexpr double kMaxBandwidthTbps = 100;
 constexpr double kMaxTflops = 100'000;
-constexpr double kMaxTdpWatts = 5000;
 constexpr double kMaxLinkGbps = 100'000;
 // Floors: speeds, powers and sizes are divisors (step times, servers per rack); a part below
 // these is a unit mistake, and 1e-308 would make the figures overflow.

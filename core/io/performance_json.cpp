@@ -80,6 +80,20 @@ PerformanceConstants parse_performance(const std::string& text) {
     c.reject_unknown();
   }
   {
+    FieldReader c = section(root, "power_limit");
+    k.power_limit_static_fraction = constant(c, "static_fraction_of_tdp", 0, 0.9);
+    k.power_limit_dynamic_exponent = constant(c, "dynamic_power_exponent", 1, 4);
+    // Above the static share: a limit at the lowest modelled share still powers the cores.
+    const double min_fraction = constant(c, "min_fraction_of_tdp", 0.05, 1);
+    ADVISOR_REQUIRE(min_fraction > k.power_limit_static_fraction, "catalog_invalid",
+                    c.path_of("min_fraction_of_tdp"),
+                    c.path_of("min_fraction_of_tdp") +
+                        " must be above static_fraction_of_tdp: a part at the lowest limit must "
+                        "have power left for its cores");
+    k.power_limit_min_fraction = min_fraction;
+    c.reject_unknown();
+  }
+  {
     const JsonValue* list = root.raw("matmul_fraction");
     const std::string p = root.path_of("matmul_fraction");
     ADVISOR_REQUIRE(list != nullptr && list->is_array(), "wrong_type", p, p + " must be an array");

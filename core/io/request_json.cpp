@@ -11,7 +11,9 @@
 #include "io/perf_settings_json.hpp"
 #include "io/stack_variants_json.hpp"
 #include "types/errors.hpp"
+#include "types/perf_constants.hpp"
 #include "types/request.hpp"
+#include "types/text.hpp"
 
 namespace advisor {
 
@@ -440,6 +442,23 @@ void check_shard_group(const Request& req) {
                          "every rank holds everything");
 }
 
+/// /hardware/power_limit_w on `gpu`: a cap (not a raised limit) no lower than the clock model
+/// holds (performance.json power_limit).
+void check_power_limit(double watts, const GpuSpec& gpu, const PerformanceConstants& k) {
+  const std::string p = "/hardware/power_limit_w";
+  const std::string given = p + " " + trimmed_decimal(watts, 1) + " W";
+  ADVISOR_REQUIRE(watts <= gpu.tdp_watts, "out_of_range", p,
+                  given + " is above the " + gpu.name + "'s TDP of " +
+                      trimmed_decimal(gpu.tdp_watts, 1) +
+                      " W: the advisor models parts capped below their TDP, not raised limits");
+  const double lowest = gpu.tdp_watts * k.power_limit_min_fraction;
+  ADVISOR_REQUIRE(watts >= lowest, "out_of_range", p,
+                  given + " is below " + trimmed_decimal(lowest, 1) + " W (" +
+                      trimmed_decimal(k.power_limit_min_fraction * 100, 1) + "% of the " +
+                      gpu.name + "'s TDP of " + trimmed_decimal(gpu.tdp_watts, 1) +
+                      " W), the lowest limit the clock model holds for");
+}
+
 /// /hardware: the pinned GPU, its count, and where and how it is had.
 std::optional<Hardware> read_hardware(const JsonValue* hw, const Catalog& catalog) {
   if (hw == nullptr) return std::nullopt;
@@ -454,7 +473,10 @@ std::optional<Hardware> read_hardware(const JsonValue* hw, const Catalog& catalo
   pinned.count = static_cast<int>(h.integer("count", 1, kMaxGpuCount, 1));
   pinned.deployment = h.nullable_choice("deployment", kDeploymentNames);
   pinned.facility = h.nullable_choice("facility", kFacilityNames);
+  pinned.power_limit_w = h.nullable_number("power_limit_w", 0, kMaxTdpWatts, true);
   h.reject_unknown();
+  if (pinned.power_limit_w)
+    check_power_limit(*pinned.power_limit_w, *catalog.find_gpu(pinned.gpu), catalog.performance);
   const bool rented = pinned.deployment && *pinned.deployment != Deployment::kBuy;
   if (rented && pinned.facility && *pinned.facility != Facility::kIdc)
     throw InputError("inconsistent", "/hardware/facility",

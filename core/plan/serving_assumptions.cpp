@@ -110,6 +110,7 @@ std::vector<Note> inference_assumptions(const Request& req, const GpuSpec& gpu, 
                                         const PerformanceConstants& k) {
   ServingNotes notes{req, gpu, L, f, p, k};
   notes.decode_step();
+  add_power_limit(gpu, k, notes.out);
   notes.expert_parallel();
   notes.time_to_first_token();
   notes.stack();

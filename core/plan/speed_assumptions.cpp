@@ -45,6 +45,16 @@ void add_link_unknown(const GpuSpec& gpu, const Fabric& f, std::vector<Note>& ou
                    {param("gpu", gpu.name), param("link", gpu.scale_up_link.name)}});
 }
 
+void add_power_limit(const GpuSpec& gpu, const PerformanceConstants& k, std::vector<Note>& out) {
+  if (!gpu.power_limit) return;
+  out.push_back({"power_limit",
+                 {param("gpu", gpu.name), param("limit_w", gpu.tdp_watts),
+                  param("tdp_w", gpu.power_limit->tdp_watts),
+                  param("clock_share", gpu.power_limit->clock_fraction),
+                  param("static_share", k.power_limit_static_fraction),
+                  param("exponent", k.power_limit_dynamic_exponent)}});
+}
+
 Note unpinned_speed_note(bool training) {
   return {training ? "no_hardware_training" : "no_hardware_serving", {}};
 }
@@ -274,6 +284,7 @@ std::vector<Note> training_assumptions(const Request& req, const GpuSpec& gpu, c
   TrainingNotes notes{req, gpu, L, f, t, k};
   notes.flops();
   notes.peak();
+  add_power_limit(gpu, k, notes.out);
   notes.memory_bound();
   notes.stack();
   notes.token_budget();

@@ -13,6 +13,10 @@ namespace advisor {
 /// when there is one: training and serving say it alike.
 void add_link_unknown(const GpuSpec& gpu, const Fabric& f, std::vector<Note>& out);
 
+/// The note for a part under a power limit (GpuSpec::power_limit), appended to `out` when it is:
+/// its limit, its TDP and the clock the model gives it, for training and serving alike.
+void add_power_limit(const GpuSpec& gpu, const PerformanceConstants& k, std::vector<Note>& out);
+
 /// The training assumption lines, in the order the page shows them.
 std::vector<Note> training_assumptions(const Request& request, const GpuSpec& gpu,
                                        const Layout& layout, const Fabric& fabric,

@@ -37,6 +37,18 @@ struct ProductFacts {
   bool derived = false;
 };
 
+/// The power limit a request sets on the part it pins (/hardware/power_limit_w,
+/// engine/power_limit): the spec then carries the limit as its TDP and its peaks at the clock
+/// the limit leaves.
+struct PowerLimitApplied {
+  double tdp_watts = 0;       // the part's own TDP
+  double clock_fraction = 1;  // sustained clock under the limit / at the TDP
+};
+
+/// The largest TDP (gpus.json) or power limit (a request) read, W: catches W typed as mW without
+/// excluding a real part (the largest TDP is ~1.4 kW).
+constexpr double kMaxTdpWatts = 5000;
+
 /// One accelerator from data/gpus.json. Units are in the names.
 struct GpuSpec {
   std::string id;
@@ -69,6 +81,7 @@ struct GpuSpec {
   std::string notes;
   std::vector<std::string> source;
   std::string as_of;
+  std::optional<PowerLimitApplied> power_limit;  // set by a request, never by gpus.json
 
   /// Bytes a process can use: the driver's figure when sourced, else the nominal memory.
   double memory_bytes() const;

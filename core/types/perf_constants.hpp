@@ -77,6 +77,10 @@ struct PerformanceConstants {
   double default_matmul_fraction_fp8 = 0;
   double default_attention_fraction = 0;
   double memory_bandwidth_efficiency = 0;  // achievable fraction of peak DRAM bandwidth
+  // A part run under a power limit (engine/power_limit).
+  double power_limit_static_fraction = 0;   // share of TDP a lower clock does not take away
+  double power_limit_dynamic_exponent = 0;  // the cores' power ~ clock^exponent
+  double power_limit_min_fraction = 0;      // lowest limit modelled, share of TDP
   // Added with add_fraction(), which indexes them by GPU id.
   std::vector<MatmulFraction> matmul_fractions;
   std::vector<AttentionFraction> attention_fractions;

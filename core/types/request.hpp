@@ -116,6 +116,9 @@ struct Hardware {
   // office or a data centre, as pinned; absent, the advisor decides (plan/recommend.cpp).
   std::optional<Deployment> deployment;
   std::optional<Facility> facility;
+  // /hardware/power_limit_w: every GPU of the plan capped at this board power (nvidia-smi -pl);
+  // absent, at its TDP.
+  std::optional<double> power_limit_w;
   /// Whether a plan of deployment `d` at `f` is another than the one pinned (a rental's place
   /// is the provider's data centre).
   bool excludes(Deployment d, Facility f) const {

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+// A GPU run under a power limit (/hardware/power_limit_w, engine/power_limit): its clock, its
+// speed, its power and the validation that checks it (docs/speed.md 1.6).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <optional>
+
+#include "engine/power_limit.hpp"
+#include "helpers.hpp"
+#include "validation_api.hpp"
+
+namespace {
+
+const advisor::PerformanceConstants& constants() { return advisor::builtin_catalog().performance; }
+
+nlohmann::json advise(const nlohmann::json& j, bool expect_ok = true) {
+  bool ok = false;
+  auto out = nlohmann::json::parse(advisor::advise_text(j.dump(), &ok));
+  INFO(out.dump().substr(0, 800));
+  REQUIRE(ok == expect_ok);
+  return out;
+}
+
+nlohmann::json on(const std::string& task, const std::string& gpu, int count,
+                  std::optional<double> limit_w) {
+  nlohmann::json hw = {{"gpu", gpu}, {"count", count}};
+  if (limit_w) hw["power_limit_w"] = *limit_w;
+  return test::request(task, "llama-3.1-8b", {{"hardware", hw}});
+}
+
+bool has_note(const nlohmann::json& notes, const std::string& code) {
+  for (const auto& n : notes)
+    if (n["code"] == code) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("clock under a power limit: 1 at the TDP, the cube-ish law below it") {
+  const auto& k = constants();
+  CHECK(advisor::clock_fraction_at_power_limit(700, 700, k) == 1.0);
+  // H100 SXM at 600 W of 700: ((6/7 - 0.3) / 0.7)^(1/2.5) = 0.913 (docs/speed.md 1.6: the
+  // published step loss is 10-15%; the model's compute-bound time loses 8.7%).
+  const double h100 = advisor::clock_fraction_at_power_limit(600, 700, k);
+  CHECK(h100 == Approx(std::pow((600.0 / 700 - 0.3) / 0.7, 1 / 2.5)).epsilon(1e-12));
+  CHECK(h100 == Approx(0.9127).margin(5e-4));
+  // RTX 3090 at 280 W of 350 (Puget: over 95% of ResNet-50 training kept): 0.874 of the clock.
+  CHECK(advisor::clock_fraction_at_power_limit(280, 350, k) == Approx(0.874).margin(1e-3));
+  // Lower limits, lower clocks; never above 1.
+  double last = 1;
+  for (double w = 700; w >= 350; w -= 25) {
+    const double c = advisor::clock_fraction_at_power_limit(w, 700, k);
+    CHECK(c <= last);
+    CHECK(c > 0);
+    last = c;
+  }
+}
+
+TEST_CASE("a capped part: compute peaks at the clock, memory and links as they are") {
+  const auto& g = *advisor::builtin_catalog().find_gpu("h100-sxm-80gb");
+  const advisor::GpuSpec capped = advisor::gpu_at_power_limit(g, 600, constants());
+  const double clock = advisor::clock_fraction_at_power_limit(600, 700, constants());
+  CHECK(capped.tdp_watts == 600);
+  REQUIRE(capped.power_limit);
+  CHECK(capped.power_limit->tdp_watts == 700);
+  CHECK(capped.bf16_dense_tflops == Approx(g.bf16_dense_tflops * clock));
+  CHECK(*capped.fp8_dense_tflops == Approx(*g.fp8_dense_tflops * clock));
+  CHECK(capped.memory_bandwidth_tbps == g.memory_bandwidth_tbps);
+  CHECK(capped.scale_up_link.bidirectional_gbps == g.scale_up_link.bidirectional_gbps);
+}
+
+TEST_CASE("training under a power limit: slower by less than the clock, less power per server") {
+  const auto full = advise(on("full_finetune", "h100-sxm-80gb", 8, std::nullopt));
+  const auto capped = advise(on("full_finetune", "h100-sxm-80gb", 8, 600));
+  const double clock = advisor::clock_fraction_at_power_limit(600, 700, constants());
+  const double slower = capped["training"]["step_time_s"].get<double>() /
+                        full["training"]["step_time_s"].get<double>();
+  // Only the compute-bound terms stretch: memory-bound kernels and communication do not.
+  CHECK(slower > 1.02);
+  CHECK(slower < 1 / clock);
+  // MFU against the datasheet peak: the cap costs utilisation.
+  CHECK(capped["training"]["mfu"].get<double>() < full["training"]["mfu"].get<double>());
+  CHECK(capped["training"]["peak_tflops"].get<double>() ==
+        Approx(full["training"]["peak_tflops"].get<double>() * clock));
+  CHECK(has_note(capped["training"]["assumption_notes"], "power_limit"));
+  CHECK_FALSE(has_note(full["training"]["assumption_notes"], "power_limit"));
+  // Power: 8 x 600 W instead of 8 x 700 W per server, and the rack the plan takes follows.
+  CHECK(capped["power"]["gpu_watts_per_server"] == 4800.0);
+  CHECK(full["power"]["gpu_watts_per_server"] == 5600.0);
+  CHECK(capped["power"]["server_watts_full_load"].get<double>() <
+        full["power"]["server_watts_full_load"].get<double>());
+}
+
+TEST_CASE("serving under a power limit: prefill slows, memory-bound decode does not") {
+  const auto full = advise(on("inference", "a100-sxm-80gb", 1, std::nullopt));
+  const auto capped = advise(on("inference", "a100-sxm-80gb", 1, 300));
+  const double clock = advisor::clock_fraction_at_power_limit(300, 400, constants());
+  const double ttft = capped["inference"]["time_to_first_token_s"].get<double>() /
+                      full["inference"]["time_to_first_token_s"].get<double>();
+  CHECK(ttft > 1.05);
+  CHECK(ttft <= 1 / clock + 1e-9);
+  CHECK(capped["inference"]["per_user_tokens_per_second"] ==
+        full["inference"]["per_user_tokens_per_second"]);
+  CHECK(has_note(capped["inference"]["assumption_notes"], "power_limit"));
+}
+
+TEST_CASE("a power limit is checked against the pinned part, at its path") {
+  for (double watts : {800.0, 200.0, 0.0, -5.0}) {
+    INFO(watts);
+    const auto out = advise(on("lora", "rtx4090-24gb", 1, watts), false);
+    CHECK(out["error"]["code"] == "out_of_range");
+    CHECK(out["error"]["path"] == "/hardware/power_limit_w");
+  }
+  // Half the TDP is the lowest limit modelled (performance.json power_limit/min_fraction_of_tdp).
+  advise(on("lora", "rtx4090-24gb", 1, 225));
+  advise(on("lora", "rtx4090-24gb", 1, 450));
+  // Without a GPU there is no TDP to cap.
+  const auto unpinned = advise(
+      test::request("lora", "llama-3.1-8b", {{"hardware", {{"power_limit_w", 300}}}}), false);
+  CHECK(unpinned["error"]["path"] == "/hardware/gpu");
+}
+
+TEST_CASE("validation expects the limit the plan runs at") {
+  const auto capped = advisor::validation_bundle(
+      on("full_finetune", "h100-sxm-80gb", 8, 600).dump(), advisor::builtin_catalog());
+  CHECK(capped.plan.power_limit_w == 600);
+  const auto full = advisor::validation_bundle(
+      on("full_finetune", "h100-sxm-80gb", 8, std::nullopt).dump(), advisor::builtin_catalog());
+  CHECK(full.plan.power_limit_w == 700);
+  CHECK(capped.plan.bf16_dense_peak_tflops < full.plan.bf16_dense_peak_tflops);
+}
