@@ -174,6 +174,7 @@ function wireEvents() {
       if (e.target === presetSelect()) renderPresetFacts();
       const gpu = gpuSelect();
       if (e.target === gpu && !gpu.value) input('hw.count').value = ''; // no GPU: no count (as unpinning)
+      if (e.target === gpu) input('hw.power_limit_w').value = ''; // a limit is in one part's watts
       if (e.target.name === 'task') dropChoicesOfOtherTask();
       userEdited();
       updateVisibility();

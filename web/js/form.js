@@ -208,8 +208,10 @@ export function buildRequest() {
   // it is, and the core asks for the GPU at its input.
   const gpu = gpuSelect().value;
   const count = readInt(input('hw.count'));
-  // Deployment and place (fields above) are pinned with a GPU only.
-  if (gpu || count !== undefined) {
+  // Deployment and place (fields above) are pinned with a GPU only; a power limit without one
+  // is sent, like a count, for the core to ask for the GPU.
+  const limit = req.hardware && req.hardware.power_limit_w;
+  if (gpu || count !== undefined || limit !== undefined) {
     req.hardware = req.hardware || {};
     if (gpu) req.hardware.gpu = gpu;
     if (count !== undefined) req.hardware.count = count;

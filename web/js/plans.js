@@ -185,6 +185,9 @@ export function isPinned(plan) {
  * provider's, left open), and the cost panel on its deployment.
  */
 export function pinPlan(plan) {
+  // A power limit is in one part's watts, and the recommendation runs every part at its TDP.
+  const limit = fieldFor('/hardware/power_limit_w');
+  if (limit && gpuSelect().value !== String(plan.gpu)) writeField(limit, '');
   keepChoice(gpuSelect(), String(plan.gpu)); // a GPU the picker lacks is still pinned, as itself
   const count = input('hw.count');
   count.disabled = false;
@@ -207,7 +210,7 @@ export function pinPlan(plan) {
 export function unpin() {
   gpuSelect().value = '';
   input('hw.count').value = '';
-  ['/hardware/deployment', '/hardware/facility'].forEach(function (path) {
+  ['/hardware/deployment', '/hardware/facility', '/hardware/power_limit_w'].forEach(function (path) {
     const f = fieldFor(path);
     if (f) writeField(f, '');
   });
