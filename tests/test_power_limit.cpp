@@ -105,7 +105,14 @@ TEST_CASE("serving under a power limit: prefill slows, memory-bound decode does 
 }
 
 TEST_CASE("a power limit is checked against the pinned part, at its path") {
-  for (double watts : {800.0, 200.0, 0.0, -5.0}) {
+  // Above the part's TDP or below half of it: the limit contradicts the part.
+  for (double watts : {800.0, 200.0}) {
+    INFO(watts);
+    const auto out = advise(on("lora", "rtx4090-24gb", 1, watts), false);
+    CHECK(out["error"]["code"] == "inconsistent");
+    CHECK(out["error"]["path"] == "/hardware/power_limit_w");
+  }
+  for (double watts : {0.0, -5.0}) {
     INFO(watts);
     const auto out = advise(on("lora", "rtx4090-24gb", 1, watts), false);
     CHECK(out["error"]["code"] == "out_of_range");

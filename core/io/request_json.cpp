@@ -443,16 +443,17 @@ void check_shard_group(const Request& req) {
 }
 
 /// /hardware/power_limit_w on `gpu`: a cap (not a raised limit) no lower than the clock model
-/// holds (performance.json power_limit).
+/// holds (performance.json power_limit). Outside, the limit contradicts the part chosen
+/// (`inconsistent`: the form's static range, 0-5,000 W, is not what it breaks).
 void check_power_limit(double watts, const GpuSpec& gpu, const PerformanceConstants& k) {
   const std::string p = "/hardware/power_limit_w";
   const std::string given = p + " " + trimmed_decimal(watts, 1) + " W";
-  ADVISOR_REQUIRE(watts <= gpu.tdp_watts, "out_of_range", p,
+  ADVISOR_REQUIRE(watts <= gpu.tdp_watts, "inconsistent", p,
                   given + " is above the " + gpu.name + "'s TDP of " +
                       trimmed_decimal(gpu.tdp_watts, 1) +
                       " W: the advisor models parts capped below their TDP, not raised limits");
   const double lowest = gpu.tdp_watts * k.power_limit_min_fraction;
-  ADVISOR_REQUIRE(watts >= lowest, "out_of_range", p,
+  ADVISOR_REQUIRE(watts >= lowest, "inconsistent", p,
                   given + " is below " + trimmed_decimal(lowest, 1) + " W (" +
                       trimmed_decimal(k.power_limit_min_fraction * 100, 1) + "% of the " +
                       gpu.name + "'s TDP of " + trimmed_decimal(gpu.tdp_watts, 1) +
