@@ -136,3 +136,29 @@ TEST_CASE("validation expects the limit the plan runs at") {
   CHECK(full.plan.power_limit_w == 700);
   CHECK(capped.plan.bf16_dense_peak_tflops < full.plan.bf16_dense_peak_tflops);
 }
+
+TEST_CASE(
+    "a server too big for its rack is told the power limit that fits it, and that limit does") {
+  auto req = on("full_finetune", "h100-sxm-80gb", 8, std::nullopt);
+  req["power"] = {{"rack_kw", 10}};
+  const auto over = advise(req);
+  nlohmann::json warning;
+  for (const auto& w : over["warnings"])
+    if (w["code"] == "server_exceeds_rack") warning = w;
+  REQUIRE(warning.is_object());
+  // 8 x 700 W x 1.5 (cooling and conversion) + 1.8 kW host = 10.2 kW; (10,000 - 1,800) / 12.
+  const double limit = warning["params"]["fits_at_limit_w"].get<double>();
+  CHECK(limit == 683);
+  CHECK(warning["params"]["clock_share"].get<double>() ==
+        Approx(advisor::clock_fraction_at_power_limit(683, 700, constants())));
+  req["hardware"]["power_limit_w"] = limit;
+  const auto capped = advise(req);
+  CHECK(capped["power"]["rack_fits"] == true);
+  CHECK(capped["power"]["server_watts_full_load"].get<double>() <= 10000);
+  for (const auto& w : capped["warnings"]) CHECK(w["code"] != "server_exceeds_rack");
+  // A rack below half the TDP's reach gets no limit to try.
+  req["hardware"].erase("power_limit_w");
+  req["power"]["rack_kw"] = 4.4;
+  for (const auto& w : advise(req)["warnings"])
+    if (w["code"] == "server_exceeds_rack") CHECK(w["params"]["fits_at_limit_w"] == 0.0);
+}

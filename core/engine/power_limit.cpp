@@ -29,6 +29,17 @@ GpuSpec gpu_at_power_limit(const GpuSpec& gpu, double limit_watts, const Perform
   return capped;
 }
 
+std::optional<double> power_limit_to_fit(double budget_watts, const ServerPowerInputs& server,
+                                         double tdp_watts, const PerformanceConstants& k) {
+  if (server.gpus <= 0) return std::nullopt;
+  const double per_gpu = (budget_watts - server.host_fixed_watts) /
+                         (server.gpus * (1 + server.cooling_conversion_fraction));
+  const double limit = std::floor(per_gpu);
+  if (limit >= server.gpu_tdp_watts || limit < std::ceil(k.power_limit_min_fraction * tdp_watts))
+    return std::nullopt;
+  return limit;
+}
+
 std::shared_ptr<const Catalog> catalog_at_power_limit(const Request& req, const Catalog& catalog) {
   if (!req.hardware || !req.hardware->power_limit_w) return nullptr;
   auto capped = std::make_shared<Catalog>(catalog);

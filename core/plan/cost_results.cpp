@@ -405,7 +405,7 @@ PowerCostSections plan_power_and_cost(const Request& request, const Catalog& cat
   const PowerPlan p = plan_power(s, gpus);
   if (s.facility != Facility::kOffice) record_rack_class(s, prices, rq, p);
 
-  out.power = power_section(gpu, gpus, s, p, out.warnings);
+  out.power = power_section(gpu, gpus, s, p, catalog.performance, out.warnings);
   CostResult& cost = out.cost.emplace();
   describe_costed(cost, req, prices, hw, s);
   EnergyResult energy = price_deployments(cost, req, prices, gpu, gpus, s, p);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "engine/cost_scenario.hpp"
+#include "engine/power_limit.hpp"
 #include "plan/capacity_results.hpp"
 #include "types/text.hpp"
 #include "types/units.hpp"
@@ -181,10 +182,37 @@ HybridSplit hybrid_split(const HybridPlan& h, const MonthlyGpuHours& demand, con
   return split;
 }
 
+/// A server that exceeds its rack, and the power limit per GPU that would fit it (a rack too
+/// small by space is not helped by one).
+Warning server_exceeds_rack(const GpuSpec& gpu, const CostScenario& s, const PowerPlan& p,
+                            const PerformanceConstants& k) {
+  const double own_tdp = gpu.power_limit ? gpu.power_limit->tdp_watts : gpu.tdp_watts;
+  const ServerPowerInputs server{gpu.tdp_watts, p.gpus_in_largest_server, s.host_fixed_watts,
+                                 s.cooling_conversion_fraction};
+  const std::optional<double> limit =
+      p.racks.servers_per_rack_by_space >= 1
+          ? power_limit_to_fit(p.racks.rack_kw * 1000, server, own_tdp, k)
+          : std::nullopt;
+  std::string text = "one server draws " +
+                     format_number(std::round(p.server_watts_full_load) / 1000) +
+                     " kW, more than a " + format_number(p.racks.rack_kw) + " kW rack: it takes " +
+                     std::to_string(p.racks.racks_per_server) + " racks' circuits";
+  if (limit)
+    text +=
+        "; capped at " + format_number(*limit) + " W per GPU (/hardware/power_limit_w) it fits one";
+  return {"server_exceeds_rack",
+          std::move(text),
+          "/power/rack_kw",
+          {param("server_kw", p.server_watts_full_load / 1000), param("rack_kw", p.racks.rack_kw),
+           param("racks_per_server", p.racks.racks_per_server),
+           param("fits_at_limit_w", limit.value_or(0)),
+           param("clock_share", limit ? clock_fraction_at_power_limit(*limit, own_tdp, k) : 0.0)}};
+}
+
 }  // namespace
 
 PowerResult power_section(const GpuSpec& gpu, int gpus, const CostScenario& s, const PowerPlan& p,
-                          std::vector<Warning>& warnings) {
+                          const PerformanceConstants& k, std::vector<Warning>& warnings) {
   PowerResult power;
   power.gpu = gpu.id;
   power.gpus = gpus;
@@ -198,16 +226,7 @@ PowerResult power_section(const GpuSpec& gpu, int gpus, const CostScenario& s, c
   power.facility = s.facility;
   power.pue = s.pue;
   power.facility_kw = power.it_kw_full_load * s.pue;
-  if (!p.racks.fits) {
-    warnings.push_back(
-        {"server_exceeds_rack",
-         "one server draws " + format_number(std::round(p.server_watts_full_load) / 1000) +
-             " kW, more than a " + format_number(p.racks.rack_kw) + " kW rack: it takes " +
-             std::to_string(p.racks.racks_per_server) + " racks' circuits",
-         "/power/rack_kw",
-         {param("server_kw", p.server_watts_full_load / 1000), param("rack_kw", p.racks.rack_kw),
-          param("racks_per_server", p.racks.racks_per_server)}});
-  }
+  if (!p.racks.fits) warnings.push_back(server_exceeds_rack(gpu, s, p, k));
   if (s.facility == Facility::kOffice && !p.office.can_host) {
     warnings.push_back(
         {"office_cannot_host",

@@ -18,9 +18,10 @@ namespace advisor {
 using MonthlyGpuHours = std::array<double, 12>;
 
 /// result.power for `gpus` of `gpu` under scenario `s` and its power plan `p`; a server larger
-/// than a rack and an office that cannot host the fleet are warned of.
+/// than a rack (with the power limit that would fit it, where `k` models one) and an office
+/// that cannot host the fleet are warned of.
 PowerResult power_section(const GpuSpec& gpu, int gpus, const CostScenario& s, const PowerPlan& p,
-                          std::vector<Warning>& warnings);
+                          const PerformanceConstants& k, std::vector<Warning>& warnings);
 
 /// Buy, reserve and rent on demand, each priced when the scenario has its price, else a
 /// missing price saying why (the catalog's "not offered", or no price). Returns the bought
