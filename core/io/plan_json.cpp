@@ -391,6 +391,9 @@ void option(W& w, const OptionRow& row, Task task) {
   w.field("as_of", g.china_availability.as_of);
   w.end_object();
   w.field("software_stack", g.software_stack);
+  // The request's /hardware/power_limit_w on the pinned part: its figures below are at it.
+  w.field("power_limit_w",
+          g.power_limit ? std::optional<double>(g.tdp_watts) : std::optional<double>());
   w.field("allreduce_bus_bandwidth_gbps", row.allreduce_bus_bandwidth_gbps);
   if (o.min_layout) {
     w.field("min_count", o.min_layout->count);

@@ -214,7 +214,8 @@ function optionRow(r, o, isPinned) {
     h('div', { class: 'gpu-sub' },
       o.software_stack && o.software_stack !== 'cuda'
         ? h('span', { class: 'tag tag-stack', title: t('options.stack', { stack: o.software_stack }), text: String(o.software_stack).toUpperCase() }) : null,
-      isPinned ? h('span', { class: 'tag tag-pinned', text: t('options.pinned') }) : null)));
+      isPinned ? h('span', { class: 'tag tag-pinned', text: t('options.pinned') }) : null,
+      isNum(o.power_limit_w) ? h('span', { class: 'tag tag-pinned', text: t('options.power_limit', { watts: o.power_limit_w }) }) : null)));
   // memory
   tr.appendChild(h('td', { class: 'num' }, fig(r, base + '/memory_bytes', gibCompact, { unit: ' GiB' })));
   // on one GPU
