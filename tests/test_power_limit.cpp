@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <optional>
+#include <tuple>
 
 #include "engine/power_limit.hpp"
 #include "helpers.hpp"
@@ -26,6 +27,22 @@ nlohmann::json on(const std::string& task, const std::string& gpu, int count,
   nlohmann::json hw = {{"gpu", gpu}, {"count", count}};
   if (limit_w) hw["power_limit_w"] = *limit_w;
   return test::request(task, "llama-3.1-8b", {{"hardware", hw}});
+}
+
+/// One pinned job at its TDP and at `limit_w`, with the clock the limit leaves.
+struct AtLimit {
+  nlohmann::json full, capped;
+  double clock = 1;
+  /// capped / full of the figure at `section`.`key`.
+  double ratio(const char* section, const char* key) const {
+    return capped[section][key].get<double>() / full[section][key].get<double>();
+  }
+};
+
+AtLimit at_limit(const std::string& task, const std::string& gpu, int count, double limit_w) {
+  const double tdp = advisor::builtin_catalog().find_gpu(gpu)->tdp_watts;
+  return {advise(on(task, gpu, count, std::nullopt)), advise(on(task, gpu, count, limit_w)),
+          advisor::clock_fraction_at_power_limit(limit_w, tdp, constants())};
 }
 
 bool has_note(const nlohmann::json& notes, const std::string& code) {
@@ -70,38 +87,28 @@ TEST_CASE("a capped part: compute peaks at the clock, memory and links as they a
 }
 
 TEST_CASE("training under a power limit: slower by less than the clock, less power per server") {
-  const auto full = advise(on("full_finetune", "h100-sxm-80gb", 8, std::nullopt));
-  const auto capped = advise(on("full_finetune", "h100-sxm-80gb", 8, 600));
-  const double clock = advisor::clock_fraction_at_power_limit(600, 700, constants());
-  const double slower = capped["training"]["step_time_s"].get<double>() /
-                        full["training"]["step_time_s"].get<double>();
+  const AtLimit run = at_limit("full_finetune", "h100-sxm-80gb", 8, 600);
+  const auto& [full, capped, clock] = std::tie(run.full, run.capped, run.clock);
   // Only the compute-bound terms stretch: memory-bound kernels and communication do not.
-  CHECK(slower > 1.02);
-  CHECK(slower < 1 / clock);
+  CHECK(run.ratio("training", "step_time_s") > 1.02);
+  CHECK(run.ratio("training", "step_time_s") < 1 / clock);
   // MFU against the datasheet peak: the cap costs utilisation.
-  CHECK(capped["training"]["mfu"].get<double>() < full["training"]["mfu"].get<double>());
-  CHECK(capped["training"]["peak_tflops"].get<double>() ==
-        Approx(full["training"]["peak_tflops"].get<double>() * clock));
+  CHECK(run.ratio("training", "mfu") < 1);
+  CHECK(run.ratio("training", "peak_tflops") == Approx(clock));
   CHECK(has_note(capped["training"]["assumption_notes"], "power_limit"));
   CHECK_FALSE(has_note(full["training"]["assumption_notes"], "power_limit"));
   // Power: 8 x 600 W instead of 8 x 700 W per server, and the rack the plan takes follows.
   CHECK(capped["power"]["gpu_watts_per_server"] == 4800.0);
   CHECK(full["power"]["gpu_watts_per_server"] == 5600.0);
-  CHECK(capped["power"]["server_watts_full_load"].get<double>() <
-        full["power"]["server_watts_full_load"].get<double>());
+  CHECK(run.ratio("power", "server_watts_full_load") < 1);
 }
 
 TEST_CASE("serving under a power limit: prefill slows, memory-bound decode does not") {
-  const auto full = advise(on("inference", "a100-sxm-80gb", 1, std::nullopt));
-  const auto capped = advise(on("inference", "a100-sxm-80gb", 1, 300));
-  const double clock = advisor::clock_fraction_at_power_limit(300, 400, constants());
-  const double ttft = capped["inference"]["time_to_first_token_s"].get<double>() /
-                      full["inference"]["time_to_first_token_s"].get<double>();
-  CHECK(ttft > 1.05);
-  CHECK(ttft <= 1 / clock + 1e-9);
-  CHECK(capped["inference"]["per_user_tokens_per_second"] ==
-        full["inference"]["per_user_tokens_per_second"]);
-  CHECK(has_note(capped["inference"]["assumption_notes"], "power_limit"));
+  const AtLimit run = at_limit("inference", "a100-sxm-80gb", 1, 300);
+  CHECK(run.ratio("inference", "time_to_first_token_s") > 1.05);
+  CHECK(run.ratio("inference", "time_to_first_token_s") <= 1 / run.clock + 1e-9);
+  CHECK(run.ratio("inference", "per_user_tokens_per_second") == 1);
+  CHECK(has_note(run.capped["inference"]["assumption_notes"], "power_limit"));
 }
 
 TEST_CASE("a power limit is checked against the pinned part, at its path") {
