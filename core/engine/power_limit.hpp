@@ -17,7 +17,7 @@ struct Request;
 /// `tdp_watts`. Board power at full load is a static share the clock does not move plus the
 /// cores' dynamic power ~ clock^exponent, so clock = ((limit/TDP - static) / (1 - static))^(1 /
 /// exponent): 1 at the TDP. An approximation: the public measurements it is checked against
-/// disagree by ±10% among themselves.
+/// disagree among themselves and differ from it by up to 16 points (docs/speed.md 1.6).
 double clock_fraction_at_power_limit(double limit_watts, double tdp_watts,
                                      const PerformanceConstants& k);
 
