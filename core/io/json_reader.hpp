@@ -133,4 +133,17 @@ FieldReader required_object(FieldReader& r, const char* key);
 double read_sourced_value(FieldReader& r, const char* key, double min, double max,
                           std::string* basis = nullptr);
 
+/// The ids of a catalog list for an error message: the first kListedIds, then how many more (a
+/// provider's catalog may hold a thousand parts).
+template <typename Item>
+inline std::string known_ids(const std::vector<Item>& items) {
+  constexpr std::size_t kListedIds = 40;
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < kListedIds; ++i)
+    out += (i ? ", " : "") + items[i].id;
+  if (items.size() > kListedIds)
+    out += " and " + std::to_string(items.size() - kListedIds) + " more";
+  return out;
+}
+
 }  // namespace advisor
