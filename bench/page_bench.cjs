@@ -6,6 +6,9 @@
 //              pre-rendered answer's element timing, or the core's own first render), the core
 //              ready (performance mark 'gpu-advisor:core-ready'); the same file with every
 //              <script> removed is the static-HTML yardstick (issue 13: first result <= 1.2x it)
+//   phone      the single file and the site on an emulated mid phone over slow 4G, served gzipped
+//              from loopback (bench/phone_load.cjs): FCP, first result, core ready (interactive);
+//              --base DIR adds another build's dist to the same interleaved runs
 //   advise     advise() in Chromium after a 4 s warm-up (V8 tiers up), median and p95 per request,
 //              beside the native figure for the same request texts (bench_native, with its
 //              allocations per call); then the ratio measured in alternating rounds, so that both
@@ -25,7 +28,7 @@
 //              next frame
 //
 // Usage: node bench/page_bench.cjs <dist dir> <bench_native | -> <request.json>... [--runs N]
-//          [--only size,load,advise,rerender]
+//          [--only size,load,phone,advise,rerender] [--base DIR]...
 // With - for bench_native the advise part prints Chromium's figures alone.
 // bench/bench.sh runs it on the build's outputs. The machine: whatever runs it (the README
 // records where its figures came from).
@@ -35,6 +38,8 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const zlib = require('zlib');
+const { storedModule } = require('../scripts/dist_pack.cjs');
+const { phoneLoads, SLOW_4G, CPU_SLOWDOWN } = require('./phone_load.cjs');
 
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
               '--disable-sync', '--no-first-run'];
@@ -48,10 +53,12 @@ const argv = process.argv.slice(2);
 const runsAt = argv.indexOf('--runs');
 const RUNS = runsAt >= 0 ? Number(argv.splice(runsAt, 2)[1]) : 7;
 const onlyAt = argv.indexOf('--only');
-const PARTS = new Set((onlyAt >= 0 ? argv.splice(onlyAt, 2)[1] : 'size,load,advise,rerender').split(','));
+const PARTS = new Set((onlyAt >= 0 ? argv.splice(onlyAt, 2)[1] : 'size,load,phone,advise,rerender').split(','));
+const BASES = []; // --base DIR (repeatable): other builds' dists, loaded interleaved in the phone part
+for (let at; (at = argv.indexOf('--base')) >= 0;) BASES.push(argv.splice(at, 2)[1]);
 const [distArg, nativeBench, ...requestFiles] = argv;
 if (!distArg || !nativeBench || (!requestFiles.length && PARTS.has('advise'))) {
-  console.error('usage: node bench/page_bench.cjs <dist dir> <bench_native | -> <request.json>... [--runs N] [--only size,load,advise,rerender]');
+  console.error('usage: node bench/page_bench.cjs <dist dir> <bench_native | -> <request.json>... [--runs N] [--only size,load,phone,advise,rerender] [--base DIR]...');
   process.exit(2);
 }
 const dist = path.resolve(distArg);
@@ -76,11 +83,9 @@ function sizes() {
   one('single file (dist/gpu-advisor.html)', [path.join(dist, 'gpu-advisor.html')]);
   one('site (dist/site/, every file)', walk(path.join(dist, 'site')));
   if (fs.existsSync(path.join(dist, 'widget'))) one('widget (dist/widget/, every file)', walk(path.join(dist, 'widget')));
-  const glue = fs.readFileSync(path.join(dist, 'site', 'gpu_advisor.js'), 'utf8');
-  const m = /wasmGz="([A-Za-z0-9+/=]+)"/.exec(glue);
-  if (m) {
-    const wasm = zlib.gunzipSync(Buffer.from(m[1], 'base64'));
-    rows.push({ variant: 'of which the wasm module', files: 1, raw_bytes: wasm.length, gzip_bytes: gz(wasm) });
+  const stored = storedModule(fs.readFileSync(path.join(dist, 'site', 'gpu_advisor.js'), 'utf8'));
+  if (stored) {
+    rows.push({ variant: 'of which the wasm module', files: 1, raw_bytes: stored.wasm.length, gzip_bytes: gz(stored.wasm) });
   }
   return rows;
 }
@@ -99,10 +104,10 @@ function unrenderedCopy() {
   const glue = path.join(dir, 'gpu_advisor.js');
   // make_dist packs the loader it is given; the site's copy is already packed, so unpack it.
   const text = fs.readFileSync(path.join(dist, 'site', 'gpu_advisor.js'), 'utf8');
-  const m = /\ncreateGpuAdvisor\.wasmGz="([A-Za-z0-9+/=]+)";\n$/.exec(text);
-  if (!m) return null;
-  const wasm = zlib.gunzipSync(Buffer.from(m[1], 'base64')).toString('base64');
-  fs.writeFileSync(glue, text.slice(0, m.index).replace('"data:application/octet-stream;base64,"',
+  const stored = storedModule(text);
+  if (!stored) return null;
+  const wasm = stored.wasm.toString('base64');
+  fs.writeFileSync(glue, text.slice(0, stored.index).replace('"data:application/octet-stream;base64,"',
                                                           () => '"data:application/octet-stream;base64,' + wasm + '"'));
   execFileSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'make_dist.cjs'), glue, dir],
                { env: { ...process.env, PRERENDER: '0' }, stdio: 'ignore' });
@@ -149,10 +154,7 @@ async function loads(browser, variants) {
 
 /** Inside the page: advise() timings on a fresh instance of the module, after a warm-up. */
 async function adviseInPage({ texts, warmupMs, calls }) {
-  const factory = window.createGpuAdvisor;
-  const options = {};
-  if (factory.wasmGz) options.wasmBinary = await window.gpuAdvisor.internals.inflate(factory.wasmGz); // js/core.js
-  const m = await factory(options);
+  const m = await window.createGpuAdvisor(); // the packed loader inflates its own module
   window.benchCore = m; // kept for adviseBatchInPage
   const end = performance.now() + warmupMs;
   for (let i = 0; performance.now() < end; i++) m.advise(texts[i % texts.length]);
@@ -285,6 +287,15 @@ function nativeFigures(calls) {
       // The yardstick: the same answer element painted by the same HTML with no script.
       const ratio = staticRow && Number.isFinite(r.first_result_ms) ? `  = ${(r.first_result_ms / staticRow.first_result_ms).toFixed(2)}x static` : '';
       console.log(`  ${r.variant.padEnd(32)} FCP ${ms(r.fcp_ms).padStart(7)}  first result ${ms(r.first_result_ms).padStart(7)}  core ready ${ms(r.core_ready_ms).padStart(7)}${ratio}`);
+    }
+  }
+
+  if (PARTS.has('phone')) {
+    const dists = [{ label: 'this build', dir: dist }, ...BASES.map((dir) => ({ label: dir, dir }))];
+    console.log(`\nload on an emulated mid phone (412x823, CPU ${CPU_SLOWDOWN}x slower, ${(SLOW_4G.downloadThroughput * 8 / 1e6).toFixed(2)} Mbit/s down,`
+                + ` ${SLOW_4G.latency} ms per request; served gzipped from loopback; medians of ${RUNS} interleaved runs; ms from navigation start)`);
+    for (const r of await phoneLoads(browser, dists, RUNS, pageTimings, median)) {
+      console.log(`  ${r.variant.padEnd(40)} FCP ${ms(r.fcp_ms).padStart(7)}  first result ${ms(r.first_result_ms).padStart(7)}  core ready ${ms(r.core_ready_ms).padStart(7)}`);
     }
   }
 

@@ -1,73 +1,98 @@
 // SPDX-License-Identifier: MIT
 // What make_dist does to the files before it writes them (issue 13: a small file at full speed):
 //   packModule(glue)  the Emscripten loader with its embedded wasm taken out and stored again,
-//                     gzipped and base64-encoded, as createGpuAdvisor.wasmGz; web/js/core.js
-//                     inflates it with the browser's DecompressionStream and hands the bytes to
-//                     the loader (Module.wasmBinary). Base64 of the raw module does not compress
-//                     well (gzip sees 6-bit symbols that straddle the module's byte patterns);
-//                     base64 of the gzipped module is ~1.01x the gzip size in the page's own
-//                     transfer encoding, and the loader no longer fetch()es a data: URI.
+//                     xz-compressed and base64-encoded, as createGpuAdvisor.wasmXz, with the xz
+//                     decoder and a wrapper that inflates it: createGpuAdvisor() decodes it into
+//                     WebAssembly's streaming compiler (Module.instantiateWasm), so the page and
+//                     any host calling it alike get the module. Base64 of the raw module does not compress well (gzip sees 6-bit
+//                     symbols that straddle the module's byte patterns); base64 of the compressed
+//                     module is ~1.01x its size in the page's own transfer encoding, and the loader
+//                     never fetch()es a data: URI.
+//   storedModule(text) the packed loader's module, decoded (tests, bench).
 //   minifyStyle(css)  comments and whitespace out of the stylesheet.
 'use strict';
 
 const fs = require('fs');
-const os = require('os');
-const path = require('path');
 const { spawnSync } = require('child_process');
-const zlib = require('zlib');
 
 const DATA_URI = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
 const FACTORY = 'createGpuAdvisor';
 
-// Appended to the packed loader: a host that calls createGpuAdvisor() itself, without the
-// wasmBinary the page passes (web/js/core.js), gets the stored module inflated for it: with
-// DecompressionStream in a browser, zlib under Node. Options that bring the module are passed
-// through untouched.
+// The xz decoder the loader carries (npm xz-decompress: xz-embedded compiled to a 9 KB wasm, MIT
+// and public domain; its banner names them). It runs in a scope of its own, where its UMD header
+// finds no module, exports or define and so leaves this file's exports alone.
+const XZ_DECODER = require.resolve('xz-decompress/dist/package/xz-decompress.min.js');
+
+function decoderScope() {
+  const source = fs.readFileSync(XZ_DECODER, 'utf8');
+  return `var XzReadableStream = (function () {
+  var module, exports, define, scope = {};
+  (function () {
+${source}
+  }).call(scope);
+  return scope['xz-decompress'].XzReadableStream;
+})();`;
+}
+
+// Appended to the packed loader: createGpuAdvisor() inflates the stored module itself, in a
+// browser and under Node alike, and V8 compiles it while it is being decoded (streaming
+// instantiation of the decoder's output: the two overlap). Options that bring the module
+// (wasmBinary, instantiateWasm) are passed through untouched.
 const SELF_INFLATING = `(function (raw) {
   function bytesOf(b64) {
-    if (typeof Buffer === 'function') return Buffer.from(b64, 'base64');
     const bin = atob(b64), out = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; ++i) out[i] = bin.charCodeAt(i);
     return out;
   }
-  function inflate(b64) {
-    const gz = bytesOf(b64);
-    if (typeof DecompressionStream === 'function' && typeof Response === 'function') {
-      const stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream('gzip'));
-      return new Response(stream).arrayBuffer().then(function (b) { return new Uint8Array(b); });
-    }
-    return Promise.resolve(new Uint8Array(require('zlib').gunzipSync(gz)));
+  // The decoded module as a stream; the decoder's own error (a policy that forbids WebAssembly,
+  // a damaged stream) is kept, since a Response reading a failed stream says only "Failed to fetch".
+  function instantiate(imports) {
+    const reader = new XzReadableStream(new Blob([bytesOf(raw.wasmXz)]).stream()).getReader();
+    let decodeError = null;
+    const body = new ReadableStream({
+      pull: function (controller) {
+        return reader.read().then(function (r) {
+          if (r.done) controller.close();
+          else controller.enqueue(r.value);
+        }, function (e) { decodeError = e; throw e; });
+      },
+    });
+    const response = new Response(body, { headers: { 'Content-Type': 'application/wasm' } });
+    const started = typeof WebAssembly.instantiateStreaming === 'function'
+      ? WebAssembly.instantiateStreaming(response, imports)
+      : response.arrayBuffer().then(function (bytes) { return WebAssembly.instantiate(bytes, imports); });
+    return started.catch(function (e) { throw decodeError || e; });
   }
   const wrapped = function (options) {
     options = options || {};
     if (options.wasmBinary || options.instantiateWasm) return raw(options);
-    return inflate(raw.wasmGz).then(function (bytes) {
-      return raw(Object.assign({}, options, { wasmBinary: bytes }));
+    return new Promise(function (resolve, reject) {
+      raw(Object.assign({}, options, {
+        instantiateWasm: function (imports, receive) {
+          instantiate(imports).then(function (r) { receive(r.instance, r.module); }, reject);
+          return {}; // the exports come later, through receive
+        },
+      })).then(resolve, reject);
     });
   };
-  wrapped.wasmGz = raw.wasmGz;
+  wrapped.wasmXz = raw.wasmXz;
   ${FACTORY} = wrapped;
   if (typeof module === 'object' && module.exports === raw) module.exports = wrapped;
 })(${FACTORY});
 `;
 
-// Zopfli writes an ordinary gzip stream (DecompressionStream and zlib read it) ~5% smaller than
-// zlib's level 9 for this module (544 vs 573 KB on 2026-12-03), at ~6 s of build time with 5
-// iterations (15 gain 50 bytes more). Debian's zopfli is in the set-up; without it, zlib's best.
-const ZOPFLI_ITERATIONS = 5;
+// xz (LZMA2) stores this module 25% smaller than gzip: 437 vs 584 KB on 2026-12-03, and 437
+// vs 570 KB against zopfli. Decoding costs ~70 ms on this machine (Node, warm) where the browser's
+// gzip took ~15 ms; on a phone over 4G the 140 KB less is worth ~0.7 s of transfer (docs/loading.md).
+// A 2 MiB dictionary holds the whole module (so nothing is lost against -9e's 64 MiB) and caps
+// what the decoder allocates at 3 MiB. CRC32: the check xz-embedded verifies.
+const XZ_ARGS = ['--format=xz', '--check=crc32', '--lzma2=preset=9e,dict=2MiB', '-c'];
 
-function gzipSmallest(bytes) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-advisor-wasm-'));
-  try {
-    const file = path.join(dir, 'module.wasm');
-    fs.writeFileSync(file, bytes);
-    const r = spawnSync('zopfli', ['--i' + ZOPFLI_ITERATIONS, '-c', file], { maxBuffer: 4 * bytes.length + (1 << 20) });
-    if (!r.error && r.status === 0 && r.stdout.length > 0 && zlib.gunzipSync(r.stdout).equals(bytes)) return r.stdout;
-    console.log('dist_pack: zopfli not available (apt-get install zopfli); the wasm is stored with zlib level 9');
-    return zlib.gzipSync(bytes, { level: 9 });
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+function runXz(args, input) {
+  const r = spawnSync('xz', args, { input, maxBuffer: 8 * input.length + (1 << 20) });
+  if (r.error) throw new Error('xz is not installed (apt-get install xz-utils): ' + r.error.message);
+  if (r.status !== 0) throw new Error('xz ' + args.join(' ') + ' failed: ' + r.stderr.toString());
+  return r.stdout;
 }
 
 function packModule(glue) {
@@ -77,11 +102,21 @@ function packModule(glue) {
     throw new Error('the module does not define ' + FACTORY);
   }
   const wasm = Buffer.from(m[1], 'base64');
-  const gz = gzipSmallest(wasm).toString('base64');
+  const xz = runXz(XZ_ARGS, wasm);
+  if (!runXz(['-dc'], xz).equals(wasm)) throw new Error('xz did not give the module back');
   // The empty data: URI keeps the loader on its "embedded module" path; wasmBinary wins there.
   const stripped = glue.replace(DATA_URI, () => '"data:application/octet-stream;base64,"');
-  const text = stripped + '\n' + FACTORY + '.wasmGz="' + gz + '";\n' + SELF_INFLATING;
-  return { text, wasmBytes: wasm.length, gzBytes: gz.length };
+  const text = stripped + '\n' + FACTORY + '.wasmXz="' + xz.toString('base64') + '";\n' +
+               decoderScope() + '\n' + SELF_INFLATING;
+  return { text, wasmBytes: wasm.length, xzBytes: xz.length };
+}
+
+const STORED = new RegExp('\\n' + FACTORY + '\\.wasmXz="([A-Za-z0-9+/=]+)";\\n');
+
+/** The packed loader's wasm module, decoded ({wasm, index}: where the stored stream starts), or null. */
+function storedModule(text) {
+  const m = STORED.exec(text);
+  return m ? { wasm: runXz(['-dc'], Buffer.from(m[1], 'base64')), index: m.index } : null;
 }
 
 function minifyStyle(css) {
@@ -92,4 +127,4 @@ function minifyStyle(css) {
     .trim();
 }
 
-module.exports = { packModule, minifyStyle };
+module.exports = { packModule, storedModule, minifyStyle };

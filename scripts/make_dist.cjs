@@ -134,7 +134,7 @@ fs.writeFileSync(single, html);
 const kib = (n) => (n / 1024).toFixed(0) + ' KiB';
 process.stdout.write('make_dist: ' + path.relative(process.cwd(), siteDir) + '/ (' +
   Object.keys(files).length + ' files, ' + refs.filter((r) => r.kind === 'script').length + ' scripts inlined), ' + path.relative(process.cwd(), single) + ' (' +
-  kib(Buffer.byteLength(html)) + '; wasm ' + kib(packed.wasmBytes) + ' stored as ' + kib(packed.gzBytes) + ' base64 gzip)\n');
+  kib(Buffer.byteLength(html)) + '; wasm ' + kib(packed.wasmBytes) + ' stored as ' + kib(packed.xzBytes) + ' of xz)\n');
 // The first view rendered into both pages by the page itself in headless Chromium
 // (scripts/prerender.cjs); PRERENDER=0 skips it (a page that renders only once the core loads).
 if (process.env.PRERENDER !== '0') {

@@ -4,10 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# fonts-wqy-microhei: CJK glyphs for the page in headless Chromium (screenshots). zopfli: the
-# smallest gzip stream for the wasm stored in the page (scripts/dist_pack.cjs).
+# fonts-wqy-microhei: CJK glyphs for the page in headless Chromium (screenshots). xz-utils: the
+# wasm is stored in the page as an xz stream (scripts/dist_pack.cjs).
 packages=(cmake make g++ nlohmann-json3-dev catch2 emscripten node-acorn chromium shellcheck poppler-utils
-          fonts-wqy-microhei clang-format python3 zopfli)
+          fonts-wqy-microhei clang-format python3 xz-utils)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 

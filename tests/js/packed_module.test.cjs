@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // SPDX-License-Identifier: MIT
-// The site's packed module (dist/site/gpu_advisor.js, the wasm stored gzipped) works for a host
+// The site's packed module (dist/site/gpu_advisor.js, the wasm stored as xz) works for a host
 // that calls createGpuAdvisor() with no options, as the raw build does: it inflates its own
 // module, and gives the same catalog as when the page passes the bytes itself.
 //
@@ -8,16 +8,17 @@
 'use strict';
 
 const path = require('path');
-const zlib = require('zlib');
+const { storedModule } = require('../../scripts/dist_pack.cjs');
 
 const dist = path.resolve(process.argv[2] || 'dist');
-const factory = require(path.join(dist, 'site', 'gpu_advisor.js'));
+const file = path.join(dist, 'site', 'gpu_advisor.js');
+const factory = require(file);
 
 async function main() {
-  if (typeof factory !== 'function' || typeof factory.wasmGz !== 'string')
-    throw new Error('the packed module exports no factory with its stored wasm');
+  const stored = storedModule(require('fs').readFileSync(file, 'utf8'));
+  if (typeof factory !== 'function' || !stored) throw new Error('the packed module exports no factory with its stored wasm');
   const plain = await factory();
-  const bytes = new Uint8Array(zlib.gunzipSync(Buffer.from(factory.wasmGz, 'base64')));
+  const bytes = new Uint8Array(stored.wasm); // decoded by the xz command, not the loader's decoder
   const given = await factory({ wasmBinary: bytes });
   const a = JSON.parse(plain.catalog()), b = JSON.parse(given.catalog());
   if (!Array.isArray(a.gpus) || a.gpus.length === 0) throw new Error('no catalog without options');

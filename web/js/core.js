@@ -46,16 +46,6 @@ function loadError(message) {
   return e;
 }
 
-/** The bytes of a base64 gzip stream, inflated by the browser's own DecompressionStream. */
-export function inflate(base64) {
-  if (typeof DecompressionStream !== 'function') return Promise.reject(loadError(t('load.no_decompression')));
-  const text = atob(base64);
-  const bytes = new Uint8Array(text.length);
-  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Response(stream).arrayBuffer();
-}
-
 /**
  * Starts the module. Resolves to {catalog, apiVersion}; rejects with an Error whose message the
  * page shows (no gpu_advisor.js, a module that throws or never settles, an unreadable catalog).
@@ -67,14 +57,9 @@ export function loadCore() {
       return;
     }
     const timer = setTimeout(function () { reject(loadError(t('load.timeout'))); }, LOAD_TIMEOUT_MS);
-    const start = function (options) {
-      return window.createGpuAdvisor(options); // may throw or reject: both reach the banner
-    };
-    // make_dist stores the wasm gzipped (base64 of ~half the bytes) as a property of the
-    // factory; without it (the raw build) the loader reads its own embedded module.
-    const gz = window.createGpuAdvisor.wasmGz;
-    const factory = (gz ? inflate(gz).then(function (bytes) { return start({ wasmBinary: bytes }); })
-      : new Promise(function (ok) { ok(start({})); }));
+    // make_dist's packed loader inflates its stored module itself; the raw build reads its own
+    // embedded one. createGpuAdvisor may throw or reject: both reach the banner.
+    const factory = new Promise(function (ok) { ok(window.createGpuAdvisor()); });
     factory.then(function (module) {
       clearTimeout(timer);
       let loaded;

@@ -4,7 +4,7 @@
 // catalog named in the address, window.gpuAdvisor, and the start.
 import { api, startPage } from './app.js';
 import { hideDefaultAnswerForLink } from './boot.js';
-import { catalog, coreModule, findGpu, hasValidation, inflate } from './core.js';
+import { catalog, coreModule, findGpu, hasValidation } from './core.js';
 import { pointerGet, pointerSet, setTimingHook, showCopyBox } from './dom.js';
 import { startEmbed } from './embed.js';
 import { csvCell } from './export.js';
@@ -42,7 +42,6 @@ api.internals = Object.freeze({
   csvCell: csvCell,
   findGpu: findGpu,
   hasValidation: hasValidation,
-  inflate: inflate,
   onTiming: setTimingHook,
   parseUntrustedJson: parseUntrustedJson,
   pinPlan: pinPlan,
