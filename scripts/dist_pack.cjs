@@ -44,6 +44,16 @@ const SELF_INFLATING = `(function (raw) {
     for (let i = 0; i < bin.length; ++i) out[i] = bin.charCodeAt(i);
     return out;
   }
+  // A task boundary: the decoder runs on the page's thread, and between its chunks the browser
+  // may paint (the pre-rendered answer) and handle input; a chain of promises would not let it.
+  function nextTask() {
+    return new Promise(function (resolve) {
+      if (typeof setImmediate === 'function') return setImmediate(resolve); // Node
+      const channel = new MessageChannel();
+      channel.port1.onmessage = function () { channel.port1.close(); resolve(); };
+      channel.port2.postMessage(0);
+    });
+  }
   // The decoded module as a stream; the decoder's own error (a policy that forbids WebAssembly,
   // a damaged stream) is kept, since a Response reading a failed stream says only "Failed to fetch".
   function instantiate(imports) {
@@ -51,7 +61,7 @@ const SELF_INFLATING = `(function (raw) {
     let decodeError = null;
     const body = new ReadableStream({
       pull: function (controller) {
-        return reader.read().then(function (r) {
+        return nextTask().then(function () { return reader.read(); }).then(function (r) {
           if (r.done) controller.close();
           else controller.enqueue(r.value);
         }, function (e) { decodeError = e; throw e; });
