@@ -20,11 +20,11 @@ const path = require('path');
 
 // What a file with no policy of its own gets besides script-src and style-src: nothing may be
 // fetched, posted or loaded; images only from data: and blob: URIs (the print report, a logo a
-// host passes in), fetch only of data: URIs (the Emscripten loader reads its own).
+// host passes in); nothing fetched (the packed loader decodes its module from its own text).
 const BASE_POLICY = [
   "default-src 'none'",
   'img-src data: blob:',
-  'connect-src data:',
+  "connect-src 'none'",
   "form-action 'none'",
   "base-uri 'none'",
 ];

@@ -19,26 +19,26 @@ const DATA_URI = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
 const FACTORY = 'createGpuAdvisor';
 
 // The xz decoder the loader carries (npm xz-decompress: xz-embedded compiled to a 9 KB wasm, MIT
-// and public domain; its banner names them). It runs in a scope of its own, where its UMD header
-// finds no module, exports or define and so leaves this file's exports alone.
+// and public domain; its banner names them). It runs in the wrapper's scope, where its UMD header
+// finds no module, exports or define: no global of its own, and this file's exports left alone.
 const XZ_DECODER = require.resolve('xz-decompress/dist/package/xz-decompress.min.js');
 
-function decoderScope() {
-  const source = fs.readFileSync(XZ_DECODER, 'utf8');
-  return `var XzReadableStream = (function () {
-  var module, exports, define, scope = {};
-  (function () {
-${source}
-  }).call(scope);
-  return scope['xz-decompress'].XzReadableStream;
-})();`;
+function decoderInScope() {
+  return `const XzReadableStream = (function () {
+    var module, exports, define, scope = {};
+    (function () {
+${fs.readFileSync(XZ_DECODER, 'utf8')}
+    }).call(scope);
+    return scope['xz-decompress'].XzReadableStream;
+  })();`;
 }
 
 // Appended to the packed loader: createGpuAdvisor() inflates the stored module itself, in a
 // browser and under Node alike, and V8 compiles it while it is being decoded (streaming
 // instantiation of the decoder's output: the two overlap). Options that bring the module
 // (wasmBinary, instantiateWasm) are passed through untouched.
-const SELF_INFLATING = `(function (raw) {
+const selfInflating = (decoder) => `(function (raw) {
+  ${decoder}
   function bytesOf(b64) {
     const bin = atob(b64), out = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; ++i) out[i] = bin.charCodeAt(i);
@@ -117,7 +117,7 @@ function packModule(glue) {
   // The empty data: URI keeps the loader on its "embedded module" path; wasmBinary wins there.
   const stripped = glue.replace(DATA_URI, () => '"data:application/octet-stream;base64,"');
   const text = stripped + '\n' + FACTORY + '.wasmXz="' + xz.toString('base64') + '";\n' +
-               decoderScope() + '\n' + SELF_INFLATING;
+               selfInflating(decoderInScope());
   return { text, wasmBytes: wasm.length, xzBytes: xz.length };
 }
 

@@ -19,7 +19,7 @@ const SITE_CSP = [
   "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
-  "connect-src 'self' data:", // the Emscripten loader fetch()es the module's own data: URI
+  "connect-src 'self'", // a provider catalog from the site (?catalog=); the module is decoded, not fetched
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
