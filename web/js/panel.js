@@ -277,7 +277,15 @@ export function showPanel(id) {
   if (!p || !p.section) return;
   setCollapsed(p, false);
   renderNav();
+  // The open sections above it that were never on screen hold an estimated height
+  // (content-visibility: auto, style.css): laid out for this scroll, it lands where the section
+  // really is; after the frame `auto` keeps the heights they had.
+  const above = PANELS.filter(function (x) {
+    return x.section && !x.section.hidden && (x.section.compareDocumentPosition(p.section) & Node.DOCUMENT_POSITION_FOLLOWING);
+  });
+  above.forEach(function (x) { x.body.style.setProperty('content-visibility', 'visible'); });
   p.section.scrollIntoView({ block: 'start' });
+  requestAnimationFrame(function () { above.forEach(function (x) { x.body.style.removeProperty('content-visibility'); }); });
   p.toggle.focus({ preventScroll: true });
 }
 
