@@ -7,6 +7,7 @@
 //   node tests/js/packed_module.test.cjs <distDir>
 'use strict';
 
+const fs = require('fs');
 const path = require('path');
 const { storedModule } = require('../../scripts/dist_pack.cjs');
 
@@ -15,7 +16,7 @@ const file = path.join(dist, 'site', 'gpu_advisor.js');
 const factory = require(file);
 
 async function main() {
-  const stored = storedModule(require('fs').readFileSync(file, 'utf8'));
+  const stored = storedModule(fs.readFileSync(file, 'utf8'));
   if (typeof factory !== 'function' || !stored) throw new Error('the packed module exports no factory with its stored wasm');
   const plain = await factory();
   const bytes = new Uint8Array(stored.wasm); // decoded by the xz command, not the loader's decoder
