@@ -102,7 +102,7 @@ struct ValidationPlan {
   int memory_tolerance_mib_ecc_off = 0;  // is derived (GDDR 15/16 rule) and matched within 1%
   bool ecc_expected = true;              // ECC should be Enabled: ecc_default == on
   bool row_remapper = false;             // HBM parts report row remapping
-  double power_limit_w = 0;              // expected power.limit, W (the catalog TDP, or the request's limit)
+  double power_limit_w = 0;              // expected power.limit, W (TDP or the set limit)
   int pcie_generation = 4;               // expected pcie.link.gen.max
   int pcie_width = 16;                   // expected pcie.link.width.max, lanes
   XidClasses xid;                        // hardware Xids FAIL, others WARN

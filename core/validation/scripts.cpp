@@ -234,7 +234,8 @@ ScriptFile inventory(const ValidationPlan& p) {
         "0: match exactly");
   v.set("MEMORY_TOLERANCE_MIB_ECC_OFF", std::to_string(p.memory_tolerance_mib_ecc_off),
         "0: match exactly");
-  v.set("EXPECTED_POWER_LIMIT_W", num(p.power_limit_w), "power.limit, W (the catalog TDP, or the limit the request sets)");
+  v.set("EXPECTED_POWER_LIMIT_W", num(p.power_limit_w),
+        "power.limit, W (the catalog TDP, or the limit the request sets)");
   v.set("EXPECTED_PCIE_GEN", std::to_string(p.pcie_generation), "pcie.link.gen.max");
   v.set("EXPECTED_PCIE_WIDTH", std::to_string(p.pcie_width), "pcie.link.width.max, lanes");
   v.set("EXPECTED_COMPUTE_CAP", p.compute_capability);
