@@ -3,7 +3,8 @@
 // each dist is served from loopback with its files gzipped (-9, as a static host serving
 // precompressed files would), and each load runs in a fresh browser context under Lighthouse's
 // mobile preset as DevTools applies it (lighthouse core/config/constants.js, mobileSlow4G: 150 ms
-// RTT x 3.75 = 562.5 ms per request, 1.6 Mbit/s x 0.9 down, 750 kbit/s x 0.9 up, CPU 4x slower).
+// RTT x 3.75 = 562.5 ms per request, 1.6 x 1024 kbit/s x 0.9 = 1.51 Mbit/s down, 750 kbit/s x 0.9
+// up, CPU 4x slower).
 // Loads of the variants interleave, so drift on the machine hits each alike.
 'use strict';
 const http = require('http');
@@ -25,7 +26,8 @@ const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; ch
 function serveDist(dist) {
   const cache = new Map();
   const server = http.createServer((req, res) => {
-    const url = decodeURIComponent(req.url.split('?')[0]);
+    let url;
+    try { url = decodeURIComponent(req.url.split('?')[0]); } catch (e) { url = ''; } // a malformed escape: 404
     const file = url === '/gpu-advisor.html' ? path.join(dist, 'gpu-advisor.html')
       : path.join(dist, 'site', url === '/' ? 'index.html' : url);
     if (!file.startsWith(dist) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {

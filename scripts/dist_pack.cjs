@@ -93,7 +93,8 @@ const selfInflating = (decoder) => `(function (raw) {
 
 // xz (LZMA2) stores this module 25% smaller than gzip: 437 vs 584 KB on 2026-12-03, and 437
 // vs 570 KB against zopfli. Decoding costs ~70 ms on this machine (Node, warm) where the browser's
-// gzip took ~15 ms; on a phone over 4G the 140 KB less is worth ~0.7 s of transfer (docs/loading.md).
+// gzip took ~15 ms; on the emulated mid phone over slow 4G the core was ready ~320 ms sooner
+// (bench/page_bench.cjs, the phone part; docs/loading.md).
 // A 2 MiB dictionary holds the whole module (so nothing is lost against -9e's 64 MiB) and caps
 // what the decoder allocates at 3 MiB. CRC32: the check xz-embedded verifies.
 const XZ_ARGS = ['--format=xz', '--check=crc32', '--lzma2=preset=9e,dict=2MiB', '-c'];
