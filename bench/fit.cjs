@@ -7,8 +7,9 @@
 //      the per-byte from the per-layer time); then the int8 and int4 weight-only kernel factors
 //      on the int8 and int4 decode rows;
 //   B. framework_efficiency and the training stacks' activation_traffic_passes (one value for the
-//      eager stacks, one for the fused ones: FUSED_STACKS), together, on training throughput and
-//      GPU-hour rows;
+//      eager stacks, one for the fused ones: FUSED_STACKS) and the share of tensor-parallel
+//      traffic Megatron's overlap hides (only rows that state the overlap move it), together, on
+//      training throughput and GPU-hour rows;
 //   C. kv_read_bandwidth_factor and the tensorrt_llm stack's efficiency_factor, together, on the
 //      TensorRT-LLM serving rows (large batches: KV reads and compute-bound decode).
 // Loss: mean |ln(predicted / measured)| (robust to the few rows whose setup is uncertain).
@@ -49,6 +50,7 @@ function withPoint(base, point) {
         st.activation_traffic_passes.value = v;
       }
     } else if (k === 'tensorrt_llm_efficiency') p.stacks.find((s) => s.id === 'tensorrt_llm').efficiency_factor.value = v;
+    else if (k === 'megatron_tp_overlap_share') p.stacks.find((s) => s.id === 'megatron').tp_overlap_hidden_share.value = v;
     else throw new Error(`unknown constant ${k}`);
   }
   return p;
@@ -77,6 +79,7 @@ const AXES = {
   fused_traffic_passes: (p) => range(0, Math.min(p.eager_traffic_passes, MAX_FUSED_PASSES), 1),
   kv_read_bandwidth_factor: () => range(0.3, 1.0, 0.1),
   tensorrt_llm_efficiency: () => range(0.8, 1.6, 0.1),
+  megatron_tp_overlap_share: () => range(0, 1, 0.1),
 };
 
 /** The fit's stages, in order (each sees the constants the earlier ones fitted). */
@@ -84,7 +87,8 @@ const STAGES = [
   { name: 'A', keys: ['memory_bandwidth_efficiency', 'decode_layer_floor_us'], rows: isDecode('bf16') },
   { name: 'int8', keys: ['int8_decode_bandwidth_factor'], rows: isDecode('int8') },
   { name: 'int4', keys: ['int4_decode_bandwidth_factor'], rows: isDecode('int4') },
-  { name: 'B', keys: ['framework_efficiency', 'eager_traffic_passes', 'fused_traffic_passes'], rows: trainingRow },
+  { name: 'B', keys: ['framework_efficiency', 'eager_traffic_passes', 'fused_traffic_passes',
+                      'megatron_tp_overlap_share'], rows: trainingRow },
   { name: 'C', keys: ['kv_read_bandwidth_factor', 'tensorrt_llm_efficiency'], rows: (r) => /^trt/.test(r.id) },
 ];
 
@@ -96,6 +100,7 @@ function currentValue(base, key) {
   if (key === 'eager_traffic_passes') return stack('hf_peft').activation_traffic_passes.value;
   if (key === 'fused_traffic_passes') return stack(FUSED_STACKS[0]).activation_traffic_passes.value;
   if (key === 'tensorrt_llm_efficiency') return stack('tensorrt_llm').efficiency_factor.value;
+  if (key === 'megatron_tp_overlap_share') return stack('megatron').tp_overlap_hidden_share.value;
   throw new Error(`unknown constant ${key}`);
 }
 
@@ -235,6 +240,7 @@ function writeConstants(perfPath, fitted) {
     set(`("${k}": \\{\\s*"value": )[0-9.]+`, fitted[k]);
   }
   set('("id": "tensorrt_llm"[\\s\\S]*?"efficiency_factor": \\{\\s*"value": )[0-9.]+', fitted.tensorrt_llm_efficiency);
+  set('("id": "megatron"[\\s\\S]*?"tp_overlap_hidden_share": \\{\\s*"value": )[0-9.]+', fitted.megatron_tp_overlap_share);
   const base = JSON.parse(out);
   for (const st of base.stacks.filter((s) => s.kind === 'training')) {
     set(`("id": "${st.id}"[\\s\\S]*?"activation_traffic_passes": \\{\\s*"value": )[0-9.]+`,

@@ -741,6 +741,74 @@ TEST_CASE("context parallelism over the network is exposed when attention is sho
   CHECK(noted);
 }
 
+TEST_CASE("tensor-parallel overlap hides the stack's share of the traffic inside a server",
+          "[speed][overlap]") {
+  // Llama 2 70B on 8 H100s at TP 8, Megatron: the same step with and without
+  // /parallelism/tp_comm_overlap (NeMo's performance recipes turn it on).
+  auto plain = pinned("pretrain", "llama-2-70b", "h100-sxm-80gb", 8,
+                      {{"training", {{"global_batch_size", 8}}},
+                       {"parallelism", {{"tp", 8}, {"pp", 1}, {"zero", 1}}},
+                       {"stack", "megatron"}});
+  auto overlapped = plain;
+  overlapped["parallelism"]["tp_comm_overlap"] = true;
+  const auto a = train(plain);
+  const auto b = train(overlapped);
+  const double share = *test::parse(overlapped).stack.tp_overlap_hidden_share;
+  CHECK(share > 0);
+  CHECK(share < 1);
+  CHECK(a.tensor_parallel_exposed_s == a.tensor_parallel_s);
+  CHECK(b.tensor_parallel_s == a.tensor_parallel_s);
+  CHECK(b.tensor_parallel_exposed_s == Approx((1 - share) * b.tensor_parallel_s));
+  CHECK(a.step_time_s - b.step_time_s == Approx(share * a.tensor_parallel_s).epsilon(1e-9));
+  const auto out = advise_ok(overlapped);
+  CHECK(out["training"]["communication"]["tensor_parallel_exposed_s"].get<double>() ==
+        Approx(b.tensor_parallel_exposed_s));
+  CHECK_FALSE(advise_ok(plain)["training"]["communication"].contains("tensor_parallel_exposed_s"));
+  bool noted = false;
+  for (const auto& n : out["training"]["assumption_notes"])
+    if (n["code"] == "training_tensor_parallel") noted = n["params"]["overlapped"] == 1;
+  CHECK(noted);
+}
+
+TEST_CASE("tensor-parallel overlap: not across servers, not on a stack without it",
+          "[speed][overlap]") {
+  // TP 16 spans two servers: the chunks cannot go peer to peer over NVLink.
+  auto wide =
+      pinned("pretrain", "llama-2-70b", "h100-sxm-80gb", 16,
+             {{"training", {{"global_batch_size", 8}}},
+              {"parallelism", {{"tp", 16}, {"pp", 1}, {"zero", 1}, {"tp_comm_overlap", true}}},
+              {"stack", "megatron"}});
+  const auto t = train(wide);
+  CHECK(t.tensor_parallel_s > 0);
+  CHECK(t.tensor_parallel_exposed_s == t.tensor_parallel_s);
+  // DeepSpeed has no tensor-parallel overlap: asking for it is a located error.
+  auto ds = wide;
+  ds["stack"] = "deepspeed";
+  ds["parallelism"]["tp"] = 8;
+  CHECK(error_path(ds) == "/parallelism/tp_comm_overlap");
+}
+
+TEST_CASE("an interleaved schedule on Megatron sends between stages under compute",
+          "[speed][overlap]") {
+  // Llama 2 70B on 32 H100s, TP 8 x PP 4: the stage sends are exposed with plain 1F1B and on a
+  // stack that does not overlap them, hidden under Megatron's interleaved schedule.
+  auto j = pinned("pretrain", "llama-2-70b", "h100-sxm-80gb", 32,
+                  {{"training", {{"global_batch_size", 64}}},
+                   {"parallelism", {{"tp", 8}, {"pp", 4}, {"zero", 1}, {"virtual_stages", 2}}},
+                   {"stack", "megatron"}});
+  const auto interleaved = train(j);
+  CHECK(interleaved.pipeline_p2p_s > 0);
+  CHECK(interleaved.pipeline_p2p_exposed_s < interleaved.pipeline_p2p_s);
+  auto plain = j;
+  plain["parallelism"]["virtual_stages"] = 1;
+  const auto one = train(plain);
+  CHECK(one.pipeline_p2p_exposed_s == one.pipeline_p2p_s);
+  auto eager = j;
+  eager["stack"] = "fsdp_eager";
+  const auto other = train(eager);
+  CHECK(other.pipeline_p2p_exposed_s == other.pipeline_p2p_s);
+}
+
 TEST_CASE("cp = 1 is the speed model without context parallelism", "[speed][context_parallel]") {
   auto plain = pinned("pretrain", "llama-3.1-8b", "h100-sxm-80gb", 16);
   auto stated = plain;

@@ -194,10 +194,12 @@ struct MicrobatchSeconds {
   double dequantization_s = 0;      // QLoRA: the 4-bit base to bf16
   double activation_offload_s = 0;  // offloaded activations' PCIe traffic compute cannot hide
   double tensor_parallel_s = 0;
+  double tensor_parallel_exposed_s = 0;  // what the GEMMs beside it do not hide
   double expert_parallel_s = 0;
   double context_parallel_s = 0;
   double context_parallel_exposed_s = 0;  // what the attention kernels beside it do not hide
   double pipeline_p2p_s = 0;
+  double pipeline_p2p_exposed_s = 0;  // what the next chunk's compute does not hide
   double kernels_s() const { return gemm_s + attention_s; }
   double compute_s() const { return kernels_s() + memory_bound_s; }
 };
@@ -364,6 +366,33 @@ ExposedDataParallel exposed_data_parallel(const Request& req, const PerformanceC
               dp.per_step_unhidden_s};
 }
 
+/// The tensor-parallel traffic the GEMMs do not hide. Overlapped (Transformer Engine
+/// userbuffers, PyTorch async TP), each all-gather and reduce-scatter goes in chunks, peer to
+/// peer, while the GEMM beside it works on the chunk before: it needs sequence parallelism (no
+/// all-reduce to split) and a TP group inside one server. Measured runs hide only part of it,
+/// the stack's tp_overlap_hidden_share (the first and last chunks, smaller GEMMs, the SMs and
+/// memory bandwidth the copies take), and never more than the GEMM time can cover.
+double tensor_parallel_exposed_seconds(const Request& req, const PerformanceConstants& k,
+                                       const GroupPlacement& place, const MicrobatchSeconds& mb) {
+  const bool overlapped =
+      req.parallelism.tp_comm_overlap && req.training.sequence_parallel && !place.tp_crosses;
+  if (!overlapped) return mb.tensor_parallel_s;
+  const double hidden = std::min(*req.stack.tp_overlap_hidden_share * mb.tensor_parallel_s,
+                                 k.overlap_fraction * mb.gemm_s);
+  return mb.tensor_parallel_s - hidden;
+}
+
+/// The stage-to-stage sends compute does not hide: under an interleaved schedule a stack that
+/// overlaps them (Megatron-LM overlap_p2p_comm) posts the next chunk's sends and receives and
+/// computes meanwhile; a plain 1F1B schedule waits for them.
+double pipeline_p2p_exposed_seconds(const Request& req, const Layout& L,
+                                    const PerformanceConstants& k, const MicrobatchSeconds& mb) {
+  const bool overlapped = req.stack.pipeline_p2p_overlap && pipeline_chunks_per_stage(req, L) > 1 &&
+                          !runs_dualpipe(req, L);
+  return overlapped ? std::max(0.0, mb.pipeline_p2p_s - k.overlap_fraction * mb.compute_s())
+                    : mb.pipeline_p2p_s;
+}
+
 /// The pipeline fill/drain bubble of a step, from one micro-batch's busy time: (pp-1)/(m+pp-1)
 /// of the step for 1F1B (Narayanan et al. 2021), 1/v of that with v interleaved model chunks
 /// per stage (ibid. sec. 2.2), DualPipe's (pp/2 - 1) stage pairs.
@@ -381,7 +410,7 @@ void fill_microbatch_terms(TrainingPerf& r, const Request& req, const Layout& L,
   const bool dualpipe = runs_dualpipe(req, L);
   const OverlappedTraffic overlapped = dualpipe_overlapped_traffic(mb, dualpipe);
   // What holds the GPU for one micro-batch: its compute and the traffic compute cannot hide.
-  const double gpu_mb = mb.compute_s() + mb.tensor_parallel_s +
+  const double gpu_mb = mb.compute_s() + mb.tensor_parallel_exposed_s +
                         (dualpipe ? overlapped.exposed_seconds : mb.expert_parallel_s) +
                         mb.context_parallel_exposed_s + mb.dequantization_s +
                         mb.activation_offload_s;
@@ -403,18 +432,21 @@ void fill_communication_terms(TrainingPerf& r, const Request& req, const Layout&
   const OverlappedTraffic overlapped = dualpipe_overlapped_traffic(mb, dualpipe);
   const ExposedDataParallel dp_exposed = exposed_data_parallel(req, k, dp, mb.compute_s());
   r.tensor_parallel_s = m_count * mb.tensor_parallel_s;
+  r.tensor_parallel_exposed_s = m_count * mb.tensor_parallel_exposed_s;
   r.expert_parallel_s = m_count * mb.expert_parallel_s;
   r.context_parallel_s = m_count * mb.context_parallel_s;
   r.context_parallel_exposed_s = m_count * mb.context_parallel_exposed_s;
   r.pipeline_p2p_s = m_count * mb.pipeline_p2p_s;
+  r.pipeline_p2p_exposed_s = m_count * mb.pipeline_p2p_exposed_s;
   r.data_parallel_s =
       m_count * dp.per_microbatch_s + dp.per_step_s + dp.param_gather_s + dp.per_step_unhidden_s;
   r.data_parallel_exposed_s = m_count * dp_exposed.per_microbatch_s + dp_exposed.per_step_s;
   r.overlapped_pipeline_traffic_s = m_count * overlapped.seconds;
   r.overlapped_pipeline_traffic_exposed_s = m_count * overlapped.exposed_seconds;
-  r.exposed_communication_s =
-      r.tensor_parallel_s + r.context_parallel_exposed_s + r.data_parallel_exposed_s +
-      (dualpipe ? r.overlapped_pipeline_traffic_exposed_s : r.expert_parallel_s + r.pipeline_p2p_s);
+  r.exposed_communication_s = r.tensor_parallel_exposed_s + r.context_parallel_exposed_s +
+                              r.data_parallel_exposed_s +
+                              (dualpipe ? r.overlapped_pipeline_traffic_exposed_s
+                                        : r.expert_parallel_s + r.pipeline_p2p_exposed_s);
 }
 
 /// The run at the step time: tokens per second, MFU, hours with the time failures cost, and
@@ -488,6 +520,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   const CollectiveSeconds tp =
       tensor_parallel_seconds_per_microbatch(req, L, fabric, k, place, stage);
   mb.tensor_parallel_s = tp.seconds;
+  mb.tensor_parallel_exposed_s = tensor_parallel_exposed_seconds(req, k, place, mb);
   r.tp_busbw_gbps = tp.busbw_gbps;
   mb.expert_parallel_s =
       expert_parallel_seconds_per_microbatch(req, L, fabric, k, job, place, stage);
@@ -497,6 +530,7 @@ TrainingPerf estimate_training(const Request& req, const GpuSpec& gpu, const Lay
   mb.context_parallel_exposed_s = cp.exposed_seconds;
   r.cp_busbw_gbps = cp.busbw_gbps;
   mb.pipeline_p2p_s = pipeline_p2p_seconds_per_microbatch(req, L, fabric, k, place, stage);
+  mb.pipeline_p2p_exposed_s = pipeline_p2p_exposed_seconds(req, L, k, mb);
   const DataParallelSeconds dp = data_parallel_seconds(req, L, fabric, k, job, place, stage);
   r.dp_busbw_gbps = dp.busbw_gbps;
   r.replica_busbw_gbps = dp.replica_busbw_gbps;

@@ -211,7 +211,8 @@ CollectiveSeconds tensor_parallel_seconds_per_microbatch(const Request& req, con
                                                          const StageWork& stage) {
   // Tensor parallel (Megatron, Shoeybi et al. 2019): 2 all-reduces in the forward and 2 in the
   // backward per layer of s x b x h activations (with sequence parallelism: reduce-scatter +
-  // all-gather, the same volume); a full recompute repeats the forward ones. Not overlapped.
+  // all-gather, the same volume); a full recompute repeats the forward ones. What the GEMMs
+  // hide under /parallelism/tp_comm_overlap: engine/training.cpp.
   // Each is one NCCL collective: latency-bound when small (comm.cpp).
   CollectiveSeconds tp;
   if (L.tp <= 1) return tp;

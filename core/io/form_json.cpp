@@ -113,8 +113,8 @@ std::vector<Task> tasks_for(std::string_view path) {
     return {Task::kLora, Task::kQlora};
   if (path == "/training/base_quantization") return {Task::kQlora};
   if (starts_with(path, "/training/") || path == "/parallelism/zero" || path == "/parallelism/cp" ||
-      path == "/parallelism/shard_group" || path == "/cluster/storage_read_gbps" ||
-      path == "/goal/deadline_hours")
+      path == "/parallelism/shard_group" || path == "/parallelism/tp_comm_overlap" ||
+      path == "/cluster/storage_read_gbps" || path == "/goal/deadline_hours")
     return training;
   if (starts_with(path, "/inference/")) return {Task::kInference};
   return {Task::kPretrain, Task::kFullFinetune, Task::kLora, Task::kQlora, Task::kInference};

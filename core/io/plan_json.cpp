@@ -200,7 +200,13 @@ void training(W& w, const TrainingResult& r) {
   w.field("data_parallel_s", t.data_parallel_s);
   w.field("data_parallel_exposed_s", t.data_parallel_exposed_s);
   w.field("tensor_parallel_s", t.tensor_parallel_s);
+  // Only where overlap hides part of it (/parallelism/tp_comm_overlap; an interleaved schedule
+  // on a stack that overlaps its sends).
+  if (t.tensor_parallel_exposed_s != t.tensor_parallel_s)
+    w.field("tensor_parallel_exposed_s", t.tensor_parallel_exposed_s);
   w.field("pipeline_p2p_s", t.pipeline_p2p_s);
+  if (t.pipeline_p2p_exposed_s != t.pipeline_p2p_s)
+    w.field("pipeline_p2p_exposed_s", t.pipeline_p2p_exposed_s);
   w.field("expert_parallel_s", t.expert_parallel_s);
   if (t.context_parallel_s > 0) {  // only under context parallelism (cp > 1)
     w.field("context_parallel_s", t.context_parallel_s);

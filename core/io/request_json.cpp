@@ -462,6 +462,12 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   req.parallelism.cp = static_cast<int>(p.integer("cp", 1, kMaxParallel, 1));
   if (auto g = p.nullable_integer("shard_group", 1, kMaxParallel))
     req.parallelism.shard_group = static_cast<int>(*g);
+  req.parallelism.tp_comm_overlap = p.boolean("tp_comm_overlap", req.stack.tp_comm_overlap);
+  ADVISOR_REQUIRE(!req.parallelism.tp_comm_overlap || req.stack.tp_overlap_hidden_share,
+                  "inconsistent", "/parallelism/tp_comm_overlap",
+                  "/parallelism/tp_comm_overlap: the " + req.stack.id +
+                      " stack does not overlap tensor-parallel traffic with compute (its profile "
+                      "has no tp_overlap_hidden_share)");
   p.reject_unknown();
   req.cluster = read_cluster(root.object("cluster"));
   JsonValue cost_sections = JsonValue::object();

@@ -77,15 +77,18 @@ void read_batch_budget(const JsonValue& j, const std::string& path, StackProfile
 
 /// {"value": true|false, "basis", "source"}: whether the stack splits a MoE's routed experts
 /// over GPUs (optional; training and serving stacks alike).
-void read_expert_parallel(FieldReader& r, StackProfile& s) {
-  if (!r.raw("expert_parallel")) return;
-  const JsonValue& ep = sourced(r, "expert_parallel");
-  if (!ep.is_boolean())
-    throw InputError("wrong_type", r.path_of("expert_parallel") + "/value",
-                     r.path_of("expert_parallel") + "/value must be true or false");
-  s.expert_parallel = ep.boolean();
+/// {"value": true | false, "basis", "source"}.
+bool read_sourced_flag(FieldReader& r, const char* key) {
+  const JsonValue& flag = sourced(r, key);
+  if (!flag.is_boolean())
+    throw InputError("wrong_type", r.path_of(key) + "/value",
+                     r.path_of(key) + "/value must be true or false");
+  return flag.boolean();
 }
 
+void read_expert_parallel(FieldReader& r, StackProfile& s) {
+  if (r.raw("expert_parallel")) s.expert_parallel = read_sourced_flag(r, "expert_parallel");
+}
 /// The tasks a list of the profile names (default_for, common_for): known, and of its kind.
 std::vector<Task> stack_tasks(FieldReader& r, const char* key, bool serving) {
   std::vector<Task> out;
@@ -167,20 +170,8 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
       s.default_checkpointing = *c;
     }
   }
-  {
-    const JsonValue& off = sourced(r, "offload_activations");
-    if (!off.is_boolean())
-      throw InputError("wrong_type", r.path_of("offload_activations") + "/value",
-                       r.path_of("offload_activations") + "/value must be true or false");
-    s.offload_activations = off.boolean();
-  }
-  {
-    const JsonValue& up = sourced(r, "kbit_fp32_other_weights");
-    if (!up.is_boolean())
-      throw InputError("wrong_type", r.path_of("kbit_fp32_other_weights") + "/value",
-                       r.path_of("kbit_fp32_other_weights") + "/value must be true or false");
-    s.kbit_fp32_other_weights = up.boolean();
-  }
+  s.offload_activations = read_sourced_flag(r, "offload_activations");
+  s.kbit_fp32_other_weights = read_sourced_flag(r, "kbit_fp32_other_weights");
   s.dispatch_us_per_op = read_sourced_value(r, "dispatch_us_per_op", 0, 1000);
   s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
   s.activation_traffic_passes = read_sourced_value(r, "activation_traffic_passes", 0, 100);
@@ -190,21 +181,16 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
     s.max_zero_with_pp = static_cast<int>(read_sourced_value(r, "max_zero_with_pp", 0, 3));
   if (r.raw("dp_bucket_elements_per_rank"))
     s.dp_bucket_elements_per_rank = read_sourced_value(r, "dp_bucket_elements_per_rank", 0, 1e9);
-  {
-    const JsonValue& once = sourced(r, "zero3_gather_once_per_step_with_pp");
-    if (!once.is_boolean())
-      throw InputError(
-          "wrong_type", r.path_of("zero3_gather_once_per_step_with_pp") + "/value",
-          r.path_of("zero3_gather_once_per_step_with_pp") + "/value must be true or false");
-    s.zero3_gather_once_per_step_with_pp = once.boolean();
-  }
-  {
-    const JsonValue& gathered = sourced(r, "tp_keeps_gathered_inputs");
-    if (!gathered.is_boolean())
-      throw InputError("wrong_type", r.path_of("tp_keeps_gathered_inputs") + "/value",
-                       r.path_of("tp_keeps_gathered_inputs") + "/value must be true or false");
-    s.tp_keeps_gathered_inputs = gathered.boolean();
-  }
+  s.zero3_gather_once_per_step_with_pp = read_sourced_flag(r, "zero3_gather_once_per_step_with_pp");
+  s.tp_keeps_gathered_inputs = read_sourced_flag(r, "tp_keeps_gathered_inputs");
+  if (r.raw("tp_overlap_hidden_share"))
+    s.tp_overlap_hidden_share = read_sourced_value(r, "tp_overlap_hidden_share", 0, 1);
+  if (r.raw("tp_comm_overlap")) s.tp_comm_overlap = read_sourced_flag(r, "tp_comm_overlap");
+  ADVISOR_REQUIRE(!s.tp_comm_overlap || s.tp_overlap_hidden_share, "inconsistent",
+                  r.path_of("tp_comm_overlap"),
+                  r.path_of("tp_comm_overlap") + " needs tp_overlap_hidden_share");
+  if (r.raw("pipeline_p2p_overlap"))
+    s.pipeline_p2p_overlap = read_sourced_flag(r, "pipeline_p2p_overlap");
   read_expert_parallel(r, s);
   r.reject_unknown();
   return s;

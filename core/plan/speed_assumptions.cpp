@@ -218,8 +218,13 @@ struct TrainingNotes {
   /// Tensor-parallel all-reduces.
   void tensor_parallel() {
     if (L.tp > 1) {
-      out.push_back({"training_tensor_parallel",
-                     {param("tp", L.tp), param("tp_busbw_gbps", t.tp_busbw_gbps)}});
+      out.push_back(
+          {"training_tensor_parallel",
+           {param("tp", L.tp), param("tp_busbw_gbps", t.tp_busbw_gbps),
+            param("overlapped", flag(t.tensor_parallel_exposed_s != t.tensor_parallel_s)),
+            param("hidden_share", req.stack.tp_overlap_hidden_share.value_or(0)),
+            param("overlap_share", k.overlap_fraction),
+            param("exposed_s", t.tensor_parallel_exposed_s), param("tp_s", t.tensor_parallel_s)}});
     }
   }
 
@@ -246,10 +251,13 @@ struct TrainingNotes {
                       param("exposed_s", t.overlapped_pipeline_traffic_exposed_s)}});
     } else if (L.pp > 1) {
       const int vp = req.parallelism.virtual_stages;
-      out.push_back({"training_pipeline",
-                     {param("pp", L.pp), param("virtual_stages", vp),
-                      param("bubble_share", (L.pp - 1.0) / (vp * t.microbatches + L.pp - 1)),
-                      param("microbatches", num(t.microbatches))}});
+      out.push_back(
+          {"training_pipeline",
+           {param("pp", L.pp), param("virtual_stages", vp),
+            param("bubble_share", (L.pp - 1.0) / (vp * t.microbatches + L.pp - 1)),
+            param("microbatches", num(t.microbatches)),
+            param("p2p_overlapped", flag(t.pipeline_p2p_exposed_s != t.pipeline_p2p_s)),
+            param("p2p_exposed_s", t.pipeline_p2p_exposed_s), param("p2p_s", t.pipeline_p2p_s)}});
     }
   }
 

@@ -99,6 +99,10 @@ struct Parallelism {
   // groups of this many ranks and replicated across the groups. 0: one group over all of
   // dp x cp (the ZeRO default). Stated by the request, never chosen by the advisor.
   int shard_group = 0;
+  // Tensor-parallel collectives under the GEMMs beside them (Megatron --tp-comm-overlap with
+  // Transformer Engine userbuffers, NeMo / Megatron-Bridge performance recipes; torchtitan
+  // async TP). Absent: the stack's default.
+  bool tp_comm_overlap = false;
   bool tp_pinned = false;  // false: the advisor picks tp (inference) when searching counts
   bool pp_pinned = false;
   bool ep_pinned = false;  // false: MoE training tries expert parallelism (engine/layout)

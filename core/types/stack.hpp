@@ -80,6 +80,16 @@ struct StackProfile {
   /// DTensor TP does (PrepareModuleInput to Replicate, then ColwiseParallel), instead of the
   /// 1/t shard that Megatron keeps and all-gathers again in the backward.
   bool tp_keeps_gathered_inputs = false;
+  /// Tensor-parallel collectives run under the GEMMs beside them by default (Transformer
+  /// Engine userbuffers, PyTorch async TP): the request's /parallelism/tp_comm_overlap when it
+  /// states none.
+  bool tp_comm_overlap = false;
+  /// The share of that traffic its overlap hides, as measured runs of the stack show; nullopt:
+  /// the stack cannot overlap it (a request asking is an error).
+  std::optional<double> tp_overlap_hidden_share;
+  /// Under an interleaved pipeline schedule (virtual stages > 1) the stage-to-stage sends run
+  /// while the next chunk computes (Megatron-LM overlap_p2p_comm, on by default there).
+  bool pipeline_p2p_overlap = false;
   /// Splits a MoE's routed experts over GPUs (expert parallelism: all-to-all dispatch and
   /// combine) for the model families it trains: Megatron-LM --expert-model-parallel-size,
   /// torchtitan expert_parallel_degree; serving engines with data-parallel attention (vLLM
