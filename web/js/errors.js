@@ -153,7 +153,8 @@ export function renderError() {
     if (control) control.setAttribute('aria-invalid', 'true');
     for (let n = field; n; n = n.parentElement) if (n.tagName === 'DETAILS') n.open = true;
     // At the field, in the current language: what is wrong, what was typed, what is allowed.
-    const typed = control && control.value !== undefined ? String(control.value).trim() : '';
+    // A checkbox's value is its "on" token, not what the user chose: nothing typed to echo.
+    const typed = control && control.type !== 'checkbox' && control.value !== undefined ? String(control.value).trim() : '';
     const range = err.code === 'out_of_range' || err.code === 'wrong_type' ? rangeText(path) : '';
     // Under a radio group (the task), not inside it: the radios keep their row.
     const place = field.getAttribute('role') === 'radiogroup' ? function (n) { field.after(n); } : function (n) { field.appendChild(n); };
