@@ -781,6 +781,14 @@ TEST_CASE("tensor-parallel overlap: not across servers, not on a stack without i
   const auto t = train(wide);
   CHECK(t.tensor_parallel_s > 0);
   CHECK(t.tensor_parallel_exposed_s == t.tensor_parallel_s);
+  // The answer says it was asked for and why it does not apply.
+  bool said = false;
+  const auto wide_out = advise_ok(wide);  // named: a range-for over a temporary's member dangles
+  for (const auto& n : wide_out["training"]["assumption_notes"])
+    if (n["code"] == "training_tensor_parallel")
+      said = n["params"]["overlapped"].get<double>() == 0 &&
+             n["params"]["overlap_requested"].get<double>() == 1;
+  CHECK(said);
   // DeepSpeed has no tensor-parallel overlap: asking for it is a located error.
   auto ds = wide;
   ds["stack"] = "deepspeed";

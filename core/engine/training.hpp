@@ -74,8 +74,7 @@ struct TrainingPerf {
   double data_parallel_s = 0;
   double data_parallel_exposed_s = 0;
   double tensor_parallel_s = 0;
-  double tensor_parallel_exposed_s =
-      0;  // what the GEMMs do not hide (/parallelism/tp_comm_overlap)
+  double tensor_parallel_exposed_s = 0;  // what the GEMMs do not hide (TP overlap)
   double pipeline_p2p_s = 0;
   double pipeline_p2p_exposed_s = 0;  // what compute does not hide (interleaved, stack overlaps)
   double expert_parallel_s = 0;

@@ -75,8 +75,6 @@ void read_batch_budget(const JsonValue& j, const std::string& path, StackProfile
   b.reject_unknown();
 }
 
-/// {"value": true|false, "basis", "source"}: whether the stack splits a MoE's routed experts
-/// over GPUs (optional; training and serving stacks alike).
 /// {"value": true | false, "basis", "source"}.
 bool read_sourced_flag(FieldReader& r, const char* key) {
   const JsonValue& flag = sourced(r, key);
@@ -86,9 +84,12 @@ bool read_sourced_flag(FieldReader& r, const char* key) {
   return flag.boolean();
 }
 
+/// Whether the stack splits a MoE's routed experts over GPUs (optional; training and serving
+/// stacks alike).
 void read_expert_parallel(FieldReader& r, StackProfile& s) {
   if (r.raw("expert_parallel")) s.expert_parallel = read_sourced_flag(r, "expert_parallel");
 }
+
 /// The tasks a list of the profile names (default_for, common_for): known, and of its kind.
 std::vector<Task> stack_tasks(FieldReader& r, const char* key, bool serving) {
   std::vector<Task> out;

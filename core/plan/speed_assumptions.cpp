@@ -222,6 +222,7 @@ struct TrainingNotes {
           {"training_tensor_parallel",
            {param("tp", L.tp), param("tp_busbw_gbps", t.tp_busbw_gbps),
             param("overlapped", flag(t.tensor_parallel_exposed_s != t.tensor_parallel_s)),
+            param("overlap_requested", flag(req.parallelism.tp_comm_overlap)),
             param("hidden_share", req.stack.tp_overlap_hidden_share.value_or(0)),
             param("overlap_share", k.overlap_fraction),
             param("exposed_s", t.tensor_parallel_exposed_s), param("tp_s", t.tensor_parallel_s)}});
