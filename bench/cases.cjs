@@ -222,7 +222,8 @@ function rule(c) {
       }),
       read: tpsTotal,
       assumed: 'samples/s x 8192 tokens (sequences are packed to up to 8192); no recompute; TP '
-        + 'communication overlap (NeMo\'s userbuffers, on in NVIDIA\'s submission)',
+        + 'communication overlap (NeMo\'s userbuffers: NVIDIA\'s MLPerf NeMo configs export '
+        + 'TP_COMM_OVERLAP for TP > 1; this submission\'s config not read)',
     };
   }
   if (id.startsWith('nemo2407-')) {
