@@ -200,8 +200,7 @@ void training(W& w, const TrainingResult& r) {
   w.field("data_parallel_s", t.data_parallel_s);
   w.field("data_parallel_exposed_s", t.data_parallel_exposed_s);
   w.field("tensor_parallel_s", t.tensor_parallel_s);
-  // Only where overlap hides part of it (/parallelism/tp_comm_overlap; an interleaved schedule
-  // on a stack that overlaps its sends).
+  // The exposed parts only where overlap hides some (TP overlap; Megatron's interleaved sends).
   if (t.tensor_parallel_exposed_s != t.tensor_parallel_s)
     w.field("tensor_parallel_exposed_s", t.tensor_parallel_exposed_s);
   w.field("pipeline_p2p_s", t.pipeline_p2p_s);
