@@ -11,6 +11,7 @@ function gpuId(text) {
   if (/A6000/.test(t)) return 'rtxa6000-48gb';
   if (/H200/.test(t)) return 'h200-sxm-141gb';
   if (/H800/.test(t)) return 'h800-sxm-80gb';
+  if (/H100 NVL/.test(t)) return 'h100-nvl-94gb';
   if (/H100/.test(t)) return /PCIe/.test(t) ? 'h100-pcie-80gb' : 'h100-sxm-80gb';
   if (/A100/.test(t)) {
     const pcie = /PCIe/.test(t);
@@ -31,10 +32,10 @@ function mptFields(m) {
 
 const PRESETS = {
   'Llama 2 7B': 'llama-2-7b', 'Llama 2 13B': 'llama-2-13b', 'Llama 2 70B': 'llama-2-70b',
-  'Llama 3.1 8B': 'llama-3.1-8b', 'Llama 3.1 70B': 'llama-3.1-70b',
+  'Llama 3.1 8B': 'llama-3.1-8b', 'Llama 3 8B': 'llama-3.1-8b', 'Llama 3.1 70B': 'llama-3.1-70b',
   'Llama 3 70B': 'llama-3.1-70b', 'Llama 3.3 70B Instruct': 'llama-3.1-70b',
   'Llama 3.1 405B': 'llama-3.1-405b', 'Llama 3.2 3B': 'llama-3.2-3b', 'LLaMA-1 65B': 'llama-65b',
-  'DeepSeek-V3 (MoE, MLA)': 'deepseek-v3',
+  'DeepSeek-V3 (MoE, MLA)': 'deepseek-v3', 'Qwen3 32B': 'qwen3-32b',
 };
 
 function model(c) {
@@ -160,10 +161,46 @@ function statedRule(c) {
   };
 }
 
+/**
+ * A serving engine's throughput as its source ran it (`method.engine_stack`: the profile, or
+ * 'default' for an engine without one): a fixed batch (`batch`), or every request at once (an
+ * offline benchmark, a server at request rate inf) at the most sequences the engine runs: its cap
+ * (`max_seqs`, the engine's default or the source's flag), the prompts, and what the KV cache holds.
+ */
+function servingRule(c) {
+  const m = c.method;
+  const base = {
+    weight_format: m.weights, kv: m.kv, prompt: m.isl, output: m.osl, tp: m.tp,
+    count: num(c.hardware.count), stack: m.engine_stack === 'default' ? undefined : m.engine_stack,
+  };
+  const value = measured(c, 'output_throughput').value;
+  if (m.batch) {
+    return {
+      metric: 'output_throughput', measured: value,
+      request: inferRequest(c, { ...base, concurrency: m.batch }),
+      read: m.batch === 1 ? (r) => r.inference.decode_tokens_per_second
+        : (r) => r.inference.sustained_output_tokens_per_second,
+      assumed: `${m.engine}: a fixed batch of ${m.batch}, ${m.isl} prompt and ${m.osl} output tokens`,
+    };
+  }
+  const caps = [m.max_seqs, m.prompts].filter(Boolean);
+  return {
+    metric: 'output_throughput', measured: value,
+    pre: inferRequest(c, { ...base, concurrency: 1 }),
+    request: (pre) => inferRequest(c, {
+      ...base, concurrency: Math.max(1, Math.min(pre.inference.max_concurrency, ...caps)),
+    }),
+    read: (r) => r.inference.sustained_output_tokens_per_second,
+    assumed: `${m.engine}: every request at once, as many running as the KV cache holds`
+      + (m.max_seqs ? ` (at most ${m.max_seqs})` : '') + `; ${m.isl} prompt and ${m.osl} output tokens`,
+  };
+}
+
 function rule(c) {
   const id = c.id;
   const m = c.method;
   if (c.stated) return statedRule(c);
+  if (m && m.engine_stack) return servingRule(c);
   // llm-foundry throughput tables: FSDP FULL_SHARD, stated micro/global batch and checkpointing.
   if (id.startsWith('foundry-')) {
     const meas = measured(c, 'tokens_per_sec_per_gpu');
@@ -831,7 +868,8 @@ function moreBusbwRows(more) {
  *  the others are gpt-fast's A100 lines. */
 function moreDecodeRows(more) {
   const rows = [];
-  for (const c of more.filter((x) => x.category === 'inference' && !/^trtv1-/.test(x.id))) {
+  for (const c of more.filter((x) => x.category === 'inference' && !/^trtv1-/.test(x.id)
+                                     && !(x.method && x.method.engine_stack))) {
     for (const m of c.measured) {
       const id = `${c.id}-${m.metric}`;
       if (m.gpu) {
@@ -883,7 +921,7 @@ function allRows(calibration, more = []) {
   // Training cases of the extra sources go through the same rules (llm-foundry table lines,
   // rows with a `stated` setup), and so do further cells of TensorRT-LLM's table.
   const training = more.filter((c) => /^train_/.test(c.category) || /^trtv1-/.test(c.id)
-    || (c.stated && c.category === 'memory'));
+    || (c.stated && c.category === 'memory') || (c.method && c.method.engine_stack));
   const rows = allCases(calibration.concat(training))
     .filter((r) => !(r.skip && /^memory case/.test(r.skip)));
   for (const r of rows) {
@@ -930,6 +968,7 @@ const SAME_DOCUMENT = [
   [/^meta-llama\/llama3:MODEL_CARD\.md$/, 'meta-llama/llama-models:models/llama3/MODEL_CARD.md'],
   [/^karpathy\/llm\.c:scripts\//, 'karpathy/llm.c:scripts'],
   [/^arxiv\.org\/abs\/2302\.13971/, 'arxiv.org/abs/2302.13971'],
+  [/^datacrunch-research\/h200-benchmarks:sglang\//, 'datacrunch-research/h200-benchmarks:sglang'],
 ];
 
 /** Source id of a case's `source` block (or a reference's source text). */

@@ -6,7 +6,8 @@
 //
 //   node scripts/bundle.cjs [--watch]   writes web/bundle.js (git-ignored; not minified, with a
 //                                       source map) for working on web/index.html without make_dist
-//   require('./bundle.cjs').bundlePage({minify}) -> the bundle's text (scripts/make_dist.cjs)
+//   require('./bundle.cjs').bundlePage({minify, leaveOut}) -> a promise of the bundle's text
+//                                       (scripts/make_dist.cjs)
 'use strict';
 
 const path = require('path');
@@ -31,12 +32,29 @@ function options(minify) {
 }
 
 /**
- * The bundle's text; throws with esbuild's messages when a module does not build, or when modules
- * import each other in a circle (web/README.md, contract rule 5).
+ * Leaves the message tables of `languages` out of the bundle: their import is null, and the page
+ * loads them when asked (web/js/i18n.js loadLang, from messages/<lang>.json beside it).
  */
-function bundlePage(opts) {
+function leaveOutLanguages(languages) {
+  return {
+    name: 'leave-out-languages',
+    setup(build) {
+      build.onLoad({ filter: /[\\/]data[\\/]messages[\\/][^\\/]+\.json$/ }, (args) => (
+        languages.includes(path.basename(args.path, '.json')) ? { contents: 'null', loader: 'json' } : undefined));
+    },
+  };
+}
+
+/**
+ * The bundle's text (a promise); rejects with esbuild's messages when a module does not build, or
+ * when modules import each other in a circle (web/README.md, contract rule 5). `leaveOut`: the
+ * languages whose words are not bundled (the site's second language).
+ */
+async function bundlePage(opts) {
   const esbuild = require('esbuild');
-  const out = esbuild.buildSync(Object.assign(options(opts && opts.minify), { write: false, metafile: true }));
+  const out = await esbuild.build(Object.assign(options(opts && opts.minify), {
+    write: false, metafile: true, plugins: [leaveOutLanguages((opts && opts.leaveOut) || [])],
+  }));
   const cycle = importCycle(out.metafile);
   if (cycle) throw new Error('modules import each other in a circle: ' + cycle.join(' -> '));
   return out.outputFiles[0].text;

@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: MIT
 // Packages the page: node scripts/make_dist.cjs <gpu_advisor.js> <distDir>
 //   <distDir>/site/            index.html and every file it refers to (the stylesheet, the page's
-//                              bundle, gpu_advisor.js), packed (any web server)
+//                              bundle, gpu_advisor.js), packed (any web server), and
+//                              messages/en.json, the English words the page fetches when asked
 //   <distDir>/gpu-advisor.html one file: the stylesheet and both scripts inlined in order, the
 //                              wasm module among them; opens from file:// and makes no network
 //                              request (a Content-Security-Policy forbids it).
@@ -42,6 +43,8 @@ function read(file) {
 const MODULE = 'gpu_advisor.js'; // the wasm module: the build's output, not in web/
 const BUNDLE = 'bundle.js';      // the page's modules, bundled here (web/bundle.js is a working copy)
 const EARLY = 'js/early.js';     // the one script in <head>: the embed mode's classes before the first paint
+// Languages whose words the site loads only when asked for (the default, Chinese, is bundled).
+const SITE_LANGUAGES_ON_DEMAND = ['en'];
 const indexHtml = read(path.join(webDir, 'index.html'));
 
 // Every file index.html refers to, in document order: <link rel="stylesheet" href> and <script src>.
@@ -72,8 +75,12 @@ async function main() {
 // the page's modules bundled and minified by esbuild, the stylesheet without comments and indentation.
 const packed = packModule(files[MODULE]);
 files[MODULE] = packed.text;
+// The single file carries both languages; the site's bundle only the default one, and the
+// other's words as messages/<lang>.json, fetched when the visitor switches (web/js/i18n.js).
+let siteBundle;
 try {
-  files[BUNDLE] = bundlePage({ minify: true });
+  files[BUNDLE] = await bundlePage({ minify: true });
+  siteBundle = await bundlePage({ minify: true, leaveOut: SITE_LANGUAGES_ON_DEMAND });
 } catch (e) {
   die('the page\'s modules do not bundle: ' + e.message);
 }
@@ -81,9 +88,13 @@ for (const r of refs) {
   if (r.kind === 'style') files[r.name] = minifyStyle(files[r.name]);
 }
 
-// ---- the static site: the files as they are.
+// ---- the static site: the files as they are, with the site's bundle and its on-demand words.
 fs.rmSync(siteDir, { recursive: true, force: true });
-for (const [name, text] of Object.entries(files)) {
+const siteFiles = Object.assign({}, files, { [BUNDLE]: siteBundle });
+for (const code of SITE_LANGUAGES_ON_DEMAND) {
+  siteFiles['messages/' + code + '.json'] = JSON.stringify(JSON.parse(read(path.join(root, 'data', 'messages', code + '.json'))));
+}
+for (const [name, text] of Object.entries(siteFiles)) {
   const file = path.join(siteDir, name);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, text);
@@ -133,7 +144,7 @@ fs.writeFileSync(single, html);
 
 const kib = (n) => (n / 1024).toFixed(0) + ' KiB';
 process.stdout.write('make_dist: ' + path.relative(process.cwd(), siteDir) + '/ (' +
-  Object.keys(files).length + ' files, ' + refs.filter((r) => r.kind === 'script').length + ' scripts inlined), ' + path.relative(process.cwd(), single) + ' (' +
+  Object.keys(siteFiles).length + ' files, ' + refs.filter((r) => r.kind === 'script').length + ' scripts inlined), ' + path.relative(process.cwd(), single) + ' (' +
   kib(Buffer.byteLength(html)) + '; wasm ' + kib(packed.wasmBytes) + ' stored as ' + kib(packed.xzBytes) + ' of xz)\n');
 // The first view rendered into both pages by the page itself in headless Chromium
 // (scripts/prerender.cjs); PRERENDER=0 skips it (a page that renders only once the core loads).

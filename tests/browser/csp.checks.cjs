@@ -90,6 +90,45 @@ module.exports = async function cspChecks(T) {
     }
   });
 
+  // The site's bundle carries Chinese only (issue 30 item 5); English is fetched when asked for.
+  await check('Site: the English words load only when asked for (messages/en.json, once); a link in English opens in English; without the file the page stays in Chinese and says so', async () => {
+    const server = createServer(distDir);
+    const origin = await listen(server);
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const fetched = [];
+    context.on('request', (r) => { if (/\/messages\//.test(r.url())) fetched.push(r.url()); });
+    try {
+      const en = JSON.parse(fs.readFileSync(path.join(siteDir, 'messages', 'en.json'), 'utf8'));
+      assert(!fs.readFileSync(path.join(siteDir, 'bundle.js'), 'utf8').includes(JSON.stringify(en['load.kept_answer']).slice(1, -1)), 'the site\'s bundle carries the English words');
+      const page = await context.newPage();
+      await page.goto(origin + '/');
+      await T.waitReady(page);
+      assert(!fetched.length, 'fetched at load: ' + fetched.join(', '));
+      await page.click('.lang-btn[data-lang="en"]');
+      await page.waitForFunction(() => document.documentElement.lang === 'en', null, { timeout: 10000 });
+      assert(await page.title() === en['app.title'], 'title in English: ' + await page.title());
+      await page.evaluate(() => window.gpuAdvisor.setLanguage('zh-CN'));
+      await page.evaluate(() => window.gpuAdvisor.setLanguage('en'));
+      assert(fetched.length === 1 && await page.evaluate(() => document.documentElement.lang) === 'en', 'fetches ' + fetched.length);
+      await page.close();
+      const link = await context.newPage();
+      await link.goto(origin + '/#lang=en');
+      await T.waitReady(link);
+      assert(await link.evaluate(() => document.documentElement.lang) === 'en' && await link.title() === en['app.title'], 'a link with lang=en opened in ' + await link.evaluate(() => document.documentElement.lang));
+      await link.close();
+      await context.route('**/messages/en.json', (route) => route.fulfill({ status: 404, body: 'not found' }));
+      const missing = await context.newPage();
+      await missing.goto(origin + '/');
+      await T.waitReady(missing);
+      await missing.evaluate(() => window.gpuAdvisor.setLanguage('en'));
+      const s = await missing.evaluate(() => ({ lang: document.documentElement.lang, toast: document.getElementById('toast').textContent }));
+      assert(s.lang === 'zh-CN' && /英文/.test(s.toast) && /404/.test(s.toast), 'without the file: ' + JSON.stringify(s));
+    } finally {
+      await context.close();
+      server.close();
+    }
+  });
+
   await check('CSP: a host whose policy forbids WebAssembly (no \'wasm-unsafe-eval\'): the pre-rendered answer stays, the inputs are off, a sentence in Chinese says what to allow', async () => {
     const server = createServer(distDir, SITE_CSP.replace(" 'wasm-unsafe-eval'", ''));
     const origin = await listen(server);

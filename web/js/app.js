@@ -11,7 +11,7 @@ import { renderError } from './errors.js';
 import { applyRequest, dropChoicesOfOtherTask, FORMS, gpuSelect, input, presetSelect, startRequest, updateVisibility } from './form.js';
 import { badHashText, cancelHash, flushHash, forgetOwnHash, hashPending, holdAddress, isOwnHash, readHash, shareHash, shareLink, showHashNote,
   writeHash } from './hash.js';
-import { applyStaticStrings, lang, setLang, STRINGS, t } from './i18n.js';
+import { applyStaticStrings, hasLang, isLang, lang, loadLang, setLang, t } from './i18n.js';
 import { applyDynamicPlaceholders, fillFieldsFromPreset, populateCatalogInputs, renderPresetFacts } from './inputs.js';
 import { renderCard } from './card.js';
 import { buildMonthInputs, labelMonths } from './months.js';
@@ -44,7 +44,7 @@ export const api = {
   lastError: null,
   registerPanel: registerPanel,
   recompute: function () { run(); },
-  setLanguage: function (code) { setLanguage(code); },
+  setLanguage: function (code) { return setLanguage(code); },
   // Every section, and the form's advanced groups (folded until opened, issue 29 item 4).
   expandAll: function () { foldAll(false); foldInputGroups(false); },
   collapseAll: function () { foldAll(true); foldInputGroups(true); },
@@ -73,9 +73,29 @@ function exportJson() {
   toast(t('toast.exported'));
 }
 
-/** Switches the language; the address follows unless it is the visitor's (a link typed into it). */
+let wantedLang = null; // the language last asked for (its words may still be on their way)
+
+/** Says that a language's words could not be had; the page stays in the one it shows. */
+function langUnavailable(e) {
+  toast(t('lang.unavailable', { why: String(e && e.message || e) }));
+}
+
+/**
+ * Switches the language; the address follows unless it is the visitor's (a link typed into it).
+ * Resolves once the page is in it: on the site the other language's words are fetched first
+ * (i18n.js loadLang), and only the language asked for last is applied.
+ */
 export function setLanguage(code, fromAddress) {
-  if (!Object.prototype.hasOwnProperty.call(STRINGS, code) || code === lang) return;
+  if (!isLang(code)) return Promise.resolve();
+  wantedLang = code;
+  if (!hasLang(code)) {
+    return loadLang(code).then(function () {
+      if (wantedLang === code) setLanguage(code, fromAddress);
+    }, function (e) {
+      if (wantedLang === code) langUnavailable(e);
+    });
+  }
+  if (code === lang) return Promise.resolve();
   setLang(code);
   applyStaticStrings();
   if (catalog) populateCatalogInputs();
@@ -90,6 +110,7 @@ export function setLanguage(code, fromAddress) {
   renderCard();
   const request = lastRun().request;
   if (request && !fromAddress) { cancelHash(); writeHash(request); }
+  return Promise.resolve();
 }
 
 /** The scenario chips: one click puts the scenario's request into the form. */
@@ -305,8 +326,14 @@ function start() {
     updateVisibility();
   };
   if (!snapshot) prepare();
-  loadCore().then(function (loaded) {
+  // A link in a language whose words the bundle left out (the site): they load beside the core.
+  const linkLang = readHash().lang;
+  const words = linkLang && !hasLang(linkLang) ? loadLang(linkLang).then(function () { return null; }, function (e) { return e; }) : null;
+  Promise.all([loadCore(), words]).then(function (ready) {
+    const loaded = ready[0];
+    const wordsFailed = ready[1];
     if (snapshot) { snapshot.takeOver(); prepare(); }
+    if (!snapshot && linkLang && hasLang(linkLang) && lang !== linkLang) { setLang(linkLang); applyStaticStrings(); }
     loadSchema(loaded.catalog);
     populateCatalogInputs();
     applyRequest(startRequest());
@@ -331,6 +358,7 @@ function start() {
     renderScenarios();
     wireEvents();
     setReady();
+    if (wordsFailed) langUnavailable(wordsFailed);
     // A provider catalog on its way (a host's, ?catalog=) prices the first answer: it runs then.
     if (!providerAwaited()) run();
     // The live page's first result (bench/page_bench.cjs reads it beside the pre-rendered one).

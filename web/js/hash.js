@@ -11,7 +11,7 @@
 // plain-data copy whose objects have no prototype at all, or a reason (hash.why.*) it was refused.
 import { afterFrame, clear, h } from './dom.js';
 import { SCHEMA_VERSION } from './form.js';
-import { DEFAULT_LANG, lang, STRINGS, t } from './i18n.js';
+import { DEFAULT_LANG, isLang, lang, t } from './i18n.js';
 import { lastRun, onResult } from './run.js';
 import { EMBED } from './mode.js';
 
@@ -156,7 +156,7 @@ export function readHash() {
     const eq = pair.indexOf('=');
     const k = eq < 0 ? pair : pair.slice(0, eq);
     const v = eq < 0 ? '' : pair.slice(eq + 1);
-    if (k === 'lang' && Object.prototype.hasOwnProperty.call(STRINGS, v)) out.lang = v;
+    if (k === 'lang' && isLang(v)) out.lang = v;
     if (k !== 'req' || out.request || out.bad) return;
     let text;
     try { text = decodeBase64Url(v); } catch (e) { out.bad = true; out.why = e.why || 'encoding'; return; }

@@ -6,16 +6,56 @@ import en from '../../data/messages/en.json';
 import zh from '../../data/messages/zh-CN.json';
 import { formatMessage } from './messages.js';
 
-/** One table per language: data/messages/<lang>.json, the words the CLI renders too. */
-export const STRINGS = { 'zh-CN': zh, en: en };
+/** The page's languages, the default first; data/messages/<lang>.json holds each one's words. */
+export const LANGS = ['zh-CN', 'en'];
 export const DEFAULT_LANG = 'zh-CN';
+// The tables in this bundle: both in the single file and the widget; the site's bundle carries
+// the default language only (scripts/bundle.cjs leaves the other out: its import is null) and
+// loads the other from messages/<lang>.json beside the page when the visitor asks for it.
+export const STRINGS = {};
+if (zh) STRINGS['zh-CN'] = zh;
+if (en) STRINGS.en = en;
+const loading = {};
 
 /** The page's language (a live binding: importers read it, only setLang() writes it). */
 export let lang = DEFAULT_LANG;
 
+/** Whether `code` is one of the page's languages (its words loaded or not). */
+export function isLang(code) {
+  return LANGS.indexOf(code) >= 0;
+}
+
+/** Whether the words of `code` are here (setLang needs them). */
+export function hasLang(code) {
+  return Object.prototype.hasOwnProperty.call(STRINGS, code);
+}
+
+/**
+ * The words of a language the bundle left out, fetched once from messages/<lang>.json (the
+ * site's own file, under its connect-src 'self'). Resolves when they are here; rejects with the
+ * reason when they cannot be had (a page opened from file://, a server without the file).
+ */
+export function loadLang(code) {
+  if (hasLang(code)) return Promise.resolve();
+  if (!isLang(code)) return Promise.reject(new Error('no language ' + code));
+  if (!loading[code]) {
+    loading[code] = fetch('messages/' + code + '.json').then(function (response) {
+      if (!response.ok) throw new Error('HTTP ' + response.status);
+      return response.json();
+    }).then(function (table) {
+      if (!table || typeof table !== 'object' || Array.isArray(table)) throw new Error('not a message table');
+      STRINGS[code] = table;
+    }).catch(function (e) {
+      delete loading[code]; // a later click tries again
+      throw e;
+    });
+  }
+  return loading[code];
+}
+
 /** Sets the language the strings and formats use (js/app.js setLanguage redraws the page). */
 export function setLang(code) {
-  if (Object.prototype.hasOwnProperty.call(STRINGS, code)) lang = code;
+  if (hasLang(code)) lang = code;
 }
 
 /** The count a parameter holds: a number, numeric text, or a figure node's data-value. */
