@@ -12,8 +12,8 @@
 //      training throughput and GPU-hour rows;
 //   C. kv_read_bandwidth_factor and the tensorrt_llm stack's efficiency_factor, together, on the
 //      TensorRT-LLM serving rows (large batches: KV reads and compute-bound decode);
-//   D. the vllm and sglang stacks' efficiency_factor (one value for both), on their throughput
-//      rows (offline benchmarks at full load, a server at request rate inf).
+//   D. the vllm and sglang stacks' host time per running sequence per step (one value for both),
+//      on their throughput rows (offline benchmarks at full load, a server at request rate inf).
 // Loss: mean |ln(predicted / measured)| (robust to the few rows whose setup is uncertain).
 //
 // Leave-one-source-out (losoErrors, printed by bench/calibrate.cjs): for each fit source, the
@@ -39,12 +39,9 @@ const root = path.join(__dirname, '..');
 const FUSED_STACKS = ['unsloth', 'fsdp_compile', 'megatron'];
 const SERVING_KEYS = ['kv_read_bandwidth_factor', 'decode_layer_floor_us',
                       'int8_decode_bandwidth_factor', 'int4_decode_bandwidth_factor'];
-// The serving engines' efficiency_factor, by its fitted constant's name. vLLM and SGLang share
-// one: both schedule their batches in Python between CUDA-graph steps over the same attention
-// kernels (FlashInfer, FlashAttention), and neither alone has rows from enough sources to
-// separate it (vLLM's three fit rows leave it anywhere in 0.47-0.66).
-const ENGINE_EFFICIENCY = { tensorrt_llm_efficiency: ['tensorrt_llm'],
-                            open_engine_efficiency: ['vllm', 'sglang'] };
+// vLLM and SGLang share one host time per sequence: both schedule, sample and detokenize in
+// Python between CUDA-graph steps, and neither alone has rows from enough sources to separate it.
+const OPEN_ENGINES = ['vllm', 'sglang'];
 const openEngineRow = (r) => group(r) === 'inference' && /^(vllm|sglang)/.test(r.id);
 
 /** performance.json `base` with `point` applied: {framework_efficiency, ..., eager_traffic_passes}. */
@@ -58,8 +55,9 @@ function withPoint(base, point) {
       for (const st of p.stacks.filter((x) => x.kind === 'training' && FUSED_STACKS.includes(x.id) === fused)) {
         st.activation_traffic_passes.value = v;
       }
-    } else if (ENGINE_EFFICIENCY[k]) {
-      for (const id of ENGINE_EFFICIENCY[k]) p.stacks.find((s) => s.id === id).efficiency_factor.value = v;
+    } else if (k === 'tensorrt_llm_efficiency') p.stacks.find((s) => s.id === 'tensorrt_llm').efficiency_factor.value = v;
+    else if (k === 'open_engine_host_us') {
+      for (const id of OPEN_ENGINES) p.stacks.find((s) => s.id === id).host_us_per_sequence.value = v;
     }
     else if (k === 'megatron_tp_overlap_share') p.stacks.find((s) => s.id === 'megatron').tp_overlap_hidden_share.value = v;
     else throw new Error(`unknown constant ${k}`);
@@ -90,7 +88,7 @@ const AXES = {
   fused_traffic_passes: (p) => range(0, Math.min(p.eager_traffic_passes, MAX_FUSED_PASSES), 1),
   kv_read_bandwidth_factor: () => range(0.3, 1.0, 0.1),
   tensorrt_llm_efficiency: () => range(0.8, 1.6, 0.1),
-  open_engine_efficiency: () => range(0.4, 1.2, 0.02),
+  open_engine_host_us: () => range(0, 300, 5),
   megatron_tp_overlap_share: () => range(0, 1, 0.1),
 };
 
@@ -102,7 +100,7 @@ const STAGES = [
   { name: 'B', keys: ['framework_efficiency', 'eager_traffic_passes', 'fused_traffic_passes',
                       'megatron_tp_overlap_share'], rows: trainingRow },
   { name: 'C', keys: ['kv_read_bandwidth_factor', 'tensorrt_llm_efficiency'], rows: (r) => /^trt/.test(r.id) },
-  { name: 'D', keys: ['open_engine_efficiency'], rows: openEngineRow },
+  { name: 'D', keys: ['open_engine_host_us'], rows: openEngineRow },
 ];
 
 /** The value `base` (performance.json) holds for a fitted constant. */
@@ -112,7 +110,8 @@ function currentValue(base, key) {
   const stack = (id) => base.stacks.find((s) => s.id === id);
   if (key === 'eager_traffic_passes') return stack('hf_peft').activation_traffic_passes.value;
   if (key === 'fused_traffic_passes') return stack(FUSED_STACKS[0]).activation_traffic_passes.value;
-  if (ENGINE_EFFICIENCY[key]) return stack(ENGINE_EFFICIENCY[key][0]).efficiency_factor.value;
+  if (key === 'tensorrt_llm_efficiency') return stack('tensorrt_llm').efficiency_factor.value;
+  if (key === 'open_engine_host_us') return stack(OPEN_ENGINES[0]).host_us_per_sequence.value;
   if (key === 'megatron_tp_overlap_share') return stack('megatron').tp_overlap_hidden_share.value;
   throw new Error(`unknown constant ${key}`);
 }
@@ -252,8 +251,9 @@ function writeConstants(perfPath, fitted) {
   for (const k of ['framework_efficiency', 'memory_bandwidth_efficiency', ...SERVING_KEYS]) {
     set(`("${k}": \\{\\s*"value": )[0-9.]+`, fitted[k]);
   }
-  for (const [k, id] of Object.entries(ENGINE_EFFICIENCY).flatMap(([key, ids]) => ids.map((x) => [key, x]))) {
-    set(`("id": "${id}"[\\s\\S]*?"efficiency_factor": \\{\\s*"value": )[0-9.]+`, fitted[k]);
+  set('("id": "tensorrt_llm"[\\s\\S]*?"efficiency_factor": \\{\\s*"value": )[0-9.]+', fitted.tensorrt_llm_efficiency);
+  for (const id of OPEN_ENGINES) {
+    set(`("id": "${id}"[\\s\\S]*?"host_us_per_sequence": \\{\\s*"value": )[0-9.]+`, fitted.open_engine_host_us);
   }
   set('("id": "megatron"[\\s\\S]*?"tp_overlap_hidden_share": \\{\\s*"value": )[0-9.]+', fitted.megatron_tp_overlap_share);
   const base = JSON.parse(out);

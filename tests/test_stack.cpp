@@ -461,8 +461,39 @@ TEST_CASE("batch-1 decode: bytes at the format's bandwidth share plus a per-laye
   CHECK(advisor::weight_stream_factor(6, k) ==
         Approx((k.int4_decode_bandwidth_factor + k.int8_decode_bandwidth_factor) / 2));
   CHECK(b["launch_overhead_s"].get<double>() == Approx(32 * k.decode_layer_floor_us * 1e-6));
+  CHECK(b["host_overhead_s"].get<double>() ==
+        Approx(k.find_stack("vllm")->host_us_per_sequence * 1e-6));
   CHECK(bf16["decode_step_s"].get<double>() ==
-        Approx(b["memory_s"].get<double>() + b["launch_overhead_s"].get<double>()));
+        Approx(b["memory_s"].get<double>() + b["launch_overhead_s"].get<double>() +
+               b["host_overhead_s"].get<double>()));
+}
+
+TEST_CASE("a Python engine's host time grows with the running sequences, a C++ runtime has none",
+          "[stack][serving]") {
+  // vLLM and SGLang spend host_us_per_sequence on each running sequence between steps (fitted
+  // on full-load throughput rows): 256 sequences cost 256 x that per step, one sequence 1 x;
+  // TensorRT-LLM states none. The first token (a prefill) carries none of it.
+  const auto& k = constants();
+  const double host_us = k.find_stack("vllm")->host_us_per_sequence;
+  REQUIRE(host_us > 0);
+  CHECK(k.find_stack("sglang")->host_us_per_sequence == host_us);
+  CHECK(k.find_stack("tensorrt_llm")->host_us_per_sequence == 0);
+  auto serve = [&](const char* stack, int concurrency) {
+    auto req =
+        pinned("inference", "llama-3.1-8b", "h100-sxm-80gb", 1,
+               {{"inference",
+                 {{"concurrency", concurrency}, {"prompt_tokens", 256}, {"output_tokens", 256}}}});
+    req["stack"] = stack;
+    return advise_ok(req)["inference"];
+  };
+  const auto one = serve("vllm", 1);
+  const auto full = serve("vllm", 256);
+  CHECK(one["decode_breakdown"]["host_overhead_s"].get<double>() == Approx(host_us * 1e-6));
+  CHECK(full["decode_breakdown"]["host_overhead_s"].get<double>() == Approx(256 * host_us * 1e-6));
+  CHECK(serve("tensorrt_llm", 256)["decode_breakdown"]["host_overhead_s"].get<double>() == 0);
+  // The first token is the same prefill whichever engine: no host term in it.
+  CHECK(one["time_to_first_token_s"].get<double>() ==
+        Approx(serve("sglang", 1)["time_to_first_token_s"].get<double>()));
 }
 
 TEST_CASE("TensorRT-LLM sizes the KV cache from the memory left after the weights",

@@ -149,7 +149,10 @@ DecodeStep ServingModel::decode(double batch, double context) const {
   // per step whatever the batch: a fixed time per layer that the bytes do not carry.
   s.layer_floor_us = req_.stack.decode_layer_floor_us.value_or(k_.decode_layer_floor_us);
   s.launch_s = m.layers * s.layer_floor_us * 1e-6;
-  s.step_s = std::max(s.memory_s, s.compute_s) + s.communication_s + s.launch_s;
+  // A Python engine's work per running sequence between steps (each attention rank schedules
+  // its own sequences): what makes a full batch slower than its kernels.
+  s.host_s = rank_batch * req_.stack.host_us_per_sequence * 1e-6;
+  s.step_s = std::max(s.memory_s, s.compute_s) + s.communication_s + s.launch_s + s.host_s;
   return s;
 }
 

@@ -21,6 +21,7 @@ struct DecodeStep {
   double compute_s = 0;        // matmuls + attention at the achievable matmul rate
   double communication_s = 0;  // tensor-parallel all-reduces + pipeline sends
   double launch_s = 0;         // per-layer kernel floor (layers x decode_layer_floor_us)
+  double host_s = 0;           // the engine's host time: sequences x host_us_per_sequence
   double weight_bytes = 0;     // read per GPU per step
   double kv_bytes = 0;
   // The kernel terms used (the stack's where it states them, else the fitted constants).

@@ -24,7 +24,9 @@ double step_s(const ServingModel& model, double decode, double prefill, double p
   if (decode <= 0) return model.prefill_s(prefill / prompt, prompt);
   const DecodeStep streaming = model.decode(decode, context);
   const DecodeStep all = prefill > 0 ? model.decode(decode + prefill, context) : streaming;
-  return std::max(streaming.memory_s, all.compute_s) + all.communication_s + streaming.launch_s;
+  // The host's work is per running sequence: a prompt chunk is one more, which is neglected.
+  return std::max(streaming.memory_s, all.compute_s) + all.communication_s + streaming.launch_s +
+         streaming.host_s;
 }
 
 }  // namespace

@@ -308,6 +308,7 @@ void serving(W& w, const ServingResult& r) {
   w.field("compute_s", p.step.compute_s);
   w.field("communication_s", p.step.communication_s);
   w.field("launch_overhead_s", p.step.launch_s);
+  w.field("host_overhead_s", p.step.host_s);
   w.field("weight_bytes", p.step.weight_bytes);
   w.field("kv_cache_bytes", p.step.kv_bytes);
   w.end_object();

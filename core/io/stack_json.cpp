@@ -137,6 +137,8 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
       s.kv_read_bandwidth_factor = read_sourced_value(r, "kv_read_bandwidth_factor", 0.1, 1);
     if (r.raw("decode_layer_floor_us"))
       s.decode_layer_floor_us = read_sourced_value(r, "decode_layer_floor_us", 0, 1000);
+    if (r.raw("host_us_per_sequence"))
+      s.host_us_per_sequence = read_sourced_value(r, "host_us_per_sequence", 0, 10000);
     read_expert_parallel(r, s);
     r.reject_unknown();
     return s;

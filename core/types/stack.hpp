@@ -118,6 +118,10 @@ struct StackProfile {
   std::optional<double> quantized_decode_bandwidth_factor;
   std::optional<double> kv_read_bandwidth_factor;
   std::optional<double> decode_layer_floor_us;
+  /// Host time per running sequence per engine step: what a Python engine spends between GPU
+  /// steps on each sequence (scheduling, sampling, detokenizing, stop checks) where it does not
+  /// overlap the GPU. 0: none beyond the kernels (a C++ runtime, or not measured).
+  double host_us_per_sequence = 0;
 };
 
 }  // namespace advisor
