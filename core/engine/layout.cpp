@@ -25,17 +25,29 @@ constexpr int kAutoTensorParallel[] = {1, 2, 4, 8};
 // (its report: EP 64 across 8 servers; Megatron-LM's MoE recipes use 8-64).
 constexpr int kAutoExpertParallel[] = {1, 2, 4, 8, 16, 32, 64};
 
+/// A few expert-parallel sizes held inline: asked for at every count of every search (a heap
+/// list here was a third of a fine-tune's allocations).
+struct ExpertParallelSizes {
+  int sizes[std::size(kAutoExpertParallel)] = {};
+  std::size_t n = 0;
+  const int* begin() const { return sizes; }
+  const int* end() const { return sizes + n; }
+  std::size_t size() const { return n; }
+};
+
 /// The expert-parallel sizes the search tries: the request's when stated (or for a dense model,
 /// serving, or a stack without expert parallelism), else each of kAutoExpertParallel dividing
 /// the experts (make_layout checks the data-parallel group).
-std::vector<int> expert_parallel_sizes(const Request& req) {
+ExpertParallelSizes expert_parallel_sizes(const Request& req) {
   const ModelArch& m = req.model;
+  ExpertParallelSizes out;
   if (req.parallelism.ep_pinned || !is_training(req.task) || !m.moe || m.moe->experts < 2 ||
-      !req.stack.expert_parallel)
-    return {req.parallelism.ep};
-  std::vector<int> out;
+      !req.stack.expert_parallel) {
+    out.sizes[out.n++] = req.parallelism.ep;
+    return out;
+  }
   for (int ep : kAutoExpertParallel)
-    if (ep <= m.moe->experts && m.moe->experts % ep == 0) out.push_back(ep);
+    if (ep <= m.moe->experts && m.moe->experts % ep == 0) out.sizes[out.n++] = ep;
   return out;
 }
 
@@ -82,7 +94,7 @@ int for_each_candidate_layout(const Request& req, int count, int gpus_per_server
   const Parallelism& p = req.parallelism;
   int given = 0;
   bool stopped = false;
-  const std::vector<int> eps = expert_parallel_sizes(req);
+  const ExpertParallelSizes eps = expert_parallel_sizes(req);
   // Each split without expert parallelism first, then with more of it.
   auto add = [&](int tp, int pp) {
     for (int ep : eps) {

@@ -73,13 +73,16 @@ std::optional<double> FieldReader::nullable_number(const char* key, double min, 
     FieldLog::note({path_of(key), "number", min, max, exclusive_min, {}, {}});
   const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
-  const std::string p = path_of(key);
-  ADVISOR_REQUIRE(j->is_number(), "wrong_type", p, p + " must be a number, got " + type_name(*j));
+  // The path is built only for an error (a valid read allocates nothing for it).
+  const auto p = [&] { return path_of(key); };
+  ADVISOR_REQUIRE(j->is_number(), "wrong_type", p(),
+                  p() + " must be a number, got " + type_name(*j));
   const double value = j->number();
-  if (!std::isfinite(value)) throw InputError("out_of_range", p, p + " must be a finite number");
+  if (!std::isfinite(value))
+    throw InputError("out_of_range", p(), p() + " must be a finite number");
   const bool above_min = exclusive_min ? value > min : value >= min;
-  ADVISOR_REQUIRE(above_min && value <= max, "out_of_range", p,
-                  p + " must be " + (exclusive_min ? "> " : ">= ") + format_number(min) +
+  ADVISOR_REQUIRE(above_min && value <= max, "out_of_range", p(),
+                  p() + " must be " + (exclusive_min ? "> " : ">= ") + format_number(min) +
                       " and <= " + format_number(max) + ", got " + format_number(value));
   return value;
 }
@@ -116,15 +119,16 @@ std::optional<std::int64_t> FieldReader::nullable_integer(const char* key, std::
                     {}});
   const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
-  const std::string p = path_of(key);
-  ADVISOR_REQUIRE(j->is_number(), "wrong_type", p,
-                  p + " must be a whole number, got " + type_name(*j));
+  // The path is built only for an error (a valid read allocates nothing for it).
+  const auto p = [&] { return path_of(key); };
+  ADVISOR_REQUIRE(j->is_number(), "wrong_type", p(),
+                  p() + " must be a whole number, got " + type_name(*j));
   const double value = j->number();
-  ADVISOR_REQUIRE(std::isfinite(value) && std::floor(value) == value, "not_integer", p,
-                  p + " must be a whole number, got " + format_number(value));
+  ADVISOR_REQUIRE(std::isfinite(value) && std::floor(value) == value, "not_integer", p(),
+                  p() + " must be a whole number, got " + format_number(value));
   ADVISOR_REQUIRE(value >= static_cast<double>(min) && value <= static_cast<double>(max),
-                  "out_of_range", p,
-                  p + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
+                  "out_of_range", p(),
+                  p() + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
                       ", got " + format_number(value));
   return static_cast<std::int64_t>(value);
 }
@@ -133,14 +137,15 @@ bool FieldReader::boolean(const char* key, std::optional<bool> fallback) {
   if (FieldLog::recording())
     FieldLog::note({path_of(key), "boolean", {}, {}, false, default_of(fallback), {}});
   const JsonValue* j = find(key);
-  const std::string p = path_of(key);
+  // The path is built only for an error (a valid read allocates nothing for it).
+  const auto p = [&] { return path_of(key); };
   if (j == nullptr || j->is_null()) {
     if (!fallback.has_value())
-      throw InputError("missing_field", p, p + " is required (true or false)");
+      throw InputError("missing_field", p(), p() + " is required (true or false)");
     return *fallback;
   }
-  ADVISOR_REQUIRE(j->is_boolean(), "wrong_type", p,
-                  p + " must be true or false, got " + type_name(*j));
+  ADVISOR_REQUIRE(j->is_boolean(), "wrong_type", p(),
+                  p() + " must be true or false, got " + type_name(*j));
   return j->boolean();
 }
 
@@ -148,12 +153,15 @@ std::string FieldReader::string(const char* key, std::optional<std::string> fall
   if (FieldLog::recording())
     FieldLog::note({path_of(key), "text", {}, {}, false, default_of(fallback), {}});
   const JsonValue* j = find(key);
-  const std::string p = path_of(key);
+  // The path is built only for an error (a valid read allocates nothing for it).
+  const auto p = [&] { return path_of(key); };
   if (j == nullptr || j->is_null()) {
-    if (!fallback.has_value()) throw InputError("missing_field", p, p + " is required (a string)");
+    if (!fallback.has_value())
+      throw InputError("missing_field", p(), p() + " is required (a string)");
     return *fallback;
   }
-  ADVISOR_REQUIRE(j->is_string(), "wrong_type", p, p + " must be a string, got " + type_name(*j));
+  ADVISOR_REQUIRE(j->is_string(), "wrong_type", p(),
+                  p() + " must be a string, got " + type_name(*j));
   return j->string();
 }
 
@@ -161,21 +169,22 @@ std::string FieldReader::text(const char* key, std::size_t max_chars,
                               std::optional<std::string> fallback, bool lines) {
   const bool required = !fallback.has_value();
   const std::string v = string(key, std::move(fallback));
-  const std::string p = path_of(key);
-  if (required && v.empty()) throw InputError("missing_field", p, p + " must not be empty");
+  // The path is built only for an error (a valid read allocates nothing for it).
+  const auto p = [&] { return path_of(key); };
+  if (required && v.empty()) throw InputError("missing_field", p(), p() + " must not be empty");
   std::size_t chars = 0;
   for (const char c : v) {
     const auto u = static_cast<unsigned char>(c);
     if ((u & 0xC0) != 0x80) ++chars;
     if ((u < 0x20 && !(lines && c == '\n')) || u == 0x7F)
       throw InputError(
-          "out_of_range", p,
-          p + (lines ? " must be plain text without control characters (newlines allowed)"
-                     : " must be one line of plain text, without control characters"));
+          "out_of_range", p(),
+          p() + (lines ? " must be plain text without control characters (newlines allowed)"
+                       : " must be one line of plain text, without control characters"));
   }
   if (chars > max_chars)
-    throw InputError("limit_exceeded", p,
-                     p + " has " + std::to_string(chars) + " characters; the limit is " +
+    throw InputError("limit_exceeded", p(),
+                     p() + " has " + std::to_string(chars) + " characters; the limit is " +
                          std::to_string(max_chars));
   return v;
 }
