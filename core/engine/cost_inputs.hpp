@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "engine/cost.hpp"
@@ -199,8 +200,9 @@ class Recorder {
             d.needs_confirmation || (!usd_override_ && prices_.usd_to_cny.needs_confirmation);
       }
     }
-    add(d);
-    return d.value;
+    const double value = d.value;
+    add(std::move(d));
+    return value;
   }
 
   /// A value the request gave where the catalog has none.
@@ -215,7 +217,7 @@ class Recorder {
     d.source = "your input";
     d.overridden = true;
     d.override_path = path;
-    add(d);
+    add(std::move(d));
     return value;
   }
 
@@ -224,11 +226,11 @@ class Recorder {
   }
 
  private:
-  void add(const DefaultUsed& d) {
+  void add(DefaultUsed&& d) {
     flagged_ = flagged_ || d.needs_confirmation;
     for (const DefaultUsed& x : *out_)
       if (x.key == d.key) return;
-    out_->push_back(d);
+    out_->push_back(std::move(d));
   }
   std::vector<DefaultUsed>* out_;
   bool flagged_ = false;
