@@ -44,6 +44,8 @@ bool FieldReader::has(const char* key) const {
   return j != nullptr && !j->is_null();
 }
 
+// The reads below call it only for an error (through a lambda `p`): a valid read allocates
+// nothing for its path.
 std::string FieldReader::path_of(const char* key) const { return path_ + "/" + key; }
 
 const JsonValue* FieldReader::find(const char* key) {
@@ -73,7 +75,6 @@ std::optional<double> FieldReader::nullable_number(const char* key, double min, 
     FieldLog::note({path_of(key), "number", min, max, exclusive_min, {}, {}});
   const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
-  // The path is built only for an error (a valid read allocates nothing for it).
   const auto p = [&] { return path_of(key); };
   ADVISOR_REQUIRE(j->is_number(), "wrong_type", p(),
                   p() + " must be a number, got " + type_name(*j));
@@ -119,7 +120,6 @@ std::optional<std::int64_t> FieldReader::nullable_integer(const char* key, std::
                     {}});
   const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) return std::nullopt;
-  // The path is built only for an error (a valid read allocates nothing for it).
   const auto p = [&] { return path_of(key); };
   ADVISOR_REQUIRE(j->is_number(), "wrong_type", p(),
                   p() + " must be a whole number, got " + type_name(*j));
@@ -137,7 +137,6 @@ bool FieldReader::boolean(const char* key, std::optional<bool> fallback) {
   if (FieldLog::recording())
     FieldLog::note({path_of(key), "boolean", {}, {}, false, default_of(fallback), {}});
   const JsonValue* j = find(key);
-  // The path is built only for an error (a valid read allocates nothing for it).
   const auto p = [&] { return path_of(key); };
   if (j == nullptr || j->is_null()) {
     if (!fallback.has_value())
@@ -153,7 +152,6 @@ std::string FieldReader::string(const char* key, std::optional<std::string> fall
   if (FieldLog::recording())
     FieldLog::note({path_of(key), "text", {}, {}, false, default_of(fallback), {}});
   const JsonValue* j = find(key);
-  // The path is built only for an error (a valid read allocates nothing for it).
   const auto p = [&] { return path_of(key); };
   if (j == nullptr || j->is_null()) {
     if (!fallback.has_value())
@@ -169,7 +167,6 @@ std::string FieldReader::text(const char* key, std::size_t max_chars,
                               std::optional<std::string> fallback, bool lines) {
   const bool required = !fallback.has_value();
   const std::string v = string(key, std::move(fallback));
-  // The path is built only for an error (a valid read allocates nothing for it).
   const auto p = [&] { return path_of(key); };
   if (required && v.empty()) throw InputError("missing_field", p(), p() + " must not be empty");
   std::size_t chars = 0;

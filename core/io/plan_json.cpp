@@ -246,8 +246,7 @@ void concurrency_curve(W& w, const std::vector<ConcurrencyPoint>& curve) {
   w.end_array();
 }
 
-/// One replica of the fleet at its share of the load (engine/serving_load): what the answer
-/// card, the reasons and the cost per million tokens use.
+/// One replica at its share of the load (engine/serving_load): the answer card's figures.
 void at_load(W& w, const ServingAtLoad& l) {
   w.key("at_load");
   if (l.users < 1) {

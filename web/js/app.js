@@ -327,7 +327,7 @@ function start() {
   };
   if (!snapshot) prepare();
   // A link in a language whose words the bundle left out (the site): they load beside the core.
-  const linkLang = readHash().lang;
+  const linkLang = (fromHash || readHash()).lang;
   const words = linkLang && !hasLang(linkLang) ? loadLang(linkLang).then(function () { return null; }, function (e) { return e; }) : null;
   Promise.all([loadCore(), words]).then(function (ready) {
     const loaded = ready[0];
