@@ -2,10 +2,11 @@
 // SPDX-License-Identifier: MIT
 // Fits the few free constants of data/performance.json on the rows of the FIT sources (every
 // source but the unseen ones, bench/unseen_sources.json), never per case, by a grid over each:
-//   A. memory_bandwidth_efficiency and decode_layer_floor_us, together, on the bf16 decode rows
-//      (gpt-fast, batch 1: bandwidth-bound by design; model sizes 7B-70B and TP 1-8 separate
-//      the per-byte from the per-layer time); then the int8 and int4 weight-only kernel factors
-//      on the int8 and int4 decode rows;
+//   A. memory_bandwidth_efficiency and decode_layer_floor_us, together, on the 16-bit decode
+//      rows at batch 1 (gpt-fast, LMDeploy: bandwidth-bound by design; model sizes 7B-70B and
+//      TP 1-8 separate the per-byte from the per-layer time); then the CUDA-core operations
+//      weight-only kernels spend dequantising each weight, on the int8 (gpt-fast) and int4
+//      (gpt-fast's A100, AutoAWQ's RTX 4090: parts with 4x apart FP32 rates per byte) rows;
 //   B. framework_efficiency and the training stacks' activation_traffic_passes (one value for the
 //      eager stacks, one for the fused ones: FUSED_STACKS) and the share of tensor-parallel
 //      traffic Megatron's overlap hides (only rows that state the overlap move it), together, on
@@ -24,7 +25,7 @@
 // Usage: node bench/fit.cjs build/gpu-advisor [--write] [--pick-unseen]
 //   --write        stores the constants fitted on all fit sources in data/performance.json
 //   --pick-unseen  writes bench/unseen_sources.json (cases.cjs pickUnseen; only sources whose
-//                  removal leaves every fitted constant some rows may be chosen)
+//                  removal leaves every fitted constant rows of two sources may be chosen)
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -38,7 +39,7 @@ const root = path.join(__dirname, '..');
 // torch.compile, Unsloth's Triton kernels); the other training stacks run eager PyTorch operators.
 const FUSED_STACKS = ['unsloth', 'fsdp_compile', 'megatron'];
 const SERVING_KEYS = ['kv_read_bandwidth_factor', 'decode_layer_floor_us',
-                      'int8_decode_bandwidth_factor', 'int4_decode_bandwidth_factor'];
+                      'int8_dequant_ops_per_weight', 'int4_dequant_ops_per_weight'];
 // vLLM and SGLang share one host time per sequence: both schedule, sample and detokenize in
 // Python between CUDA-graph steps, and neither alone has rows from enough sources to separate it.
 const OPEN_ENGINES = ['vllm', 'sglang'];
@@ -71,8 +72,13 @@ const range = (a, b, step) => {
   return out;
 };
 
-const formatOf = (r) => ((r.request && r.request.inference) || {}).weight_format;
-const isDecode = (format) => (r) => /^gptfast-/.test(r.id) && formatOf(r) === format;
+// Decode at batch 1 on the default serving profile (no stack named: gpt-fast, LMDeploy's fixed
+// batch of 1, AutoAWQ): the weights' bytes and the per-layer floor set the step.
+const isDecode = (...formats) => (r) => {
+  const req = r.request || {};
+  return req.task === 'inference' && !req.stack && req.inference.concurrency === 1
+    && formats.includes(req.inference.weight_format);
+};
 const trainingRow = (r) => ['train_throughput', 'train_gpu_hours'].includes(group(r));
 
 // The grid of each constant. The fused stacks' pass count stays within the eager one's and at
@@ -81,8 +87,8 @@ const MAX_FUSED_PASSES = 3;
 const AXES = {
   memory_bandwidth_efficiency: () => range(0.6, 0.95, 0.01),
   decode_layer_floor_us: () => range(0, 100, 2),
-  int8_decode_bandwidth_factor: () => range(0.4, 1.0, 0.01),
-  int4_decode_bandwidth_factor: () => range(0.4, 1.0, 0.01),
+  int8_dequant_ops_per_weight: () => range(0, 40, 0.5),
+  int4_dequant_ops_per_weight: () => range(0, 40, 0.5),
   framework_efficiency: () => range(0.7, 0.9, 0.02),
   eager_traffic_passes: () => range(0, 8, 1),
   fused_traffic_passes: (p) => range(0, Math.min(p.eager_traffic_passes, MAX_FUSED_PASSES), 1),
@@ -94,9 +100,9 @@ const AXES = {
 
 /** The fit's stages, in order (each sees the constants the earlier ones fitted). */
 const STAGES = [
-  { name: 'A', keys: ['memory_bandwidth_efficiency', 'decode_layer_floor_us'], rows: isDecode('bf16') },
-  { name: 'int8', keys: ['int8_decode_bandwidth_factor'], rows: isDecode('int8') },
-  { name: 'int4', keys: ['int4_decode_bandwidth_factor'], rows: isDecode('int4') },
+  { name: 'A', keys: ['memory_bandwidth_efficiency', 'decode_layer_floor_us'], rows: isDecode('bf16', 'fp16') },
+  { name: 'int8', keys: ['int8_dequant_ops_per_weight'], rows: isDecode('int8') },
+  { name: 'int4', keys: ['int4_dequant_ops_per_weight'], rows: isDecode('int4') },
   { name: 'B', keys: ['framework_efficiency', 'eager_traffic_passes', 'fused_traffic_passes',
                       'megatron_tp_overlap_share'], rows: trainingRow },
   { name: 'C', keys: ['kv_read_bandwidth_factor', 'tensorrt_llm_efficiency'], rows: (r) => /^trt/.test(r.id) },
@@ -230,14 +236,16 @@ function losoErrors(rows, { cli, perfFile, noStack = false }) {
   return out;
 }
 
-/** Sources that alone carry some stage's rows: taking one out would leave a constant unfitted. */
-function soleSources(rows) {
-  const sole = new Set();
-  for (const st of STAGES) {
-    const ids = new Set(rows.filter((r) => !r.skip && st.rows(r)).map((r) => r.source_id));
-    if (ids.size === 1) sole.add([...ids][0]);
-  }
-  return sole;
+/** Whether a source may join the unseen ones already `taken`: not when a stage fitted on two
+ *  sources or more would be left with fewer than two (a default resting on one source) or one
+ *  with a single source would be left with none (a constant unfitted). */
+function keepsTwoSources(rows) {
+  const perStage = STAGES.map((st) => new Set(rows.filter((r) => !r.skip && st.rows(r)).map((r) => r.source_id)));
+  return (taken, id) => perStage.every((ids) => {
+    if (!ids.has(id)) return true;
+    const left = [...ids].filter((x) => x !== id && !taken.has(x)).length;
+    return left >= Math.min(2, ids.size);
+  });
 }
 
 function writeConstants(perfPath, fitted) {
@@ -269,7 +277,7 @@ function main() {
   const perfPath = path.join(root, 'data/performance.json');
   const rows = loadRows().filter((r) => !r.skip);
   if (process.argv.includes('--pick-unseen')) {
-    const sources = pickUnseen(rows.map((r) => r.source_id), soleSources(rows));
+    const sources = pickUnseen(rows.map((r) => r.source_id), keepsTwoSources(rows));
     fs.writeFileSync(path.join(__dirname, 'unseen_sources.json'),
                      `${JSON.stringify({ sources }, null, 2)}\n`);
     console.log(`wrote bench/unseen_sources.json: ${sources.length} sources`);
@@ -295,4 +303,4 @@ function main() {
 
 if (require.main === module) main();
 
-module.exports = { losoErrors, fitConstants, makeEvaluator, soleSources, STAGES };
+module.exports = { losoErrors, fitConstants, makeEvaluator, keepsTwoSources, STAGES };

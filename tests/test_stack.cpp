@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The software stack (/stack) and the model terms of issue 11, each against its source's number.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -416,16 +417,20 @@ TEST_CASE("GPU-hours include failures: Llama 3's 90% at 16,384 GPUs", "[speed][r
                (t["checkpoint_write_s"].get<double>() + t["startup_s"].get<double>()) / 3600));
 }
 
-TEST_CASE("batch-1 decode: bytes at the format's bandwidth share plus a per-layer floor (gpt-fast)",
-          "[speed][serving][reference]") {
+TEST_CASE(
+    "batch-1 decode: the weights' bytes or their dequantising, the slower, plus a per-layer floor "
+    "(gpt-fast)",
+    "[speed][serving][reference]") {
   // gpt-fast README (8xA100-80GB at 330 W, batch 1, 5-token prompt): Llama-2-7B bf16 104.9
   // tokens/s, int4 (G=32) 196.80; Llama-2-70B int4 25.25, TP8 bf16 62.50. The constants are
-  // fitted on part of these tables (bench/fit.cjs); each figure within 8%.
+  // fitted on part of these tables (bench/fit.cjs); each figure within 8%, at the power limit
+  // the README states (the int4 kernels wait for the CUDA cores, whose clock it lowers).
   auto rate = [&](const char* model, const char* format, int gpus) {
     const auto r = advise_ok(pinned(
         "inference", model, "a100-sxm-80gb", gpus,
         {{"inference", {{"weight_format", format}, {"prompt_tokens", 5}, {"output_tokens", 200}}},
-         {"parallelism", {{"tp", gpus}}}}));
+         {"parallelism", {{"tp", gpus}}},
+         {"hardware", {{"power_limit_w", 330}}}}));
     return r["inference"]["decode_tokens_per_second"].get<double>();
   };
   CHECK(rate("llama-2-7b", "bf16", 1) == Approx(104.9).epsilon(0.08));
@@ -433,8 +438,8 @@ TEST_CASE("batch-1 decode: bytes at the format's bandwidth share plus a per-laye
   CHECK(rate("llama-2-70b", "int4", 1) == Approx(25.25).epsilon(0.08));
   CHECK(rate("llama-2-70b", "bf16", 8) == Approx(62.50).epsilon(0.08));
 
-  // The step's parts: weights at the format's share of the bandwidth, the KV cache at its
-  // read factor, and layers x decode_layer_floor_us.
+  // The step's parts: weights at the bandwidth (or as fast as the CUDA cores dequantise them),
+  // the KV cache at its read factor, and layers x decode_layer_floor_us.
   const auto& k = constants();
   auto decode = [&](const char* format) {
     const auto r = advise_ok(pinned(
@@ -450,16 +455,25 @@ TEST_CASE("batch-1 decode: bytes at the format's bandwidth share plus a per-laye
   CHECK(b["memory_s"].get<double>() ==
         Approx(b["weight_bytes"].get<double>() / bw +
                b["kv_cache_bytes"].get<double>() / (bw * k.kv_read_bandwidth_factor)));
+  // int4 on the A100: the stream waits for the CUDA cores to dequantise Llama 2 7B's linear
+  // weights (32 x (4 h^2 + 3 h ffn)) at its 19.5 FP32 TFLOPS, when that is slower than the bytes.
+  const double linear_weights = 32 * (4.0 * 4096 * 4096 + 3.0 * 4096 * 11008);
+  // The 16-bit LM head and norms stream as they are.
+  const double int4_bits = advisor::weight_bits_for("int4");  // group scales included
+  const double dequant_s = linear_weights * advisor::dequant_ops_per_weight(int4_bits, k) / 19.5e12;
+  const double linear_s = linear_weights * int4_bits / 8 / bw;
+  const double other_s = q["weight_bytes"].get<double>() / bw - linear_s;
+  CHECK(dequant_s > linear_s);  // the A100's FP32 rate per byte is low: it binds
   CHECK(q["memory_s"].get<double>() ==
-        Approx(q["weight_bytes"].get<double>() /
-                   (bw * advisor::weight_stream_factor(advisor::weight_bits_for("int4"), k)) +
+        Approx(std::max(linear_s, dequant_s) + other_s +
                q["kv_cache_bytes"].get<double>() / (bw * k.kv_read_bandwidth_factor)));
-  // The kernel factor runs from the int4 to the int8 fit and on to 1 at 16 bits.
-  CHECK(advisor::weight_stream_factor(4, k) == Approx(k.int4_decode_bandwidth_factor));
-  CHECK(advisor::weight_stream_factor(8, k) == Approx(k.int8_decode_bandwidth_factor));
-  CHECK(advisor::weight_stream_factor(16, k) == Approx(1));
-  CHECK(advisor::weight_stream_factor(6, k) ==
-        Approx((k.int4_decode_bandwidth_factor + k.int8_decode_bandwidth_factor) / 2));
+  // The operations per weight run from the int4 to the int8 fit and down to none at 16 bits.
+  CHECK(advisor::dequant_ops_per_weight(4, k) == Approx(k.int4_dequant_ops_per_weight));
+  CHECK(advisor::dequant_ops_per_weight(8, k) == Approx(k.int8_dequant_ops_per_weight));
+  CHECK(advisor::dequant_ops_per_weight(16, k) == Approx(0));
+  CHECK(advisor::dequant_ops_per_weight(6, k) ==
+        Approx((k.int4_dequant_ops_per_weight + k.int8_dequant_ops_per_weight) / 2));
+  CHECK(advisor::dequant_ops_per_weight(12, k) == Approx(k.int8_dequant_ops_per_weight / 2));
   CHECK(b["launch_overhead_s"].get<double>() == Approx(32 * k.decode_layer_floor_us * 1e-6));
   CHECK(b["host_overhead_s"].get<double>() ==
         Approx(k.find_stack("vllm")->host_us_per_sequence * 1e-6));

@@ -19,12 +19,17 @@ constexpr double kGiga = 1e9;
 constexpr double kActivationBytes = 2;  // bf16 activations between layers
 }  // namespace
 
-double weight_stream_factor(double bits, const PerformanceConstants& k) {
-  const double f4 = k.int4_decode_bandwidth_factor, f8 = k.int8_decode_bandwidth_factor;
-  if (bits <= 4) return f4;
-  if (bits <= 8) return f4 + (bits - 4) / 4 * (f8 - f4);
-  if (bits < 16) return f8 + (bits - 8) / 8 * (1 - f8);
-  return 1;
+double dequant_ops_per_weight(double bits, const PerformanceConstants& k) {
+  const double o4 = k.int4_dequant_ops_per_weight, o8 = k.int8_dequant_ops_per_weight;
+  if (bits <= 4) return o4;
+  if (bits <= 8) return o4 + (bits - 4) / 4 * (o8 - o4);
+  if (bits < 16) return o8 * (16 - bits) / 8;
+  return 0;
+}
+
+double dequant_fp32_tflops(const GpuSpec& gpu, const PerformanceConstants& k) {
+  return gpu.fp32_tflops.value_or(gpu.memory_bandwidth_tbps *
+                                  k.unstated_fp32_tflops_per_memory_tbps);
 }
 
 double mean_decode_context(const Request& req) {
@@ -46,13 +51,21 @@ ServingModel::ServingModel(const Request& req, const GpuSpec& gpu, const Layout&
 
   const double tp = L.tp;
   const double bits = weight_bits_for(inf.weight_format);
-  // Weight-only quantised GEMVs (dequantise in the kernel) stream their bytes less efficiently
-  // than bf16 (gpt-fast's A100 tables; factors fitted in bench/fit.cjs).
-  if (!fp8 && bits < 16)
-    weight_bandwidth_factor_ =
-        req.stack.quantized_decode_bandwidth_factor.value_or(weight_stream_factor(bits, k));
   const double expert_linear_all = c.moe_layers * c.moe_expert_per_layer;  // routed experts
   const double dense_linear = c.block_linear - expert_linear_all;          // incl. shared experts
+  // Weight-only quantised kernels dequantise every weight they read on the CUDA cores: where
+  // those instructions take longer than the bytes, the part's FP32 rate sets the stream
+  // (constants fitted in bench/fit.cjs on gpt-fast's A100 and AutoAWQ's RTX 4090 rows). A part
+  // with no stated FP32 rate is taken as slow per byte as the slowest part that states one. A
+  // stack may state its own share.
+  if (!fp8 && bits < 16) {
+    stack_weight_share_ = req.stack.quantized_decode_bandwidth_factor;
+    quantized_bits_ = bits;
+    dense_quantized_weights_ = dense_linear / tp;
+    if (m.moe && m.moe->experts > 0)
+      expert_quantized_weights_ = c.moe_expert_per_layer / m.moe->experts / tp;
+    dequant_s_per_weight_ = dequant_ops_per_weight(bits, k) / (dequant_fp32_tflops(gpu, k) * kTera);
+  }
   // Read per step: the quantised linear layers, the 16-bit LM head and norms (the embedding
   // is a row lookup, not read in full).
   const double head = c.lm_head > 0 ? c.lm_head : c.embedding;
@@ -123,11 +136,23 @@ DecodeStep ServingModel::decode(double batch, double context) const {
   const double rank_batch = busiest_rank_sequences(batch);
   s.kv_bytes = rank_batch * span * kv_bytes_per_token_all_;
   const double bw = gpu_.memory_bandwidth_tbps * kTera * k_.memory_bandwidth_efficiency;
-  // Weights stream at the format's kernel efficiency; the KV cache is read by paged-attention
-  // kernels in scattered blocks, at a lower share of the bandwidth.
-  s.weight_stream_share = weight_bandwidth_factor_;
+  // Weights stream at the bandwidth unless dequantising them takes longer; the KV cache is read
+  // by paged-attention kernels in scattered blocks, at a lower share of the bandwidth.
+  // (Each layer's kernel waits for the slower of its bytes and its dequantising; the 16-bit LM
+  // head and norms stream as they are.)
+  const double stream_s = s.weight_bytes / bw;
+  double weight_s = stream_s;
+  if (stack_weight_share_) {
+    weight_s = stream_s / *stack_weight_share_;
+  } else {
+    const double quantized = dense_quantized_weights_ + experts_read * expert_quantized_weights_;
+    const double quantized_s = quantized * quantized_bits_ / 8 / bw;
+    s.dequant_s = quantized * dequant_s_per_weight_;
+    weight_s = stream_s - quantized_s + std::max(quantized_s, s.dequant_s);
+  }
+  s.weight_stream_share = weight_s > 0 ? stream_s / weight_s : 1;
   s.kv_read_share = req_.stack.kv_read_bandwidth_factor.value_or(k_.kv_read_bandwidth_factor);
-  s.memory_s = s.weight_bytes / (bw * s.weight_stream_share) + s.kv_bytes / (bw * s.kv_read_share);
+  s.memory_s = weight_s + s.kv_bytes / (bw * s.kv_read_share);
   const double flops = rank_batch * (matmul_flops_token_ + head_flops_token_ +
                                      attention_forward_flops(m, span) / layout_.tp);
   // The roofline takes the slower of memory and compute, so the compute side is the full

@@ -24,8 +24,9 @@ struct DecodeStep {
   double host_s = 0;           // the engine's host time: sequences x host_us_per_sequence
   double weight_bytes = 0;     // read per GPU per step
   double kv_bytes = 0;
+  double dequant_s = 0;  // weight-only kernels: dequantising the weights read (CUDA cores)
   // The kernel terms used (the stack's where it states them, else the fitted constants).
-  double weight_stream_share = 1;  // quantised weights' share of the bf16 streaming rate
+  double weight_stream_share = 1;  // weights' share of the bf16 streaming rate (dequant-bound)
   double kv_read_share = 1;        // KV-cache reads' share of it
   double layer_floor_us = 0;       // fixed time per layer per step
 };
@@ -70,8 +71,14 @@ class ServingModel {
   double tp_busbw_ = 0;
   int tp_per_node_ = 1;
   bool pp_crosses_ = false;
-  int ep_per_node_ = 1;                 // expert-parallel ranks per server (all-to-all)
-  double weight_bandwidth_factor_ = 1;  // weight-only int8/int4 kernels vs bf16 streaming
+  int ep_per_node_ = 1;  // expert-parallel ranks per server (all-to-all)
+  // Weight-only quantised formats: the stack's own streaming share where it states one, else
+  // the CUDA-core time to dequantise each weight read (per TP rank; 0 for 16-bit and W8A8).
+  std::optional<double> stack_weight_share_;
+  double dense_quantized_weights_ = 0;   // per TP rank, all layers, without routed experts
+  double expert_quantized_weights_ = 0;  // one routed expert of one layer, per GPU
+  double quantized_bits_ = 16;
+  double dequant_s_per_weight_ = 0;  // ops per weight / the part's FP32 rate
 };
 
 /// A replica at its load (engine/serving_load.hpp): users each in a loop of requests, served
@@ -124,9 +131,13 @@ InferencePerf estimate_inference(const Request& request, const GpuSpec& gpu, con
 /// Mean context over the output: prompt + output / 2.
 double mean_decode_context(const Request& request);
 
-/// Share of the bf16 streaming rate at which weight-only quantised GEMVs read `bits`-per-weight
-/// weights (the kernels dequantise as they read): the fitted int4 and int8 factors, linear in
-/// the bits between them and from int8 up to 1 at 16 bits, so fewer bits never read slower.
-double weight_stream_factor(double bits, const PerformanceConstants& k);
+/// CUDA-core operations a weight-only kernel spends on each `bits`-per-weight weight it reads
+/// (unpack, convert to 16 bits, scale): the fitted int4 and int8 values, linear in the bits
+/// between them and down to none at 16 bits.
+double dequant_ops_per_weight(double bits, const PerformanceConstants& k);
+
+/// The FP32 rate those operations run at: the part's, or for a part that states none (Ascend)
+/// its memory bandwidth times the lowest FP32-per-byte ratio of the parts that do.
+double dequant_fp32_tflops(const GpuSpec& gpu, const PerformanceConstants& k);
 
 }  // namespace advisor

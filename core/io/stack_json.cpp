@@ -253,10 +253,10 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
   }
   {
     FieldReader s = required_object(root, "serving");
-    k.int8_decode_bandwidth_factor =
-        read_sourced_value(s, "int8_decode_bandwidth_factor", 0.05, 1.5);
-    k.int4_decode_bandwidth_factor =
-        read_sourced_value(s, "int4_decode_bandwidth_factor", 0.05, 1.5);
+    k.int8_dequant_ops_per_weight = read_sourced_value(s, "int8_dequant_ops_per_weight", 0, 100);
+    k.int4_dequant_ops_per_weight = read_sourced_value(s, "int4_dequant_ops_per_weight", 0, 100);
+    k.unstated_fp32_tflops_per_memory_tbps =
+        read_sourced_value(s, "unstated_fp32_tflops_per_memory_tbps", 0.1, 1000);
     k.kv_read_bandwidth_factor = read_sourced_value(s, "kv_read_bandwidth_factor", 0.05, 1.5);
     k.decode_layer_floor_us = read_sourced_value(s, "decode_layer_floor_us", 0, 1000);
     s.reject_unknown();

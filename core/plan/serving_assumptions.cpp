@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "engine/serving.hpp"
 #include "plan/speed_assumptions.hpp"
 #include "plan/speed_results.hpp"
 #include "types/text.hpp"
@@ -34,28 +35,34 @@ struct ServingNotes {
 
   /// One decode step: the bytes read, the compute, and what is added to it.
   void decode_step() {
-    out.push_back({"decode_step",
-                   {param("weight_gb", p.step.weight_bytes / kGiga),
-                    param("weight_format", inf.weight_format),
-                    param("kv_gb", p.step.kv_bytes / kGiga),
-                    param("kv_precision", inf.kv_cache_precision),
-                    param("concurrency", num(inf.concurrency)),
-                    param("bandwidth_share", k.memory_bandwidth_efficiency),
-                    param("bandwidth_tbps", gpu.memory_bandwidth_tbps),
-                    param("weight_only", flag(weight_only)),
-                    param("weight_factor", weight_only ? p.step.weight_stream_share : 1.0),
-                    param("kv_factor", p.step.kv_read_share),
-                    param("memory_ms", p.step.memory_s * 1e3),
-                    param("compute_ms", p.step.compute_s * 1e3),
-                    param("tensor_parallel", flag(L.tp > 1)),
-                    param("communication_ms", p.step.communication_s * 1e3),
-                    param("kernel_floor", flag(p.step.launch_s > 0)),
-                    param("launch_ms", p.step.launch_s * 1e3),
-                    param("layers", req.model.layers),
-                    param("floor_us", p.step.layer_floor_us),
-                    param("host", flag(p.step.host_s > 0)),
-                    param("host_ms", p.step.host_s * 1e3),
-                    param("host_us", req.stack.host_us_per_sequence)}});
+    out.push_back(
+        {"decode_step",
+         {param("weight_gb", p.step.weight_bytes / kGiga),
+          param("weight_format", inf.weight_format),
+          param("kv_gb", p.step.kv_bytes / kGiga),
+          param("kv_precision", inf.kv_cache_precision),
+          param("concurrency", num(inf.concurrency)),
+          param("bandwidth_share", k.memory_bandwidth_efficiency),
+          param("bandwidth_tbps", gpu.memory_bandwidth_tbps),
+          param("weight_only", flag(weight_only)),
+          param("weight_factor", weight_only ? p.step.weight_stream_share : 1.0),
+          param("dequant", flag(p.step.dequant_s > 0)),
+          param("dequant_ops", dequant_ops_per_weight(weight_bits_for(inf.weight_format), k)),
+          param("fp32_tflops", dequant_fp32_tflops(gpu, k)),
+          param("fp32_assumed", flag(!gpu.fp32_tflops)),
+          param("dequant_ms", p.step.dequant_s * 1e3),
+          param("kv_factor", p.step.kv_read_share),
+          param("memory_ms", p.step.memory_s * 1e3),
+          param("compute_ms", p.step.compute_s * 1e3),
+          param("tensor_parallel", flag(L.tp > 1)),
+          param("communication_ms", p.step.communication_s * 1e3),
+          param("kernel_floor", flag(p.step.launch_s > 0)),
+          param("launch_ms", p.step.launch_s * 1e3),
+          param("layers", req.model.layers),
+          param("floor_us", p.step.layer_floor_us),
+          param("host", flag(p.step.host_s > 0)),
+          param("host_ms", p.step.host_s * 1e3),
+          param("host_us", req.stack.host_us_per_sequence)}});
   }
 
   /// Expert-parallel serving (engine/layout expert_parallel_serving_layout): attention is

@@ -97,10 +97,13 @@ struct PerformanceConstants {
   std::vector<NetworkKind> networks;
   std::vector<ServerNetwork> server_networks;
   // Serving.
-  double int8_decode_bandwidth_factor = 1;  // weight-only int8 GEMV vs bf16 bandwidth efficiency
-  double int4_decode_bandwidth_factor = 1;  // weight-only int4 (GPTQ/AWQ/GGUF) likewise
-  double kv_read_bandwidth_factor = 1;      // paged-attention KV reads vs weight streaming
-  double decode_layer_floor_us = 0;         // fixed time per layer per decode step
+  // Weight-only kernels dequantise every weight they read on the CUDA cores (unpack, convert,
+  // scale): FP32-rate operations per weight at 8 and 4 bits (engine/serving).
+  double int8_dequant_ops_per_weight = 0;
+  double int4_dequant_ops_per_weight = 0;
+  double unstated_fp32_tflops_per_memory_tbps = 0;  // a part with no FP32 rate: the slowest's
+  double kv_read_bandwidth_factor = 1;              // paged-attention KV reads vs weight streaming
+  double decode_layer_floor_us = 0;                 // fixed time per layer per decode step
   // Whole runs.
   double failures_per_gpu_hour = 0;   // unexpected interruptions per GPU-hour (Llama 3)
   double hours_lost_per_failure = 0;  // restart + lost progress per interruption
