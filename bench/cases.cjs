@@ -921,15 +921,18 @@ function moreDecodeRows(more) {
         });
         continue;
       }
+      // gpt-fast's generate.py and torchao's copy of it: a 5-token prompt, 200 new tokens, the
+      // A100s at the power limit the table states (gpt-fast's 330 W; torchao states none).
+      const watts = c.hardware.power_limit_w;
       rows.push({
         id, category: 'inference', metric: 'decode_tokens_per_sec', measured: m.value,
-        ambiguous: false, source: c.source.url,
-        assumed: '200 new tokens (gpt-fast default); the A100s at the 330 W the README states',
+        ambiguous: !!c.ambiguous, source: c.source.url,
+        assumed: `200 new tokens (generate.py default); ${watts ? `the A100s at the ${watts} W the README states` : 'a stock A100 80 GB'}`,
         request: {
           schema: 1, task: 'inference', model: { preset: m.model },
           inference: { weight_format: m.format, kv_cache_precision: 'bf16', concurrency: 1,
                        prompt_tokens: 5, output_tokens: 200 },
-          hardware: { gpu: 'a100-sxm-80gb', count: m.tp, power_limit_w: 330 },
+          hardware: { gpu: 'a100-sxm-80gb', count: m.tp, ...(watts ? { power_limit_w: watts } : {}) },
           parallelism: { tp: m.tp, pp: 1 },
         },
         read: (r) => r.inference.decode_tokens_per_second,
