@@ -3,10 +3,10 @@
 // Fits the few free constants of data/performance.json on the rows of the FIT sources (every
 // source but the unseen ones, bench/unseen_sources.json), never per case, by a grid over each:
 //   A. memory_bandwidth_efficiency and decode_layer_floor_us, together, on the 16-bit decode
-//      rows at batch 1 (gpt-fast, LMDeploy: bandwidth-bound by design; model sizes 7B-70B and
-//      TP 1-8 separate the per-byte from the per-layer time); then the CUDA-core operations
-//      weight-only kernels spend dequantising each weight, on the int8 (gpt-fast) and int4
-//      (gpt-fast's A100, AutoAWQ's RTX 4090: parts with 4x apart FP32 rates per byte) rows;
+//      rows at batch 1 (gpt-fast, torchao, LMDeploy: bandwidth-bound by design; model sizes
+//      7B-70B and TP 1-8 separate the per-byte from the per-layer time); then the CUDA-core
+//      operations weight-only kernels spend dequantising each weight, on the int8 (gpt-fast,
+//      torchao) and int4 (those A100s and AutoAWQ's RTX 4090: FP32 rates per byte 4x apart) rows;
 //   B. framework_efficiency and the training stacks' activation_traffic_passes (one value for the
 //      eager stacks, one for the fused ones: FUSED_STACKS) and the share of tensor-parallel
 //      traffic Megatron's overlap hides (only rows that state the overlap move it), together, on
@@ -72,8 +72,8 @@ const range = (a, b, step) => {
   return out;
 };
 
-// Decode at batch 1 on the default serving profile (no stack named: gpt-fast, LMDeploy's fixed
-// batch of 1, AutoAWQ): the weights' bytes and the per-layer floor set the step.
+// Decode at batch 1 on the default serving profile (no stack named: gpt-fast, torchao, LMDeploy's
+// fixed batch of 1, AutoAWQ): the weights' bytes and the per-layer floor set the step.
 const isDecode = (...formats) => (r) => {
   const req = r.request || {};
   return req.task === 'inference' && !req.stack && req.inference.concurrency === 1

@@ -55,7 +55,7 @@ ServingModel::ServingModel(const Request& req, const GpuSpec& gpu, const Layout&
   const double dense_linear = c.block_linear - expert_linear_all;          // incl. shared experts
   // Weight-only quantised kernels dequantise every weight they read on the CUDA cores: where
   // those instructions take longer than the bytes, the part's FP32 rate sets the stream
-  // (constants fitted in bench/fit.cjs on gpt-fast's A100 and AutoAWQ's RTX 4090 rows). A part
+  // (fitted in bench/fit.cjs on gpt-fast's and torchao's A100 and AutoAWQ's RTX 4090 rows). A part
   // with no stated FP32 rate is taken as slow per byte as the slowest part that states one. A
   // stack may state its own share.
   if (!fp8 && bits < 16) {
