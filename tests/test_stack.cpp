@@ -417,6 +417,22 @@ TEST_CASE("GPU-hours include failures: Llama 3's 90% at 16,384 GPUs", "[speed][r
                (t["checkpoint_write_s"].get<double>() + t["startup_s"].get<double>()) / 3600));
 }
 
+TEST_CASE("a part with no stated FP32 rate dequantises at the catalog's slowest rate per TB/s",
+          "[serving][data]") {
+  // performance.json states the ratio (derived from gpus.json, not measured): it must stay the
+  // lowest FP32 TFLOPS per TB/s of the parts that state an FP32 rate, and the parts without one
+  // (Ascend) get their bandwidth times it.
+  const auto& k = constants();
+  double lowest = 1e9;
+  for (const auto& g : advisor::builtin_catalog().gpus)
+    if (g.fp32_tflops) lowest = std::min(lowest, *g.fp32_tflops / g.memory_bandwidth_tbps);
+  CHECK(k.unstated_fp32_tflops_per_memory_tbps == Approx(lowest).epsilon(0.01));
+  for (const auto& g : advisor::builtin_catalog().gpus) {
+    const double expected = g.fp32_tflops.value_or(g.memory_bandwidth_tbps * lowest);
+    CHECK(advisor::dequant_fp32_tflops(g, k) == Approx(expected).epsilon(0.01));
+  }
+}
+
 TEST_CASE(
     "batch-1 decode: the weights' bytes or their dequantising, the slower, plus a per-layer floor "
     "(gpt-fast)",
