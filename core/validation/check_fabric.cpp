@@ -172,28 +172,29 @@ void part_name_item(const ValidationPlan& p, const Measurements& m, Builder& b) 
              "or plan again for the part delivered"});
 }
 
-}  // namespace
+/// The GPUs a server shows against the plan's per server.
+void gpu_count_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
+  if (!m.gpu_count) return;
+  int want = p.gpus_per_server, got = *m.gpu_count;
+  if (got == want)
+    b.add(Area::memory, "gpu_count", Status::pass, ok(), want, got, "GPUs");
+  else if (got < want)
+    b.add(Area::memory, "gpu_count", Status::fail,
+          {"gpu_missing",
+           {{"expected", std::to_string(want)}, {"measured", std::to_string(got)}},
+           std::to_string(want - got) + " of " + std::to_string(want) +
+               " GPUs missing: reseat or replace, and look for Xid 79 in the kernel log"},
+          want, got, "GPUs");
+  else
+    b.add(Area::memory, "gpu_count", Status::warn,
+          {"gpu_extra",
+           {{"expected", std::to_string(want)}, {"measured", std::to_string(got)}},
+           std::to_string(got) + " GPUs, the plan has " + std::to_string(want)},
+          want, got, "GPUs");
+}
 
-void memory_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
-  if (m.gpu_count) {
-    int want = p.gpus_per_server, got = *m.gpu_count;
-    if (got == want)
-      b.add(Area::memory, "gpu_count", Status::pass, ok(), want, got, "GPUs");
-    else if (got < want)
-      b.add(Area::memory, "gpu_count", Status::fail,
-            {"gpu_missing",
-             {{"expected", std::to_string(want)}, {"measured", std::to_string(got)}},
-             std::to_string(want - got) + " of " + std::to_string(want) +
-                 " GPUs missing: reseat or replace, and look for Xid 79 in the kernel log"},
-            want, got, "GPUs");
-    else
-      b.add(Area::memory, "gpu_count", Status::warn,
-            {"gpu_extra",
-             {{"expected", std::to_string(want)}, {"measured", std::to_string(got)}},
-             std::to_string(got) + " GPUs, the plan has " + std::to_string(want)},
-            want, got, "GPUs");
-  }
-  part_name_item(p, m, b);
+/// memory.total per GPU against the figure for its ECC mode, then the mode against the plan's.
+void memory_total_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
   const std::optional<int> planned = planned_memory_total_mib(p);
   if (!m.gpus.empty() && (p.memory_total_mib_ecc_on || p.memory_total_mib_ecc_off)) {
     // As 00_inventory.sh: memory.total against the figure for each GPU's ECC mode, then the
@@ -271,6 +272,10 @@ void memory_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
       b.add(Area::memory, "memory_total", Status::pass, ok(), want, lowest, "MiB");
     }
   }
+}
+
+/// The memory one step of the planned model used, against the plan's band.
+void one_step_memory_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
   if (m.step_status == "oom") {
     b.add(Area::memory, "one_step_memory", Status::fail,
           {"memory_oom",
@@ -302,6 +307,15 @@ void memory_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
     b.add(Area::memory, "one_step_memory", s, r, p.memory_per_gpu_bytes / kBytesPerGiB,
           used / kBytesPerGiB, "GiB");
   }
+}
+
+}  // namespace
+
+void memory_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
+  gpu_count_item(p, m, b);
+  part_name_item(p, m, b);
+  memory_total_item(p, m, b);
+  one_step_memory_item(p, m, b);
   row_remap_item(m, b);
 }
 
