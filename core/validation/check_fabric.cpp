@@ -319,18 +319,10 @@ void memory_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
   row_remap_item(m, b);
 }
 
-void interconnect_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
-  if (p.fabric_manager_required && !m.fabric_manager_state.empty()) {
-    if (m.fabric_manager_state == "active")
-      b.add(Area::interconnect, "fabric_manager", Status::pass, ok());
-    else
-      b.add(Area::interconnect, "fabric_manager", Status::fail,
-            {"fabric_manager_inactive",
-             {{"state", m.fabric_manager_state}},
-             "nvidia-fabricmanager is " + m.fabric_manager_state +
-                 ": NVSwitch GPUs get no NVLink without it (systemctl enable --now "
-                 "nvidia-fabricmanager, as root)"});
-  }
+namespace {
+
+/// The pairs `nvidia-smi topo -m` shows against the plan's link between GPUs.
+void topology_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
   if (m.topo_pairs && *m.topo_pairs > 0 && !p.topo_entries.empty()) {
     const int bad = m.topo_mismatched_pairs.value_or(0);
     if (bad == 0) {
@@ -356,6 +348,10 @@ void interconnect_items(const ValidationPlan& p, const Measurements& m, Builder&
             "GPU pairs");
     }
   }
+}
+
+/// NVLink: every link up, as many per GPU as planned, at the planned speed.
+void nvlink_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
   if (p.nvlink_links_per_gpu > 0 && !m.nvlink.empty()) {
     std::vector<std::pair<int, int>> inactive;  // (gpu, link)
     const NvlinkState* fewest = &m.nvlink.front();
@@ -399,7 +395,10 @@ void interconnect_items(const ValidationPlan& p, const Measurements& m, Builder&
       b.add(Area::interconnect, "nvlink", Status::pass, ok(), want, fewest->active_links, "links");
     }
   }
-  nvlink_error_item(m, b);
+}
+
+/// Peer-to-peer between GPU pairs, against what the plan's link offers.
+void peer_to_peer_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
   if (m.p2p_pairs && *m.p2p_pairs > 0) {
     const int pairs = *m.p2p_pairs, okp = m.p2p_ok_pairs.value_or(0);
     if (p.intra_node_link == IntraNodeLink::pcie_no_p2p)
@@ -420,6 +419,10 @@ void interconnect_items(const ValidationPlan& p, const Measurements& m, Builder&
                                       "through host memory (check ACS/IOMMU in the BIOS)"},
             pairs, okp, "GPU pairs");
   }
+}
+
+/// Each GPU's PCIe link generation and width against the plan's.
+void pcie_link_item(const ValidationPlan& p, const Measurements& m, Builder& b) {
   std::vector<const GpuInventory*> slow_pcie;
   for (const auto& g : m.gpus)
     if ((g.pcie_gen_max && *g.pcie_gen_max < p.pcie_generation) ||
@@ -440,6 +443,27 @@ void interconnect_items(const ValidationPlan& p, const Measurements& m, Builder&
   } else if (!m.gpus.empty()) {
     b.add(Area::interconnect, "pcie_link", Status::pass, ok());
   }
+}
+
+}  // namespace
+
+void interconnect_items(const ValidationPlan& p, const Measurements& m, Builder& b) {
+  if (p.fabric_manager_required && !m.fabric_manager_state.empty()) {
+    if (m.fabric_manager_state == "active")
+      b.add(Area::interconnect, "fabric_manager", Status::pass, ok());
+    else
+      b.add(Area::interconnect, "fabric_manager", Status::fail,
+            {"fabric_manager_inactive",
+             {{"state", m.fabric_manager_state}},
+             "nvidia-fabricmanager is " + m.fabric_manager_state +
+                 ": NVSwitch GPUs get no NVLink without it (systemctl enable --now "
+                 "nvidia-fabricmanager, as root)"});
+  }
+  topology_item(p, m, b);
+  nvlink_item(p, m, b);
+  nvlink_error_item(m, b);
+  peer_to_peer_item(p, m, b);
+  pcie_link_item(p, m, b);
   pcie_under_load_item(p, m, b);
   if (m.allreduce_busbw_gbps && p.allreduce_busbw_gbps > 0)
     busbw_item(p, b, "allreduce_busbw", p.allreduce_busbw_gbps, *m.allreduce_busbw_gbps, true);
