@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Prints the median latency of advise() (whole catalog: every GPU judged) natively.
-// Usage: bench_native [--calls N] REQUEST.json... ; bench/bench.sh runs it beside the wasm
-// figure, and bench/page_bench.cjs in short rounds between Chromium's (--calls 40).
+// Usage: bench_native [--calls N] [--part whole|answer|levers] REQUEST.json... ; bench/bench.sh
+// runs it beside the wasm figure, and bench/page_bench.cjs in short rounds between Chromium's
+// (--calls 40). --part: the whole result (default), the answer without its levers, or the
+// levers alone (the page's two calls: api.hpp PlanPart).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -33,16 +35,37 @@ constexpr int kDefaultTimedCalls = 500;
 constexpr int kMaxTimedCalls = 100000;
 }  // namespace
 
+std::string advise(const std::string& request, advisor::PlanPart part) {
+  return advisor::advise_text(request, advisor::DataSource{}, nullptr, part);
+}
+
+const char* part_name(advisor::PlanPart part) {
+  return part == advisor::PlanPart::kAnswer   ? "answer"
+         : part == advisor::PlanPart::kLevers ? "levers"
+                                              : "whole";
+}
+
 int main(int argc, char** argv) {
   int first_file = 1;
   int timed_calls = kDefaultTimedCalls;
-  if (argc > 2 && std::string(argv[1]) == "--calls") {
-    timed_calls = std::atoi(argv[2]);
-    if (timed_calls < 1 || timed_calls > kMaxTimedCalls) {
-      std::fprintf(stderr, "bench_native: --calls takes 1 to %d\n", kMaxTimedCalls);
+  advisor::PlanPart part = advisor::PlanPart::kWhole;
+  while (first_file + 1 < argc && std::string(argv[first_file]).rfind("--", 0) == 0) {
+    const std::string flag = argv[first_file], value = argv[first_file + 1];
+    if (flag == "--calls") {
+      timed_calls = std::atoi(value.c_str());
+      if (timed_calls < 1 || timed_calls > kMaxTimedCalls) {
+        std::fprintf(stderr, "bench_native: --calls takes 1 to %d\n", kMaxTimedCalls);
+        return 2;
+      }
+    } else if (flag == "--part" && (value == "whole" || value == "answer" || value == "levers")) {
+      part = value == "answer"   ? advisor::PlanPart::kAnswer
+             : value == "levers" ? advisor::PlanPart::kLevers
+                                 : advisor::PlanPart::kWhole;
+    } else {
+      std::fprintf(stderr, "bench_native: unknown %s %s\n", flag.c_str(), value.c_str());
       return 2;
     }
-    first_file = 3;
+    first_file += 2;
   }
   advisor::builtin_catalog();  // parse once, as the page does at load
   for (int i = first_file; i < argc; ++i) {
@@ -50,25 +73,25 @@ int main(int argc, char** argv) {
     std::stringstream s;
     s << in.rdbuf();
     const std::string request = s.str();
-    for (int w = 0; w < kWarmupCalls; ++w) advisor::advise_text(request);
+    for (int w = 0; w < kWarmupCalls; ++w) advise(request, part);
     std::vector<double> us;
     for (int c = 0; c < timed_calls; ++c) {
       const auto t0 = std::chrono::steady_clock::now();
-      advisor::advise_text(request);
+      advise(request, part);
       const auto t1 = std::chrono::steady_clock::now();
       us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
     }
     const std::size_t before = allocations;
-    advisor::advise_text(request);
+    advise(request, part);
     const std::size_t per_call = allocations - before;
     double total_us = 0;
     for (const double u : us) total_us += u;
     std::sort(us.begin(), us.end());
     std::printf(
         "native\t%s\tmedian_us=%.1f\tp95_us=%.1f\tmean_us=%.1f\tallocations_per_call=%zu\tcalls=%"
-        "d\n",
+        "d\tpart=%s\n",
         argv[i], us[us.size() / 2], us[us.size() * 95 / 100], total_us / timed_calls, per_call,
-        timed_calls);
+        timed_calls, part_name(part));
   }
   return 0;
 }

@@ -11,7 +11,9 @@
 //              --base DIR adds another build's dist to the same interleaved runs
 //   advise     advise() in Chromium after a 4 s warm-up (V8 tiers up), median and p95 per request,
 //              beside the native figure for the same request texts (bench_native, with its
-//              allocations per call); then the ratio measured in alternating rounds, so that both
+//              allocations per call): the whole result (advise), and the page's two calls, the
+//              answer (adviseAnswer: what an input change waits for) and its levers after the
+//              frame (adviseLevers); then the ratio measured in alternating rounds, so that both
 //              sides see the same machine: each round times a batch of calls per request in the
 //              page (the mean: performance.now() steps 100 µs in a page that is not
 //              cross-origin isolated, coarser than one call) and then the same batch natively
@@ -153,28 +155,38 @@ async function loads(browser, variants) {
 }
 
 /** Inside the page: advise() timings on a fresh instance of the module, after a warm-up. */
-async function adviseInPage({ texts, warmupMs, calls }) {
+// The calls timed: the whole result, and the page's answer and levers (core/api.hpp PlanPart).
+const ADVISE_PARTS = ['whole', 'answer', 'levers'];
+
+/** Inside the page: {whole, answer, levers}, each µs per call per text, after a warm-up of all three. */
+async function adviseInPage({ texts, warmupMs, calls, parts }) {
   const m = await window.createGpuAdvisor(); // the packed loader inflates its own module
   window.benchCore = m; // kept for adviseBatchInPage
+  const call = { whole: (t) => m.advise(t), answer: (t) => m.adviseAnswer(t, ''), levers: (t) => m.adviseLevers(t, '') };
   const end = performance.now() + warmupMs;
-  for (let i = 0; performance.now() < end; i++) m.advise(texts[i % texts.length]);
-  return texts.map((text) => {
-    const us = [];
-    for (let i = 0; i < calls; i++) {
-      const t0 = performance.now();
-      m.advise(text);
-      us.push((performance.now() - t0) * 1000);
-    }
-    return us;
-  });
+  for (let i = 0; performance.now() < end; i++) call[parts[i % parts.length]](texts[i % texts.length]);
+  const out = {};
+  for (const part of parts) {
+    out[part] = texts.map((text) => {
+      const us = [];
+      for (let i = 0; i < calls; i++) {
+        const t0 = performance.now();
+        call[part](text);
+        us.push((performance.now() - t0) * 1000);
+      }
+      return us;
+    });
+  }
+  return out;
 }
 
 /** Inside the page, on the module adviseInPage warmed up: the mean µs of `calls` calls per text. */
-function adviseBatchInPage({ texts, calls }) {
+function adviseBatchInPage({ texts, calls, part }) {
   const m = window.benchCore;
+  const call = part === 'answer' ? (t) => m.adviseAnswer(t, '') : (t) => m.advise(t);
   return texts.map((text) => {
     const t0 = performance.now();
-    for (let i = 0; i < calls; i++) m.advise(text);
+    for (let i = 0; i < calls; i++) call(text);
     return ((performance.now() - t0) * 1000) / calls;
   });
 }
@@ -252,9 +264,9 @@ async function traced(page, fn, arg) {
   return Object.assign(out, { cpu });
 }
 
-function nativeFigures(calls) {
+function nativeFigures(calls, part) {
   if (nativeBench === '-') return {};
-  const out = execFileSync(nativeBench, [...(calls ? ['--calls', String(calls)] : []), ...requestFiles]).toString();
+  const out = execFileSync(nativeBench, [...(calls ? ['--calls', String(calls)] : []), '--part', part || 'whole', ...requestFiles]).toString();
   const rows = {};
   for (const line of out.trim().split('\n')) {
     const [, file, ...kv] = line.split('\t');
@@ -305,28 +317,31 @@ function nativeFigures(calls) {
   await page.waitForFunction(() => window.gpuAdvisor && window.gpuAdvisor.ready && window.gpuAdvisor.lastResult, null, { timeout: 30000 });
   if (PARTS.has('advise')) {
     const texts = requestFiles.map((f) => fs.readFileSync(f, 'utf8'));
-    const inPage = await page.evaluate(adviseInPage, { texts, warmupMs: WARMUP_MS, calls: TIMED_CALLS });
-    const native = nativeFigures();
-    console.log(`\nadvise() per call (µs; Chromium after ${WARMUP_MS / 1000} s warm-up, ${TIMED_CALLS} calls; native: bench_native)`);
-    requestFiles.forEach((f, i) => {
-      const n = native[f] || {};
-      const med = median(inPage[i]);
-      console.log(`  ${path.basename(f).padEnd(44)} chromium median ${med.toFixed(0).padStart(6)} p95 ${pct(inPage[i], 0.95).toFixed(0).padStart(6)}`
-                  + (n.median_us ? `  native median ${String(n.median_us).padStart(6)} p95 ${String(n.p95_us).padStart(6)}  = ${(med / n.median_us).toFixed(2)}x`
-                  + `  allocations/call ${n.allocations_per_call}` : ''));
-    });
-    if (nativeBench !== '-') {
+    const inPage = await page.evaluate(adviseInPage, { texts, warmupMs: WARMUP_MS, calls: TIMED_CALLS, parts: ADVISE_PARTS });
+    for (const part of ADVISE_PARTS) {
+      const native = nativeFigures(undefined, part);
+      console.log(`\nadvise() per call, ${part} (µs; Chromium after ${WARMUP_MS / 1000} s warm-up, ${TIMED_CALLS} calls; native: bench_native --part ${part})`);
+      requestFiles.forEach((f, i) => {
+        const n = native[f] || {};
+        const med = median(inPage[part][i]);
+        console.log(`  ${path.basename(f).padEnd(44)} chromium median ${med.toFixed(0).padStart(6)} p95 ${pct(inPage[part][i], 0.95).toFixed(0).padStart(6)}`
+                    + (n.median_us ? `  native median ${String(n.median_us).padStart(6)} p95 ${String(n.p95_us).padStart(6)}  = ${(med / n.median_us).toFixed(2)}x`
+                    + `  allocations/call ${n.allocations_per_call}` : ''));
+      });
+    }
+    // The ratio to native, in alternating rounds: for the whole result and for the answer.
+    for (const part of nativeBench !== '-' ? ['whole', 'answer'] : []) {
       const rounds = requestFiles.map(() => ({ chromium: [], native: [], ratio: [] }));
       for (let r = 0; r < RATIO_ROUNDS; r++) {
-        const batch = await page.evaluate(adviseBatchInPage, { texts, calls: RATIO_BATCH_CALLS });
-        const native = nativeFigures(RATIO_BATCH_CALLS);
+        const batch = await page.evaluate(adviseBatchInPage, { texts, calls: RATIO_BATCH_CALLS, part });
+        const native = nativeFigures(RATIO_BATCH_CALLS, part);
         requestFiles.forEach((f, i) => {
           rounds[i].chromium.push(batch[i]);
           rounds[i].native.push(native[f].mean_us);
           rounds[i].ratio.push(batch[i] / native[f].mean_us);
         });
       }
-      console.log(`\nadvise() in alternating rounds (${RATIO_ROUNDS} rounds; each: ${RATIO_BATCH_CALLS} calls per request in Chromium, then natively; mean µs per call, medians over the rounds)`);
+      console.log(`\nadvise() in alternating rounds, ${part} (${RATIO_ROUNDS} rounds; each: ${RATIO_BATCH_CALLS} calls per request in Chromium, then natively; mean µs per call, medians over the rounds)`);
       requestFiles.forEach((f, i) => {
         const x = rounds[i];
         console.log(`  ${path.basename(f).padEnd(44)} chromium ${median(x.chromium).toFixed(0).padStart(6)}  native ${median(x.native).toFixed(0).padStart(6)}`

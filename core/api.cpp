@@ -73,11 +73,13 @@ bool replaces_any(const CatalogTexts& t) {
 }
 
 /// The answer to one request on one catalog (throws).
-std::string advise_on(const std::string& request_text, const Catalog& catalog) {
+std::string advise_on(const std::string& request_text, const Catalog& catalog,
+                      PlanPart part = PlanPart::kWhole) {
   const Request request = parse_request(parse_json_text(request_text, ""), catalog);
   const std::shared_ptr<const Catalog> capped = catalog_at_power_limit(request, catalog);
   const Catalog& used = capped ? *capped : catalog;
-  return plan_to_text(make_plan(request, used), used);
+  const Plan plan = make_plan(request, used, part);
+  return part == PlanPart::kLevers ? levers_to_text(plan) : plan_to_text(plan, used);
 }
 
 }  // namespace
@@ -118,8 +120,9 @@ std::string advise_text(const std::string& request_text, bool* ok) {
   return guarded(ok, [&] { return advise_on(request_text, builtin_catalog()); });
 }
 
-std::string advise_text(const std::string& request_text, const DataSource& source, bool* ok) {
-  return guarded(ok, [&] { return advise_on(request_text, *catalog_for(source)); });
+std::string advise_text(const std::string& request_text, const DataSource& source, bool* ok,
+                        PlanPart part) {
+  return guarded(ok, [&] { return advise_on(request_text, *catalog_for(source), part); });
 }
 
 std::string advise_with_catalog_text(const std::string& request_text, const CatalogTexts& data,

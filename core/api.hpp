@@ -7,6 +7,7 @@
 
 #include "io/catalog_json.hpp"
 #include "io/json_value.hpp"
+#include "plan/plan.hpp"
 #include "types/catalog.hpp"
 #include "types/errors.hpp"
 
@@ -83,9 +84,11 @@ struct DataSource {
 std::shared_ptr<const Catalog> catalog_for(const DataSource& source);
 
 /// advise_text on the catalog of `source` (the CLI's flags; the other advise_*_text calls are
-/// this with one kind of source).
+/// this with one kind of source). `part`: the whole result, the result without its levers
+/// (recommendation.levers empty, levers_later true), or {"levers": [...]} alone; the second
+/// completed by the third is the first (the page's answer first, its levers after the frame).
 std::string advise_text(const std::string& request_text, const DataSource& source,
-                        bool* ok = nullptr);
+                        bool* ok = nullptr, PlanPart part = PlanPart::kWhole);
 
 /// The catalogs, the default request, the task list and the form schema, for the page's
 /// pickers and form (JSON text).

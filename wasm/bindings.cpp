@@ -41,6 +41,18 @@ emscripten::val advise_with_provider(const std::string& request_json,
   return text(advisor::advise_with_provider_text(request_json, provider_json));
 }
 
+// The page's answer first and its levers after the frame that shows it (api.hpp PlanPart):
+// the same result as advise / adviseWithProvider in two calls. provider_json "" = none.
+emscripten::val advise_answer(const std::string& request_json, const std::string& provider_json) {
+  return text(
+      advisor::advise_text(request_json, {{}, provider_json}, nullptr, advisor::PlanPart::kAnswer));
+}
+
+emscripten::val advise_levers(const std::string& request_json, const std::string& provider_json) {
+  return text(
+      advisor::advise_text(request_json, {{}, provider_json}, nullptr, advisor::PlanPart::kLevers));
+}
+
 emscripten::val validate_provider(const std::string& provider_json) {
   return text(advisor::provider_text(provider_json));
 }
@@ -110,6 +122,8 @@ EMSCRIPTEN_BINDINGS(gpu_advisor) {
   emscripten::function("adviseWithCatalog", &advise_with_catalog);
   emscripten::function("adviseWithData", &advise_with_data);
   emscripten::function("adviseWithProvider", &advise_with_provider);
+  emscripten::function("adviseAnswer", &advise_answer);
+  emscripten::function("adviseLevers", &advise_levers);
   emscripten::function("validateProvider", &validate_provider);
   emscripten::function("catalog", &catalog);
   emscripten::function("validationScripts", &validation_scripts);

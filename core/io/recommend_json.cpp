@@ -159,6 +159,24 @@ void write_note(JsonWriter& w, const Note& n) {
   w.end_object();
 }
 
+void write_levers(JsonWriter& w, const std::vector<Lever>& levers) {
+  w.key("levers");
+  w.begin_array();
+  for (const Lever& l : levers) {
+    w.begin_object();
+    w.field("lever", l.lever);
+    w.field("path", l.request_path);
+    w.field("value", l.request_value);
+    w.field("trade_off", l.trade_off);
+    w.field("time_ratio", l.time_ratio);
+    w.field("cost_ratio", l.cost_ratio);
+    w.key("plan");
+    plan(w, l.plan);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 void write_recommendation(JsonWriter& w, const Recommendation& r) {
   w.begin_object();
   w.field("objective", name_of(r.objective));
@@ -215,21 +233,8 @@ void write_recommendation(JsonWriter& w, const Recommendation& r) {
     w.end_object();
   }
   w.end_array();
-  w.key("levers");
-  w.begin_array();
-  for (const Lever& l : r.levers) {
-    w.begin_object();
-    w.field("lever", l.lever);
-    w.field("path", l.request_path);
-    w.field("value", l.request_value);
-    w.field("trade_off", l.trade_off);
-    w.field("time_ratio", l.time_ratio);
-    w.field("cost_ratio", l.cost_ratio);
-    w.key("plan");
-    plan(w, l.plan);
-    w.end_object();
-  }
-  w.end_array();
+  write_levers(w, r.levers);
+  if (r.levers_later) w.field("levers_later", true);
   w.key("rejected");
   w.begin_array();
   for (const RejectedGpu& x : r.rejected) {

@@ -16,5 +16,7 @@ void write_warning(JsonWriter& w, const Warning& warning);
 /// "risks": [{code, reason, params, message}] (a plan's, or the pinned GPU's).
 void write_risks(JsonWriter& w, const std::vector<Risk>& risks);
 void write_recommendation(JsonWriter& w, const Recommendation& r);
+/// "levers": [{lever, path, value, trade_off, time_ratio, cost_ratio, plan}] (a key and its list).
+void write_levers(JsonWriter& w, const std::vector<Lever>& levers);
 
 }  // namespace advisor

@@ -364,9 +364,11 @@ void add_chosen_notes(Plan& plan, const Request& req, const Catalog& catalog, co
   if (checkpointing_chosen) notes.insert(notes.begin(), checkpointing_chosen_note(req, catalog));
 }
 
-/// What make_plan builds: the whole result, or only the model, memory and speed sections of the
-/// pinned plan (what an unpinned result describes for its recommended plan).
-enum class Build { kAll, kSections };
+/// What build_plan builds: the whole result (with or without the levers' what-ifs), the
+/// recommendation alone (its levers: what a result without them lacks), or only the model,
+/// memory and speed sections of the pinned plan (what an unpinned result describes for its
+/// recommended plan).
+enum class Build { kAll, kAllButLevers, kRecommendation, kSections };
 
 /// The request with the recommended plan's GPU and count pinned: its sections are the plan's.
 Request pinned_to(const Request& req, const CandidatePlan& plan) {
@@ -522,7 +524,10 @@ Plan build_plan(const Request& request, const Catalog& catalog, Build build) {
   if (std::optional<Request> with = with_full_checkpointing(searched))
     checkpointed.emplace(std::move(*with), catalog);
   CheckpointedJob* ck = checkpointed ? &*checkpointed : nullptr;
-  plan.recommendation = recommend(searched, catalog, rows, prices, layouts, true, ck);
+  plan.recommendation =
+      recommend(searched, catalog, rows, prices, layouts, build != Build::kAllButLevers, ck);
+  if (build == Build::kAllButLevers) plan.recommendation->levers_later = true;
+  if (build == Build::kRecommendation) return plan;
   if (req.hardware) pinned_risks(req, catalog, plan);
   add_options(plan, rows, searched, catalog, ck, speed, prices);
   const std::optional<int> fleet_gpus =
@@ -553,7 +558,15 @@ Plan build_plan(const Request& request, const Catalog& catalog, Build build) {
 
 }  // namespace
 
-Plan make_plan(const Request& request, const Catalog& catalog) {
+Plan make_plan(const Request& request, const Catalog& catalog, PlanPart part) {
+  switch (part) {
+    case PlanPart::kWhole:
+      return build_plan(request, catalog, Build::kAll);
+    case PlanPart::kAnswer:
+      return build_plan(request, catalog, Build::kAllButLevers);
+    case PlanPart::kLevers:
+      return build_plan(request, catalog, Build::kRecommendation);
+  }
   return build_plan(request, catalog, Build::kAll);
 }
 

@@ -8,8 +8,15 @@
 
 namespace advisor {
 
+/// What make_plan computes. The levers' what-if searches are a third to half of a call: the page
+/// asks for the answer first and the levers after the frame that shows it (docs/loading.md).
+/// kAnswer: everything but recommendation.levers (levers_later set); kLevers: the recommendation
+/// with its levers, nothing after it (only its levers are to be read). kAnswer's result with
+/// kLevers' levers is kWhole's (tests/test_plan_parts.cpp).
+enum class PlanPart { kWhole, kAnswer, kLevers };
+
 /// Runs every engine for `request` (already parsed) against `catalog`. Throws InputError for
 /// checks that need the whole request and the catalog (located at the request field).
-Plan make_plan(const Request& request, const Catalog& catalog);
+Plan make_plan(const Request& request, const Catalog& catalog, PlanPart part = PlanPart::kWhole);
 
 }  // namespace advisor

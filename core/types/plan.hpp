@@ -464,6 +464,7 @@ struct Recommendation {
   std::vector<RunnerUp> runners_up;
   std::vector<CandidatePlan> pareto;  // time vs cost, fastest first
   std::vector<Lever> levers;
+  bool levers_later = false;  // not computed: a later call gives them (plan/plan.hpp PlanPart)
   std::vector<RejectedGpu> rejected;
   std::optional<Reason> no_plan;  // why nothing qualifies, naming the nearest plan
   std::optional<CandidatePlan> nearest;

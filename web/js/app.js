@@ -18,7 +18,7 @@ import { buildMonthInputs, labelMonths } from './months.js';
 import { foldAll, panelsPending, panelsWidth, registerPanel, renderPanels, resetPanels } from './panel.js';
 import { clearProvider, providerAwaited, renderProvider, setProvider } from './provider.js';
 import { buildReport, printReport } from './report.js';
-import { isReady, lastRun, onResult, run, runScheduled, schedule, setReady } from './run.js';
+import { isReady, lastRun, leversPending, onResult, run, runScheduled, schedule, setReady, wholeRun } from './run.js';
 import { SCENARIOS } from './scenarios.js';
 import { loadSchema } from './schema.js';
 
@@ -32,12 +32,13 @@ function foldInputGroups(folded) {
 /**
  * window.gpuAdvisor (README "Page API"): the handle tests and embedders use. lastRequest is a
  * copy of the request last sent; lastResult the last result the core gave (none for a request it
- * rejected); pending: a run is scheduled, or what the last one changes is not all on the page
- * yet (the sections off screen, drawn after the frame; the address, written after it).
+ * rejected; its levers are put in after the frame that shows it); pending: a run is scheduled, or
+ * what the last one changes is not all on the page yet (its levers and the sections off screen,
+ * drawn after the frame; the address, written after it).
  */
 export const api = {
   get ready() { return isReady(); },
-  get pending() { return Boolean(runScheduled() || panelsPending() || hashPending()); },
+  get pending() { return Boolean(runScheduled() || leversPending() || panelsPending() || hashPending()); },
   runs: 0,
   lastRequest: null,
   lastResult: null,
@@ -63,7 +64,7 @@ onResult(function (r) {
 });
 
 function exportJson() {
-  const r = lastRun();
+  const r = wholeRun();
   const payload = { request: r.request, result: r.result, error: r.error };
   const blob = new Blob([JSON.stringify(payload, null, 2)], { type: 'application/json' });
   const a = h('a', { href: URL.createObjectURL(blob), download: 'gpu-advisor-plan.json' });

@@ -80,16 +80,16 @@ export function loadCore() {
   });
 }
 
-/** The core's answer to a request: {result} or {error: {code, message, path}}. */
-export function callCore(request) {
-  let answer;
-  try {
-    answer = JSON.parse(providerText !== null ? core.adviseWithProvider(JSON.stringify(request), providerText)
-      : core.advise(JSON.stringify(request)));
-  } catch (e) {
-    return { error: { code: 'internal_error', message: String(e && e.message || e), path: '' } };
-  }
-  return answer && answer.error ? { error: answer.error } : { result: answer };
+/**
+ * The core's answer to a request: {result} or {error: {code, message, path}}. part (optional):
+ * 'answer', the result without its levers (recommendation.levers_later), or 'levers', {levers}
+ * alone: the two make the whole result (core/api.hpp PlanPart), the answer on screen a frame
+ * sooner (js/run.js).
+ */
+export function callCore(request, part) {
+  const text = JSON.stringify(request);
+  if (part) return callText(part === 'levers' ? core.adviseLevers : core.adviseAnswer, [text, providerText === null ? '' : providerText]);
+  return providerText !== null ? callText(core.adviseWithProvider, [text, providerText]) : callText(core.advise, [text]);
 }
 
 export function coreReady() { return core !== null; }

@@ -39,7 +39,7 @@ import { parseUntrustedJson } from './hash.js';
 import { renderPresetFacts } from './inputs.js';
 import { CARD, CHROME_PARTS, EMBED, showsChrome } from './mode.js';
 import { awaitProvider, releaseProvider, setProvider } from './provider.js';
-import { expectRun, isReady, lastRun, onResult, run, runScheduled } from './run.js';
+import { expectRun, isReady, lastRun, leversPending, onLevers, onResult, run, runScheduled } from './run.js';
 
 const PREFIX = 'gpu-advisor:';
 const params = new URLSearchParams(location.search);
@@ -100,8 +100,12 @@ function postState(id) {
   post(m);
 }
 
-/** After every run: the first one makes the page ready. */
-function afterRun() {
+/**
+ * After every run, once its result is whole (the levers follow the frame that shows the answer:
+ * a host gets them in the same message): the first one makes the page ready.
+ */
+function afterRun(r) {
+  if (!r.error && leversPending()) return; // onLevers brings it back
   if (!readySent) {
     readySent = true;
     post({ type: PREFIX + 'ready', version: apiVersion || null, lang: document.documentElement.lang }, true);
@@ -220,7 +224,7 @@ function onMessage(event) {
   }
   if (kind === 'set-request') setRequest(data.request);
   else if (kind === 'get-result') {
-    if (runScheduled() || queued !== null) waiting.push(data.id); // the answer comes with the run
+    if (runScheduled() || queued !== null || leversPending()) waiting.push(data.id); // the answer comes with the run
     else postState(data.id);
   } else if (kind === 'set-theme') setTheme(data.theme);
   else if (kind === 'set-lang') {
@@ -248,6 +252,7 @@ function loadFailed() {
 export function startEmbed() {
   if (!EMBED) return;
   onResult(afterRun);
+  onLevers(function (r) { if (lastRun() === r) afterRun(r); });
   const html = document.documentElement.classList;
   html.add('embed');
   if (CARD) html.add('embed-card');

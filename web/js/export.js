@@ -11,6 +11,7 @@ import { isNum, percent } from './format.js';
 import { labelOf, t } from './i18n.js';
 import { noteText } from './notes.js';
 import { optionLabel } from './panel.js';
+import { completeLevers } from './run.js';
 import { deploymentLabel, namedPlans, reasonNodes, roleLabel } from './plans.js';
 
 const GIB = 1024 * 1024 * 1024;
@@ -231,12 +232,15 @@ function stamp() {
   return d.getFullYear() + two(d.getMonth() + 1) + two(d.getDate()) + '-' + two(d.getHours()) + two(d.getMinutes());
 }
 
+// A download reads the whole result: its levers in first, if they are still to come.
 export function downloadPlansCsv(result) {
+  completeLevers();
   downloadText(toCsv(plansCsvRows(result)), 'gpu-advisor-plans-' + stamp() + '.csv', 'text/csv;charset=utf-8');
   toast(t('toast.csv'));
 }
 
 export function downloadOptionsCsv(result) {
+  completeLevers();
   downloadText(toCsv(optionsCsvRows(result)), 'gpu-advisor-options-' + stamp() + '.csv', 'text/csv;charset=utf-8');
   toast(t('toast.csv'));
 }

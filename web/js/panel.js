@@ -8,7 +8,7 @@ import * as formats from './format.js';
 import { integer, isNum, num3 } from './format.js';
 import { labelOf, t, tNodes } from './i18n.js';
 import { on, patchChildren } from './patch.js';
-import { onResult } from './run.js';
+import { onLevers, onResult } from './run.js';
 
 // The sections in display order: each a copy of its panel with what this module keeps about it
 // (section, title, toggle, body, actions; near: on screen; stale: to be drawn for this result).
@@ -22,7 +22,8 @@ const UI_HELPERS = Object.freeze(Object.assign({}, formats, { clear: clear, fig:
 
 /**
  * Adds a result section. panel = {id, titleKey, render(body, result, ctx), applies?(result),
- * collapsed? (starts folded: the deep dives), fixed? (never folds: the answer), rebuild? (drawn
+ * collapsed? (starts folded: the deep dives), fixed? (never folds: the answer), showsLevers? (drawn
+ * again when the levers are in, after the answer's frame; one not fixed waits for them), rebuild? (drawn
  * from scratch each time: its nodes carry listeners added with addEventListener), reset?() (a
  * scenario or the reset button: back to the panel's own defaults), pin?(plan) (a plan was
  * pinned)}. A panel keeps its own state in its module. A folded panel is built when it is opened.
@@ -43,6 +44,23 @@ onResult(function (r) {
   result = r.result;
   renderPanels({ defer: !r.isDefault });
 }, null);
+
+// The levers are in (js/run.js, after the answer's frame): the sections that show them follow,
+// at once where they are on screen.
+onLevers(function (r) {
+  if (r.result !== result) return;
+  PANELS.forEach(function (p) {
+    if (!p.showsLevers || !p.section || p.section.hidden || isCollapsed(p)) return;
+    if (p.fixed || p.near) renderOne(p);
+    else p.stale = true;
+  });
+  if (!deferred && PANELS.some(function (p) { return p.stale && p.section && !p.section.hidden && !isCollapsed(p); })) scheduleDeferred();
+});
+
+/** Whether a section waits for the levers of the result (they follow the answer's frame). */
+function waitsForLevers(p) {
+  return Boolean(p.showsLevers && !p.fixed && result.recommendation && result.recommendation.levers_later);
+}
 
 /** A scenario or the reset button: each panel's own state back to its defaults. */
 export function resetPanels() {
@@ -136,7 +154,7 @@ function scheduleDeferred() {
   const mine = ++generation;
   afterFrame(function step() {
     if (mine !== generation) return;
-    const p = PANELS.find(function (q) { return q.section && !q.section.hidden && q.stale && !isCollapsed(q); });
+    const p = PANELS.find(function (q) { return q.section && !q.section.hidden && q.stale && !isCollapsed(q) && !waitsForLevers(q); });
     if (!p || !result) { deferred = false; return; }
     renderOne(p);
     nextTask(step);
@@ -186,7 +204,9 @@ export function renderPanels(opts) {
     // a frame only if the folded deep dives are not rebuilt each time); until then it is empty,
     // never showing an earlier result's figures. An open one off screen is drawn after the frame.
     // One on screen may draw part of itself now and the rest after the frame (ctx.defer).
-    if (folded) { clear(p.body); clear(p.actions); } else if (!defer || p.fixed || p.near || appears) {
+    if (folded) { clear(p.body); clear(p.actions); } else if (waitsForLevers(p)) {
+      // drawn once they are in (onLevers above), the result before it on screen until then
+    } else if (!defer || p.fixed || p.near || appears) {
       renderOne(p, Object.assign({ defer: defer && p.near && !appears }, ctx));
     } else later.push(p);
   });
@@ -227,6 +247,7 @@ export function renderIfStale(id) {
  * rebuild: true (listeners of its own on long-lived nodes) is emptied and drawn again instead.
  */
 function renderOne(p, ctx) {
+  if (waitsForLevers(p)) return; // still stale: drawn when they are in
   const t0 = timing.now();
   p.stale = false;
   const whole = p.rebuild || !p.body.firstChild;

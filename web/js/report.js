@@ -14,7 +14,7 @@ import { renderIfStale } from './panel.js';
 import { compareScatter } from './panels/compare.js';
 import { priceItemLabel, priceSourceNodes, priceUnitLabel } from './panels/prices.js';
 import { namedPlans, planHeadline, reasonList, reasonNodes, riskBadges, roleLabel } from './plans.js';
-import { lastRun } from './run.js';
+import { wholeRun } from './run.js';
 import { appliesTo, schemaFor, typedOptions } from './schema.js';
 
 /** The label of the field a form control sits in, as the page shows it. */
@@ -160,7 +160,7 @@ function prices(r) {
 
 /** Builds #report from the result on screen (before printing, and when asked: gpuAdvisor.buildReport). */
 export function buildReport() {
-  const run = lastRun();
+  const run = wholeRun();
   const r = run.result;
   const root = document.getElementById('report');
   if (!r || !root) return root;

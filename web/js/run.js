@@ -4,7 +4,7 @@
 // the placeholders, the address, the provider banner, a host page) and keeps what it needs of it;
 // nothing else is shared. schedule() runs after a short pause (typing), run() at once.
 import { callCore, defaults } from './core.js';
-import { timing } from './dom.js';
+import { afterFrame, timing } from './dom.js';
 import { buildRequest, startRequest, updateVisibility } from './form.js';
 
 const DEBOUNCE_MS = 30;
@@ -23,6 +23,8 @@ let shown = null;         // the result on screen, if any (kept under an error)
  */
 let latest = Object.freeze({ request: null, result: null, error: null, changed: false, isDefault: false });
 const listeners = [];
+const leverListeners = [];
+let leversDue = null; // the run whose result still lacks its levers (they follow its frame)
 
 /**
  * fn(run) after every run, with the object lastRun() returns. Its time counts under `mark` in
@@ -38,6 +40,45 @@ export function onResult(fn, mark) {
 }
 
 export function lastRun() { return latest; }
+
+/**
+ * fn(run) when the levers of the run on screen are in its result (recommendation.levers, put
+ * in place: the same objects lastRun() gave). A run shows its answer first and computes the
+ * levers' what-if searches (a third to half of a call) in a task after the frame that shows it.
+ */
+export function onLevers(fn) { leverListeners.push(fn); }
+
+/** Whether the result on screen still waits for its levers (gpuAdvisor.pending). */
+export function leversPending() { return leversDue !== null; }
+
+/**
+ * The levers of the result on screen, now if they are still to come: what reads the whole
+ * result at once (the report, an export, a host's get-result) calls this first.
+ */
+export function completeLevers() {
+  const r = leversDue;
+  if (!r) return;
+  leversDue = null;
+  const t0 = timing.now();
+  const answer = callCore(r.request, 'levers');
+  const rec = r.result.recommendation;
+  rec.levers = answer.result ? answer.result.levers : [];
+  delete rec.levers_later;
+  if (answer.error && window.console) console.error('levers: ' + answer.error.message);
+  timing.mark('levers', t0);
+  leverListeners.forEach(function (fn) { fn(r); });
+}
+
+/** lastRun() with its levers in (computed now if they were still to come). */
+export function wholeRun() {
+  completeLevers();
+  return latest;
+}
+
+function leversAfterFrame(r) {
+  leversDue = r;
+  afterFrame(function () { if (leversDue === r) completeLevers(); });
+}
 
 export function isReady() { return ready; }
 
@@ -64,7 +105,7 @@ export function run() {
   updateVisibility();
   const request = buildRequest();
   t0 = timing.mark('form', t0);
-  const answer = callCore(request);
+  const answer = callCore(request, 'answer');
   t0 = timing.mark('core', t0);
   let next;
   if (answer.error) {
@@ -81,6 +122,8 @@ export function run() {
   }
   latest = Object.freeze(next);
   if (next.result) shown = latest;
+  if (next.changed) leversDue = null; // an earlier run's levers are no longer wanted
+  if (next.changed && next.result.recommendation && next.result.recommendation.levers_later) leversAfterFrame(latest);
   listeners.forEach(function (l) {
     const t1 = timing.now();
     l.fn(latest);

@@ -12,6 +12,7 @@ import { labelOf, t, tNodes } from '../i18n.js';
 import { hiddenWarning } from '../mode.js';
 import { noteNode } from '../notes.js';
 import { showPanel } from '../panel.js';
+import { keep } from '../patch.js';
 import { applyLever, isPinned, pinButton, planHeadline, reasonList, reasonNodes, riskBadges, unpin } from '../plans.js';
 import { run } from '../run.js';
 
@@ -78,7 +79,13 @@ function runnersUp(r, rec) {
   return h('section', { class: 'answer-sub' }, h('h3', { class: 'answer-sub-title', text: t('answer.runners_up') }), list);
 }
 
-function levers(r, rec) {
+function levers(r, rec, ctx) {
+  if (rec.levers_later) {
+    // They follow the frame that shows the answer (js/run.js): until then the list on screen
+    // stays, for the next task to replace, rather than the columns jumping in between.
+    const shown = ctx && ctx.live && ctx.live.querySelector('.answer-sub[data-key="levers"]');
+    return shown ? keep(shown) : null;
+  }
   if (!rec.levers || !rec.levers.length) return null;
   const list = h('ul', { class: 'alt-list levers' });
   rec.levers.forEach(function (l, i) {
@@ -92,7 +99,7 @@ function levers(r, rec) {
         fig(h('span'), r, base + '/trade_off', labelOf('trade_off.'))),
       riskBadges(l.plan, 'small')));
   });
-  return h('section', { class: 'answer-sub' }, h('h3', { class: 'answer-sub-title', text: t('answer.levers') }), list);
+  return h('section', { class: 'answer-sub', dataset: { key: 'levers' } }, h('h3', { class: 'answer-sub-title', text: t('answer.levers') }), list);
 }
 
 /**
@@ -182,7 +189,7 @@ function renderAnswer(body, r, ctx) {
     card.appendChild(h('p', { class: 'answer-pinned-other' }, t('answer.other_pinned', { n: hw.count === undefined ? 1 : hw.count, gpu: gpuName(hw.gpu) }), ' ',
       h('button', { type: 'button', class: 'link-btn small unpin', text: t('answer.unpin'), onclick: unpin })));
   }
-  append(card, h('div', { class: 'answer-cols' }, runnersUp(r, rec), levers(r, rec)));
+  append(card, h('div', { class: 'answer-cols' }, runnersUp(r, rec), levers(r, rec, ctx)));
   card.appendChild(h('p', { class: 'answer-foot muted' }, t('answer.foot'), ' ',
     h('button', { type: 'button', class: 'link-btn small', text: t('answer.to_compare'), onclick: function () { showPanel('compare'); } })));
   body.appendChild(card);
@@ -192,5 +199,5 @@ function renderAnswer(body, r, ctx) {
   }
 }
 
-export default { id: 'answer', titleKey: 'panel.answer', fixed: true, render: renderAnswer,
+export default { id: 'answer', titleKey: 'panel.answer', fixed: true, render: renderAnswer, showsLevers: true,
   applies: function (r) { return Boolean(r.recommendation); } };

@@ -203,7 +203,7 @@ function renderCompare(body, r, ctx) {
   append(body, rejected(r, rec));
 }
 
-export default { id: 'compare', titleKey: 'panel.compare', render: renderCompare, applies: function (r) { return Boolean(r.recommendation); },
+export default { id: 'compare', titleKey: 'panel.compare', render: renderCompare, showsLevers: true, applies: function (r) { return Boolean(r.recommendation); },
   reset: function () { picks = null; } };
 
 export { scatter as compareScatter }; // the print report's chart (js/report.js)
