@@ -74,4 +74,20 @@ document.addEventListener('click', function (e) {
   if (button) toggleHelp(button);
 });
 
-onResult(renderHelp, 'form');
+// After a run, only when a control was added to the form since the last look (a link's unknown
+// task, the LoRA boxes rebuilt): walking every holder costs ~1 ms of each input change.
+let watcher = null;
+function controlsAdded() {
+  if (!watcher) {
+    watcher = new MutationObserver(function () {}); // read with takeRecords(): the run is synchronous
+    FORMS.forEach(function (f) { const n = document.querySelector(f); if (n) watcher.observe(n, { childList: true, subtree: true }); });
+    return true;
+  }
+  return watcher.takeRecords().some(function (m) {
+    return Array.prototype.some.call(m.addedNodes, function (n) {
+      return n.nodeType === 1 && (/^(INPUT|SELECT|TEXTAREA)$/.test(n.nodeName) || Boolean(n.querySelector('input, select, textarea')));
+    });
+  });
+}
+
+onResult(function () { if (controlsAdded()) renderHelp(); }, 'form');

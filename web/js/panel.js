@@ -119,24 +119,38 @@ function makeSection(p) {
 
 // Which sections are on screen (p.near), as the last layout left them (an IntersectionObserver:
 // asking in a render would force a layout). Until it has answered, a section counts as on screen.
+// The sticky bars cover the top of the view: a section's edge under them is not on screen.
 let nearObserver = null;
+let coveredTopPx = 0;
+function stickyBarsPx() {
+  let px = 0;
+  ['.topbar', '#section-nav'].forEach(function (sel) {
+    const n = document.querySelector(sel);
+    if (n && getComputedStyle(n).position === 'sticky') px += n.offsetHeight;
+  });
+  return px;
+}
 const bySection = new Map(); // section element -> its panel
 function watchNear(p) {
   p.near = true;
-  if (!window.IntersectionObserver) return;
-  if (!nearObserver) {
-    nearObserver = new IntersectionObserver(function (entries) {
-      entries.forEach(function (e) {
-        const q = bySection.get(e.target);
-        if (!q) return;
-        q.near = e.isIntersecting;
-        // Scrolled to before its turn came: now.
-        if (q.near && q.stale && !q.section.hidden && !isCollapsed(q) && result) renderOne(q);
-      });
-    }, { rootMargin: '0px' });
-  }
   bySection.set(p.section, p);
-  nearObserver.observe(p.section);
+  if (nearObserver) nearObserver.observe(p.section);
+  // Started after the first frame, when the bars' heights are laid out (the navigation shown).
+  else if (window.IntersectionObserver && bySection.size === 1) afterFrame(startNearObserver);
+}
+
+function startNearObserver() {
+  coveredTopPx = stickyBarsPx(); // once: their heights do not follow the scroll
+  nearObserver = new IntersectionObserver(function (entries) {
+    entries.forEach(function (e) {
+      const q = bySection.get(e.target);
+      if (!q) return;
+      q.near = e.isIntersecting;
+      // Scrolled to before its turn came: now.
+      if (q.near && q.stale && !q.section.hidden && !isCollapsed(q) && result) renderOne(q);
+    });
+  }, { rootMargin: '-' + coveredTopPx + 'px 0px 0px 0px' });
+  bySection.forEach(function (p, section) { nearObserver.observe(section); });
 }
 
 /**
@@ -206,7 +220,7 @@ export function renderPanels(opts) {
     // One on screen may draw part of itself now and the rest after the frame (ctx.defer).
     if (folded) { clear(p.body); clear(p.actions); } else if (waitsForLevers(p)) {
       // drawn once they are in (onLevers above), the result before it on screen until then
-    } else if (!defer || p.fixed || p.near || appears) {
+    } else if (!defer || p.near || appears) {
       renderOne(p, Object.assign({ defer: defer && p.near && !appears }, ctx));
     } else later.push(p);
   });
@@ -218,7 +232,7 @@ export function renderPanels(opts) {
     const bottom = window.innerHeight;
     const inView = later.filter(function (p) {
       const r = p.section.getBoundingClientRect();
-      return r.bottom > 0 && r.top < bottom;
+      return r.bottom > coveredTopPx && r.top < bottom;
     });
     timing.mark('layout', t0);
     inView.forEach(function (p) { renderOne(p, ctx); });
