@@ -133,6 +133,7 @@ export function writeField(f, value, task) {
 
 /** Puts the schema's choices into every select, and its ranges on number boxes (after load and on a language switch). */
 export function setUpFields() {
+  shownFor = null; // the schema may be another: every field shown again by the next run
   fields().forEach(function (f) {
     if (f.widget === 'select') fillSelect(f.node, f.path, currentTask());
     else if (f.widget === 'box') f.node.title = rangeText(f.path);
@@ -313,12 +314,39 @@ function setHidden(node, hidden) {
   if (node.hidden !== hidden) node.hidden = hidden;
 }
 
+// The task, model mode, budget mode and model kind the inputs were last shown for: walking every
+// field and group again (~1 ms of each input change) only when one of them changed.
+let shownFor = null;
+
 /** Shows the inputs of the current task, model mode and budget mode; a group with none left is hidden. */
 export function updateVisibility() {
   const task = currentTask();
   const mode = modelMode();
   const budget = input('t.budget_mode').value;
   const seq2seq = encoderDecoder();
+  const key = [task, mode, budget, seq2seq].join('|');
+  if (key !== shownFor) {
+    shownFor = key;
+    showFieldsFor(task, mode, budget, seq2seq);
+  }
+  setHidden(loraChecks(), input('t.lora_targets_mode').value !== CUSTOM_TARGETS);
+  // Selects whose choices depend on the task (the stack) offer the current task's.
+  if (document.body.getAttribute('data-task') !== task) {
+    fields().forEach(function (f) {
+      const e = f.widget === 'select' ? schemaFor(f.path) : null;
+      if (e && e.choices_by_task) fillSelect(f.node, f.path, task);
+    });
+  }
+  // The count needs a GPU; a count a link gave without one stays editable (the core's error is there).
+  const count = input('hw.count');
+  const off = !gpuSelect().value && count.value === '';
+  if (count.disabled !== off) count.disabled = off;
+  countPlaceholder();
+  if (document.body.getAttribute('data-task') !== task) document.body.setAttribute('data-task', task);
+}
+
+/** The fields, their groups and the model-mode panes shown for a task, model mode, budget mode and model kind. */
+function showFieldsFor(task, mode, budget, seq2seq) {
   document.querySelectorAll(FORMS.map(function (f) { return f + ' .field[data-path]'; }).join(', ')).forEach(function (node) {
     const b = node.getAttribute('data-budget');
     const path = node.getAttribute('data-path');
@@ -336,18 +364,4 @@ export function updateVisibility() {
   document.querySelectorAll('.mode-pane').forEach(function (node) {
     setHidden(node, node.getAttribute('data-mode') !== mode);
   });
-  setHidden(loraChecks(), input('t.lora_targets_mode').value !== CUSTOM_TARGETS);
-  // Selects whose choices depend on the task (the stack) offer the current task's.
-  if (document.body.getAttribute('data-task') !== task) {
-    fields().forEach(function (f) {
-      const e = f.widget === 'select' ? schemaFor(f.path) : null;
-      if (e && e.choices_by_task) fillSelect(f.node, f.path, task);
-    });
-  }
-  // The count needs a GPU; a count a link gave without one stays editable (the core's error is there).
-  const count = input('hw.count');
-  const off = !gpuSelect().value && count.value === '';
-  if (count.disabled !== off) count.disabled = off;
-  countPlaceholder();
-  if (document.body.getAttribute('data-task') !== task) document.body.setAttribute('data-task', task);
 }
