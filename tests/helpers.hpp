@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "api.hpp"
 #include "engine/memory.hpp"
@@ -23,6 +26,19 @@ inline std::string read_file(const std::string& path) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+/// Every golden request (tests/golden/*.request.json), sorted by name.
+inline std::vector<std::filesystem::path> golden_requests() {
+  std::vector<std::filesystem::path> out;
+  const std::string suffix = ".request.json";
+  for (const auto& e :
+       std::filesystem::directory_iterator(std::string(GPU_ADVISOR_TEST_DIR) + "/golden")) {
+    const std::string name = e.path().filename().string();
+    if (name.size() > suffix.size() && name.ends_with(suffix)) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 inline std::string data_file(const char* name) {

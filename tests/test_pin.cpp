@@ -32,19 +32,6 @@ std::pair<std::string, std::string> error_of(const json& request) {
   return {out["error"]["code"], out["error"]["path"]};
 }
 
-/// Every golden request (tests/golden/*.request.json), sorted by name.
-std::vector<std::filesystem::path> golden_requests() {
-  std::vector<std::filesystem::path> out;
-  const std::string suffix = ".request.json";
-  for (const auto& e :
-       std::filesystem::directory_iterator(std::string(GPU_ADVISOR_TEST_DIR) + "/golden")) {
-    const std::string name = e.path().filename().string();
-    if (name.size() > suffix.size() && name.ends_with(suffix)) out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 /// `request` with the recommendation's plan `best` pinned: GPU, count, deployment and place.
 /// The pin replaces the request's own hardware and place; a layout the request stated for
 /// other hardware is left to the advisor.
@@ -81,7 +68,7 @@ bool close(const json& a, const json& b) {
 
 TEST_CASE("pinning the recommended plan of every golden request gives the same answer",
           "[pin][golden]") {
-  const std::vector<std::filesystem::path> files = golden_requests();
+  const std::vector<std::filesystem::path> files = test::golden_requests();
   REQUIRE(files.size() > 20);
   for (const auto& file : files) {
     const json request = json::parse(test::read_file(file.string()));
@@ -112,7 +99,7 @@ TEST_CASE("pinning the recommended plan of every golden request gives the same a
 }
 
 TEST_CASE("a bought plan delivers the demand profile: never more than 100% busy", "[pin]") {
-  for (const auto& file : golden_requests()) {
+  for (const auto& file : test::golden_requests()) {
     const json request = json::parse(test::read_file(file.string()));
     const json r = advise_raw(request);
     if (r.contains("error") || r["recommendation"].is_null()) continue;

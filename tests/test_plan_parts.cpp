@@ -39,22 +39,10 @@ void check_parts(const std::string& request, const DataSource& source) {
   CHECK(answer == whole);
 }
 
-std::vector<std::filesystem::path> golden_requests() {
-  std::vector<std::filesystem::path> out;
-  const std::string suffix = ".request.json";
-  for (const auto& e :
-       std::filesystem::directory_iterator(std::string(GPU_ADVISOR_TEST_DIR) + "/golden")) {
-    const std::string name = e.path().filename().string();
-    if (name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix)
-      out.push_back(e.path());
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("the answer and its levers in two calls are the whole result (every golden request)") {
-  const std::vector<std::filesystem::path> requests = golden_requests();
+  const std::vector<std::filesystem::path> requests = test::golden_requests();
   REQUIRE(requests.size() >= 30);
   int with_levers = 0;  // the equality tests the levers' own call only where there are some
   for (const auto& path : requests) {
