@@ -139,6 +139,11 @@ function watchNear(p) {
   else if (window.IntersectionObserver && bySection.size === 1) afterFrame(startNearObserver);
 }
 
+/** An IntersectionObserver's rootMargin for "on screen": the view less the sticky bars at its top. */
+export function onScreenMargin() {
+  return '-' + coveredTopPx + 'px 0px 0px 0px';
+}
+
 function startNearObserver() {
   coveredTopPx = stickyBarsPx(); // once: their heights do not follow the scroll
   nearObserver = new IntersectionObserver(function (entries) {
@@ -149,7 +154,7 @@ function startNearObserver() {
       // Scrolled to before its turn came: now.
       if (q.near && q.stale && !q.section.hidden && !isCollapsed(q) && result) renderOne(q);
     });
-  }, { rootMargin: '-' + coveredTopPx + 'px 0px 0px 0px' });
+  }, { rootMargin: onScreenMargin() });
   bySection.forEach(function (p, section) { nearObserver.observe(section); });
 }
 

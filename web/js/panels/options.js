@@ -5,7 +5,7 @@ import { downloadOptionsCsv, lifetimeBasis } from '../export.js';
 import { cny, gib, gibCompact, integer, isNum, num3, pct } from '../format.js';
 import { labelOf, lang, t, tNodes } from '../i18n.js';
 import { noteNode } from '../notes.js';
-import { optionLabel, renderPanels } from '../panel.js';
+import { onScreenMargin, optionLabel, renderPanels } from '../panel.js';
 import { costNodes, deploymentLabel, namedPlans, roleLabel } from '../plans.js';
 import { keep, memo as setMemo, memoOf } from '../patch.js';
 
@@ -184,8 +184,9 @@ function renderOptions(body, r, ctx) {
   body.appendChild(h('div', { class: 'table-wrap' }, table));
 }
 
-// Which rows of the table are far from the screen, as the last layout left them (an
-// IntersectionObserver, so that a render forces no layout). A row not yet observed counts as near.
+// Which rows of the table are off screen (under the sticky bars counts as off), as the last
+// layout left them (an IntersectionObserver, so that a render forces no layout). A row not yet
+// observed counts as on screen.
 let rowObserver = null;
 const watched = new Set();
 const farRows = new WeakSet();
@@ -195,7 +196,7 @@ function watchRows(live) {
   if (!rowObserver && window.IntersectionObserver) {
     rowObserver = new IntersectionObserver(function (entries) {
       entries.forEach(function (e) { if (e.isIntersecting) farRows.delete(e.target); else farRows.add(e.target); });
-    }, { rootMargin: '100px 0px' });
+    }, { rootMargin: onScreenMargin() });
   }
   watched.forEach(function (tr) { if (!live.contains(tr)) { watched.delete(tr); if (rowObserver) rowObserver.unobserve(tr); } });
   live.querySelectorAll('table.options > tbody > tr[data-gpu]').forEach(function (tr) {
