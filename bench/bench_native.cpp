@@ -39,16 +39,24 @@ std::string advise(const std::string& request, advisor::PlanPart part) {
   return advisor::advise_text(request, advisor::DataSource{}, nullptr, part);
 }
 
-const char* part_name(advisor::PlanPart part) {
-  return part == advisor::PlanPart::kAnswer   ? "answer"
-         : part == advisor::PlanPart::kLevers ? "levers"
-                                              : "whole";
+struct NamedPart {
+  const char* name;
+  advisor::PlanPart part;
+};
+constexpr NamedPart kParts[] = {{"whole", advisor::PlanPart::kWhole},
+                                {"answer", advisor::PlanPart::kAnswer},
+                                {"levers", advisor::PlanPart::kLevers}};
+
+const NamedPart* find_part(const std::string& name) {
+  for (const NamedPart& p : kParts)
+    if (name == p.name) return &p;
+  return nullptr;
 }
 
 int main(int argc, char** argv) {
   int first_file = 1;
   int timed_calls = kDefaultTimedCalls;
-  advisor::PlanPart part = advisor::PlanPart::kWhole;
+  const NamedPart* part = &kParts[0];
   while (first_file + 1 < argc && std::string(argv[first_file]).rfind("--", 0) == 0) {
     const std::string flag = argv[first_file], value = argv[first_file + 1];
     if (flag == "--calls") {
@@ -57,10 +65,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_native: --calls takes 1 to %d\n", kMaxTimedCalls);
         return 2;
       }
-    } else if (flag == "--part" && (value == "whole" || value == "answer" || value == "levers")) {
-      part = value == "answer"   ? advisor::PlanPart::kAnswer
-             : value == "levers" ? advisor::PlanPart::kLevers
-                                 : advisor::PlanPart::kWhole;
+    } else if (const NamedPart* named = flag == "--part" ? find_part(value) : nullptr) {
+      part = named;
     } else {
       std::fprintf(stderr, "bench_native: unknown %s %s\n", flag.c_str(), value.c_str());
       return 2;
@@ -73,16 +79,16 @@ int main(int argc, char** argv) {
     std::stringstream s;
     s << in.rdbuf();
     const std::string request = s.str();
-    for (int w = 0; w < kWarmupCalls; ++w) advise(request, part);
+    for (int w = 0; w < kWarmupCalls; ++w) advise(request, part->part);
     std::vector<double> us;
     for (int c = 0; c < timed_calls; ++c) {
       const auto t0 = std::chrono::steady_clock::now();
-      advise(request, part);
+      advise(request, part->part);
       const auto t1 = std::chrono::steady_clock::now();
       us.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
     }
     const std::size_t before = allocations;
-    advise(request, part);
+    advise(request, part->part);
     const std::size_t per_call = allocations - before;
     double total_us = 0;
     for (const double u : us) total_us += u;
@@ -91,7 +97,7 @@ int main(int argc, char** argv) {
         "native\t%s\tmedian_us=%.1f\tp95_us=%.1f\tmean_us=%.1f\tallocations_per_call=%zu\tcalls=%"
         "d\tpart=%s\n",
         argv[i], us[us.size() / 2], us[us.size() * 95 / 100], total_us / timed_calls, per_call,
-        timed_calls, part_name(part));
+        timed_calls, part->name);
   }
   return 0;
 }

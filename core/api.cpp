@@ -9,6 +9,7 @@
 #include "io/json_reader.hpp"
 #include "io/plan_json.hpp"
 #include "io/provider_json.hpp"
+#include "io/recommend_json.hpp"
 #include "io/request_json.hpp"
 #include "plan/plan.hpp"
 #include "types/errors.hpp"

@@ -510,14 +510,6 @@ void write_arch_fields(JsonWriter& w, const ModelArch& a) {
   }
 }
 
-std::string levers_to_text(const Plan& plan) {
-  W w(16 * 1024);
-  w.begin_object();
-  write_levers(w, plan.recommendation ? plan.recommendation->levers : std::vector<Lever>{});
-  w.end_object();
-  return w.take();
-}
-
 std::string plan_to_text(const Plan& plan, const Catalog& catalog) {
   W w(128 * 1024);  // a typical result is 60-100 KB (one allocation, no regrowth)
   w.begin_object();

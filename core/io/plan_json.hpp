@@ -13,10 +13,6 @@ namespace advisor {
 /// internal_error).
 std::string plan_to_text(const Plan& plan, const Catalog& catalog);
 
-/// {"levers": [...]}: the recommendation's levers alone, as plan_to_text writes them (what a
-/// result made with PlanPart::kAnswer lacks; make_plan with PlanPart::kLevers gives them).
-std::string levers_to_text(const Plan& plan);
-
 /// The members of a model architecture object (result.model, catalog().models[]).
 void write_arch_fields(JsonWriter& writer, const ModelArch& arch);
 

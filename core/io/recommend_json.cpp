@@ -177,6 +177,14 @@ void write_levers(JsonWriter& w, const std::vector<Lever>& levers) {
   w.end_array();
 }
 
+std::string levers_to_text(const Plan& plan) {
+  JsonWriter w(16 * 1024);
+  w.begin_object();
+  write_levers(w, plan.recommendation ? plan.recommendation->levers : std::vector<Lever>{});
+  w.end_object();
+  return w.take();
+}
+
 void write_recommendation(JsonWriter& w, const Recommendation& r) {
   w.begin_object();
   w.field("objective", name_of(r.objective));

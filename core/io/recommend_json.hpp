@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include <string>
+
 #include "io/json_writer.hpp"
 #include "types/plan.hpp"
 
@@ -18,5 +20,8 @@ void write_risks(JsonWriter& w, const std::vector<Risk>& risks);
 void write_recommendation(JsonWriter& w, const Recommendation& r);
 /// "levers": [{lever, path, value, trade_off, time_ratio, cost_ratio, plan}] (a key and its list).
 void write_levers(JsonWriter& w, const std::vector<Lever>& levers);
+/// {"levers": [...]}: the recommendation's levers alone, as plan_to_text writes them (what a
+/// result made with PlanPart::kAnswer lacks; make_plan with PlanPart::kLevers gives them).
+std::string levers_to_text(const Plan& plan);
 
 }  // namespace advisor

@@ -8,6 +8,7 @@ import * as formats from './format.js';
 import { integer, isNum, num3 } from './format.js';
 import { labelOf, t, tNodes } from './i18n.js';
 import { on, patchChildren } from './patch.js';
+import { coveredTop, watchOnScreen } from './onscreen.js';
 import { onLevers, onResult } from './run.js';
 
 // The sections in display order: each a copy of its panel with what this module keeps about it
@@ -117,45 +118,15 @@ function makeSection(p) {
   watchNear(p);
 }
 
-// Which sections are on screen (p.near), as the last layout left them (an IntersectionObserver:
-// asking in a render would force a layout). Until it has answered, a section counts as on screen.
-// The sticky bars cover the top of the view: a section's edge under them is not on screen.
-let nearObserver = null;
-let coveredTopPx = 0;
-function stickyBarsPx() {
-  let px = 0;
-  ['.topbar', '#section-nav'].forEach(function (sel) {
-    const n = document.querySelector(sel);
-    if (n && getComputedStyle(n).position === 'sticky') px += n.offsetHeight;
-  });
-  return px;
-}
-const bySection = new Map(); // section element -> its panel
+// Which sections are on screen (p.near: js/onscreen.js). Until the observer has answered (after
+// the first frame), a section counts as on screen.
 function watchNear(p) {
   p.near = true;
-  bySection.set(p.section, p);
-  if (nearObserver) nearObserver.observe(p.section);
-  // Started after the first frame, when the bars' heights are laid out (the navigation shown).
-  else if (window.IntersectionObserver && bySection.size === 1) afterFrame(startNearObserver);
-}
-
-/** An IntersectionObserver's rootMargin for "on screen": the view less the sticky bars at its top. */
-export function onScreenMargin() {
-  return '-' + coveredTopPx + 'px 0px 0px 0px';
-}
-
-function startNearObserver() {
-  coveredTopPx = stickyBarsPx(); // once: their heights do not follow the scroll
-  nearObserver = new IntersectionObserver(function (entries) {
-    entries.forEach(function (e) {
-      const q = bySection.get(e.target);
-      if (!q) return;
-      q.near = e.isIntersecting;
-      // Scrolled to before its turn came: now.
-      if (q.near && q.stale && !q.section.hidden && !isCollapsed(q) && result) renderOne(q);
-    });
-  }, { rootMargin: onScreenMargin() });
-  bySection.forEach(function (p, section) { nearObserver.observe(section); });
+  watchOnScreen(p.section, function (onScreen) {
+    p.near = onScreen;
+    // Scrolled to before its turn came: now.
+    if (onScreen && p.stale && !p.section.hidden && !isCollapsed(p) && result) renderOne(p);
+  });
 }
 
 /**
@@ -237,7 +208,7 @@ export function renderPanels(opts) {
     const bottom = window.innerHeight;
     const inView = later.filter(function (p) {
       const r = p.section.getBoundingClientRect();
-      return r.bottom > coveredTopPx && r.top < bottom;
+      return r.bottom > coveredTop() && r.top < bottom;
     });
     timing.mark('layout', t0);
     inView.forEach(function (p) { renderOne(p, ctx); });

@@ -5,7 +5,8 @@ import { downloadOptionsCsv, lifetimeBasis } from '../export.js';
 import { cny, gib, gibCompact, integer, isNum, num3, pct } from '../format.js';
 import { labelOf, lang, t, tNodes } from '../i18n.js';
 import { noteNode } from '../notes.js';
-import { onScreenMargin, optionLabel, renderPanels } from '../panel.js';
+import { onScreenMargin } from '../onscreen.js';
+import { optionLabel, renderPanels } from '../panel.js';
 import { costNodes, deploymentLabel, namedPlans, roleLabel } from '../plans.js';
 import { keep, memo as setMemo, memoOf } from '../patch.js';
 
