@@ -6,8 +6,9 @@
 //              pre-rendered answer's element timing, or the core's own first render), the core
 //              ready (performance mark 'gpu-advisor:core-ready'); the same file with every
 //              <script> removed is the static-HTML yardstick (issue 13: first result <= 1.2x it)
-//   phone      the single file and the site on an emulated mid phone over slow 4G, served gzipped
-//              from loopback (bench/phone_load.cjs): FCP, first result, core ready (interactive);
+//   phone      the single file and the site on an emulated mid phone over slow 4G, served as a
+//              static host sends them (make_dist's brotli copies, else gzip; bench/phone_load.cjs):
+//              FCP, first result, core ready (interactive);
 //              --base DIR adds another build's dist to the same interleaved runs
 //   advise     advise() in Chromium after a 4 s warm-up (V8 tiers up), median and p95 per request,
 //              beside the native figure for the same request texts (bench_native, with its
@@ -75,19 +76,29 @@ function walk(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]);
 }
 
+// What a first visit to the site loads, as a server sends make_dist's brotli copies: the page, its
+// styles and scripts, and the module (not the English words, fetched on a switch, nor the packed
+// loader, fetched only where the module cannot be).
+const SITE_FIRST_LOAD = /^(index\.html|[^/]+\.css|js\/early\.js|bundle\.js|gpu_advisor\.js|gpu_advisor\.wasm)$/;
+
 function sizes() {
   const rows = [];
   const one = (label, files) => {
-    let raw = 0, zipped = 0;
-    for (const f of files) { const b = fs.readFileSync(f); raw += b.length; zipped += gz(b); }
-    rows.push({ variant: label, files: files.length, raw_bytes: raw, gzip_bytes: zipped });
+    let raw = 0, sent = 0;
+    for (const f of files) {
+      const b = fs.readFileSync(f);
+      raw += b.length;
+      sent += fs.existsSync(f + '.br') ? fs.statSync(f + '.br').size : gz(b);
+    }
+    rows.push({ variant: label, files: files.length, raw_bytes: raw, sent_bytes: sent });
   };
+  const site = path.join(dist, 'site');
   one('single file (dist/gpu-advisor.html)', [path.join(dist, 'gpu-advisor.html')]);
-  one('site (dist/site/, every file)', walk(path.join(dist, 'site')));
-  if (fs.existsSync(path.join(dist, 'widget'))) one('widget (dist/widget/, every file)', walk(path.join(dist, 'widget')));
-  const stored = storedModule(fs.readFileSync(path.join(dist, 'site', 'gpu_advisor.js'), 'utf8'));
+  one('site, first visit (as .br; gzip else)', walk(site).filter((f) => SITE_FIRST_LOAD.test(path.relative(site, f).split(path.sep).join('/'))));
+  if (fs.existsSync(path.join(dist, 'widget'))) one('widget (dist/widget/, every file)', walk(path.join(dist, 'widget')).filter((f) => !/\.(br|gz)$/.test(f)));
+  const stored = storedModule(fs.readFileSync(path.join(dist, 'gpu-advisor.html'), 'utf8'));
   if (stored) {
-    rows.push({ variant: 'of which the wasm module', files: 1, raw_bytes: stored.wasm.length, gzip_bytes: gz(stored.wasm) });
+    rows.push({ variant: 'of which the wasm module (gzip)', files: 1, raw_bytes: stored.wasm.length, sent_bytes: gz(stored.wasm) });
   }
   return rows;
 }
@@ -105,7 +116,8 @@ function unrenderedCopy() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'page-bench-'));
   const glue = path.join(dir, 'gpu_advisor.js');
   // make_dist packs the loader it is given; the site's copy is already packed, so unpack it.
-  const text = fs.readFileSync(path.join(dist, 'site', 'gpu_advisor.js'), 'utf8');
+  const packed = ['gpu_advisor.packed.js', 'gpu_advisor.js'].map((f) => path.join(dist, 'site', f)).find((f) => fs.existsSync(f));
+  const text = fs.readFileSync(packed, 'utf8');
   const stored = storedModule(text);
   if (!stored) return null;
   const wasm = stored.wasm.toString('base64');
@@ -280,8 +292,8 @@ function nativeFigures(calls, part) {
   const single = path.join(dist, 'gpu-advisor.html');
   console.log(`machine: ${os.cpus()[0].model}, ${os.cpus().length} cores, ${os.platform()} ${os.release()}; node ${process.version}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   if (PARTS.has('size')) {
-    console.log('\nsize');
-    for (const r of sizes()) console.log(`  ${r.variant.padEnd(38)} raw ${kb(r.raw_bytes).padStart(11)}  gzip ${kb(r.gzip_bytes).padStart(10)}`);
+    console.log('\nsize (sent: gzip -9, or the brotli copy make_dist wrote beside the file)');
+    for (const r of sizes()) console.log(`  ${r.variant.padEnd(38)} raw ${kb(r.raw_bytes).padStart(11)}  sent ${kb(r.sent_bytes).padStart(10)}`);
   }
 
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS });
@@ -305,7 +317,7 @@ function nativeFigures(calls, part) {
   if (PARTS.has('phone')) {
     const dists = [{ label: 'this build', dir: dist }, ...BASES.map((dir) => ({ label: dir, dir }))];
     console.log(`\nload on an emulated mid phone (412x823, CPU ${CPU_SLOWDOWN}x slower, ${(SLOW_4G.downloadThroughput * 8 / 1e6).toFixed(2)} Mbit/s down,`
-                + ` ${SLOW_4G.latency} ms per request; served gzipped from loopback; medians of ${RUNS} interleaved runs; ms from navigation start)`);
+                + ` ${SLOW_4G.latency} ms per request; served from loopback as make_dist's brotli copies, else gzip -9; medians of ${RUNS} interleaved runs; ms from navigation start)`);
     for (const r of await phoneLoads(browser, dists, RUNS, pageTimings, median)) {
       console.log(`  ${r.variant.padEnd(40)} FCP ${ms(r.fcp_ms).padStart(7)}  first result ${ms(r.first_result_ms).padStart(7)}  core ready ${ms(r.core_ready_ms).padStart(7)}`);
     }

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The page on an emulated mid phone over slow 4G (issue 30 item 2), for bench/page_bench.cjs:
-// each dist is served from loopback with its files gzipped (-9, as a static host serving
-// precompressed files would), and each load runs in a fresh browser context under Lighthouse's
-// mobile preset as DevTools applies it (lighthouse core/config/constants.js, mobileSlow4G: 150 ms
-// RTT x 3.75 = 562.5 ms per request, 1.6 x 1024 kbit/s x 0.9 = 1.51 Mbit/s down, 750 kbit/s x 0.9
-// up, CPU 4x slower).
+// each dist is served from loopback as a static host serving precompressed files would (the
+// brotli copies make_dist writes beside the site's files, as scripts/serve.cjs sends them; a file
+// without one, the single file among them, gzipped -9), and each load runs in a fresh browser
+// context under Lighthouse's mobile preset as DevTools applies it (lighthouse
+// core/config/constants.js, mobileSlow4G: 150 ms RTT x 3.75 = 562.5 ms per request,
+// 1.6 x 1024 kbit/s x 0.9 = 1.51 Mbit/s down, 750 kbit/s x 0.9 up, CPU 4x slower).
 // Loads of the variants interleave, so drift on the machine hits each alike.
 'use strict';
 const http = require('http');
 const fs = require('fs');
 const path = require('path');
 const zlib = require('zlib');
+const { precompressed, ENCODINGS } = require('../scripts/serve.cjs');
 
 const SLOW_4G = {
   offline: false,
@@ -20,7 +22,7 @@ const SLOW_4G = {
 };
 const CPU_SLOWDOWN = 4;
 const LOAD_TIMEOUT_MS = 120000;
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm' };
 
 /** A loopback server for one dist: /gpu-advisor.html the single file, / and the rest dist/site/. */
 function serveDist(dist) {
@@ -33,10 +35,15 @@ function serveDist(dist) {
     if (!file.startsWith(dist) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404); res.end(); return;
     }
-    if (!cache.has(file)) cache.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+    const encoding = precompressed(file, req.headers['accept-encoding']) || 'gzip';
+    const key = file + ':' + encoding;
+    if (!cache.has(key)) {
+      cache.set(key, fs.existsSync(file + ENCODINGS[encoding]) ? fs.readFileSync(file + ENCODINGS[encoding])
+        : zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+    }
     res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
-                         'Content-Encoding': 'gzip', 'Cache-Control': 'no-store' });
-    res.end(cache.get(file));
+                         'Content-Encoding': encoding, 'Cache-Control': 'no-store' });
+    res.end(cache.get(key));
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }

@@ -14,6 +14,7 @@
 
 const fs = require('fs');
 const { spawnSync } = require('child_process');
+const esbuild = require('esbuild');
 
 const DATA_URI = /"data:application\/octet-stream;base64,([A-Za-z0-9+/=]+)"/;
 const FACTORY = 'createGpuAdvisor';
@@ -86,6 +87,7 @@ const selfInflating = (decoder) => `(function (raw) {
     });
   };
   wrapped.wasmXz = raw.wasmXz;
+  wrapped.instantiateStored = instantiate; // the site's loader, where it cannot fetch the module
   ${FACTORY} = wrapped;
   if (typeof module === 'object' && module.exports === raw) module.exports = wrapped;
 })(${FACTORY});
@@ -106,21 +108,104 @@ function runXz(args, input) {
   return r.stdout;
 }
 
-function packModule(glue) {
+/** The loader's embedded wasm taken out: {wasm, stripped} (the loader left on its embedded path). */
+function takeModuleOut(glue) {
   const m = DATA_URI.exec(glue);
   if (!m) throw new Error('the module has no embedded wasm (link it with -sSINGLE_FILE=1)');
   if (!glue.includes('var ' + FACTORY + ' =') && !glue.includes('var ' + FACTORY + '=')) {
     throw new Error('the module does not define ' + FACTORY);
   }
-  const wasm = Buffer.from(m[1], 'base64');
-  const xz = runXz(XZ_ARGS, wasm);
-  if (!runXz(['-dc'], xz).equals(wasm)) throw new Error('xz did not give the module back');
   // The empty data: URI keeps the loader on its "embedded module" path; wasmBinary wins there.
   const stripped = glue.replace(DATA_URI, () => '"data:application/octet-stream;base64,"');
-  const text = stripped + '\n' + FACTORY + '.wasmXz="' + xz.toString('base64') + '";\n' +
-               selfInflating(decoderInScope());
-  return { text, wasmBytes: wasm.length, xzBytes: xz.length };
+  return { wasm: Buffer.from(m[1], 'base64'), stripped: minifyScript(stripped) };
 }
+
+// Emscripten's loader keeps its long local names (Closure, which would shorten them, needs
+// Java): esbuild's whitespace and local-name minification takes it 63 -> 39 KB raw. Its quoted
+// members (Module["ready"]) and the global factory are kept as they are.
+function minifyScript(js) {
+  return esbuild.transformSync(js, { minify: true, legalComments: 'none', charset: 'utf8' }).code;
+}
+
+function packModule(glue) {
+  const { wasm, stripped } = takeModuleOut(glue);
+  const xz = runXz(XZ_ARGS, wasm);
+  if (!runXz(['-dc'], xz).equals(wasm)) throw new Error('xz did not give the module back');
+  const text = stripped + '\n' + FACTORY + '.wasmXz="' + xz.toString('base64') + '";\n' +
+               minifyScript(selfInflating(decoderInScope()));
+  return { text, wasm, xzBytes: xz.length };
+}
+
+/**
+ * The site's loader: the module is the file `wasmName` beside it, which the browser downloads
+ * compressed as the server sends it (brotli, gzip: `precompressed`) and compiles while it
+ * arrives, with nothing to decode on the page's thread. Where it cannot be fetched (file://, a
+ * server without it), the packed loader `packedName` beside it brings the module as xz.
+ */
+function siteLoader(glue, wasmName, packedName) {
+  const { wasm, stripped } = takeModuleOut(glue);
+  return { text: stripped + '\n' + minifyScript(fetching(wasmName, packedName)), wasm };
+}
+
+// Appended to the site's loader. Under Node the module is read from beside the file.
+const fetching = (wasmName, packedName) => `(function (raw) {
+  const WASM = ${JSON.stringify(wasmName)}, PACKED = ${JSON.stringify(packedName)};
+  // Read while this script runs: the module and its fallback are beside it.
+  const base = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : '';
+  const beside = function (name) { return new URL(name, base || location.href).href; };
+  const compiled = function (response, imports) {
+    const type = response.headers.get('Content-Type') || '';
+    if (typeof WebAssembly.instantiateStreaming === 'function' && /^application\\/wasm\\b/i.test(type)) {
+      return WebAssembly.instantiateStreaming(response, imports);
+    }
+    // A server that labels it otherwise (application/octet-stream): compile it from the bytes.
+    return response.arrayBuffer().then(function (bytes) { return WebAssembly.instantiate(bytes, imports); });
+  };
+  // The packed loader replaces the global factory while it runs; ours is put back.
+  const packed = function (imports, why) {
+    return new Promise(function (resolve, reject) {
+      const ours = globalThis.${FACTORY};
+      const script = document.createElement('script');
+      script.src = beside(PACKED);
+      script.onload = function () {
+        const loaded = globalThis.${FACTORY};
+        globalThis.${FACTORY} = ours;
+        if (typeof loaded.instantiateStored !== 'function') reject(new Error(PACKED + ' carries no module'));
+        else loaded.instantiateStored(imports).then(resolve, reject);
+      };
+      script.onerror = function () {
+        globalThis.${FACTORY} = ours;
+        reject(new Error(why + '; ' + PACKED + ' did not load either'));
+      };
+      document.head.appendChild(script);
+    });
+  };
+  const instantiate = function (imports) {
+    const url = beside(WASM);
+    if (/^file:/i.test(url)) return packed(imports, 'no fetch from file://');
+    return fetch(url, { credentials: 'same-origin' }).then(function (response) {
+      return response.ok ? compiled(response, imports) : packed(imports, url + ': HTTP ' + response.status);
+    }, function (e) { return packed(imports, url + ': ' + e.message); });
+  };
+  const wrapped = function (options) {
+    options = options || {};
+    if (options.wasmBinary || options.instantiateWasm) return raw(options);
+    if (typeof process === 'object' && process.versions && process.versions.node) {
+      return raw(Object.assign({}, options, { wasmBinary: require('fs').readFileSync(require('path').join(__dirname, WASM)) }));
+    }
+    return new Promise(function (resolve, reject) {
+      raw(Object.assign({}, options, {
+        instantiateWasm: function (imports, receive) {
+          instantiate(imports).then(function (r) { receive(r.instance, r.module); }, reject);
+          return {}; // the exports come later, through receive
+        },
+      })).then(resolve, reject);
+    });
+  };
+  ${FACTORY} = wrapped;
+  if (typeof module === 'object' && module.exports === raw) module.exports = wrapped;
+})(${FACTORY});
+`;
 
 const STORED = new RegExp('\\n' + FACTORY + '\\.wasmXz="([A-Za-z0-9+/=]+)";\\n');
 
@@ -138,4 +223,4 @@ function minifyStyle(css) {
     .trim();
 }
 
-module.exports = { packModule, storedModule, minifyStyle };
+module.exports = { packModule, siteLoader, storedModule, minifyStyle };

@@ -15,7 +15,8 @@
 const fs = require('fs');
 const path = require('path');
 const { bundlePage } = require('./bundle.cjs');
-const { packModule, minifyStyle } = require('./dist_pack.cjs');
+const zlib = require('zlib');
+const { packModule, siteLoader, minifyStyle } = require('./dist_pack.cjs');
 const { prerender } = require('./prerender.cjs');
 
 function die(message) {
@@ -41,6 +42,8 @@ function read(file) {
 }
 
 const MODULE = 'gpu_advisor.js'; // the wasm module: the build's output, not in web/
+const SITE_WASM = 'gpu_advisor.wasm';        // the site's module, its own file (issue 30 item 5)
+const SITE_PACKED = 'gpu_advisor.packed.js'; // the single file's loader: the site's fallback
 const BUNDLE = 'bundle.js';      // the page's modules, bundled here (web/bundle.js is a working copy)
 const EARLY = 'js/early.js';     // the one script in <head>: the embed mode's classes before the first paint
 // Languages whose words the site loads only when asked for (the default, Chinese, is bundled).
@@ -71,10 +74,13 @@ for (const r of refs) {
 main().catch((e) => die(e && e.stack || String(e)));
 
 async function main() {
-// Both variants ship packed files (scripts/dist_pack.cjs): the wasm gzipped inside the loader,
-// the page's modules bundled and minified by esbuild, the stylesheet without comments and indentation.
-const packed = packModule(files[MODULE]);
+// Both variants ship packed files (scripts/dist_pack.cjs): the page's modules bundled and
+// minified by esbuild, the stylesheet without comments and indentation. The single file carries
+// the wasm as xz inside its loader; the site serves it as a file of its own.
+const glue = files[MODULE];
+const packed = packModule(glue);
 files[MODULE] = packed.text;
+const site = siteLoader(glue, SITE_WASM, SITE_PACKED);
 // The single file carries both languages; the site's bundle only the default one, and the
 // other's words as messages/<lang>.json, fetched when the visitor switches (web/js/i18n.js).
 let siteBundle;
@@ -90,7 +96,12 @@ for (const r of refs) {
 
 // ---- the static site: the files as they are, with the site's bundle and its on-demand words.
 fs.rmSync(siteDir, { recursive: true, force: true });
-const siteFiles = Object.assign({}, files, { [BUNDLE]: siteBundle });
+const siteFiles = Object.assign({}, files, { [BUNDLE]: siteBundle, [MODULE]: site.text, [SITE_PACKED]: packed.text,
+                                             [SITE_WASM]: site.wasm });
+// The module's download starts with the page's, not when the bundle asks for it two round trips
+// later: js/early.js preloads the file its tag names (over HTTP only: no fetch from file://).
+const earlyTag = refs.find((r) => r.name === EARLY).tag;
+siteFiles['index.html'] = indexHtml.replace(earlyTag, () => earlyTag.replace('<script ', '<script data-module="' + SITE_WASM + '" '));
 for (const code of SITE_LANGUAGES_ON_DEMAND) {
   siteFiles['messages/' + code + '.json'] = JSON.stringify(JSON.parse(read(path.join(root, 'data', 'messages', code + '.json'))));
 }
@@ -145,7 +156,7 @@ fs.writeFileSync(single, html);
 const kib = (n) => (n / 1024).toFixed(0) + ' KiB';
 process.stdout.write('make_dist: ' + path.relative(process.cwd(), siteDir) + '/ (' +
   Object.keys(siteFiles).length + ' files, ' + refs.filter((r) => r.kind === 'script').length + ' scripts inlined), ' + path.relative(process.cwd(), single) + ' (' +
-  kib(Buffer.byteLength(html)) + '; wasm ' + kib(packed.wasmBytes) + ' stored as ' + kib(packed.xzBytes) + ' of xz)\n');
+  kib(Buffer.byteLength(html)) + '; wasm ' + kib(packed.wasm.length) + ' stored as ' + kib(packed.xzBytes) + ' of xz)\n');
 // The first view rendered into both pages by the page itself in headless Chromium
 // (scripts/prerender.cjs); PRERENDER=0 skips it (a page that renders only once the core loads).
 if (process.env.PRERENDER !== '0') {
@@ -153,5 +164,25 @@ if (process.env.PRERENDER !== '0') {
   process.stdout.write('make_dist: pre-rendered ' + timings.map((x) => path.relative(process.cwd(), x.file) + ' (' + x.ms + ' ms)').join(', ') + '\n');
 }
 require('./dist_widget.cjs')(distDir, single); // dist/widget/: the <gpu-advisor> script, its framed page, an example host
-require('./dist_csp.cjs')(distDir); // LAST: each single file's CSP names its inline <script>/<style> by hash
+require('./dist_csp.cjs')(distDir); // each single file's CSP names its inline <script>/<style> by hash
+for (const served of [siteDir, path.join(distDir, 'widget')]) precompress(served); // the files as final
+}
+
+// Every file of a served folder (the site, the widget) beside a brotli and a gzip copy, for a server that sends a file's
+// precompressed copy to a browser that accepts it (nginx brotli_static / gzip_static;
+// scripts/serve.cjs). The best brotli (quality 11, a 16 MiB window: all of the module) stores the
+// wasm in 423 KiB against 551 KiB of gzip -9 and 1.7 MB as it is (bench/RESULTS.md, 2026-12-05).
+function precompress(dir) {
+  const { constants } = zlib;
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const file = path.join(entry.parentPath || entry.path, entry.name);
+    if (!entry.isFile() || /\.(br|gz)$/.test(file)) continue;
+    const bytes = fs.readFileSync(file);
+    fs.writeFileSync(file + '.br', zlib.brotliCompressSync(bytes, { params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_LGWIN]: 24,
+      [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    } }));
+    fs.writeFileSync(file + '.gz', zlib.gzipSync(bytes, { level: 9 }));
+  }
 }

@@ -8,6 +8,8 @@
 // (issue 10 item 3): scripts and styles only from the site itself, WebAssembly compilation, no
 // eval, no inline script or style. The single files carry hashes for their inline elements in a
 // <meta> policy, so they get no header (a header would forbid those elements).
+// A file's copy that make_dist compressed beforehand (NAME.br, NAME.gz) is sent to a browser that
+// accepts it, as a static host does (docs/loading.md, "Serving the site").
 // require('./serve.cjs').createServer(distDir) gives the server to tests.
 'use strict';
 const http = require('http');
@@ -19,7 +21,7 @@ const SITE_CSP = [
   "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
-  "connect-src 'self'", // a provider catalog from the site (?catalog=); the module is decoded, not fetched
+  "connect-src 'self'", // the module (gpu_advisor.wasm) and a provider catalog (?catalog=) from the site
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",
@@ -52,14 +54,24 @@ function createServer(distDir, policy) {
     try { urlPath = decodeURIComponent(new URL(req.url, 'http://localhost').pathname); } catch (e) { urlPath = null; }
     const where = urlPath && locate(distDir, urlPath);
     if (!where) { res.writeHead(403).end('forbidden'); return; }
-    fs.readFile(where.file, (err, body) => {
+    const encoding = precompressed(where.file, req.headers['accept-encoding']);
+    fs.readFile(where.file + (encoding ? ENCODINGS[encoding] : ''), (err, body) => {
       if (err) { res.writeHead(404).end('not found'); return; }
       const headers = { 'Content-Type': TYPES[path.extname(where.file)] || 'application/octet-stream', 'X-Content-Type-Options': 'nosniff' };
       if (where.header) headers['Content-Security-Policy'] = policy || SITE_CSP;
+      if (encoding) Object.assign(headers, { 'Content-Encoding': encoding, Vary: 'Accept-Encoding' });
       res.writeHead(200, headers);
       res.end(body);
     });
   });
+}
+
+// The encoding of the copy to send, as nginx's brotli_static and gzip_static choose it: the
+// first the browser accepts, best first, of those make_dist wrote.
+const ENCODINGS = { br: '.br', gzip: '.gz' };
+function precompressed(file, acceptEncoding) {
+  const accepted = String(acceptEncoding || '').split(',').map((x) => x.trim().split(';')[0].toLowerCase());
+  return Object.keys(ENCODINGS).find((e) => accepted.includes(e) && fs.existsSync(file + ENCODINGS[e])) || null;
 }
 
 if (require.main === module) {
@@ -77,4 +89,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { createServer, SITE_CSP };
+module.exports = { createServer, SITE_CSP, precompressed, ENCODINGS };

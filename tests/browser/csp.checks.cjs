@@ -90,6 +90,43 @@ module.exports = async function cspChecks(T) {
     }
   });
 
+  // The site's module is a file of its own (issue 30 item 5): fetched compressed from a server,
+  // from the packed loader beside it where it cannot be fetched (file://, a server without it).
+  await check('Site: the module is gpu_advisor.wasm, sent as brotli, compiled as it arrives; from file:// and from a server without it, the packed loader brings it; the same answer each way', async () => {
+    const { pathToFileURL } = require('url');
+    const os = require('os');
+    const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-advisor-nowasm-'));
+    fs.cpSync(distDir, bare, { recursive: true, filter: (f) => !/gpu_advisor\.wasm/.test(path.basename(f)) });
+    const servers = [createServer(distDir), createServer(bare)];
+    const [withWasm, withoutWasm] = await Promise.all(servers.map(listen));
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    const load = async (address) => {
+      const page = await context.newPage();
+      const loaded = [];
+      page.on('response', (r) => loaded.push(r.url().replace(/^.*\//, '') + ':' + r.status() + ':' + (r.headers()['content-encoding'] || '')));
+      await page.goto(address);
+      await T.waitReady(page);
+      const headline = await page.evaluate(() => document.getElementById('answer-headline').textContent);
+      await page.close();
+      return { loaded, headline };
+    };
+    try {
+      const served = await load(withWasm + '/');
+      assert(served.loaded.includes('gpu_advisor.wasm:200:br'), 'the module was not sent as brotli: ' + served.loaded.join(' '));
+      assert(!served.loaded.some((x) => x.startsWith('gpu_advisor.packed.js')), 'the packed loader was fetched as well: ' + served.loaded.join(' '));
+      const fromDisk = await load(pathToFileURL(path.join(siteDir, 'index.html')).href);
+      assert(fromDisk.loaded.some((x) => x.startsWith('gpu_advisor.packed.js')), 'from file:// the packed loader was not loaded: ' + fromDisk.loaded.join(' '));
+      const missing = await load(withoutWasm + '/');
+      assert(missing.loaded.includes('gpu_advisor.wasm:404:') && missing.loaded.some((x) => x.startsWith('gpu_advisor.packed.js:200')), 'a server without the module: ' + missing.loaded.join(' '));
+      assert(served.headline && served.headline === fromDisk.headline && served.headline === missing.headline,
+             'the answers differ: ' + [served, fromDisk, missing].map((x) => x.headline).join(' | '));
+    } finally {
+      await context.close();
+      servers.forEach((s) => s.close());
+      fs.rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
   // The site's bundle carries Chinese only (issue 30 item 5); English is fetched when asked for.
   await check('Site: the English words load only when asked for (messages/en.json, once); a link in English opens in English; without the file the page stays in Chinese and says so', async () => {
     const server = createServer(distDir);

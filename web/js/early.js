@@ -7,8 +7,21 @@
 //   provider-wait           a provider catalog is on its way (?provider=wait, ?catalog=): the
 //                           pre-rendered answer, priced neutrally, stays hidden until the live one
 // js/mode.js reads the same address for the page's scripts (keep the two in step).
+// On the site its tag names the wasm module's file (data-module, set by make_dist), whose download
+// it starts here rather than when the bundle asks for it; the loader's fetch() (same origin,
+// credentials same-origin: crossorigin="anonymous") takes the preloaded response.
 (function () {
   'use strict';
+  var moduleFile = document.currentScript && document.currentScript.getAttribute('data-module');
+  if (moduleFile && /^https?:$/.test(location.protocol)) {
+    var preload = document.createElement('link');
+    preload.rel = 'preload';
+    preload.as = 'fetch';
+    preload.type = 'application/wasm';
+    preload.crossOrigin = 'anonymous';
+    preload.href = moduleFile;
+    document.head.appendChild(preload);
+  }
   var q = new URLSearchParams(location.search);
   var embed = q.get('embed');
   var classes = document.documentElement.classList;
