@@ -141,6 +141,16 @@ function pageTimings() {
         for (const e of list.getEntries()) if (e.identifier === 'first-result') out.element = e.renderTime || e.loadTime;
       }).observe({ type: 'element', buffered: true });
     } catch (e) { /* no element timing */ }
+    // The longest task up to the core's readiness (the one that makes it ready included): how
+    // long an input may wait while the page loads.
+    out.longestTask = null;
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (out.coreReady != null && e.startTime <= out.coreReady) out.longestTask = Math.max(out.longestTask || 0, e.duration);
+        }
+      }).observe({ type: 'longtask', buffered: true });
+    } catch (e) { /* no long-task timing */ }
     setTimeout(() => resolve(out), 100);
   });
 }
@@ -162,7 +172,7 @@ async function loads(browser, variants) {
     const s = samples[v.name];
     const firstResult = s.map((x) => (x.element != null ? x.element : x.coreReady));
     return { variant: v.name, fcp_ms: median(s.map((x) => x.fcp)), first_result_ms: median(firstResult),
-             core_ready_ms: median(s.map((x) => x.coreReady)), runs: s.length };
+             core_ready_ms: median(s.map((x) => x.coreReady)), longest_task_ms: median(s.map((x) => x.longestTask)), runs: s.length };
   });
 }
 
@@ -303,14 +313,17 @@ function nativeFigures(calls, part) {
       { name: 'single file (pre-rendered)', file: single, live: true },
       { name: 'single file, PRERENDER=0', file: unrenderedCopy(), live: true },
       { name: 'same HTML, no script (static)', file: staticCopy(single), live: false },
+      ...BASES.map((dir) => ({ name: dir + ': single file', file: path.join(path.resolve(dir), 'gpu-advisor.html'), live: true })),
     ].filter((v) => v.file);
-    console.log(`\nload (file://, 1366x768, medians of ${RUNS} interleaved runs; ms from navigation start)`);
+    console.log(`\nload (file://, 1366x768, medians of ${RUNS} interleaved runs; ms from navigation start; (x): to the`
+                + ' static page\'s first result; the longest task up to the core\'s readiness)');
     const loadRows = await loads(browser, variants);
     const staticRow = loadRows.find((r) => /static/.test(r.variant));
     for (const r of loadRows) {
       // The yardstick: the same answer element painted by the same HTML with no script.
-      const ratio = staticRow && Number.isFinite(r.first_result_ms) ? `  = ${(r.first_result_ms / staticRow.first_result_ms).toFixed(2)}x static` : '';
-      console.log(`  ${r.variant.padEnd(32)} FCP ${ms(r.fcp_ms).padStart(7)}  first result ${ms(r.first_result_ms).padStart(7)}  core ready ${ms(r.core_ready_ms).padStart(7)}${ratio}`);
+      const x = (v) => (staticRow && Number.isFinite(v) ? ` (${(v / staticRow.first_result_ms).toFixed(2)}x)` : '');
+      console.log(`  ${r.variant.padEnd(32)} FCP ${ms(r.fcp_ms).padStart(7)}  first result ${ms(r.first_result_ms).padStart(7)}${x(r.first_result_ms)}`
+                  + `  core ready ${ms(r.core_ready_ms).padStart(7)}${x(r.core_ready_ms)}  longest task ${ms(r.longest_task_ms)}`);
     }
   }
 
