@@ -15,7 +15,7 @@ import { applyStaticStrings, hasLang, isLang, lang, loadLang, setLang, t } from 
 import { applyDynamicPlaceholders, fillFieldsFromPreset, populateCatalogInputs, renderPresetFacts } from './inputs.js';
 import { renderCard } from './card.js';
 import { buildMonthInputs, labelMonths } from './months.js';
-import { foldAll, panelsPending, panelsWidth, registerPanel, renderPanels, resetPanels } from './panel.js';
+import { foldAll, panelsPending, panelsWidth, measurePanelsWidth, registerPanel, renderPanels, resetPanels } from './panel.js';
 import { clearProvider, providerAwaited, renderProvider, setProvider } from './provider.js';
 import { buildReport, printReport } from './report.js';
 import { isReady, lastRun, leversPending, onResult, run, runScheduled, schedule, setReady, wholeRun } from './run.js';
@@ -289,6 +289,7 @@ function prerendered() {
     takeOver: function () {
       document.removeEventListener('input', remember, true);
       document.removeEventListener('change', remember, true);
+      measurePanelsWidth();
       const body = document.body;
       for (const a of Array.from(body.attributes)) body.removeAttribute(a.name);
       const holder = document.createElement('div');

@@ -157,6 +157,16 @@ export function panelsPending() { return deferred; }
 // force a layout of the previous render first (~40% of a re-render's time with every panel).
 let observedWidth = 0;
 let observer = null;
+/**
+ * Reads the results column's width from the pre-rendered page, whose layout is done, just before
+ * the live page replaces it (js/app.js): the first render then needs no layout of the page it has
+ * just put in (~20 ms in the takeover's task). The observer corrects it after the frame.
+ */
+export function measurePanelsWidth() {
+  const panels = document.getElementById('panels');
+  if (panels && panels.clientWidth) observedWidth = panels.clientWidth;
+}
+
 export function panelsWidth() {
   if (!observer && window.ResizeObserver) {
     observer = new ResizeObserver(function (entries) { observedWidth = entries[0].target.clientWidth; });
