@@ -34,6 +34,26 @@ ${fs.readFileSync(XZ_DECODER, 'utf8')}
   })();`;
 }
 
+// The factory both loaders export, `wrapped`: the Emscripten loader `raw` given the module of
+// their own `instantiate(imports)` through its instantiateWasm, unless the caller brings the
+// module (wasmBinary, instantiateWasm: passed through untouched); `first` may answer before that.
+const wrappedFactory = (first) => `const wrapped = function (options) {
+    options = options || {};
+    if (options.wasmBinary || options.instantiateWasm) return raw(options);
+    ${first}
+    return new Promise(function (resolve, reject) {
+      raw(Object.assign({}, options, {
+        instantiateWasm: function (imports, receive) {
+          instantiate(imports).then(function (r) { receive(r.instance, r.module); }, reject);
+          return {}; // the exports come later, through receive
+        },
+      })).then(resolve, reject);
+    });
+  };`;
+// ... installed in the global the loader defined, and as the CommonJS export under Node.
+const installed = `${FACTORY} = wrapped;
+  if (typeof module === 'object' && module.exports === raw) module.exports = wrapped;`;
+
 // Appended to the packed loader: createGpuAdvisor() inflates the stored module itself, in a
 // browser and under Node alike, and V8 compiles it while it is being decoded (streaming
 // instantiation of the decoder's output: the two overlap). Options that bring the module
@@ -74,22 +94,10 @@ const selfInflating = (decoder) => `(function (raw) {
       : response.arrayBuffer().then(function (bytes) { return WebAssembly.instantiate(bytes, imports); });
     return started.catch(function (e) { throw decodeError || e; });
   }
-  const wrapped = function (options) {
-    options = options || {};
-    if (options.wasmBinary || options.instantiateWasm) return raw(options);
-    return new Promise(function (resolve, reject) {
-      raw(Object.assign({}, options, {
-        instantiateWasm: function (imports, receive) {
-          instantiate(imports).then(function (r) { receive(r.instance, r.module); }, reject);
-          return {}; // the exports come later, through receive
-        },
-      })).then(resolve, reject);
-    });
-  };
+  ${wrappedFactory('')}
   wrapped.wasmXz = raw.wasmXz;
   wrapped.instantiateStored = instantiate; // the site's loader, where it cannot fetch the module
-  ${FACTORY} = wrapped;
-  if (typeof module === 'object' && module.exports === raw) module.exports = wrapped;
+  ${installed}
 })(${FACTORY});
 `;
 
@@ -187,23 +195,10 @@ const fetching = (wasmName, packedName) => `(function (raw) {
       return response.ok ? compiled(response, imports) : packed(imports, url + ': HTTP ' + response.status);
     }, function (e) { return packed(imports, url + ': ' + e.message); });
   };
-  const wrapped = function (options) {
-    options = options || {};
-    if (options.wasmBinary || options.instantiateWasm) return raw(options);
-    if (typeof process === 'object' && process.versions && process.versions.node) {
+  ${wrappedFactory(`if (typeof process === 'object' && process.versions && process.versions.node) {
       return raw(Object.assign({}, options, { wasmBinary: require('fs').readFileSync(require('path').join(__dirname, WASM)) }));
-    }
-    return new Promise(function (resolve, reject) {
-      raw(Object.assign({}, options, {
-        instantiateWasm: function (imports, receive) {
-          instantiate(imports).then(function (r) { receive(r.instance, r.module); }, reject);
-          return {}; // the exports come later, through receive
-        },
-      })).then(resolve, reject);
-    });
-  };
-  ${FACTORY} = wrapped;
-  if (typeof module === 'object' && module.exports === raw) module.exports = wrapped;
+    }`)}
+  ${installed}
 })(${FACTORY});
 `;
 

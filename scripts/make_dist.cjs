@@ -168,14 +168,16 @@ require('./dist_csp.cjs')(distDir); // each single file's CSP names its inline <
 for (const served of [siteDir, path.join(distDir, 'widget')]) precompress(served); // the files as final
 }
 
-// Every file of a served folder (the site, the widget) beside a brotli and a gzip copy, for a server that sends a file's
-// precompressed copy to a browser that accepts it (nginx brotli_static / gzip_static;
-// scripts/serve.cjs). The best brotli (quality 11, a 16 MiB window: all of the module) stores the
-// wasm in 423 KiB against 551 KiB of gzip -9 and 1.7 MB as it is (bench/RESULTS.md, 2026-12-05).
+// Every file of a served folder (the site, the widget) beside a brotli and a gzip copy, for a
+// server that sends a file's precompressed copy to a browser that accepts it (nginx
+// brotli_static / gzip_static; scripts/serve.cjs). The best brotli (quality 11, a 16 MiB window:
+// all of the module) stores the wasm in 423 KiB against 551 KiB of gzip -9 and 1.7 MB as it is
+// (bench/RESULTS.md, 2026-12-05).
 function precompress(dir) {
   const { constants } = zlib;
-  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    const file = path.join(entry.parentPath || entry.path, entry.name);
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) precompress(file);
     if (!entry.isFile() || /\.(br|gz)$/.test(file)) continue;
     const bytes = fs.readFileSync(file);
     fs.writeFileSync(file + '.br', zlib.brotliCompressSync(bytes, { params: {
