@@ -115,7 +115,8 @@ function staticCopy(file) {
 function unrenderedCopy() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'page-bench-'));
   const glue = path.join(dir, 'gpu_advisor.js');
-  // make_dist packs the loader it is given; the site's copy is already packed, so unpack it.
+  // make_dist packs the loader it is given; the packed one (the site's fallback; before
+  // 2026-12-05 the site's own loader) is packed already, so unpack it.
   const packed = ['gpu_advisor.packed.js', 'gpu_advisor.js'].map((f) => path.join(dist, 'site', f)).find((f) => fs.existsSync(f));
   const text = fs.readFileSync(packed, 'utf8');
   const stored = storedModule(text);
