@@ -86,7 +86,13 @@ const site = siteLoader(glue, SITE_WASM, SITE_PACKED);
 let siteBundle;
 try {
   files[BUNDLE] = await bundlePage({ minify: true });
-  siteBundle = await bundlePage({ minify: true, leaveOut: SITE_LANGUAGES_ON_DEMAND });
+  // V8's explicit compile hint (Chrome 136 on): every function of the file compiled on a
+  // background thread while it downloads, not on the page's thread at its first call; on the
+  // emulated phone the site's core is ready ~150 ms sooner (bench/RESULTS.md, 2026-12-05). Not in
+  // the single file: an inline script is compiled on the page's thread, the hint would only move
+  // that work earlier.
+  siteBundle = '//# allFunctionsCalledOnLoad\n' +
+               await bundlePage({ minify: true, leaveOut: SITE_LANGUAGES_ON_DEMAND });
 } catch (e) {
   die('the page\'s modules do not bundle: ' + e.message);
 }
