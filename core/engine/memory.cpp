@@ -436,12 +436,131 @@ double trainable_params(const Request& req) {
   return trainable_params(req, count_params(req.model));
 }
 
+namespace {
+
+/// How one stage's states are sharded: ZeRO/FSDP over every rank holding the same weights (data x
+/// context parallel) or over the stated hybrid-sharding group (FSDP HYBRID_SHARD, ZeRO++ hpZ).
+struct Shards {
+  double weights = 1, gradients = 1, optimizer = 1;
+  int ep = 1;
+  /// Routed experts, already split over ep, are sharded over the expert-data-parallel group
+  /// (dp / ep ranks: Megatron's expert_data_parallel group): `share` of `bytes` are theirs.
+  double sharded(double bytes, double shard, double share) const {
+    const double expert_shard = std::max(1.0, shard / ep);
+    return bytes * (1 - share) / shard + bytes * share / expert_shard;
+  }
+};
+
+Shards shards_for(const Request& req, const Layout& L) {
+  const bool training = is_training(req.task);
+  // Stacks that gather ZeRO-3/FSDP weights once per step under pipeline parallelism keep the
+  // stage's weights and its accumulated gradients unsharded between micro-batches.
+  const bool gathered =
+      training && L.zero >= 3 && L.pp > 1 && req.stack.zero3_gather_once_per_step_with_pp;
+  const double ranks = L.zero_shards();
+  Shards out;
+  out.weights = (training && L.zero >= 3 && !gathered) ? ranks : 1;
+  out.gradients = (L.zero >= 2 && !gathered) ? ranks : 1;
+  out.optimizer = L.zero >= 1 ? ranks : 1;
+  out.ep = L.ep;
+  return out;
+}
+
+/// A training stage's weights, gradients, optimizer states and activations into `e`; what is
+/// offloaded to the host into `host_per_gpu`.
+void training_states(const Request& req, const ParamCounts& c, const Layout& L,
+                     const MemoryAssumptions& a, const StageLayers& s, const StageParams& p,
+                     MemoryEstimate& e, double& host_per_gpu) {
+  const TrainingSettings& t = req.training;
+  const Shards sh = shards_for(req, L);
+  double expert_share = p.all > 0 ? p.expert / p.all : 0;  // of the weights (full training)
+  const double wbytes = training_weight_bytes(t.precision);
+  double base_weights;
+  double trainable_here;
+  if (is_adapter(req.task)) {
+    const double base_bits = base_weight_bits(t);
+    base_weights =
+        p.linear * base_bits / kBitsPerByte + (p.all - p.linear) * adapter_other_weight_bytes(req);
+    trainable_here = p.lora;
+    base_weights += p.lora * wbytes;
+    expert_share = base_weights > 0 ? p.expert * base_bits / kBitsPerByte / base_weights : 0;
+  } else {
+    base_weights = p.all * wbytes;
+    trainable_here = p.all;
+  }
+  e.weights = sh.sharded(base_weights, sh.weights, expert_share);
+  // The trainable parameters: experts' share for a full run, none for adapters (modelled
+  // as replicated over the experts' ranks like the dense ones).
+  const double trained_share = is_adapter(req.task) ? 0 : expert_share;
+  if (t.offload_parameters) {
+    host_per_gpu += e.weights;
+    e.weights = 0;
+  }
+  e.gradients =
+      sh.sharded(trainable_here * t.accounting.gradient_bytes, sh.gradients, trained_share);
+  if (t.optimizer_in_backward) {
+    // Each gradient is freed as soon as its parameter is stepped (torchtune
+    // optimizer_in_bwd): at most the largest trainable tensor's gradient is held.
+    e.gradients = std::min(e.gradients, largest_trainable_tensor(req, c, L) *
+                                            t.accounting.gradient_bytes / sh.gradients);
+  }
+  e.optimizer = sh.sharded(trainable_here * optimizer_state(t).bytes_per_param(), sh.optimizer,
+                           trained_share);
+  if (t.offload_optimizer) {
+    // ZeRO-Offload keeps optimizer states, the fp32 master copy and fp32 gradients on the
+    // host and runs the optimizer step on the CPU.
+    host_per_gpu += e.optimizer + sh.sharded(trainable_here * 4, sh.optimizer, trained_share);
+    e.optimizer = 0;
+    if (L.zero >= 2) e.gradients = std::min(e.gradients, kOffloadGradientBucketBytes);
+  }
+  e.activations = activations_for_stage(req, s, L, a, &host_per_gpu);
+  if (gradients_apart_from_activations(req, L)) {
+    // The activation peak (start of the backward) holds only the first gradients (the LM
+    // head's); the end of the backward holds all gradients and hardly any activations.
+    const double head = std::min(e.gradients, largest_trainable_tensor(req, c, L) *
+                                                  t.accounting.gradient_bytes / sh.gradients);
+    e.gradients = std::max(head, e.gradients - e.activations);
+  }
+}
+
+/// A serving stage's weights (in their stored format), KV cache and activations into `e`.
+void serving_states(const Request& req, const ParamCounts& c, const Layout& L,
+                    const MemoryAssumptions& a, const StageLayers& s, const StageParams& p,
+                    MemoryEstimate& e) {
+  const double bits = weight_bits_for(req.inference.weight_format);
+  const EdgeWeightBits edge = edge_weight_bits_for(req.inference.weight_format);
+  // A tied embedding is also the output tensor, stored as the output tensor is.
+  const bool tied = c.lm_head == 0;
+  const double embedding = s.first ? c.embedding / L.tp : 0;
+  const double head = s.last ? (tied ? (L.pp > 1 ? c.embedding : 0) : c.lm_head) / L.tp : 0;
+  const double other = p.all - p.linear - embedding - head;  // norms, biases, router
+  e.weights =
+      (p.linear * bits + embedding * (tied ? edge.lm_head : edge.embedding) + head * edge.lm_head) /
+          kBitsPerByte +
+      other * 2;
+  e.kv_cache = kv_cache_bytes(req, s, L);
+  e.activations = inference_activations(req, L, a);
+}
+
+/// The CUDA context, communication buffers and fragmentation, and the error band around the total.
+void overheads_and_band(const Layout& L, const MemoryAssumptions& a, MemoryEstimate& e) {
+  const double context = a.cuda_context_gib * kBytesPerGib;
+  const double comm = L.count > 1 ? a.communication_buffers_gib * kBytesPerGib : 0;
+  const double fragmentation = a.fragmentation_fraction * (e.activations + e.gradients);
+  e.overhead = context + comm + fragmentation;
+  const double fixed = e.weights + e.gradients + e.optimizer + e.kv_cache;
+  e.band_low = fixed + e.activations * (1 - a.activation_band_low) + context;
+  e.band_high = fixed + e.activations * (1 + a.activation_band_high) +
+                e.overhead * a.overhead_band_high_factor;
+}
+
+}  // namespace
+
 MemoryEstimate estimate_memory(const Request& req, const Layout& L, const MemoryAssumptions& a,
                                bool explain) {
   const ModelArch& m = req.model;
   const ParamCounts c = count_params(m);
   const bool training = is_training(req.task);
-  const TrainingSettings& t = req.training;
 
   MemoryEstimate best;
   double best_total = -1;
@@ -458,95 +577,12 @@ MemoryEstimate estimate_memory(const Request& req, const Layout& L, const Memory
     MemoryEstimate e;
     e.heaviest_stage = stage;
     e.params_on_gpu = p.all;
-    // Stacks that gather ZeRO-3/FSDP weights once per step under pipeline parallelism keep the
-    // stage's weights and its accumulated gradients unsharded between micro-batches.
-    const bool gathered =
-        training && L.zero >= 3 && L.pp > 1 && req.stack.zero3_gather_once_per_step_with_pp;
-    // ZeRO/FSDP shard over every rank holding the same weights (data x context parallel), or
-    // over the stated hybrid-sharding group (FSDP HYBRID_SHARD, ZeRO++ hpZ).
-    const double shard_ranks = L.zero_shards();
-    const double weight_shard = (training && L.zero >= 3 && !gathered) ? shard_ranks : 1;
-    const double grad_shard = (L.zero >= 2 && !gathered) ? shard_ranks : 1;
-    const double optimizer_shard = L.zero >= 1 ? shard_ranks : 1;
-    // Routed experts, already split over ep, are sharded over the expert-data-parallel group
-    // (dp / ep ranks: Megatron's expert_data_parallel group): `share` of `bytes` are theirs.
-    auto sharded = [&](double bytes, double shard, double share) {
-      const double expert_shard = std::max(1.0, shard / L.ep);
-      return bytes * (1 - share) / shard + bytes * share / expert_shard;
-    };
-    double expert_share = p.all > 0 ? p.expert / p.all : 0;  // of the weights (full training)
     double host_per_gpu = 0;
-    if (training) {
-      const double wbytes = training_weight_bytes(t.precision);
-      double base_weights;
-      double trainable_here;
-      if (is_adapter(req.task)) {
-        const double base_bits = base_weight_bits(t);
-        base_weights = p.linear * base_bits / kBitsPerByte +
-                       (p.all - p.linear) * adapter_other_weight_bytes(req);
-        trainable_here = p.lora;
-        base_weights += p.lora * wbytes;
-        expert_share = base_weights > 0 ? p.expert * base_bits / kBitsPerByte / base_weights : 0;
-      } else {
-        base_weights = p.all * wbytes;
-        trainable_here = p.all;
-      }
-      e.weights = sharded(base_weights, weight_shard, expert_share);
-      // The trainable parameters: experts' share for a full run, none for adapters (modelled
-      // as replicated over the experts' ranks like the dense ones).
-      const double trained_share = is_adapter(req.task) ? 0 : expert_share;
-      if (t.offload_parameters) {
-        host_per_gpu += e.weights;
-        e.weights = 0;
-      }
-      e.gradients =
-          sharded(trainable_here * t.accounting.gradient_bytes, grad_shard, trained_share);
-      if (t.optimizer_in_backward) {
-        // Each gradient is freed as soon as its parameter is stepped (torchtune
-        // optimizer_in_bwd): at most the largest trainable tensor's gradient is held.
-        e.gradients = std::min(e.gradients, largest_trainable_tensor(req, c, L) *
-                                                t.accounting.gradient_bytes / grad_shard);
-      }
-      e.optimizer = sharded(trainable_here * optimizer_state(t).bytes_per_param(), optimizer_shard,
-                            trained_share);
-      if (t.offload_optimizer) {
-        // ZeRO-Offload keeps optimizer states, the fp32 master copy and fp32 gradients on the
-        // host and runs the optimizer step on the CPU.
-        host_per_gpu += e.optimizer + sharded(trainable_here * 4, optimizer_shard, trained_share);
-        e.optimizer = 0;
-        if (L.zero >= 2) e.gradients = std::min(e.gradients, kOffloadGradientBucketBytes);
-      }
-      e.activations = activations_for_stage(req, s, L, a, &host_per_gpu);
-      if (gradients_apart_from_activations(req, L)) {
-        // The activation peak (start of the backward) holds only the first gradients (the LM
-        // head's); the end of the backward holds all gradients and hardly any activations.
-        const double head = std::min(e.gradients, largest_trainable_tensor(req, c, L) *
-                                                      t.accounting.gradient_bytes / grad_shard);
-        e.gradients = std::max(head, e.gradients - e.activations);
-      }
-    } else {
-      const double bits = weight_bits_for(req.inference.weight_format);
-      const EdgeWeightBits edge = edge_weight_bits_for(req.inference.weight_format);
-      // A tied embedding is also the output tensor, stored as the output tensor is.
-      const bool tied = c.lm_head == 0;
-      const double embedding = s.first ? c.embedding / L.tp : 0;
-      const double head = s.last ? (tied ? (L.pp > 1 ? c.embedding : 0) : c.lm_head) / L.tp : 0;
-      const double other = p.all - p.linear - embedding - head;  // norms, biases, router
-      e.weights = (p.linear * bits + embedding * (tied ? edge.lm_head : edge.embedding) +
-                   head * edge.lm_head) /
-                      kBitsPerByte +
-                  other * 2;
-      e.kv_cache = kv_cache_bytes(req, s, L);
-      e.activations = inference_activations(req, L, a);
-    }
-    const double context = a.cuda_context_gib * kBytesPerGib;
-    const double comm = L.count > 1 ? a.communication_buffers_gib * kBytesPerGib : 0;
-    const double fragmentation = a.fragmentation_fraction * (e.activations + e.gradients);
-    e.overhead = context + comm + fragmentation;
-    const double fixed = e.weights + e.gradients + e.optimizer + e.kv_cache;
-    e.band_low = fixed + e.activations * (1 - a.activation_band_low) + context;
-    e.band_high = fixed + e.activations * (1 + a.activation_band_high) +
-                  e.overhead * a.overhead_band_high_factor;
+    if (training)
+      training_states(req, c, L, a, s, p, e, host_per_gpu);
+    else
+      serving_states(req, c, L, a, s, p, e);
+    overheads_and_band(L, a, e);
     e.host_ram_per_node = host_per_gpu * std::min(L.count, L.gpus_per_server);
     e.trainable_params = trainable;
     if (e.total() > best_total) {

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "io/json_number.hpp"
@@ -13,7 +14,6 @@ namespace advisor {
 namespace {
 // Integers a double holds exactly: beyond this a figure would silently lose digits.
 constexpr double kMaxExactInteger = 9007199254740992.0;  // 2^53
-constexpr char kHex[] = "0123456789abcdef";
 
 /// json_plain_byte() of every byte. The writer skips runs of plain bytes with one table lookup
 /// per byte (most of a result's text), and looks closer only at control bytes and UTF-8.
@@ -110,39 +110,29 @@ void JsonWriter::value(std::string_view s) {
 }
 
 void JsonWriter::string(std::string_view s) {
-  put('"');
-  std::size_t run = 0;  // start of the pending run of characters that need no escaping
-  const std::size_t size = s.size();
-  for (std::size_t i = 0; i < size;) {
-    while (i < size && kPlain.plain[static_cast<unsigned char>(s[i])]) ++i;
-    if (i == size) break;
+  // Most strings are printable ASCII and valid UTF-8, copied as they are (one table lookup per
+  // byte); the rest nlohmann/json escapes, invalid UTF-8 as U+FFFD, never invalid JSON.
+  std::size_t i = 0;
+  while (i < s.size()) {
     const auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = 0;
-    if (c >= 0x80 && (n = utf8_sequence(s, i)) > 0) {
-      i += n;  // valid UTF-8 stays in the run
-      continue;
-    }
-    put(std::string_view(s.data() + run, i - run));
-    if (c == '"' || c == '\\') {
-      put('\\');
-      put(static_cast<char>(c));
-    } else if (c == '\n') {
-      put("\\n");
-    } else if (c == '\t') {
-      put("\\t");
-    } else if (c == '\r') {
-      put("\\r");
-    } else if (c < 0x80) {
-      put("\\u00");
-      put(kHex[c >> 4]);
-      put(kHex[c & 0xF]);
+    if (kPlain.plain[c]) {
+      ++i;
+    } else if (const std::size_t n = c >= 0x80 ? utf8_sequence(s, i) : 0; n > 0) {
+      i += n;
     } else {
-      put("\\ufffd");  // not UTF-8: the replacement character, never invalid JSON
+      break;
     }
-    run = ++i;
   }
-  put(std::string_view(s.data() + run, s.size() - run));
-  put('"');
+  if (i == s.size()) {
+    put('"');
+    put(s);
+    put('"');
+    return;
+  }
+  flush();
+  nlohmann::detail::serializer<nlohmann::json> library(
+      nlohmann::detail::output_adapter<char>(text_), ' ', nlohmann::json::error_handler_t::replace);
+  library.dump(nlohmann::json(std::string(s)), false, false, 0);
 }
 
 void JsonWriter::refuse(const char* what) const {

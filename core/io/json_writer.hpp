@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A streaming JSON writer: the result is written straight to text, with no document in between
 // (no per-value allocation; numbers formatted once, by io/json_number.cpp, so every figure
-// reads back to the same double). Non-finite numbers and integers beyond 2^53 are refused:
+// reads back to the same double; a string that needs escaping, by nlohmann/json's serializer).
+// Non-finite numbers and integers beyond 2^53 are refused:
 // the result promises finite, exact numbers.
 //
 // The writer owns its text and gathers it in a fixed block before appending the block to it

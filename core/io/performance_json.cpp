@@ -33,14 +33,111 @@ std::vector<std::string> gpu_list(FieldReader& m) {
   }
   return out;
 }
+/// Calls `read` with a reader of each entry of the array `key` (required; not empty when
+/// `non_empty`), located at its index.
+template <typename Read>
+void for_each_entry(FieldReader& root, const char* key, bool non_empty, Read read) {
+  const JsonValue* list = root.raw(key);
+  const std::string p = root.path_of(key);
+  ADVISOR_REQUIRE(list != nullptr && list->is_array() && (!non_empty || !list->empty()),
+                  "wrong_type", p,
+                  p + (non_empty ? " must be a non-empty array" : " must be an array"));
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    FieldReader entry((*list)[i], p + "/" + std::to_string(i));
+    read(entry);
+  }
+}
+
+void read_compute(FieldReader& root, PerformanceConstants& k) {
+  FieldReader c = section(root, "compute");
+  k.framework_efficiency = constant(c, "framework_efficiency", 0.01, 1);
+  k.default_matmul_fraction_bf16 = constant(c, "default_matmul_fraction_bf16", 0.01, 1);
+  k.default_matmul_fraction_fp8 = constant(c, "default_matmul_fraction_fp8", 0.01, 1);
+  k.default_attention_fraction = constant(c, "default_attention_fraction", 0.01, 1);
+  k.memory_bandwidth_efficiency = constant(c, "memory_bandwidth_efficiency", 0.01, 1);
+  c.reject_unknown();
+}
+
+void read_power_limit(FieldReader& root, PerformanceConstants& k) {
+  FieldReader c = section(root, "power_limit");
+  k.power_limit_static_fraction = constant(c, "static_fraction_of_tdp", 0, 0.9);
+  k.power_limit_dynamic_exponent = constant(c, "dynamic_power_exponent", 1, 4);
+  // Above the static share: a limit at the lowest modelled share still powers the cores.
+  const double min_fraction = constant(c, "min_fraction_of_tdp", 0.05, 1);
+  ADVISOR_REQUIRE(min_fraction > k.power_limit_static_fraction, "catalog_invalid",
+                  c.path_of("min_fraction_of_tdp"),
+                  c.path_of("min_fraction_of_tdp") +
+                      " must be above static_fraction_of_tdp: a part at the lowest limit must "
+                      "have power left for its cores");
+  k.power_limit_min_fraction = min_fraction;
+  c.reject_unknown();
+}
+
+/// The measured shares of peak per GPU: matmul_fraction, then attention_fraction.
+void read_fractions(FieldReader& root, PerformanceConstants& k) {
+  for_each_entry(root, "matmul_fraction", false, [&](FieldReader& m) {
+    MatmulFraction f;
+    f.gpus = gpu_list(m);
+    // Above 1 where a card sustains more than its rated boost clock (GeForce).
+    f.bf16 = m.number("bf16", 0.01, 1.5);
+    f.fp8 = m.nullable_number("fp8", 0.01, 1.5);
+    m.string("basis");
+    m.string("source");
+    m.reject_unknown();
+    k.add_fraction(std::move(f));
+  });
+  for_each_entry(root, "attention_fraction", false, [&](FieldReader& m) {
+    AttentionFraction f;
+    f.gpus = gpu_list(m);
+    f.value = m.number("value", 0.01, 1);
+    m.string("basis");
+    m.string("source");
+    m.reject_unknown();
+    k.add_fraction(std::move(f));
+  });
+}
+
+void read_communication(FieldReader& root, PerformanceConstants& k) {
+  FieldReader c = section(root, "communication");
+  k.nvlink_efficiency = constant(c, "nvlink_efficiency", 0.01, 1.5);
+  k.nvlink_bridge_efficiency = constant(c, "nvlink_bridge_efficiency", 0.01, 1.5);
+  k.pcie_p2p_efficiency = constant(c, "pcie_p2p_efficiency", 0.01, 1);
+  k.pcie_host_efficiency = constant(c, "pcie_host_efficiency", 0.01, 1);
+  k.host_memory_bandwidth_gbps = constant(c, "host_memory_bandwidth_gbps", 1, 1e5);
+  k.overlap_fraction = constant(c, "overlap_fraction", 0, 1);
+  k.nvls_efficiency = constant(c, "nvls_efficiency", 0, 2);
+  k.nvls_latency_us = constant(c, "nvls_latency_us", 0, 1e4);
+  c.reject_unknown();
+}
+
+void read_networks(FieldReader& root, PerformanceConstants& k) {
+  for_each_entry(root, "networks", true, [&](FieldReader& n) {
+    NetworkKind kind;
+    kind.id = n.string("id");
+    kind.name = n.string("name");
+    // Floors as for the request's line rate: a step time divides by them. A rate per GPU
+    // (one NIC per GPU) or per server (NICs its GPUs share), not both.
+    const bool per_server = n.has("gbit_per_s_per_server");
+    ADVISOR_REQUIRE(per_server != n.has("gbit_per_s_per_gpu"), "catalog_invalid", n.path(),
+                    n.path() + " needs one of gbit_per_s_per_gpu and gbit_per_s_per_server");
+    if (per_server)
+      kind.gbit_per_s_per_server = n.number("gbit_per_s_per_server", 0.1, 1e6);
+    else
+      kind.gbit_per_s_per_gpu = n.number("gbit_per_s_per_gpu", 0.1, 1e5);
+    kind.efficiency = n.number("efficiency", 0.01, 1);
+    kind.rdma = n.boolean("rdma", true);
+    kind.extra_hop_latency_us = n.number("extra_hop_latency_us", 0, 1e5, 0.0);
+    n.string("basis");
+    n.string("source");
+    n.reject_unknown();
+    k.networks.push_back(kind);
+  });
+}
+
 /// The network each class of server is sold with (server_networks): every class once, each
 /// naming one of the networks.
 void read_server_networks(FieldReader& root, PerformanceConstants& k) {
-  const JsonValue* list = root.raw("server_networks");
-  const std::string p = root.path_of("server_networks");
-  ADVISOR_REQUIRE(list != nullptr && list->is_array(), "wrong_type", p, p + " must be an array");
-  for (std::size_t i = 0; i < list->size(); ++i) {
-    FieldReader n((*list)[i], p + "/" + std::to_string(i));
+  for_each_entry(root, "server_networks", false, [&](FieldReader& n) {
     ServerNetwork s;
     s.server_class = n.choice("class", {kServerClasses[0], kServerClasses[1], kServerClasses[2],
                                         kServerClasses[3], kServerClasses[4]});
@@ -56,10 +153,22 @@ void read_server_networks(FieldReader& root, PerformanceConstants& k) {
     n.string("source");
     n.reject_unknown();
     k.server_networks.push_back(std::move(s));
-  }
+  });
+  const std::string p = root.path_of("server_networks");
   for (const char* c : kServerClasses)
     ADVISOR_REQUIRE(k.find_server_network(c) != nullptr, "catalog_invalid", p,
                     p + " has no entry for the server class " + c);
+}
+
+void read_defaults(FieldReader& root, PerformanceConstants& k) {
+  FieldReader c = section(root, "defaults");
+  k.auto_global_batch_tokens_pretrain = constant(c, "auto_global_batch_tokens_pretrain", 1, 1e9);
+  k.auto_global_batch_sequences_finetune =
+      constant(c, "auto_global_batch_sequences_finetune", 1, 1e7);
+  k.pretrain_tokens_per_parameter = constant(c, "pretrain_tokens_per_parameter", 0.01, 1e6);
+  k.finetune_tokens = constant(c, "finetune_tokens", 1, 1e16);
+  k.storage_read_factor = constant(c, "storage_read_factor", 1, 1000);
+  c.reject_unknown();
 }
 }  // namespace
 
@@ -70,113 +179,13 @@ PerformanceConstants parse_performance(const std::string& text) {
   root.string("as_of");
   root.string("note", std::string());
   PerformanceConstants k;
-  {
-    FieldReader c = section(root, "compute");
-    k.framework_efficiency = constant(c, "framework_efficiency", 0.01, 1);
-    k.default_matmul_fraction_bf16 = constant(c, "default_matmul_fraction_bf16", 0.01, 1);
-    k.default_matmul_fraction_fp8 = constant(c, "default_matmul_fraction_fp8", 0.01, 1);
-    k.default_attention_fraction = constant(c, "default_attention_fraction", 0.01, 1);
-    k.memory_bandwidth_efficiency = constant(c, "memory_bandwidth_efficiency", 0.01, 1);
-    c.reject_unknown();
-  }
-  {
-    FieldReader c = section(root, "power_limit");
-    k.power_limit_static_fraction = constant(c, "static_fraction_of_tdp", 0, 0.9);
-    k.power_limit_dynamic_exponent = constant(c, "dynamic_power_exponent", 1, 4);
-    // Above the static share: a limit at the lowest modelled share still powers the cores.
-    const double min_fraction = constant(c, "min_fraction_of_tdp", 0.05, 1);
-    ADVISOR_REQUIRE(min_fraction > k.power_limit_static_fraction, "catalog_invalid",
-                    c.path_of("min_fraction_of_tdp"),
-                    c.path_of("min_fraction_of_tdp") +
-                        " must be above static_fraction_of_tdp: a part at the lowest limit must "
-                        "have power left for its cores");
-    k.power_limit_min_fraction = min_fraction;
-    c.reject_unknown();
-  }
-  {
-    const JsonValue* list = root.raw("matmul_fraction");
-    const std::string p = root.path_of("matmul_fraction");
-    ADVISOR_REQUIRE(list != nullptr && list->is_array(), "wrong_type", p, p + " must be an array");
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      FieldReader m((*list)[i], p + "/" + std::to_string(i));
-      MatmulFraction f;
-      f.gpus = gpu_list(m);
-      // Above 1 where a card sustains more than its rated boost clock (GeForce).
-      f.bf16 = m.number("bf16", 0.01, 1.5);
-      f.fp8 = m.nullable_number("fp8", 0.01, 1.5);
-      m.string("basis");
-      m.string("source");
-      m.reject_unknown();
-      k.add_fraction(std::move(f));
-    }
-  }
-  {
-    const JsonValue* list = root.raw("attention_fraction");
-    const std::string p = root.path_of("attention_fraction");
-    ADVISOR_REQUIRE(list != nullptr && list->is_array(), "wrong_type", p, p + " must be an array");
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      FieldReader m((*list)[i], p + "/" + std::to_string(i));
-      AttentionFraction f;
-      f.gpus = gpu_list(m);
-      f.value = m.number("value", 0.01, 1);
-      m.string("basis");
-      m.string("source");
-      m.reject_unknown();
-      k.add_fraction(std::move(f));
-    }
-  }
-  {
-    FieldReader c = section(root, "communication");
-    k.nvlink_efficiency = constant(c, "nvlink_efficiency", 0.01, 1.5);
-    k.nvlink_bridge_efficiency = constant(c, "nvlink_bridge_efficiency", 0.01, 1.5);
-    k.pcie_p2p_efficiency = constant(c, "pcie_p2p_efficiency", 0.01, 1);
-    k.pcie_host_efficiency = constant(c, "pcie_host_efficiency", 0.01, 1);
-    k.host_memory_bandwidth_gbps = constant(c, "host_memory_bandwidth_gbps", 1, 1e5);
-    k.overlap_fraction = constant(c, "overlap_fraction", 0, 1);
-    k.nvls_efficiency = constant(c, "nvls_efficiency", 0, 2);
-    k.nvls_latency_us = constant(c, "nvls_latency_us", 0, 1e4);
-    c.reject_unknown();
-  }
-  {
-    const JsonValue* list = root.raw("networks");
-    const std::string p = root.path_of("networks");
-    ADVISOR_REQUIRE(list != nullptr && list->is_array() && !list->empty(), "wrong_type", p,
-                    p + " must be a non-empty array");
-    for (std::size_t i = 0; i < list->size(); ++i) {
-      FieldReader n((*list)[i], p + "/" + std::to_string(i));
-      NetworkKind kind;
-      kind.id = n.string("id");
-      kind.name = n.string("name");
-      // Floors as for the request's line rate: a step time divides by them. A rate per GPU
-      // (one NIC per GPU) or per server (NICs its GPUs share), not both.
-      const std::string at = p + "/" + std::to_string(i);
-      const bool per_server = n.has("gbit_per_s_per_server");
-      ADVISOR_REQUIRE(per_server != n.has("gbit_per_s_per_gpu"), "catalog_invalid", at,
-                      at + " needs one of gbit_per_s_per_gpu and gbit_per_s_per_server");
-      if (per_server)
-        kind.gbit_per_s_per_server = n.number("gbit_per_s_per_server", 0.1, 1e6);
-      else
-        kind.gbit_per_s_per_gpu = n.number("gbit_per_s_per_gpu", 0.1, 1e5);
-      kind.efficiency = n.number("efficiency", 0.01, 1);
-      kind.rdma = n.boolean("rdma", true);
-      kind.extra_hop_latency_us = n.number("extra_hop_latency_us", 0, 1e5, 0.0);
-      n.string("basis");
-      n.string("source");
-      n.reject_unknown();
-      k.networks.push_back(kind);
-    }
-  }
+  read_compute(root, k);
+  read_power_limit(root, k);
+  read_fractions(root, k);
+  read_communication(root, k);
+  read_networks(root, k);
   read_server_networks(root, k);
-  {
-    FieldReader c = section(root, "defaults");
-    k.auto_global_batch_tokens_pretrain = constant(c, "auto_global_batch_tokens_pretrain", 1, 1e9);
-    k.auto_global_batch_sequences_finetune =
-        constant(c, "auto_global_batch_sequences_finetune", 1, 1e7);
-    k.pretrain_tokens_per_parameter = constant(c, "pretrain_tokens_per_parameter", 0.01, 1e6);
-    k.finetune_tokens = constant(c, "finetune_tokens", 1, 1e16);
-    k.storage_read_factor = constant(c, "storage_read_factor", 1, 1000);
-    c.reject_unknown();
-  }
+  read_defaults(root, k);
   parse_stack_sections(root, k);
   root.reject_unknown();
   return k;
