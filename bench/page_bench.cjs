@@ -76,10 +76,15 @@ function walk(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? walk(path.join(dir, e.name)) : [path.join(dir, e.name)]);
 }
 
-// What a first visit to the site loads, as a server sends make_dist's brotli copies: the page, its
-// styles and scripts, and the module (not the English words, fetched on a switch, nor the packed
-// loader, fetched only where the module cannot be).
-const SITE_FIRST_LOAD = /^(index\.html|[^/]+\.css|js\/early\.js|bundle\.js|gpu_advisor\.js|gpu_advisor\.wasm)$/;
+// What a first visit to the site loads, as a server sends make_dist's brotli copies: the files its
+// index.html names (stylesheets, scripts, the module js/early.js preloads), not the English words
+// (fetched on a switch) nor the packed loader (fetched only where the module cannot be).
+function siteFirstLoad(site) {
+  const html = fs.readFileSync(path.join(site, 'index.html'), 'utf8');
+  const named = [...html.matchAll(/<link rel="stylesheet"[^>]*? href="([^"]+)"|<script [^>]*?(?:data-module="([^"]+)" )?src="([^"]+)"/g)]
+    .flatMap((m) => [m[1], m[2], m[3]]).filter(Boolean);
+  return ['index.html', ...named].map((f) => path.join(site, f)).filter((f) => fs.existsSync(f));
+}
 
 function sizes() {
   const rows = [];
@@ -94,7 +99,7 @@ function sizes() {
   };
   const site = path.join(dist, 'site');
   one('single file (dist/gpu-advisor.html)', [path.join(dist, 'gpu-advisor.html')]);
-  one('site, first visit (as .br; gzip else)', walk(site).filter((f) => SITE_FIRST_LOAD.test(path.relative(site, f).split(path.sep).join('/'))));
+  one('site, first visit (as .br; gzip else)', siteFirstLoad(site));
   if (fs.existsSync(path.join(dist, 'widget'))) one('widget (dist/widget/, every file)', walk(path.join(dist, 'widget')).filter((f) => !/\.(br|gz)$/.test(f)));
   const stored = storedModule(fs.readFileSync(path.join(dist, 'gpu-advisor.html'), 'utf8'));
   if (stored) {
