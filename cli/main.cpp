@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -154,14 +155,15 @@ int write_scripts(const std::vector<std::string>& args) {
   std::string request;
   advisor::DataSource source;
   if (const int status = read_request(args, 4, &request, &source)) return status;
-  advisor::ValidationBundle bundle;
-  try {
-    bundle = advisor::validation_bundle(request, *advisor::catalog_for(source));
-  } catch (const advisor::InputError& e) {
-    return fail_input(e.code(), e.what(), e.path());
-  } catch (const std::exception& e) {
-    return fail_input("internal_error", e.what(), "");
-  }
+  std::optional<advisor::InputError> problem;
+  const advisor::ValidationBundle bundle = advisor::in_own_scope(
+      [&] {
+        const std::shared_ptr<const advisor::Catalog> catalog = advisor::catalog_for(source);
+        return advisor::problem_reported() ? advisor::ValidationBundle{}
+                                           : advisor::validation_bundle(request, *catalog);
+      },
+      problem);
+  if (problem) return fail_input(problem->code(), problem->what(), problem->path());
   const std::filesystem::path dir = args[3];
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -223,12 +225,10 @@ int check_results(std::vector<std::string> args) {
 int advise_lines(const std::vector<std::string>& args) {
   advisor::DataSource source;
   if (const int status = read_data_flags(args, 1, &source)) return status;
-  std::shared_ptr<const advisor::Catalog> catalog;
-  try {
-    catalog = advisor::catalog_for(source);
-  } catch (const advisor::InputError& e) {
-    return fail_input(e.code(), e.what(), e.path());
-  }
+  std::optional<advisor::InputError> problem;
+  const std::shared_ptr<const advisor::Catalog> catalog =
+      advisor::in_own_scope([&] { return advisor::catalog_for(source); }, problem);
+  if (problem) return fail_input(problem->code(), problem->what(), problem->path());
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;
@@ -270,15 +270,13 @@ int main(int argc, char** argv) {
   }
   const std::string command = args[0];
   if (command == "catalog" || command == "defaults") {
-    try {
-      const advisor::Catalog& catalog = advisor::builtin_catalog();
-      std::cout << (command == "catalog" ? advisor::catalog_text(catalog)
-                                         : advisor::default_request(catalog).dump(2))
-                << "\n";
-      return 0;
-    } catch (const std::exception& e) {
-      return fail_input("catalog_invalid", e.what(), "");
-    }
+    const advisor::Catalog& catalog = advisor::builtin_catalog();
+    bool ok = true;
+    const std::string text =
+        command == "catalog" ? advisor::guarded(&ok, [&] { return advisor::catalog_text(catalog); })
+                             : advisor::default_request(catalog).dump(2);
+    std::cout << text << "\n";
+    return ok ? 0 : kExitBadInput;
   }
   if (command == "scripts") return write_scripts(args);
   if (command == "check") return check_results(args);

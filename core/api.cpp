@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "api.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 
@@ -34,17 +36,23 @@ CatalogTexts read_data_overrides(const std::string& data_json) {
     const JsonValue* j = r.raw(kDataFiles[i]);
     if (j == nullptr || j->is_null()) continue;
     *targets[i] = j->is_string() ? j->string() : j->dump();
-    if (targets[i]->empty())
-      throw InputError("catalog_invalid", r.path_of(kDataFiles[i]),
-                       r.path_of(kDataFiles[i]) + " is empty");
+    ADVISOR_REQUIRE(!targets[i]->empty(), "catalog_invalid", r.path_of(kDataFiles[i]),
+                    r.path_of(kDataFiles[i]) + " is empty");
   }
   r.reject_unknown();
   return texts;
 }
 
-/// An error in a replaced data file: catalog_invalid (or malformed_json), located in its file.
-[[noreturn]] void rethrow_as_catalog_error(const InputError& e) {
-  throw InputError(e.code() == "malformed_json" ? e.code() : "catalog_invalid", e.path(), e.what());
+/// `read()` (a replaced data file's reading), whose problem is reported as catalog_invalid (or
+/// malformed_json), located in its file.
+template <typename Read>
+auto as_catalog_problem(Read&& read) {
+  std::optional<InputError> problem;
+  auto value = in_own_scope(read, problem);
+  if (problem)
+    report_problem(problem->code() == "malformed_json" ? problem->code() : "catalog_invalid",
+                   problem->path(), problem->what());
+  return value;
 }
 
 /// The catalog of the last provider document (the page sends the same one with every request:
@@ -61,7 +69,15 @@ std::shared_ptr<const Catalog> provider_catalog(const std::string& text, const C
   };
   if (!last || last_text != text || !same(last_base, base)) {
     last.reset();
-    last = std::make_shared<const Catalog>(catalog_with_provider(text, base));
+    std::optional<InputError> problem;
+    auto read = in_own_scope(
+        [&] { return std::make_shared<const Catalog>(catalog_with_provider(text, base)); },
+        problem);
+    if (problem) {  // not kept: the same document must meet the same problem again
+      record_problem(*problem);
+      return read;
+    }
+    last = std::move(read);
     last_text = text;
     last_base = base;
   }
@@ -73,20 +89,32 @@ bool replaces_any(const CatalogTexts& t) {
            t.prices.empty());
 }
 
-/// The answer to one request on one catalog (throws).
+/// The answer to one request on one catalog ("" after a reported problem).
 std::string advise_on(const std::string& request_text, const Catalog& catalog,
                       PlanPart part = PlanPart::kWhole) {
+  if (problem_reported()) return {};  // the catalog's own
   const Request request = parse_request(parse_json_text(request_text, ""), catalog);
+  if (problem_reported()) return {};
   const std::shared_ptr<const Catalog> capped = catalog_at_power_limit(request, catalog);
   const Catalog& used = capped ? *capped : catalog;
   const Plan plan = make_plan(request, used, part);
+  if (problem_reported()) return {};
   return part == PlanPart::kLevers ? levers_to_text(plan) : plan_to_text(plan, used);
 }
 
 }  // namespace
 
 const Catalog& builtin_catalog() {
-  static const Catalog catalog = parse_catalog(CatalogTexts{});
+  // The files built in were read by the tests: a problem in them is a broken build, not input.
+  static const Catalog catalog = [] {
+    std::optional<InputError> problem;
+    Catalog read = in_own_scope([] { return parse_catalog(CatalogTexts{}); }, problem);
+    if (problem) {
+      std::fprintf(stderr, "gpu-advisor: the built-in data does not read: %s\n", problem->what());
+      std::abort();
+    }
+    return read;
+  }();
   return catalog;
 }
 
@@ -106,11 +134,8 @@ std::shared_ptr<const Catalog> catalog_for(const DataSource& source) {
   if (!source.provider.empty()) return provider_catalog(source.provider, source.replaced);
   if (!replaces_any(source.replaced))  // the built-in one, never freed: no ownership to share
     return std::shared_ptr<const Catalog>(std::shared_ptr<const Catalog>(), &builtin_catalog());
-  try {
-    return std::make_shared<const Catalog>(parse_catalog(source.replaced));
-  } catch (const InputError& e) {
-    rethrow_as_catalog_error(e);
-  }
+  return std::make_shared<const Catalog>(
+      as_catalog_problem([&] { return parse_catalog(source.replaced); }));
 }
 
 std::string advise_text(const std::string& request_text, const Catalog& catalog, bool* ok) {
@@ -134,12 +159,8 @@ std::string advise_with_catalog_text(const std::string& request_text, const Cata
 std::string advise_with_data_text(const std::string& request_text, const std::string& data_json,
                                   bool* ok) {
   return guarded(ok, [&] {
-    CatalogTexts texts;
-    try {
-      texts = read_data_overrides(data_json);
-    } catch (const InputError& e) {
-      rethrow_as_catalog_error(e);
-    }
+    const CatalogTexts texts = as_catalog_problem([&] { return read_data_overrides(data_json); });
+    if (problem_reported()) return std::string();
     return advise_on(request_text, *catalog_for({texts, ""}));
   });
 }
@@ -154,7 +175,10 @@ std::string advise_with_provider_text(const std::string& request_text,
 }
 
 std::string provider_text(const std::string& text, bool* ok) {
-  return guarded(ok, [&] { return provider_summary_text(*provider_catalog(text, {})->provider); });
+  return guarded(ok, [&] {
+    const std::shared_ptr<const Catalog> catalog = provider_catalog(text, {});
+    return problem_reported() ? std::string() : provider_summary_text(*catalog->provider);
+  });
 }
 
 std::string catalog_text(const Catalog& catalog) {

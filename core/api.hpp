@@ -51,22 +51,17 @@ std::string provider_text(const std::string& provider_text, bool* ok = nullptr);
 JsonValue error_envelope(const std::string& code, const std::string& message,
                          const std::string& path);
 
-/// The one way an API v1 call answers: `answer()` returns the result text and throws on bad
-/// input; what it threw becomes the error envelope (an InputError's code and path, anything else
-/// internal_error, not even out of memory crossing into JavaScript). `ok` (optional) says which.
+/// The one way an API v1 call answers: `answer()` returns the result text, reporting bad input
+/// as a problem (types/errors.hpp); the first problem becomes the error envelope (its code and
+/// path; internal_error for the writer's refusals). `ok` (optional) says which.
 template <typename Answer>
 std::string guarded(bool* ok, Answer&& answer) {
-  try {
-    std::string out = answer();
-    if (ok) *ok = true;
-    return out;
-  } catch (const InputError& e) {
-    if (ok) *ok = false;
-    return error_envelope(e.code(), e.what(), e.path()).dump();
-  } catch (const std::exception& e) {
-    if (ok) *ok = false;
-    return error_envelope("internal_error", e.what(), "").dump();
-  }
+  const ProblemScope scope;
+  std::string out = answer();
+  if (ok) *ok = !scope.failed();
+  if (!scope.failed()) return out;
+  const InputError& e = scope.problem();
+  return error_envelope(e.code(), e.what(), e.path()).dump();
 }
 
 /// Where a call's data comes from: the built-in files, some of them replaced (the CLI's --gpus
@@ -79,8 +74,9 @@ struct DataSource {
 };
 
 /// The catalog of `source`: the built-in one when nothing is replaced; a provider's is cached
-/// (the page sends the same document with every request). Throws InputError: a replaced file's
-/// error as catalog_invalid located in it, a provider document's with its field's own code.
+/// (the page sends the same document with every request). Reports a replaced file's problem as
+/// catalog_invalid located in it, a provider document's with its field's own code; the catalog
+/// it returns then is whatever was read (the step's answer is the problem).
 std::shared_ptr<const Catalog> catalog_for(const DataSource& source);
 
 /// advise_text on the catalog of `source` (the CLI's flags; the other advise_*_text calls are

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "validation_api.hpp"
 
+#include <optional>
+
 #include "api.hpp"
 #include "engine/power_limit.hpp"
 #include "io/json_reader.hpp"
@@ -24,22 +26,40 @@ struct Prepared {
   validation::ValidationPlan validation;
 };
 
+/// `read()` of a data file built in: the tests read it, so a problem in it is a broken build, not
+/// input (and a static must not keep what a failed read left).
+template <typename Read>
+auto read_builtin(const char* file, Read&& read) {
+  std::optional<InputError> problem;
+  auto value = in_own_scope(read, problem);
+  if (problem)
+    broken_invariant(std::string("the built-in ") + file + " does not read: " + problem->what() +
+                     " (" + problem->path() + ")");
+  return value;
+}
+
 const validation::NgcCatalog& ngc_catalog() {
-  static const validation::NgcCatalog tags =
-      validation::parse_ngc_catalog(validation::builtin_ngc_json());
+  static const validation::NgcCatalog tags = read_builtin(
+      "ngc.json", [] { return validation::parse_ngc_catalog(validation::builtin_ngc_json()); });
   return tags;
 }
 
 const std::map<std::string, validation::PartFacts>& part_facts() {
-  static const auto parts = validation::parse_part_facts(validation::builtin_validation_json());
+  static const auto parts = read_builtin("validation.json", [] {
+    return validation::parse_part_facts(validation::builtin_validation_json());
+  });
   return parts;
 }
 
+/// The request's plans; empty after a reported problem (the catalog's own included).
 Prepared prepare(const std::string& request_text, const Catalog& catalog) {
+  if (problem_reported()) return {};  // the catalog's own
   Request req = parse_request(parse_json_text(request_text, ""), catalog);
+  if (problem_reported()) return {};
   if (!req.hardware) {
     // Validate the plan the advisor recommends.
     const Plan first = make_plan(req, catalog);
+    if (problem_reported()) return {};
     ADVISOR_REQUIRE(
         first.recommendation && first.recommendation->best, "inconsistent", "/hardware",
         "/hardware: no GPU is pinned and no plan is recommended, so there is nothing to "
@@ -53,6 +73,7 @@ Prepared prepare(const std::string& request_text, const Catalog& catalog) {
   std::shared_ptr<const Catalog> capped = catalog_at_power_limit(req, catalog);
   const Catalog& used = capped ? *capped : catalog;
   Prepared out{capped, make_plan(req, used), {}};
+  if (problem_reported()) return {};
   const GpuSpec& gpu = *used.find_gpu(req.hardware->gpu);
   out.validation = validation::build_validation_plan(
       validation_gpu_facts(gpu), validation_part_facts(gpu, part_facts()), ngc_catalog(),
@@ -64,6 +85,7 @@ Prepared prepare(const std::string& request_text, const Catalog& catalog) {
 
 ValidationBundle validation_bundle(const std::string& request_text, const Catalog& catalog) {
   Prepared p = prepare(request_text, catalog);
+  if (problem_reported()) return {};  // no scripts for a plan that was not made
   ValidationBundle b{std::move(p.validation), {}};
   b.files = validation::generate_scripts(b.plan);
   return b;
@@ -73,6 +95,7 @@ std::string validation_scripts_text(const std::string& request_text, const DataS
                                     bool* ok) {
   return guarded(ok, [&] {
     const ValidationBundle b = validation_bundle(request_text, *catalog_for(source));
+    if (problem_reported()) return std::string();
     return validation::scripts_json(b.plan, b.files);
   });
 }
@@ -82,8 +105,10 @@ std::string validation_check_text(const std::string& request_text, const std::st
                                   bool* failed) {
   return guarded(ok, [&] {
     const Prepared p = prepare(request_text, *catalog_for(source));
+    if (problem_reported()) return std::string();  // no file read against a plan not made
     const validation::Measurements m =
         validation::read_measurements(file_text, file_name, p.validation);
+    if (problem_reported()) return std::string();
     const validation::CheckReport report =
         validation::check_measurements(p.validation, m, validation_cost_inputs(p.plan));
     // The scripts' rule (90_summary.sh exits 1 on any FAIL line): check_measurements folds
@@ -99,9 +124,12 @@ std::string validation_check_servers_text(
     bool* ok, bool* failed) {
   return guarded(ok, [&] {
     const Prepared p = prepare(request_text, *catalog_for(source));
+    if (problem_reported()) return std::string();  // no file read against a plan not made
     std::vector<validation::Measurements> files;
-    for (const auto& [name, text] : named_files)
+    for (const auto& [name, text] : named_files) {
       files.push_back(validation::read_measurements(text, name, p.validation));
+      if (problem_reported()) return std::string();  // the first bad file is the answer
+    }
     const validation::ClusterReport report =
         validation::check_servers(p.validation, files, validation_cost_inputs(p.plan));
     if (failed) *failed = report.overall == validation::Status::fail;

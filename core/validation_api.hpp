@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// API v1 for the validation scripts: text in, text out (never throws), plus the typed bundle
-// the CLI writes to disk. The plan comes from the request on the same catalog (and provider) as
-// its advice; without pinned hardware, from the recommended plan.
+// API v1 for the validation scripts: text in, text out (bad input answered by the error
+// envelope), plus the typed bundle the CLI writes to disk. The plan comes from the request on the
+// same catalog (and provider) as its advice; without pinned hardware, from the recommended plan.
 #pragma once
 #include <string>
 #include <utility>
@@ -18,8 +18,9 @@ struct ValidationBundle {
   std::vector<validation::ScriptFile> files;
 };
 
-/// The scripts for the request's plan on `catalog` (the one its advice was given on). Throws
-/// InputError (located) for bad input or a GPU the scripts cannot check.
+/// The scripts for the request's plan on `catalog` (the one its advice was given on). Reports
+/// (located) bad input or a GPU the scripts cannot check, and returns no files then: call it
+/// with a ProblemScope open (guarded, in_own_scope).
 ValidationBundle validation_bundle(const std::string& request_text, const Catalog& catalog);
 
 /// {"plan_id", "ngc": {...}, "files": [{"name", "text", "executable", "purpose", "root"}]} or the

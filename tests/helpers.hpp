@@ -16,6 +16,7 @@
 #include "io/json_reader.hpp"
 #include "io/model_json.hpp"
 #include "io/request_json.hpp"
+#include "throwing.hpp"
 #include "types/catalog.hpp"
 #include "types/request.hpp"
 

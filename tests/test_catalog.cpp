@@ -63,33 +63,36 @@ TEST_CASE("a corrupt GPU catalog is rejected with the file and field named", "[c
   SECTION("negative TDP") {
     auto doc = gpus_doc();
     doc["gpus"][3]["tdp_watts"] = -700;
-    CHECK_THROWS_WITH(parse_with_gpus(doc.dump()),
+    CHECK_THROWS_WITH(test::throwing([&] { return parse_with_gpus(doc.dump()); }),
                       Catch::Contains("gpus.json/gpus/3/tdp_watts") && Catch::Contains("-700"));
   }
   SECTION("missing memory") {
     auto doc = gpus_doc();
     doc["gpus"][0].erase("memory_gib");
-    CHECK_THROWS_WITH(parse_with_gpus(doc.dump()), Catch::Contains("gpus.json/gpus/0/memory_gib"));
+    CHECK_THROWS_WITH(test::throwing([&] { return parse_with_gpus(doc.dump()); }),
+                      Catch::Contains("gpus.json/gpus/0/memory_gib"));
   }
   SECTION("text where a number belongs") {
     auto doc = gpus_doc();
     doc["gpus"][1]["memory_bandwidth_tbps"] = "fast";
-    CHECK_THROWS_WITH(parse_with_gpus(doc.dump()),
+    CHECK_THROWS_WITH(test::throwing([&] { return parse_with_gpus(doc.dump()); }),
                       Catch::Contains("memory_bandwidth_tbps") && Catch::Contains("number"));
   }
   SECTION("duplicate id") {
     auto doc = gpus_doc();
     doc["gpus"][1]["id"] = doc["gpus"][0]["id"];
-    CHECK_THROWS_WITH(parse_with_gpus(doc.dump()), Catch::Contains("appears twice"));
+    CHECK_THROWS_WITH(test::throwing([&] { return parse_with_gpus(doc.dump()); }),
+                      Catch::Contains("appears twice"));
   }
   SECTION("unknown key (a typo) is not ignored") {
     auto doc = gpus_doc();
     doc["gpus"][2]["tdp_wats"] = 300;
-    CHECK_THROWS_WITH(parse_with_gpus(doc.dump()), Catch::Contains("gpus.json/gpus/2/tdp_wats"));
+    CHECK_THROWS_WITH(test::throwing([&] { return parse_with_gpus(doc.dump()); }),
+                      Catch::Contains("gpus.json/gpus/2/tdp_wats"));
   }
   SECTION("malformed JSON") {
     try {
-      parse_with_gpus("{\"schema\": 1, \"gpus\": [");
+      test::throwing([&] { return parse_with_gpus("{\"schema\": 1, \"gpus\": ["); });
       FAIL("expected an error");
     } catch (const InputError& e) {
       CHECK(e.code() == "malformed_json");
@@ -99,6 +102,7 @@ TEST_CASE("a corrupt GPU catalog is rejected with the file and field named", "[c
   SECTION("absurd memory (bytes typed as GiB)") {
     auto doc = gpus_doc();
     doc["gpus"][0]["memory_gib"] = 85899345920.0;
-    CHECK_THROWS_WITH(parse_with_gpus(doc.dump()), Catch::Contains("memory_gib"));
+    CHECK_THROWS_WITH(test::throwing([&] { return parse_with_gpus(doc.dump()); }),
+                      Catch::Contains("memory_gib"));
   }
 }

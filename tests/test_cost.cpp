@@ -918,18 +918,19 @@ TEST_CASE("a bad price catalog names the file and field", "[cost][errors][data]"
   json doc = json::parse(test::data_file("prices.json"));
   doc["gpus"]["h100-sxm-80gb"]["purchase"]["value"] = -1;
   try {
-    advisor::parse_price_catalog(doc.dump());
+    test::throwing([&] { return advisor::parse_price_catalog(doc.dump()); });
     FAIL("accepted a negative price");
   } catch (const advisor::InputError& e) {
     CHECK(e.path() == "prices.json/gpus/h100-sxm-80gb/purchase/value");
   }
   doc = json::parse(test::data_file("prices.json"));
   doc["tariff"]["valley_hours"]["value"] = 9;  // 7 + 9 + 9 = 25 hours
-  CHECK_THROWS_AS(advisor::parse_price_catalog(doc.dump()), advisor::InputError);
+  CHECK_THROWS_AS(test::throwing([&] { return advisor::parse_price_catalog(doc.dump()); }),
+                  advisor::InputError);
   doc = json::parse(test::data_file("prices.json"));
   doc["sites"][0]["electricity_flat_cny_per_kwh"].erase("source");
   try {
-    advisor::parse_price_catalog(doc.dump());
+    test::throwing([&] { return advisor::parse_price_catalog(doc.dump()); });
     FAIL("accepted an entry without a source");
   } catch (const advisor::InputError& e) {
     CHECK(e.path() == "prices.json/sites/0/electricity_flat_cny_per_kwh/source");

@@ -163,12 +163,16 @@ TEST_CASE("issue 12 #4: values inside the ranges never overflow", "[hostile]") {
   CHECK(e["path"] == "/model");
   // The checked conversion itself.
   CHECK(advisor::checked_int(3.0, "/x", "n") == 3);
-  CHECK_THROWS_AS(advisor::checked_int(1e10, "/x", "n"), advisor::InputError);
-  CHECK_THROWS_AS(advisor::checked_int(-1, "/x", "n"), advisor::InputError);
-  CHECK_THROWS_AS(advisor::checked_int64(std::nan(""), "/x", "n"), advisor::InputError);
-  CHECK_THROWS_AS(advisor::checked_finite(1e308 * 10, "/x", "n"), advisor::InputError);
+  CHECK_THROWS_AS(test::throwing([&] { return advisor::checked_int(1e10, "/x", "n"); }),
+                  advisor::InputError);
+  CHECK_THROWS_AS(test::throwing([&] { return advisor::checked_int(-1, "/x", "n"); }),
+                  advisor::InputError);
+  CHECK_THROWS_AS(test::throwing([&] { return advisor::checked_int64(std::nan(""), "/x", "n"); }),
+                  advisor::InputError);
+  CHECK_THROWS_AS(test::throwing([&] { return advisor::checked_finite(1e308 * 10, "/x", "n"); }),
+                  advisor::InputError);
   try {
-    advisor::checked_int(1e300, "/capacity/jobs", "cards");
+    test::throwing([&] { return advisor::checked_int(1e300, "/capacity/jobs", "cards"); });
   } catch (const advisor::InputError& err) {
     CHECK(err.path() == "/capacity/jobs");
     CHECK(std::string(err.what()).find("2147483647") != std::string::npos);

@@ -119,7 +119,7 @@ json random_request(Random& r, std::string task = "") {
 /// The request, or nullopt when the advisor refuses it (a random combination can be invalid).
 std::optional<advisor::Request> parsed(const json& q) {
   try {
-    return advisor::parse_request(test::value_of(q), catalog());
+    return test::throwing([&] { return advisor::parse_request(test::value_of(q), catalog()); });
   } catch (const advisor::InputError&) {
     return std::nullopt;
   }

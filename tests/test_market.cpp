@@ -149,7 +149,7 @@ TEST_CASE("prices.json: a not_offered entry must say why", "[market][data]") {
   auto doc = nlohmann::json::parse(test::data_file("prices.json"));
   doc["gpus"]["b200-180gb"]["rental"]["not_offered"] = "";
   try {
-    advisor::parse_price_catalog(doc.dump());
+    test::throwing([&] { return advisor::parse_price_catalog(doc.dump()); });
     FAIL("accepted an empty reason");
   } catch (const advisor::InputError& e) {
     CHECK(e.path() == "prices.json/gpus/b200-180gb/rental/not_offered");

@@ -93,12 +93,16 @@ TEST_CASE("pasted Hugging Face config.json files resolve to the same architectur
   }
   SECTION("an unsupported family is a located error") {
     const auto j = nlohmann::json::parse(R"({"model_type": "bert", "hidden_size": 512})");
-    CHECK_THROWS_WITH(advisor::parse_hf_config(test::value_of(j), "/model/hf_config"),
+    CHECK_THROWS_WITH(test::throwing([&] {
+                        return advisor::parse_hf_config(test::value_of(j), "/model/hf_config");
+                      }),
                       Catch::Contains("/model/hf_config/model_type"));
   }
   SECTION("a missing key is a located error") {
     const auto j = nlohmann::json::parse(R"({"model_type": "llama", "hidden_size": 4096})");
-    CHECK_THROWS_WITH(advisor::parse_hf_config(test::value_of(j), "/model/hf_config"),
+    CHECK_THROWS_WITH(test::throwing([&] {
+                        return advisor::parse_hf_config(test::value_of(j), "/model/hf_config");
+                      }),
                       Catch::Contains("/model/hf_config/num_hidden_layers"));
   }
 }

@@ -571,7 +571,8 @@ TEST_CASE("performance.json: every network and GPU id resolves", "[speed][data]"
       INFO(id);
       CHECK(advisor::builtin_catalog().find_gpu(id) != nullptr);
     }
-  CHECK_THROWS_AS(advisor::parse_performance("{\"schema\": 1}"), advisor::InputError);
+  CHECK_THROWS_AS(test::throwing([&] { return advisor::parse_performance("{\"schema\": 1}"); }),
+                  advisor::InputError);
 }
 
 // ---------------------------------------------------------------------------------------------

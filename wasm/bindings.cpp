@@ -58,11 +58,8 @@ emscripten::val validate_provider(const std::string& provider_json) {
 }
 
 emscripten::val catalog() {
-  try {
-    return text(advisor::catalog_text(advisor::builtin_catalog()));
-  } catch (const std::exception& e) {
-    return text(advisor::error_envelope("catalog_invalid", e.what(), "").dump());
-  }
+  return text(
+      advisor::guarded(nullptr, [] { return advisor::catalog_text(advisor::builtin_catalog()); }));
 }
 
 emscripten::val validation_scripts(const std::string& request_json) {

@@ -71,10 +71,11 @@ PowerPlan plan_power(const CostScenario& s, int gpus) {
         std::string known;
         for (const auto& c : s.rack_classes)
           known += (known.empty() ? "" : ", ") + format_number(c.first);
-        throw InputError("inconsistent", "/power/rack_kw",
-                         "/power/rack_kw " + format_number(p.racks.rack_kw) +
-                             " kW has no catalog rack price; use a listed class (" + known +
-                             " kW) or give /cost/prices/colocation_cny_per_rack_month");
+        report_problem("inconsistent", "/power/rack_kw",
+                       "/power/rack_kw " + format_number(p.racks.rack_kw) +
+                           " kW has no catalog rack price; use a listed class (" + known +
+                           " kW) or give /cost/prices/colocation_cny_per_rack_month");
+        return p;  // unpriced racks
       }
       rack_price = *price;
     }

@@ -43,9 +43,10 @@ const SiteDefaults& site_of(const PriceCatalog& prices, const std::string& id) {
   if (s == nullptr) {
     std::string known;
     for (const SiteDefaults& x : prices.sites) known += (known.empty() ? "" : ", ") + x.id;
-    throw InputError(
-        "unknown_value", "/cost/site",
-        "/cost/site \"" + id + "\" is not a site in the price catalog; known: " + known);
+    report_problem("unknown_value", "/cost/site",
+                   "/cost/site \"" + id + "\" is not a site in the price catalog; known: " + known);
+    static const SiteDefaults kNoSite;  // prices of 0, for the rest of the step
+    return kNoSite;
   }
   return *s;
 }
@@ -78,9 +79,18 @@ const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& g
   }
   const PlatformDefaults* full = find_platform(prices, gpu.form_factor);
   if (full == nullptr) {
-    throw InputError(
+    report_problem(
         "catalog_invalid", "prices.json/platforms",
         "prices.json/platforms has no \"" + gpu.form_factor + "\" platform (for " + gpu.id + ")");
+    // For the rest of the step: one GPU and one rack unit per server, the least prices.json
+    // allows (callers divide by them), and nothing else.
+    static const PlatformDefaults kNoPlatform = [] {
+      PlatformDefaults d;
+      d.gpus_per_server.value = 1;
+      d.rack_units.value = 1;
+      return d;
+    }();
+    return kNoPlatform;
   }
   return *full;
 }

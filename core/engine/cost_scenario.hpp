@@ -40,14 +40,16 @@ int gpus_per_server(const CostRequest& request, const PriceCatalog& prices, cons
                     bool pinned, int gpus = 0);
 
 /// The platform for `gpus` GPUs of the part: the form factor's small one when they fit it
-/// (and the count is known), else the full one. catalog_invalid when the form factor has none.
+/// (and the count is known), else the full one. Reports catalog_invalid when the form factor
+/// has none.
 const PlatformDefaults& platform_of(const PriceCatalog& prices, const GpuSpec& gpu, int gpus = 0);
 
 /// Whether the part is sold new in mainland China without a US licence (its data/gpus.json
 /// status is domestic, china-specific or not-known-restricted); else a grey import.
 bool sold_new_in_china(const GpuSpec& gpu);
 
-/// The site `id` of the price catalog (unknown_value at /cost/site otherwise).
+/// The site `id` of the price catalog (otherwise reports unknown_value at /cost/site and gives
+/// a site of zero prices).
 const SiteDefaults& site_of(const PriceCatalog& prices, const std::string& id);
 
 }  // namespace advisor

@@ -332,7 +332,7 @@ double activations_for_stage(const Request& req, const StageLayers& s, const Lay
 
 /// Every byte count of the result is an exact integer (at most limits::kMaxBytes = 2^53, 8 PiB
 /// per GPU). In-range inputs can multiply past that (sequence 10^7 x micro-batch 10^6): such an
-/// estimate is refused, located at the input that drives its largest term.
+/// estimate is refused (a reported problem), located at the input that drives its largest term.
 void check_representable(const MemoryEstimate& e, const Request& req) {
   const double largest = std::max({e.band_high, e.total(), e.host_ram_per_node});
   if (largest <= limits::kMaxBytes) return;
@@ -358,11 +358,11 @@ void check_representable(const MemoryEstimate& e, const Request& req) {
     what = "the KV cache (concurrency " + std::to_string(req.inference.concurrency) + " x " +
            std::to_string(req.inference.prompt_tokens + req.inference.output_tokens) + " tokens)";
   }
-  throw InputError("out_of_range", path,
-                   what + " would need " + format_with("%.3g", largest) +
-                       " bytes on one GPU, beyond the limit of 2^53 bytes (8 PiB) the result "
-                       "states exactly; lower " +
-                       path);
+  report_problem("out_of_range", path,
+                 what + " would need " + format_with("%.3g", largest) +
+                     " bytes on one GPU, beyond the limit of 2^53 bytes (8 PiB) the result "
+                     "states exactly; lower " +
+                     path);
 }
 
 double inference_activations(const Request& req, const Layout& L, const MemoryAssumptions& a) {

@@ -125,41 +125,44 @@ ParamCounts count_params(const ModelArch& a) {
 }
 
 void validate_arch(const ModelArch& a, const std::string& path, const ArchKeys& keys) {
+  // After a problem the fields may hold any fallback (0 heads): nothing to check or count.
+  if (problem_reported()) return;
   const std::string heads = path + "/" + keys.heads;
   const std::string kv_heads = path + "/" + keys.kv_heads;
-  ADVISOR_REQUIRE(a.kv_heads <= a.heads, "inconsistent", kv_heads,
-                  kv_heads + " (" + std::to_string(a.kv_heads) + ") must not exceed " + heads +
-                      " (" + std::to_string(a.heads) + ")");
-  if (a.heads % a.kv_heads != 0)
-    throw InputError("inconsistent", kv_heads,
-                     kv_heads + " (" + std::to_string(a.kv_heads) + ") must divide " + heads +
-                         " (" + std::to_string(a.heads) + ")");
+  ADVISOR_REQUIRE_OR_RETURN(a.kv_heads <= a.heads, "inconsistent", kv_heads,
+                            kv_heads + " (" + std::to_string(a.kv_heads) + ") must not exceed " +
+                                heads + " (" + std::to_string(a.heads) + ")");
+  ADVISOR_REQUIRE_OR_RETURN(a.heads % a.kv_heads == 0, "inconsistent", kv_heads,
+                            kv_heads + " (" + std::to_string(a.kv_heads) + ") must divide " +
+                                heads + " (" + std::to_string(a.heads) + ")");
   if (a.moe) {
     const std::string per_token = path + "/" + keys.experts_per_token;
-    ADVISOR_REQUIRE(a.moe->experts_per_token <= a.moe->experts, "inconsistent", per_token,
-                    per_token + " (" + std::to_string(a.moe->experts_per_token) +
-                        ") must not exceed " + path + "/" + keys.experts + " (" +
-                        std::to_string(a.moe->experts) + ")");
+    ADVISOR_REQUIRE_OR_RETURN(a.moe->experts_per_token <= a.moe->experts, "inconsistent", per_token,
+                              per_token + " (" + std::to_string(a.moe->experts_per_token) +
+                                  ") must not exceed " + path + "/" + keys.experts + " (" +
+                                  std::to_string(a.moe->experts) + ")");
     const std::string dense = path + "/" + keys.dense_layers;
-    ADVISOR_REQUIRE(a.moe->dense_layers <= a.layers, "inconsistent", dense,
-                    dense + " (" + std::to_string(a.moe->dense_layers) + ") must not exceed " +
-                        path + "/" + keys.layers + " (" + std::to_string(a.layers) + ")");
+    ADVISOR_REQUIRE_OR_RETURN(a.moe->dense_layers <= a.layers, "inconsistent", dense,
+                              dense + " (" + std::to_string(a.moe->dense_layers) +
+                                  ") must not exceed " + path + "/" + keys.layers + " (" +
+                                  std::to_string(a.layers) + ")");
   }
   if (a.encoder_decoder() && (a.moe || a.mla)) {
     const std::string p = path + "/" + keys.encoder_layers;
-    throw InputError("inconsistent", p,
-                     p + ": encoder-decoder models are modelled with dense layers and "
-                         "multi-head attention (T5); experts or latent attention are not");
+    report_problem("inconsistent", p,
+                   p + ": encoder-decoder models are modelled with dense layers and "
+                       "multi-head attention (T5); experts or latent attention are not");
+    return;
   }
   if (a.position == "learned") {
     const std::string p = path + "/" + keys.max_position_embeddings;
-    ADVISOR_REQUIRE(a.max_position_embeddings > 0, "missing_field", p,
-                    p + " is required for learned positions");
+    ADVISOR_REQUIRE_OR_RETURN(a.max_position_embeddings > 0, "missing_field", p,
+                              p + " is required for learned positions");
   }
   // Every field may be in range while their product is absurd (2,000 layers of width 10^6):
   // such a model would overflow the byte counts, so it is refused here, located at the model.
   const double params = count_params(a).total;
-  ADVISOR_REQUIRE(
+  ADVISOR_REQUIRE_OR_RETURN(
       params <= limits::kMaxParameters, "out_of_range", path,
       path + " describes " + format_with("%.3g", params) + " parameters; the limit is " +
           format_with("%.0e", limits::kMaxParameters) +

@@ -20,7 +20,8 @@ std::int64_t attn_out_width(const ModelArch& arch);  // input width of the outpu
 std::int64_t kv_cache_elements_per_token_layer(const ModelArch& arch);
 
 /// Checks relations between fields (heads divisible by KV heads, ...) and the size of the model
-/// (at most limits::kMaxParameters parameters); errors name `path` + "/" + the key in `keys`.
+/// (at most limits::kMaxParameters parameters); reports the first that fails, named `path` + "/"
+/// + the key in `keys`. Checks nothing after a problem already reported (the fields are fallbacks).
 void validate_arch(const ModelArch& arch, const std::string& path, const ArchKeys& keys = {});
 
 }  // namespace advisor

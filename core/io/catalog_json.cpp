@@ -17,7 +17,7 @@ namespace advisor {
 
 namespace {
 
-// Bounds that catch unit mistakes in provider catalogs (GB typed as bytes, W as kW) without
+// Bounds that flag unit mistakes in provider catalogs (GB typed as bytes, W as kW) without
 // excluding any real part: the largest GPU memory shipped is 288 GB, the largest TDP ~1.4 kW.
 constexpr double kMaxGpuMemoryGib = 4096;
 constexpr double kMaxBandwidthTbps = 100;
@@ -41,27 +41,26 @@ constexpr std::size_t kMaxSourceChars = limits::kMaxProviderUrlChars;
 /// lower-case letters, digits and . _ - (the built-in ids: "h100-sxm-80gb").
 std::string read_gpu_id(FieldReader& r) {
   const std::string id = r.text("id", kMaxGpuIdChars);
-  if (id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789._-") != std::string::npos)
-    throw InputError(
-        "out_of_range", r.path_of("id"),
-        r.path_of("id") + " is " + in_quotes(id) +
-            ": an id is lower-case letters, digits and . _ - (like \"h100-sxm-80gb\")");
+  ADVISOR_REQUIRE(
+      id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789._-") == std::string::npos,
+      "out_of_range", r.path_of("id"),
+      r.path_of("id") + " is " + in_quotes(id) +
+          ": an id is lower-case letters, digits and . _ - (like \"h100-sxm-80gb\")");
   return id;
 }
 
 std::vector<std::string> read_sources(FieldReader& r) {
   const JsonValue* s = r.raw("source");
   const std::string p = r.path_of("source");
-  if (s == nullptr) throw InputError("missing_field", p, p + " is required (an array of URLs)");
+  ADVISOR_REQUIRE(s != nullptr, "missing_field", p, p + " is required (an array of URLs)");
   ADVISOR_REQUIRE(s->is_array() && !s->empty(), "wrong_type", p,
                   p + " must be a non-empty array of strings");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < s->size(); ++i) {
     const std::string item = p + "/" + std::to_string(i);
     ADVISOR_REQUIRE((*s)[i].is_string(), "wrong_type", item, item + " must be a string");
-    if ((*s)[i].string().size() > kMaxSourceChars)
-      throw InputError("limit_exceeded", item,
-                       item + " is over " + std::to_string(kMaxSourceChars) + " bytes, the limit");
+    ADVISOR_REQUIRE((*s)[i].string().size() <= kMaxSourceChars, "limit_exceeded", item,
+                    item + " is over " + std::to_string(kMaxSourceChars) + " bytes, the limit");
     out.push_back((*s)[i].string());
   }
   return out;
@@ -123,12 +122,8 @@ GpuSpec parse_gpu(const JsonValue& j, const std::string& path) {
   g.fp32_tflops = r.nullable_number("fp32_tflops", kMinTflops, kMaxTflops);
   g.tdp_watts = r.number("tdp_watts", kMinTdpWatts, kMaxTdpWatts);
   g.form_factor = r.choice("form_factor", {"sxm", "pcie", "oam", "module"});
-  const JsonValue* link = r.object("scale_up_link");
-  if (link == nullptr)
-    throw InputError("missing_field", r.path_of("scale_up_link"),
-                     r.path_of("scale_up_link") + " is required");
   {
-    FieldReader l(*link, r.path_of("scale_up_link"));
+    FieldReader l = required_object(r, "scale_up_link");
     g.scale_up_link.name = l.text("name", kMaxGpuLabelChars);
     g.scale_up_link.bidirectional_gbps =
         l.nullable_number("bidirectional_gbps", kMinLinkGbps, kMaxLinkGbps);
@@ -141,12 +136,8 @@ GpuSpec parse_gpu(const JsonValue& j, const std::string& path) {
   g.pcie_lanes = static_cast<int>(r.integer("pcie_lanes", 1, 32));
   g.pcie_peer_to_peer = r.boolean("pcie_peer_to_peer");
   g.product = read_product(r, g);
-  const JsonValue* china = r.object("china_availability");
-  if (china == nullptr)
-    throw InputError("missing_field", r.path_of("china_availability"),
-                     r.path_of("china_availability") + " is required");
   {
-    FieldReader c(*china, r.path_of("china_availability"));
+    FieldReader c = required_object(r, "china_availability");
     g.china_availability.status =
         c.choice("status", {"domestic", "china-specific", "license-required",
                             "license-required-case-by-case", "not-known-restricted"});
@@ -171,12 +162,8 @@ MemoryAssumptions parse_assumptions(const JsonValue& j) {
   root.integer("schema", 1, 1);
   root.string("as_of");
   root.string("note", std::string());
-  const JsonValue* m = root.object("memory");
-  if (m == nullptr)
-    throw InputError("missing_field", "assumptions.json/memory",
-                     "assumptions.json/memory is required");
+  FieldReader r = required_object(root, "memory");  // "assumptions.json/memory"
   root.reject_unknown();
-  FieldReader r(*m, "assumptions.json/memory");
   MemoryAssumptions a;
   std::string unused;
   a.cuda_context_gib = assumption(r, "cuda_context_gib", 0, 16, &a.basis_context);
@@ -221,9 +208,8 @@ std::vector<T> parse_list(const JsonValue& root, const char* file, const char* k
   for (std::size_t i = 0; i < list->size(); ++i) {
     const std::string item_path = p + "/" + std::to_string(i);
     T item = parse_item((*list)[i], item_path);
-    if (!ids.insert(item.id).second)
-      throw InputError("catalog_invalid", item_path + "/id",
-                       item_path + "/id " + in_quotes(item.id) + " appears twice");
+    ADVISOR_REQUIRE(ids.insert(item.id).second, "catalog_invalid", item_path + "/id",
+                    item_path + "/id " + in_quotes(item.id) + " appears twice");
     out.push_back(std::move(item));
   }
   return out;

@@ -17,7 +17,7 @@ struct CatalogTexts {
   std::string prices;
 };
 
-/// Parses and validates catalog texts. Errors are InputError with paths such as
+/// Parses and validates catalog texts. Reports a problem with a path such as
 /// "gpus.json/gpus/3/tdp_watts" or "prices.json/gpus/h100-sxm-80gb/rental" (code
 /// "catalog_invalid" or the field's own code).
 Catalog parse_catalog(const CatalogTexts& texts);

@@ -54,10 +54,8 @@ PowerSettings read_power(const JsonValue* j) {
   s.office_racks = static_cast<int>(r.integer("office_racks", 1, 1000, 1));
   s.pue = r.nullable_number("pue", 1, 5);
   r.reject_unknown();
-  if (s.rack_kw && s.facility == Facility::kOffice) {
-    throw InputError("inconsistent", "/power/rack_kw",
-                     "/power/rack_kw sizes IDC racks; for an office set /power/office_rack_kw");
-  }
+  ADVISOR_REQUIRE(!(s.rack_kw && s.facility == Facility::kOffice), "inconsistent", "/power/rack_kw",
+                  "/power/rack_kw sizes IDC racks; for an office set /power/office_rack_kw");
   return s;
 }
 
@@ -82,10 +80,8 @@ PriceOverrides read_prices(const JsonValue* j, const Catalog& catalog) {
     for (std::size_t i = 0; i < gpus->size(); ++i) {
       const std::string& id = gpus->key(i);
       const std::string path = r.path_of("gpus") + "/" + pointer_token(id);
-      if (catalog.find_gpu(id) == nullptr) {
-        throw InputError("unknown_gpu", path,
-                         path + ": " + in_quotes(id) + " is not a GPU id in the catalog");
-      }
+      ADVISOR_REQUIRE(catalog.find_gpu(id) != nullptr, "unknown_gpu", path,
+                      path + ": " + in_quotes(id) + " is not a GPU id in the catalog");
       FieldReader g((*gpus)[i], path);
       PriceOverrides::Gpu o;
       o.purchase_cny = g.nullable_number("purchase_cny", 0, kMaxMoney);
@@ -110,11 +106,10 @@ void read_tax_financing_lead(FieldReader& r, CostSettings& s) {
   s.purchase_lead_time_days = r.nullable_number("purchase_lead_time_days", 0, kMaxLeadTimeDays);
   s.move_in_days = r.nullable_number("move_in_days", 0, kMaxLeadTimeDays);
   s.rental_lead_time_days = r.nullable_number("rental_lead_time_days", 0, kMaxLeadTimeDays);
-  if (s.financing_term_years && !s.financing_rate) {
-    throw InputError("inconsistent", "/cost/financing_term_years",
-                     "/cost/financing_term_years applies with /cost/financing_rate (absent: paid "
-                     "in cash)");
-  }
+  ADVISOR_REQUIRE_OR_RETURN(!(s.financing_term_years && !s.financing_rate), "inconsistent",
+                            "/cost/financing_term_years",
+                            "/cost/financing_term_years applies with /cost/financing_rate (absent: "
+                            "paid in cash)");
 }
 
 CostSettings read_cost(const JsonValue* j, const Catalog& catalog) {
@@ -125,12 +120,11 @@ CostSettings read_cost(const JsonValue* j, const Catalog& catalog) {
   s.life_years = opt_int(r, "life_years", 1, 30);
   s.residual_fraction = r.nullable_number("residual_fraction", 0, 0.99);
   s.utilization = r.nullable_number("utilization", 0, 1);
-  if (s.utilization && *s.utilization > 0 && *s.utilization < kMinUtilization) {
-    throw InputError("out_of_range", r.path_of("utilization"),
-                     r.path_of("utilization") + " must be 0 or between " +
-                         format_number(kMinUtilization) + " (about an hour a year) and 1, got " +
-                         format_number(*s.utilization));
-  }
+  ADVISOR_REQUIRE(!(s.utilization && *s.utilization > 0 && *s.utilization < kMinUtilization),
+                  "out_of_range", r.path_of("utilization"),
+                  r.path_of("utilization") + " must be 0 or between " +
+                      format_number(kMinUtilization) + " (about an hour a year) and 1, got " +
+                      format_number(*s.utilization));
   s.valley_shift_share = r.nullable_number("valley_shift_share", 0, 1);
   s.tariff = r.choice("tariff", kTariffNames, s.tariff);
   s.colocation_pricing =
@@ -163,8 +157,8 @@ CostSettings read_cost(const JsonValue* j, const Catalog& catalog) {
     for (std::size_t i = 0; i < 12; ++i) {
       const std::string ip = p + "/" + std::to_string(i);
       const JsonValue& v = (*d)[i];
-      if (!v.is_number())
-        throw InputError("wrong_type", ip, ip + " must be a number, got " + v.type_name());
+      ADVISOR_REQUIRE(v.is_number(), "wrong_type", ip,
+                      ip + " must be a number, got " + v.type_name());
       const double x = v.number();
       ADVISOR_REQUIRE(std::isfinite(x) && x >= 0 && x <= kMaxMonthlyGpuHours, "out_of_range", ip,
                       ip + " must be >= 0 and <= " + format_number(kMaxMonthlyGpuHours) + ", got " +
@@ -176,15 +170,12 @@ CostSettings read_cost(const JsonValue* j, const Catalog& catalog) {
   read_tax_financing_lead(r, s);
   s.prices = read_prices(r.object("prices"), catalog);
   r.reject_unknown();
-  if (s.operations == Operations::kCapexShare && s.staff_fte) {
-    throw InputError("inconsistent", "/cost/staff_fte",
-                     "/cost/staff_fte applies when /cost/operations is \"staff\"");
-  }
-  if (s.operations == Operations::kStaff && s.operations_capex_share) {
-    throw InputError("inconsistent", "/cost/operations_capex_share",
-                     "/cost/operations_capex_share applies when /cost/operations is "
-                     "\"capex_share\"");
-  }
+  ADVISOR_REQUIRE(!(s.operations == Operations::kCapexShare && s.staff_fte), "inconsistent",
+                  "/cost/staff_fte", "/cost/staff_fte applies when /cost/operations is \"staff\"");
+  ADVISOR_REQUIRE(!(s.operations == Operations::kStaff && s.operations_capex_share), "inconsistent",
+                  "/cost/operations_capex_share",
+                  "/cost/operations_capex_share applies when /cost/operations is "
+                  "\"capex_share\"");
   return s;
 }
 
@@ -285,9 +276,8 @@ std::string month_of(const std::string& text, bool with_day) {
 }
 
 double job_gpus(double v, const std::string& p) {
-  if (std::floor(v) != v)
-    throw InputError("not_integer", p,
-                     p + " must be a whole number of GPUs, got " + format_number(v));
+  ADVISOR_REQUIRE(std::floor(v) == v, "not_integer", p,
+                  p + " must be a whole number of GPUs, got " + format_number(v));
   ADVISOR_REQUIRE(
       v >= 1 && v <= kMaxJobGpus, "out_of_range", p,
       p + " must be between 1 and " + format_number(kMaxJobGpus) + ", got " + format_number(v));
@@ -307,14 +297,16 @@ class HistoryBounds {
  public:
   void add(const JobRow& row, const std::string& row_path, const std::string& type_path,
            const std::string& month_path) {
-    ADVISOR_REQUIRE(++rows_ <= limits::kMaxJobRows, "limit_exceeded", row_path,
-                    row_path + ": more than " + std::to_string(limits::kMaxJobRows) +
-                        " job rows, the limit (sum the small jobs of a month into one row)");
+    ADVISOR_REQUIRE_OR_RETURN(
+        ++rows_ <= limits::kMaxJobRows, "limit_exceeded", row_path,
+        row_path + ": more than " + std::to_string(limits::kMaxJobRows) +
+            " job rows, the limit (sum the small jobs of a month into one row)");
     if (types_.insert(row.gpu_type).second) {
-      ADVISOR_REQUIRE(types_.size() <= limits::kMaxJobGpuTypes, "limit_exceeded", type_path,
-                      type_path + " " + in_quotes(row.gpu_type) + " is GPU type number " +
-                          std::to_string(types_.size()) + "; the limit is " +
-                          std::to_string(limits::kMaxJobGpuTypes) + " types in one history");
+      ADVISOR_REQUIRE_OR_RETURN(
+          types_.size() <= limits::kMaxJobGpuTypes, "limit_exceeded", type_path,
+          type_path + " " + in_quotes(row.gpu_type) + " is GPU type number " +
+              std::to_string(types_.size()) + "; the limit is " +
+              std::to_string(limits::kMaxJobGpuTypes) + " types in one history");
     }
     if (row.month.empty()) return;
     const int m = std::stoi(row.month.substr(0, 4)) * 12 + std::stoi(row.month.substr(5, 2)) - 1;
@@ -323,11 +315,11 @@ class HistoryBounds {
     first_ = std::min(first_, m);
     last_ = std::max(last_, m);
     const int span = last_ - first_ + 1;
-    ADVISOR_REQUIRE(span <= limits::kMaxMonthsSpanned, "limit_exceeded", month_path,
-                    month_path + " " + row.month + " makes the history span " +
-                        std::to_string(span) + " months; the limit is " +
-                        std::to_string(limits::kMaxMonthsSpanned) +
-                        " (the result lists every month of the window)");
+    ADVISOR_REQUIRE_OR_RETURN(span <= limits::kMaxMonthsSpanned, "limit_exceeded", month_path,
+                              month_path + " " + row.month + " makes the history span " +
+                                  std::to_string(span) + " months; the limit is " +
+                                  std::to_string(limits::kMaxMonthsSpanned) +
+                                  " (the result lists every month of the window)");
   }
 
  private:
@@ -349,33 +341,30 @@ std::vector<JobRow> read_jobs_array(const JsonValue& list, const std::string& pa
     JobRow row;
     row.job = r.string("job", std::string());
     row.gpu_type = r.string("gpu_type");
-    if (trim(row.gpu_type).empty())
-      throw InputError("missing_field", r.path_of("gpu_type"),
-                       r.path_of("gpu_type") + " must name the GPU type");
+    ADVISOR_REQUIRE(!trim(row.gpu_type).empty(), "missing_field", r.path_of("gpu_type"),
+                    r.path_of("gpu_type") + " must name the GPU type");
     row.gpu_type = trim(row.gpu_type);
     row.gpu_type_path = r.path_of("gpu_type");
     row.gpus = job_gpus(r.number("gpus", -1e300, 1e300), r.path_of("gpus"));
     row.hours = job_hours(r.number("hours", -1e300, 1e300), r.path_of("hours"));
-    if (r.has("month") && r.has("date"))
-      throw InputError("inconsistent", r.path_of("date"),
-                       p + " gives both month and date; keep one");
+    ADVISOR_REQUIRE(!(r.has("month") && r.has("date")), "inconsistent", r.path_of("date"),
+                    p + " gives both month and date; keep one");
     if (r.has("month") || r.has("date")) {
       const bool is_date = r.has("date");
       const char* key = is_date ? "date" : "month";
       const std::string text = r.string(key);
       row.month = month_of(text, is_date);
-      if (row.month.empty())
-        throw InputError("bad_date", r.path_of(key),
-                         r.path_of(key) + " must be " + (is_date ? "YYYY-MM-DD" : "YYYY-MM") +
-                             ", got " + in_quotes(text));
+      ADVISOR_REQUIRE(!row.month.empty(), "bad_date", r.path_of(key),
+                      r.path_of(key) + " must be " + (is_date ? "YYYY-MM-DD" : "YYYY-MM") +
+                          ", got " + in_quotes(text));
     }
     r.reject_unknown();
     if (i == 0) *dated = !row.month.empty();
-    if (*dated != !row.month.empty())
-      throw InputError("inconsistent", p,
-                       p + (*dated ? " lacks the month or date the first row has"
-                                   : " has a month or date but the first row has none"));
+    ADVISOR_REQUIRE(*dated == !row.month.empty(), "inconsistent", p,
+                    p + (*dated ? " lacks the month or date the first row has"
+                                : " has a month or date but the first row has none"));
     bounds.add(row, p, r.path_of("gpu_type"), r.path_of(r.has("date") ? "date" : "month"));
+    if (problem_reported()) return {};  // the rest of up to kMaxJobRows rows is no use now
     rows.push_back(row);
   }
   return rows;
@@ -387,9 +376,8 @@ CapacitySettings read_capacity(const JsonValue* j) {
   FieldReader r(*j, "/capacity");
   const JsonValue* csv = r.raw("jobs_csv");
   const JsonValue* jobs = r.raw("jobs");
-  if (csv && jobs)
-    throw InputError("inconsistent", "/capacity/jobs",
-                     "/capacity takes jobs_csv or jobs, not both");
+  ADVISOR_REQUIRE(!(csv && jobs), "inconsistent", "/capacity/jobs",
+                  "/capacity takes jobs_csv or jobs, not both");
   if (csv) {
     ADVISOR_REQUIRE(csv->is_string(), "wrong_type", "/capacity/jobs_csv",
                     "/capacity/jobs_csv must be the CSV text");
@@ -406,11 +394,9 @@ CapacitySettings read_capacity(const JsonValue* j) {
   ADVISOR_REQUIRE(s.given || !(s.months || s.target_utilization || s.buffer), "missing_field",
                   "/capacity/jobs_csv",
                   "/capacity needs the job history: jobs_csv (text) or jobs (rows)");
-  if (s.months && s.dated) {
-    throw InputError("inconsistent", "/capacity/months",
-                     "/capacity/months applies when the jobs carry no month or date (the window "
-                     "is then taken from the dates)");
-  }
+  ADVISOR_REQUIRE(!(s.months && s.dated), "inconsistent", "/capacity/months",
+                  "/capacity/months applies when the jobs carry no month or date (the window "
+                  "is then taken from the dates)");
   return s;
 }
 
@@ -435,10 +421,9 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
       start = end + (text.compare(end, 2, "\r\n") == 0 ? 2 : 1);
     }
   }
-  if (lines.empty())
-    throw InputError(
-        "missing_field", path,
-        path + " is empty: paste a header row (job,gpu_type,gpus,hours[,month]) and the jobs");
+  ADVISOR_REQUIRE(
+      !lines.empty(), "missing_field", path,
+      path + " is empty: paste a header row (job,gpu_type,gpus,hours[,month]) and the jobs");
   const std::string header_line = lines.front().second;
   const std::string header_path = path + "/row " + std::to_string(lines.front().first);
   // Spreadsheets paste tab-separated text; files are comma-separated.
@@ -448,7 +433,7 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
           : ',';
   bool bad_quote = false;
   std::vector<std::string> header = split_line(header_line, delimiter, &bad_quote);
-  if (bad_quote) throw InputError("bad_csv", header_path, header_path + " has an unclosed quote");
+  ADVISOR_REQUIRE(!bad_quote, "bad_csv", header_path, header_path + " has an unclosed quote");
   std::map<std::string, std::size_t> column;
   for (std::size_t i = 0; i < header.size(); ++i) {
     const std::string name = lower(header[i]);
@@ -459,17 +444,15 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
   std::string found;
   for (const std::string& h : header) found += (found.empty() ? "" : ", ") + h;
   for (const char* required : {"job", "gpu_type", "gpus", "hours"}) {
-    if (column.count(required) == 0)
-      throw InputError(
-          "missing_column", header_path + "/" + required,
-          header_path + "/" + required + ": the header (" + header_path.substr(path.size() + 1) +
-              ") lacks the column \"" + required +
-              "\"; needed: job, gpu_type, gpus, hours (and optionally month or date); found: " +
-              in_quotes(found));
+    ADVISOR_REQUIRE(
+        column.count(required) != 0, "missing_column", header_path + "/" + required,
+        header_path + "/" + required + ": the header (" + header_path.substr(path.size() + 1) +
+            ") lacks the column \"" + required +
+            "\"; needed: job, gpu_type, gpus, hours (and optionally month or date); found: " +
+            in_quotes(found));
   }
-  if (column.count("month") && column.count("date"))
-    throw InputError("inconsistent", header_path,
-                     header_path + " has both month and date columns; keep one");
+  ADVISOR_REQUIRE(!(column.count("month") && column.count("date")), "inconsistent", header_path,
+                  header_path + " has both month and date columns; keep one");
   const bool has_month = column.count("month") != 0;
   const bool has_date = column.count("date") != 0;
   *dated = has_month || has_date;
@@ -480,30 +463,26 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
   for (std::size_t n = 1; n < lines.size(); ++n) {
     const std::string row_path = path + "/row " + std::to_string(lines[n].first);
     std::vector<std::string> f = split_line(lines[n].second, delimiter, &bad_quote);
-    if (bad_quote) throw InputError("bad_csv", row_path, row_path + " has an unclosed quote");
-    if (f.size() != width)
-      throw InputError("bad_csv", row_path,
-                       row_path + " has " + std::to_string(f.size()) + " fields; the header has " +
-                           std::to_string(width));
+    ADVISOR_REQUIRE(!bad_quote, "bad_csv", row_path, row_path + " has an unclosed quote");
+    ADVISOR_REQUIRE(f.size() == width, "bad_csv", row_path,
+                    row_path + " has " + std::to_string(f.size()) + " fields; the header has " +
+                        std::to_string(width));
     auto cell = [&](const char* name) -> const std::string& { return f[column.at(name)]; };
     auto cell_path = [&](const char* name) { return row_path + "/" + name; };
-    auto number = [&](const char* name) {
+    auto number = [&](const char* name) -> double {
       double v = 0;
       const std::string& t = cell(name);
-      if (t.empty())
-        throw InputError("missing_field", cell_path(name),
-                         cell_path(name) + " is empty; it must be a number");
-      if (!parse_decimal(t, &v))
-        throw InputError("wrong_type", cell_path(name),
-                         cell_path(name) + " must be a number, got " + in_quotes(t));
+      ADVISOR_REQUIRE(!t.empty(), "missing_field", cell_path(name),
+                      cell_path(name) + " is empty; it must be a number");
+      ADVISOR_REQUIRE(parse_decimal(t, &v), "wrong_type", cell_path(name),
+                      cell_path(name) + " must be a number, got " + in_quotes(t));
       return v;
     };
     JobRow row;
     row.job = cell("job");
     row.gpu_type = cell("gpu_type");
-    if (row.gpu_type.empty())
-      throw InputError("missing_field", cell_path("gpu_type"),
-                       cell_path("gpu_type") + " is empty; it must name the GPU type");
+    ADVISOR_REQUIRE(!row.gpu_type.empty(), "missing_field", cell_path("gpu_type"),
+                    cell_path("gpu_type") + " is empty; it must name the GPU type");
     row.gpu_type_path = cell_path("gpu_type");
     row.gpus = job_gpus(number("gpus"), cell_path("gpus"));
     row.hours = job_hours(number("hours"), cell_path("hours"));
@@ -511,15 +490,15 @@ std::vector<JobRow> parse_jobs_csv(const std::string& text, const std::string& p
       const char* name = has_month ? "month" : "date";
       const std::string& t = cell(name);
       row.month = month_of(t, has_date);
-      if (row.month.empty())
-        throw InputError("bad_date", cell_path(name),
-                         cell_path(name) + " must be " + (has_date ? "YYYY-MM-DD" : "YYYY-MM") +
-                             ", got " + in_quotes(t));
+      ADVISOR_REQUIRE(!row.month.empty(), "bad_date", cell_path(name),
+                      cell_path(name) + " must be " + (has_date ? "YYYY-MM-DD" : "YYYY-MM") +
+                          ", got " + in_quotes(t));
     }
     bounds.add(row, row_path, cell_path("gpu_type"), cell_path(has_date ? "date" : "month"));
+    if (problem_reported()) return {};  // the rest of up to kMaxJobRows rows is no use now
     rows.push_back(row);
   }
-  if (rows.empty()) throw InputError("missing_field", path, path + " has a header but no job rows");
+  ADVISOR_REQUIRE(!rows.empty(), "missing_field", path, path + " has a header but no job rows");
   return rows;
 }
 
@@ -536,33 +515,29 @@ CostRequest parse_cost_request(const JsonValue& sections, const Catalog& catalog
         : p.colocation_cny_per_rack_month      ? "/cost/prices/colocation_cny_per_rack_month"
         : p.colocation_cny_per_kw_month        ? "/cost/prices/colocation_cny_per_kw_month"
                                                : nullptr;
-    if (idc_only != nullptr) {
-      throw InputError("inconsistent", idc_only,
-                       std::string(idc_only) + " applies to an IDC; /power/facility is \"office\"");
-    }
+    ADVISOR_REQUIRE(idc_only == nullptr, "inconsistent", idc_only,
+                    std::string(idc_only) + " applies to an IDC; /power/facility is \"office\"");
   }
-  if (p.colocation_cny_per_rack_month && !c.power.rack_kw) {
-    throw InputError("inconsistent", "/cost/prices/colocation_cny_per_rack_month",
-                     "/cost/prices/colocation_cny_per_rack_month needs the rack it prices: set "
-                     "/power/rack_kw too");
-  }
-  if (p.colocation_cny_per_rack_month && c.cost.colocation_pricing != ColocationPricing::kPerRack) {
-    throw InputError("inconsistent", "/cost/prices/colocation_cny_per_rack_month",
-                     "/cost/prices/colocation_cny_per_rack_month applies when "
-                     "/cost/colocation_pricing is \"per_rack\"");
-  }
-  if (p.colocation_cny_per_kw_month && c.cost.colocation_pricing != ColocationPricing::kPerKw) {
-    throw InputError("inconsistent", "/cost/prices/colocation_cny_per_kw_month",
-                     "/cost/prices/colocation_cny_per_kw_month applies when "
-                     "/cost/colocation_pricing is \"per_kw\"");
-  }
-  if ((p.electricity_peak_cny_per_kwh || p.electricity_valley_cny_per_kwh) &&
-      c.cost.tariff == TariffKind::kFlat) {
-    throw InputError("inconsistent",
-                     p.electricity_peak_cny_per_kwh ? "/cost/prices/electricity_peak_cny_per_kwh"
-                                                    : "/cost/prices/electricity_valley_cny_per_kwh",
-                     "peak and valley prices apply to /cost/tariff \"time_of_use\"");
-  }
+  ADVISOR_REQUIRE(!(p.colocation_cny_per_rack_month && !c.power.rack_kw), "inconsistent",
+                  "/cost/prices/colocation_cny_per_rack_month",
+                  "/cost/prices/colocation_cny_per_rack_month needs the rack it prices: set "
+                  "/power/rack_kw too");
+  ADVISOR_REQUIRE(!(p.colocation_cny_per_rack_month &&
+                    c.cost.colocation_pricing != ColocationPricing::kPerRack),
+                  "inconsistent", "/cost/prices/colocation_cny_per_rack_month",
+                  "/cost/prices/colocation_cny_per_rack_month applies when "
+                  "/cost/colocation_pricing is \"per_rack\"");
+  ADVISOR_REQUIRE(
+      !(p.colocation_cny_per_kw_month && c.cost.colocation_pricing != ColocationPricing::kPerKw),
+      "inconsistent", "/cost/prices/colocation_cny_per_kw_month",
+      "/cost/prices/colocation_cny_per_kw_month applies when "
+      "/cost/colocation_pricing is \"per_kw\"");
+  ADVISOR_REQUIRE(!((p.electricity_peak_cny_per_kwh || p.electricity_valley_cny_per_kwh) &&
+                    c.cost.tariff == TariffKind::kFlat),
+                  "inconsistent",
+                  p.electricity_peak_cny_per_kwh ? "/cost/prices/electricity_peak_cny_per_kwh"
+                                                 : "/cost/prices/electricity_valley_cny_per_kwh",
+                  "peak and valley prices apply to /cost/tariff \"time_of_use\"");
   return c;
 }
 

@@ -4,10 +4,12 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <string_view>
 
 #include "io/json_reader.hpp"
 #include "io/request_json.hpp"
+#include "types/errors.hpp"
 #include "types/request.hpp"
 
 namespace advisor {
@@ -156,12 +158,10 @@ std::vector<JsonValue> examples(Task task, const Catalog& catalog) {
 std::vector<FieldSpec> fields_read(Task task, const Catalog& catalog) {
   FieldLog log;
   for (const JsonValue& example : examples(task, catalog)) {
-    try {
-      parse_request(example, catalog);
-    } catch (const std::exception&) {
-      // An example the catalog cannot take (e.g. a provider catalog without the default
-      // preset): the fields read before the error are still recorded.
-    }
+    // An example the catalog cannot take (e.g. a provider catalog without the default preset)
+    // is a problem of its own scope, not the caller's: the fields read are still recorded.
+    std::optional<InputError> problem;
+    in_own_scope([&] { return parse_request(example, catalog); }, problem);
   }
   return log.fields();
 }

@@ -17,16 +17,16 @@ namespace {
 void check_power_limit(double watts, const GpuSpec& gpu, const PerformanceConstants& k) {
   const std::string p = "/hardware/power_limit_w";
   const std::string given = p + " " + trimmed_decimal(watts, 1) + " W";
-  ADVISOR_REQUIRE(watts <= gpu.tdp_watts, "inconsistent", p,
-                  given + " is above the " + gpu.name + "'s TDP of " +
-                      trimmed_decimal(gpu.tdp_watts, 1) +
-                      " W: the advisor models parts capped below their TDP, not raised limits");
+  ADVISOR_REQUIRE_OR_RETURN(
+      watts <= gpu.tdp_watts, "inconsistent", p,
+      given + " is above the " + gpu.name + "'s TDP of " + trimmed_decimal(gpu.tdp_watts, 1) +
+          " W: the advisor models parts capped below their TDP, not raised limits");
   const double lowest = gpu.tdp_watts * k.power_limit_min_fraction;
-  ADVISOR_REQUIRE(watts >= lowest, "inconsistent", p,
-                  given + " is below " + trimmed_decimal(lowest, 1) + " W (" +
-                      trimmed_decimal(k.power_limit_min_fraction * 100, 1) + "% of the " +
-                      gpu.name + "'s TDP of " + trimmed_decimal(gpu.tdp_watts, 1) +
-                      " W), the lowest limit the clock model holds for");
+  ADVISOR_REQUIRE_OR_RETURN(watts >= lowest, "inconsistent", p,
+                            given + " is below " + trimmed_decimal(lowest, 1) + " W (" +
+                                trimmed_decimal(k.power_limit_min_fraction * 100, 1) + "% of the " +
+                                gpu.name + "'s TDP of " + trimmed_decimal(gpu.tdp_watts, 1) +
+                                " W), the lowest limit the clock model holds for");
 }
 
 }  // namespace
@@ -37,24 +37,26 @@ std::optional<Hardware> read_hardware(const JsonValue* hw, const Catalog& catalo
   FieldReader h(*hw, "/hardware");
   Hardware pinned;
   pinned.gpu = h.string("gpu");
-  if (catalog.find_gpu(pinned.gpu) == nullptr)
-    throw InputError("unknown_gpu", "/hardware/gpu",
-                     "/hardware/gpu " + in_quotes(pinned.gpu) +
-                         " is not in the GPU catalog; known: " + known_ids(catalog.gpus));
+  const GpuSpec* gpu = catalog.find_gpu(pinned.gpu);
+  if (gpu == nullptr) {  // no part to check the rest against
+    report_problem("unknown_gpu", "/hardware/gpu",
+                   "/hardware/gpu " + in_quotes(pinned.gpu) +
+                       " is not in the GPU catalog; known: " + known_ids(catalog.gpus));
+    return std::nullopt;  // not `return report_problem()`: an optional of Failed is engaged
+  }
   pinned.count_given = h.has("count");
   pinned.count = static_cast<int>(h.integer("count", 1, kMaxGpuCount, 1));
   pinned.deployment = h.nullable_choice("deployment", kDeploymentNames);
   pinned.facility = h.nullable_choice("facility", kFacilityNames);
   pinned.power_limit_w = h.nullable_number("power_limit_w", 0, kMaxTdpWatts, true);
   h.reject_unknown();
-  if (pinned.power_limit_w)
-    check_power_limit(*pinned.power_limit_w, *catalog.find_gpu(pinned.gpu), catalog.performance);
+  if (pinned.power_limit_w) check_power_limit(*pinned.power_limit_w, *gpu, catalog.performance);
   const bool rented = pinned.deployment && *pinned.deployment != Deployment::kBuy;
   if (rented && pinned.facility && *pinned.facility != Facility::kIdc)
-    throw InputError("inconsistent", "/hardware/facility",
-                     "/hardware/facility " + in_quotes(name_of(*pinned.facility)) +
-                         ": rented GPUs run in the provider's data centre (\"idc\"); set "
-                         "/hardware/deployment to \"buy\" to own them there");
+    report_problem("inconsistent", "/hardware/facility",
+                   "/hardware/facility " + in_quotes(name_of(*pinned.facility)) +
+                       ": rented GPUs run in the provider's data centre (\"idc\"); set "
+                       "/hardware/deployment to \"buy\" to own them there");
   return pinned;
 }
 
@@ -69,15 +71,16 @@ void pin_facility(const std::optional<Hardware>& hw, JsonValue& cost_sections) {
   if (stated && !stated->is_null()) {
     // Not a string: the power section's reader says so, at its own path.
     if (!stated->is_string() || stated->string() == pinned) return;
-    throw InputError("inconsistent", "/hardware/facility",
-                     "/hardware/facility " + in_quotes(pinned) +
-                         " contradicts /power/facility: give one of them");
+    report_problem("inconsistent", "/hardware/facility",
+                   "/hardware/facility " + in_quotes(pinned) +
+                       " contradicts /power/facility: give one of them");
+    return;
   }
   if (power == nullptr) {
     cost_sections.set("power", JsonValue::object());
     power = cost_sections.find("power");
   }
-  ADVISOR_REQUIRE(power->is_object(), "wrong_type", "/power", "/power must be an object");
+  ADVISOR_REQUIRE_OR_RETURN(power->is_object(), "wrong_type", "/power", "/power must be an object");
   power->set("facility", JsonValue(pinned));
 }
 

@@ -33,10 +33,10 @@ void FieldLog::note(FieldSpec spec) {
 
 FieldReader::FieldReader(const JsonValue& object, std::string path)
     : object_(object), path_(std::move(path)), seen_(object.size(), false) {
-  if (!object_.is_object())
-    throw InputError("wrong_type", path_.empty() ? "/" : path_,
-                     (path_.empty() ? std::string("the document") : path_) +
-                         " must be a JSON object, got " + type_name(object_));
+  if (!object_.is_object())  // then it reads as an empty object: every read its fallback
+    report_problem("wrong_type", path_.empty() ? "/" : path_,
+                   (path_.empty() ? std::string("the document") : path_) +
+                       " must be a JSON object, got " + type_name(object_));
 }
 
 bool FieldReader::has(const char* key) const {
@@ -49,6 +49,7 @@ bool FieldReader::has(const char* key) const {
 std::string FieldReader::path_of(const char* key) const { return path_ + "/" + key; }
 
 const JsonValue* FieldReader::find(const char* key) {
+  if (!object_.is_object()) return nullptr;
   const std::size_t i = object_.index_of(key);
   if (i == JsonValue::npos) return nullptr;
   seen_[i] = true;
@@ -61,12 +62,14 @@ double FieldReader::number(const char* key, double min, double max, std::optiona
     FieldLog::note({path_of(key), "number", min, max, exclusive_min, default_of(fallback), {}});
   const JsonValue* j = find(key);
   if (j == nullptr || j->is_null()) {
-    if (!fallback.has_value())
-      throw InputError("missing_field", path_of(key), path_of(key) + " is required (a number)");
+    if (!fallback.has_value()) {
+      report_problem("missing_field", path_of(key), path_of(key) + " is required (a number)");
+      return exclusive_min ? max : min;  // within the field's range, for the rest of the step
+    }
     return *fallback;
   }
-  auto value = nullable_number(key, min, max, exclusive_min);
-  return *value;
+  const std::optional<double> value = nullable_number(key, min, max, exclusive_min);
+  return value ? *value : (exclusive_min ? max : min);
 }
 
 std::optional<double> FieldReader::nullable_number(const char* key, double min, double max,
@@ -79,8 +82,7 @@ std::optional<double> FieldReader::nullable_number(const char* key, double min, 
   ADVISOR_REQUIRE(j->is_number(), "wrong_type", p(),
                   p() + " must be a number, got " + type_name(*j));
   const double value = j->number();
-  if (!std::isfinite(value))
-    throw InputError("out_of_range", p(), p() + " must be a finite number");
+  ADVISOR_REQUIRE(std::isfinite(value), "out_of_range", p(), p() + " must be a finite number");
   const bool above_min = exclusive_min ? value > min : value >= min;
   ADVISOR_REQUIRE(above_min && value <= max, "out_of_range", p(),
                   p() + " must be " + (exclusive_min ? "> " : ">= ") + format_number(min) +
@@ -98,14 +100,13 @@ std::int64_t FieldReader::integer(const char* key, std::int64_t min, std::int64_
                     false,
                     default_of(fallback),
                     {}});
-  auto value = nullable_integer(key, min, max);
-  if (!value) {
-    if (!fallback.has_value())
-      throw InputError("missing_field", path_of(key),
-                       path_of(key) + " is required (a whole number)");
-    return *fallback;
+  if (!has(key) && !fallback.has_value()) {
+    report_problem("missing_field", path_of(key), path_of(key) + " is required (a whole number)");
+    return min;  // within the field's range, for the rest of the step
   }
-  return *value;
+  const std::optional<std::int64_t> value = nullable_integer(key, min, max);
+  if (value) return *value;
+  return problem_reported() ? min : *fallback;
 }
 
 std::optional<std::int64_t> FieldReader::nullable_integer(const char* key, std::int64_t min,
@@ -139,8 +140,8 @@ bool FieldReader::boolean(const char* key, std::optional<bool> fallback) {
   const JsonValue* j = find(key);
   const auto p = [&] { return path_of(key); };
   if (j == nullptr || j->is_null()) {
-    if (!fallback.has_value())
-      throw InputError("missing_field", p(), p() + " is required (true or false)");
+    ADVISOR_REQUIRE(fallback.has_value(), "missing_field", p(),
+                    p() + " is required (true or false)");
     return *fallback;
   }
   ADVISOR_REQUIRE(j->is_boolean(), "wrong_type", p(),
@@ -154,8 +155,7 @@ std::string FieldReader::string(const char* key, std::optional<std::string> fall
   const JsonValue* j = find(key);
   const auto p = [&] { return path_of(key); };
   if (j == nullptr || j->is_null()) {
-    if (!fallback.has_value())
-      throw InputError("missing_field", p(), p() + " is required (a string)");
+    ADVISOR_REQUIRE(fallback.has_value(), "missing_field", p(), p() + " is required (a string)");
     return *fallback;
   }
   ADVISOR_REQUIRE(j->is_string(), "wrong_type", p(),
@@ -168,21 +168,19 @@ std::string FieldReader::text(const char* key, std::size_t max_chars,
   const bool required = !fallback.has_value();
   const std::string v = string(key, std::move(fallback));
   const auto p = [&] { return path_of(key); };
-  if (required && v.empty()) throw InputError("missing_field", p(), p() + " must not be empty");
+  ADVISOR_REQUIRE(!required || !v.empty(), "missing_field", p(), p() + " must not be empty");
   std::size_t chars = 0;
   for (const char c : v) {
     const auto u = static_cast<unsigned char>(c);
     if ((u & 0xC0) != 0x80) ++chars;
-    if ((u < 0x20 && !(lines && c == '\n')) || u == 0x7F)
-      throw InputError(
-          "out_of_range", p(),
-          p() + (lines ? " must be plain text without control characters (newlines allowed)"
-                       : " must be one line of plain text, without control characters"));
+    ADVISOR_REQUIRE(
+        (u >= 0x20 || (lines && c == '\n')) && u != 0x7F, "out_of_range", p(),
+        p() + (lines ? " must be plain text without control characters (newlines allowed)"
+                     : " must be one line of plain text, without control characters"));
   }
-  if (chars > max_chars)
-    throw InputError("limit_exceeded", p(),
-                     p() + " has " + std::to_string(chars) + " characters; the limit is " +
-                         std::to_string(max_chars));
+  ADVISOR_REQUIRE(chars <= max_chars, "limit_exceeded", p(),
+                  p() + " has " + std::to_string(chars) + " characters; the limit is " +
+                      std::to_string(max_chars));
   return v;
 }
 
@@ -201,12 +199,13 @@ std::string FieldReader::choice(const char* key, std::initializer_list<const cha
     list += option;
   }
   unknown_value(key, list, value);
+  return *allowed.begin();  // one of the allowed values, for the rest of the step
 }
 
 void FieldReader::unknown_value(const char* key, const std::string& allowed,
                                 const std::string& got) const {
-  throw InputError("unknown_value", path_of(key),
-                   path_of(key) + " must be one of: " + allowed + "; got " + in_quotes(got));
+  report_problem("unknown_value", path_of(key),
+                 path_of(key) + " must be one of: " + allowed + "; got " + in_quotes(got));
 }
 
 const JsonValue* FieldReader::object(const char* key) {
@@ -223,6 +222,7 @@ const JsonValue* FieldReader::raw(const char* key) {
 }
 
 void FieldReader::reject_unknown() const {
+  if (!object_.is_object()) return;                   // already reported
   for (std::size_t i = 0; i < object_.size(); ++i) {  // key order: the first in it is named
     if (!seen_[i]) {
       const std::string& key = object_.key(i);
@@ -230,16 +230,20 @@ void FieldReader::reject_unknown() const {
       // A long key is echoed shortened (the path keeps it whole: it locates the field).
       const std::string shown =
           key.size() <= limits::kMaxEchoedChars ? p : path_ + "/" + in_quotes(key);
-      throw InputError("unknown_field", p,
-                       shown + " is not a known field here (check its spelling)");
+      report_problem("unknown_field", p, shown + " is not a known field here (check its spelling)");
+      return;
     }
   }
 }
 
 FieldReader required_object(FieldReader& r, const char* key) {
+  static const JsonValue kEmpty = JsonValue::object();
   const JsonValue* o = r.object(key);
-  if (o == nullptr)
-    throw InputError("missing_field", r.path_of(key), r.path_of(key) + " is required");
+  if (o == nullptr) {  // reported unless absent; the reads of the empty object report nothing more
+    if (!problem_reported())
+      report_problem("missing_field", r.path_of(key), r.path_of(key) + " is required");
+    o = &kEmpty;
+  }
   return FieldReader(*o, r.path_of(key));
 }
 

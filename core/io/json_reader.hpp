@@ -10,6 +10,7 @@
 #include "io/json_text.hpp"
 #include "io/json_value.hpp"
 #include "types/choices.hpp"
+#include "types/errors.hpp"
 #include "types/limits.hpp"
 #include "types/text.hpp"
 
@@ -43,9 +44,19 @@ class FieldLog {
   FieldLog* previous_;
 };
 
+/// "a, b, c": the API names of an enum's table, for an error message.
+template <typename E, std::size_t N>
+std::string names_of(const Named<E> (&table)[N]) {
+  std::string list;
+  for (const Named<E>& n : table) list += (list.empty() ? "" : ", ") + std::string(n.name);
+  return list;
+}
+
 /// Strict, located reads from one JSON object. Every read names the field's JSON pointer in its
 /// error, and `reject_unknown()` turns a typo ("sequnce_length") into an error instead of a
-/// silently ignored field. Ranges are checked, never clamped.
+/// silently ignored field. Ranges are checked, never clamped. A read that fails reports the
+/// problem (types/errors.hpp) and returns a value within the field's limits (its fallback, its
+/// minimum, an allowed choice), so the rest of the step can run to its end harmlessly.
 class FieldReader {
  public:
   /// `path` is the JSON pointer of `object` itself ("" for the document root).
@@ -88,9 +99,8 @@ class FieldReader {
     }
     const std::string value = string(key, fallback_name);
     if (auto v = value_in(table, value)) return *v;
-    std::string list;
-    for (const Named<E>& n : table) list += (list.empty() ? "" : ", ") + std::string(n.name);
-    unknown_value(key, list, value);
+    if (!problem_reported()) unknown_value(key, names_of(table), value);
+    return table[0].value;  // one of the allowed values, for the rest of the step
   }
   /// Like choice(), but absent or JSON null is nullopt: no default (the advisor decides).
   template <typename E, std::size_t N>
@@ -104,18 +114,16 @@ class FieldReader {
     if (j == nullptr || j->is_null()) return std::nullopt;
     const std::string value = string(key);
     if (auto v = value_in(table, value)) return *v;
-    std::string list;
-    for (const Named<E>& n : table) list += (list.empty() ? "" : ", ") + std::string(n.name);
-    unknown_value(key, list, value);
+    if (!problem_reported()) unknown_value(key, names_of(table), value);
+    return std::nullopt;
   }
   /// The member `key` if present (must be an object), else nullptr.
   const JsonValue* object(const char* key);
   /// The member `key` if present (any type), else nullptr. Marks it as read.
   const JsonValue* raw(const char* key);
-  /// Throws unknown_value naming the allowed values.
-  [[noreturn]] void unknown_value(const char* key, const std::string& allowed,
-                                  const std::string& got) const;
-  /// Throws unknown_field for the first member that no read asked for.
+  /// Reports unknown_value naming the allowed values.
+  void unknown_value(const char* key, const std::string& allowed, const std::string& got) const;
+  /// Reports unknown_field for the first member that no read asked for.
   void reject_unknown() const;
 
  private:

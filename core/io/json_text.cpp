@@ -197,12 +197,10 @@ std::string string_at(const std::string& text, std::size_t begin, std::size_t* e
 
 /// Before parsing: the size limit, no NUL byte, and no nesting beyond the limit. The scan
 /// follows strings (brackets inside them do not count) and tracks the pointer of the open
-/// containers, so the error names where the deep nesting starts.
-void prescan(const std::string& text, const std::string& path, std::size_t max_bytes) {
-  if (text.size() > max_bytes) {
-    throw InputError("limit_exceeded", path,
-                     where(path) + " is larger than " + bytes_text(max_bytes) + ", the limit");
-  }
+/// containers, so the error names where the deep nesting starts. False when it reported one.
+bool prescan(const std::string& text, const std::string& path, std::size_t max_bytes) {
+  ADVISOR_REQUIRE(text.size() <= max_bytes, "limit_exceeded", path,
+                  where(path) + " is larger than " + bytes_text(max_bytes) + ", the limit");
   struct Level {
     bool object;
     std::string token;  // the current member's key, or the element index
@@ -223,13 +221,13 @@ void prescan(const std::string& text, const std::string& path, std::size_t max_b
     const char c = text[i];
     switch (c) {
       case '\0':
-        throw InputError("malformed_json", path,
-                         where(path) + " is not valid JSON (at byte " + std::to_string(i) +
-                             "): a NUL byte (text after it would be ignored)");
+        return report_problem("malformed_json", path,
+                              where(path) + " is not valid JSON (at byte " + std::to_string(i) +
+                                  "): a NUL byte (text after it would be ignored)");
       case '"': {
         std::size_t end = 0;
         last_string = string_at(text, i, &end);
-        if (end == std::string::npos) return;  // unterminated: the parser reports it
+        if (end == std::string::npos) return true;  // unterminated: the parser reports it
         have_string = true;
         i = end - 1;
         continue;
@@ -245,10 +243,10 @@ void prescan(const std::string& text, const std::string& path, std::size_t max_b
       case '[':
         if (static_cast<int>(open.size()) >= limits::kMaxNestingDepth) {
           const std::string at = pointer();
-          throw InputError("limit_exceeded", at.empty() ? "/" : at,
-                           where(path) + " nests arrays and objects deeper than " +
-                               std::to_string(limits::kMaxNestingDepth) +
-                               " levels, the limit (at byte " + std::to_string(i) + ")");
+          return report_problem("limit_exceeded", at.empty() ? "/" : at,
+                                where(path) + " nests arrays and objects deeper than " +
+                                    std::to_string(limits::kMaxNestingDepth) +
+                                    " levels, the limit (at byte " + std::to_string(i) + ")");
         }
         open.push_back({c == '{', c == '[' ? "0" : "", 0});
         break;
@@ -266,16 +264,20 @@ void prescan(const std::string& text, const std::string& path, std::size_t max_b
     }
     have_string = false;
   }
+  return true;
 }
 
 }  // namespace
 
 JsonValue parse_json_text(const std::string& text, const std::string& path, std::size_t max_bytes) {
-  prescan(text, path, max_bytes);
+  if (!prescan(text, path, max_bytes)) return {};
   Builder builder(path);
   if (!nlohmann::json::sax_parse(text, &builder) || builder.error()) {
-    if (builder.error()) throw *builder.error();
-    throw InputError("malformed_json", path, where(path) + " is not valid JSON");
+    if (builder.error()) {
+      record_problem(*builder.error());
+      return {};
+    }
+    return report_problem("malformed_json", path, where(path) + " is not valid JSON");
   }
   return builder.take();
 }

@@ -269,9 +269,12 @@ void append_json_string(std::string& out, std::string_view s) {
         continue;
       }
       const std::size_t n = utf8_sequence(s, i);
-      if (n == 0)
-        throw std::runtime_error("invalid UTF-8 byte at index " + std::to_string(i) +
-                                 " of a string to write as JSON");
+      if (n == 0) {  // not UTF-8 (no text the readers accept): U+FFFD, as the writer does
+        out.append(s.data() + run, i - run);
+        out += "\xEF\xBF\xBD";
+        run = ++i;
+        continue;
+      }
       i += n;
       continue;
     }

@@ -86,7 +86,7 @@ class JsonValue {
   static JsonValue whole_number(std::uint64_t v);
 
   /// The text, as nlohmann::json's dump(indent) wrote it: compact when indent < 0, else one
-  /// member per line. Strings must be UTF-8 (std::runtime_error otherwise).
+  /// member per line. A byte of a string that is not UTF-8 is written as U+FFFD.
   std::string dump(int indent = -1) const;
   void dump_to(std::string& out, int indent = -1, int level = 0) const;
 
@@ -108,7 +108,8 @@ class JsonValue {
 /// UTF-8 check of the reader, the dump and the writer.
 std::size_t utf8_sequence(std::string_view s, std::size_t i);
 
-/// Appends `s` quoted and escaped as nlohmann::json wrote strings; throws on invalid UTF-8.
+/// Appends `s` quoted and escaped as nlohmann::json wrote strings; a byte that is not UTF-8
+/// becomes U+FFFD.
 void append_json_string(std::string& out, std::string_view s);
 
 }  // namespace advisor

@@ -8,6 +8,7 @@
 
 #include "io/json_number.hpp"
 #include "io/json_value.hpp"
+#include "types/errors.hpp"
 
 namespace advisor {
 
@@ -40,16 +41,24 @@ void JsonWriter::before_value() {
 
 void JsonWriter::open(char bracket) {
   before_value();
-  if (depth_ >= kMaxDepth) refuse("nesting deeper than the writer allows");
   put(bracket);
+  if (depth_ >= kMaxDepth) {
+    refuse("nesting deeper than the writer allows");
+    ++levels_past_max_;
+    return;
+  }
   has_member_[depth_] = false;
   keys_[depth_] = {};
   ++depth_;
 }
 
 void JsonWriter::close(char bracket) {
-  --depth_;
   put(bracket);
+  if (levels_past_max_ > 0) {
+    --levels_past_max_;
+    return;
+  }
+  --depth_;
 }
 
 void JsonWriter::key(LiteralKey name) {
@@ -87,7 +96,11 @@ void JsonWriter::integer(std::int64_t v) {
 }
 
 void JsonWriter::value(double v) {
-  if (!std::isfinite(v)) refuse("non-finite value");
+  if (!std::isfinite(v)) {
+    refuse("non-finite value");
+    null();
+    return;
+  }
   before_value();
   // Shortest round-trip digits (Grisu2) in the layout the result always had, written in place.
   constexpr std::size_t kDoubleRoom = 32;  // what format_double() asks for
@@ -100,7 +113,11 @@ void JsonWriter::raw(std::string_view json) {
 }
 
 void JsonWriter::bytes(double v) {
-  if (!std::isfinite(v) || std::fabs(v) > kMaxExactInteger) refuse("byte count out of range");
+  if (!std::isfinite(v) || std::fabs(v) > kMaxExactInteger) {
+    refuse("byte count out of range");
+    null();
+    return;
+  }
   integer(static_cast<std::int64_t>(std::llround(v)));
 }
 
@@ -141,7 +158,7 @@ void JsonWriter::refuse(const char* what) const {
     path += '/';
     path += keys_[d].empty() ? std::string_view("-") : keys_[d];
   }
-  throw std::runtime_error(std::string("internal error: ") + what + " at " + path);
+  report_problem("internal_error", "", std::string("internal error: ") + what + " at " + path);
 }
 
 }  // namespace advisor

@@ -2,8 +2,8 @@
 // A streaming JSON writer: the result is written straight to text, with no document in between
 // (no per-value allocation; numbers formatted once, by io/json_number.cpp, so every figure
 // reads back to the same double; a string that needs escaping, by nlohmann/json's serializer).
-// Non-finite numbers and integers beyond 2^53 are refused:
-// the result promises finite, exact numbers.
+// Non-finite numbers and integers beyond 2^53 are refused (an internal_error problem, the value
+// written as null): the result promises finite, exact numbers.
 //
 // The writer owns its text and gathers it in a fixed block before appending the block to it
 // (take() hands the text over): a result is ~20,000 small pieces (names, brackets, numbers),
@@ -32,12 +32,15 @@ constexpr bool json_plain_byte(char c) {
 /// A member name written as a literal, checked when the writer's callers are compiled: it needs
 /// no escaping, so it is copied as is (most of a result's ~3,500 names per advise(); the check
 /// cost as much as the copy). Not a literal, or one that needs escaping: a compile error.
+/// Not constexpr and never defined: a call in LiteralKey's consteval constructor fails the build.
+void literal_member_name_needs_escaping();
+
 class LiteralKey {
  public:
   template <std::size_t N>
   consteval LiteralKey(const char (&name)[N]) : name_(name, N - 1) {  // NOLINT: implicit
     for (const char c : name_)
-      if (!json_plain_byte(c)) throw "a literal member name that needs escaping";
+      if (!json_plain_byte(c)) literal_member_name_needs_escaping();  // fails the build
   }
   std::string_view view() const { return name_; }
 
@@ -121,8 +124,8 @@ class JsonWriter {
   void before_value();
   void escaped_key(std::string_view name);
   void integer(std::int64_t v);
-  void string(std::string_view s);  // quoted and escaped, no separator
-  [[noreturn]] void refuse(const char* what) const;
+  void string(std::string_view s);      // quoted and escaped, no separator
+  void refuse(const char* what) const;  // reports internal_error at the path written
 
   void put(char c) {
     if (used_ == kBlockBytes) flush();
@@ -159,6 +162,7 @@ class JsonWriter {
   std::array<char, kBlockBytes> block_;
   std::size_t used_ = 0;
   int depth_ = 0;
+  int levels_past_max_ = 0;  // brackets opened beyond kMaxDepth (after refusing them)
   std::array<bool, kMaxDepth> has_member_{};        // per level: a comma goes before the next
   std::array<std::string_view, kMaxDepth> keys_{};  // the path, for error messages
   bool after_key_ = false;

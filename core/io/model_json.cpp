@@ -40,6 +40,7 @@ ModelArch parse_model_fields(const JsonValue& j, const std::string& path, bool c
   a.ffn_hidden = r.integer("ffn_hidden", 1, kMaxWidth);
   a.heads = static_cast<int>(r.integer("heads", 1, kMaxHeads));
   a.kv_heads = static_cast<int>(r.integer("kv_heads", 1, kMaxHeads, opt(std::int64_t{a.heads})));
+  if (problem_reported()) return {};  // the head size divides by what was read
   ADVISOR_REQUIRE(catalog_entry || a.hidden % a.heads == 0 || r.has("head_dim"), "inconsistent",
                   path + "/head_dim",
                   path + "/hidden is not divisible by heads: give head_dim explicitly");
@@ -70,8 +71,8 @@ ModelArch parse_model_fields(const JsonValue& j, const std::string& path, bool c
     a.moe = s;
   } else if (catalog_entry) {
     if (!j.contains("moe"))
-      throw InputError("missing_field", r.path_of("moe"),
-                       r.path_of("moe") + " is required (an object or null)");
+      return report_problem("missing_field", r.path_of("moe"),
+                            r.path_of("moe") + " is required (an object or null)");
   }
   if (const JsonValue* mla = r.object("mla")) {
     FieldReader m(*mla, r.path_of("mla"));
@@ -85,8 +86,8 @@ ModelArch parse_model_fields(const JsonValue& j, const std::string& path, bool c
     a.mla = s;
   } else if (catalog_entry) {
     if (!j.contains("mla"))
-      throw InputError("missing_field", r.path_of("mla"),
-                       r.path_of("mla") + " is required (an object or null)");
+      return report_problem("missing_field", r.path_of("mla"),
+                            r.path_of("mla") + " is required (an object or null)");
   }
   a.params_total_b_published = r.number("params_total_b", 0, 1e6, opt(0.0));
   a.params_active_b_published =
@@ -162,7 +163,7 @@ ModelArch parse_hf_config(const JsonValue& j, const std::string& path) {
   bool supported = false;
   for (const char* s : kSupported) supported = supported || type == s;
   if (!supported)
-    throw InputError(
+    return report_problem(
         "unsupported_model_type", path + "/model_type",
         path + "/model_type " + in_quotes(type) +
             " is not supported; supported: llama, mistral, mixtral, qwen2, qwen2_moe, qwen3, "
@@ -175,14 +176,15 @@ ModelArch parse_hf_config(const JsonValue& j, const std::string& path) {
   a.heads = static_cast<int>(hf_int(j, path, "num_attention_heads", 1, kMaxHeads, {}));
   a.kv_heads =
       static_cast<int>(hf_int(j, path, "num_key_value_heads", 1, kMaxHeads, std::int64_t{a.heads}));
+  if (problem_reported()) return {};  // the head size divides by what was read
   // Without head_dim, Transformers uses hidden_size / num_attention_heads: it must be whole
   // (and not 0, which hidden_size 1 with 2 heads would give).
   if (!root.has("head_dim") && a.hidden % a.heads != 0) {
     const std::string p = path + "/num_attention_heads";
-    throw InputError("inconsistent", p,
-                     p + " (" + std::to_string(a.heads) + ") does not divide " + path +
-                         "/hidden_size (" + std::to_string(a.hidden) +
-                         "): the head size would not be whole; give " + path + "/head_dim");
+    return report_problem("inconsistent", p,
+                          p + " (" + std::to_string(a.heads) + ") does not divide " + path +
+                              "/hidden_size (" + std::to_string(a.hidden) +
+                              "): the head size would not be whole; give " + path + "/head_dim");
   }
   a.head_dim =
       static_cast<int>(hf_int(j, path, "head_dim", 1, kMaxWidth, std::int64_t{a.hidden / a.heads}));
@@ -229,6 +231,7 @@ ModelArch parse_hf_config(const JsonValue& j, const std::string& path) {
     m.expert_ffn_hidden = hf_int(j, path, "moe_intermediate_size", 1, kMaxWidth, {});
     const std::int64_t shared =
         hf_int(j, path, "shared_expert_intermediate_size", 0, kMaxWidth, std::int64_t{0});
+    if (problem_reported()) return {};  // divides by what was read
     // Qwen2-MoE's one shared expert is wider than a routed one: count it in expert units.
     m.shared_experts =
         shared > 0 ? static_cast<int>((shared + m.expert_ffn_hidden - 1) / m.expert_ffn_hidden) : 0;

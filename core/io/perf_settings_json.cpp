@@ -30,20 +30,21 @@ void read_training_perf(FieldReader& t, TrainingPerfSettings& out) {
   out.dataset_tokens = t.nullable_number("dataset_tokens", 0, kMaxTokens, true);
   out.global_batch_size = t.nullable_integer("global_batch_size", 1, kMaxGlobalBatch);
   if (out.tokens) {
-    ADVISOR_REQUIRE(!out.epochs && !out.dataset_tokens, "inconsistent", t.path_of("tokens"),
-                    t.path_of("tokens") +
-                        " and epochs/dataset_tokens both give the token budget: set "
-                        "one or the other");
+    ADVISOR_REQUIRE_OR_RETURN(!out.epochs && !out.dataset_tokens, "inconsistent",
+                              t.path_of("tokens"),
+                              t.path_of("tokens") +
+                                  " and epochs/dataset_tokens both give the token budget: set "
+                                  "one or the other");
   }
   if (out.epochs) {
-    if (!out.dataset_tokens.has_value())
-      throw InputError("missing_field", t.path_of("dataset_tokens"),
-                       t.path_of("dataset_tokens") + " is required with " + t.path_of("epochs") +
-                           " (tokens in one pass over the data)");
+    ADVISOR_REQUIRE_OR_RETURN(out.dataset_tokens.has_value(), "missing_field",
+                              t.path_of("dataset_tokens"),
+                              t.path_of("dataset_tokens") + " is required with " +
+                                  t.path_of("epochs") + " (tokens in one pass over the data)");
   }
   if (out.tokens || out.dataset_tokens) {
     const double budget = out.tokens ? *out.tokens : *out.dataset_tokens * out.epochs.value_or(1);
-    ADVISOR_REQUIRE(
+    ADVISOR_REQUIRE_OR_RETURN(
         budget <= kMaxTokens, "out_of_range", t.path_of(out.tokens ? "tokens" : "epochs"),
         "the token budget (" + format_number(budget) + ") must be <= " + format_number(kMaxTokens));
   }
@@ -60,15 +61,15 @@ void read_inference_perf(FieldReader& r, InferencePerfSettings& out) {
   constexpr double kMaxFirstTokenSeconds = 3600;  // an hour: beyond it, no interactive target
   out.target_time_to_first_token_s =
       r.nullable_number("target_time_to_first_token_s", 0, kMaxFirstTokenSeconds, true);
-  ADVISOR_REQUIRE(
+  ADVISOR_REQUIRE_OR_RETURN(
       !out.target_time_to_first_token_s || out.target_users, "missing_field",
       r.path_of("target_users"),
       r.path_of("target_users") + " is required with " + r.path_of("target_time_to_first_token_s"));
   if (out.target_tokens_per_second_per_user) {
-    if (!out.target_users.has_value())
-      throw InputError("missing_field", r.path_of("target_users"),
-                       r.path_of("target_users") + " is required with " +
-                           r.path_of("target_tokens_per_second_per_user"));
+    ADVISOR_REQUIRE_OR_RETURN(out.target_users.has_value(), "missing_field",
+                              r.path_of("target_users"),
+                              r.path_of("target_users") + " is required with " +
+                                  r.path_of("target_tokens_per_second_per_user"));
   }
 }
 
@@ -102,7 +103,7 @@ ClusterSettings read_cluster(const JsonValue* cluster) {
                            ? c.nullable_number(kOldKey, kMinNetworkGbps, kMaxNetworkGbps)
                            : std::nullopt) {
     if (s.inter_node_gbit_per_s_per_gpu)
-      throw InputError(
+      return report_problem(
           "inconsistent", c.path_of(kOldKey),
           c.path_of(kOldKey) + " is the old name of " + c.path_of(kKey) + ": give one");
     s.inter_node_gbit_per_s_per_gpu = old;
@@ -110,10 +111,10 @@ ClusterSettings read_cluster(const JsonValue* cluster) {
   }
   const std::string given = c.path_of(s.deprecated_gbps_key ? kOldKey : kKey);
   if (s.inter_node_network && s.inter_node_gbit_per_s_per_gpu)
-    throw InputError("inconsistent", given,
-                     given +
-                         " and /cluster/inter_node_network both describe the network between "
-                         "servers: set one or the other");
+    return report_problem("inconsistent", given,
+                          given +
+                              " and /cluster/inter_node_network both describe the network between "
+                              "servers: set one or the other");
   s.nvlink_bridges = c.boolean("nvlink_bridges", false);
   s.storage_read_gbps = c.nullable_number("storage_read_gbps", 0, kMaxStorageGBps, true);
   c.reject_unknown();

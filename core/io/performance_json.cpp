@@ -27,8 +27,8 @@ std::vector<std::string> gpu_list(FieldReader& m) {
   ADVISOR_REQUIRE(ids != nullptr && ids->is_array() && !ids->empty(), "wrong_type",
                   m.path_of("gpus"), m.path_of("gpus") + " must be a non-empty array of GPU ids");
   for (const JsonValue& id : ids->elements()) {
-    if (!id.is_string())
-      throw InputError("wrong_type", m.path_of("gpus"), m.path_of("gpus") + " must hold strings");
+    ADVISOR_REQUIRE(id.is_string(), "wrong_type", m.path_of("gpus"),
+                    m.path_of("gpus") + " must hold strings");
     out.push_back(id.string());
   }
   return out;
@@ -39,9 +39,9 @@ template <typename Read>
 void for_each_entry(FieldReader& root, const char* key, bool non_empty, Read read) {
   const JsonValue* list = root.raw(key);
   const std::string p = root.path_of(key);
-  ADVISOR_REQUIRE(list != nullptr && list->is_array() && (!non_empty || !list->empty()),
-                  "wrong_type", p,
-                  p + (non_empty ? " must be a non-empty array" : " must be an array"));
+  ADVISOR_REQUIRE_OR_RETURN(list != nullptr && list->is_array() && (!non_empty || !list->empty()),
+                            "wrong_type", p,
+                            p + (non_empty ? " must be a non-empty array" : " must be an array"));
   for (std::size_t i = 0; i < list->size(); ++i) {
     FieldReader entry((*list)[i], p + "/" + std::to_string(i));
     read(entry);
@@ -64,11 +64,11 @@ void read_power_limit(FieldReader& root, PerformanceConstants& k) {
   k.power_limit_dynamic_exponent = constant(c, "dynamic_power_exponent", 1, 4);
   // Above the static share: a limit at the lowest modelled share still powers the cores.
   const double min_fraction = constant(c, "min_fraction_of_tdp", 0.05, 1);
-  ADVISOR_REQUIRE(min_fraction > k.power_limit_static_fraction, "catalog_invalid",
-                  c.path_of("min_fraction_of_tdp"),
-                  c.path_of("min_fraction_of_tdp") +
-                      " must be above static_fraction_of_tdp: a part at the lowest limit must "
-                      "have power left for its cores");
+  ADVISOR_REQUIRE_OR_RETURN(min_fraction > k.power_limit_static_fraction, "catalog_invalid",
+                            c.path_of("min_fraction_of_tdp"),
+                            c.path_of("min_fraction_of_tdp") +
+                                " must be above static_fraction_of_tdp: a part at the lowest "
+                                "limit must have power left for its cores");
   k.power_limit_min_fraction = min_fraction;
   c.reject_unknown();
 }
@@ -118,8 +118,9 @@ void read_networks(FieldReader& root, PerformanceConstants& k) {
     // Floors as for the request's line rate: a step time divides by them. A rate per GPU
     // (one NIC per GPU) or per server (NICs its GPUs share), not both.
     const bool per_server = n.has("gbit_per_s_per_server");
-    ADVISOR_REQUIRE(per_server != n.has("gbit_per_s_per_gpu"), "catalog_invalid", n.path(),
-                    n.path() + " needs one of gbit_per_s_per_gpu and gbit_per_s_per_server");
+    ADVISOR_REQUIRE_OR_RETURN(
+        per_server != n.has("gbit_per_s_per_gpu"), "catalog_invalid", n.path(),
+        n.path() + " needs one of gbit_per_s_per_gpu and gbit_per_s_per_server");
     if (per_server)
       kind.gbit_per_s_per_server = n.number("gbit_per_s_per_server", 0.1, 1e6);
     else
@@ -142,12 +143,12 @@ void read_server_networks(FieldReader& root, PerformanceConstants& k) {
     s.server_class = n.choice("class", {kServerClasses[0], kServerClasses[1], kServerClasses[2],
                                         kServerClasses[3], kServerClasses[4]});
     s.network = n.string("network");
-    if (k.find_network(s.network) == nullptr)
-      throw InputError("catalog_invalid", n.path_of("network"),
-                       n.path_of("network") + " names no entry of performance.json/networks");
-    if (k.find_server_network(s.server_class) != nullptr)
-      throw InputError("duplicate", n.path_of("class"),
-                       n.path_of("class") + " " + s.server_class + " appears twice");
+    ADVISOR_REQUIRE_OR_RETURN(
+        k.find_network(s.network) != nullptr, "catalog_invalid", n.path_of("network"),
+        n.path_of("network") + " names no entry of performance.json/networks");
+    ADVISOR_REQUIRE_OR_RETURN(k.find_server_network(s.server_class) == nullptr, "duplicate",
+                              n.path_of("class"),
+                              n.path_of("class") + " " + s.server_class + " appears twice");
     if (n.has("gpus")) s.gpus = gpu_list(n);
     n.string("basis");
     n.string("source");
@@ -156,8 +157,8 @@ void read_server_networks(FieldReader& root, PerformanceConstants& k) {
   });
   const std::string p = root.path_of("server_networks");
   for (const char* c : kServerClasses)
-    ADVISOR_REQUIRE(k.find_server_network(c) != nullptr, "catalog_invalid", p,
-                    p + " has no entry for the server class " + c);
+    ADVISOR_REQUIRE_OR_RETURN(k.find_server_network(c) != nullptr, "catalog_invalid", p,
+                              p + " has no entry for the server class " + c);
 }
 
 void read_defaults(FieldReader& root, PerformanceConstants& k) {

@@ -40,8 +40,8 @@ class EntryParser {
     e.value = r.number("value", min, max);
     if (integer) {
       if (std::floor(e.value) != e.value)
-        throw InputError("not_integer", r.path_of("value"),
-                         r.path_of("value") + " must be a whole number");
+        return report_problem("not_integer", r.path_of("value"),
+                              r.path_of("value") + " must be a whole number");
     }
     const std::string currency = r.choice("currency", {"CNY", "USD"}, std::string("CNY"));
     e.unit = r.string("unit");
@@ -51,20 +51,20 @@ class EntryParser {
     e.needs_confirmation = r.boolean("needs_confirmation");
     r.reject_unknown();
     if (e.source.empty())
-      throw InputError("catalog_invalid", r.path_of("source"),
-                       r.path_of("source") + " must name a source (or say it is an example)");
+      return report_problem("catalog_invalid", r.path_of("source"),
+                            r.path_of("source") + " must name a source (or say it is an example)");
     if (e.as_of.empty())
-      throw InputError("catalog_invalid", r.path_of("as_of"),
-                       r.path_of("as_of") + " must give a date");
+      return report_problem("catalog_invalid", r.path_of("as_of"),
+                            r.path_of("as_of") + " must give a date");
     if (currency == "USD") {
       if (usd_ == nullptr)
-        throw InputError("catalog_invalid", r.path_of("currency"),
-                         r.path_of("currency") + ": USD needs exchange_rates.USD");
+        return report_problem("catalog_invalid", r.path_of("currency"),
+                              r.path_of("currency") + ": USD needs exchange_rates.USD");
       // `value` is converted at the catalog's rate; a request may set another rate, so the
       // USD figure is kept (see cost_api.cpp) and needs_confirmation stays the entry's own.
       if (e.unit.rfind("USD ", 0) != 0)
-        throw InputError("catalog_invalid", r.path_of("unit"),
-                         r.path_of("unit") + " must start with \"USD \" for a USD price");
+        return report_problem("catalog_invalid", r.path_of("unit"),
+                              r.path_of("unit") + " must start with \"USD \" for a USD price");
       e.original_currency = "USD";
       e.original_value = e.value;
       e.value *= usd_->value;
@@ -77,11 +77,15 @@ class EntryParser {
   const PriceEntry* usd_;
 };
 
+/// The member `key` of `parent` (required); when absent, reports it and gives an empty object.
 const JsonValue& member(const JsonValue& parent, const std::string& path, const char* key) {
   FieldReader r(parent, path);
   const JsonValue* j = r.raw(key);
-  if (j == nullptr)
-    throw InputError("missing_field", path + "/" + key, path + "/" + key + " is required");
+  if (j == nullptr) {
+    report_problem("missing_field", path + "/" + key, path + "/" + key + " is required");
+    static const JsonValue kEmpty = JsonValue::object();
+    return kEmpty;
+  }
   return *j;
 }
 
@@ -102,8 +106,8 @@ std::string read_not_offered(const JsonValue& j, const std::string& at) {
   FieldReader n(j, at);
   std::string text = n.string("not_offered");
   if (text.empty())
-    throw InputError("catalog_invalid", n.path_of("not_offered"),
-                     n.path_of("not_offered") + " must say why the part is not offered");
+    return report_problem("catalog_invalid", n.path_of("not_offered"),
+                          n.path_of("not_offered") + " must say why the part is not offered");
   text += " (" + n.string("source") + ", " + n.string("as_of") + ")";
   n.reject_unknown();
   return text;
@@ -113,8 +117,8 @@ std::string read_not_offered(const JsonValue& j, const std::string& at) {
 void read_gpu_prices(const JsonValue& doc, const EntryParser& money, PriceCatalog& c) {
   const std::string gp = std::string(kFile) + "/gpus";
   const JsonValue& gpus = member(doc, kFile, "gpus");
-  if (!gpus.is_object())
-    throw InputError("wrong_type", gp, gp + " must be an object keyed by GPU id");
+  ADVISOR_REQUIRE_OR_RETURN(gpus.is_object(), "wrong_type", gp,
+                            gp + " must be an object keyed by GPU id");
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     const std::string path = gp + "/" + pointer_token(gpus.key(i));
     FieldReader g(gpus[i], path);
@@ -212,9 +216,8 @@ std::vector<double> read_rack_classes(const JsonValue& power, const FieldReader&
   const std::string cp = r.path_of("idc_rack_classes_kw");
   FieldReader cr(classes, cp);
   const JsonValue* list = cr.raw("value");
-  if (!(list != nullptr && list->is_array() && !list->empty()))
-    throw InputError("catalog_invalid", cr.path_of("value"),
-                     cr.path_of("value") + " must be a non-empty list of kW");
+  ADVISOR_REQUIRE(list != nullptr && list->is_array() && !list->empty(), "catalog_invalid",
+                  cr.path_of("value"), cr.path_of("value") + " must be a non-empty list of kW");
   c.rack_classes_entry.key = dotted(cp);
   c.rack_classes_entry.unit = cr.string("unit");
   c.rack_classes_entry.basis = cr.string("basis");
@@ -226,10 +229,11 @@ std::vector<double> read_rack_classes(const JsonValue& power, const FieldReader&
   for (std::size_t i = 0; i < list->size(); ++i) {
     const std::string ip = cr.path_of("value") + "/" + std::to_string(i);
     const JsonValue& v = (*list)[i];
-    if (!(v.is_number() && std::isfinite(v.number()) && v.number() >= 0.1 && v.number() <= 1000))
-      throw InputError("catalog_invalid", ip, ip + " must be a rack power in kW (0.1-1000)");
-    if (!(kws.empty() || v.number() > kws.back()))
-      throw InputError("catalog_invalid", ip, ip + " must be larger than the class before it");
+    ADVISOR_REQUIRE(
+        v.is_number() && std::isfinite(v.number()) && v.number() >= 0.1 && v.number() <= 1000,
+        "catalog_invalid", ip, ip + " must be a rack power in kW (0.1-1000)");
+    ADVISOR_REQUIRE(kws.empty() || v.number() > kws.back(), "catalog_invalid", ip,
+                    ip + " must be larger than the class before it");
     kws.push_back(v.number());
   }
   return kws;
@@ -245,12 +249,13 @@ std::vector<double> read_power(const JsonValue& doc, const EntryParser& plain, P
                                        {"office_rack_kw_high", 0.1, 1000, false},
                                        {"rack_units_usable", 1, 100, true}},
                                       plain, c);
-  std::vector<double> kws = read_rack_classes(*doc.find("power"), r, c);
+  // member(): "power" may be absent now (reported): then an empty object.
+  std::vector<double> kws = read_rack_classes(member(doc, kFile, "power"), r, c);
   r.raw("idc_rack_classes_kw");
   r.reject_unknown();
-  if (!(c.at("power.office_rack_kw_high").value >= c.at("power.office_rack_kw_low").value))
-    throw InputError("catalog_invalid", r.path_of("office_rack_kw_high"),
-                     r.path_of("office_rack_kw_high") + " must be >= office_rack_kw_low");
+  ADVISOR_REQUIRE(c.at("power.office_rack_kw_high").value >= c.at("power.office_rack_kw_low").value,
+                  "catalog_invalid", r.path_of("office_rack_kw_high"),
+                  r.path_of("office_rack_kw_high") + " must be >= office_rack_kw_low");
   return kws;
 }
 
@@ -265,10 +270,9 @@ void read_colocation(const JsonValue& doc, const EntryParser& money,
   for (double kw : rack_kws) {
     const std::string k = format_number(kw);
     const JsonValue* j = pr.raw(k.c_str());
-    if (j == nullptr)
-      throw InputError(
-          "catalog_invalid", pr.path_of(k.c_str()),
-          pr.path_of(k.c_str()) + " is required: every rack class needs a monthly price");
+    ADVISOR_REQUIRE_OR_RETURN(
+        j != nullptr, "catalog_invalid", pr.path_of(k.c_str()),
+        pr.path_of(k.c_str()) + " is required: every rack class needs a monthly price");
     c.rack_classes.emplace_back(kw, money.read(*j, pr.path_of(k.c_str()), 0, kMaxMoney));
   }
   pr.reject_unknown();
@@ -308,13 +312,14 @@ void read_tariff(const JsonValue& doc, const EntryParser& plain, PriceCatalog& c
   r.reject_unknown();
   const double hours = c.at("tariff.peak_hours").value + c.at("tariff.flat_hours").value +
                        c.at("tariff.valley_hours").value;
-  if (!(std::fabs(hours - 24) < 1e-9))
-    throw InputError("catalog_invalid", r.path_of("valley_hours"),
-                     "prices.json/tariff: peak, flat and valley hours must add up to 24, got " +
-                         format_number(hours));
-  if (!(c.at("tariff.critical_peak_hours_per_day").value <= c.at("tariff.peak_hours").value))
-    throw InputError("catalog_invalid", r.path_of("critical_peak_hours_per_day"),
-                     r.path_of("critical_peak_hours_per_day") + " must be within the peak hours");
+  ADVISOR_REQUIRE_OR_RETURN(
+      std::fabs(hours - 24) < 1e-9, "catalog_invalid", r.path_of("valley_hours"),
+      "prices.json/tariff: peak, flat and valley hours must add up to 24, got " +
+          format_number(hours));
+  ADVISOR_REQUIRE_OR_RETURN(
+      c.at("tariff.critical_peak_hours_per_day").value <= c.at("tariff.peak_hours").value,
+      "catalog_invalid", r.path_of("critical_peak_hours_per_day"),
+      r.path_of("critical_peak_hours_per_day") + " must be within the peak hours");
 }
 
 /// One site of sites: its names, electricity price and colocation factor (ids are unique).
@@ -323,9 +328,8 @@ SiteDefaults read_site(const JsonValue& site, const std::string& path, const Ent
   FieldReader s(site, path);
   SiteDefaults d;
   d.id = s.string("id");
-  if (c.find_site(d.id) != nullptr)
-    throw InputError("catalog_invalid", s.path_of("id"),
-                     s.path_of("id") + " repeats the site \"" + d.id + "\"");
+  ADVISOR_REQUIRE(c.find_site(d.id) == nullptr, "catalog_invalid", s.path_of("id"),
+                  s.path_of("id") + " repeats the site \"" + d.id + "\"");
   d.name = s.string("name");
   d.name_zh = s.string("name_zh");
   // Entry keys name the site, not its position: "sites.shenzhen.electricity_flat_cny_per_kwh".
@@ -346,9 +350,9 @@ void read_sites(const JsonValue& doc, const EntryParser& plain, const EntryParse
                 PriceCatalog& c) {
   const std::string sp = std::string(kFile) + "/sites";
   const JsonValue& sites = member(doc, kFile, "sites");
-  if (!(sites.is_array() && !sites.empty()))
-    throw InputError("catalog_invalid", sp,
-                     sp + " must be a non-empty list of sites (the first is the reference site)");
+  ADVISOR_REQUIRE_OR_RETURN(
+      sites.is_array() && !sites.empty(), "catalog_invalid", sp,
+      sp + " must be a non-empty list of sites (the first is the reference site)");
   for (std::size_t i = 0; i < sites.size(); ++i)
     c.sites.push_back(read_site(sites[i], sp + "/" + std::to_string(i), plain, money, c));
 }
@@ -470,8 +474,8 @@ void read_cluster_offers(const JsonValue& doc, const EntryParser& plain, const E
   const std::string op = std::string(kFile) + "/cluster_offers";
   const JsonValue* offers = doc.find("cluster_offers");
   if (offers == nullptr) return;
-  if (!offers->is_object())
-    throw InputError("wrong_type", op, op + " must be an object keyed by GPU id");
+  ADVISOR_REQUIRE_OR_RETURN(offers->is_object(), "wrong_type", op,
+                            op + " must be an object keyed by GPU id");
   for (std::size_t i = 0; i < offers->size(); ++i)
     c.cluster_offers[offers->key(i)] =
         read_cluster_offer((*offers)[i], op + "/" + pointer_token(offers->key(i)), plain, money);

@@ -14,7 +14,7 @@ namespace advisor {
 
 namespace {
 
-// Ranges that catch unit mistakes (a monthly price typed as hourly, W typed as kW) without
+// Ranges that flag unit mistakes (a monthly price typed as hourly, W typed as kW) without
 // excluding a real quote: AutoDL lists an RTX 4090 at 1.98 CNY per GPU-hour and an H800 at
 // 10.50 (data/prices.json); 10,000 per GPU-hour or 10,000,000 per GPU-month is no real offer.
 constexpr double kMaxCnyPerGpuHour = 10'000;
@@ -55,7 +55,7 @@ std::string read_date(FieldReader& r, const char* key) {
   constexpr int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   const bool real = shaped && m >= 1 && m <= 12 && d >= 1 && d <= kDays[m - 1] &&
                     !(m == 2 && d == 29 && !leap(y));
-  if (!real) throw InputError("bad_date", p, p + " must be a date YYYY-MM-DD, got " + in_quotes(v));
+  ADVISOR_REQUIRE(real, "bad_date", p, p + " must be a date YYYY-MM-DD, got " + in_quotes(v));
   return v;
 }
 
@@ -83,10 +83,11 @@ void read_offer_kind(FieldReader& r, ProviderOffer& o, const Catalog& catalog) {
   const NetworkKind* net = catalog.performance.find_network(o.network);
   o.rdma = net != nullptr && net->rdma;
   const std::string at = r.path_of("network");
-  ADVISOR_REQUIRE(o.kind != "hourly_marketplace" || o.network == "none", "inconsistent", at,
-                  at + " must be \"none\" for an hourly_marketplace offer: a marketplace rents "
-                       "one host's GPUs and joins no two hosts (state kind cloud or idc_package "
-                       "for GPUs across hosts)");
+  ADVISOR_REQUIRE_OR_RETURN(
+      o.kind != "hourly_marketplace" || o.network == "none", "inconsistent", at,
+      at + " must be \"none\" for an hourly_marketplace offer: a marketplace rents "
+           "one host's GPUs and joins no two hosts (state kind cloud or idc_package "
+           "for GPUs across hosts)");
 }
 
 /// Its prices: per GPU-hour or GPU-month, or whole nodes per node-month for a minimum term.
@@ -95,35 +96,38 @@ void read_offer_prices(FieldReader& r, ProviderOffer& o, const std::string& path
   o.cny_per_gpu_month = r.nullable_number("price_cny_per_gpu_month", 0, kMaxCnyPerGpuMonth, true);
   o.cny_per_node_month =
       r.nullable_number("price_cny_per_node_month", 0, kMaxCnyPerNodeMonth, true);
-  ADVISOR_REQUIRE(o.cny_per_gpu_hour || o.cny_per_gpu_month || o.cny_per_node_month,
-                  "missing_field", r.path_of("price_cny_per_gpu_hour"),
-                  path +
-                      " needs price_cny_per_gpu_hour, price_cny_per_gpu_month or "
-                      "price_cny_per_node_month (CNY)");
+  ADVISOR_REQUIRE_OR_RETURN(o.cny_per_gpu_hour || o.cny_per_gpu_month || o.cny_per_node_month,
+                            "missing_field", r.path_of("price_cny_per_gpu_hour"),
+                            path +
+                                " needs price_cny_per_gpu_hour, price_cny_per_gpu_month or "
+                                "price_cny_per_node_month (CNY)");
   const std::string node = r.path_of("price_cny_per_node_month");
   if (o.cny_per_node_month) {
-    ADVISOR_REQUIRE(o.kind != "hourly_marketplace", "inconsistent", node,
-                    node +
-                        ": a node-month price is an IDC package's or a cloud cluster's: state "
-                        "kind idc_package or cloud");
-    ADVISOR_REQUIRE(o.gpus_per_node.has_value(), "missing_field", r.path_of("gpus_per_node"),
-                    r.path_of("gpus_per_node") + " is required with a node-month price");
-    ADVISOR_REQUIRE(!o.cny_per_gpu_hour && !o.cny_per_gpu_month, "inconsistent", node,
-                    node +
-                        ": an offer is billed per node-month or per GPU, not both (list the "
-                        "per-GPU prices as another offer)");
+    ADVISOR_REQUIRE_OR_RETURN(
+        o.kind != "hourly_marketplace", "inconsistent", node,
+        node +
+            ": a node-month price is an IDC package's or a cloud cluster's: state "
+            "kind idc_package or cloud");
+    ADVISOR_REQUIRE_OR_RETURN(o.gpus_per_node.has_value(), "missing_field",
+                              r.path_of("gpus_per_node"),
+                              r.path_of("gpus_per_node") + " is required with a node-month price");
+    ADVISOR_REQUIRE_OR_RETURN(
+        !o.cny_per_gpu_hour && !o.cny_per_gpu_month, "inconsistent", node,
+        node +
+            ": an offer is billed per node-month or per GPU, not both (list the "
+            "per-GPU prices as another offer)");
   } else {
-    ADVISOR_REQUIRE(o.kind != "idc_package", "missing_field", node,
-                    node + " is required: an IDC package is sold per node-month");
+    ADVISOR_REQUIRE_OR_RETURN(o.kind != "idc_package", "missing_field", node,
+                              node + " is required: an IDC package is sold per node-month");
   }
   if (auto m = r.nullable_integer("minimum_term_months", 1, kMaxTermMonths))
     o.minimum_term_months = static_cast<int>(*m);
   if (o.cny_per_node_month && o.count_available) {
     const std::string n = r.path_of("count_available");
-    ADVISOR_REQUIRE(*o.count_available >= *o.gpus_per_node, "inconsistent", n,
-                    n + " (" + std::to_string(*o.count_available) +
-                        " GPUs) is less than one node of gpus_per_node (" +
-                        std::to_string(*o.gpus_per_node) + ")");
+    ADVISOR_REQUIRE_OR_RETURN(*o.count_available >= *o.gpus_per_node, "inconsistent", n,
+                              n + " (" + std::to_string(*o.count_available) +
+                                  " GPUs) is less than one node of gpus_per_node (" +
+                                  std::to_string(*o.gpus_per_node) + ")");
   }
 }
 
@@ -133,12 +137,10 @@ ProviderOffer read_offer(const JsonValue& j, const std::string& path, std::size_
   ProviderOffer o;
   o.index = index;
   o.gpu = r.string("gpu");
-  if (catalog.find_gpu(o.gpu) == nullptr) {
-    throw InputError("unknown_gpu", r.path_of("gpu"),
-                     r.path_of("gpu") + " " + in_quotes(o.gpu) +
-                         " is not a GPU of the catalog: use an id of data/gpus.json or add the "
-                         "part under /gpus");
-  }
+  ADVISOR_REQUIRE(catalog.find_gpu(o.gpu) != nullptr, "unknown_gpu", r.path_of("gpu"),
+                  r.path_of("gpu") + " " + in_quotes(o.gpu) +
+                      " is not a GPU of the catalog: use an id of data/gpus.json or add the "
+                      "part under /gpus");
   read_offer_kind(r, o, catalog);
   o.count_available = r.nullable_integer("count_available", 1, kMaxOfferGpus);
   if (auto n = r.nullable_integer("gpus_per_node", 1, kMaxGpusPerNode))
@@ -169,31 +171,33 @@ ColocationPackage read_package(const JsonValue& j, const std::string& path, std:
   return c;
 }
 
-/// The built-in catalog (or `base`) with the document's GPUs as additions; errors of the
+/// The built-in catalog (or `base`) with the document's GPUs as additions; problems of the
 /// additions reader ("gpus.json/additions/0/name") are located in the document ("/gpus/0/name").
 Catalog base_catalog(const JsonValue* gpus, const std::string& as_of, CatalogTexts texts) {
   if (gpus == nullptr || gpus->empty()) return parse_catalog(texts);
-  if (!texts.gpus.empty())
-    throw InputError("catalog_invalid", "/gpus",
-                     "/gpus: a provider's own GPUs cannot be combined with a replaced gpus.json");
+  ADVISOR_REQUIRE(texts.gpus.empty(), "catalog_invalid", "/gpus",
+                  "/gpus: a provider's own GPUs cannot be combined with a replaced gpus.json");
   JsonValue additions = JsonValue::object();
   additions.set("schema", 1);
   additions.set("as_of", as_of);
   additions.set("additions", *gpus);
   texts.gpus = additions.dump();
-  try {
-    return parse_catalog(texts);
-  } catch (const InputError& e) {
-    const std::string from = std::string(e.path()).rfind(kAdditions, 0) == 0 ? kAdditions : "";
-    if (from.empty()) throw;
-    auto relocate = [&](std::string s) {
-      for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + 5))
-        s.replace(at, from.size(), "/gpus");
-      return s;
-    };
-    throw InputError(e.code() == "catalog_invalid" ? "duplicate" : e.code(), relocate(e.path()),
-                     relocate(e.what()));
+  std::optional<InputError> problem;
+  Catalog c = in_own_scope([&] { return parse_catalog(texts); }, problem);
+  if (!problem) return c;
+  const std::string from = problem->path().rfind(kAdditions, 0) == 0 ? kAdditions : "";
+  if (from.empty()) {  // not in the additions: as it was
+    record_problem(std::move(*problem));
+    return c;
   }
+  auto relocate = [&](std::string s) {
+    for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + 5))
+      s.replace(at, from.size(), "/gpus");
+    return s;
+  };
+  report_problem(problem->code() == "catalog_invalid" ? "duplicate" : problem->code(),
+                 relocate(problem->path()), relocate(problem->what()));
+  return c;
 }
 
 PriceEntry offer_entry(const ProviderCatalog& p, const ProviderOffer& o, double value,
@@ -331,12 +335,12 @@ void fold_into(Catalog& c, ProviderCatalog& p) {
   }
 }
 
-}  // namespace
-
-Catalog catalog_with_provider(const std::string& provider_text, const CatalogTexts& base) {
+/// catalog_with_provider's reading: the document into `p`, and the catalog its offers are
+/// folded into (not yet). After a problem, what was read so far.
+Catalog read_provider(const std::string& provider_text, const CatalogTexts& base,
+                      ProviderCatalog& p) {
   const JsonValue doc = parse_json_text(provider_text, "", limits::kMaxProviderBytes);
   FieldReader r(doc, "");
-  ProviderCatalog p;
   r.integer("schema", 1, 1);
   p.name = read_text(r, "name", limits::kMaxProviderNameChars, true);
   p.url = read_text(r, "url", limits::kMaxProviderUrlChars, false);
@@ -349,15 +353,16 @@ Catalog catalog_with_provider(const std::string& provider_text, const CatalogTex
   const JsonValue* offers = read_list(r, "offers", limits::kMaxProviderOffers);
   const JsonValue* packages = read_list(r, "colocation", limits::kMaxProviderPackages);
   const JsonValue* gpus = read_list(r, "gpus", limits::kMaxCatalogGpus);
-  if (offers == nullptr)
-    throw InputError("missing_field", "/offers",
-                     "/offers is required (an array; empty when the provider rents out no GPUs)");
+  ADVISOR_REQUIRE(offers != nullptr, "missing_field", "/offers",
+                  "/offers is required (an array; empty when the provider rents out no GPUs)");
   ADVISOR_REQUIRE(
       !offers->empty() || (packages != nullptr && !packages->empty()), "missing_field", "/offers",
       "/offers is empty and there are no /colocation packages: the document offers nothing");
   r.reject_unknown();
+  if (problem_reported()) return {};  // before parsing the whole catalog for nothing
 
   Catalog c = base_catalog(gpus, p.as_of, base);
+  if (problem_reported()) return c;  // a part of /gpus may lack its id
   if (gpus != nullptr)
     for (const JsonValue& g : gpus->elements()) p.gpus_added.push_back(g.find("id")->string());
   p.gpus_replaced = c.gpus_replaced;
@@ -366,8 +371,17 @@ Catalog catalog_with_provider(const std::string& provider_text, const CatalogTex
   if (packages != nullptr)
     for (std::size_t i = 0; i < packages->size(); ++i)
       p.colocation.push_back(read_package((*packages)[i], "/colocation/" + std::to_string(i), i));
-  fold_into(c, p);
-  c.provider = std::move(p);
+  return c;
+}
+
+}  // namespace
+
+Catalog catalog_with_provider(const std::string& provider_text, const CatalogTexts& base) {
+  ProviderCatalog p;
+  Catalog c = read_provider(provider_text, base, p);
+  // Folding indexes the offers and divides by their node sizes: whole offers only.
+  if (!problem_reported()) fold_into(c, p);
+  c.provider = std::move(p);  // after a problem too: the catalog always names its provider
   return c;
 }
 

@@ -14,7 +14,8 @@
 namespace advisor {
 
 /// The built-in data files (or `base`'s replacements) with the provider's document folded in.
-/// Throws InputError located in the document ("/offers/0/gpu", "/gpus/1/tdp_watts").
+/// Reports a problem located in the document ("/offers/0/gpu", "/gpus/1/tdp_watts"); the catalog
+/// returned then holds what was read, its provider set.
 Catalog catalog_with_provider(const std::string& provider_text, const CatalogTexts& base = {});
 
 /// result.provider: who priced the plan, as of when, and which offers and packages it used.

@@ -52,11 +52,11 @@ std::vector<std::string> lora_target_names(const JsonValue* j, const std::string
     const std::string s = j->string();
     if (s == "all_linear") return all;
     if (s == "attention") return {"q", "k", "v", "o"};
-    throw InputError("unknown_value", path,
-                     path +
-                         " must be \"all_linear\", \"attention\" or a list of q,k,v,o,gate,up,"
-                         "down; got \"" +
-                         s + "\"");
+    return report_problem("unknown_value", path,
+                          path +
+                              " must be \"all_linear\", \"attention\" or a list of q,k,v,o,gate,"
+                              "up,down; got \"" +
+                              s + "\"");
   }
   ADVISOR_REQUIRE(
       j->is_array() && !j->empty(), "wrong_type", path,
@@ -67,12 +67,12 @@ std::vector<std::string> lora_target_names(const JsonValue* j, const std::string
     ADVISOR_REQUIRE((*j)[i].is_string(), "wrong_type", p, p + " must be a string");
     const std::string name = (*j)[i].string();
     if (std::find(all.begin(), all.end(), name) == all.end())
-      throw InputError(
+      return report_problem(
           "unknown_value", p,
           p + " must be one of q, k, v, o, gate, up, down (gate only for gated MLPs); got \"" +
               name + "\"");
     if (std::find(out.begin(), out.end(), name) != out.end())
-      throw InputError("duplicate", p, p + " lists \"" + name + "\" twice");
+      return report_problem("duplicate", p, p + " lists \"" + name + "\" twice");
     out.push_back(name);
   }
   return out;
@@ -94,7 +94,7 @@ LoraTargets parse_lora_targets(const JsonValue* j, const std::string& path, bool
 
 ModelArch resolve_model(const JsonValue* j, const Catalog& catalog, std::string* source) {
   if (j == nullptr)
-    throw InputError(
+    return report_problem(
         "missing_field", "/model",
         "/model is required: {\"preset\": id}, the architecture fields, or {\"hf_config\": {...}}");
   ADVISOR_REQUIRE(j->is_object(), "wrong_type", "/model", "/model must be a JSON object");
@@ -104,9 +104,10 @@ ModelArch resolve_model(const JsonValue* j, const Catalog& catalog, std::string*
     r.reject_unknown();
     const ModelArch* m = catalog.find_model(id);
     if (m == nullptr)
-      throw InputError("unknown_preset", "/model/preset",
-                       "/model/preset " + in_quotes(id) +
-                           " is not in the model catalog; known: " + known_ids(catalog.models));
+      return report_problem(
+          "unknown_preset", "/model/preset",
+          "/model/preset " + in_quotes(id) +
+              " is not in the model catalog; known: " + known_ids(catalog.models));
     *source = "preset";
     return *m;
   }
@@ -115,10 +116,11 @@ ModelArch resolve_model(const JsonValue* j, const Catalog& catalog, std::string*
     const JsonValue* raw = r.raw("hf_config");
     r.reject_unknown();
     if (raw == nullptr)
-      throw InputError("missing_field", "/model/hf_config", "/model/hf_config is empty");
+      return report_problem("missing_field", "/model/hf_config", "/model/hf_config is empty");
     // Accept both a parsed object and the pasted text.
     const JsonValue parsed =
         raw->is_string() ? parse_json_text(raw->string(), "/model/hf_config") : *raw;
+    if (problem_reported()) return {};  // text that is no JSON: no config to read
     *source = "hf_config";
     return parse_hf_config(parsed, "/model/hf_config");
   }
@@ -149,11 +151,11 @@ void read_accounting(FieldReader& t, TrainingSettings& s, const StackProfile& st
       a.number("logits_bytes_per_element", 0, 64, stack.logits_bytes_per_element);
   s.accounting.logits_bytes_per_element = s.accounting.fused_cross_entropy ? 0 : logits_bytes;
   a.reject_unknown();
-  if (fp32 && s.accounting.master_weights)
-    throw InputError("inconsistent", a.path_of("master_weights"),
-                     a.path_of("master_weights") +
-                         " makes no sense with fp32 training (weights are already "
-                         "fp32); set it to false");
+  ADVISOR_REQUIRE_OR_RETURN(!(fp32 && s.accounting.master_weights), "inconsistent",
+                            a.path_of("master_weights"),
+                            a.path_of("master_weights") +
+                                " makes no sense with fp32 training (weights are already "
+                                "fp32); set it to false");
 }
 
 /// /stack: a catalog stack of the task's kind (training or serving); absent = the task's
@@ -174,6 +176,7 @@ StackProfile read_stack(FieldReader& root, Task task, const PerformanceConstants
     std::string list;
     for (const std::string& i : ids) list += (list.empty() ? "" : ", ") + i;
     root.unknown_value("stack", list, id);
+    return {};  // reported; no profile to check the task against
   }
   ADVISOR_REQUIRE(
       s->serving == serving, "inconsistent", "/stack",
@@ -202,10 +205,10 @@ TrainingSettings read_training(const JsonValue* j, Task task, const ModelArch& m
     s.target_length = target.value_or(static_cast<std::int64_t>(
         std::ceil(static_cast<double>(s.sequence_length) * kDefaultTargetShare)));
   } else if (target) {
-    throw InputError("inconsistent", t.path_of("target_length"),
-                     t.path_of("target_length") +
-                         " applies to encoder-decoder models (/model/encoder_layers > 0); a "
-                         "decoder-only model's tokens are /training/sequence_length");
+    return report_problem("inconsistent", t.path_of("target_length"),
+                          t.path_of("target_length") +
+                              " applies to encoder-decoder models (/model/encoder_layers > 0); a "
+                              "decoder-only model's tokens are /training/sequence_length");
   }
   s.micro_batch_size = t.integer("micro_batch_size", 1, kMaxMicroBatch, s.micro_batch_size);
   s.activation_checkpointing =
@@ -240,10 +243,10 @@ TrainingSettings read_training(const JsonValue* j, Task task, const ModelArch& m
   s.runs_per_month = t.nullable_number("runs_per_month", 0, kMaxRunsPerMonth, true);
   t.reject_unknown();
   if (s.sequence_length > model.max_position_embeddings && model.position == "learned") {
-    throw InputError("out_of_range", "/training/sequence_length",
-                     "/training/sequence_length " + std::to_string(s.sequence_length) +
-                         " exceeds the model's learned position table (" +
-                         std::to_string(model.max_position_embeddings) + ")");
+    return report_problem("out_of_range", "/training/sequence_length",
+                          "/training/sequence_length " + std::to_string(s.sequence_length) +
+                              " exceeds the model's learned position table (" +
+                              std::to_string(model.max_position_embeddings) + ")");
   }
   return s;
 }
@@ -292,10 +295,12 @@ ValidationSettings read_validation(const JsonValue* j) {
                     s.find_first_not_of(
                         "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                         "0123456789._-/:") == std::string::npos;
-    if (!ok)
-      throw InputError("out_of_range", r.path_of(key),
-                       r.path_of(key) + " must be 1-" + std::to_string(max) +
-                           " characters of letters, digits and . _ - / :");
+    if (!ok) {
+      report_problem("out_of_range", r.path_of(key),
+                     r.path_of(key) + " must be 1-" + std::to_string(max) +
+                         " characters of letters, digits and . _ - / :");
+      return std::nullopt;  // not `return report_problem()`: an optional of Failed is engaged
+    }
     return s;
   };
   v.host_driver = plain("host_driver", 32);
@@ -309,26 +314,26 @@ ValidationSettings read_validation(const JsonValue* j) {
 }
 
 void check_parallel_against_model(const Parallelism& p, const ModelArch& m) {
-  if (m.heads % p.tp != 0)
-    throw InputError("inconsistent", "/parallelism/tp",
-                     "/parallelism/tp " + std::to_string(p.tp) +
-                         " must divide the attention heads (" + std::to_string(m.heads) + ")");
-  ADVISOR_REQUIRE(m.kv_heads % p.tp == 0 || p.tp % m.kv_heads == 0, "inconsistent",
-                  "/parallelism/tp",
-                  "/parallelism/tp " + std::to_string(p.tp) +
-                      " must divide, or be a multiple of, the KV "
-                      "heads (" +
-                      std::to_string(m.kv_heads) + ")");
-  ADVISOR_REQUIRE(p.pp <= m.layers, "inconsistent", "/parallelism/pp",
-                  "/parallelism/pp " + std::to_string(p.pp) + " exceeds the model's layers (" +
-                      std::to_string(m.layers) + ")");
+  ADVISOR_REQUIRE_OR_RETURN(m.heads % p.tp == 0, "inconsistent", "/parallelism/tp",
+                            "/parallelism/tp " + std::to_string(p.tp) +
+                                " must divide the attention heads (" + std::to_string(m.heads) +
+                                ")");
+  ADVISOR_REQUIRE_OR_RETURN(m.kv_heads % p.tp == 0 || p.tp % m.kv_heads == 0, "inconsistent",
+                            "/parallelism/tp",
+                            "/parallelism/tp " + std::to_string(p.tp) +
+                                " must divide, or be a multiple of, the KV "
+                                "heads (" +
+                                std::to_string(m.kv_heads) + ")");
+  ADVISOR_REQUIRE_OR_RETURN(p.pp <= m.layers, "inconsistent", "/parallelism/pp",
+                            "/parallelism/pp " + std::to_string(p.pp) +
+                                " exceeds the model's layers (" + std::to_string(m.layers) + ")");
   if (p.ep > 1) {
-    if (!m.moe.has_value())
-      throw InputError("inconsistent", "/parallelism/ep",
-                       "/parallelism/ep > 1 needs a mixture-of-experts model");
-    ADVISOR_REQUIRE(m.moe->experts % p.ep == 0, "inconsistent", "/parallelism/ep",
-                    "/parallelism/ep " + std::to_string(p.ep) + " must divide the experts (" +
-                        std::to_string(m.moe->experts) + ")");
+    ADVISOR_REQUIRE_OR_RETURN(m.moe.has_value(), "inconsistent", "/parallelism/ep",
+                              "/parallelism/ep > 1 needs a mixture-of-experts model");
+    ADVISOR_REQUIRE_OR_RETURN(m.moe->experts % p.ep == 0, "inconsistent", "/parallelism/ep",
+                              "/parallelism/ep " + std::to_string(p.ep) +
+                                  " must divide the experts (" + std::to_string(m.moe->experts) +
+                                  ")");
   }
 }
 
@@ -337,11 +342,11 @@ void check_parallel_against_model(const Parallelism& p, const ModelArch& m) {
 void check_pipeline_zero(const Request& req) {
   const Parallelism& p = req.parallelism;
   if (!is_training(req.task) || p.pp == 1 || p.zero <= req.stack.max_zero_with_pp) return;
-  throw InputError("inconsistent", "/parallelism/zero",
-                   "/parallelism/zero " + std::to_string(p.zero) + ": the " + req.stack.id +
-                       " stack runs pipeline parallelism (/parallelism/pp " + std::to_string(p.pp) +
-                       ") with ZeRO stage " + std::to_string(req.stack.max_zero_with_pp) +
-                       " at most (DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3)");
+  report_problem("inconsistent", "/parallelism/zero",
+                 "/parallelism/zero " + std::to_string(p.zero) + ": the " + req.stack.id +
+                     " stack runs pipeline parallelism (/parallelism/pp " + std::to_string(p.pp) +
+                     ") with ZeRO stage " + std::to_string(req.stack.max_zero_with_pp) +
+                     " at most (DeepSpeed's pipeline engine refuses ZeRO-2 and ZeRO-3)");
 }
 
 /// Encoder-decoder models (T5) are modelled for training on one pipeline stage: serving them
@@ -349,19 +354,17 @@ void check_pipeline_zero(const Request& req) {
 /// over pipeline stages or a sequence over context-parallel ranks are not.
 void check_encoder_decoder(const Request& req) {
   if (!req.model.encoder_decoder()) return;
-  if (!is_training(req.task))
-    throw InputError("inconsistent", "/task",
-                     "/task inference: serving encoder-decoder models (/model/encoder_layers > 0) "
-                     "is not modelled; training is");
-  if (req.parallelism.pp > 1)
-    throw InputError("inconsistent", "/parallelism/pp",
-                     "/parallelism/pp " + std::to_string(req.parallelism.pp) +
-                         ": encoder-decoder models are modelled on one pipeline stage "
-                         "(tensor and data parallel)");
-  if (req.parallelism.cp > 1)
-    throw InputError("inconsistent", "/parallelism/cp",
-                     "/parallelism/cp " + std::to_string(req.parallelism.cp) +
-                         ": context parallelism is modelled for decoder-only models");
+  ADVISOR_REQUIRE_OR_RETURN(
+      is_training(req.task), "inconsistent", "/task",
+      "/task inference: serving encoder-decoder models (/model/encoder_layers > 0) is not "
+      "modelled; training is");
+  ADVISOR_REQUIRE_OR_RETURN(req.parallelism.pp <= 1, "inconsistent", "/parallelism/pp",
+                            "/parallelism/pp " + std::to_string(req.parallelism.pp) +
+                                ": encoder-decoder models are modelled on one pipeline stage "
+                                "(tensor and data parallel)");
+  ADVISOR_REQUIRE_OR_RETURN(req.parallelism.cp <= 1, "inconsistent", "/parallelism/cp",
+                            "/parallelism/cp " + std::to_string(req.parallelism.cp) +
+                                ": context parallelism is modelled for decoder-only models");
 }
 
 /// Context parallelism splits each training sequence over cp GPUs (ring attention).
@@ -373,23 +376,20 @@ void check_context_parallel(const Request& req) {
   const int cp = req.parallelism.cp;
   if (cp == 1) return;
   const std::string what = "/parallelism/cp " + std::to_string(cp);
-  if (!is_training(req.task))
-    throw InputError("inconsistent", "/parallelism/cp",
-                     what +
-                         ": context parallelism is modelled for training only; serving "
-                         "splits the model (tp, pp), not the sequence");
+  ADVISOR_REQUIRE_OR_RETURN(is_training(req.task), "inconsistent", "/parallelism/cp",
+                            what +
+                                ": context parallelism is modelled for training only; serving "
+                                "splits the model (tp, pp), not the sequence");
   const std::int64_t chunks = kContextParallelChunksPerRank * cp;
-  if (req.training.sequence_length % chunks != 0)
-    throw InputError("inconsistent", "/parallelism/cp",
-                     what + " needs /training/sequence_length (" +
-                         std::to_string(req.training.sequence_length) +
-                         ") divisible by 2 x cp = " + std::to_string(chunks) +
-                         " (load-balanced causal chunks, Megatron-LM context parallelism)");
-  if (!req.training.flash_attention)
-    throw InputError("inconsistent", "/parallelism/cp",
-                     what +
-                         " needs /training/flash_attention: ring attention runs in "
-                         "FlashAttention-style kernels");
+  ADVISOR_REQUIRE_OR_RETURN(
+      req.training.sequence_length % chunks == 0, "inconsistent", "/parallelism/cp",
+      what + " needs /training/sequence_length (" + std::to_string(req.training.sequence_length) +
+          ") divisible by 2 x cp = " + std::to_string(chunks) +
+          " (load-balanced causal chunks, Megatron-LM context parallelism)");
+  ADVISOR_REQUIRE_OR_RETURN(req.training.flash_attention, "inconsistent", "/parallelism/cp",
+                            what +
+                                " needs /training/flash_attention: ring attention runs in "
+                                "FlashAttention-style kernels");
 }
 
 /// DualPipe (DeepSeek-V3 report, sec. 3.2.1) feeds micro-batches from both ends of the pipeline:
@@ -399,18 +399,15 @@ void check_pipeline_schedule(const Request& req) {
   const Parallelism& pl = req.parallelism;
   if (pl.schedule != PipelineSchedule::kDualPipe) return;
   constexpr const char* path = "/parallelism/pipeline_schedule";
-  if (!is_training(req.task))
-    throw InputError("inconsistent", path,
-                     "/parallelism/pipeline_schedule \"dualpipe\" is a training schedule; serving "
-                     "runs no backward pass to overlap");
-  if (!pl.pp_pinned || pl.pp < 2 || pl.pp % 2 != 0)
-    throw InputError("inconsistent", path,
-                     "/parallelism/pipeline_schedule \"dualpipe\" needs an even pipeline size "
-                     "stated in /parallelism/pp (rank i holds stages i and pp-1-i)");
-  if (pl.virtual_stages > 1)
-    throw InputError("inconsistent", path,
-                     "/parallelism/pipeline_schedule \"dualpipe\" runs two directions, not "
-                     "interleaved chunks: leave /parallelism/virtual_stages at 1");
+  ADVISOR_REQUIRE_OR_RETURN(is_training(req.task), "inconsistent", path,
+                            "/parallelism/pipeline_schedule \"dualpipe\" is a training schedule; "
+                            "serving runs no backward pass to overlap");
+  ADVISOR_REQUIRE_OR_RETURN(pl.pp_pinned && pl.pp >= 2 && pl.pp % 2 == 0, "inconsistent", path,
+                            "/parallelism/pipeline_schedule \"dualpipe\" needs an even pipeline "
+                            "size stated in /parallelism/pp (rank i holds stages i and pp-1-i)");
+  ADVISOR_REQUIRE_OR_RETURN(pl.virtual_stages <= 1, "inconsistent", path,
+                            "/parallelism/pipeline_schedule \"dualpipe\" runs two directions, not "
+                            "interleaved chunks: leave /parallelism/virtual_stages at 1");
 }
 
 /// Hybrid sharding (FSDP HYBRID_SHARD, ZeRO++ hpZ) shards ZeRO state inside a group and
@@ -419,16 +416,14 @@ void check_shard_group(const Request& req) {
   const int g = req.parallelism.shard_group;
   if (g == 0) return;
   const std::string what = "/parallelism/shard_group " + std::to_string(g);
-  if (!is_training(req.task))
-    throw InputError("inconsistent", "/parallelism/shard_group",
-                     what +
-                         ": hybrid sharding shards training state (weights, gradients, "
-                         "optimizer); serving holds no such state");
-  if (req.parallelism.zero == 0)
-    throw InputError("inconsistent", "/parallelism/shard_group",
-                     what +
-                         " needs ZeRO sharding (/parallelism/zero >= 1): with zero = 0 "
-                         "every rank holds everything");
+  ADVISOR_REQUIRE_OR_RETURN(is_training(req.task), "inconsistent", "/parallelism/shard_group",
+                            what +
+                                ": hybrid sharding shards training state (weights, gradients, "
+                                "optimizer); serving holds no such state");
+  ADVISOR_REQUIRE_OR_RETURN(req.parallelism.zero != 0, "inconsistent", "/parallelism/shard_group",
+                            what +
+                                " needs ZeRO sharding (/parallelism/zero >= 1): with zero = 0 "
+                                "every rank holds everything");
 }
 
 }  // namespace
@@ -439,6 +434,9 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   root.integer("schema", 1, 1);
   req.task = root.choice("task", kTaskNames);
   req.model = resolve_model(root.raw("model"), catalog, &req.model_source);
+  // The sections below are read against the model: none there, none read (the form's record,
+  // FieldLog, keeps the fields read before the problem, as when it stopped the parse).
+  if (problem_reported()) return req;
   req.stack = read_stack(root, req.task, catalog.performance, &req.stack_given);
   req.training = read_training(root.object("training"), req.task, req.model, req.stack);
   req.inference = read_inference(root.object("inference"), req.stack);
@@ -479,6 +477,8 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   req.goal = read_goal(root.object("goal"), req.task);
   req.validation = read_validation(root.object("validation"));
   root.reject_unknown();
+  // The checks below divide by what was read: after a problem it may be any fallback (0).
+  if (problem_reported()) return req;
 
   check_parallel_against_model(req.parallelism, req.model);
   if (req.parallelism.virtual_stages > 1) {
@@ -499,7 +499,7 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
   const TrainingSettings& ts = req.training;
   if (ts.offload_parameters) {
     if (req.parallelism.zero != 3)
-      throw InputError(
+      return report_problem(
           "inconsistent", "/training/cpu_offload/parameters",
           "/training/cpu_offload/parameters needs ZeRO stage 3 (/parallelism/zero = 3)");
   }
@@ -520,12 +520,12 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
     const int dp_cp = req.hardware->count / model_parallel;
     const int g = req.parallelism.shard_group;
     if (g > 0 && !(dp_cp % g == 0))
-      throw InputError("inconsistent", "/parallelism/shard_group",
-                       "/parallelism/shard_group " + std::to_string(g) +
-                           " must divide the data-parallel size (" + std::to_string(dp_cp) +
-                           (cp > 1 ? " with context parallel" : "") +
-                           "): ZeRO shards inside groups of that many ranks and replicates "
-                           "across them");
+      return report_problem("inconsistent", "/parallelism/shard_group",
+                            "/parallelism/shard_group " + std::to_string(g) +
+                                " must divide the data-parallel size (" + std::to_string(dp_cp) +
+                                (cp > 1 ? " with context parallel" : "") +
+                                "): ZeRO shards inside groups of that many ranks and replicates "
+                                "across them");
     ADVISOR_REQUIRE(dp_cp % req.parallelism.ep == 0 || req.parallelism.ep == 1, "inconsistent",
                     "/parallelism/ep",
                     "/parallelism/ep " + std::to_string(req.parallelism.ep) +
@@ -533,7 +533,7 @@ Request parse_request(const JsonValue& document, const Catalog& catalog) {
                         (cp > 1 ? " with context parallel" : "") + ")");
   }
   // The form's schema (FieldLog) records the request's own fields once.
-  if (is_training(req.task) && !req.stack_given && !FieldLog::recording())
+  if (is_training(req.task) && !req.stack_given && !FieldLog::recording() && !problem_reported())
     req.other_stacks = other_stacks(document, req, catalog.performance);
   return req;
 }

@@ -12,7 +12,9 @@
 
 namespace advisor {
 
-/// Parses and validates a request document against the catalog (preset and GPU ids).
+/// Parses and validates a request document against the catalog (preset and GPU ids). After a
+/// reported problem (types/errors.hpp) the request is partial: ask problem_reported() before
+/// using it.
 Request parse_request(const JsonValue& document, const Catalog& catalog);
 
 /// /training read under `stack` (its defaults where the request is silent); `training` may be

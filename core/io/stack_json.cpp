@@ -11,14 +11,21 @@ namespace advisor {
 
 namespace {
 
-/// {"value": v, "basis", "source"} where v may be null, a boolean or a string.
+/// {"value": v, "basis", "source"} where v may be null, a boolean or a string (null after a
+/// reported problem).
 const JsonValue& sourced(FieldReader& r, const char* key) {
+  static const JsonValue kNone;
   const JsonValue* object = r.raw(key);
   const std::string path = r.path_of(key);
-  ADVISOR_REQUIRE(object != nullptr && object->is_object(), "missing_field", path,
-                  path + " is required: {\"value\", \"basis\", \"source\"}");
-  ADVISOR_REQUIRE(object->contains("value"), "missing_field", path + "/value",
-                  path + "/value is required");
+  if (object == nullptr || !object->is_object()) {
+    report_problem("missing_field", path,
+                   path + " is required: {\"value\", \"basis\", \"source\"}");
+    return kNone;
+  }
+  if (!object->contains("value")) {
+    report_problem("missing_field", path + "/value", path + "/value is required");
+    return kNone;
+  }
   FieldReader a(*object, path);
   a.raw("value");
   a.string("basis");
@@ -79,8 +86,8 @@ void read_batch_budget(const JsonValue& j, const std::string& path, StackProfile
 bool read_sourced_flag(FieldReader& r, const char* key) {
   const JsonValue& flag = sourced(r, key);
   if (!flag.is_boolean())
-    throw InputError("wrong_type", r.path_of(key) + "/value",
-                     r.path_of(key) + "/value must be true or false");
+    return report_problem("wrong_type", r.path_of(key) + "/value",
+                          r.path_of(key) + "/value must be true or false");
   return flag.boolean();
 }
 
@@ -97,9 +104,9 @@ std::vector<Task> stack_tasks(FieldReader& r, const char* key, bool serving) {
   for (const std::string& t : strings(r, key, true)) {
     const auto task = value_in(kTaskNames, t);
     if (!task.has_value())
-      throw InputError("catalog_invalid", p, p + ": unknown task \"" + t + "\"");
+      return report_problem("catalog_invalid", p, p + ": unknown task \"" + t + "\"");
     if ((*task == Task::kInference) != serving)
-      throw InputError(
+      return report_problem(
           "catalog_invalid", p,
           p + ": a " + (serving ? "serving" : "training") + " stack cannot be listed for " + t);
     out.push_back(*task);
@@ -112,7 +119,8 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
   StackProfile s;
   s.id = r.string("id");
   if (s.id.empty())
-    throw InputError("catalog_invalid", r.path_of("id"), r.path_of("id") + " must not be empty");
+    return report_problem("catalog_invalid", r.path_of("id"),
+                          r.path_of("id") + " must not be empty");
   s.name = r.string("name");
   s.serving = r.choice("kind", {"training", "serving"}) == "serving";
   s.default_for = stack_tasks(r, "default_for", s.serving);
@@ -124,8 +132,8 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
     s.gpu_memory_utilization = read_sourced_value(r, "gpu_memory_utilization", 0.05, 1);
     const JsonValue& free = sourced(r, "kv_of_free_memory");
     if (!free.is_boolean())
-      throw InputError("wrong_type", r.path_of("kv_of_free_memory") + "/value",
-                       r.path_of("kv_of_free_memory") + "/value must be true or false");
+      return report_problem("wrong_type", r.path_of("kv_of_free_memory") + "/value",
+                            r.path_of("kv_of_free_memory") + "/value must be true or false");
     s.kv_of_free_memory = free.boolean();
     s.efficiency_factor = read_sourced_value(r, "efficiency_factor", 0.1, 3);
     if (const JsonValue* budget = r.object("max_batched_tokens"))
@@ -168,8 +176,8 @@ StackProfile parse_stack(const JsonValue& j, const std::string& path) {
     if (!ckpt.is_null()) {
       const auto c = ckpt.is_string() ? value_in(kCheckpointingNames, ckpt.string()) : std::nullopt;
       if (!c.has_value())
-        throw InputError("unknown_value", p,
-                         p + " must be null, \"none\", \"selective\" or \"full\"");
+        return report_problem("unknown_value", p,
+                              p + " must be null, \"none\", \"selective\" or \"full\"");
       s.default_checkpointing = *c;
     }
   }
@@ -226,8 +234,8 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
   {
     const JsonValue* list = root.raw("protocols");
     const std::string p = root.path_of("protocols");
-    ADVISOR_REQUIRE(list != nullptr && list->is_array() && !list->empty(), "wrong_type", p,
-                    p + " must be a non-empty array");
+    ADVISOR_REQUIRE_OR_RETURN(list != nullptr && list->is_array() && !list->empty(), "wrong_type",
+                              p, p + " must be a non-empty array");
     for (std::size_t i = 0; i < list->size(); ++i) {
       FieldReader r((*list)[i], p + "/" + std::to_string(i));
       CollectiveProtocol c;
@@ -265,31 +273,30 @@ void parse_stack_sections(FieldReader& root, PerformanceConstants& k) {
   {
     const JsonValue* list = root.raw("stacks");
     const std::string p = root.path_of("stacks");
-    ADVISOR_REQUIRE(list != nullptr && list->is_array() && !list->empty(), "wrong_type", p,
-                    p + " must be a non-empty array");
-    ADVISOR_REQUIRE(list->size() <= limits::kMaxCatalogStacks, "limit_exceeded", p,
-                    p + " has " + std::to_string(list->size()) + " stacks, more than the " +
-                        std::to_string(limits::kMaxCatalogStacks) + " the advisor accepts");
+    ADVISOR_REQUIRE_OR_RETURN(list != nullptr && list->is_array() && !list->empty(), "wrong_type",
+                              p, p + " must be a non-empty array");
+    ADVISOR_REQUIRE_OR_RETURN(
+        list->size() <= limits::kMaxCatalogStacks, "limit_exceeded", p,
+        p + " has " + std::to_string(list->size()) + " stacks, more than the " +
+            std::to_string(limits::kMaxCatalogStacks) + " the advisor accepts");
     for (std::size_t i = 0; i < list->size(); ++i) {
       const std::string item = p + "/" + std::to_string(i);
       StackProfile s = parse_stack((*list)[i], item);
-      if (k.find_stack(s.id) != nullptr)
-        throw InputError("catalog_invalid", item + "/id",
-                         item + "/id \"" + s.id + "\" appears twice");
+      ADVISOR_REQUIRE_OR_RETURN(k.find_stack(s.id) == nullptr, "catalog_invalid", item + "/id",
+                                item + "/id \"" + s.id + "\" appears twice");
       k.stacks.push_back(std::move(s));
     }
     for (Task t :
          {Task::kPretrain, Task::kFullFinetune, Task::kLora, Task::kQlora, Task::kInference}) {
-      if (k.default_stack(t) == nullptr)
-        throw InputError("catalog_invalid", p,
-                         p + ": no stack is the default for " + std::string(name_of(t)));
+      ADVISOR_REQUIRE_OR_RETURN(k.default_stack(t) != nullptr, "catalog_invalid", p,
+                                p + ": no stack is the default for " + std::string(name_of(t)));
       const auto defaults =
           std::count_if(k.stacks.begin(), k.stacks.end(), [&](const StackProfile& s) {
             return std::find(s.default_for.begin(), s.default_for.end(), t) != s.default_for.end();
           });
-      if (defaults != 1)
-        throw InputError("catalog_invalid", p,
-                         p + ": more than one stack is the default for " + std::string(name_of(t)));
+      ADVISOR_REQUIRE_OR_RETURN(
+          defaults == 1, "catalog_invalid", p,
+          p + ": more than one stack is the default for " + std::string(name_of(t)));
     }
   }
 }

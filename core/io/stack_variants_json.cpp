@@ -2,6 +2,7 @@
 #include "io/stack_variants_json.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "io/request_json.hpp"
 #include "types/errors.hpp"
@@ -19,11 +20,12 @@ std::shared_ptr<const StackVariants> other_stacks(const JsonValue& document, con
     const bool common =
         std::find(s.common_for.begin(), s.common_for.end(), req.task) != s.common_for.end();
     if (s.serving || !common || s.id == req.stack.id) continue;
-    try {
-      out->variants.push_back({s, read_training(training, req.task, req.model, s),
-                               zero_stated ? req.parallelism.zero : s.default_zero});
-    } catch (const InputError&) {
-    }
+    std::optional<InputError> problem;  // the request under a stack it cannot run on: left out
+    TrainingSettings t =
+        in_own_scope([&] { return read_training(training, req.task, req.model, s); }, problem);
+    if (!problem)
+      out->variants.push_back(
+          {s, std::move(t), zero_stated ? req.parallelism.zero : s.default_zero});
   }
   return out;
 }

@@ -11,7 +11,7 @@
 namespace advisor {
 
 /// No /stack named (training): the request under each other stack common for its task, for
-/// the memory range. A stack under which the request is a located error (a stated ZeRO stage it
+/// the memory range. A stack under which the request has a located problem (a stated ZeRO stage it
 /// cannot run with pipeline stages, say) is left out of the range.
 std::shared_ptr<const StackVariants> other_stacks(const JsonValue& document, const Request& req,
                                                   const PerformanceConstants& k);

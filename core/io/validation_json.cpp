@@ -4,7 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <stdexcept>
+#include <optional>
 
 #include "io/json_reader.hpp"
 #include "io/validation_sections_json.hpp"
@@ -21,20 +21,31 @@ using json = JsonValue;
 
 // Strictly, as every other JSON input (io/json_text.cpp): bounded size and depth, duplicate keys,
 // NUL bytes, numbers beyond a double are located errors (fuzz regression number_overflow.json).
+// Null after a reported problem.
 json parse(const std::string& text, const std::string& file) {
-  try {
-    return parse_json_text(text, "/" + file, limits::kMaxValidationResultBytes);
-  } catch (const InputError& e) {
-    // A cut-off file is the common case: it keeps the code the page words as such.
-    if (e.code() != "malformed_json") throw;
-    throw InputError("json_invalid", "/" + file,
-                     std::string(e.what()) + ": the file may be cut short");
+  std::optional<InputError> problem;
+  json doc = in_own_scope(
+      [&] { return parse_json_text(text, "/" + file, limits::kMaxValidationResultBytes); },
+      problem);
+  if (!problem) return doc;
+  // A cut-off file is the common case: it keeps the code the page words as such.
+  if (problem->code() != "malformed_json") {
+    record_problem(std::move(*problem));
+    return {};
   }
+  return report_problem("json_invalid", "/" + file,
+                        std::string(problem->what()) + ": the file may be cut short");
 }
 
+/// The member `key`; null after reporting it missing (the type checks that follow report nothing
+/// more: only the first problem is kept).
 const json& field(const json& obj, const std::string& key, const std::string& path) {
+  static const json kMissing;
   const json* v = obj.find(key);
-  if (v == nullptr) throw InputError("catalog_invalid", path + "/" + key, "missing field " + key);
+  if (v == nullptr) {
+    report_problem("catalog_invalid", path + "/" + key, "missing field " + key);
+    return kMissing;
+  }
   return *v;
 }
 
@@ -44,15 +55,15 @@ std::string text_or_empty(const json& obj, const char* key, const std::string& p
   const json* v = obj.find(key);
   if (v == nullptr) return "";
   if (!v->is_string())
-    throw InputError("wrong_type", path + "/" + key,
-                     path + "/" + key + " must be a string, not " + v->type_name());
+    return report_problem("wrong_type", path + "/" + key,
+                          path + "/" + key + " must be a string, not " + v->type_name());
   return v->string();
 }
 
 std::string str(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
   if (!v.is_string())
-    throw InputError("catalog_invalid", path + "/" + key, key + " must be a string");
+    return report_problem("catalog_invalid", path + "/" + key, key + " must be a string");
   return v.string();
 }
 
@@ -60,33 +71,33 @@ std::string str_or_empty(const json& obj, const std::string& key, const std::str
   const json& v = field(obj, key, path);
   if (v.is_null()) return "";
   if (!v.is_string())
-    throw InputError("catalog_invalid", path + "/" + key, key + " must be a string or null");
+    return report_problem("catalog_invalid", path + "/" + key, key + " must be a string or null");
   return v.string();
 }
 
 double number(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
   if (!v.is_number())
-    throw InputError("catalog_invalid", path + "/" + key, key + " must be a number");
+    return report_problem("catalog_invalid", path + "/" + key, key + " must be a number");
   return v.number();
 }
 
 bool boolean(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
   if (!v.is_boolean())
-    throw InputError("catalog_invalid", path + "/" + key, key + " must be true or false");
+    return report_problem("catalog_invalid", path + "/" + key, key + " must be true or false");
   return v.boolean();
 }
 
 std::vector<std::string> strings(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
   if (!v.is_array())
-    throw InputError("catalog_invalid", path + "/" + key, key + " must be an array");
+    return report_problem("catalog_invalid", path + "/" + key, key + " must be an array");
   std::vector<std::string> out;
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (!v[i].is_string())
-      throw InputError("catalog_invalid", path + "/" + key + "/" + std::to_string(i),
-                       "must be a string");
+      return report_problem("catalog_invalid", path + "/" + key + "/" + std::to_string(i),
+                            "must be a string");
     out.push_back(v[i].string());
   }
   return out;
@@ -96,12 +107,12 @@ std::vector<std::string> strings(const json& obj, const std::string& key, const 
 std::vector<int> xid_codes(const json& obj, const std::string& key, const std::string& path) {
   const json& v = field(obj, key, path);
   if (!v.is_array())
-    throw InputError("catalog_invalid", path + "/" + key, key + " must be an array");
+    return report_problem("catalog_invalid", path + "/" + key, key + " must be an array");
   std::vector<int> out;
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (!v[i].is_number() || v[i].number() < 1 || v[i].number() != std::floor(v[i].number()))
-      throw InputError("catalog_invalid", path + "/" + key + "/" + std::to_string(i),
-                       "an Xid code is a whole number >= 1");
+      return report_problem("catalog_invalid", path + "/" + key + "/" + std::to_string(i),
+                            "an Xid code is a whole number >= 1");
     out.push_back(static_cast<int>(v[i].number()));
   }
   return out;
@@ -113,8 +124,9 @@ XidClasses xid_classes(const json& doc, const std::string& base) {
   XidClasses c{xid_codes(x, "hardware", p), xid_codes(x, "application", p), str(x, "source", p)};
   for (int code : c.application)
     if (is_hardware_xid(c, code))
-      throw InputError("catalog_invalid", p + "/application",
-                       "Xid " + std::to_string(code) + " is listed as hardware and application");
+      return report_problem(
+          "catalog_invalid", p + "/application",
+          "Xid " + std::to_string(code) + " is listed as hardware and application");
   return c;
 }
 
@@ -123,7 +135,7 @@ double bounded(const json& x, const char* key, const std::string& p, double lo, 
                bool whole, const char* rule) {
   const double v = number(x, key, p);
   if (v < lo || v > hi || (whole && v != std::floor(v)))
-    throw InputError("catalog_invalid", p + "/" + key, std::string(key) + " is " + rule);
+    return report_problem("catalog_invalid", p + "/" + key, std::string(key) + " is " + rule);
   return v;
 }
 
@@ -149,8 +161,8 @@ ProductClass product_class(const std::string& s, const std::string& path) {
   if (s == "data_center") return ProductClass::data_center;
   if (s == "workstation") return ProductClass::workstation;
   if (s == "geforce") return ProductClass::geforce;
-  throw InputError("catalog_invalid", path,
-                   "product_class must be data_center, workstation or geforce");
+  return report_problem("catalog_invalid", path,
+                        "product_class must be data_center, workstation or geforce");
 }
 
 // --- validation-result.json -------------------------------------------------------------------
@@ -159,7 +171,7 @@ class ResultReader {
  public:
   ResultReader(const json& measured, std::string base) : m_(measured), base_(std::move(base)) {}
 
-  /// A number, or nullopt when absent or reported as N/A.
+  /// A number, or nullopt when absent, reported as N/A, or not a number (reported).
   std::optional<double> num(const std::string& key) const {
     const json* found = m_.find(key);
     if (found == nullptr) return std::nullopt;
@@ -174,12 +186,13 @@ class ResultReader {
       std::string rest = end ? std::string(end) : "";
       while (!rest.empty() && rest.front() == ' ') rest.erase(rest.begin());
       if (end != s.c_str() && !rest.empty())
-        throw InputError("wrong_unit", path(key),
-                         key + " is " + in_quotes(s) + ": give a plain number" + unit_hint(key));
+        return report_problem(
+            "wrong_unit", path(key),
+            key + " is " + in_quotes(s) + ": give a plain number" + unit_hint(key));
     }
-    throw InputError("bad_value", path(key),
-                     key + " must be a number" + unit_hint(key) + ", got " +
-                         in_quotes(v.is_string() ? v.string() : v.dump()));
+    return report_problem("bad_value", path(key),
+                          key + " must be a number" + unit_hint(key) + ", got " +
+                              in_quotes(v.is_string() ? v.string() : v.dump()));
   }
   /// A count or an index: a whole number in [0, 2^31), refused rather than wrapped.
   std::optional<int> integer(const std::string& key) const {
@@ -197,7 +210,7 @@ class ResultReader {
     const json& v = *found;
     if (v.is_string()) return v.string();
     if (v.is_number()) return v.dump();
-    throw InputError("bad_value", path(key), key + " must be text");
+    return report_problem("bad_value", path(key), key + " must be text");
   }
   std::string path(const std::string& key) const { return base_ + "/measured/" + key; }
 
@@ -253,8 +266,8 @@ bool split_indexed(const std::string& key, const std::string& prefix, int& index
 void fraction_in_range(const std::optional<double>& v, const std::string& path,
                        const std::string& key) {
   if (v && (*v < 0 || *v > 1))
-    throw InputError("wrong_unit", path,
-                     key + " is " + json(*v).dump() + ": a share 0-1 is expected (a percentage?)");
+    report_problem("wrong_unit", path,
+                   key + " is " + json(*v).dump() + ": a share 0-1 is expected (a percentage?)");
 }
 
 }  // namespace
@@ -262,12 +275,13 @@ void fraction_in_range(const std::optional<double>& v, const std::string& path,
 NgcCatalog parse_ngc_catalog(const std::string& text) {
   const std::string base = "ngc.json";
   json doc = parse(text, base);
+  if (problem_reported()) return {};
   NgcCatalog c;
   c.as_of = str(doc, "as_of", base);
   c.default_registry = str(doc, "default_registry", base);
   const json& tags = field(doc, "tags", base);
   if (!tags.is_array() || tags.empty())
-    throw InputError("catalog_invalid", base + "/tags", "tags must be a non-empty array");
+    return report_problem("catalog_invalid", base + "/tags", "tags must be a non-empty array");
   for (std::size_t i = 0; i < tags.size(); ++i) {
     const std::string p = base + "/tags/" + std::to_string(i);
     const json& t = tags[i];
@@ -290,13 +304,13 @@ NgcCatalog parse_ngc_catalog(const std::string& text) {
     else if (status == "unconfirmed")
       tag.status = TagStatus::unconfirmed;
     else
-      throw InputError("catalog_invalid", p + "/status",
-                       "status must be confirmed, secondary or unconfirmed");
+      return report_problem("catalog_invalid", p + "/status",
+                            "status must be confirmed, secondary or unconfirmed");
     tag.source = strings(t, "source", p);
     tag.as_of = str(t, "as_of", p);
     tag.notes = str(t, "notes", p);
     if (!c.tags.empty() && compare_versions(c.tags.back().tag, tag.tag) >= 0)
-      throw InputError("catalog_invalid", p + "/tag", "tags must be in ascending order");
+      return report_problem("catalog_invalid", p + "/tag", "tags must be in ascending order");
     c.tags.push_back(std::move(tag));
   }
   return c;
@@ -305,9 +319,10 @@ NgcCatalog parse_ngc_catalog(const std::string& text) {
 std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
   const std::string base = "validation.json";
   json doc = parse(text, base);
+  if (problem_reported()) return {};
   const json& parts = field(doc, "parts", base);
-  if (!parts.is_object())
-    throw InputError("catalog_invalid", base + "/parts", "parts must be an object");
+  if (!parts.is_object())  // (nor read as one: an array's members have no keys)
+    return report_problem("catalog_invalid", base + "/parts", "parts must be an object");
   std::map<std::string, PartFacts> out;
   const XidClasses xid = xid_classes(doc, base);
   const NvlinkErrorLimits nvlink_errors = nvlink_error_limits(doc, base);
@@ -329,8 +344,8 @@ std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
     f.intra_node = str(j, "intra_node", p);
     if (f.intra_node != "nvswitch" && f.intra_node != "nvlink_bridge" && f.intra_node != "pcie" &&
         f.intra_node != "none")
-      throw InputError("catalog_invalid", p + "/intra_node",
-                       "intra_node must be nvswitch, nvlink_bridge, pcie or none");
+      return report_problem("catalog_invalid", p + "/intra_node",
+                            "intra_node must be nvswitch, nvlink_bridge, pcie or none");
     f.nvlink_links_per_gpu = static_cast<int>(number(j, "nvlink_links_per_gpu", p));
     if (!field(j, "nvlink_link_gbps", p).is_null())
       f.nvlink_link_gbps = number(j, "nvlink_link_gbps", p);
@@ -342,22 +357,24 @@ std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
     const json* derived = j.find("derived");
     if (derived && !derived->is_null()) {
       if (!derived->is_object())
-        throw InputError("catalog_invalid", p + "/derived", "derived must be an object");
+        return report_problem("catalog_invalid", p + "/derived", "derived must be an object");
       for (std::size_t k = 0; k < derived->size(); ++k) {
         if (!(*derived)[k].is_string())
-          throw InputError("catalog_invalid", p + "/derived/" + derived->key(k),
-                           "a derived value's rule must be a string");
+          return report_problem("catalog_invalid", p + "/derived/" + derived->key(k),
+                                "a derived value's rule must be a string");
         if (!j.contains(derived->key(k)))
-          throw InputError("catalog_invalid", p + "/derived/" + derived->key(k),
-                           "derived names " + derived->key(k) + ", which the entry does not have");
+          return report_problem(
+              "catalog_invalid", p + "/derived/" + derived->key(k),
+              "derived names " + derived->key(k) + ", which the entry does not have");
       }
     }
     const json& obs = field(j, "power_limit_w_observed", p);
     if (obs.is_array())
       for (const json& w : obs.elements()) {
         if (!w.is_number())
-          throw InputError("catalog_invalid", p + "/power_limit_w_observed",
-                           p + "/power_limit_w_observed must hold numbers, not " + w.type_name());
+          return report_problem(
+              "catalog_invalid", p + "/power_limit_w_observed",
+              p + "/power_limit_w_observed must hold numbers, not " + w.type_name());
         f.power_limit_w_observed.push_back(w.number());
       }
     f.confirmed = boolean(j, "confirmed", p);
@@ -371,6 +388,7 @@ std::map<std::string, PartFacts> parse_part_facts(const std::string& text) {
 
 GpuFacts gpu_facts_from_catalog_json(const std::string& gpus_json, const std::string& gpu_id) {
   json doc = parse(gpus_json, "gpus.json");
+  if (problem_reported()) return {};
   const json& gpus = field(doc, "gpus", "gpus.json");
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     const json& g = gpus[i];
@@ -393,15 +411,16 @@ GpuFacts gpu_facts_from_catalog_json(const std::string& gpus_json, const std::st
     if (product && product->is_object()) f.memory_ecc = str_or_empty(*product, "memory_ecc", p);
     return f;
   }
-  throw InputError("validation_unknown_gpu", "/gpu", "no GPU " + gpu_id + " in gpus.json");
+  return report_problem("validation_unknown_gpu", "/gpu", "no GPU " + gpu_id + " in gpus.json");
 }
 
 Measurements parse_result_file(const std::string& text, const std::string& file) {
   const std::string base = "/" + file;
   json doc = parse(text, file);
+  if (problem_reported()) return {};
   if (!doc.is_object() || text_or_empty(doc, "kind", base) != "gpu-advisor-validation-result")
-    throw InputError("not_a_validation_result", base + "/kind",
-                     file + " is not a validation-result.json written by 90_summary.sh");
+    return report_problem("not_a_validation_result", base + "/kind",
+                          file + " is not a validation-result.json written by 90_summary.sh");
   const json* schema = doc.find("schema");
   ADVISOR_REQUIRE(schema && schema->is_integer() && schema->number() == 1, "unsupported_schema",
                   base + "/schema", file + " has a schema this version cannot read (expected 1)");
@@ -479,10 +498,10 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
     const bool gpu_key = split_indexed(key, "gpu", i, f);
     if ((gpu_key || split_indexed(key, "nvlink", i, f)) &&
         !(i >= 0 && i < limits::kMaxGpusPerServer))
-      throw InputError("bad_value", r.path(key),
-                       in_quotes(key) + " names a GPU index beyond " +
-                           std::to_string(limits::kMaxGpusPerServer - 1) +
-                           ": one server's nvidia-smi numbers its GPUs from 0");
+      return report_problem("bad_value", r.path(key),
+                            in_quotes(key) + " names a GPU index beyond " +
+                                std::to_string(limits::kMaxGpusPerServer - 1) +
+                                ": one server's nvidia-smi numbers its GPUs from 0");
     if (gpu_key) {
       if (f == "name")
         entry_for(m.gpus, i).name = r.text(key);
@@ -545,8 +564,8 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
             long link = std::strtol(item.c_str(), &end, 10);
             constexpr long kMaxLink = 64;  // NVLink links per GPU: 18 on Hopper and Blackwell
             if (*end != '\0' || link < 0 || link > kMaxLink)
-              throw InputError("bad_value", r.path(key),
-                               key + " must list link numbers 0-64, got " + in_quotes(list));
+              return report_problem("bad_value", r.path(key),
+                                    key + " must list link numbers 0-64, got " + in_quotes(list));
             entry_for(m.nvlink, i).inactive_links.push_back(static_cast<int>(link));
           }
           if (b == std::string::npos) break;
@@ -563,30 +582,33 @@ Measurements read_measurements(const std::string& text, const std::string& file,
                                const ValidationPlan& plan) {
   Measurements m =
       looks_like_gpu_csv(text) ? summarize_gpu_csv(text, file) : parse_result_file(text, file);
+  if (problem_reported()) return {};  // a file not read whole is not compared with the plan
   require_same_plan(plan, m);
   const std::string base = "/" + file + "/measured/";
   for (const auto& g : m.gpus) {
     const std::optional<int> planned = planned_memory_total_mib(plan);
     if (planned && g.memory_total_mib && *g.memory_total_mib > 0 &&
         *g.memory_total_mib * 100 < *planned)
-      throw InputError("wrong_unit", base + "gpu." + std::to_string(g.index) + ".memory_total_mib",
-                       "memory_total_mib of GPU " + std::to_string(g.index) + " is " +
-                           json(*g.memory_total_mib).dump() +
-                           ": that looks like GiB; give MiB as nvidia-smi prints them");
+      return report_problem("wrong_unit",
+                            base + "gpu." + std::to_string(g.index) + ".memory_total_mib",
+                            "memory_total_mib of GPU " + std::to_string(g.index) + " is " +
+                                json(*g.memory_total_mib).dump() +
+                                ": that looks like GiB; give MiB as nvidia-smi prints them");
     if (g.power_limit_w && *g.power_limit_w > plan.power_limit_w * 20)
-      throw InputError("wrong_unit", base + "gpu." + std::to_string(g.index) + ".power_limit_w",
-                       "power_limit_w of GPU " + std::to_string(g.index) + " is " +
-                           json(*g.power_limit_w).dump() + ": that looks like mW; give W");
+      return report_problem("wrong_unit",
+                            base + "gpu." + std::to_string(g.index) + ".power_limit_w",
+                            "power_limit_w of GPU " + std::to_string(g.index) + " is " +
+                                json(*g.power_limit_w).dump() + ": that looks like mW; give W");
   }
   for (const auto& g : m.power) {
     if (g.power_draw_w_p50 && *g.power_draw_w_p50 > plan.power_limit_w * 20) {
       std::string where = m.plan_id.empty()
                               ? "/" + file + "/power.draw"
                               : base + "gpu." + std::to_string(g.index) + ".power_draw_w_p50";
-      throw InputError("wrong_unit", where,
-                       "GPU " + std::to_string(g.index) + " draws " +
-                           json(*g.power_draw_w_p50).dump() +
-                           " at the median: that looks like mW; give W");
+      return report_problem("wrong_unit", where,
+                            "GPU " + std::to_string(g.index) + " draws " +
+                                json(*g.power_draw_w_p50).dump() +
+                                " at the median: that looks like mW; give W");
     }
   }
   return m;

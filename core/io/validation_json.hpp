@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The JSON side of validation: data/ngc.json, data/validation.json, the part of data/gpus.json
 // the scripts need, validation-result.json in, and reports/scripts out. The only validation file
-// that includes <nlohmann/json.hpp>. Errors are InputError with a located path.
+// that includes <nlohmann/json.hpp>. Problems are reported (types/errors.hpp) with a located path;
+// what a read returns after one is not to be used.
 #pragma once
 #include <map>
 #include <string>
@@ -22,13 +23,13 @@ NgcCatalog parse_ngc_catalog(const std::string& json_text);
 /// data/validation.json -> PartFacts by catalog GPU id. Paths: "validation.json/parts/<id>/...".
 std::map<std::string, PartFacts> parse_part_facts(const std::string& json_text);
 
-/// The GpuFacts of `gpu_id` read from data/gpus.json text (code "validation_unknown_gpu" when
+/// The GpuFacts of `gpu_id` read from data/gpus.json text (reports "validation_unknown_gpu" when
 /// absent). Callers holding a typed GpuSpec can fill GpuFacts from it instead.
 GpuFacts gpu_facts_from_catalog_json(const std::string& gpus_json, const std::string& gpu_id);
 
-/// validation-result.json (90_summary.sh, schema 1) -> Measurements. Errors, `file` being the
-/// name shown: json_invalid (with the byte offset), not_a_validation_result, unsupported_schema,
-/// wrong_unit / bad_value at "/<file>/measured/<key>".
+/// validation-result.json (90_summary.sh, schema 1) -> Measurements. Problems reported, `file`
+/// being the name shown: json_invalid (with the byte offset), not_a_validation_result,
+/// unsupported_schema, wrong_unit / bad_value at "/<file>/measured/<key>".
 Measurements parse_result_file(const std::string& text,
                                const std::string& file = "validation-result.json");
 

@@ -72,8 +72,8 @@ std::string line_text(const json& obj, const char* key, const std::string& path)
   const json* v = obj.find(key);
   if (v == nullptr) return "";
   if (!v->is_string())
-    throw InputError("wrong_type", path + "/" + key,
-                     path + "/" + key + " must be a string, not " + v->type_name());
+    return report_problem("wrong_type", path + "/" + key,
+                          path + "/" + key + " must be a string, not " + v->type_name());
   return v->string();
 }
 

@@ -34,9 +34,9 @@ std::vector<JobRow> jobs_by_catalog_id(
       std::string close;
       for (const std::string& id : close_gpu_names(j.gpu_type, catalog))
         close += (close.empty() ? "" : ", ") + id;
-      throw InputError("unknown_gpu", j.gpu_type_path,
-                       j.gpu_type_path + " " + in_quotes(j.gpu_type) +
-                           " is not a GPU in the catalog; close matches: " + close);
+      return report_problem("unknown_gpu", j.gpu_type_path,
+                            j.gpu_type_path + " " + in_quotes(j.gpu_type) +
+                                " is not a GPU in the catalog; close matches: " + close);
     }
     std::vector<std::string>& seen = (*names)[m.gpu->id];
     if (std::find(seen.begin(), seen.end(), j.gpu_type) == seen.end()) seen.push_back(j.gpu_type);
@@ -58,6 +58,7 @@ CapacityResult plan_capacity_section(const CostRequest& rq, const PriceCatalog& 
   CapacityInputs& in = out.inputs;
   std::map<std::string, std::vector<std::string>> names, alternatives;
   in.jobs = jobs_by_catalog_id(c.jobs, catalog, &names, &alternatives);
+  if (problem_reported()) return out;
   in.months = c.dated ? 0
                       : checked_int(rec.take(pc.at("planning.capacity_months"), as_double(c.months),
                                              "/capacity/months"),

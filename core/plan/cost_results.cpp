@@ -151,12 +151,12 @@ CostScenario costed_scenario(const Request& req, const PriceCatalog& prices, con
   const CostRequest& rq = req.cost;
   CostScenario s = resolve_scenario(rq, prices, gpu, gpus, req.hardware.has_value(), rq.cost.site);
   if (s.utilization > 1) {
-    throw InputError("out_of_range", "/cost/monthly_demand_gpu_hours",
-                     "/cost/monthly_demand_gpu_hours asks for " +
-                         format_number(s.utilization * gpus * kHoursPerYear) +
-                         " GPU-hours a year; " + std::to_string(gpus) + " GPUs deliver at most " +
-                         format_number(gpus * kHoursPerYear) +
-                         " (raise /hardware/count or lower the demand)");
+    report_problem("out_of_range", "/cost/monthly_demand_gpu_hours",
+                   "/cost/monthly_demand_gpu_hours asks for " +
+                       format_number(s.utilization * gpus * kHoursPerYear) + " GPU-hours a year; " +
+                       std::to_string(gpus) + " GPUs deliver at most " +
+                       format_number(gpus * kHoursPerYear) +
+                       " (raise /hardware/count or lower the demand)");
   }
   return s;
 }
@@ -226,13 +226,11 @@ std::optional<Request> placed_as_costed(const Request& req, const CostedHardware
 void check_pinned_plan(const Request& req, const CostResult& cost, const PowerPlan& p) {
   if (!req.hardware) return;
   const Hardware& h = *req.hardware;
-  if (h.facility == Facility::kOffice && !p.office.can_host)
-    throw InputError("unsupported", "/hardware/facility",
-                     "/hardware/facility \"office\": " + std::to_string(p.servers) +
-                         " server(s) of " + format_number(p.server_watts_full_load) +
-                         " W at full load exceed the office's racks (" +
-                         format_number(p.office.rack_kw_high) +
-                         " kW each); use \"idc\" or fewer GPUs");
+  ADVISOR_REQUIRE_OR_RETURN(
+      h.facility != Facility::kOffice || p.office.can_host, "unsupported", "/hardware/facility",
+      "/hardware/facility \"office\": " + std::to_string(p.servers) + " server(s) of " +
+          format_number(p.server_watts_full_load) + " W at full load exceed the office's racks (" +
+          format_number(p.office.rack_kw_high) + " kW each); use \"idc\" or fewer GPUs");
   if (!h.deployment) return;
   const std::optional<PricedOption>& priced = *h.deployment == Deployment::kBuy    ? cost.buy
                                               : *h.deployment == Deployment::kRent ? cost.rent
@@ -241,8 +239,8 @@ void check_pinned_plan(const Request& req, const CostResult& cost, const PowerPl
   std::string why = "no price";
   for (const MissingPrice& m : cost.missing_prices)
     if (m.option == name_of(*h.deployment)) why = m.reason;
-  throw InputError("unsupported", "/hardware/deployment",
-                   "/hardware/deployment " + in_quotes(name_of(*h.deployment)) + ": " + why);
+  report_problem("unsupported", "/hardware/deployment",
+                 "/hardware/deployment " + in_quotes(name_of(*h.deployment)) + ": " + why);
 }
 
 /// A pinned count that is not whole baseboards of a part sold on them: bought, the boards come
@@ -254,12 +252,11 @@ void check_whole_boards(const Request& req, const CostScenario& s, const CostRes
   if (!req.hardware || !s.whole_board || per <= 0 || cost.gpus % per == 0) return;
   const int bought = (cost.gpus + per - 1) / per * per;
   const std::string board = std::to_string(per) + "-GPU baseboards";
-  if (req.hardware->deployment == Deployment::kBuy)
-    throw InputError("inconsistent", "/hardware/count",
-                     "/hardware/count " + std::to_string(cost.gpus) + ": " + s.gpu->name +
-                         " is sold on " + board + ", so a purchase is " + std::to_string(bought) +
-                         " GPUs; pin /hardware/count " + std::to_string(bought) + ", or rent " +
-                         std::to_string(cost.gpus));
+  ADVISOR_REQUIRE_OR_RETURN(
+      req.hardware->deployment != Deployment::kBuy, "inconsistent", "/hardware/count",
+      "/hardware/count " + std::to_string(cost.gpus) + ": " + s.gpu->name + " is sold on " + board +
+          ", so a purchase is " + std::to_string(bought) + " GPUs; pin /hardware/count " +
+          std::to_string(bought) + ", or rent " + std::to_string(cost.gpus));
   if (!cost.buy) return;
   warnings.push_back({"whole_board_purchase",
                       s.gpu->name + " is sold on " + board + ": buying " +
@@ -378,6 +375,7 @@ PowerCostSections plan_power_and_cost(const Request& request, const Catalog& cat
   const PriceCatalog& prices = catalog.prices;
   site_of(prices, request.cost.cost.site);  // an unknown site is the user's error, located
   PowerCostSections out;
+  if (problem_reported()) return out;
   if (request.cost.capacity.given)
     out.capacity = plan_capacity_section(request.cost, prices, catalog);
 

@@ -116,13 +116,11 @@ std::optional<ChosenCount> choose_pretraining_count(const Request& req, const Ca
     }
   }
   const Request& job = full_checkpointing ? checkpointed : req;
-  if (!o.min_layout) {
-    throw InputError("inconsistent", "/hardware/count",
-                     "/hardware/count is not given, so the advisor looks for the count a "
-                     "pretraining team would run on " +
-                         gpu.name + ", but no count fits: " + o.reason +
-                         "; give /hardware/count to see the memory at that count");
-  }
+  ADVISOR_REQUIRE(o.min_layout, "inconsistent", "/hardware/count",
+                  "/hardware/count is not given, so the advisor looks for the count a "
+                  "pretraining team would run on " +
+                      gpu.name + ", but no count fits: " + o.reason +
+                      "; give /hardware/count to see the memory at that count");
   ChosenCount c;
   c.full_checkpointing = full_checkpointing;
   c.min_gpus = o.min_layout->count;
@@ -475,13 +473,31 @@ void no_room_for_kv_cache(Plan& plan, const SpeedSections& speed, const Request&
   }
 }
 
-Plan build_plan(const Request& request, const Catalog& catalog, Build build) {
+/// The request as planned; nullopt after a reported problem.
+std::optional<PlannedRequest> checked_request(const Request& request, const Catalog& catalog) {
   validate_speed(request, catalog);  // reads the pinned GPU, not its count
-  const PlannedRequest planned = plan_request(request, catalog);
-  const std::optional<ChosenCount>& chosen = planned.chosen;
-  const bool checkpointing_chosen = planned.checkpointing_chosen;
-  const Request& req = planned.of(request);
+  if (problem_reported()) return std::nullopt;
+  PlannedRequest planned = plan_request(request, catalog);
+  if (problem_reported()) return std::nullopt;
+  return planned;
+}
+
+/// The serving fleet of the pinned GPU's option row, if any.
+const ServingFleetPlan* pinned_fleet_of(const Request& req, const std::vector<OptionRow>& rows) {
+  for (const OptionRow& row : rows)
+    if (req.hardware && row.judged.gpu->id == req.hardware->gpu && row.fleet) return &*row.fleet;
+  return nullptr;
+}
+
+// A reported problem ends the plan at its next stage (the answer is the problem): no search runs
+// on a request the checks refused, nor on figures a check replaced.
+Plan build_plan(const Request& request, const Catalog& catalog, Build build) {
   Plan plan;
+  const std::optional<PlannedRequest> planned = checked_request(request, catalog);
+  if (!planned) return plan;
+  const std::optional<ChosenCount>& chosen = planned->chosen;
+  const bool checkpointing_chosen = planned->checkpointing_chosen;
+  const Request& req = planned->of(request);
   plan.task = req.task;
   plan.model = model_result(req);
   request_warnings(req, plan);
@@ -494,22 +510,22 @@ Plan build_plan(const Request& request, const Catalog& catalog, Build build) {
   const Request& searched = checkpointing_chosen ? request : req;
   LayoutTable layouts(searched, catalog.memory);
   std::vector<OptionRow> rows = judge_options(searched, catalog, layouts);
-  const ServingFleetPlan* pinned_fleet = nullptr;
-  for (const OptionRow& row : rows)
-    if (req.hardware && row.judged.gpu->id == req.hardware->gpu && row.fleet)
-      pinned_fleet = &*row.fleet;
+  if (problem_reported()) return plan;
+  const ServingFleetPlan* pinned_fleet = pinned_fleet_of(req, rows);
 
   // The plan's layout: the pinned hardware's (for a serving target, one replica of its fleet).
   Layout L = main_layout(req, catalog);
   const bool serving_target = req.task == Task::kInference && req.inference.perf.target_users;
   if (serving_target && pinned_fleet && pinned_fleet->feasible) L = pinned_fleet->replica;
   plan.memory = memory_result(req, catalog, L, plan.warnings);
+  if (problem_reported()) return plan;
 
   // Speed (training, inference, interconnect), then power and cost, which price the run
   // with the speed model's hours.
   SpeedSections speed = plan_speed(req, catalog, L, plan.memory.estimate, pinned_fleet);
   append(plan.warnings, std::move(speed.warnings));
   speed.warnings.clear();
+  if (problem_reported()) return plan;
   no_room_for_kv_cache(plan, speed, req);
   if (build == Build::kSections) {
     plan.training = std::move(speed.training);
@@ -526,6 +542,7 @@ Plan build_plan(const Request& request, const Catalog& catalog, Build build) {
   CheckpointedJob* ck = checkpointed ? &*checkpointed : nullptr;
   plan.recommendation =
       recommend(searched, catalog, rows, prices, layouts, build != Build::kAllButLevers, ck);
+  if (problem_reported()) return plan;
   if (build == Build::kAllButLevers) plan.recommendation->levers_later = true;
   if (build == Build::kRecommendation) return plan;
   if (req.hardware) pinned_risks(req, catalog, plan);

@@ -6,12 +6,12 @@
 #include <array>
 #include <map>
 #include <optional>
-#include <stdexcept>
 #include <tuple>
 #include <vector>
 
 #include "engine/cost_scenario.hpp"
 #include "types/catalog.hpp"
+#include "types/errors.hpp"
 #include "types/request.hpp"
 
 namespace advisor {
@@ -47,7 +47,7 @@ struct CountPrices {
     const Owned* begin() const { return places_.data(); }
     const Owned* end() const { return places_.data() + size_; }
     void add(const Owned& o) {
-      if (size_ == kMaxPlaces) throw std::logic_error("CountPrices: a third place to own cards");
+      if (size_ == kMaxPlaces) broken_invariant("CountPrices: a third place to own cards");
       places_[size_++] = o;
     }
 

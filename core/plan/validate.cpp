@@ -12,27 +12,29 @@ void validate_speed(const Request& req, const Catalog& catalog) {
   const InferencePerfSettings& ip = req.inference.perf;
   if (req.task == Task::kInference && ip.max_model_len) {
     const std::int64_t needed = req.inference.prompt_tokens + req.inference.output_tokens;
-    ADVISOR_REQUIRE(*ip.max_model_len >= needed, "inconsistent", "/inference/max_model_len",
-                    "/inference/max_model_len " + std::to_string(*ip.max_model_len) +
-                        " is shorter than prompt_tokens + output_tokens (" +
-                        std::to_string(needed) + "): the engine would reject these requests");
+    ADVISOR_REQUIRE_OR_RETURN(
+        *ip.max_model_len >= needed, "inconsistent", "/inference/max_model_len",
+        "/inference/max_model_len " + std::to_string(*ip.max_model_len) +
+            " is shorter than prompt_tokens + output_tokens (" + std::to_string(needed) +
+            "): the engine would reject these requests");
   }
   if (!req.hardware) return;
   const GpuSpec* gpu = catalog.find_gpu(req.hardware->gpu);
   if (gpu == nullptr) return;  // reported by the caller
-  ADVISOR_REQUIRE(req.stack.runs_on(gpu->software_stack), "unsupported", "/stack",
-                  "/stack " + req.stack.id + " has no " + gpu->software_stack +
-                      " backend, so it cannot run on " + gpu->name +
-                      ": name a stack that does, or choose another GPU");
+  ADVISOR_REQUIRE_OR_RETURN(req.stack.runs_on(gpu->software_stack), "unsupported", "/stack",
+                            "/stack " + req.stack.id + " has no " + gpu->software_stack +
+                                " backend, so it cannot run on " + gpu->name +
+                                ": name a stack that does, or choose another GPU");
   if (!is_training(req.task)) return;
   const TrainingSettings& t = req.training;
   if (t.precision == Precision::kFp8) {
-    ADVISOR_REQUIRE(gpu->fp8_dense_tflops.has_value(), "unsupported", "/training/precision",
-                    "/training/precision fp8 needs FP8 tensor cores, which " + gpu->name +
-                        " does not have (or no dense FP8 rate is published); use bf16");
+    ADVISOR_REQUIRE_OR_RETURN(gpu->fp8_dense_tflops.has_value(), "unsupported",
+                              "/training/precision",
+                              "/training/precision fp8 needs FP8 tensor cores, which " + gpu->name +
+                                  " does not have (or no dense FP8 rate is published); use bf16");
   }
   if (t.precision == Precision::kFp32) {
-    ADVISOR_REQUIRE(
+    ADVISOR_REQUIRE_OR_RETURN(
         gpu->fp32_tflops.has_value(), "unsupported", "/training/precision",
         "/training/precision fp32: no FP32 rate is published for " + gpu->name + "; use bf16");
   }
@@ -80,10 +82,11 @@ void reject_server_overrides_without_hardware(const CostRequest& rq) {
   for (std::size_t i = 0; i < std::size(given); ++i) {
     if (given[i]) {
       const std::string path = kServerSpecific[i][0];
-      throw InputError("inconsistent", path,
-                       path +
-                           " describes the pinned server: set /hardware/gpu (or, for GPU "
-                           "prices, use /cost/prices/gpus/<id>)");
+      report_problem("inconsistent", path,
+                     path +
+                         " describes the pinned server: set /hardware/gpu (or, for GPU "
+                         "prices, use /cost/prices/gpus/<id>)");
+      return;
     }
   }
 }

@@ -2,7 +2,8 @@
 // Checked arithmetic at the boundary between real-valued models and integer results: every
 // float-to-integer conversion and every figure that a tiny or huge input could push past what a
 // double or an int holds goes through these, so a hostile input is a located InputError naming
-// the input that caused it, never undefined behaviour, a wrapped integer or an infinity.
+// the input that caused it, never undefined behaviour, a wrapped integer or an infinity. A
+// failed check reports the problem (types/errors.hpp) and returns a value within its limits.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -21,10 +22,10 @@ namespace advisor {
 // passed as a std::string would be built (and often allocated) on every call, not just on error.
 inline double checked_finite(double value, std::string_view path, std::string_view what) {
   if (std::isfinite(value)) return value;
-  throw InputError("out_of_range", std::string(path),
-                   std::string(what) +
-                       " is beyond the range of numbers the advisor computes with (" +
-                       format_number(value) + "); check " + std::string(path));
+  report_problem("out_of_range", std::string(path),
+                 std::string(what) + " is beyond the range of numbers the advisor computes with (" +
+                     format_number(value) + "); check " + std::string(path));
+  return 0;  // finite, for the rest of the step
 }
 
 /// Whether `value` is finite and in [min, max] (so that a cast to Int is defined and exact).
@@ -41,10 +42,13 @@ template <typename Int>
 Int checked_integer(double value, Int min, Int max, std::string_view path, std::string_view what) {
   static_assert(std::is_integral_v<Int>);
   if (in_integer_range(value, min, max)) return static_cast<Int>(value);
-  throw InputError("out_of_range", std::string(path),
-                   std::string(what) + " would be " + format_number(value) +
-                       ", outside the limit [" + std::to_string(min) + ", " + std::to_string(max) +
-                       "]; check " + std::string(path));
+  report_problem("out_of_range", std::string(path),
+                 std::string(what) + " would be " + format_number(value) + ", outside the limit [" +
+                     std::to_string(min) + ", " + std::to_string(max) + "]; check " +
+                     std::string(path));
+  // Within the limit, for the rest of the step; not 0 where the limit allows (callers divide
+  // by counts).
+  return min > 0 || max < 1 ? min : Int{1};
 }
 
 /// checked_integer into an int, with [0, INT_MAX] as the default range.

@@ -110,7 +110,8 @@ struct PriceCatalog {
   std::unordered_map<std::string, PriceEntry, KeyHash, std::equal_to<>> scalars;
   std::string siting_note_zh, siting_note_en, data_note_zh, data_note_en, notes_source;
 
-  const PriceEntry& at(std::string_view key) const;  // a scalar; throws if absent
+  // A scalar; if absent, reports catalog_invalid and gives an entry of value 0.
+  const PriceEntry& at(std::string_view key) const;
   const SiteDefaults* find_site(const std::string& id) const;
 };
 

@@ -7,8 +7,8 @@
 
 namespace advisor::validation {
 
-/// The text of bodies/`file` ("inventory.sh", "probe.py", ...); std::logic_error for a name
-/// that is not one (a programming error: the names are fixed in scripts.cpp and CMake).
+/// The text of bodies/`file` ("inventory.sh", "probe.py", ...); a name that is not one stops the
+/// core (broken_invariant: the names are fixed in scripts.cpp and CMake, no input reaches them).
 const char* body(std::string_view file);
 
 }  // namespace advisor::validation

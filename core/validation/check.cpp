@@ -105,13 +105,13 @@ void missing_stage_items(const Measurements& m, const CheckReport& r, items::Bui
 void require_same_plan(const ValidationPlan& plan, const Measurements& m) {
   const std::string base =
       "/" + (m.file_name.empty() ? std::string("validation-result.json") : m.file_name);
-  if (!m.gpu_id.empty() && m.gpu_id != plan.gpu_id)
-    throw InputError("other_plan", base + "/gpu_id",
-                     m.file_name + " checked " + m.gpu_id + " GPUs, this plan has " + plan.gpu_id +
-                         ": it belongs to another plan");
+  ADVISOR_REQUIRE_OR_RETURN(m.gpu_id.empty() || m.gpu_id == plan.gpu_id, "other_plan",
+                            base + "/gpu_id",
+                            m.file_name + " checked " + m.gpu_id + " GPUs, this plan has " +
+                                plan.gpu_id + ": it belongs to another plan");
   const std::string id = plan_id(plan);
   if (!m.plan_id.empty() && m.plan_id != id)
-    throw InputError(
+    report_problem(
         "other_plan", base + "/plan_id",
         m.file_name + " was written by the scripts of plan " + m.plan_id + ", not this plan (" +
             id + "): regenerate the scripts for this plan, or check it against its own request");

@@ -48,12 +48,8 @@ struct CheckReport {
 CheckReport check_measurements(const ValidationPlan& plan, const Measurements& measured,
                                const CostInputs& cost = {});
 
-/// Throws InputError("other_plan", "/<file>/plan_id" or "/<file>/gpu_id") when a result file
-/// was written by another plan's scripts. Raw CSV logs (no plan id) pass.
-void require_same_plan(const ValidationPlan& plan, const Measurements& measured);
-
-/// Throws InputError("other_plan", "/<file>/plan_id" or "/<file>/gpu_id") when a result file
-/// was written by another plan's scripts. Raw CSV logs (no plan id) pass.
+/// Reports "other_plan" ("/<file>/plan_id" or "/<file>/gpu_id") when a result file was written
+/// by another plan's scripts. Raw CSV logs (no plan id) pass.
 void require_same_plan(const ValidationPlan& plan, const Measurements& measured);
 
 /// One server's report in a cluster's check: the host its result file names ("" for a raw CSV).

@@ -1,7 +1,7 @@
 # Writes OUTPUT: a C++ file holding the fixed texts of the validation scripts
 # (core/validation/bodies/*.sh and *.py; BODIES: their names, separated by ":") as raw strings, looked up by name
 # (validation/bodies.hpp). Run with cmake -P (core/validation.cmake does).
-set(body "// Generated from core/validation/bodies/ by core/validation/embed_bodies.cmake. Do not edit.\n#include \"validation/bodies.hpp\"\n\n#include <stdexcept>\n#include <string>\n\nnamespace advisor::validation {\n\nnamespace {\nstruct Body {\n  std::string_view name;\n  const char* text;\n};\nconstexpr Body kBodies[] = {\n")
+set(body "// Generated from core/validation/bodies/ by core/validation/embed_bodies.cmake. Do not edit.\n#include \"validation/bodies.hpp\"\n\n#include <string>\n\n#include \"types/errors.hpp\"\n\nnamespace advisor::validation {\n\nnamespace {\nstruct Body {\n  std::string_view name;\n  const char* text;\n};\nconstexpr Body kBodies[] = {\n")
 string(REPLACE ":" ";" BODIES "${BODIES}")
 foreach(name IN LISTS BODIES)
   file(READ "${BODY_DIR}/${name}" text)
@@ -14,6 +14,6 @@ foreach(name IN LISTS BODIES)
   endif()
   string(APPEND body "    {\"${name}\", R\"gpuadv(${text})gpuadv\"},\n")
 endforeach()
-string(APPEND body "};\n}  // namespace\n\nconst char* body(std::string_view file) {\n  for (const Body& b : kBodies)\n    if (b.name == file) return b.text;\n  throw std::logic_error(\"no script body \" + std::string(file));\n}\n\n}  // namespace advisor::validation\n")
+string(APPEND body "};\n}  // namespace\n\nconst char* body(std::string_view file) {\n  for (const Body& b : kBodies)\n    if (b.name == file) return b.text;\n  broken_invariant(\"no script body \" + std::string(file));\n}\n\n}  // namespace advisor::validation\n")
 file(WRITE "${OUTPUT}.tmp" "${body}")
 file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)

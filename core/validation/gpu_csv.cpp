@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string_view>
 
 #include "types/errors.hpp"
@@ -137,18 +138,19 @@ class Reader {
  public:
   Reader(std::string base, std::string file) : base_(std::move(base)), file_(std::move(file)) {}
 
-  void header(std::string_view line, std::size_t number) {
+  /// Reads the header; false when it reported a problem (no row is read then).
+  bool header(std::string_view line, std::size_t number) {
     header_ = std::string(trim(line));
     for (std::string_view raw : split(header_, ',')) {
       cols_.push_back(parse_column(raw));
       if (cols_.size() > kMaxColumns || cols_.back().name.size() > limits::kMaxKeyBytes)
-        throw InputError(
+        return report_problem(
             "csv_not_nvidia_smi", base_ + "/header",
             file_ + " line " + std::to_string(number) +
                 " is not an nvidia-smi CSV header (too many or too long column names)");
     }
     if (find("index") < 0 || find("timestamp") < 0)
-      throw InputError(
+      return report_problem(
           "csv_not_nvidia_smi", base_ + "/header",
           file_ + " line " + std::to_string(number) +
               " is not an nvidia-smi CSV header (it needs timestamp and index columns; "
@@ -156,36 +158,40 @@ class Reader {
     for (const Column& c : cols_) {
       const Known* k = known(c.name);
       if (k && !c.unit.empty() && c.unit != k->unit)
-        throw InputError(
+        return report_problem(
             "csv_wrong_unit", base_ + "/header/" + c.name,
             c.name + " is logged in [" + c.unit + "]; this reader needs [" + k->unit + "]");
     }
-    require_columns();
+    if (!require_columns()) return false;
     index_ = find("index"), power_ = find("power.draw"), limit_ = find("power.limit");
     temp_ = find("temperature.gpu"), ecc_ = find("ecc.errors.uncorrected.volatile.total");
     util_ = find("utilization.gpu"), pcie_ = find("pcie.link.gen.current");
     width_ = find("pcie.link.width.current"), width_max_ = find("pcie.link.width.max");
     reasons_ = find("clocks_throttle_reasons.active");
     if (reasons_ < 0) reasons_ = find("clocks_event_reasons.active");
+    return true;
   }
 
-  void row(std::string_view raw, std::size_t number) {
+  /// Reads one row; false when it reported a problem (the rows after it are not read).
+  bool row(std::string_view raw, std::size_t number) {
     const std::string_view line = trim(raw);
-    if (line.empty() || line == header_) return;
+    if (line.empty() || line == header_) return true;
     if (++rows_ > limits::kMaxGpuCsvRows)
-      throw InputError(
+      return report_problem(
           "limit_exceeded", base_,
           file_ + " has more than " + std::to_string(limits::kMaxGpuCsvRows) +
               " samples, the limit: log at a longer --interval, or check a part of it");
     row_ = base_ + "/row " + std::to_string(number);
     fields_ = split(line, ',');
-    if (fields_.size() != cols_.size()) wrong_width(number);
-    const int gpu = static_cast<int>(*number_at(index_));  // bounded to [0, 63] by its range
-    if (*number_at(index_) != gpu)
-      throw InputError(
+    if (fields_.size() != cols_.size()) return wrong_width(number);  // its fields are not read
+    const std::optional<double> index = number_at(index_);  // bounded to [0, 63] by its range
+    if (problem_reported()) return false;  // the index is out of range or not a number
+    // An index logged as N/A or blank names no GPU either.
+    if (!index || *index != static_cast<int>(*index))
+      return report_problem(
           "csv_bad_value", row_ + "/index",
           "index is " + in_quotes(std::string(trim(fields_[index_]))) + ", not a GPU index");
-    GpuLog& g = logs_[gpu];
+    GpuLog& g = logs_[static_cast<int>(*index)];
     ++g.samples;
     if (auto p = number_at(power_)) g.power.push_back(*p);
     if (auto l = number_at(limit_)) keep_max(g.stats.power_limit_w, *l);
@@ -206,6 +212,7 @@ class Reader {
     if (r & (0x8 | 0x20 | 0x40)) ++g.thermal;
     if (r & 0x80) ++g.brake;
     if (r & 0x4) ++g.cap;
+    return !problem_reported();
   }
 
   Measurements finish() {
@@ -228,7 +235,7 @@ class Reader {
       m.power.push_back(st);
     }
     if (m.power.empty())
-      throw InputError("csv_no_samples", base_, file_ + " has a header but no samples");
+      return report_problem("csv_no_samples", base_, file_ + " has a header but no samples");
     m.gpus_logged = static_cast<int>(m.power.size());
     return m;
   }
@@ -240,31 +247,34 @@ class Reader {
     return -1;
   }
 
-  void require_columns() const {
+  /// False when it reported a required column missing.
+  bool require_columns() const {
     std::string need;
     for (const char* required : {"index", "power.draw"})
       if (find(required) < 0) need += (need.empty() ? "" : ", ") + std::string(required);
-    if (need.empty()) return;
+    if (need.empty()) return true;
     std::string have;
     for (const auto& c : cols_) have += (have.empty() ? "" : ", ") + c.name;
-    throw InputError("csv_missing_column", base_ + "/header",
-                     file_ + " has no " + need + " column (it has: " + in_quotes(have) + ")");
+    return report_problem("csv_missing_column", base_ + "/header",
+                          file_ + " has no " + need + " column (it has: " + in_quotes(have) + ")");
   }
 
-  [[noreturn]] void wrong_width(std::size_t number) const {
+  /// Reports a row of another width than the header; false.
+  bool wrong_width(std::size_t number) const {
     const std::string n = std::to_string(number);
     if (fields_.size() < cols_.size())
-      throw InputError("csv_truncated", row_ + "/" + cols_[fields_.size()].name,
-                       file_ + " row " + n + " has " + std::to_string(fields_.size()) + " of " +
-                           std::to_string(cols_.size()) + " columns (no " +
-                           cols_[fields_.size()].name +
-                           "): the file is cut short; copy it again, or drop that row");
-    throw InputError("csv_bad_row", row_,
-                     file_ + " row " + n + " has " + std::to_string(fields_.size()) +
-                         " columns, the header " + std::to_string(cols_.size()));
+      return report_problem("csv_truncated", row_ + "/" + cols_[fields_.size()].name,
+                            file_ + " row " + n + " has " + std::to_string(fields_.size()) +
+                                " of " + std::to_string(cols_.size()) + " columns (no " +
+                                cols_[fields_.size()].name +
+                                "): the file is cut short; copy it again, or drop that row");
+    return report_problem("csv_bad_row", row_,
+                          file_ + " row " + n + " has " + std::to_string(fields_.size()) +
+                              " columns, the header " + std::to_string(cols_.size()));
   }
 
-  /// Column c of the current row as a number in its range; nullopt when absent or N/A.
+  /// Column c of the current row as a number in its range; nullopt when absent or N/A, or after
+  /// reporting it out of range, not a number or in another unit.
   std::optional<double> number_at(int c) const {
     if (c < 0) return std::nullopt;
     const std::string_view v = trim(fields_[c]);
@@ -276,18 +286,18 @@ class Reader {
     const std::string_view rest = trim(std::string_view(text).substr(end - text.c_str()));
     const std::string at = row_ + "/" + cols_[c].name;
     if (end == text.c_str() || !std::isfinite(x) || v.size() > kMaxNumberChars)
-      throw InputError("csv_bad_value", at,
-                       cols_[c].name + " is " + in_quotes(std::string(v)) + ", not a number");
+      return report_problem("csv_bad_value", at,
+                            cols_[c].name + " is " + in_quotes(std::string(v)) + ", not a number");
     if (!rest.empty() && rest != k.unit)
-      throw InputError("csv_wrong_unit", at,
-                       cols_[c].name + " is " + in_quotes(std::string(v)) + ": unit " +
-                           in_quotes(std::string(rest)) + ", expected " +
-                           (*k.unit ? k.unit : "none"));
+      return report_problem("csv_wrong_unit", at,
+                            cols_[c].name + " is " + in_quotes(std::string(v)) + ": unit " +
+                                in_quotes(std::string(rest)) + ", expected " +
+                                (*k.unit ? k.unit : "none"));
     if (x < k.min || x > k.max)
-      throw InputError("csv_bad_value", at,
-                       cols_[c].name + " is " + in_quotes(std::string(v)) + ", outside " +
-                           format_number(k.min) + "-" + format_number(k.max) +
-                           (c == index_ ? " (a GPU index in one server)" : ""));
+      return report_problem("csv_bad_value", at,
+                            cols_[c].name + " is " + in_quotes(std::string(v)) + ", outside " +
+                                format_number(k.min) + "-" + format_number(k.max) +
+                                (c == index_ ? " (a GPU index in one server)" : ""));
     return x;
   }
 
@@ -299,7 +309,7 @@ class Reader {
     constexpr std::size_t kMaxHexDigits = 16;  // 64 bits
     if (hex.empty() || hex.size() > kMaxHexDigits ||
         hex.find_first_not_of("0123456789abcdefABCDEF") != std::string_view::npos)
-      throw InputError(
+      return report_problem(
           "csv_bad_value", row_ + "/" + cols_[reasons_].name,
           cols_[reasons_].name + " is " + in_quotes(std::string(v)) + ", not a hex bitmask");
     return std::strtoull(std::string(hex).c_str(), nullptr, 16);
@@ -339,17 +349,18 @@ bool looks_like_gpu_csv(const std::string& text) {
 Measurements summarize_gpu_csv(const std::string& text, const std::string& file) {
   const std::string base = "/" + file;
   if (text.size() > limits::kMaxGpuCsvBytes)
-    throw InputError("limit_exceeded", base,
-                     file + " is over " + std::to_string(limits::kMaxGpuCsvBytes >> 20) +
-                         " MiB, the limit for a log read back: log at a longer --interval");
+    return report_problem("limit_exceeded", base,
+                          file + " is over " + std::to_string(limits::kMaxGpuCsvBytes >> 20) +
+                              " MiB, the limit for a log read back: log at a longer --interval");
   Lines lines(text);
   std::string_view line;
   while (lines.next(&line) && trim(line).empty()) {
   }
-  if (trim(line).empty()) throw InputError("csv_empty", base, file + " is empty");
+  if (trim(line).empty()) return report_problem("csv_empty", base, file + " is empty");
   Reader reader(base, file);
-  reader.header(line, lines.number());
-  while (lines.next(&line)) reader.row(line, lines.number());
+  if (!reader.header(line, lines.number())) return {};
+  while (lines.next(&line))
+    if (!reader.row(line, lines.number())) return {};  // the first bad row is the answer
   return reader.finish();
 }
 

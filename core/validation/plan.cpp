@@ -18,16 +18,20 @@ namespace {
 /// measurement, not an error; above this bound it is a unit slip (a percentage).
 constexpr double kMaxMatmulFraction = 1.5;
 
-void invalid(const std::string& field, const std::string& message) {
-  throw InputError("validation_invalid", "/validation/" + field, message);
+Failed invalid(const std::string& field, const std::string& message) {
+  return report_problem("validation_invalid", "/validation/" + field, message);
 }
 
-void positive(double v, const char* field) {
-  if (!(std::isfinite(v) && v > 0)) invalid(field, std::string(field) + " must be > 0");
+/// False after reporting `v` not finite and > 0.
+bool positive(double v, const char* field) {
+  if (!(std::isfinite(v) && v > 0)) return invalid(field, std::string(field) + " must be > 0");
+  return true;
 }
 
-void non_negative(double v, const char* field) {
-  if (!(std::isfinite(v) && v >= 0)) invalid(field, std::string(field) + " must be >= 0");
+/// False after reporting `v` not finite and >= 0.
+bool non_negative(double v, const char* field) {
+  if (!(std::isfinite(v) && v >= 0)) return invalid(field, std::string(field) + " must be >= 0");
+  return true;
 }
 
 /// Canonical text of every field, hashed by plan_id().
@@ -166,12 +170,13 @@ bool is_hardware_xid(const XidClasses& x, int code) {
 ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
                                      const NgcCatalog& ngc, const PlanFigures& f) {
   if (!part.supported || gpu.software_stack != "cuda" || gpu.compute_capability.empty())
-    throw InputError("validation_unsupported_gpu", "/hardware/gpu",
-                     gpu.name + " (" + gpu.vendor + ", " + gpu.software_stack +
-                         ") is not an NVIDIA CUDA part: the validation scripts are NVIDIA-only "
-                         "(nvidia-smi, NGC CUDA containers); validate it with its vendor's tools");
-  if (f.gpus_per_server < 1) invalid("gpus_per_server", "gpus_per_server must be >= 1");
-  if (f.servers < 1) invalid("servers", "servers must be >= 1");
+    return report_problem(
+        "validation_unsupported_gpu", "/hardware/gpu",
+        gpu.name + " (" + gpu.vendor + ", " + gpu.software_stack +
+            ") is not an NVIDIA CUDA part: the validation scripts are NVIDIA-only "
+            "(nvidia-smi, NGC CUDA containers); validate it with its vendor's tools");
+  if (f.gpus_per_server < 1) return invalid("gpus_per_server", "gpus_per_server must be >= 1");
+  if (f.servers < 1) return invalid("servers", "servers must be >= 1");
 
   ValidationPlan p;
   p.gpu_id = gpu.id;
@@ -246,14 +251,14 @@ ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
     for (const NgcTag* t : tags_for_gpu(ngc, g, true))
       if (t->tag == *f.ngc_tag) tag = t;
     if (!tag)
-      throw InputError(
+      return report_problem(
           "validation_no_ngc_tag", "/validation/ngc_tag",
           "NGC tag " + *f.ngc_tag + " is not in data/ngc.json or does not support " + gpu.name);
     p.ngc_reason = {"pinned", {{"tag", tag->tag}}, "tag " + tag->tag + " set by the plan"};
   } else {
     TagChoice c = pick_ngc_tag(ngc, g, f.host_driver);
     if (!c.found)
-      throw InputError("validation_no_ngc_tag", "/validation/host_driver", c.reason.message);
+      return report_problem("validation_no_ngc_tag", "/validation/host_driver", c.reason.message);
     for (const auto& t : ngc.tags)
       if (t.tag == c.tag) tag = &t;
     p.ngc_reason = c.reason;
@@ -267,39 +272,43 @@ ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
   return p;
 }
 
-void validate_plan(const ValidationPlan& p) {
-  if (p.gpu_id.empty()) invalid("gpu_id", "gpu_id is empty");
-  if (p.gpus_per_server < 1) invalid("gpus_per_server", "gpus_per_server must be >= 1");
-  if (p.servers < 1) invalid("servers", "servers must be >= 1");
+// Each check returns at its problem: the ones after it may rely on it (kv_heads >= 1 before the
+// modulus).
+bool validate_plan(const ValidationPlan& p) {
+  if (p.gpu_id.empty()) return invalid("gpu_id", "gpu_id is empty");
+  if (p.gpus_per_server < 1) return invalid("gpus_per_server", "gpus_per_server must be >= 1");
+  if (p.servers < 1) return invalid("servers", "servers must be >= 1");
   if (p.total_gpus < 1 || p.total_gpus > p.gpus_per_server * p.servers)
-    invalid("total_gpus", "total_gpus must be between 1 and gpus_per_server * servers");
-  positive(p.power_limit_w, "power_limit_w");
-  positive(p.bf16_dense_peak_tflops, "bf16_dense_peak_tflops");
+    return invalid("total_gpus", "total_gpus must be between 1 and gpus_per_server * servers");
+  if (!positive(p.power_limit_w, "power_limit_w")) return false;
+  if (!positive(p.bf16_dense_peak_tflops, "bf16_dense_peak_tflops")) return false;
   if (!(p.matmul_fraction > 0 && p.matmul_fraction <= kMaxMatmulFraction))
-    invalid("matmul_fraction",
-            "matmul_fraction must be in (0, " + trimmed_decimal(kMaxMatmulFraction, 1) + "]");
-  non_negative(p.allreduce_busbw_gbps, "allreduce_busbw_gbps");
-  non_negative(p.inter_node_busbw_gbps, "inter_node_busbw_gbps");
-  non_negative(p.memory_per_gpu_bytes, "memory_per_gpu_bytes");
+    return invalid("matmul_fraction", "matmul_fraction must be in (0, " +
+                                          trimmed_decimal(kMaxMatmulFraction, 1) + "]");
+  if (!non_negative(p.allreduce_busbw_gbps, "allreduce_busbw_gbps")) return false;
+  if (!non_negative(p.inter_node_busbw_gbps, "inter_node_busbw_gbps")) return false;
+  if (!non_negative(p.memory_per_gpu_bytes, "memory_per_gpu_bytes")) return false;
   if (p.memory_band_low_bytes > p.memory_per_gpu_bytes ||
       p.memory_band_high_bytes < p.memory_per_gpu_bytes)
-    invalid("memory_band_low_bytes", "the memory band must contain memory_per_gpu_bytes");
-  if (p.nvlink_links_per_gpu < 0) invalid("nvlink_links_per_gpu", "must be >= 0");
+    return invalid("memory_band_low_bytes", "the memory band must contain memory_per_gpu_bytes");
+  if (p.nvlink_links_per_gpu < 0) return invalid("nvlink_links_per_gpu", "must be >= 0");
   if (p.network != Network::none && p.network_rate_gbit_per_s <= 0)
-    invalid("network_rate_gbit_per_s", "a multi-server plan needs the port rate (Gbit/s)");
-  if (!(p.burnin_hours > 0)) invalid("burnin_hours", "burnin_hours must be > 0");
-  if (p.sample_interval_s < 1) invalid("sample_interval_s", "sample_interval_s must be >= 1");
+    return invalid("network_rate_gbit_per_s", "a multi-server plan needs the port rate (Gbit/s)");
+  if (!(p.burnin_hours > 0)) return invalid("burnin_hours", "burnin_hours must be > 0");
+  if (p.sample_interval_s < 1)
+    return invalid("sample_interval_s", "sample_interval_s must be >= 1");
   if (!(p.training_load_factor > 0 && p.training_load_factor <= 1))
-    invalid("training_load_factor", "training_load_factor must be in (0, 1]");
-  if (p.ngc_tag.empty() || p.ngc_min_driver.empty()) invalid("ngc_tag", "no NGC tag chosen");
+    return invalid("training_load_factor", "training_load_factor must be in (0, 1]");
+  if (p.ngc_tag.empty() || p.ngc_min_driver.empty()) return invalid("ngc_tag", "no NGC tag chosen");
   const ProbeModel& m = p.probe;
   if (m.layers < 1 || m.hidden < 1 || m.heads < 1 || m.kv_heads < 1 || m.head_dim < 1 ||
       m.ffn < 1 || m.vocab < 1 || m.sequence_length < 1 || m.micro_batch < 1)
-    invalid("probe",
-            "the probe model needs layers, hidden, heads, kv_heads, head_dim, ffn, "
-            "vocab, sequence_length and micro_batch >= 1");
-  if (m.heads % m.kv_heads != 0) invalid("probe/kv_heads", "heads must be a multiple of kv_heads");
-  non_negative(m.state_bytes_per_param, "probe/state_bytes_per_param");
+    return invalid("probe",
+                   "the probe model needs layers, hidden, heads, kv_heads, head_dim, ffn, "
+                   "vocab, sequence_length and micro_batch >= 1");
+  if (m.heads % m.kv_heads != 0)
+    return invalid("probe/kv_heads", "heads must be a multiple of kv_heads");
+  return non_negative(m.state_bytes_per_param, "probe/state_bytes_per_param");
 }
 
 std::string plan_id(const ValidationPlan& p) {

@@ -231,9 +231,9 @@ struct PlanFigures {
 };
 
 /// Joins catalog facts, part facts, the NGC table and the plan's figures into a ValidationPlan.
-/// Throws InputError "validation_unsupported_gpu" for parts without nvidia-smi/CUDA,
-/// "validation_no_ngc_tag" when no tag fits the GPU and driver, and "validation_invalid" for
-/// figures out of range (path "/validation/<field>").
+/// Reports "validation_unsupported_gpu" for parts without nvidia-smi/CUDA, "validation_no_ngc_tag"
+/// when no tag fits the GPU and driver, and "validation_invalid" for figures out of range (path
+/// "/validation/<field>"); the plan returned then is not to be used.
 ValidationPlan build_validation_plan(const GpuFacts& gpu, const PartFacts& part,
                                      const NgcCatalog& ngc, const PlanFigures& figures);
 
@@ -276,8 +276,9 @@ const char* to_string(EccMode mode);
 /// Stable 16-hex-digit hash of every expected value: a result file names the plan it checked.
 std::string plan_id(const ValidationPlan& plan);
 
-/// Every ValidationPlan invariant the scripts rely on; throws InputError("validation_invalid").
-void validate_plan(const ValidationPlan& plan);
+/// Every ValidationPlan invariant the scripts rely on: false after reporting the first one broken
+/// ("validation_invalid" at "/validation/<field>").
+bool validate_plan(const ValidationPlan& plan);
 
 const char* to_string(IntraNodeLink link);
 const char* to_string(Network network);

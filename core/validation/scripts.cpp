@@ -561,7 +561,7 @@ std::string shell_quote(const std::string& v) {
 }
 
 std::vector<ScriptFile> generate_scripts(const ValidationPlan& plan) {
-  validate_plan(plan);
+  if (!validate_plan(plan)) return {};  // none for a plan that breaks an invariant
   std::vector<ScriptFile> files = {inventory(plan), topology(plan), container(plan),
                                    nccl(plan),      burnin(plan),   summary(plan)};
   files.push_back(probe_py(plan));

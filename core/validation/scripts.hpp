@@ -22,7 +22,7 @@ struct ScriptFile {
 /// README.txt. Each shell script starts with the plan's expected values, runs under
 /// `set -euo pipefail`, prints PASS/WARN/FAIL/SKIP lines with expected vs measured, writes
 /// $VALIDATION_DIR/<script>.checks.tsv and .measured.tsv, and exits 1 when anything FAILed.
-/// Throws InputError("validation_invalid") when the plan is inconsistent (validate_plan).
+/// None, after reporting "validation_invalid", when the plan is inconsistent (validate_plan).
 std::vector<ScriptFile> generate_scripts(const ValidationPlan& plan);
 
 /// `value` as one shell word: bare when safe, else single-quoted.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../throwing.hpp"
 #include "io/validation_json.hpp"
 #include "validation/plan.hpp"
 #include "validation/scripts.hpp"

@@ -146,7 +146,7 @@ TEST_CASE("DCGM's diagnostics are read from dcgmi diag -j's JSON, each test by n
   }
   SECTION("not DCGM's document: a located error") {
     try {
-      check_file(p, json::object(), json{{"tests", json::array()}});
+      test::throwing([&] { return check_file(p, json::object(), json{{"tests", json::array()}}); });
       FAIL("no error");
     } catch (const advisor::InputError& e) {
       CHECK(e.path() == "/validation-result.json/dcgm");

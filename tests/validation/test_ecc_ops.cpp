@@ -193,7 +193,7 @@ TEST_CASE("every catalog NVIDIA part has its own validation.json entry", "[valid
   json bad = doc;
   bad["parts"]["l20-48gb"]["derived"] = {{"nope", "a rule for a field the entry does not have"}};
   try {
-    parse_part_facts(bad.dump());
+    test::throwing([&] { return parse_part_facts(bad.dump()); });
     FAIL("no error");
   } catch (const advisor::InputError& e) {
     CHECK(e.path() == "validation.json/parts/l20-48gb/derived/nope");

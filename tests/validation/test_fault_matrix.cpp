@@ -185,7 +185,7 @@ TEST_CASE("Multi-node limits come from data/validation.json into the plan and 10
     std::string bad = text;
     bad.replace(bad.find(prio), prio.size(), "\"roce_priority\": 8");
     try {
-      parse_part_facts(bad);
+      test::throwing([&] { return parse_part_facts(bad); });
       FAIL("no error");
     } catch (const advisor::InputError& e) {
       CHECK(e.code() == "catalog_invalid");
@@ -195,7 +195,7 @@ TEST_CASE("Multi-node limits come from data/validation.json into the plan and 10
     REQUIRE(text.find(frac) != std::string::npos);
     bad = text;
     bad.replace(bad.find(frac), frac.size(), "\"rdma_bw_fraction\": 90");
-    CHECK_THROWS_AS(parse_part_facts(bad), advisor::InputError);
+    CHECK_THROWS_AS(test::throwing([&] { return parse_part_facts(bad); }), advisor::InputError);
   }
 }
 

@@ -129,7 +129,7 @@ TEST_CASE("ngc.json errors are located", "[validation][ngc]") {
   std::string bad = text;
   bad.replace(bad.find("\"status\": \"confirmed\""), 21, "\"status\": \"maybe\"    ");
   try {
-    parse_ngc_catalog(bad);
+    test::throwing([&] { return parse_ngc_catalog(bad); });
     FAIL("no error");
   } catch (const advisor::InputError& e) {
     CHECK(e.path() == "ngc.json/tags/6/status");

@@ -28,7 +28,7 @@ std::string with_plan(std::string text, const ValidationPlan& p) {
 template <class F>
 std::string error_of(F&& f) {
   try {
-    f();
+    test::throwing([&] { return f(); });
   } catch (const advisor::InputError& e) {
     return e.code() + " " + e.path();
   }
@@ -88,12 +88,12 @@ TEST_CASE("bad CSV logs are located errors", "[validation][readback]") {
   CHECK(error_of([] { summarize_gpu_csv("timestamp, index, power.draw [W]\nx, 0, lots\n"); }) ==
         "csv_bad_value /gpu.csv/row 2/power.draw");
   try {
-    summarize_gpu_csv(sample("gpu_missing_column.csv"));
+    test::throwing([&] { return summarize_gpu_csv(sample("gpu_missing_column.csv")); });
   } catch (const advisor::InputError& e) {
     CHECK_THAT(e.what(), Catch::Contains("has no power.draw column"));
   }
   try {
-    summarize_gpu_csv(sample("gpu_truncated.csv"));
+    test::throwing([&] { return summarize_gpu_csv(sample("gpu_truncated.csv")); });
   } catch (const advisor::InputError& e) {
     CHECK_THAT(e.what(), Catch::Contains("row 12 has 5 of 13 columns"));
   }
@@ -108,7 +108,9 @@ TEST_CASE("result files: another plan's, wrong units, cut short", "[validation][
           read_measurements(sample("result_other_gpu.json"), "validation-result.json", p);
         }) == "other_plan /validation-result.json/gpu_id");
   try {
-    read_measurements(sample("result_other_plan.json"), "validation-result.json", p);
+    test::throwing([&] {
+      return read_measurements(sample("result_other_plan.json"), "validation-result.json", p);
+    });
   } catch (const advisor::InputError& e) {
     CHECK_THAT(e.what(),
                Catch::Contains("plan 0123456789abcdef, not this plan (" + plan_id(p) + ")"));

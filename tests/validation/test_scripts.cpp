@@ -150,7 +150,7 @@ TEST_CASE("inconsistent plans are located errors", "[validation][scripts]") {
   ValidationPlan p = plan("h100_8x");
   p.memory_band_high_bytes = p.memory_per_gpu_bytes / 2;
   try {
-    generate_scripts(p);
+    test::throwing([&] { return generate_scripts(p); });
     FAIL("no error");
   } catch (const advisor::InputError& e) {
     CHECK(e.code() == "validation_invalid");
@@ -158,10 +158,10 @@ TEST_CASE("inconsistent plans are located errors", "[validation][scripts]") {
   }
   p = plan("h100_8x");
   p.probe.kv_heads = 5;
-  CHECK_THROWS_AS(generate_scripts(p), advisor::InputError);
+  CHECK_THROWS_AS(test::throwing([&] { return generate_scripts(p); }), advisor::InputError);
   p = plan("h100_8x");
   p.total_gpus = 9;
-  CHECK_THROWS_AS(generate_scripts(p), advisor::InputError);
+  CHECK_THROWS_AS(test::throwing([&] { return generate_scripts(p); }), advisor::InputError);
 
   const std::string gpus = vtest::read_text(std::string(GPU_ADVISOR_DATA_DIR) + "/gpus.json");
   auto parts =
@@ -171,22 +171,27 @@ TEST_CASE("inconsistent plans are located errors", "[validation][scripts]") {
   PlanFigures f;
   f.probe = plan("h100_8x").probe;
   try {
-    build_validation_plan(gpu_facts_from_catalog_json(gpus, "mi300x-192gb"),
-                          parts.at("mi300x-192gb"), ngc, f);
+    test::throwing([&] {
+      return build_validation_plan(gpu_facts_from_catalog_json(gpus, "mi300x-192gb"),
+                                   parts.at("mi300x-192gb"), ngc, f);
+    });
     FAIL("no error");
   } catch (const advisor::InputError& e) {
     CHECK(e.code() == "validation_unsupported_gpu");
   }
   f.host_driver = "470.42.01";
   try {
-    build_validation_plan(gpu_facts_from_catalog_json(gpus, "rtx4090-24gb"),
-                          parts.at("rtx4090-24gb"), ngc, f);
+    test::throwing([&] {
+      return build_validation_plan(gpu_facts_from_catalog_json(gpus, "rtx4090-24gb"),
+                                   parts.at("rtx4090-24gb"), ngc, f);
+    });
     FAIL("no error");
   } catch (const advisor::InputError& e) {
     CHECK(e.code() == "validation_no_ngc_tag");
     CHECK(e.path() == "/validation/host_driver");
   }
-  CHECK_THROWS_AS(gpu_facts_from_catalog_json(gpus, "no-such-gpu"), advisor::InputError);
+  CHECK_THROWS_AS(test::throwing([&] { return gpu_facts_from_catalog_json(gpus, "no-such-gpu"); }),
+                  advisor::InputError);
 }
 
 TEST_CASE("shell words are quoted when they need it", "[validation][scripts]") {

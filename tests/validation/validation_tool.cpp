@@ -43,13 +43,14 @@ int main(int argc, char** argv) {
   }
   const std::string cmd = argv[1], name = argv[2], target = argv[3];
   try {
-    ValidationPlan plan = vtest::make_case(name, GPU_ADVISOR_DATA_DIR);
+    ValidationPlan plan =
+        test::throwing([&] { return vtest::make_case(name, GPU_ADVISOR_DATA_DIR); });
     // The stand-in runs burn in for seconds: CASE_BURNIN_HOURS sets the plan's length, for the
     // scripts and for check alike (it is part of the plan id).
     if (const char* hours = std::getenv("CASE_BURNIN_HOURS")) plan.burnin_hours = std::stod(hours);
     if (cmd == "scripts") {
       fs::create_directories(target);
-      for (const auto& f : generate_scripts(plan)) {
+      for (const auto& f : test::throwing([&] { return generate_scripts(plan); })) {
         fs::path p = fs::path(target) / f.name;
         std::ofstream(p, std::ios::binary) << f.text;
         if (f.executable)
@@ -59,7 +60,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (cmd == "csvstats") {  // per-GPU statistics of an nvidia-smi CSV, as 40_burnin.sh names them
-      Measurements m = summarize_gpu_csv(vtest::read_text(target));
+      Measurements m = test::throwing([&] { return summarize_gpu_csv(vtest::read_text(target)); });
       for (const auto& g : m.power) {
         const std::string k = "gpu." + std::to_string(g.index) + ".";
         std::cout << k << "samples\t" << g.samples << "\n";
@@ -85,22 +86,25 @@ int main(int argc, char** argv) {
     }
     if (cmd == "check") {
       std::string file = fs::path(target).filename().string();
-      Measurements m = read_measurements(vtest::read_text(target), file, plan);
+      Measurements m =
+          test::throwing([&] { return read_measurements(vtest::read_text(target), file, plan); });
       CostInputs cost;
       if (argc >= 6) {
         cost.price_per_gpu_hour = std::stod(argv[4]);
         cost.planned_gpu_hours = std::stod(argv[5]);
       }
-      CheckReport r = check_measurements(plan, m, cost);
+      CheckReport r = test::throwing([&] { return check_measurements(plan, m, cost); });
       std::cout << check_report_json(r) << "\n";
       return r.overall == Status::fail ? 1 : 0;
     }
     if (cmd == "check-servers") {  // one result file per server, one verdict
       std::vector<Measurements> files;
       for (int i = 3; i < argc; ++i)
-        files.push_back(read_measurements(vtest::read_text(argv[i]),
-                                          fs::path(argv[i]).filename().string(), plan));
-      const ClusterReport c = check_servers(plan, files);
+        files.push_back(test::throwing([&] {
+          return read_measurements(vtest::read_text(argv[i]), fs::path(argv[i]).filename().string(),
+                                   plan);
+        }));
+      const ClusterReport c = test::throwing([&] { return check_servers(plan, files); });
       std::cout << cluster_report_json(c) << "\n";
       return c.overall == Status::fail ? 1 : 0;
     }
