@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "api.hpp"
 
-#include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 
@@ -105,16 +103,8 @@ std::string advise_on(const std::string& request_text, const Catalog& catalog,
 }  // namespace
 
 const Catalog& builtin_catalog() {
-  // The files built in were read by the tests: a problem in them is a broken build, not input.
-  static const Catalog catalog = [] {
-    std::optional<InputError> problem;
-    Catalog read = in_own_scope([] { return parse_catalog(CatalogTexts{}); }, problem);
-    if (problem) {
-      std::fprintf(stderr, "gpu-advisor: the built-in data does not read: %s\n", problem->what());
-      std::abort();
-    }
-    return read;
-  }();
+  static const Catalog catalog =
+      read_builtin("catalog", [] { return parse_catalog(CatalogTexts{}); });
   return catalog;
 }
 

@@ -26,18 +26,6 @@ struct Prepared {
   validation::ValidationPlan validation;
 };
 
-/// `read()` of a data file built in: the tests read it, so a problem in it is a broken build, not
-/// input (and a static must not keep what a failed read left).
-template <typename Read>
-auto read_builtin(const char* file, Read&& read) {
-  std::optional<InputError> problem;
-  auto value = in_own_scope(read, problem);
-  if (problem)
-    broken_invariant(std::string("the built-in ") + file + " does not read: " + problem->what() +
-                     " (" + problem->path() + ")");
-  return value;
-}
-
 const validation::NgcCatalog& ngc_catalog() {
   static const validation::NgcCatalog tags = read_builtin(
       "ngc.json", [] { return validation::parse_ngc_catalog(validation::builtin_ngc_json()); });

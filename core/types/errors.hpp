@@ -91,6 +91,19 @@ auto in_own_scope(Step&& step, std::optional<InputError>& problem) {
 /// cards): no input reaches it, so it is no problem to report; the core stops with `what`.
 [[noreturn]] void broken_invariant(const std::string& what);
 
+/// `read()` of a data file built into the module (`file` names it): the tests read those files,
+/// so a problem in one is a broken build, not input, and a static must not keep what a failed
+/// read left.
+template <typename Read>
+auto read_builtin(const char* file, Read&& read) {
+  std::optional<InputError> problem;
+  auto value = in_own_scope(read, problem);
+  if (problem)
+    broken_invariant(std::string("the built-in ") + file + " does not read: " + problem->what() +
+                     " (" + problem->path() + ")");
+  return value;
+}
+
 /// ADVISOR_REQUIRE(ok, code, path, message): unless `ok`, reports InputError(code, path,
 /// message) and returns a value-initialised result (`return {}`: nullopt for an optional) from
 /// the enclosing function. A macro, not a function, on purpose: the path and the message are
