@@ -50,10 +50,8 @@ int main() {
   }
   const std::string wide = keys_text(1, 100'000, "descending");
   const double refused = milliseconds([&] {
-    try {
-      advisor::parse_json_text(wide, "", 4 << 20);
-    } catch (const advisor::InputError&) {
-    }
+    const advisor::ProblemScope scope;  // the refusal is the expected answer
+    advisor::parse_json_text(wide, "", 4 << 20);
   });
   std::printf("one object of 100,000 keys (refused at the limit) %8.1f ms\n", refused);
   for (const char* order : {"ascending", "descending"}) {
