@@ -110,7 +110,7 @@ const Catalog& builtin_catalog() {
 
 JsonValue error_envelope(const std::string& code, const std::string& message,
                          const std::string& path) {
-  // Writable whatever a message echoes (a file name, a raw key): never a second exception.
+  // Writable whatever a message echoes (a file name, a raw key): never a second problem.
   JsonValue error = JsonValue::object();
   error.set("code", code);
   error.set("message", valid_utf8(message));

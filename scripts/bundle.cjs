@@ -31,16 +31,41 @@ function options(minify) {
   };
 }
 
+const MESSAGES = path.resolve(__dirname, '..', 'data', 'messages');
+
 /**
- * Leaves the message tables of `languages` out of the bundle: their import is null, and the page
- * loads them when asked (web/js/i18n.js loadLang, from messages/<lang>.json beside it).
+ * The message tables as columns: every key once, then each bundled language's words in the keys'
+ * order, rebuilt into tables when the bundle runs (`words`). The languages share their keys, and
+ * gzip's 32 KB window cannot reach from one 140 KB table to the other: with the keys written once,
+ * the single file is ~12 KB smaller gzipped (bench/RESULTS.md, 2026-12-05 late). The tables of
+ * `leaveOut` are not bundled: their import is null, and the page loads them when asked
+ * (web/js/i18n.js loadLang, from messages/<lang>.json beside it).
  */
-function leaveOutLanguages(languages) {
+function messageColumns(leaveOut) {
+  const table = (code) => JSON.parse(require('fs').readFileSync(path.join(MESSAGES, code + '.json'), 'utf8'));
   return {
-    name: 'leave-out-languages',
+    name: 'message-columns',
     setup(build) {
-      build.onLoad({ filter: /[\\/]data[\\/]messages[\\/][^\\/]+\.json$/ }, (args) => (
-        languages.includes(path.basename(args.path, '.json')) ? { contents: 'null', loader: 'json' } : undefined));
+      build.onLoad({ filter: /[\\/]data[\\/]messages[\\/][^\\/]+\.json$/ }, (args) => {
+        const code = path.basename(args.path, '.json');
+        if (leaveOut.includes(code)) return { contents: 'null', loader: 'json' };
+        return { contents: 'import { words } from "messages:columns"; export default words(' + JSON.stringify(code) + ');', loader: 'js', resolveDir: MESSAGES };
+      });
+      build.onResolve({ filter: /^messages:columns$/ }, () => ({ path: 'columns', namespace: 'messages' }));
+      build.onLoad({ filter: /.*/, namespace: 'messages' }, () => {
+        const codes = require('fs').readdirSync(MESSAGES).filter((f) => f.endsWith('.json'))
+          .map((f) => path.basename(f, '.json')).filter((code) => !leaveOut.includes(code)).sort();
+        const tables = codes.map(table);
+        const keys = [...new Set(tables.flatMap(Object.keys))].sort();
+        const columns = {};
+        codes.forEach((code, i) => { columns[code] = keys.map((k) => (k in tables[i] ? tables[i][k] : null)); });
+        return {
+          contents: 'const keys = ' + JSON.stringify(keys) + ';\nconst columns = ' + JSON.stringify(columns) + ';\n' +
+            'export function words(code) {\n  const table = {};\n  columns[code].forEach(function (w, i) { if (w !== null) table[keys[i]] = w; });\n  return table;\n}\n',
+          loader: 'js',
+          watchFiles: codes.map((code) => path.join(MESSAGES, code + '.json')),
+        };
+      });
     },
   };
 }
@@ -53,7 +78,7 @@ function leaveOutLanguages(languages) {
 async function bundlePage(opts) {
   const esbuild = require('esbuild');
   const out = await esbuild.build(Object.assign(options(opts && opts.minify), {
-    write: false, metafile: true, plugins: [leaveOutLanguages((opts && opts.leaveOut) || [])],
+    write: false, metafile: true, plugins: [messageColumns((opts && opts.leaveOut) || [])],
   }));
   const cycle = importCycle(out.metafile);
   if (cycle) throw new Error('modules import each other in a circle: ' + cycle.join(' -> '));

@@ -8,9 +8,9 @@
 
 namespace advisor {
 
-/// The result document (API v1) for a plan, as text. Throws std::runtime_error if a figure is
-/// not finite or not representable (a bug, never the user's input: the caller reports it as
-/// internal_error).
+/// The result document (API v1) for a plan, as text. A figure that is not finite or not
+/// representable (a bug, never the user's input) is written as null and reported as an
+/// internal_error problem (io/json_writer.hpp), which the API answers instead.
 std::string plan_to_text(const Plan& plan, const Catalog& catalog);
 
 /// The members of a model architecture object (result.model, catalog().models[]).

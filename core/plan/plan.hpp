@@ -15,8 +15,9 @@ namespace advisor {
 /// kLevers' levers is kWhole's (tests/test_plan_parts.cpp).
 enum class PlanPart { kWhole, kAnswer, kLevers };
 
-/// Runs every engine for `request` (already parsed) against `catalog`. Throws InputError for
-/// checks that need the whole request and the catalog (located at the request field).
+/// Runs every engine for `request` (already parsed) against `catalog`. Reports an InputError
+/// (types/errors.hpp) for checks that need the whole request and the catalog (located at the
+/// request field); the plan then stops at its next stage and is not an answer.
 Plan make_plan(const Request& request, const Catalog& catalog, PlanPart part = PlanPart::kWhole);
 
 }  // namespace advisor
