@@ -53,7 +53,8 @@ Prepared prepare(const std::string& request_text, const Catalog& catalog) {
         "/hardware: no GPU is pinned and no plan is recommended, so there is nothing to "
         "validate: pin the hardware you received");
     const CandidatePlan& best = *first.recommendation->best;
-    req.hardware = Hardware{best.gpu->id, best.gpus, true, best.deployment, best.facility};
+    req.hardware =
+        Hardware{best.gpu->id, best.gpus, true, best.deployment, best.facility, std::nullopt};
     // Bought cards run where the plan puts them (a pinned facility is /power/facility).
     if (best.deployment == Deployment::kBuy) req.cost.power.facility = best.facility;
     if (best.facility == Facility::kOffice) req.cost.power.rack_kw.reset();

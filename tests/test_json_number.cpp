@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Numbers in the result print exactly as nlohmann::json prints them (io/json_number.cpp):
-// whole numbers, which take a shortcut past Grisu2, and any double.
+// whole numbers, powers of ten and of two around the layout's thresholds, and any double.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
