@@ -37,6 +37,7 @@ set(ADVISOR_VALIDATION_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/validation/check_identity.cpp
   ${CMAKE_CURRENT_LIST_DIR}/validation/check_servers.cpp
   ${CMAKE_CURRENT_LIST_DIR}/io/validation_json.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/io/validation_fields.cpp
   ${CMAKE_CURRENT_LIST_DIR}/io/validation_report_json.cpp
   ${CMAKE_CURRENT_LIST_DIR}/io/validation_sections_json.cpp
   ${ADVISOR_VALIDATION_EMBEDDED}
