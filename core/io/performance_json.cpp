@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io/performance_json.hpp"
 
+#include <initializer_list>
 #include <utility>
 
 #include "io/catalog_json.hpp"
@@ -48,14 +49,30 @@ void for_each_entry(FieldReader& root, const char* key, bool non_empty, Read rea
   }
 }
 
-void read_compute(FieldReader& root, PerformanceConstants& k) {
-  FieldReader c = section(root, "compute");
-  k.framework_efficiency = constant(c, "framework_efficiency", 0.01, 1);
-  k.default_matmul_fraction_bf16 = constant(c, "default_matmul_fraction_bf16", 0.01, 1);
-  k.default_matmul_fraction_fp8 = constant(c, "default_matmul_fraction_fp8", 0.01, 1);
-  k.default_attention_fraction = constant(c, "default_attention_fraction", 0.01, 1);
-  k.memory_bandwidth_efficiency = constant(c, "memory_bandwidth_efficiency", 0.01, 1);
+/// One sourced constant of a section: its key, the member it sets, its range.
+struct SourcedConstant {
+  const char* key;
+  double PerformanceConstants::*member;
+  double min, max;
+};
+
+/// The section `key`, sourced constants only, each read into `k`; any other member is an error.
+void read_section(FieldReader& root, const char* key, PerformanceConstants& k,
+                  std::initializer_list<SourcedConstant> constants) {
+  FieldReader c = section(root, key);
+  for (const SourcedConstant& s : constants) k.*s.member = constant(c, s.key, s.min, s.max);
   c.reject_unknown();
+}
+
+using K = PerformanceConstants;
+
+void read_compute(FieldReader& root, PerformanceConstants& k) {
+  read_section(root, "compute", k,
+               {{"framework_efficiency", &K::framework_efficiency, 0.01, 1},
+                {"default_matmul_fraction_bf16", &K::default_matmul_fraction_bf16, 0.01, 1},
+                {"default_matmul_fraction_fp8", &K::default_matmul_fraction_fp8, 0.01, 1},
+                {"default_attention_fraction", &K::default_attention_fraction, 0.01, 1},
+                {"memory_bandwidth_efficiency", &K::memory_bandwidth_efficiency, 0.01, 1}});
 }
 
 void read_power_limit(FieldReader& root, PerformanceConstants& k) {
@@ -98,16 +115,15 @@ void read_fractions(FieldReader& root, PerformanceConstants& k) {
 }
 
 void read_communication(FieldReader& root, PerformanceConstants& k) {
-  FieldReader c = section(root, "communication");
-  k.nvlink_efficiency = constant(c, "nvlink_efficiency", 0.01, 1.5);
-  k.nvlink_bridge_efficiency = constant(c, "nvlink_bridge_efficiency", 0.01, 1.5);
-  k.pcie_p2p_efficiency = constant(c, "pcie_p2p_efficiency", 0.01, 1);
-  k.pcie_host_efficiency = constant(c, "pcie_host_efficiency", 0.01, 1);
-  k.host_memory_bandwidth_gbps = constant(c, "host_memory_bandwidth_gbps", 1, 1e5);
-  k.overlap_fraction = constant(c, "overlap_fraction", 0, 1);
-  k.nvls_efficiency = constant(c, "nvls_efficiency", 0, 2);
-  k.nvls_latency_us = constant(c, "nvls_latency_us", 0, 1e4);
-  c.reject_unknown();
+  read_section(root, "communication", k,
+               {{"nvlink_efficiency", &K::nvlink_efficiency, 0.01, 1.5},
+                {"nvlink_bridge_efficiency", &K::nvlink_bridge_efficiency, 0.01, 1.5},
+                {"pcie_p2p_efficiency", &K::pcie_p2p_efficiency, 0.01, 1},
+                {"pcie_host_efficiency", &K::pcie_host_efficiency, 0.01, 1},
+                {"host_memory_bandwidth_gbps", &K::host_memory_bandwidth_gbps, 1, 1e5},
+                {"overlap_fraction", &K::overlap_fraction, 0, 1},
+                {"nvls_efficiency", &K::nvls_efficiency, 0, 2},
+                {"nvls_latency_us", &K::nvls_latency_us, 0, 1e4}});
 }
 
 void read_networks(FieldReader& root, PerformanceConstants& k) {
