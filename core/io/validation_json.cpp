@@ -188,6 +188,133 @@ void fraction_in_range(const std::optional<double>& v, const std::string& path,
                    key + " is " + json(*v).dump() + ": a share 0-1 is expected (a percentage?)");
 }
 
+/// The flat figures of "measured", one per line in 90_summary.sh's order.
+void read_measured_figures(ResultReader& r, Measurements& m) {
+  m.gpu_count = r.integer("gpu_count");
+  m.driver_version = r.text("driver_version");
+  m.xid_count = r.integer("xid_count");
+  m.xid_codes = r.text("xid_codes");
+  m.row_remap_pending_gpus = r.integer("row_remap_pending_gpus");
+  m.row_remap_failure_gpus = r.integer("row_remap_failure_gpus");
+  m.fabric_manager_state = r.text("fabric_manager_state");
+  m.fabric_manager_version = r.text("fabric_manager_version");
+  m.fabric_completed_gpus = r.integer("fabric_completed_gpus");
+  m.topo_pairs = r.integer("topo_pairs");
+  m.topo_mismatched_pairs = r.integer("topo_mismatched_pairs");
+  m.topo_entries = r.text("topo_entries");
+  m.nvlink_error_count = r.num("nvlink_error_count");
+  m.nvlink_error_storm_links = r.integer("nvlink_error_storm_links");
+  m.nvlink_error_storm_at = r.text("nvlink_error_storm_at");
+  m.p2p_pairs = r.integer("p2p_pairs");
+  m.p2p_ok_pairs = r.integer("p2p_ok_pairs");
+  m.ib_ports_active = r.integer("ib_ports_active");
+  m.ib_rate_gbit_per_s_min = r.num("ib_rate_gbit_per_s_min");
+  m.ib_write_bw_gbit_per_s = r.num("ib_write_bw_gbit_per_s");
+  m.ngc_tag = r.text("ngc_tag");
+  m.torch_version = r.text("torch_version");
+  m.container_device_count = r.integer("container_device_count");
+  m.step_status = r.text("step_status");
+  m.step_device_used_bytes = r.num("step_device_used_bytes");
+  m.step_peak_reserved_bytes = r.num("step_peak_reserved_bytes");
+  m.step_tokens_per_second_per_gpu = r.num("step_tokens_per_second_per_gpu");
+  m.allreduce_busbw_gbps = r.num("allreduce_busbw_gbps");
+  m.nccl_transport_intra = r.text("nccl_transport_intra");
+  m.inter_node_busbw_gbps = r.num("inter_node_busbw_gbps");
+  m.nccl_transport_net = r.text("nccl_transport_net");
+  m.burnin_seconds = r.num("burnin_seconds");
+  m.burnin_target_seconds = r.num("burnin_target_seconds");
+  m.xid_new = r.integer("xid_new");
+  m.xid_new_codes = r.text("xid_new_codes");
+  m.nccl_timeouts = r.integer("nccl_timeouts");
+  m.gpus_logged = r.integer("gpus_logged");
+  m.burnin_inter_node_windows = r.integer("burnin_inter_node_windows");
+  m.burnin_inter_node_busbw_gbps_min = r.num("burnin_inter_node_busbw_gbps_min");
+  m.wall_power_w_max = r.num("wall_power_w_max");
+  m.wall_power_w_p50 = r.num("wall_power_w_p50");
+  m.dcgm_diag = r.text("dcgm_diag");
+  m.dcgm_failed_tests = r.text("dcgm_failed_tests");
+  m.dcgm_level = r.integer("dcgm_level");
+  m.job_tokens_per_second_per_server = r.num("job.tokens_per_second_per_server");
+}
+
+/// One "gpu<i>.<f>" member of "measured": an identity field, a GEMM rate or a logged figure.
+void read_gpu_member(ResultReader& r, const std::string& key, int i, const std::string& f,
+                     Measurements& m) {
+  if (f == "name")
+    entry_for(m.gpus, i).name = r.text(key);
+  else if (f == "pci_bus_id")
+    entry_for(m.gpus, i).pci_bus_id = r.text(key);
+  else if (f == "memory_total_mib")
+    entry_for(m.gpus, i).memory_total_mib = r.num(key);
+  else if (f == "power_limit_w")
+    entry_for(m.gpus, i).power_limit_w = r.num(key);
+  else if (f == "pcie_gen_max")
+    entry_for(m.gpus, i).pcie_gen_max = r.integer(key);
+  else if (f == "pcie_width_max")
+    entry_for(m.gpus, i).pcie_width_max = r.integer(key);
+  else if (f == "compute_cap")
+    entry_for(m.gpus, i).compute_cap = r.text(key);
+  else if (is_gpu_text_field(f))
+    set_gpu_text_field(entry_for(m.gpus, i), f, r.text(key));
+  else if (f == "gemm_tflops" || f == "burn_tflops") {
+    if (auto v = r.num(key)) (f[0] == 'g' ? m.gemm_tflops : m.burn_tflops).emplace_back(i, *v);
+  } else if (f == "samples")
+    entry_for(m.power, i).samples = r.integer(key).value_or(0);
+  else if (f == "power_draw_w_p50")
+    entry_for(m.power, i).power_draw_w_p50 = r.num(key);
+  else if (f == "power_draw_w_p99")
+    entry_for(m.power, i).power_draw_w_p99 = r.num(key);
+  else if (f == "power_limit_w_logged")
+    entry_for(m.power, i).power_limit_w = r.num(key);
+  else if (f == "temperature_c_max")
+    entry_for(m.power, i).temperature_c_max = r.num(key);
+  else if (f == "thermal_throttle_fraction" || f == "power_brake_fraction" ||
+           f == "power_cap_fraction") {
+    auto v = r.num(key);
+    fraction_in_range(v, r.path(key), key);
+    double& slot = f == "thermal_throttle_fraction"
+                       ? entry_for(m.power, i).thermal_throttle_fraction
+                   : f == "power_brake_fraction" ? entry_for(m.power, i).power_brake_fraction
+                                                 : entry_for(m.power, i).power_cap_fraction;
+    slot = v.value_or(0);
+  } else if (f == "ecc_uncorrected_max")
+    entry_for(m.power, i).ecc_uncorrected_max = r.num(key);
+  else if (f == "pcie_gen_min_busy")
+    entry_for(m.power, i).pcie_gen_min_busy = r.integer(key);
+  else if (f == "pcie_width_min_busy")
+    entry_for(m.power, i).pcie_width_min_busy = r.integer(key);
+  else if (f == "pcie_width_max_logged")
+    entry_for(m.power, i).pcie_width_max_logged = r.integer(key);
+}
+
+/// One "nvlink<i>.<f>" member of "measured": the links up, the slowest, the ones down.
+void read_nvlink_member(ResultReader& r, const std::string& key, int i, const std::string& f,
+                        Measurements& m) {
+  if (f == "active_links")
+    entry_for(m.nvlink, i).active_links = r.integer(key).value_or(0);
+  else if (f == "min_link_gbps")
+    entry_for(m.nvlink, i).min_link_gbps = r.num(key);
+  else if (f == "inactive_links") {
+    std::string list = r.text(key);
+    std::size_t a = 0;
+    while (a < list.size()) {
+      std::size_t b = list.find(',', a);
+      std::string item = list.substr(a, b == std::string::npos ? std::string::npos : b - a);
+      if (!item.empty()) {
+        char* end = nullptr;
+        long link = std::strtol(item.c_str(), &end, 10);
+        constexpr long kMaxLink = 64;  // NVLink links per GPU: 18 on Hopper and Blackwell
+        ADVISOR_REQUIRE_OR_RETURN(*end == '\0' && link >= 0 && link <= kMaxLink, "bad_value",
+                                  r.path(key),
+                                  key + " must list link numbers 0-64, got " + in_quotes(list));
+        entry_for(m.nvlink, i).inactive_links.push_back(static_cast<int>(link));
+      }
+      if (b == std::string::npos) break;
+      a = b + 1;
+    }
+  }
+}
+
 }  // namespace
 
 NgcCatalog parse_ngc_catalog(const std::string& text) {
@@ -363,52 +490,7 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
   const json& measured = *measured_object;
   ResultReader r(measured, base);
 
-  m.gpu_count = r.integer("gpu_count");
-  m.driver_version = r.text("driver_version");
-  m.xid_count = r.integer("xid_count");
-  m.xid_codes = r.text("xid_codes");
-  m.row_remap_pending_gpus = r.integer("row_remap_pending_gpus");
-  m.row_remap_failure_gpus = r.integer("row_remap_failure_gpus");
-  m.fabric_manager_state = r.text("fabric_manager_state");
-  m.fabric_manager_version = r.text("fabric_manager_version");
-  m.fabric_completed_gpus = r.integer("fabric_completed_gpus");
-  m.topo_pairs = r.integer("topo_pairs");
-  m.topo_mismatched_pairs = r.integer("topo_mismatched_pairs");
-  m.topo_entries = r.text("topo_entries");
-  m.nvlink_error_count = r.num("nvlink_error_count");
-  m.nvlink_error_storm_links = r.integer("nvlink_error_storm_links");
-  m.nvlink_error_storm_at = r.text("nvlink_error_storm_at");
-  m.p2p_pairs = r.integer("p2p_pairs");
-  m.p2p_ok_pairs = r.integer("p2p_ok_pairs");
-  m.ib_ports_active = r.integer("ib_ports_active");
-  m.ib_rate_gbit_per_s_min = r.num("ib_rate_gbit_per_s_min");
-  m.ib_write_bw_gbit_per_s = r.num("ib_write_bw_gbit_per_s");
-  m.ngc_tag = r.text("ngc_tag");
-  m.torch_version = r.text("torch_version");
-  m.container_device_count = r.integer("container_device_count");
-  m.step_status = r.text("step_status");
-  m.step_device_used_bytes = r.num("step_device_used_bytes");
-  m.step_peak_reserved_bytes = r.num("step_peak_reserved_bytes");
-  m.step_tokens_per_second_per_gpu = r.num("step_tokens_per_second_per_gpu");
-  m.allreduce_busbw_gbps = r.num("allreduce_busbw_gbps");
-  m.nccl_transport_intra = r.text("nccl_transport_intra");
-  m.inter_node_busbw_gbps = r.num("inter_node_busbw_gbps");
-  m.nccl_transport_net = r.text("nccl_transport_net");
-  m.burnin_seconds = r.num("burnin_seconds");
-  m.burnin_target_seconds = r.num("burnin_target_seconds");
-  m.xid_new = r.integer("xid_new");
-  m.xid_new_codes = r.text("xid_new_codes");
-  m.nccl_timeouts = r.integer("nccl_timeouts");
-  m.gpus_logged = r.integer("gpus_logged");
-  m.burnin_inter_node_windows = r.integer("burnin_inter_node_windows");
-  m.burnin_inter_node_busbw_gbps_min = r.num("burnin_inter_node_busbw_gbps_min");
-  m.wall_power_w_max = r.num("wall_power_w_max");
-  m.wall_power_w_p50 = r.num("wall_power_w_p50");
-  m.dcgm_diag = r.text("dcgm_diag");
-  m.dcgm_failed_tests = r.text("dcgm_failed_tests");
-  m.dcgm_level = r.integer("dcgm_level");
-  m.job_tokens_per_second_per_server = r.num("job.tokens_per_second_per_server");
-
+  read_measured_figures(r, m);
   for (std::size_t k = 0; k < measured.size(); ++k) {
     const std::string& key = measured.key(k);
     int i = 0;
@@ -420,77 +502,11 @@ Measurements parse_result_file(const std::string& text, const std::string& file)
                             in_quotes(key) + " names a GPU index beyond " +
                                 std::to_string(limits::kMaxGpusPerServer - 1) +
                                 ": one server's nvidia-smi numbers its GPUs from 0");
-    if (gpu_key) {
-      if (f == "name")
-        entry_for(m.gpus, i).name = r.text(key);
-      else if (f == "pci_bus_id")
-        entry_for(m.gpus, i).pci_bus_id = r.text(key);
-      else if (f == "memory_total_mib")
-        entry_for(m.gpus, i).memory_total_mib = r.num(key);
-      else if (f == "power_limit_w")
-        entry_for(m.gpus, i).power_limit_w = r.num(key);
-      else if (f == "pcie_gen_max")
-        entry_for(m.gpus, i).pcie_gen_max = r.integer(key);
-      else if (f == "pcie_width_max")
-        entry_for(m.gpus, i).pcie_width_max = r.integer(key);
-      else if (f == "compute_cap")
-        entry_for(m.gpus, i).compute_cap = r.text(key);
-      else if (is_gpu_text_field(f))
-        set_gpu_text_field(entry_for(m.gpus, i), f, r.text(key));
-      else if (f == "gemm_tflops" || f == "burn_tflops") {
-        if (auto v = r.num(key)) (f[0] == 'g' ? m.gemm_tflops : m.burn_tflops).emplace_back(i, *v);
-      } else if (f == "samples")
-        entry_for(m.power, i).samples = r.integer(key).value_or(0);
-      else if (f == "power_draw_w_p50")
-        entry_for(m.power, i).power_draw_w_p50 = r.num(key);
-      else if (f == "power_draw_w_p99")
-        entry_for(m.power, i).power_draw_w_p99 = r.num(key);
-      else if (f == "power_limit_w_logged")
-        entry_for(m.power, i).power_limit_w = r.num(key);
-      else if (f == "temperature_c_max")
-        entry_for(m.power, i).temperature_c_max = r.num(key);
-      else if (f == "thermal_throttle_fraction" || f == "power_brake_fraction" ||
-               f == "power_cap_fraction") {
-        auto v = r.num(key);
-        fraction_in_range(v, r.path(key), key);
-        double& slot = f == "thermal_throttle_fraction"
-                           ? entry_for(m.power, i).thermal_throttle_fraction
-                       : f == "power_brake_fraction" ? entry_for(m.power, i).power_brake_fraction
-                                                     : entry_for(m.power, i).power_cap_fraction;
-        slot = v.value_or(0);
-      } else if (f == "ecc_uncorrected_max")
-        entry_for(m.power, i).ecc_uncorrected_max = r.num(key);
-      else if (f == "pcie_gen_min_busy")
-        entry_for(m.power, i).pcie_gen_min_busy = r.integer(key);
-      else if (f == "pcie_width_min_busy")
-        entry_for(m.power, i).pcie_width_min_busy = r.integer(key);
-      else if (f == "pcie_width_max_logged")
-        entry_for(m.power, i).pcie_width_max_logged = r.integer(key);
-    } else if (split_indexed(key, "nvlink", i, f)) {
-      if (f == "active_links")
-        entry_for(m.nvlink, i).active_links = r.integer(key).value_or(0);
-      else if (f == "min_link_gbps")
-        entry_for(m.nvlink, i).min_link_gbps = r.num(key);
-      else if (f == "inactive_links") {
-        std::string list = r.text(key);
-        std::size_t a = 0;
-        while (a < list.size()) {
-          std::size_t b = list.find(',', a);
-          std::string item = list.substr(a, b == std::string::npos ? std::string::npos : b - a);
-          if (!item.empty()) {
-            char* end = nullptr;
-            long link = std::strtol(item.c_str(), &end, 10);
-            constexpr long kMaxLink = 64;  // NVLink links per GPU: 18 on Hopper and Blackwell
-            if (*end != '\0' || link < 0 || link > kMaxLink)
-              return report_problem("bad_value", r.path(key),
-                                    key + " must list link numbers 0-64, got " + in_quotes(list));
-            entry_for(m.nvlink, i).inactive_links.push_back(static_cast<int>(link));
-          }
-          if (b == std::string::npos) break;
-          a = b + 1;
-        }
-      }
-    }
+    if (gpu_key)
+      read_gpu_member(r, key, i, f, m);
+    else if (split_indexed(key, "nvlink", i, f))
+      read_nvlink_member(r, key, i, f, m);
+    if (problem_reported()) return {};
   }
   m.script_checks = read_script_checks(doc, base);
   return m;
