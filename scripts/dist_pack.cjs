@@ -10,6 +10,8 @@
 //                     never fetch()es a data: URI.
 //   siteLoader(glue, wasmName, packedName)  the site's loader: the module a file of its own,
 //                     fetched and compiled as it arrives; the packed loader its fallback.
+//   answerLoader(glue, wasmName, wholeName)  the site's first loader: the answer part of the
+//                     module (no validation), the whole module's loader loaded when asked.
 //   storedModule(text) the packed loader's module, decoded (tests, bench).
 //   minifyStyle(css)  comments and whitespace out of the stylesheet.
 'use strict';
@@ -53,8 +55,9 @@ const wrappedFactory = (first) => `const wrapped = function (options) {
     });
   };`;
 // ... installed in the global the loader defined, and as the CommonJS export under Node.
-const installed = `${FACTORY} = wrapped;
-  if (typeof module === 'object' && module.exports === raw) module.exports = wrapped;`;
+const installedAs = (factory, value) => `${factory} = ${value};
+  if (typeof module === 'object' && module.exports === raw) module.exports = ${value};`;
+const installed = installedAs(FACTORY, 'wrapped');
 
 // Appended to the packed loader: createGpuAdvisor() inflates the stored module itself, in a
 // browser and under Node alike, and V8 compiles it while it is being decoded (streaming
@@ -119,11 +122,11 @@ function runXz(args, input) {
 }
 
 /** The loader's embedded wasm taken out: {wasm, stripped} (the loader left on its embedded path). */
-function takeModuleOut(glue) {
+function takeModuleOut(glue, factory = FACTORY) {
   const m = DATA_URI.exec(glue);
   if (!m) throw new Error('the module has no embedded wasm (link it with -sSINGLE_FILE=1)');
-  if (!glue.includes('var ' + FACTORY + ' =') && !glue.includes('var ' + FACTORY + '=')) {
-    throw new Error('the module does not define ' + FACTORY);
+  if (!glue.includes('var ' + factory + ' =') && !glue.includes('var ' + factory + '=')) {
+    throw new Error('the module does not define ' + factory);
   }
   // The empty data: URI keeps the loader on its "embedded module" path; wasmBinary wins there.
   const stripped = glue.replace(DATA_URI, () => '"data:application/octet-stream;base64,"');
@@ -154,12 +157,27 @@ function packModule(glue) {
  */
 function siteLoader(glue, wasmName, packedName) {
   const { wasm, stripped } = takeModuleOut(glue);
-  return { text: stripped + '\n' + minifyScript(fetching(wasmName, packedName)), wasm };
+  return { text: stripped + '\n' + minifyScript(fetching(FACTORY, wasmName, packedFallback(packedName), 'wrapped')), wasm };
 }
 
-// Appended to the site's loader. Under Node the module is read from beside the file.
-const fetching = (wasmName, packedName) => `(function (raw) {
-  const WASM = ${JSON.stringify(wasmName)}, PACKED = ${JSON.stringify(packedName)};
+const ANSWER_FACTORY = 'createGpuAdvisorAnswer';
+
+/**
+ * The site's first loader: the answer part (gpu_advisor_answer, no validation entry points) as
+ * the file `wasmName`, fetched like the whole one. Where it cannot be fetched, and whenever the
+ * page asks for it (createGpuAdvisorAnswer.whole()), the whole module's loader `wholeName`
+ * beside it is loaded once and its createGpuAdvisor() answers instead.
+ */
+function answerLoader(glue, wasmName, wholeName) {
+  const { wasm, stripped } = takeModuleOut(glue, ANSWER_FACTORY);
+  return { text: stripped + '\n' + minifyScript(fetching(ANSWER_FACTORY, wasmName, wholeFallback(wholeName), 'answerFirst')), wasm };
+}
+
+// Appended to a site loader (`factory`, its module the file `wasmName` beside it): the fetch, and
+// `fallback` (its helpers, and `fallback(imports, why)`) where the file cannot be had. Under Node
+// the module is read from beside the file.
+const fetching = (factory, wasmName, fallback, exported) => `(function (raw) {
+  const WASM = ${JSON.stringify(wasmName)};
   // Read while this script runs: the module and its fallback are beside it.
   const base = typeof document !== 'undefined' && document.currentScript ? document.currentScript.src : '';
   const beside = function (name) { return new URL(name, base || location.href).href; };
@@ -171,8 +189,26 @@ const fetching = (wasmName, packedName) => `(function (raw) {
     // A server that labels it otherwise (application/octet-stream): compile it from the bytes.
     return response.arrayBuffer().then(function (bytes) { return WebAssembly.instantiate(bytes, imports); });
   };
+  ${fallback}
+  const instantiate = function (imports) {
+    const url = beside(WASM);
+    if (/^file:/i.test(url)) return fallback(imports, 'no fetch from file://');
+    return fetch(url, { credentials: 'same-origin' }).then(function (response) {
+      return response.ok ? compiled(response, imports) : fallback(imports, url + ': HTTP ' + response.status);
+    }, function (e) { return fallback(imports, url + ': ' + e.message); });
+  };
+  ${wrappedFactory(`if (typeof process === 'object' && process.versions && process.versions.node) {
+      return raw(Object.assign({}, options, { wasmBinary: require('fs').readFileSync(require('path').join(__dirname, WASM)) }));
+    }`)}
+  ${installedAs(factory, exported)}
+})(${factory});
+`;
+
+// The whole module's site loader: where its file cannot be fetched, the packed loader beside it
+// brings the module as xz.
+const packedFallback = (packedName) => `const PACKED = ${JSON.stringify(packedName)};
   // The packed loader replaces the global factory while it runs; ours is put back.
-  const packed = function (imports, why) {
+  const fallback = function (imports, why) {
     return new Promise(function (resolve, reject) {
       const ours = globalThis.${FACTORY};
       const script = document.createElement('script');
@@ -189,20 +225,41 @@ const fetching = (wasmName, packedName) => `(function (raw) {
       };
       document.head.appendChild(script);
     });
+  };`;
+
+// The answer part's: the whole module's loader, loaded once (under Node, required), for the
+// validation entry points and where the answer part's file cannot be fetched (file://, a server
+// without it). Its createGpuAdvisor() then answers in place of the answer part.
+const wholeFallback = (wholeName) => `const WHOLE = ${JSON.stringify(wholeName)};
+  let wholeLoaded = null;
+  const whole = function () {
+    if (wholeLoaded) return wholeLoaded;
+    wholeLoaded = new Promise(function (resolve, reject) {
+      const found = function () { return typeof globalThis.${FACTORY} === 'function' ? globalThis.${FACTORY} : null; };
+      if (typeof process === 'object' && process.versions && process.versions.node) {
+        return resolve(require(require('path').join(__dirname, WHOLE)));
+      }
+      if (found()) return resolve(found());
+      const script = document.createElement('script');
+      script.src = beside(WHOLE);
+      script.onload = function () { found() ? resolve(found()) : reject(new Error(WHOLE + ' defines no ${FACTORY}')); };
+      script.onerror = function () { wholeLoaded = null; reject(new Error(WHOLE + ' did not load')); };
+      document.head.appendChild(script);
+    });
+    return wholeLoaded;
   };
-  const instantiate = function (imports) {
-    const url = beside(WASM);
-    if (/^file:/i.test(url)) return packed(imports, 'no fetch from file://');
-    return fetch(url, { credentials: 'same-origin' }).then(function (response) {
-      return response.ok ? compiled(response, imports) : packed(imports, url + ': HTTP ' + response.status);
-    }, function (e) { return packed(imports, url + ': ' + e.message); });
+  const fallback = function (imports, why) {
+    const e = new Error(why);
+    e.answerPartUnreachable = true;
+    return Promise.reject(e);
   };
-  ${wrappedFactory(`if (typeof process === 'object' && process.versions && process.versions.node) {
-      return raw(Object.assign({}, options, { wasmBinary: require('fs').readFileSync(require('path').join(__dirname, WASM)) }));
-    }`)}
-  ${installed}
-})(${FACTORY});
-`;
+  const answerFirst = function (options) {
+    return wrapped(options).catch(function (e) {
+      if (!e || !e.answerPartUnreachable) throw e;
+      return whole().then(function (factory) { return factory(options); });
+    });
+  };
+  answerFirst.whole = whole;`;
 
 const STORED = new RegExp('\\n' + FACTORY + '\\.wasmXz="([A-Za-z0-9+/=]+)";\\n');
 
@@ -220,4 +277,4 @@ function minifyStyle(css) {
     .trim();
 }
 
-module.exports = { packModule, siteLoader, storedModule, minifyStyle };
+module.exports = { packModule, siteLoader, answerLoader, storedModule, minifyStyle };

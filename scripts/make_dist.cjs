@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: MIT
 // Packages the page: node scripts/make_dist.cjs <gpu_advisor.js> <distDir>
 //   <distDir>/site/            index.html and every file it refers to (the stylesheet, the page's
-//                              bundle, gpu_advisor.js), packed (any web server), and
+//                              bundle, gpu_advisor_answer.js), packed (any web server), the whole
+//                              module's gpu_advisor.js the page loads for validation, and
 //                              messages/en.json, the English words the page fetches when asked
 //   <distDir>/gpu-advisor.html one file: the stylesheet and both scripts inlined in order, the
 //                              wasm module among them; opens from file:// and makes no network
@@ -16,7 +17,7 @@ const fs = require('fs');
 const path = require('path');
 const { bundlePage } = require('./bundle.cjs');
 const zlib = require('zlib');
-const { packModule, siteLoader, minifyStyle } = require('./dist_pack.cjs');
+const { packModule, siteLoader, answerLoader, minifyStyle } = require('./dist_pack.cjs');
 const { prerender } = require('./prerender.cjs');
 
 function die(message) {
@@ -44,6 +45,10 @@ function read(file) {
 const MODULE = 'gpu_advisor.js'; // the wasm module: the build's output, not in web/
 const SITE_WASM = 'gpu_advisor.wasm';        // the site's module, its own file (issue 30 item 5)
 const SITE_PACKED = 'gpu_advisor.packed.js'; // the single file's loader: the site's fallback
+// The site's first module, the answer part (CMakeLists.txt gpu_advisor_answer: no validation),
+// built beside the whole one; its loader loads the whole one when the page asks for validation.
+const ANSWER = 'gpu_advisor_answer.js';
+const ANSWER_WASM = 'gpu_advisor_answer.wasm';
 const BUNDLE = 'bundle.js';      // the page's modules, bundled here (web/bundle.js is a working copy)
 const EARLY = 'js/early.js';     // the one script in <head>: the embed mode's classes before the first paint
 // Languages whose words the site loads only when asked for (the default, Chinese, is bundled).
@@ -81,6 +86,10 @@ const glue = files[MODULE];
 const packed = packModule(glue);
 files[MODULE] = packed.text;
 const site = siteLoader(glue, SITE_WASM, SITE_PACKED);
+const answerGlue = path.join(path.dirname(modulePath), ANSWER);
+// Without it (a loader packed on its own, as bench/page_bench.cjs does) the site starts the whole module.
+const answer = fs.existsSync(answerGlue) ? answerLoader(read(answerGlue), ANSWER_WASM, MODULE) : null;
+if (!answer) process.stdout.write('make_dist: no ' + ANSWER + ' beside ' + moduleArg + ': the site loads the whole module first\n');
 // The single file carries both languages; the site's bundle only the default one, and the
 // other's words as messages/<lang>.json, fetched when the visitor switches (web/js/i18n.js).
 let siteBundle;
@@ -103,11 +112,16 @@ for (const r of refs) {
 // ---- the static site: the files as they are, with the site's bundle and its on-demand words.
 fs.rmSync(siteDir, { recursive: true, force: true });
 const siteFiles = Object.assign({}, files, { [BUNDLE]: siteBundle, [MODULE]: site.text, [SITE_PACKED]: packed.text,
-                                             [SITE_WASM]: site.wasm });
-// The module's download starts with the page's, not when the bundle asks for it two round trips
-// later: js/early.js preloads the file its tag names (over HTTP only: no fetch from file://).
+                                             [SITE_WASM]: site.wasm },
+                                answer ? { [ANSWER]: answer.text, [ANSWER_WASM]: answer.wasm } : {});
+// The site's page loads the answer part (the whole module follows when validation is opened).
+// Its download starts with the page's, not when the bundle asks for it two round trips later:
+// js/early.js preloads the file its tag names (over HTTP only: no fetch from file://).
 const earlyTag = refs.find((r) => r.name === EARLY).tag;
-siteFiles['index.html'] = indexHtml.replace(earlyTag, () => earlyTag.replace('<script ', '<script data-module="' + SITE_WASM + '" '));
+const moduleTag = refs.find((r) => r.name === MODULE).tag;
+siteFiles['index.html'] = indexHtml
+  .replace(earlyTag, () => earlyTag.replace('<script ', '<script data-module="' + (answer ? ANSWER_WASM : SITE_WASM) + '" '))
+  .replace(moduleTag, () => answer ? moduleTag.replace(MODULE, ANSWER) : moduleTag);
 for (const code of SITE_LANGUAGES_ON_DEMAND) {
   siteFiles['messages/' + code + '.json'] = JSON.stringify(JSON.parse(read(path.join(root, 'data', 'messages', code + '.json'))));
 }

@@ -21,7 +21,7 @@ const SITE_CSP = [
   "script-src 'self' 'wasm-unsafe-eval'",
   "style-src 'self'",
   "img-src 'self' data: blob:",
-  "connect-src 'self'", // the module (gpu_advisor.wasm) and a provider catalog (?catalog=) from the site
+  "connect-src 'self'", // the modules (gpu_advisor_answer.wasm, gpu_advisor.wasm) and a provider catalog (?catalog=) from the site
   "object-src 'none'",
   "base-uri 'none'",
   "form-action 'none'",

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include "api.hpp"
+#if !GPU_ADVISOR_ANSWER_ONLY
 #include "validation_api.hpp"
+#endif
 
 namespace {
 
@@ -62,6 +64,8 @@ emscripten::val catalog() {
       advisor::guarded(nullptr, [] { return advisor::catalog_text(advisor::builtin_catalog()); }));
 }
 
+#if !GPU_ADVISOR_ANSWER_ONLY
+// The validation entry points: in the whole module only (CMakeLists.txt, gpu_advisor_answer).
 emscripten::val validation_scripts(const std::string& request_json) {
   return text(advisor::validation_scripts_text(request_json));
 }
@@ -110,6 +114,8 @@ emscripten::val validation_check_servers_with_provider(const std::string& reques
                                                      {{}, provider_json}));
 }
 
+#endif
+
 emscripten::val version() { return text("1"); }
 
 }  // namespace
@@ -123,6 +129,7 @@ EMSCRIPTEN_BINDINGS(gpu_advisor) {
   emscripten::function("adviseLevers", &advise_levers);
   emscripten::function("validateProvider", &validate_provider);
   emscripten::function("catalog", &catalog);
+#if !GPU_ADVISOR_ANSWER_ONLY
   emscripten::function("validationScripts", &validation_scripts);
   emscripten::function("validationCheck", &validation_check);
   emscripten::function("validationScriptsWithProvider", &validation_scripts_with_provider);
@@ -130,5 +137,6 @@ EMSCRIPTEN_BINDINGS(gpu_advisor) {
   emscripten::function("validationCheckServers", &validation_check_servers);
   emscripten::function("validationCheckServersWithProvider",
                        &validation_check_servers_with_provider);
+#endif
   emscripten::function("apiVersion", &version);
 }

@@ -90,13 +90,15 @@ module.exports = async function cspChecks(T) {
     }
   });
 
-  // The site's module is a file of its own (issue 30 item 5): fetched compressed from a server,
-  // from the packed loader beside it where it cannot be fetched (file://, a server without it).
-  await check('Site: the module is gpu_advisor.wasm, sent as brotli, compiled as it arrives; from file:// and from a server without it, the packed loader brings it; the same answer each way', async () => {
+  // The site's module is a file of its own (issue 30 item 5), and the site starts with its answer
+  // part (gpu_advisor_answer.wasm, no validation; item 2): fetched compressed from a server; the
+  // whole module (gpu_advisor.js, gpu_advisor.wasm) only when the validation section opens; the
+  // packed loader where nothing can be fetched (file://, a server without the .wasm files).
+  await check('Site: the answer part first (gpu_advisor_answer.wasm as brotli), the whole module only when validation opens; from file:// and from a server without the modules, the packed loader; the same answer and scripts each way', async () => {
     const { pathToFileURL } = require('url');
     const os = require('os');
     const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-advisor-nowasm-'));
-    fs.cpSync(distDir, bare, { recursive: true, filter: (f) => !/gpu_advisor\.wasm/.test(path.basename(f)) });
+    fs.cpSync(distDir, bare, { recursive: true, filter: (f) => !/\.wasm(\.|$)/.test(path.basename(f)) });
     const servers = [createServer(distDir), createServer(bare)];
     const [withWasm, withoutWasm] = await Promise.all(servers.map(listen));
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
@@ -107,22 +109,63 @@ module.exports = async function cspChecks(T) {
       await page.goto(address);
       await T.waitReady(page);
       const headline = await page.evaluate(() => document.getElementById('answer-headline').textContent);
+      const atStart = loaded.slice();
+      await page.click('#section-nav .nav-item[data-panel="validation"]');
+      await page.waitForSelector('#panel-validation .script-list li', { timeout: 20000 });
+      const scripts = await page.evaluate(() => document.querySelectorAll('#panel-validation .script').length);
       await page.close();
-      return { loaded, headline };
+      return { atStart, loaded, headline, scripts };
     };
+    const has = (list, prefix) => list.some((x) => x.startsWith(prefix));
     try {
       const served = await load(withWasm + '/');
-      assert(served.loaded.includes('gpu_advisor.wasm:200:br'), 'the module was not sent as brotli: ' + served.loaded.join(' '));
-      assert(!served.loaded.some((x) => x.startsWith('gpu_advisor.packed.js')), 'the packed loader was fetched as well: ' + served.loaded.join(' '));
+      assert(served.atStart.includes('gpu_advisor_answer.wasm:200:br'), 'the answer part was not sent as brotli: ' + served.atStart.join(' '));
+      assert(!has(served.atStart, 'gpu_advisor.wasm') && !has(served.atStart, 'gpu_advisor.js') && !has(served.atStart, 'gpu_advisor.packed.js'),
+             'the whole module was fetched before validation was opened: ' + served.atStart.join(' '));
+      assert(served.loaded.includes('gpu_advisor.wasm:200:br') && !has(served.loaded, 'gpu_advisor.packed.js'),
+             'opening validation did not fetch the whole module (alone): ' + served.loaded.join(' '));
       const fromDisk = await load(pathToFileURL(path.join(siteDir, 'index.html')).href);
-      assert(fromDisk.loaded.some((x) => x.startsWith('gpu_advisor.packed.js')), 'from file:// the packed loader was not loaded: ' + fromDisk.loaded.join(' '));
+      assert(has(fromDisk.atStart, 'gpu_advisor.packed.js'), 'from file:// the packed loader was not loaded: ' + fromDisk.atStart.join(' '));
       const missing = await load(withoutWasm + '/');
-      assert(missing.loaded.includes('gpu_advisor.wasm:404:') && missing.loaded.some((x) => x.startsWith('gpu_advisor.packed.js:200')), 'a server without the module: ' + missing.loaded.join(' '));
-      assert(served.headline && served.headline === fromDisk.headline && served.headline === missing.headline,
-             'the answers differ: ' + [served, fromDisk, missing].map((x) => x.headline).join(' | '));
+      assert(missing.atStart.includes('gpu_advisor_answer.wasm:404:') && missing.atStart.includes('gpu_advisor.wasm:404:') &&
+             has(missing.atStart, 'gpu_advisor.packed.js:200'), 'a server without the modules: ' + missing.atStart.join(' '));
+      const each = [served, fromDisk, missing];
+      assert(served.headline && each.every((x) => x.headline === served.headline), 'the answers differ: ' + each.map((x) => x.headline).join(' | '));
+      assert(served.scripts > 0 && each.every((x) => x.scripts === served.scripts), 'the scripts differ: ' + each.map((x) => x.scripts).join(' | '));
     } finally {
       await context.close();
       servers.forEach((s) => s.close());
+      fs.rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
+  // Where the whole module cannot be had when validation opens, the section says so and offers
+  // to try again; the answer and the form stay as they were.
+  await check('Site: validation when the whole module cannot load: a located sentence and "try again", the answer kept', async () => {
+    const os = require('os');
+    const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-advisor-nowhole-'));
+    fs.cpSync(distDir, bare, { recursive: true, filter: (f) => !/^gpu_advisor\.(js|wasm|packed\.js)(\.|$)/.test(path.basename(f)) });
+    const server = createServer(bare);
+    const origin = await listen(server);
+    const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(origin + '/');
+      await T.waitReady(page);
+      await page.click('#section-nav .nav-item[data-panel="validation"]');
+      await page.waitForSelector('#btn-validation-retry', { timeout: 20000 });
+      const s = await page.evaluate(() => ({
+        alert: (document.querySelector('#panel-validation [role=alert]') || {}).textContent || '',
+        headline: document.getElementById('answer-headline').textContent,
+        enabled: document.querySelectorAll('#inputs input:not(:disabled), #inputs select:not(:disabled)').length,
+      }));
+      assert(/gpu_advisor\.js/.test(s.alert), 'the failure does not name the file: ' + s.alert);
+      assert(s.headline && s.enabled > 10, 'the answer or the form went with it');
+      await page.click('#btn-validation-retry');
+      await page.waitForSelector('#btn-validation-retry', { timeout: 20000 });
+    } finally {
+      await context.close();
+      server.close();
       fs.rmSync(bare, { recursive: true, force: true });
     }
   });

@@ -965,8 +965,9 @@ async function main() {
 
   await check('missing wasm module: error banner instead of a blank page', async () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-advisor-site-'));
-    // The site without its wasm module: every other file, folders included.
-    fs.cpSync(siteDir, tmp, { recursive: true, filter: (f) => path.basename(f) !== 'gpu_advisor.js' });
+    // The site without its wasm module's loaders (the answer part's and the whole one's): every
+    // other file, folders included.
+    fs.cpSync(siteDir, tmp, { recursive: true, filter: (f) => !/^gpu_advisor(_answer)?\.js$/.test(path.basename(f)) });
     const broken = await context.newPage();
     broken.on('request', (req) => {
       const u = req.url();

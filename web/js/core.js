@@ -6,7 +6,13 @@ import { nextTask } from './dom.js';
 import { t } from './i18n.js';
 
 const LOAD_TIMEOUT_MS = 20000;
+const VALIDATION_ENTRY_POINTS = ['validationScripts', 'validationCheck', 'validationScriptsWithProvider',
+  'validationCheckWithProvider', 'validationCheckServers', 'validationCheckServersWithProvider'];
 let core = null;
+// The site starts the answer part of the module (gpu_advisor_answer.js: no validation entry
+// points) and loads the whole module beside it when the validation section asks for it.
+let wholeCore = null;
+let wholeLoading = null;
 
 /** The built-in catalog (catalog() of the module), once loaded; null before. */
 export let catalog = null;
@@ -53,14 +59,17 @@ function loadError(message) {
  */
 export function loadCore() {
   return new Promise(function (resolve, reject) {
-    if (typeof window.createGpuAdvisor !== 'function') {
+    // The site's answer part first (its loader falls back to the whole module itself), else the
+    // whole module (the single file, the widget, the raw build).
+    const create = window.createGpuAdvisorAnswer || window.createGpuAdvisor;
+    if (typeof create !== 'function') {
       reject(loadError(t('load.no_factory')));
       return;
     }
     const timer = setTimeout(function () { reject(loadError(t('load.timeout'))); }, LOAD_TIMEOUT_MS);
     // make_dist's packed loader inflates its stored module itself; the raw build reads its own
-    // embedded one. createGpuAdvisor may throw or reject: both reach the banner.
-    const factory = new Promise(function (ok) { ok(window.createGpuAdvisor()); });
+    // embedded one. The factory may throw or reject: both reach the banner.
+    const factory = new Promise(function (ok) { ok(create()); });
     factory.then(function (module) {
       clearTimeout(timer);
       // The start-up in slices (issue 30 item 2): the catalog in a task of its own, the takeover
@@ -105,17 +114,53 @@ export function coreReady() { return core !== null; }
 /** The loaded module itself (tests wrap its functions through gpuAdvisor.internals), or null. */
 export function coreModule() { return core; }
 
-/** Whether the module has the validation functions (validationScripts, validationCheck). */
+function hasEntryPoints(module) {
+  return Boolean(module) && VALIDATION_ENTRY_POINTS.every(function (name) { return typeof module[name] === 'function'; });
+}
+
+/** The module that answers validation calls: the loaded one if it has them, else the whole one once loaded. */
+function validationModule() {
+  return hasEntryPoints(core) ? core : hasEntryPoints(wholeCore) ? wholeCore : null;
+}
+
+/** Whether the validation functions (validationScripts, validationCheck, …) can be called now. */
 export function hasValidation() {
-  return Boolean(core && ['validationScripts', 'validationCheck', 'validationScriptsWithProvider',
-    'validationCheckWithProvider'].every(function (name) { return typeof core[name] === 'function'; }));
+  return validationModule() !== null;
+}
+
+/** Whether they can be loaded: the site's answer part, with the whole module beside it. */
+export function canLoadValidation() {
+  return core !== null && !hasValidation() && Boolean(window.createGpuAdvisorAnswer) &&
+    typeof window.createGpuAdvisorAnswer.whole === 'function';
+}
+
+/**
+ * Loads the whole module for the validation functions (once; again after a failure). Resolves
+ * when hasValidation(); rejects with an Error whose message says why.
+ */
+export function loadValidation() {
+  if (hasValidation()) return Promise.resolve();
+  if (!canLoadValidation()) return Promise.reject(loadError(t('validation.unsupported')));
+  if (!wholeLoading) {
+    wholeLoading = new Promise(function (resolve, reject) {
+      const timer = setTimeout(function () { reject(loadError(t('load.timeout'))); }, LOAD_TIMEOUT_MS);
+      window.createGpuAdvisorAnswer.whole().then(function (create) { return create(); }).then(function (module) {
+        clearTimeout(timer);
+        if (!hasEntryPoints(module)) throw loadError(t('validation.unsupported'));
+        wholeCore = module;
+        resolve();
+      }).catch(function (e) { clearTimeout(timer); reject(e); });
+    });
+    wholeLoading.catch(function () { wholeLoading = null; });
+  }
+  return wholeLoading;
 }
 
 /** One JSON-text call into the module: {result} | {error}. */
 function callText(fn, args) {
   let answer;
   try {
-    answer = JSON.parse(fn.apply(core, args));
+    answer = JSON.parse(fn.apply(null, args));
   } catch (e) {
     return { error: { code: 'internal_error', message: String(e && e.message || e), path: '' } };
   }
@@ -128,17 +173,19 @@ function callText(fn, args) {
  * never the built-in catalog's.
  */
 export function callValidationScripts(request) {
-  if (!hasValidation()) return { error: { code: 'unsupported', message: 'validationScripts', path: '' } };
-  return providerText !== null ? callText(core.validationScriptsWithProvider, [JSON.stringify(request), providerText])
-    : callText(core.validationScripts, [JSON.stringify(request)]);
+  const v = validationModule();
+  if (!v) return { error: { code: 'unsupported', message: 'validationScripts', path: '' } };
+  return providerText !== null ? callText(v.validationScriptsWithProvider, [JSON.stringify(request), providerText])
+    : callText(v.validationScripts, [JSON.stringify(request)]);
 }
 
 /** A validation-result.json or nvidia-smi CSV checked against a request's plan: {result: report} | {error}. */
 export function callValidationCheck(request, fileText, fileName) {
-  if (!hasValidation()) return { error: { code: 'unsupported', message: 'validationCheck', path: '' } };
+  const v = validationModule();
+  if (!v) return { error: { code: 'unsupported', message: 'validationCheck', path: '' } };
   return providerText !== null
-    ? callText(core.validationCheckWithProvider, [JSON.stringify(request), providerText, String(fileText), String(fileName)])
-    : callText(core.validationCheck, [JSON.stringify(request), String(fileText), String(fileName)]);
+    ? callText(v.validationCheckWithProvider, [JSON.stringify(request), providerText, String(fileText), String(fileName)])
+    : callText(v.validationCheck, [JSON.stringify(request), String(fileText), String(fileName)]);
 }
 
 /**
@@ -146,12 +193,13 @@ export function callValidationCheck(request, fileText, fileName) {
  * {result: cluster report (each server's report and one verdict)} | {error}.
  */
 export function callValidationCheckServers(request, files) {
-  if (!core || typeof core.validationCheckServers !== 'function') return { error: { code: 'unsupported', message: 'validationCheckServers', path: '' } };
+  const v = validationModule();
+  if (!v) return { error: { code: 'unsupported', message: 'validationCheckServers', path: '' } };
   const names = files.map(function (f) { return String(f.name); });
   const texts = files.map(function (f) { return String(f.text); });
   return providerText !== null
-    ? callText(core.validationCheckServersWithProvider, [JSON.stringify(request), providerText, names, texts])
-    : callText(core.validationCheckServers, [JSON.stringify(request), names, texts]);
+    ? callText(v.validationCheckServersWithProvider, [JSON.stringify(request), providerText, names, texts])
+    : callText(v.validationCheckServers, [JSON.stringify(request), names, texts]);
 }
 
 /** A provider catalog checked by the core: {result: {provider: summary}} | {error}. */

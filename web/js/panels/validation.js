@@ -5,7 +5,7 @@
 // validation-result.json the scripts write (or a raw nvidia-smi CSV) shows the core's check
 // report in the source's order: memory, interconnect, compute, power, cost. Everything here is
 // the core's (validationScripts / validationCheck); the page only lays it out.
-import { callValidationCheck, callValidationCheckServers, callValidationScripts, hasValidation } from '../core.js';
+import { callValidationCheck, callValidationCheckServers, callValidationScripts, canLoadValidation, hasValidation, loadValidation } from '../core.js';
 import { clear, copyText, h, toast } from '../dom.js';
 import { downloadText } from '../export.js';
 import { num3, percent } from '../format.js';
@@ -206,10 +206,32 @@ function errorBox(err) {
         h('p', { class: 'error-message', lang: 'en', text: String(err.message || '') })));
 }
 
+// Why the whole module did not load (the site loads it when this section opens), or null; and
+// whether it is on its way (one redraw when it arrives, whatever redraws came meanwhile).
+let loadFailure = null;
+let loading = false;
+
+/** The site's answer part has no validation: the whole module is loaded, then the section redrawn. */
+function awaitWholeModule(body, rerender) {
+  if (loadFailure) {
+    body.appendChild(h('div', { class: 'banner banner-error', role: 'alert' },
+      h('p', { text: t('validation.load_failed') }), h('p', { class: 'error-message', lang: 'en', text: loadFailure }),
+      h('button', { type: 'button', class: 'btn btn-small', id: 'btn-validation-retry', text: t('validation.retry'),
+        onclick: function () { loadFailure = null; rerender(); } })));
+    return;
+  }
+  body.appendChild(h('p', { class: 'muted validation-loading', role: 'status', text: t('validation.loading') }));
+  if (loading) return;
+  loading = true;
+  loadValidation().then(function () { loading = false; rerender(); },
+    function (e) { loading = false; loadFailure = String(e && e.message || e); rerender(); });
+}
+
 function renderValidation(body, r, ctx) {
   const rerender = function () { renderPanels(); };
   if (!hasValidation()) {
-    body.appendChild(h('p', { class: 'muted', text: t('validation.unsupported') }));
+    if (canLoadValidation()) awaitWholeModule(body, rerender);
+    else body.appendChild(h('p', { class: 'muted', text: t('validation.unsupported') }));
     return;
   }
   const answer = callValidationScripts(ctx.request);
