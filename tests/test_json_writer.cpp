@@ -17,9 +17,14 @@ std::string written(const std::string& s) {
 
 }  // namespace
 
-TEST_CASE("plain text and valid UTF-8 are written as they are", "[json][strings]") {
+TEST_CASE("plain text is written as it is, beyond ASCII as \\u escapes: the text is ASCII",
+          "[json][strings]") {
   CHECK(written("H100 SXM5 80GB") == "\"H100 SXM5 80GB\"");
-  CHECK(written("\xe6\x98\xbe\xe5\xad\x98 56.62 GiB") == "\"\xe6\x98\xbe\xe5\xad\x98 56.62 GiB\"");
+  // 显存 (two characters of the Basic Multilingual Plane) and an emoji (a surrogate pair).
+  const std::string chinese = "\xe6\x98\xbe\xe5\xad\x98 56.62 GiB \xf0\x9f\x9a\x80";
+  const std::string text = written(chinese);
+  CHECK(text == "\"\\u663e\\u5b58 56.62 GiB \\ud83d\\ude80\"");
+  CHECK(nlohmann::json::parse(text).get<std::string>() == chinese);
   CHECK(written("") == "\"\"");
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A streaming JSON writer: the result is written straight to text, with no document in between
 // (no per-value allocation; numbers formatted once, by io/json_number.cpp, so every figure
-// reads back to the same double; a string that needs escaping, by nlohmann/json's serializer).
+// reads back to the same double; a string that needs escaping, by nlohmann/json's serializer,
+// which writes every character beyond ASCII as \uXXXX: the whole text is ASCII).
 // Non-finite numbers and integers beyond 2^53 are refused (an internal_error problem, the value
 // written as null): the result promises finite, exact numbers.
 //
