@@ -107,7 +107,7 @@ module.exports = async function cspChecks(T) {
       const loaded = [];
       page.on('response', (r) => loaded.push(r.url().replace(/^.*\//, '') + ':' + r.status() + ':' + (r.headers()['content-encoding'] || '')));
       await page.goto(address);
-      await T.waitReady(page);
+      await T.waitReady(page, { folded: true }); // folded: opening every section would open validation too
       const headline = await page.evaluate(() => document.getElementById('answer-headline').textContent);
       const atStart = loaded.slice();
       await page.click('#section-nav .nav-item[data-panel="validation"]');
@@ -151,7 +151,7 @@ module.exports = async function cspChecks(T) {
     try {
       const page = await context.newPage();
       await page.goto(origin + '/');
-      await T.waitReady(page);
+      await T.waitReady(page, { folded: true });
       await page.click('#section-nav .nav-item[data-panel="validation"]');
       await page.waitForSelector('#btn-validation-retry', { timeout: 20000 });
       const s = await page.evaluate(() => ({
