@@ -70,6 +70,11 @@ TEST_CASE("issue 12 #1: deep nesting is refused before parsing, located", "[host
   CHECK(error_of_text("{\"po\\u0077er\" \n : " + nested("[", "]", 70) + "}")["path"]
             .get<std::string>()
             .rfind("/power/0/0", 0) == 0);
+  // The element's index and each level's own key, after other members and elements.
+  CHECK(error_of_text(R"({"x": "]", "power": {"a": 1, "b": [0, "[", )" + nested("[", "]", 70) +
+                      "]}}")["path"]
+            .get<std::string>()
+            .rfind("/power/b/2/0/0", 0) == 0);
   // Objects, inside strings (brackets in strings do not count) and in the pasted config.json.
   CHECK(error_of_text(R"({"a": )" + nested(R"({"b": )", "}", 70) + "}")["code"] ==
         "limit_exceeded");

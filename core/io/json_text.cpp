@@ -169,30 +169,32 @@ bool decode_string(const std::string& quoted, std::string* out) {
   return true;
 }
 
-/// The text of a JSON string starting at text[begin] (the opening quote); `end` receives the
-/// index after the closing quote (npos when unterminated).
-std::string string_at(const std::string& text, std::size_t begin, std::size_t* end) {
+/// The index after the closing quote of the JSON string starting at text[begin] (its opening
+/// quote); npos when unterminated.
+std::size_t string_end(const std::string& text, std::size_t begin) {
   bool escaped = false;
-  bool plain = true;
   for (std::size_t i = begin + 1; i < text.size(); ++i) {
     const char c = text[i];
-    if (escaped) {
+    if (escaped)
       escaped = false;
-    } else if (c == '\\') {
+    else if (c == '\\')
       escaped = true;
-      plain = false;
-    } else if (c == '"') {
-      *end = i + 1;
-      // Raw text may hold any bytes: the key goes into an error's path, which must be UTF-8.
-      if (plain) return valid_utf8(text.substr(begin + 1, i - begin - 1));
-      // A key with escapes: the lexer decodes this one short string (raw when invalid).
-      std::string decoded;
-      if (decode_string(text.substr(begin, i + 1 - begin), &decoded)) return decoded;
-      return valid_utf8(text.substr(begin + 1, i - begin - 1));
-    }
+    else if (c == '"')
+      return i + 1;
   }
-  *end = std::string::npos;
-  return {};
+  return std::string::npos;
+}
+
+/// The text of the (terminated) JSON string starting at text[begin], for an error's path.
+std::string string_at(const std::string& text, std::size_t begin) {
+  const std::size_t end = string_end(text, begin);
+  const std::string raw = text.substr(begin + 1, end - begin - 2);
+  // Raw text may hold any bytes: the key goes into an error's path, which must be UTF-8.
+  if (raw.find('\\') == std::string::npos) return valid_utf8(raw);
+  // A key with escapes: the lexer decodes this one short string (raw when invalid).
+  std::string decoded;
+  if (decode_string(text.substr(begin, end - begin), &decoded)) return decoded;
+  return valid_utf8(raw);
 }
 
 /// Before parsing: the size limit, no NUL byte, and no nesting beyond the limit. The scan
@@ -201,19 +203,25 @@ std::string string_at(const std::string& text, std::size_t begin, std::size_t* e
 bool prescan(const std::string& text, const std::string& path, std::size_t max_bytes) {
   ADVISOR_REQUIRE(text.size() <= max_bytes, "limit_exceeded", path,
                   where(path) + " is larger than " + bytes_text(max_bytes) + ", the limit");
+  // Where each open container's current member starts, decoded into a pointer only for an
+  // error: the scan itself copies nothing (it runs over every text the core reads, the built-in
+  // catalogs at start-up among them).
   struct Level {
     bool object;
-    std::string token;  // the current member's key, or the element index
-    std::size_t index = 0;
+    std::size_t index = 0;                   // an array's current element
+    std::size_t key_at = std::string::npos;  // an object's current key (its opening quote)
   };
   std::vector<Level> open;
-  std::string last_string;
+  std::size_t last_string_at = std::string::npos;
   bool have_string = false;
   auto pointer = [&]() {
     std::string p = path;
     for (const Level& l : open) {
       p += '/';
-      p += pointer_token(l.token);
+      if (!l.object)
+        p += std::to_string(l.index);
+      else if (l.key_at != std::string::npos)
+        p += pointer_token(string_at(text, l.key_at));
     }
     return p;
   };
@@ -225,19 +233,18 @@ bool prescan(const std::string& text, const std::string& path, std::size_t max_b
                               where(path) + " is not valid JSON (at byte " + std::to_string(i) +
                                   "): a NUL byte (text after it would be ignored)");
       case '"': {
-        std::size_t end = 0;
-        last_string = string_at(text, i, &end);
+        const std::size_t end = string_end(text, i);
         if (end == std::string::npos) return true;  // unterminated: the parser reports it
+        last_string_at = i;
         have_string = true;
         i = end - 1;
         continue;
       }
       case ':':
-        if (!open.empty() && open.back().object && have_string) open.back().token = last_string;
+        if (!open.empty() && open.back().object && have_string) open.back().key_at = last_string_at;
         break;
       case ',':
-        if (!open.empty() && !open.back().object)
-          open.back().token = std::to_string(++open.back().index);
+        if (!open.empty() && !open.back().object) ++open.back().index;
         break;
       case '{':
       case '[':
@@ -248,7 +255,7 @@ bool prescan(const std::string& text, const std::string& path, std::size_t max_b
                                     std::to_string(limits::kMaxNestingDepth) +
                                     " levels, the limit (at byte " + std::to_string(i) + ")");
         }
-        open.push_back({c == '{', c == '[' ? "0" : "", 0});
+        open.push_back({c == '{'});
         break;
       case '}':
       case ']':
