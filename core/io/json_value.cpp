@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "io/json_number.hpp"
+#include "io/json_scalars.hpp"
 
 namespace advisor {
 
@@ -20,30 +20,6 @@ void newline_indent(std::string& out, int width) {
   out.append(static_cast<std::size_t>(width), ' ');
 }
 }  // namespace
-
-std::size_t utf8_sequence(std::string_view s, std::size_t i) {
-  const auto c = static_cast<unsigned char>(s[i]);
-  std::size_t n = 0;
-  unsigned min = 0;
-  unsigned cp = 0;
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2, cp = c & 0x1F, min = 0x80;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3, cp = c & 0x0F, min = 0x800;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4, cp = c & 0x07, min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    const auto b = static_cast<unsigned char>(s[i + k]);
-    if ((b & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b & 0x3F);
-  }
-  if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
-}
 
 JsonValue::JsonValue(bool v) : kind_(Kind::kBoolean), boolean_(v) {}
 JsonValue::JsonValue(double v) : kind_(Kind::kNumber), number_(v) {}
@@ -191,18 +167,18 @@ void JsonValue::dump_to(std::string& out, int indent, int level) const {
         out += text_;
         return;
       }
-      char buffer[40];
-      const char* end = nullptr;
       if (!std::isfinite(number_)) {
         out += "null";
         return;
       }
       if (integer_) {
-        end = std::to_chars(buffer, buffer + sizeof buffer, static_cast<std::int64_t>(number_)).ptr;
+        char buffer[24];  // -2^63 is 20 characters
+        const char* end =
+            std::to_chars(buffer, buffer + sizeof buffer, static_cast<std::int64_t>(number_)).ptr;
+        out.append(buffer, static_cast<std::size_t>(end - buffer));
       } else {
-        end = format_double(buffer, number_);
+        append_json_number(out, number_);
       }
-      out.append(buffer, static_cast<std::size_t>(end - buffer));
       return;
     }
     case Kind::kString:
@@ -256,61 +232,6 @@ bool JsonValue::operator==(const JsonValue& other) const {
     }
   }
   return false;
-}
-
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  std::size_t run = 0;  // start of the pending run of characters that need no escaping
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') {
-      if (c < 0x80) {
-        ++i;
-        continue;
-      }
-      const std::size_t n = utf8_sequence(s, i);
-      if (n == 0) {  // not UTF-8 (no text the readers accept): U+FFFD, as the writer does
-        out.append(s.data() + run, i - run);
-        out += "\xEF\xBF\xBD";
-        run = ++i;
-        continue;
-      }
-      i += n;
-      continue;
-    }
-    out.append(s.data() + run, i - run);
-    out += '\\';
-    switch (c) {
-      case '"':
-        out += '"';
-        break;
-      case '\\':
-        out += '\\';
-        break;
-      case '\b':
-        out += 'b';
-        break;
-      case '\f':
-        out += 'f';
-        break;
-      case '\n':
-        out += 'n';
-        break;
-      case '\r':
-        out += 'r';
-        break;
-      case '\t':
-        out += 't';
-        break;
-      default:
-        out += "u00";
-        out += kHex[c >> 4];
-        out += kHex[c & 0xF];
-    }
-    run = ++i;
-  }
-  out.append(s.data() + run, s.size() - run);
-  out += '"';
 }
 
 }  // namespace advisor

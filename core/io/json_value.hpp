@@ -104,12 +104,4 @@ class JsonValue {
   std::vector<std::string> keys_;  // objects: keys_[i] names items_[i]
 };
 
-/// Length of the valid UTF-8 sequence at s[i] (s[i] >= 0x80), or 0 when it is not one: the one
-/// UTF-8 check of the reader, the dump and the writer.
-std::size_t utf8_sequence(std::string_view s, std::size_t i);
-
-/// Appends `s` quoted and escaped as nlohmann::json wrote strings; a byte that is not UTF-8
-/// becomes U+FFFD.
-void append_json_string(std::string& out, std::string_view s);
-
 }  // namespace advisor

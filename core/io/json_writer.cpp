@@ -4,9 +4,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
-#include "io/json_number.hpp"
+#include "io/json_scalars.hpp"
 #include "types/errors.hpp"
 
 namespace advisor {
@@ -101,9 +100,10 @@ void JsonWriter::value(double v) {
     return;
   }
   before_value();
-  // Shortest round-trip digits (Grisu2) in the layout the result always had, written in place.
-  constexpr std::size_t kDoubleRoom = 32;  // what format_double() asks for
-  commit(format_double(room(kDoubleRoom), v));
+  // Shortest round-trip digits in the library's layout (io/json_scalars.hpp).
+  printed_.clear();
+  append_json_number(printed_, v);
+  put(printed_);
 }
 
 void JsonWriter::raw(std::string_view json) {
@@ -127,11 +127,11 @@ void JsonWriter::value(std::string_view s) {
 
 void JsonWriter::string(std::string_view s) {
   // Printable ASCII without quotes or backslashes, most of a result's strings, is copied as it
-  // is (one table lookup per byte); anything else nlohmann/json's serializer escapes (invalid
-  // UTF-8 as U+FFFD: never invalid JSON), and every character beyond ASCII as \uXXXX: the text is
-  // ASCII, so the page's TextDecoder and JSON.parse take their one-byte paths. A default
-  // request's answer, 105 KB with ~250 characters beyond ASCII, decoded in 16 against 252 us
-  // in Chromium (bench/RESULTS.md, 2026-12-05 evening).
+  // is (one table lookup per byte); anything else goes to the library (io/json_scalars.hpp:
+  // invalid UTF-8 as U+FFFD, every character beyond ASCII as \uXXXX): the text is ASCII, so the
+  // page's TextDecoder and JSON.parse take their one-byte paths. A default request's answer, 105 KB
+  // with ~250 characters beyond ASCII, decoded in 16 against 252 us in Chromium (bench/RESULTS.md,
+  // 2026-12-05 evening).
   if (std::all_of(s.begin(), s.end(),
                   [](char c) { return kPlain.plain[static_cast<unsigned char>(c)]; })) {
     put('"');
@@ -139,16 +139,9 @@ void JsonWriter::string(std::string_view s) {
     put('"');
     return;
   }
-  // One serializer and its buffers per thread (made per string, they cost advise() 4% more).
-  thread_local std::string escaped;
-  thread_local nlohmann::json scratch = std::string();
-  thread_local nlohmann::detail::serializer<nlohmann::json> library(
-      nlohmann::detail::output_adapter<char>(escaped), ' ',
-      nlohmann::json::error_handler_t::replace);
-  escaped.clear();
-  scratch.get_ref<std::string&>().assign(s);
-  library.dump(scratch, /*pretty_print=*/false, /*ensure_ascii=*/true, 0);
-  put(escaped);
+  printed_.clear();
+  append_json_string(printed_, s);
+  put(printed_);
 }
 
 void JsonWriter::refuse(const char* what) const {

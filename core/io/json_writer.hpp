@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // A streaming JSON writer: the result is written straight to text, with no document in between
-// (no per-value allocation; numbers formatted once, by io/json_number.cpp, so every figure
-// reads back to the same double; a string that needs escaping, by nlohmann/json's serializer,
-// which writes every character beyond ASCII as \uXXXX: the whole text is ASCII).
+// (no per-value allocation). Numbers and any string that needs escaping are printed by
+// nlohmann/json's serializer (io/json_scalars.hpp): every figure reads back to the same double,
+// and every character beyond ASCII is written as \uXXXX, so the whole text is ASCII.
 // Non-finite numbers and integers beyond 2^53 are refused (an internal_error problem, the value
 // written as null): the result promises finite, exact numbers.
 //
@@ -160,6 +160,7 @@ class JsonWriter {
   // A page of memory: ~25 appends of the block per 100 KB result, each a bulk copy.
   static constexpr std::size_t kBlockBytes = 4096;
   std::string text_;
+  std::string printed_;  // a number or escaped string, as the library printed it
   std::array<char, kBlockBytes> block_;
   std::size_t used_ = 0;
   int depth_ = 0;

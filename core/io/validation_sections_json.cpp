@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include "io/validation_fields.hpp"
 #include "types/errors.hpp"
 
 namespace advisor::validation {
@@ -66,17 +67,6 @@ void read_tests(const json& tests, const std::string& category, std::vector<Dcgm
   }
 }
 
-/// The string member `key` of a "checks" entry, "" when absent (as validation_json.cpp reads the
-/// file's top-level strings).
-std::string line_text(const json& obj, const char* key, const std::string& path) {
-  const json* v = obj.find(key);
-  if (v == nullptr) return "";
-  if (!v->is_string())
-    return report_problem("wrong_type", path + "/" + key,
-                          path + "/" + key + " must be a string, not " + v->type_name());
-  return v->string();
-}
-
 }  // namespace
 
 std::vector<ScriptCheck> read_script_checks(const json& doc, const std::string& base) {
@@ -87,10 +77,11 @@ std::vector<ScriptCheck> read_script_checks(const json& doc, const std::string& 
     const json& c = (*checks)[i];
     if (!c.is_object()) continue;
     const std::string at = base + "/checks/" + std::to_string(i);
-    out.push_back({line_text(c, "script", at), line_text(c, "status", at), line_text(c, "area", at),
-                   line_text(c, "check", at), line_text(c, "expected", at),
-                   line_text(c, "measured", at), line_text(c, "code", at),
-                   line_text(c, "detail", at)});
+    out.push_back({fields::text_or_empty(c, "script", at), fields::text_or_empty(c, "status", at),
+                   fields::text_or_empty(c, "area", at), fields::text_or_empty(c, "check", at),
+                   fields::text_or_empty(c, "expected", at),
+                   fields::text_or_empty(c, "measured", at), fields::text_or_empty(c, "code", at),
+                   fields::text_or_empty(c, "detail", at)});
   }
   return out;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Numbers in the result print exactly as nlohmann::json prints them (io/json_number.cpp):
-// whole numbers, powers of ten and of two around the layout's thresholds, and any double.
+// Numbers in the result print exactly as nlohmann::json's dump() prints them
+// (io/json_scalars.cpp): whole numbers, powers of ten and of two around the layout's thresholds,
+// and any double; the printer's one serializer is reused between numbers and strings.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -10,7 +11,7 @@
 #include <vector>
 
 #include "helpers.hpp"
-#include "io/json_number.hpp"
+#include "io/json_scalars.hpp"
 
 namespace {
 
@@ -19,8 +20,9 @@ constexpr int kLargestExactBits = 53;   // every integer below 2^53 is a double
 constexpr int kRandomDoubles = 100000;
 
 std::string formatted(double v) {
-  char buffer[64];
-  return std::string(buffer, advisor::format_double(buffer, v));
+  std::string out;
+  advisor::append_json_number(out, v);
+  return out;
 }
 
 }  // namespace
@@ -58,4 +60,19 @@ TEST_CASE("any double prints as nlohmann::json prints it", "[json][numbers]") {
     INFO(bits);
     REQUIRE(formatted(v) == nlohmann::json(v).dump());
   }
+}
+
+TEST_CASE("strings and numbers interleaved: each printed as the library's dump prints it",
+          "[json][numbers][strings]") {
+  const std::vector<std::string> texts = {"plain", "quote \" and \\", "\xe6\x98\xbe\xe5\xad\x98",
+                                          std::string(1, '\0') + "nul", ""};
+  std::string out;
+  std::string expected;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    advisor::append_json_string(out, texts[i]);
+    advisor::append_json_number(out, 0.1 * static_cast<double>(i));
+    expected += nlohmann::json(texts[i]).dump(-1, ' ', /*ensure_ascii=*/true);
+    expected += nlohmann::json(0.1 * static_cast<double>(i)).dump();
+  }
+  CHECK(out == expected);
 }
