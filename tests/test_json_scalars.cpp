@@ -19,11 +19,7 @@ constexpr int kLargestPowerOfTen = 22;  // 1e22 and beyond print with an exponen
 constexpr int kLargestExactBits = 53;   // every integer below 2^53 is a double
 constexpr int kRandomDoubles = 100000;
 
-std::string formatted(double v) {
-  std::string out;
-  advisor::append_json_number(out, v);
-  return out;
-}
+std::string formatted(double v) { return std::string(advisor::json_number_text(v)); }
 
 }  // namespace
 
@@ -69,8 +65,8 @@ TEST_CASE("strings and numbers interleaved: each printed as the library's dump p
   std::string out;
   std::string expected;
   for (std::size_t i = 0; i < texts.size(); ++i) {
-    advisor::append_json_string(out, texts[i]);
-    advisor::append_json_number(out, 0.1 * static_cast<double>(i));
+    out += advisor::json_string_text(texts[i]);
+    out += advisor::json_number_text(0.1 * static_cast<double>(i));
     expected += nlohmann::json(texts[i]).dump(-1, ' ', /*ensure_ascii=*/true);
     expected += nlohmann::json(0.1 * static_cast<double>(i)).dump();
   }

@@ -9,7 +9,7 @@ namespace {
 
 // One serializer and its buffers per thread: made per value, they cost advise() 18-27% more
 // (bench/RESULTS.md, 2026-12-05 late). It prints one of its two values (kept apart, so that a
-// string's buffer is reused), then the text is appended.
+// string's buffer is reused) into `printed`, which the caller copies where it writes.
 struct LibraryPrinter {
   std::string printed;
   nlohmann::json number = 0.0;
@@ -18,10 +18,10 @@ struct LibraryPrinter {
       nlohmann::detail::output_adapter<char>(printed), ' ',
       nlohmann::json::error_handler_t::replace};
 
-  void append(const nlohmann::json& value, std::string& out) {
+  std::string_view print(const nlohmann::json& value) {
     printed.clear();
     serializer.dump(value, /*pretty_print=*/false, /*ensure_ascii=*/true, 0);
-    out += printed;
+    return printed;
   }
 };
 
@@ -32,16 +32,16 @@ LibraryPrinter& printer() {
 
 }  // namespace
 
-void append_json_number(std::string& out, double value) {
+std::string_view json_number_text(double value) {
   LibraryPrinter& p = printer();
   p.number.get_ref<double&>() = value;
-  p.append(p.number, out);
+  return p.print(p.number);
 }
 
-void append_json_string(std::string& out, std::string_view s) {
+std::string_view json_string_text(std::string_view s) {
   LibraryPrinter& p = printer();
   p.text.get_ref<std::string&>().assign(s);
-  p.append(p.text, out);
+  return p.print(p.text);
 }
 
 }  // namespace advisor

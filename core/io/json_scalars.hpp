@@ -11,10 +11,12 @@
 
 namespace advisor {
 
-/// Appends finite `value` as the library prints a floating-point number ("1.0", "0.1", "1e+22").
-void append_json_number(std::string& out, double value);
+/// Finite `value` as the library prints a floating-point number ("1.0", "0.1", "1e+22"). The
+/// view holds until the next call on this thread.
+std::string_view json_number_text(double value);
 
-/// Appends `s` quoted and escaped as the library prints a string with ensure_ascii.
-void append_json_string(std::string& out, std::string_view s);
+/// `s` quoted and escaped as the library prints a string with ensure_ascii. The view holds until
+/// the next call on this thread.
+std::string_view json_string_text(std::string_view s);
 
 }  // namespace advisor

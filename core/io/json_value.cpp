@@ -177,12 +177,12 @@ void JsonValue::dump_to(std::string& out, int indent, int level) const {
             std::to_chars(buffer, buffer + sizeof buffer, static_cast<std::int64_t>(number_)).ptr;
         out.append(buffer, static_cast<std::size_t>(end - buffer));
       } else {
-        append_json_number(out, number_);
+        out += json_number_text(number_);
       }
       return;
     }
     case Kind::kString:
-      append_json_string(out, text_);
+      out += json_string_text(text_);
       return;
     case Kind::kArray:
     case Kind::kObject: {
@@ -197,7 +197,7 @@ void JsonValue::dump_to(std::string& out, int indent, int level) const {
         if (i > 0) out += ',';
         if (indent >= 0) newline_indent(out, inner);
         if (object) {
-          append_json_string(out, keys_[i]);
+          out += json_string_text(keys_[i]);
           out += indent >= 0 ? ": " : ":";
         }
         items_[i].dump_to(out, indent, level + 1);

@@ -101,9 +101,7 @@ void JsonWriter::value(double v) {
   }
   before_value();
   // Shortest round-trip digits in the library's layout (io/json_scalars.hpp).
-  printed_.clear();
-  append_json_number(printed_, v);
-  put(printed_);
+  put(json_number_text(v));
 }
 
 void JsonWriter::raw(std::string_view json) {
@@ -139,9 +137,7 @@ void JsonWriter::string(std::string_view s) {
     put('"');
     return;
   }
-  printed_.clear();
-  append_json_string(printed_, s);
-  put(printed_);
+  put(json_string_text(s));
 }
 
 void JsonWriter::refuse(const char* what) const {

@@ -160,7 +160,6 @@ class JsonWriter {
   // A page of memory: ~25 appends of the block per 100 KB result, each a bulk copy.
   static constexpr std::size_t kBlockBytes = 4096;
   std::string text_;
-  std::string printed_;  // a number or escaped string, as the library printed it
   std::array<char, kBlockBytes> block_;
   std::size_t used_ = 0;
   int depth_ = 0;
