@@ -72,3 +72,23 @@ TEST_CASE("strings and numbers interleaved: each printed as the library's dump p
   }
   CHECK(out == expected);
 }
+
+TEST_CASE("an escaped string is remembered, and stays right once the memory starts afresh",
+          "[json][strings]") {
+  const auto library = [](const std::string& s) {
+    return nlohmann::json(s).dump(-1, ' ', /*ensure_ascii=*/true);
+  };
+  const std::string source =
+      "\xe5\xa2\x9e\xe5\x80\xbc\xe7\xa8\x8e\xe6\xb3\x95 \xe2\x80\x94 art. 10";
+  CHECK(std::string(advisor::json_string_text(source)) == library(source));
+  CHECK(std::string(advisor::json_string_text(source)) == library(source));  // remembered
+  // Distinct strings past the memory's 1 MiB bound (a provider's many names): each still the
+  // library's text, and so is the first one after the memory was emptied.
+  constexpr int kStrings = 3000;
+  const std::string filler(400, 'x');
+  for (int i = 0; i < kStrings; ++i) {
+    const std::string s = "\xc2\xb7 " + std::to_string(i) + filler;
+    REQUIRE(std::string(advisor::json_string_text(s)) == library(s));
+  }
+  CHECK(std::string(advisor::json_string_text(source)) == library(source));
+}

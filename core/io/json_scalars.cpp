@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "io/json_scalars.hpp"
 
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <unordered_map>
 
 namespace advisor {
 
@@ -38,10 +41,44 @@ std::string_view json_number_text(double value) {
   return p.print(p.number);
 }
 
+namespace {
+
+// The strings that need escaping are few and the same from call to call: the catalogs' sources
+// and notes, with characters beyond ASCII (44 of a default answer's ~1,300 strings). The library
+// prints each such character with snprintf, ~6% of advise()'s instructions (bench/RESULTS.md,
+// 2026-12-06), so each string is escaped once per thread and its text kept. Bounded: past
+// kMaxRememberedBytes (a provider's catalog can bring any number of names) it starts afresh.
+constexpr std::size_t kMaxRememberedBytes = std::size_t{1} << 20;
+
+struct TextHash {
+  using is_transparent = void;
+  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+struct EscapedTexts {
+  std::unordered_map<std::string, std::string, TextHash, std::equal_to<>> by_text;
+  std::size_t bytes = 0;
+};
+
+EscapedTexts& escaped_texts() {
+  thread_local EscapedTexts texts;
+  return texts;
+}
+
+}  // namespace
+
 std::string_view json_string_text(std::string_view s) {
+  EscapedTexts& known = escaped_texts();
+  if (const auto it = known.by_text.find(s); it != known.by_text.end()) return it->second;
   LibraryPrinter& p = printer();
   p.text.get_ref<std::string&>().assign(s);
-  return p.print(p.text);
+  const std::string_view printed = p.print(p.text);
+  if (known.bytes + s.size() + printed.size() > kMaxRememberedBytes) {
+    known.by_text.clear();
+    known.bytes = 0;
+  }
+  known.bytes += s.size() + printed.size();
+  return known.by_text.emplace(std::string(s), std::string(printed)).first->second;
 }
 
 }  // namespace advisor
