@@ -46,7 +46,7 @@ namespace {
 // The strings that need escaping are few and the same from call to call: the catalogs' sources
 // and notes, with characters beyond ASCII (44 of a default answer's ~1,300 strings). The library
 // prints each such character with snprintf, ~6% of advise()'s instructions (bench/RESULTS.md,
-// 2026-12-06), so each string is escaped once per thread and its text kept. Bounded: past
+// 2026-12-05 night), so each string is escaped once per thread and its text kept. Bounded: past
 // kMaxRememberedBytes (a provider's catalog can bring any number of names) it starts afresh.
 constexpr std::size_t kMaxRememberedBytes = std::size_t{1} << 20;
 

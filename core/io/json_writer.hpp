@@ -69,31 +69,33 @@ class JsonWriter {
     return std::move(text_);
   }
 
+  // The members marked noinline are written at hundreds of call sites (~700 names): with LTO
+  // the wasm build inlined a copy into each, 74 KB for key() alone and 30 KB more for the
+  // values and brackets, at the same speed in Chromium (bench/RESULTS.md, 2026-12-05 night).
   void begin_object() { open('{'); }
   void end_object() { close('}'); }
   void begin_array() { open('['); }
   void end_array() { close(']'); }
   /// The next member's name (inside an object). `name` must outlive the next value (a literal).
-  // Out of line: ~700 call sites; inlined into each, it added 74 KB to the module.
   [[gnu::noinline]] void key(LiteralKey name);
   template <RuntimeKey Name>
   void key(const Name& name) {
     escaped_key(name);
   }
 
-  void null();
-  void value(bool v);
+  [[gnu::noinline]] void null();
+  [[gnu::noinline]] void value(bool v);
   void value(int v) { integer(v); }
   void value(std::int64_t v) { integer(v); }
   void value(std::size_t v) { integer(static_cast<std::int64_t>(v)); }
-  void value(double v);
-  void value(std::string_view v);
+  [[gnu::noinline]] void value(double v);
+  [[gnu::noinline]] void value(std::string_view v);
   void value(const std::string& v) { value(std::string_view(v)); }
   void value(const char* v) { value(std::string_view(v)); }
   /// Already-serialised JSON text, inserted as one value.
   void raw(std::string_view json);
   /// A whole number of bytes (rounded); refused beyond 2^53 (not exact in a double).
-  void bytes(double v);
+  [[gnu::noinline]] void bytes(double v);
   template <typename T>
   void value(const std::optional<T>& v) {
     if (v)
@@ -124,11 +126,11 @@ class JsonWriter {
 
  private:
   static constexpr int kMaxDepth = 32;  // the result is far shallower
-  void open(char bracket);
-  void close(char bracket);
+  [[gnu::noinline]] void open(char bracket);
+  [[gnu::noinline]] void close(char bracket);
   void before_value();
   void escaped_key(std::string_view name);
-  void integer(std::int64_t v);
+  [[gnu::noinline]] void integer(std::int64_t v);
   void string(std::string_view s);      // quoted and escaped, no separator
   void refuse(const char* what) const;  // reports internal_error at the path written
 
