@@ -3,11 +3,12 @@
 // the form's events, the language switch, the scenario chips, and window.gpuAdvisor's object
 // (js/main.js publishes it). Runs are js/run.js's.
 import { chartWidth } from './charts.js';
-import { catalog, loadCore } from './core.js';
+import { catalog, loadCore, moduleFetched } from './core.js';
 import { clear, copyText, h, toast } from './dom.js';
 import { renderEchoes } from './echo.js';
 import { renderHelp } from './help.js';
 import { renderError } from './errors.js';
+import { warmFormatters } from './format.js';
 import { applyRequest, dropChoicesOfOtherTask, FORMS, gpuSelect, input, presetSelect, startRequest, updateVisibility } from './form.js';
 import { badHashText, cancelHash, flushHash, forgetOwnHash, hashPending, holdAddress, isOwnHash, readHash, shareHash, shareLink, showHashNote,
   writeHash } from './hash.js';
@@ -331,6 +332,7 @@ function start() {
   // A link in a language whose words the bundle left out (the site): they load beside the core.
   const linkLang = (fromHash || readHash()).lang;
   const words = linkLang && !hasLang(linkLang) ? loadLang(linkLang).then(function () { return null; }, function (e) { return e; }) : null;
+  if (window.requestIdleCallback && moduleFetched()) requestIdleCallback(warmWhileWaiting);
   Promise.all([loadCore(), words]).then(function (ready) {
     const loaded = ready[0];
     const wordsFailed = ready[1];
@@ -372,6 +374,14 @@ function start() {
     showLoadError(e && e.message || e);
     if (window.console && !(e && e.expected)) console.error(e);
   });
+}
+
+/**
+ * The number formatters' start-up (js/format.js warmFormatters) in an idle moment while the site
+ * fetches its module; the single file and the widget decode their own copy, with no time to spare.
+ */
+function warmWhileWaiting() {
+  if (!isReady()) warmFormatters(); // else the first render has built them
 }
 
 /** Starts the page once the document is parsed (js/main.js). */

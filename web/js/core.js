@@ -111,6 +111,9 @@ export function callCore(request, part) {
 
 export function coreReady() { return core !== null; }
 
+/** Whether the module comes over the network: the site's answer part, fetched beside the page. */
+export function moduleFetched() { return typeof window.createGpuAdvisorAnswer === 'function'; }
+
 /** The loaded module itself (tests wrap its functions through gpuAdvisor.internals), or null. */
 export function coreModule() { return core; }
 

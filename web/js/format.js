@@ -18,6 +18,14 @@ export function formatter(options) {
   return f;
 }
 
+/**
+ * Builds the formatter a render uses first while the page waits (js/app.js: an idle moment while
+ * the module loads). A page's first Intl object costs 10-20 ms here (ICU starting; four times
+ * that on a mid phone), which the first render would pay in the takeover's task
+ * (bench/RESULTS.md, 2026-12-05 night).
+ */
+export function warmFormatters() { integer(0); }
+
 export function numberFormat(value, decimals) {
   return formatter({
     minimumFractionDigits: decimals, maximumFractionDigits: decimals,
