@@ -52,3 +52,26 @@ TEST_CASE("a member name that needs escaping is escaped the same way", "[json][s
   w.end_object();
   CHECK(nlohmann::json::parse(w.take()) == nlohmann::json{{"gpu \"x\"", 1.0}});
 }
+
+TEST_CASE("names and strings across the writer's block edges come out whole", "[json][strings]") {
+  // Strings from a few bytes to past the writer's 4 KiB block, each after a member name, so
+  // that names and strings land on, just before and just after every block edge.
+  advisor::JsonWriter w;
+  nlohmann::ordered_json expected = nlohmann::ordered_json::array();  // members in written order
+  w.begin_array();
+  for (const std::size_t length : {1, 7, 4093, 4094, 4095, 4096, 4097, 10000, 3, 4090}) {
+    const std::string plain(length, static_cast<char>('a' + length % 26));
+    w.begin_object();
+    w.field("name", plain);
+    w.field("escaped", "\xe2\x80\x94" + plain);  // a dash: through the library
+    w.field("count", static_cast<int>(length));
+    w.end_object();
+    expected.push_back({{"name", plain},
+                        {"escaped", "\xe2\x80\x94" + plain},
+                        {"count", static_cast<int>(length)}});
+  }
+  w.end_array();
+  const std::string text = w.take();
+  CHECK(nlohmann::ordered_json::parse(text) == expected);
+  CHECK(text == expected.dump(-1, ' ', /*ensure_ascii=*/true));
+}
