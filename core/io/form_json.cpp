@@ -123,7 +123,9 @@ std::vector<Task> tasks_for(std::string_view path) {
 }
 
 /// Requests that make the parser read every input once for `task`: the bare request, pinned
-/// hardware, a model given by its fields (with MoE and MLA blocks) and a capacity section.
+/// hardware, and a model given by its fields (with MoE and MLA blocks) beside a capacity section
+/// (the two read fields of their own; one request parsed instead of two, for catalog()'s first
+/// call at start-up).
 std::vector<JsonValue> examples(Task task, const Catalog& catalog) {
   const JsonValue base = object_of(
       {{"schema", 1}, {"task", name_of(task)}, {"model", object_of({{"preset", kDefaultPreset}})}});
@@ -148,10 +150,8 @@ std::vector<JsonValue> examples(Task task, const Catalog& catalog) {
                                     {"qk_nope_head_dim", 16},
                                     {"qk_rope_head_dim", 8},
                                     {"v_head_dim", 16}})}}));
+  fields.set("capacity", object_of({{"jobs_csv", "job,gpu_type,gpus,hours\nexample,any,1,1\n"}}));
   out.push_back(fields);
-  JsonValue capacity = base;
-  capacity.set("capacity", object_of({{"jobs_csv", "job,gpu_type,gpus,hours\nexample,any,1,1\n"}}));
-  out.push_back(capacity);
   return out;
 }
 
