@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io/json_scalars.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -68,9 +69,17 @@ EscapedTexts& escaped_texts() {
 }  // namespace
 
 std::string_view json_string_text(std::string_view s) {
+  LibraryPrinter& p = printer();
+  // Only text beyond ASCII is remembered: the rest (a quote, a control byte, and every string of
+  // a JsonValue dump, which has no plain-ASCII path of its own) the library escapes at once.
+  const bool beyond_ascii =
+      std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  if (!beyond_ascii) {
+    p.text.get_ref<std::string&>().assign(s);
+    return p.print(p.text);
+  }
   EscapedTexts& known = escaped_texts();
   if (const auto it = known.by_text.find(s); it != known.by_text.end()) return it->second;
-  LibraryPrinter& p = printer();
   p.text.get_ref<std::string&>().assign(s);
   const std::string_view printed = p.print(p.text);
   if (known.bytes + s.size() + printed.size() > kMaxRememberedBytes) {

@@ -27,6 +27,15 @@ struct PlainBytes {
 };
 constexpr PlainBytes kPlain;
 
+/// `s` in quotes at `at` (room for s.size() + 2 bytes); the end of what was written.
+char* quoted_at(char* at, std::string_view s) {
+  *at++ = '"';
+  std::memcpy(at, s.data(), s.size());
+  at += s.size();
+  *at++ = '"';
+  return at;
+}
+
 }  // namespace
 
 void JsonWriter::before_value() {
@@ -71,10 +80,7 @@ void JsonWriter::key(LiteralKey name) {
   if (has_member) *at++ = ',';
   has_member = true;
   keys_[depth_ - 1] = n;
-  *at++ = '"';
-  std::memcpy(at, n.data(), n.size());
-  at += n.size();
-  *at++ = '"';
+  at = quoted_at(at, n);
   *at++ = ':';
   commit(at);
   after_key_ = true;
@@ -144,19 +150,13 @@ void JsonWriter::string(std::string_view s) {
   // 2026-12-05 evening).
   if (std::all_of(s.begin(), s.end(),
                   [](char c) { return kPlain.plain[static_cast<unsigned char>(c)]; })) {
-    if (s.size() + 2 > kBlockBytes) {
+    if (s.size() + 2 <= kBlockBytes) {
+      commit(quoted_at(room(s.size() + 2), s));  // in one piece, like key()
+    } else {
       put('"');
       put(s);
       put('"');
-      return;
     }
-    // In one piece, like key(): strings run longer than names, so a bulk copy.
-    char* at = room(s.size() + 2);
-    *at++ = '"';
-    std::memcpy(at, s.data(), s.size());
-    at += s.size();
-    *at++ = '"';
-    commit(at);
     return;
   }
   put(json_string_text(s));

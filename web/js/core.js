@@ -61,7 +61,7 @@ export function loadCore() {
   return new Promise(function (resolve, reject) {
     // The site's answer part first (its loader falls back to the whole module itself), else the
     // whole module (the single file, the widget, the raw build).
-    const create = window.createGpuAdvisorAnswer || window.createGpuAdvisor;
+    const create = siteAnswerFactory() || window.createGpuAdvisor;
     if (typeof create !== 'function') {
       reject(loadError(t('load.no_factory')));
       return;
@@ -111,8 +111,16 @@ export function callCore(request, part) {
 
 export function coreReady() { return core !== null; }
 
-/** Whether the module comes over the network: the site's answer part, fetched beside the page. */
-export function moduleFetched() { return typeof window.createGpuAdvisorAnswer === 'function'; }
+/** The site's answer-part loader (gpu_advisor_answer.js), or null (the single file, the widget). */
+function siteAnswerFactory() {
+  return typeof window.createGpuAdvisorAnswer === 'function' ? window.createGpuAdvisorAnswer : null;
+}
+
+/**
+ * Whether the module is fetched beside the page (the site: its answer part, else the whole one)
+ * rather than decoded from the page itself (the single file, the widget).
+ */
+export function moduleFetched() { return siteAnswerFactory() !== null; }
 
 /** The loaded module itself (tests wrap its functions through gpuAdvisor.internals), or null. */
 export function coreModule() { return core; }
@@ -133,8 +141,8 @@ export function hasValidation() {
 
 /** Whether they can be loaded: the site's answer part, with the whole module beside it. */
 export function canLoadValidation() {
-  return core !== null && !hasValidation() && Boolean(window.createGpuAdvisorAnswer) &&
-    typeof window.createGpuAdvisorAnswer.whole === 'function';
+  const answer = siteAnswerFactory();
+  return core !== null && !hasValidation() && answer !== null && typeof answer.whole === 'function';
 }
 
 /**
@@ -147,7 +155,7 @@ export function loadValidation() {
   if (!wholeLoading) {
     wholeLoading = new Promise(function (resolve, reject) {
       const timer = setTimeout(function () { reject(loadError(t('load.timeout'))); }, LOAD_TIMEOUT_MS);
-      window.createGpuAdvisorAnswer.whole().then(function (create) { return create(); }).then(function (module) {
+      siteAnswerFactory().whole().then(function (create) { return create(); }).then(function (module) {
         clearTimeout(timer);
         if (!hasEntryPoints(module)) throw loadError(t('validation.unsupported'));
         wholeCore = module;
